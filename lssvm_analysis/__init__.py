@@ -1,0 +1,25 @@
+"""lssvm_analysis: which LS-SVM formulation to trust, in which arithmetic, and which is faster.
+
+Public API (see DESIGN.md): precisions / get_precision, rbf_kernel and
+friends, solvers / fit, reference_solve and the error measures, the
+scikit-learn estimators, and the named exceptions.
+"""
+from .exceptions import (CholeskyBreakdownError, ConvergenceWarning, FallbackWarning,
+                         IllConditionedWarning, LSSVMWarning, ReferenceAccuracyError,
+                         UnknownPrecisionError, UnknownSolverError)
+from .kernels import Kernel, linear_kernel, make_kernel, poly_kernel, rbf_kernel
+from .linalg import cg_iteration_bound, hestenes_stiefel_cg, pivoted_cholesky, thresholded_cholesky
+from .precision import Precision, get_precision, precisions
+from .result import CholeskyBreakdown, Fit
+from .solvers import fit, get_solver, solvers
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CholeskyBreakdown", "CholeskyBreakdownError", "ConvergenceWarning", "FallbackWarning",
+    "Fit", "IllConditionedWarning", "Kernel", "LSSVMWarning", "Precision",
+    "ReferenceAccuracyError", "UnknownPrecisionError", "UnknownSolverError",
+    "cg_iteration_bound", "fit", "get_precision", "get_solver", "hestenes_stiefel_cg",
+    "linear_kernel", "make_kernel", "pivoted_cholesky", "poly_kernel", "precisions",
+    "rbf_kernel", "solvers", "thresholded_cholesky",
+]

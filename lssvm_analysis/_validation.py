@@ -1,0 +1,116 @@
+"""Input validation shared by every public entry point.
+
+Messages follow SciPy's form: "expected <what>, got <name>=<value>".
+"""
+from __future__ import annotations
+
+import numbers
+
+import mpmath
+import numpy as np
+
+__all__ = [
+    "as_matrix",
+    "as_vector",
+    "check_square",
+    "check_symmetric",
+    "check_finite",
+    "check_positive",
+    "check_open_interval",
+    "check_int",
+]
+
+
+def _short(value) -> str:
+    r = repr(value)
+    return r if len(r) <= 80 else r[:77] + "..."
+
+
+def as_matrix(a, name: str, *, allow_object: bool = True) -> np.ndarray:
+    """Return ``a`` as a non-empty 2-D real array (no copy if possible)."""
+    arr = np.asarray(a)
+    if arr.dtype.kind not in "fiu" and not (allow_object and arr.dtype == object):
+        raise TypeError(f"expected a real floating-point array for {name}, got dtype={arr.dtype}")
+    if arr.ndim != 2:
+        raise ValueError(f"expected a 2-D array for {name}, got {name}.shape={arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"expected a non-empty array for {name}, got {name}.shape={arr.shape}")
+    return arr
+
+
+def as_vector(a, name: str, *, allow_object: bool = True) -> np.ndarray:
+    """Return ``a`` as a non-empty 1-D real array."""
+    arr = np.asarray(a)
+    if arr.dtype.kind not in "fiub" and not (allow_object and arr.dtype == object):
+        raise TypeError(f"expected a real array for {name}, got dtype={arr.dtype}")
+    if arr.ndim != 1:
+        raise ValueError(f"expected a 1-D array for {name}, got {name}.shape={arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"expected a non-empty array for {name}, got {name}.shape={arr.shape}")
+    return arr
+
+
+def check_square(a: np.ndarray, name: str) -> None:
+    if a.shape[0] != a.shape[1]:
+        raise ValueError(f"expected a square matrix for {name}, got {name}.shape={a.shape}")
+
+
+def _all_finite(a: np.ndarray) -> bool:
+    if a.dtype == object:
+        return all(_finite_scalar(v) for v in a.flat)
+    return bool(np.isfinite(a).all())
+
+
+def _finite_scalar(v) -> bool:
+    try:
+        return bool(mpmath.isfinite(v))
+    except (TypeError, ValueError):
+        return False
+
+
+def check_finite(a: np.ndarray, name: str) -> None:
+    if not _all_finite(a):
+        bad = np.argwhere(~np.isfinite(a.astype(float))) if a.dtype != object else None
+        where = f" at index {tuple(bad[0])}" if bad is not None and len(bad) else ""
+        raise ValueError(f"expected finite values in {name}, got NaN or inf{where}")
+
+
+def check_symmetric(a: np.ndarray, name: str, *, block: int = 512) -> None:
+    """Exact symmetry check, blocked so that the transpose stays in cache.
+
+    NaN never compares equal, so a NaN anywhere makes this fail; the message
+    then says NaN rather than "not symmetric".
+    """
+    n = a.shape[0]
+    for i in range(0, n, block):
+        for j in range(0, i + 1, block):
+            if not np.array_equal(a[i:i + block, j:j + block], a[j:j + block, i:i + block].T):
+                check_finite(a, name)
+                raise ValueError(
+                    f"expected a symmetric matrix for {name}, got {name}[{i}:{i + block}, "
+                    f"{j}:{j + block}] != {name}[{j}:{j + block}, {i}:{i + block}].T"
+                )
+
+
+def check_positive(name: str, value) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"expected a positive real number for {name}, got {name}={_short(value)}")
+    if not (np.isfinite(float(value)) and value > 0):
+        raise ValueError(f"expected a positive finite number for {name}, got {name}={_short(value)}")
+    return value
+
+
+def check_open_interval(name: str, value, lo: float, hi: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"expected a real number in ({lo}, {hi}) for {name}, got {name}={_short(value)}")
+    if not (lo < value < hi):
+        raise ValueError(f"expected {name} in the open interval ({lo}, {hi}), got {name}={_short(value)}")
+    return value
+
+
+def check_int(name: str, value, *, minimum: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"expected an integer for {name}, got {name}={_short(value)}")
+    if value < minimum:
+        raise ValueError(f"expected {name} >= {minimum}, got {name}={_short(value)}")
+    return int(value)

@@ -1,0 +1,72 @@
+"""Named exceptions and warnings of lssvm_analysis, all in one place.
+
+Bad arguments raise ``ValueError`` / ``TypeError`` subclasses whose message
+names the argument and the value it got ("expected ..., got ...").
+Numerical failures raise ``numpy.linalg.LinAlgError`` subclasses that carry a
+record of what happened; solvers catch them and return them as data in the
+``Fit`` (``status="breakdown"``).  Every fallback emits a warning of a named
+class and is recorded in the ``Fit``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "LSSVMWarning",
+    "FallbackWarning",
+    "IllConditionedWarning",
+    "ConvergenceWarning",
+    "CholeskyBreakdownError",
+    "UnknownPrecisionError",
+    "UnknownSolverError",
+    "ReferenceAccuracyError",
+]
+
+
+class LSSVMWarning(UserWarning):
+    """Base class of every warning raised by lssvm_analysis."""
+
+
+class FallbackWarning(LSSVMWarning):
+    """A solver fell back to another method (the fallback is recorded in the Fit)."""
+
+
+class IllConditionedWarning(LSSVMWarning):
+    """A matrix is too ill-conditioned for the requested accuracy."""
+
+
+class ConvergenceWarning(LSSVMWarning):
+    """An iterative method stopped before its tolerance was met."""
+
+
+class CholeskyBreakdownError(np.linalg.LinAlgError):
+    """Cholesky factorization met a pivot that is not positive and finite.
+
+    Attributes
+    ----------
+    record : lssvm_analysis.result.CholeskyBreakdown
+        ``step`` (0-based column), ``pivot`` (a_kk - ||l_k||^2 at that step,
+        as a float), ``n`` and ``precision``.
+    """
+
+    def __init__(self, record):
+        self.record = record
+        super().__init__(
+            f"Cholesky breakdown in {record.precision} at step {record.step} of "
+            f"{record.n}: pivot a_kk - ||l_k||^2 = {record.pivot!r} is not positive"
+        )
+
+    def __reduce__(self):  # picklable across worker processes
+        return (type(self), (self.record,))
+
+
+class UnknownPrecisionError(ValueError):
+    """The precision name is not in the registry."""
+
+
+class UnknownSolverError(ValueError):
+    """The solver name is not in the registry."""
+
+
+class ReferenceAccuracyError(ArithmeticError):
+    """reference_solve could not certify the requested number of digits."""

@@ -1,0 +1,255 @@
+"""Linear-algebra pieces the papers share, written once for every precision.
+
+* :func:`thresholded_cholesky` - Abe's support-vector selection (§2.1): walk
+  the columns of K in order, drop a column whose pivot root is below eta.
+* :func:`pivoted_cholesky` - greedy pivoted Cholesky of PCP-LSSVM (Chen &
+  Zhou §4.2): pivot on the largest Schur-complement diagonal, stop at rank r
+  or when the trace of the residual diagonal falls below a bound.
+* :func:`hestenes_stiefel_cg` - CG exactly as printed in Suykens §3.4.1, with
+  the V(x) = 1/2 x^T A x - x^T B decrease and a residual tolerance as stops.
+
+Both Cholesky variants are the same outer-product ("incomplete Cholesky")
+recurrence G[:, r] = (K[:, j] - G G[j, :]^T) / sqrt(d_j), d <- d - G[:, r]^2,
+which needs only the diagonal of K and the kernel columns of the kept pivots.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._validation import as_matrix, check_int, check_positive, check_square
+from .precision import get_precision
+
+__all__ = ["CholeskySelection", "thresholded_cholesky", "pivoted_cholesky", "CGResult",
+           "hestenes_stiefel_cg", "cg_iteration_bound"]
+
+
+@dataclass(frozen=True)
+class CholeskySelection:
+    """Result of a column-selecting Cholesky.
+
+    Attributes
+    ----------
+    indices : ndarray of int, shape (r,)
+        Selected columns (support vectors), in selection order.
+    G : ndarray, shape (m, r)
+        K ~= G G^T; ``G[indices]`` is the lower Cholesky factor of K[indices][:, indices].
+    columns : ndarray, shape (m, r)
+        The kernel columns K[:, indices] that were computed (in the precision).
+    pivots : ndarray of float, shape (m,) or (r,)
+        Pivot roots sqrt(d_j) seen at each visited column (thresholded) or at
+        each selected pivot (greedy), as float64.
+    trace_history : ndarray of float
+        Trace of the residual diagonal after each selection (greedy only).
+    """
+
+    indices: np.ndarray
+    G: np.ndarray
+    columns: np.ndarray
+    pivots: np.ndarray
+    trace_history: np.ndarray = field(default_factory=lambda: np.empty(0))
+
+    @property
+    def L(self):
+        return self.G[self.indices]
+
+
+def _setup(X, kernel, precision):
+    p = get_precision(precision)
+    X = as_matrix(X, "X", allow_object=False)
+    m = X.shape[0]
+    # RBF has K(x, x) = 1; in general the diagonal costs m kernel evaluations.
+    diag = np.array([kernel(X[i:i + 1], precision=p)[0, 0] for i in range(m)], dtype=p.dtype)
+    return p, X, m, diag
+
+
+def _add_column(p, X, kernel, G, cols, r, j, d):
+    """Append pivot j as column r of G (outer-product Cholesky step)."""
+    kcol = kernel(X, X[j:j + 1], precision=p)[:, 0]
+    cols[:, r] = kcol
+    s = p.sqrt(np.array([d[j]], dtype=p.dtype))[0]
+    g = (kcol - G[:, :r] @ G[j, :r]) / s if r else kcol / s
+    G[:, r] = g
+    d -= g * g
+    return s
+
+
+def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySelection:
+    """Abe's sequential Cholesky selection of support vectors.
+
+    Column j is kept when the root of its pivot, sqrt(K_jj - ||l_j||^2), is
+    >= eta; otherwise its row and column are deleted and the walk goes on.
+
+    Parameters
+    ----------
+    X : (m, d) array
+    kernel : Kernel
+    eta : float in (0, 1)
+        Abe's threshold on the pivot root.
+    precision : str or Precision
+
+    Notes
+    -----
+    Cost O(m N^2) for N kept columns; only the diagonal and the N kept kernel
+    columns are computed.  Abe (2007) §2.1; selection as in Abe (2005).
+    """
+    if not (0 < eta < 1):
+        raise ValueError(f"expected eta in the open interval (0, 1), got eta={eta!r}")
+    p, X, m, d = _setup(X, kernel, precision)
+    G = p.zeros((m, m))
+    cols = p.zeros((m, m))
+    keep, roots = [], np.empty(m)
+    eta_p = p.scalar(eta)
+    for j in range(m):
+        dj = d[j]
+        root = p.sqrt(np.array([dj], dtype=p.dtype))[0] if dj > 0 else p.scalar(0)
+        roots[j] = float(root)
+        if not (root >= eta_p):
+            continue
+        _add_column(p, X, kernel, G, cols, len(keep), j, d)
+        keep.append(j)
+    r = len(keep)
+    return CholeskySelection(np.array(keep, dtype=np.intp), G[:, :r].copy(), cols[:, :r].copy(), roots)
+
+
+def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, precision="float64") -> CholeskySelection:
+    """Greedy pivoted Cholesky (PCP-LSSVM, Chen & Zhou §4.2).
+
+    At each step pivot on the largest residual diagonal d_j; stop after
+    ``rank`` pivots or once trace(d) <= ``trace_tol``.
+
+    Notes
+    -----
+    Cost O(m r^2); only the diagonal and the r selected kernel columns are
+    computed.  ``trace_history[i]`` is trace(K - G_i G_i^T) after i+1 pivots,
+    the error bound tr(K - P P^T) of Chen & Zhou.
+    """
+    p, X, m, d = _setup(X, kernel, precision)
+    rank = m if rank is None else check_int("rank", rank, minimum=1)
+    rank = min(rank, m)
+    G = p.zeros((m, rank))
+    cols = p.zeros((m, rank))
+    piv, roots, trace = [], [], []
+    for r in range(rank):
+        if float(np.sum(d)) <= trace_tol:
+            break
+        dd = np.array([float(v) for v in d]) if d.dtype == object else d.astype(float)
+        dd[piv] = -np.inf
+        j = int(np.argmax(dd))
+        if not (d[j] > 0):
+            break
+        roots.append(float(_add_column(p, X, kernel, G, cols, r, j, d)))
+        d[j] = p.scalar(0)  # exact zero at a pivot (removes rounding residue)
+        piv.append(j)
+        trace.append(float(np.sum(d)))
+    r = len(piv)
+    return CholeskySelection(np.array(piv, dtype=np.intp), G[:, :r].copy(), cols[:, :r].copy(),
+                             np.array(roots), np.array(trace))
+
+
+@dataclass(frozen=True)
+class CGResult:
+    """Outcome of :func:`hestenes_stiefel_cg`.
+
+    ``history`` has per-iteration arrays ``residual_norm`` (||r_i||_2, the
+    recursively updated residual, i = 0..iterations) and ``V`` (V(x_i)).
+    ``reason`` is "residual", "V-decrease", "maxiter" or "breakdown".
+    """
+
+    x: np.ndarray
+    iterations: int
+    converged: bool
+    reason: str
+    history: dict
+
+
+def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None) -> CGResult:
+    """Hestenes-Stiefel CG for A x = B with A = A^T > 0 (Suykens §3.4.1).
+
+    Parameters
+    ----------
+    A : (n, n) array or callable
+        The matrix, or a function v -> A v in the precision.
+    B : (n,) array
+    rtol : float, optional
+        Stop when ||r_i|| <= rtol ||B||.  Default 100 u.
+    vtol : float, optional
+        Stop when V(x_{i-1}) - V(x_i) <= vtol |V(x_i)| (Suykens' V(x) rule).
+        Default u: the decrease is no longer visible in the arithmetic.
+    maxiter : int, optional
+        Default 10 n (CG needs <= n steps in exact arithmetic).
+
+    Notes
+    -----
+    Iteration exactly as printed: x_0 = 0, r_0 = B, p_1 = r_0,
+    beta_i = r_{i-1}^T r_{i-1} / r_{i-2}^T r_{i-2}, lambda_i = r_{i-1}^T r_{i-1} / p_i^T A p_i.
+    V(x) is evaluated as -1/2 x^T (B + r), which needs no extra product.
+    """
+    if callable(A):
+        matvec = A
+        p = get_precision(precision or "float64")
+    else:
+        A = as_matrix(A, "A")
+        check_square(A, "A")
+        p = get_precision(precision or _name_of(A))
+        A = p.asarray(A)
+        matvec = A.__matmul__
+    B = p.asarray(B)
+    n = B.shape[0]
+    u = p.unit_roundoff
+    rtol = 100 * u if rtol is None else check_positive("rtol", rtol)
+    vtol = u if vtol is None else check_positive("vtol", vtol)
+    maxiter = 10 * n if maxiter is None else check_int("maxiter", maxiter, minimum=1)
+    x = p.zeros(n)
+    r = B.copy()
+    rr = r @ r
+    bnorm = float(rr) ** 0.5
+    res, V = [bnorm], [0.0]
+    reason, i, pdir, rr_old = "maxiter", 0, None, None
+    if bnorm == 0:
+        return CGResult(x, 0, True, "residual", {"residual_norm": np.array(res), "V": np.array(V)})
+    while i < maxiter:
+        i += 1
+        pdir = r.copy() if i == 1 else r + (rr / rr_old) * pdir
+        Ap = matvec(pdir)
+        pAp = pdir @ Ap
+        if not (pAp > 0):
+            reason = "breakdown"
+            break
+        lam = rr / pAp
+        x = x + lam * pdir
+        r = r - lam * Ap
+        rr_old, rr = rr, r @ r
+        res.append(float(rr) ** 0.5)
+        V.append(float(-(x @ (B + r)) / 2))
+        if res[-1] <= rtol * bnorm:
+            reason = "residual"
+            break
+        if V[-2] - V[-1] <= vtol * abs(V[-1]):
+            reason = "V-decrease"
+            break
+    converged = reason in ("residual", "V-decrease")
+    return CGResult(x, i, converged, reason, {"residual_norm": np.array(res), "V": np.array(V)})
+
+
+def _name_of(A) -> str:
+    if A.dtype == object:
+        v = A.flat[0]
+        ctx = getattr(v, "context", None)
+        if ctx is not None:
+            return f"mp{ctx.dps}"
+    return {np.dtype(np.float32): "float32", np.dtype(np.longdouble): "longdouble"}.get(A.dtype, "float64")
+
+
+def cg_iteration_bound(kappa: float, eps: float) -> float:
+    """Suykens (3.27): iterations after which ||x_i - x*||_A <= eps ||x_0 - x*||_A.
+
+    i >= log(2/eps) / log((sqrt(kappa)+1)/(sqrt(kappa)-1)); for kappa = 1 one step.
+    (The printed form divides by log((sqrt k - 1)/(sqrt k + 1)) < 0; the
+    positive count uses its reciprocal argument.)
+    """
+    if kappa <= 1:
+        return 1.0
+    s = np.sqrt(kappa)
+    return float(np.log(2 / eps) / np.log((s + 1) / (s - 1)))

@@ -1,0 +1,355 @@
+"""The precision registry: one object per arithmetic.
+
+``float32`` and ``float64`` call LAPACK (potrf, potrs, trtrs, getrf/getrs,
+syevd); ``longdouble`` (80-bit x87 on x86-64 Linux) and ``mpN`` (mpmath at N
+significant decimal digits) run the generic NumPy algorithms of
+:mod:`lssvm_analysis._generic`, so every algorithm exists once and is
+compared with itself across arithmetics.
+
+Conventions
+-----------
+* ``asarray`` converts float64 data exactly into longdouble and mp (their
+  significands are longer).  Into float32 it rounds to nearest: that is the
+  only inexact conversion and it is part of float32's backward error (u32).
+* Every primitive returns arrays of the precision's own dtype.  Longdouble
+  and object arrays are never sent to SciPy, which silently computes
+  longdouble in float64.
+* ``mpN`` arrays are NumPy object arrays of ``mpf`` numbers of a private
+  mpmath context at N digits; the numbers carry that context, so plain NumPy
+  arithmetic on them runs at N digits.  Do not mix NumPy float scalars into
+  them (NumPy would coerce the result to float64): use ``p.scalar``.
+"""
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from contextlib import nullcontext
+from functools import lru_cache
+
+import mpmath
+import numpy as np
+import scipy.linalg
+from scipy.linalg import lapack
+
+from . import _generic
+from ._validation import as_matrix, check_finite, check_square, check_symmetric
+from .exceptions import CholeskyBreakdownError, UnknownPrecisionError
+from .result import CholeskyBreakdown
+
+__all__ = ["Precision", "precisions", "get_precision", "DEFAULT_MP_DIGITS"]
+
+DEFAULT_MP_DIGITS = 50
+_MP_NAME = re.compile(r"^mp(\d+)$")
+
+
+class Precision(ABC):
+    """One arithmetic: its dtype, unit roundoff and the primitives that differ.
+
+    Attributes
+    ----------
+    name : str
+    dtype : numpy.dtype
+    unit_roundoff : float
+        u = 2^-t for a t-bit significand (round to nearest).
+    digits : float
+        -log10(u), the decimal digits the arithmetic carries.
+    """
+
+    name: str
+    dtype: np.dtype
+    unit_roundoff: float
+
+    @property
+    def digits(self) -> float:
+        return float(-np.log10(self.unit_roundoff))
+
+    def __repr__(self) -> str:
+        return f"<Precision {self.name}: u={self.unit_roundoff:.3g}>"
+
+    def __reduce__(self):  # pickle by name: workers rebuild from the registry
+        return (get_precision, (self.name,))
+
+    # -- conversion -------------------------------------------------------
+    @abstractmethod
+    def asarray(self, a) -> np.ndarray:
+        """Convert ``a`` into this precision (exact from float64, except float32)."""
+
+    @abstractmethod
+    def to_float64(self, a) -> np.ndarray:
+        """Round an array of this precision to float64."""
+
+    def scalar(self, x):
+        """A scalar of this precision (use instead of NumPy float scalars)."""
+        return self.asarray(np.asarray([x]))[0]
+
+    def zeros(self, shape) -> np.ndarray:
+        return self.asarray(np.zeros(shape))
+
+    def eye(self, n: int) -> np.ndarray:
+        return self.asarray(np.eye(n))
+
+    def context(self):
+        """Context in which library code that uses global state runs (no-op but for mp)."""
+        return nullcontext()
+
+    # -- elementwise --------------------------------------------------------
+    @abstractmethod
+    def exp(self, a) -> np.ndarray: ...
+
+    @abstractmethod
+    def sqrt(self, a) -> np.ndarray: ...
+
+    # -- dense linear algebra ---------------------------------------------
+    def cholesky(self, A, *, check: bool = True) -> np.ndarray:
+        """Lower Cholesky factor L with A = L L^T, in this precision's dtype.
+
+        Parameters
+        ----------
+        A : (n, n) array_like
+            Symmetric positive definite; converted with ``asarray``.
+        check : bool
+            Validate shape, symmetry and finiteness first (O(n^2)).
+
+        Raises
+        ------
+        CholeskyBreakdownError
+            ``.record`` has the 0-based step, the pivot a_kk - ||l_k||^2, n
+            and the precision name.
+        ValueError, TypeError
+            Not square, not symmetric, NaN/inf, empty, not real.
+        """
+        A = self._prepare(A, "A", check=check, symmetric=True)
+        return self._cholesky(A)
+
+    def _prepare(self, A, name, *, check, symmetric):
+        A = as_matrix(A, name)
+        if check:
+            check_square(A, name)
+        A = self.asarray(A)
+        if check:
+            if symmetric:
+                check_symmetric(A, name)
+            else:
+                check_finite(A, name)
+        return A
+
+    @abstractmethod
+    def _cholesky(self, A) -> np.ndarray: ...
+
+    @abstractmethod
+    def solve_triangular(self, T, b, *, lower: bool = True, trans: bool = False) -> np.ndarray:
+        """Solve op(T) x = b with T triangular, op(T) = T or T^T."""
+
+    def cho_solve(self, L, b) -> np.ndarray:
+        """Solve (L L^T) x = b given the lower Cholesky factor L."""
+        y = self.solve_triangular(L, b, lower=True, trans=False)
+        return self.solve_triangular(L, y, lower=True, trans=True)
+
+    @abstractmethod
+    def solve(self, A, b) -> np.ndarray:
+        """Solve a general (e.g. symmetric indefinite KKT) system by LU with partial pivoting."""
+
+    @abstractmethod
+    def eigvalsh(self, A) -> np.ndarray:
+        """Eigenvalues of a symmetric matrix, ascending, in this precision's dtype."""
+
+
+class LapackPrecision(Precision):
+    """IEEE single or double precision, backed by LAPACK through SciPy."""
+
+    def __init__(self, dtype):
+        self.dtype = np.dtype(dtype)
+        self.name = self.dtype.name
+        self.unit_roundoff = float(np.finfo(self.dtype).eps) / 2
+        self._potrf, self._potrs, self._trtrs = lapack.get_lapack_funcs(
+            ("potrf", "potrs", "trtrs"), dtype=self.dtype)
+
+    def asarray(self, a):
+        a = np.asarray(a)
+        if a.dtype == object:
+            a = np.array([float(v) for v in a.flat]).reshape(a.shape)
+        return a.astype(self.dtype, copy=False)
+
+    def to_float64(self, a):
+        return np.asarray(a, dtype=np.float64)
+
+    def exp(self, a):
+        return np.exp(self.asarray(a))
+
+    def sqrt(self, a):
+        return np.sqrt(self.asarray(a))
+
+    def _cholesky(self, A):
+        c, info = self._potrf(A, lower=1, clean=1, overwrite_a=0)
+        if info > 0:
+            check_finite(A, "A")  # a non-finite entry is bad input, not a breakdown
+            k = info - 1
+            raise CholeskyBreakdownError(CholeskyBreakdown(k, float(self._pivot(A, c, k)), A.shape[0], self.name))
+        if info < 0:  # pragma: no cover - the arguments are ours
+            raise ValueError(f"illegal value in argument {-info} of {self.name} potrf")
+        return c
+
+    def _pivot(self, A, c, k):
+        """a_kk - ||l_k||^2 from the partial factor, l_k = L11^{-1} a_{1:k,k} (in this dtype)."""
+        if k == 0:
+            return A[0, 0]
+        lk = self.solve_triangular(c[:k, :k], A[:k, k], lower=True)
+        return A[k, k] - lk @ lk
+
+    def solve_triangular(self, T, b, *, lower=True, trans=False):
+        x, info = self._trtrs(T, self.asarray(b), lower=int(lower), trans=int(trans))
+        if info > 0:
+            raise np.linalg.LinAlgError(f"triangular matrix is singular: zero diagonal at {info - 1}")
+        return x
+
+    def cho_solve(self, L, b):
+        x, info = self._potrs(L, self.asarray(b), lower=1)
+        return x
+
+    def solve(self, A, b):
+        A = self._prepare(A, "A", check=True, symmetric=False)
+        lu, piv = scipy.linalg.lu_factor(A, check_finite=False)
+        if np.any(np.diag(lu) == 0):
+            raise np.linalg.LinAlgError("matrix is exactly singular in LU factorization")
+        return scipy.linalg.lu_solve((lu, piv), self.asarray(b), check_finite=False)
+
+    def eigvalsh(self, A):
+        A = self._prepare(A, "A", check=True, symmetric=True)
+        return scipy.linalg.eigvalsh(A, check_finite=False).astype(self.dtype, copy=False)
+
+
+class _GenericPrecision(Precision):
+    """Shared code of the precisions that run NumPy's generic loops."""
+
+    def _cholesky(self, A):
+        return _generic.cholesky(A, sqrt=self._sqrt1, zero=self.scalar(0), precision=self.name)
+
+    def solve_triangular(self, T, b, *, lower=True, trans=False):
+        return _generic.solve_triangular(self.asarray(T), self.asarray(b), lower=lower, trans=trans)
+
+    def solve(self, A, b):
+        A = self._prepare(A, "A", check=True, symmetric=False)
+        LU, perm = _generic.lu_factor(A)
+        return _generic.lu_solve(LU, perm, self.asarray(b))
+
+
+class LongDoublePrecision(_GenericPrecision):
+    """x87 80-bit extended (64-bit significand) through NumPy's longdouble loops."""
+
+    def __init__(self):
+        self.dtype = np.dtype(np.longdouble)
+        self.name = "longdouble"
+        self.unit_roundoff = float(np.finfo(np.longdouble).eps) / 2
+
+    def asarray(self, a):
+        a = np.asarray(a)
+        if a.dtype == object:
+            return np.array([_mpf_to_longdouble(v) for v in a.flat], dtype=self.dtype).reshape(a.shape)
+        return a.astype(self.dtype, copy=False)
+
+    def to_float64(self, a):
+        return np.asarray(a, dtype=np.float64)
+
+    def exp(self, a):
+        return np.exp(self.asarray(a))
+
+    def sqrt(self, a):
+        return np.sqrt(self.asarray(a))
+
+    def _sqrt1(self, x):
+        return np.sqrt(x)
+
+    def eigvalsh(self, A):
+        """mpmath ``eigsy`` at 21 digits (> the 19.3 of the 64-bit significand)."""
+        A = self._prepare(A, "A", check=True, symmetric=True)
+        mp21 = get_precision("mp21")
+        return self.asarray(mp21.eigvalsh(mp21.asarray(A)))
+
+
+def _mpf_to_longdouble(v) -> np.longdouble:
+    hi = float(v)
+    return np.longdouble(hi) + np.longdouble(float(v - hi)) if np.isfinite(hi) else np.longdouble(hi)
+
+
+class MPPrecision(_GenericPrecision):
+    """mpmath at ``dps`` significant decimal digits (object arrays of mpf)."""
+
+    def __init__(self, dps: int):
+        self.ctx = mpmath.MPContext()
+        self.ctx.dps = int(dps)
+        self.dps = int(dps)
+        self.name = f"mp{self.dps}"
+        self.dtype = np.dtype(object)
+        self.unit_roundoff = float(mpmath.mpf(2) ** (-self.ctx.prec))
+        self._exp = np.frompyfunc(self.ctx.exp, 1, 1)
+        self._sqrt = np.frompyfunc(self.ctx.sqrt, 1, 1)
+        self._conv = np.frompyfunc(self._convert1, 1, 1)
+
+    def _convert1(self, v):
+        if isinstance(v, np.longdouble):  # exact: split into two float64
+            hi = float(v)
+            return self.ctx.mpf(hi) + self.ctx.mpf(float(v - np.longdouble(hi)))
+        if isinstance(v, (np.floating, np.integer)):
+            v = v.item()
+        return self.ctx.mpf(v)
+
+    def asarray(self, a):
+        a = np.asarray(a)
+        if a.dtype == object and a.size and isinstance(a.flat[0], self.ctx.mpf):
+            return a
+        out = self._conv(a)
+        return np.asarray(out, dtype=object) if isinstance(out, np.ndarray) else np.array(out, dtype=object)
+
+    def to_float64(self, a):
+        a = np.asarray(a)
+        return np.array([float(v) for v in a.flat], dtype=np.float64).reshape(a.shape)
+
+    def context(self):
+        return mpmath.workdps(self.dps)
+
+    def exp(self, a):
+        return np.asarray(self._exp(self.asarray(a)), dtype=object)
+
+    def sqrt(self, a):
+        return np.asarray(self._sqrt(self.asarray(a)), dtype=object)
+
+    def _sqrt1(self, x):
+        return self.ctx.sqrt(x)
+
+    def eigvalsh(self, A):
+        A = self._prepare(A, "A", check=True, symmetric=True)
+        ev = self.ctx.eigsy(self.ctx.matrix(A.tolist()), eigvals_only=True)
+        return np.array(sorted(ev[i] for i in range(ev.rows)), dtype=object)
+
+
+_REGISTRY = {
+    "float32": lambda: LapackPrecision(np.float32),
+    "float64": lambda: LapackPrecision(np.float64),
+    "longdouble": LongDoublePrecision,
+    f"mp{DEFAULT_MP_DIGITS}": lambda: MPPrecision(DEFAULT_MP_DIGITS),
+}
+
+
+def precisions() -> list[str]:
+    """Registered precision names; any ``mpN`` (N >= 5) is also accepted."""
+    return list(_REGISTRY)
+
+
+@lru_cache(maxsize=None)
+def _make(name: str) -> Precision:
+    if name in _REGISTRY:
+        return _REGISTRY[name]()
+    m = _MP_NAME.match(name)
+    if m and int(m.group(1)) >= 5:
+        return MPPrecision(int(m.group(1)))
+    raise UnknownPrecisionError(
+        f"expected a precision in {precisions()} or 'mpN' with N >= 5, got precision={name!r}")
+
+
+def get_precision(precision="float64") -> Precision:
+    """Return the Precision object for a name (or pass a Precision through)."""
+    if isinstance(precision, Precision):
+        return precision
+    if not isinstance(precision, str):
+        raise UnknownPrecisionError(f"expected a precision name (str), got precision={precision!r}")
+    return _make(precision)

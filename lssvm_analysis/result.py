@@ -1,0 +1,161 @@
+"""Result records: the Cholesky breakdown record, phase timings and the Fit.
+
+A ``Fit`` is a frozen dataclass returned by every solver.  It carries the
+model (coefficients on the support vectors, bias, kernel), the outcome
+(``status`` with the breakdown record), the timing of each phase and the
+diagnostics the solver gives for free (CG history, residuals, fallbacks).
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Mapping
+
+import numpy as np
+
+__all__ = ["CholeskyBreakdown", "PhaseTimer", "Fit", "STATUSES"]
+
+STATUSES = ("ok", "breakdown", "not-converged")
+
+
+@dataclass(frozen=True)
+class CholeskyBreakdown:
+    """Where and how a Cholesky factorization failed.
+
+    Attributes
+    ----------
+    step : int
+        0-based column k at which the pivot a_kk - ||l_k||^2 was <= 0 or not finite.
+    pivot : float
+        That pivot value, converted to float (it is computed in ``precision``).
+    n : int
+        Order of the matrix.
+    precision : str
+        Name of the precision the factorization ran in.
+    """
+
+    step: int
+    pivot: float
+    n: int
+    precision: str
+
+    def as_dict(self) -> dict:
+        return {"step": self.step, "pivot": self.pivot, "n": self.n, "precision": self.precision}
+
+
+class PhaseTimer:
+    """Accumulate wall-clock seconds per named phase.
+
+    >>> t = PhaseTimer()
+    >>> with t("kernel"):
+    ...     pass
+    >>> sorted(t.as_dict())
+    ['kernel']
+    """
+
+    def __init__(self):
+        self._t: dict[str, float] = {}
+
+    @contextmanager
+    def __call__(self, phase: str):
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            self._t[phase] = self._t.get(phase, 0.0) + time.perf_counter() - t0
+
+    def as_dict(self) -> Mapping[str, float]:
+        return MappingProxyType(dict(self._t))
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The outcome of one solver run.
+
+    The model is ``f(x) = sum_k coef_[k] K(x, X_support_[k]) + bias_`` with the
+    kernel ``kernel``; for a classifier ``sign(f)`` is the label (Suykens 3.7,
+    where ``coef_ = alpha_k y_k``).
+
+    Attributes
+    ----------
+    solver, precision : str
+        Registry names.
+    coef_ : ndarray, shape (n_support,)
+        Coefficients on the support vectors, in the precision's dtype
+        (``None`` when ``status != "ok"``).
+    bias_ : scalar
+        Bias b (Suykens' b, Abe's b_e), in the precision's dtype.
+    support_ : ndarray of int
+        Indices of the support vectors in the training set.
+    X_support_ : ndarray, shape (n_support, n_features)
+        The support inputs (float64), kept so that ``predict`` needs no training set.
+    kernel : lssvm_analysis.kernels.Kernel
+    status : {"ok", "breakdown", "not-converged"}
+    breakdown : CholeskyBreakdown or None
+    timings : mapping phase -> seconds
+        Phases among "kernel", "formation", "factorization", "solve", "selection".
+    iterations : int or None
+    history : mapping
+        Iteration histories (e.g. CG residuals and V(x)) and paths (pruning).
+    diagnostics : mapping
+        Anything else the solver measured for free (fallbacks, bounds, ...).
+    params : mapping
+        The hyper-parameters the solver ran with.
+    """
+
+    solver: str
+    precision: str
+    coef_: Any
+    bias_: Any
+    support_: np.ndarray
+    X_support_: np.ndarray
+    kernel: Any
+    status: str = "ok"
+    breakdown: CholeskyBreakdown | None = None
+    timings: Mapping[str, float] = field(default_factory=dict)
+    iterations: int | None = None
+    history: Mapping[str, Any] = field(default_factory=dict)
+    diagnostics: Mapping[str, Any] = field(default_factory=dict)
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.status not in STATUSES:
+            raise ValueError(f"expected status in {STATUSES}, got status={self.status!r}")
+
+    @property
+    def ok(self) -> bool:
+        return self.status == "ok"
+
+    @property
+    def n_support(self) -> int:
+        return int(len(self.support_))
+
+    def decision_function(self, X, *, native: bool = False):
+        """Evaluate f(x) at the rows of X.
+
+        Computed in the fit's precision; returned as float64 unless
+        ``native=True`` (then in the precision's dtype).
+
+        Raises
+        ------
+        RuntimeError
+            If the fit did not succeed (``status != "ok"``): there is no model.
+        """
+        from .precision import get_precision  # layer-internal, avoids a cycle
+
+        if self.status != "ok":
+            raise RuntimeError(
+                f"expected a successful fit to predict with, got status={self.status!r}"
+                + (f" (breakdown {self.breakdown.as_dict()})" if self.breakdown else "")
+            )
+        p = get_precision(self.precision)
+        with p.context():
+            Kx = self.kernel(X, self.X_support_, precision=p)
+            f = Kx @ self.coef_ + self.bias_
+        return f if native else p.to_float64(f)
+
+    def predict(self, X):
+        """Decision values f(x) as float64 (regression output or signed score)."""
+        return self.decision_function(X)

@@ -1,0 +1,1 @@
+"""Abe's ELS SVR solvers (placeholder: being written)."""

@@ -1,0 +1,1 @@
+"""Suykens ch. 3 solvers (placeholder: being written)."""
