@@ -20,6 +20,8 @@ __all__ = [
     "UnknownPrecisionError",
     "UnknownSolverError",
     "ReferenceAccuracyError",
+    "UnknownDatasetError",
+    "MissingDependencyError",
 ]
 
 
@@ -70,3 +72,11 @@ class UnknownSolverError(ValueError):
 
 class ReferenceAccuracyError(ArithmeticError):
     """reference_solve could not certify the requested number of digits."""
+
+
+class UnknownDatasetError(ValueError):
+    """The dataset name is not in the registry."""
+
+
+class MissingDependencyError(ImportError):
+    """An optional package that ships a data set is not installed (or lacks the item)."""

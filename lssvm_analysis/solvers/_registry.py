@@ -26,6 +26,13 @@ class SolverInfo:
         The equations of the paper the solver implements.
     params : tuple of str
         Hyper-parameters it accepts (unified names: C, sigma2, eta, ...).
+    system : callable or None
+        ``system(X, y, fit, **params) -> (A, rhs, unpack)``: the linear system
+        the solver solved, formed in ``fit.precision`` exactly as the solver
+        formed it (same support set), so that the conformance battery can
+        compare the fit with ``reference_solve(A, rhs)``; ``unpack(x)`` maps a
+        solution vector to ``{"coef": ..., "bias": ...}``.  None for solvers
+        that solve no single linear system (pruning, multiclass wrappers).
     """
 
     name: str
@@ -34,18 +41,19 @@ class SolverInfo:
     paper: str
     equations: str
     params: tuple
+    system: Callable | None = None
 
 
 _SOLVERS: dict[str, SolverInfo] = {}
 
 
-def register(name: str, *, tasks, paper: str, equations: str, params=()):
+def register(name: str, *, tasks, paper: str, equations: str, params=(), system=None):
     """Decorator adding a solver function to the registry under ``name``."""
 
     def deco(func):
         if name in _SOLVERS:
             raise ValueError(f"solver {name!r} is already registered")
-        _SOLVERS[name] = SolverInfo(name, func, tuple(tasks), paper, equations, tuple(params))
+        _SOLVERS[name] = SolverInfo(name, func, tuple(tasks), paper, equations, tuple(params), system)
         return func
 
     return deco
