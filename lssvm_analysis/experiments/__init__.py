@@ -1,0 +1,30 @@
+"""Layer 6: declarative, resumable, parallel experiment records.
+
+A :class:`SweepSpec` (solver x precision x dataset x hyper-parameter grid x
+seed, for one task *kind*) expands into content-keyed :class:`Task` s;
+:func:`run_sweep` runs those not yet stored, on local processes by default,
+and appends each row to an embedded SQLite file as soon as it is computed;
+:func:`load_records` reads them back as a tidy pandas DataFrame.  Reporting
+reads records only.
+
+>>> spec = SweepSpec("abe-mg", solvers=["els-primal", "els-dual"],
+...                  precisions=["float32", "float64"], datasets=["mackey-glass"],
+...                  grid={"C": [1e2, 1e6], "sigma2": [1.0], "eta": [1e-3]})
+>>> df = run_sweep(spec, "records.sqlite", n_jobs=2)       # doctest: +SKIP
+
+Row kinds are pluggable: ``register_task_kind(name, func)`` at import time
+of a module workers can import; kind "fit" (:mod:`.fit_kind`) is built in.
+"""
+from .kinds import (TaskKind, UnknownTaskKindError, get_task_kind, register_task_kind,
+                    task_kinds)
+from .runner import TIMING_PREFIX, execute_task, load_records, run_sweep
+from .spec import INPUT_COLUMNS, SPEC_VERSION, SweepSpec, Task, canonical_json
+from .store import Store
+
+__all__ = [
+    "INPUT_COLUMNS", "SPEC_VERSION", "TIMING_PREFIX", "Store", "SweepSpec", "Task", "TaskKind",
+    "UnknownTaskKindError", "canonical_json", "execute_task", "get_task_kind", "load_records",
+    "register_task_kind", "run_sweep", "task_kinds",
+]
+
+from . import fit_kind  # noqa: E402,F401  (registers kind "fit")

@@ -1,0 +1,240 @@
+"""Task kind "fit": one solver run, its errors against a certified reference, its test error.
+
+For a task (solver, precision, dataset, params, seed) the row records
+
+* the outcome: ``status`` (the Fit's "ok" / "breakdown" / "not-converged",
+  or the engine's "error"), ``message``, ``breakdown_step`` (0-based) and
+  ``breakdown_pivot`` (NaN without a breakdown), ``n_support``,
+  ``iterations`` (NaN when the solver reports none);
+* the data: ``task`` (regression / classification), ``n_train``, ``n_test``,
+  ``n_features``; the precision's ``unit_roundoff`` u;
+* the test error: ``test_mae`` (average absolute error, Abe's "AAAE") and
+  ``test_rmse`` for regression, ``test_error_rate`` (misclassification rate
+  of sign f(x), f = 0 counted as an error) for classification; NaN without a
+  model;
+* the errors against the certified reference of the system the solver
+  solved (``SolverInfo.system(X, y, fit, **params) -> (A, rhs, unpack)``,
+  solved by ``reference.reference_solve(A, rhs, digits=...)``):
+  ``system_n``, ``condition`` (kappa_inf(A) estimated from above by the
+  certificate: ||A||_inf times the proven bound on ||A^-1||_inf),
+  ``reference_digits`` (certified), ``reference_method``,
+  ``forward_error`` = ||m - m*||_inf / ||m*||_inf on the model vector
+  m = (bias, coef) against m* = unpack(x*) (the errors of the model a user
+  gets, whatever the system's unknowns are), ``correct_digits``, and
+  ``backward_error`` (normwise, Rigal-Gaches) of the solver's own solution of
+  that system when the Fit exposes it as ``diagnostics["solution"]`` (the
+  model alone does not determine the system's unknowns for every solver,
+  e.g. Abe's dual coef = H^T beta).  A skipped or failed reference leaves
+  NaN and says why in ``reference_note``;
+* timings: ``time_load``, ``time_fit`` (wall-clock of ``fit``), the Fit's
+  phases as ``time_<phase>``, ``time_reference``;
+* the Fit's scalar diagnostics as ``diag_<name>``.
+
+Combinations of a solver with a data set of a task it does not solve are
+left out of the sweep.  Classification labels are coded {-1, +1} by
+``Dataset.as_pm1`` (Suykens 3.1; the larger class value is +1); a
+multiclass set gives an "error" row.  Hyper-parameters use the unified
+names (``C`` = Suykens' gamma = Abe's C, ``sigma2``, ``eta``); grid keys a
+solver does not declare in ``SolverInfo.params`` are not passed to it.
+
+Options (``SweepSpec.options``): ``reference`` (bool, default True),
+``reference_max_n`` (default 1000: systems larger than this get no
+reference), ``reference_digits`` (default max(30, digits(u) + 15), so the
+reference resolves errors far below the unit roundoff of every precision,
+mp included).
+"""
+from __future__ import annotations
+
+import inspect
+import math
+import time
+
+import numpy as np
+
+from .._validation import check_int
+from ..exceptions import ReferenceAccuracyError
+from .kinds import register_task_kind, validate_registry_names
+
+__all__ = ["fit_row", "FIT_OPTIONS", "DEFAULT_REFERENCE_MAX_N"]
+
+DEFAULT_REFERENCE_MAX_N = 1000
+FIT_OPTIONS = ("reference", "reference_max_n", "reference_digits")
+NAN = float("nan")
+
+
+def _validate(spec) -> None:
+    from ..solvers import get_solver
+
+    validate_registry_names(spec)
+    for axis in ("solvers", "precisions", "datasets"):
+        if not getattr(spec, axis):
+            raise ValueError(f"expected at least one entry in {axis} for kind 'fit', got {axis}=[]")
+    bad = sorted(set(spec.options) - set(FIT_OPTIONS))
+    if bad:
+        raise ValueError(f"expected options among {FIT_OPTIONS} for kind 'fit', got option {bad[0]!r}")
+    if not isinstance(spec.options.get("reference", True), bool):
+        raise TypeError(f"expected a bool for options['reference'], "
+                        f"got options['reference']={spec.options['reference']!r}")
+    for name in ("reference_max_n", "reference_digits"):
+        if name in spec.options:
+            check_int(f"options[{name!r}]", spec.options[name], minimum=1)
+    if "task" in spec.grid:
+        raise ValueError("expected no 'task' in grid (kind 'fit' takes it from the dataset), "
+                         "got grid key 'task'")
+    infos = [get_solver(s) for s in spec.solvers]
+    if all(info.params for info in infos):
+        accepted = set().union(*(info.params for info in infos))
+        for key in spec.grid:
+            if key not in accepted:
+                raise ValueError(f"expected grid keys accepted by one of the solvers "
+                                 f"{list(spec.solvers)} ({sorted(accepted)}), got grid key {key!r}")
+
+
+def _select_params(solver, params: dict) -> dict:
+    """Keep the grid values the solver accepts (all of them if it declares none)."""
+    from ..solvers import get_solver
+
+    accepted = get_solver(solver).params
+    return {k: v for k, v in params.items() if k in accepted} if accepted else params
+
+
+def _accepts(task) -> bool:
+    """A solver is swept only on the data sets of a task it solves."""
+    from .. import datasets
+    from ..solvers import get_solver
+
+    return datasets.dataset_info(task.dataset).task in get_solver(task.solver).tasks
+
+
+def _takes_task(info) -> bool:
+    try:
+        return "task" in inspect.signature(info.func).parameters
+    except (TypeError, ValueError):
+        return "task" in info.params
+
+
+def _load(task):
+    from .. import datasets
+
+    ds = datasets.load(task.dataset, seed=task.seed, **task.dataset_kw)
+    if ds.task == "classification":
+        ds = ds.as_pm1()  # Suykens (3.1): y in {-1, +1}; the larger class value is +1
+    return ds
+
+
+def _test_errors(fit, task: str, X_test, y_test) -> dict:
+    if task == "classification":
+        out = {"test_error_rate": NAN}
+        if fit.ok:
+            out["test_error_rate"] = float(np.mean(np.sign(fit.predict(X_test)) != y_test))
+        return out
+    out = {"test_mae": NAN, "test_rmse": NAN}
+    if fit.ok:
+        r = fit.predict(X_test) - y_test
+        out.update(test_mae=float(np.mean(np.abs(r))), test_rmse=float(np.sqrt(np.mean(r * r))))
+    return out
+
+
+def _model_vector(model, p) -> np.ndarray:
+    """(bias, coef...) as one vector in the precision ``p`` (the bias may be a 0)."""
+    coef = np.asarray(model["coef"]).ravel()
+    bias = model["bias"]
+    if bias is None:
+        bias = 0
+    head = np.empty(1, dtype=coef.dtype)
+    head[0] = bias if coef.dtype == object else p.asarray(np.asarray([bias]))[0]
+    return np.concatenate([head, coef])
+
+
+def _reference_columns(info, X, y, fit, params, options, p) -> dict:
+    from .. import reference
+
+    out = {"system_n": NAN, "condition": NAN, "reference_digits": NAN, "reference_method": "",
+           "forward_error": NAN, "correct_digits": NAN, "backward_error": NAN, "reference_note": ""}
+    if not options.get("reference", True):
+        return {**out, "reference_note": "reference disabled (options['reference'] = False)"}
+    if info.system is None:
+        return {**out, "reference_note": f"solver {info.name!r} solves no single linear system"}
+    if fit.coef_ is None:
+        return {**out, "reference_note": f"no solution to compare (status {fit.status!r})"}
+    A, rhs, unpack = info.system(X, y, fit, **params)
+    out["system_n"] = n = int(A.shape[0])
+    max_n = options.get("reference_max_n", DEFAULT_REFERENCE_MAX_N)
+    if n > max_n:
+        return {**out, "reference_note": f"system of order {n} > reference_max_n={max_n}"}
+    digits = options.get("reference_digits") or max(30, math.ceil(p.digits) + 15)
+    t0 = time.perf_counter()
+    try:
+        ref = reference.reference_solve(A, rhs, digits=digits)
+    except ReferenceAccuracyError as exc:  # e.g. A numerically singular at the bit cap
+        return {**out, "reference_note": f"reference not certified: {exc}",
+                "time_reference": time.perf_counter() - t0}
+    out.update(condition=float(ref.cond_estimate), reference_digits=float(ref.digits),
+               reference_method=str(ref.method))
+    m_fit = _model_vector({"coef": fit.coef_, "bias": fit.bias_}, p)
+    m_ref = _model_vector(unpack(ref.x), p)
+    fe = reference.forward_error(m_fit, m_ref, precision=p).value
+    out.update(forward_error=fe, correct_digits=reference.correct_digits(fe))
+    x_fit = fit.diagnostics.get("solution")
+    if x_fit is not None:
+        out["backward_error"] = reference.backward_error(A, x_fit, rhs, precision=p).value
+    else:
+        out["reference_note"] = "backward error needs the Fit's diagnostics['solution']"
+    out["time_reference"] = time.perf_counter() - t0
+    return out
+
+
+def _fit_columns(fit) -> dict:
+    bd = fit.breakdown
+    return {"n_support": fit.n_support,
+            "iterations": NAN if fit.iterations is None else int(fit.iterations),
+            "breakdown_step": NAN if bd is None else int(bd.step),
+            "breakdown_pivot": NAN if bd is None else float(bd.pivot)}
+
+
+def _diagnostic_columns(fit) -> dict:
+    out = {}
+    for name, value in fit.diagnostics.items():
+        if isinstance(value, (bool, np.bool_, int, np.integer, str)):
+            out[f"diag_{name}"] = value.item() if isinstance(value, np.generic) else value
+        elif isinstance(value, (float, np.floating)) or type(value).__name__ == "mpf":
+            out[f"diag_{name}"] = float(value)
+    return out
+
+
+def fit_row(task) -> dict:
+    """Row function of kind "fit" (see the module docstring for the columns)."""
+    from ..precision import get_precision
+    from ..solvers import fit as run_fit
+    from ..solvers import get_solver
+
+    info, p = get_solver(task.solver), get_precision(task.precision)
+    t0 = time.perf_counter()
+    ds = _load(task)
+    t_load = time.perf_counter() - t0
+    if ds.task not in info.tasks:
+        raise ValueError(f"expected a dataset for {info.tasks} with solver={info.name!r}, "
+                         f"got dataset={task.dataset!r} (task {ds.task!r})")
+    params = dict(task.params)
+    if _takes_task(info):
+        params["task"] = ds.task
+    t0 = time.perf_counter()
+    fit = run_fit(task.solver, ds.X_train, ds.y_train, precision=p.name, **params)
+    t_fit = time.perf_counter() - t0
+    message = ""
+    if fit.breakdown is not None:
+        message = (f"Cholesky breakdown at step {fit.breakdown.step} of {fit.breakdown.n}: "
+                   f"pivot {fit.breakdown.pivot!r}")
+    row = {"status": fit.status, "message": message, "task": ds.task,
+           "n_train": int(ds.X_train.shape[0]), "n_test": int(ds.X_test.shape[0]),
+           "n_features": int(ds.X_train.shape[1]), "unit_roundoff": float(p.unit_roundoff),
+           **_fit_columns(fit), **_test_errors(fit, ds.task, ds.X_test, ds.y_test)}
+    row.update(_reference_columns(info, ds.X_train, ds.y_train, fit, params, task.options, p))
+    row.update(time_load=t_load, time_fit=t_fit)
+    row.update({f"time_{phase}": float(s) for phase, s in fit.timings.items()})
+    row.update(_diagnostic_columns(fit))
+    return row
+
+
+register_task_kind("fit", fit_row, validate=_validate, select_params=_select_params,
+                   accepts=_accepts)

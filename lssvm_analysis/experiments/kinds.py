@@ -1,0 +1,164 @@
+"""The registry of task kinds: ``kind name -> function(task) -> dict row``.
+
+A kind is registered at import time of the module that defines it
+(``register_task_kind("spectrum", spectrum_row)`` at module level), keyed by
+name.  Tasks carry only the kind's name; a worker process that does not know
+the name yet imports the module the function was defined in (recorded at
+registration) before running the task, so a kind works with every start
+method ("fork", "spawn", "forkserver") and on Dask workers as long as that
+module is importable there.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Callable
+
+__all__ = ["TaskKind", "UnknownTaskKindError", "register_task_kind", "task_kinds",
+           "get_task_kind", "validate_registry_names", "check_dataset_names"]
+
+
+class UnknownTaskKindError(ValueError):
+    """The task kind name is not registered."""
+
+
+def validate_registry_names(spec) -> None:
+    """Default validator: every solver, precision and dataset name is registered.
+
+    Raises the registries' typed errors (``UnknownSolverError``,
+    ``UnknownPrecisionError``, the datasets registry's error).
+    """
+    from ..precision import get_precision
+    from ..solvers import get_solver
+
+    for name in spec.solvers:
+        get_solver(name)
+    for name in spec.precisions:
+        get_precision(name)
+    if spec.datasets:
+        check_dataset_names([name for name, _ in spec.datasets])
+
+
+def check_dataset_names(names) -> None:
+    """Raise the datasets registry's ``UnknownDatasetError`` for a name it does not know."""
+    from .. import datasets as registry
+
+    for name in names:
+        registry.dataset_info(name)
+
+
+def _all_params(solver, params: dict) -> dict:
+    return params
+
+
+def _accept_all(task) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class TaskKind:
+    """A registered row function and what the engine needs to know about it.
+
+    Attributes
+    ----------
+    name : str
+    func : callable
+        ``func(task) -> dict`` of column -> JSON scalar.  It may set
+        ``"status"`` (default "ok"); it must not reuse input column names.
+    module : str
+        Module the worker imports to find ``name`` when it is not registered.
+    version : int
+        Part of every task key: bump it to invalidate the kind's stored rows.
+    validate : callable
+        ``validate(spec)`` raising typed errors for bad names.
+    select_params : callable
+        ``select_params(solver, params) -> params``: the grid values a task
+        of ``solver`` really uses (duplicates are merged by key).
+    accepts : callable
+        ``accepts(task) -> bool``: False drops the combination from the sweep
+        (e.g. a regression-only solver on a classification data set).
+    """
+
+    name: str
+    func: Callable
+    module: str
+    version: int = 1
+    validate: Callable = validate_registry_names
+    select_params: Callable = _all_params
+    accepts: Callable = _accept_all
+
+
+_KINDS: dict[str, TaskKind] = {}
+
+
+def _qualname(func) -> tuple:
+    return getattr(func, "__module__", None), getattr(func, "__qualname__", repr(func))
+
+
+def register_task_kind(name: str, func: Callable, *, version: int = 1, validate=None,
+                       select_params=None, accepts=None, replace: bool = False) -> TaskKind:
+    """Register ``func(task) -> dict`` as the row function of task kind ``name``.
+
+    Parameters
+    ----------
+    name : str
+    func : callable
+        Must be a module-level function (workers import its module).
+    version : int, default 1
+        Part of the task keys: bump it when the rows' meaning changes.
+    validate : callable, optional
+        ``validate(spec)``; default :func:`validate_registry_names`.
+    select_params : callable, optional
+        ``select_params(solver, params) -> params``; default keeps them all.
+    accepts : callable, optional
+        ``accepts(task) -> bool``; default accepts every combination.
+    replace : bool, default False
+        Allow re-registering ``name`` (e.g. when a module is reloaded).
+
+    Returns
+    -------
+    TaskKind
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is taken and ``replace`` is False.
+    TypeError
+        If ``func`` is not callable or ``version`` not a positive int.
+    """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"expected a non-empty str for name, got name={name!r}")
+    if not callable(func):
+        raise TypeError(f"expected a callable func(task) -> dict, got func={func!r}")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise TypeError(f"expected a positive int for version, got version={version!r}")
+    old = _KINDS.get(name)
+    if old is not None and not replace and _qualname(old.func) != _qualname(func):
+        raise ValueError(f"expected a new task kind name, got name={name!r} (already registered "
+                         f"by {_KINDS[name].module}; pass replace=True to override)")
+    kind = TaskKind(name, func, getattr(func, "__module__", None) or "__main__", version,
+                    validate or validate_registry_names, select_params or _all_params,
+                    accepts or _accept_all)
+    _KINDS[name] = kind
+    return kind
+
+
+def task_kinds() -> list[str]:
+    """Registered task kind names."""
+    return list(_KINDS)
+
+
+def get_task_kind(name: str, *, module: str | None = None) -> TaskKind:
+    """The registered kind ``name``, importing ``module`` first if it is unknown.
+
+    Raises
+    ------
+    UnknownTaskKindError
+    """
+    if name not in _KINDS and module and module != "__main__":
+        importlib.import_module(module)
+    try:
+        return _KINDS[name]
+    except (KeyError, TypeError):
+        raise UnknownTaskKindError(f"expected a task kind in {task_kinds()}, got kind={name!r}") \
+            from None
