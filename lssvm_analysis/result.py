@@ -10,14 +10,30 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from types import MappingProxyType
 from typing import Any, Mapping
 
 import numpy as np
 
-__all__ = ["CholeskyBreakdown", "PhaseTimer", "Fit", "STATUSES"]
+__all__ = ["CholeskyBreakdown", "PhaseTimer", "Fit", "STATUSES", "ReadOnlyDict"]
 
 STATUSES = ("ok", "breakdown", "not-converged")
+
+
+class ReadOnlyDict(dict):
+    """A dict that refuses mutation and still pickles (unlike MappingProxyType).
+
+    Fits travel between worker processes and into scikit-learn's pickling
+    checks, so their mappings must pickle.
+    """
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("this mapping is read-only (it belongs to a frozen Fit)")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def __reduce__(self):
+        return (ReadOnlyDict, (dict(self),))
 
 
 @dataclass(frozen=True)
@@ -67,7 +83,7 @@ class PhaseTimer:
             self._t[phase] = self._t.get(phase, 0.0) + time.perf_counter() - t0
 
     def as_dict(self) -> Mapping[str, float]:
-        return MappingProxyType(dict(self._t))
+        return ReadOnlyDict(self._t)
 
 
 @dataclass(frozen=True)

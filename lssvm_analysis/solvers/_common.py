@@ -1,14 +1,12 @@
 """Shared plumbing of the solver functions: validation and Fit assembly."""
 from __future__ import annotations
 
-from types import MappingProxyType
-
 import numpy as np
 
 from .._validation import as_matrix, as_vector, check_finite, check_positive
 from ..kernels import make_kernel
 from ..precision import get_precision
-from ..result import Fit
+from ..result import Fit, ReadOnlyDict
 
 __all__ = ["validate_xy", "check_binary_labels", "make_fit", "breakdown_fit"]
 
@@ -57,9 +55,9 @@ def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", b
         solver=solver, precision=p.name, coef_=coef, bias_=bias, support_=support,
         X_support_=np.array(X[support], dtype=np.float64), kernel=kernel, status=status,
         breakdown=breakdown, timings=timer.as_dict(), iterations=iterations,
-        history=MappingProxyType(dict(history or {})),
-        diagnostics=MappingProxyType(dict(diagnostics or {})),
-        params=MappingProxyType(dict(params or {})),
+        history=ReadOnlyDict(history or {}),
+        diagnostics=ReadOnlyDict(diagnostics or {}),
+        params=ReadOnlyDict(params or {}),
     )
 
 
