@@ -12,6 +12,9 @@ from .linalg import cg_iteration_bound, hestenes_stiefel_cg, pivoted_cholesky, t
 from .precision import Precision, get_precision, precisions
 from .result import CholeskyBreakdown, Fit
 from .solvers import fit, get_solver, solvers
+from .reference import (ErrorReport, ReferenceSolution, backward_error, condition_number,
+                        correct_digits, forward_error, kkt_residual, reference_solve)
+from .estimators import ELSRegressor, LSSVMClassifier, LSSVMRegressor
 
 __version__ = "0.1.0"
 
@@ -22,4 +25,7 @@ __all__ = [
     "cg_iteration_bound", "fit", "get_precision", "get_solver", "hestenes_stiefel_cg",
     "linear_kernel", "make_kernel", "pivoted_cholesky", "poly_kernel", "precisions",
     "rbf_kernel", "solvers", "thresholded_cholesky",
+    "ErrorReport", "ReferenceSolution", "backward_error", "condition_number", "correct_digits",
+    "forward_error", "kkt_residual", "reference_solve",
+    "ELSRegressor", "LSSVMClassifier", "LSSVMRegressor",
 ]

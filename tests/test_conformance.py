@@ -1,0 +1,121 @@
+"""One conformance battery over the solver registry x the precision registry.
+
+Every registered solver gets the same checks, so a new solver or precision
+is tested by adding one registry line:
+
+* its solution agrees with ``reference_solve`` of the very system it formed
+  (in its own precision) to c * kappa * u;
+* its coefficients are in the precision's dtype;
+* it never modifies the caller's arrays;
+* bad hyper-parameters and data raise typed errors that name the argument.
+"""
+import numpy as np
+import pytest
+
+import lssvm_analysis as la
+
+SOLVERS = la.solvers()
+WITH_SYSTEM = [s for s in SOLVERS if la.get_solver(s).system is not None]
+
+
+def _task(name):
+    return "regression" if "regression" in la.get_solver(name).tasks else "classification"
+
+
+def _problem(name, precision, rng):
+    n = 16 if precision.startswith("mp") else 40
+    X = rng.uniform(-3, 3, (n, 2))
+    y = np.sinc(X[:, 0]) + 0.05 * X[:, 1]
+    kw = {}
+    if _task(name) == "classification":
+        y = np.where(y > np.median(y), 1.0, -1.0)
+        if len(la.get_solver(name).tasks) > 1:
+            kw["task"] = "classification"
+    if name.startswith("els"):
+        kw["eta"] = 0.05  # N < M: the empirical feature space is a proper subspace
+    if name == "lssvm-pruned":  # Suykens' step 4 needs a performance index
+        kw["validation"] = (X[::2], y[::2])
+    return X, y, kw
+
+
+def _relative_error(fit, unpacked):
+    """max(|coef - coef*|, |b - b*|) / max(|coef*|, |b*|), evaluated in mp80."""
+    mp = la.get_precision("mp80")
+    coef, ref = mp.asarray(fit.coef_), mp.asarray(unpacked["coef"])
+    num, den = max(abs(v) for v in coef - ref), max(abs(v) for v in ref)
+    if unpacked.get("bias") is not None:
+        b, b_ref = mp.scalar(fit.bias_), mp.scalar(unpacked["bias"])
+        num, den = max(num, abs(b - b_ref)), max(den, abs(b_ref))
+    return float(num / den)
+
+
+@pytest.mark.parametrize("C", [10.0, 1e4])
+@pytest.mark.parametrize("precision", la.precisions())
+@pytest.mark.parametrize("name", WITH_SYSTEM)
+def test_solution_matches_certified_reference(name, precision, C, rng):
+    X, y, kw = _problem(name, precision, rng)
+    p = la.get_precision(precision)
+    fit = la.fit(name, X, y, precision=precision, C=C, sigma2=1.0, **kw)
+    assert fit.status == "ok", fit.breakdown
+    A, rhs, unpack = la.get_solver(name).system(X, y, fit, C=C, sigma2=1.0, **kw)
+    ref = la.reference_solve(A, rhs, digits=int(p.digits) + 10)
+    kappa = la.condition_number(A, p=np.inf)
+    kappa = float(getattr(kappa, "value", kappa))
+    err = _relative_error(fit, unpack(ref.x))
+    # LAPACK's acceptance threshold on error / (kappa u) is 30 (xGET04/xPOT04):
+    # a backward-stable solve gives error <= c(n) kappa u with modest c(n).
+    # The CG solver stops on a residual tolerance of the same order (see
+    # lssvm_analysis.solvers.suykens), so the same constant applies.
+    assert err <= 30 * kappa * p.unit_roundoff, (err, kappa)
+
+
+@pytest.mark.parametrize("precision", la.precisions())
+@pytest.mark.parametrize("name", SOLVERS)
+def test_coefficients_keep_dtype_and_inputs_untouched(name, precision, rng):
+    X, y, kw = _problem(name, precision, rng)
+    X0, y0 = X.copy(), y.copy()
+    X.flags.writeable = False  # any attempt to write raises
+    y.flags.writeable = False
+    fit = la.fit(name, X, y, precision=precision, C=10.0, sigma2=1.0, **kw)
+    assert fit.status == "ok"
+    p = la.get_precision(precision)
+    assert np.asarray(fit.coef_).dtype == p.dtype
+    if p.dtype == object:
+        assert all(v.context.prec == p.ctx.prec for v in fit.coef_)
+    np.testing.assert_array_equal(X, X0)
+    np.testing.assert_array_equal(y, y0)
+    assert not np.shares_memory(fit.X_support_, X)
+    assert fit.predict(X).dtype == np.float64
+
+
+BAD = [
+    ({"C": 0.0}, "C"), ({"C": -1.0}, "C"), ({"sigma2": 0.0}, "sigma2"),
+    ({"sigma2": -2.0}, "sigma2"), ({"precision": "float16"}, "precision"),
+]
+
+
+@pytest.mark.parametrize("bad, argname", BAD)
+@pytest.mark.parametrize("name", SOLVERS)
+def test_bad_hyperparameters_raise_named_errors(name, bad, argname, rng):
+    X, y, kw = _problem(name, "float64", rng)
+    kw = {**kw, "C": 1.0, "sigma2": 1.0, **bad}
+    precision = kw.pop("precision", "float64")
+    with pytest.raises(ValueError) as exc:
+        la.fit(name, X, y, precision=precision, **kw)
+    assert argname in str(exc.value) and repr(bad[argname]) in str(exc.value)
+
+
+@pytest.mark.parametrize("name", SOLVERS)
+def test_bad_data_raise_named_errors(name, rng):
+    X, y, kw = _problem(name, "float64", rng)
+    Xnan = X.copy()
+    Xnan[3, 1] = np.nan
+    with pytest.raises(ValueError, match="X"):
+        la.fit(name, Xnan, y, **kw)
+    with pytest.raises(ValueError, match=r"X.shape=\(40, 2\), y.shape=\(39,\)"):
+        la.fit(name, X, y[:-1], **kw)
+
+
+def test_unknown_solver_is_named():
+    with pytest.raises(la.UnknownSolverError, match="'lssvm-nope'"):
+        la.fit("lssvm-nope", np.zeros((3, 1)), np.zeros(3))
