@@ -71,7 +71,30 @@ class UnknownSolverError(ValueError):
 
 
 class ReferenceAccuracyError(ArithmeticError):
-    """reference_solve could not certify the requested number of digits."""
+    """reference_solve could not certify the requested number of digits.
+
+    Also raised by ``condition_number`` when kappa cannot be resolved.
+
+    Parameters
+    ----------
+    message : str
+    digits_reached : float or None, optional
+        See Attributes.
+
+    Attributes
+    ----------
+    digits_reached : float or None
+        Best number of correct digits certified before giving up (``-inf``
+        when not even one was); None when the raiser does not count digits
+        (``condition_number``).
+    """
+
+    def __init__(self, message: str = "", digits_reached: float | None = None):
+        self.digits_reached = digits_reached
+        super().__init__(message)
+
+    def __reduce__(self):  # picklable across worker processes, digits_reached included
+        return (type(self), (str(self), self.digits_reached))
 
 
 class UnknownDatasetError(ValueError):

@@ -1,4 +1,4 @@
-"""Certified extended-precision reference solutions and error measures.
+"""Certified extended-precision reference solutions.
 
 ``reference_solve(A, b)`` returns the solution x* of A x = b for the matrix
 and right-hand side *as given* (float32, float64, longdouble or mpmath
@@ -56,34 +56,32 @@ route is O(n^3) ball operations: 0.2-0.4 s at n = 200, 5 s at n = 500.
 
 Error measures
 --------------
-``forward_error`` (normwise relative, inf-norm, against a reference),
-``backward_error`` (Rigal-Gaches), ``kkt_residual`` (the two block rows of
-Suykens' KKT system (3.32) / (3.5) separately) return an ``ErrorReport`` with
-the unit roundoff of the solver's precision and a condition estimate beside
-the value; residuals are evaluated in arb from the exact data.
+``ErrorReport``, ``forward_error``, ``backward_error``, ``kkt_residual``,
+``condition_number`` and ``correct_digits`` live in
+:mod:`lssvm_analysis.errors` and are re-exported here.
 
 References
 ----------
 S. M. Rump, "Verification methods: rigorous results using floating-point
 arithmetic", Acta Numerica 19 (2010), sec. 10.  N. J. Higham, *Accuracy and
-Stability of Numerical Algorithms*, 2nd ed., SIAM 2002, ch. 3, 7, 12.
-J. A. K. Suykens et al., *Least Squares Support Vector Machines*, 2002, ch. 3.
+Stability of Numerical Algorithms*, 2nd ed., SIAM 2002, ch. 3, 12.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
-from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Mapping, NamedTuple
+from dataclasses import dataclass
 
 import flint
-import mpmath
 import numpy as np
 import scipy.linalg
 from flint import arb, arb_mat
 from mpmath.libmp import from_man_exp
 
-from ._validation import as_matrix, check_finite, check_int, check_square
+from ._arb import ExactSystem, arb_scalar, col_abs_max, exact_system, float_up
+from ._validation import check_int
+from .errors import (ErrorReport, backward_error, condition_number, correct_digits,
+                     forward_error, kkt_residual)
 from .exceptions import ReferenceAccuracyError
 from .precision import get_precision
 
@@ -94,8 +92,6 @@ _LOG2_10 = math.log2(10)
 _EXTRA_DIGITS = 10        # x is returned at digits + 10 decimal digits
 _MAX_ITER = 60            # refinement steps; each must at least halve the correction
 _ARB_START_BITS = 128     # first precision of the arb-inverse route
-_MP_EIG_MAX_N = 200       # mp eigenvalues are O(n^3) Python operations
-_TINY = float(np.finfo(np.float64).tiny)
 
 
 # ----------------------------------------------------------------------------- records
@@ -149,199 +145,35 @@ class ReferenceSolution:
         """x rounded to nearest float64, same shape."""
         return np.array([float(v) for v in self.x.flat], dtype=np.float64).reshape(self.x.shape)
 
+    def __reduce__(self):
+        """Pickle x exactly, into the context of ``get_precision(precision)``.
 
-@dataclass(frozen=True)
-class ErrorReport:
-    """An error measure with the arithmetic it should be compared with.
-
-    Attributes
-    ----------
-    kind : {"forward", "backward", "kkt"}
-    value : float
-        The measure (normwise, inf-norm; the maximum over columns / blocks).
-    unit_roundoff : float
-        u of the solver precision (inferred from the solution's dtype or given).
-    precision : str
-        Name of that precision.
-    cond : float or None
-        Condition estimate of the system (kappa_inf), when known.
-    parts : mapping
-        Per-block values (``kkt_residual``: "bias_row", "alpha_rows").
-    """
-
-    kind: str
-    value: float
-    unit_roundoff: float
-    precision: str
-    cond: float | None = None
-    parts: Mapping[str, float] = field(default_factory=lambda: MappingProxyType({}))
-
-    @property
-    def digits(self) -> float:
-        """``correct_digits(value)``."""
-        return correct_digits(self.value)
-
-    @property
-    def ratio(self) -> float:
-        """value / (cond u) for "forward" (NaN without cond), value / u otherwise.
-
-        This is the test ratio of LAPACK's test programs (xGET04, xPOT04),
-        which flag a ratio above THRESH = 30.
+        mpmath pickles an mpf into its global context, rounded to 53 bits, so
+        x travels as exact pairs (m, e) of Python ints, x_i = m 2^e.
         """
-        if self.kind == "forward":
-            return self.value / (self.cond * self.unit_roundoff) if self.cond else math.nan
-        return self.value / self.unit_roundoff
+        state = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        state["x"] = (self.x.shape, [(-int(m) if sign else int(m), int(e))
+                                     for sign, m, e, _ in (v._mpf_ for v in self.x.flat)])
+        return (_unpickle_solution, (state,))
 
 
-def correct_digits(rel_err):
-    """-log10(max(rel_err, tiny)), tiny the smallest normal float64 (so 0 gives 307.7).
-
-    Raises
-    ------
-    ValueError
-        For a negative or NaN ``rel_err``.
-    """
-    e = np.asarray(rel_err, dtype=np.float64)
-    if np.isnan(e).any() or (e < 0).any():
-        raise ValueError(f"expected a non-negative relative error, got rel_err={rel_err!r}")
-    d = -np.log10(np.maximum(e, _TINY))
-    return float(d) if d.ndim == 0 else d
-
-
-# ----------------------------------------------------------------------------- exact data
-def _arb_scalar(v, name, idx):
-    """Exact arb value of one scalar (float, int, longdouble, mpmath mpf)."""
-    mpf = getattr(v, "_mpf_", None)
-    if mpf is not None:
-        if not mpmath.isfinite(v):
-            raise ValueError(f"expected finite values in {name}, got {name}{list(idx)}={v}")
-        sign, man, exp, _ = mpf
-        return arb((-int(man) if sign else int(man), int(exp)))
-    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
-        raise TypeError(f"expected real numbers (float, int or mpmath mpf) in {name}, "
-                        f"got {name}{list(idx)}={v!r} of type {type(v).__name__}")
-    if isinstance(v, (int, np.integer)):
-        return arb(int(v))
-    if not np.isfinite(v):
-        raise ValueError(f"expected finite values in {name}, got {name}{list(idx)}={v!r}")
-    num, den = v.as_integer_ratio()  # exact for every binary float, longdouble included
-    return arb((num, 1 - den.bit_length()))
-
-
-def _to_arb(a: np.ndarray, name: str) -> arb_mat:
-    """Exact arb_mat of a 2-D array (entries radius 0)."""
-    kind = a.dtype.kind
-    if kind in "iu":
-        return arb_mat(a.tolist())
-    if kind == "f" and a.dtype.itemsize <= 8:
-        return arb_mat(a.astype(np.float64).tolist())
-    if kind == "f":  # longdouble: hi + lo, both exact float64, exact sum at 128 bits
-        with np.errstate(all="ignore"):
-            hi = a.astype(np.float64)
-            lo = (a - hi.astype(a.dtype)).astype(np.float64)
-            exact = np.array_equal(hi.astype(a.dtype) + lo.astype(a.dtype), a)
-        if exact:
-            with flint.ctx.workprec(128):
-                return arb_mat(hi.tolist()) + arb_mat(lo.tolist())
-    rows = [[_arb_scalar(a[i, j], name, (i, j)) for j in range(a.shape[1])]
-            for i in range(a.shape[0])]
-    return arb_mat(rows)
-
-
-def _to_float64(a: np.ndarray) -> np.ndarray:
-    """Round to nearest float64 (inf outside its range)."""
-    if a.dtype != object:
-        with np.errstate(over="ignore"):
-            return a.astype(np.float64)
-    out = np.empty(a.shape)
-    for idx, v in np.ndenumerate(a):
-        try:
-            out[idx] = float(v)
-        except OverflowError:  # a huge int
-            out[idx] = math.inf if v > 0 else -math.inf
-    return out
-
-
-def _row_sums(a: np.ndarray, exact: arb_mat) -> list:
-    """sum_j |a_ij| per row as arb: exact for object arrays, else in a's own range
-    (float64 for float16/32, longdouble keeps its exponent range; rounding ~n u)."""
-    if a.dtype == object:
-        n, ent = a.shape[1], exact.entries()
-        with flint.ctx.workprec(64):
-            return [sum((abs(e) for e in ent[i * n:(i + 1) * n]), arb(0)).upper()
-                    for i in range(a.shape[0])]
-    wide = np.longdouble if a.dtype.kind == "f" and a.dtype.itemsize > 8 else np.float64
-    return [_arb_scalar(v, "A", ()) for v in np.abs(a.astype(wide)).sum(axis=1)]
-
-
-def _check_array(a, name: str, *, ndims=(1, 2)) -> np.ndarray:
-    arr = np.asarray(a)
-    if arr.dtype.kind not in "fiu" and arr.dtype != object:
-        raise TypeError(f"expected a real floating-point array for {name}, got dtype={arr.dtype}")
-    if arr.ndim not in ndims:
-        raise ValueError(f"expected {name} with ndim in {ndims}, got {name}.shape={arr.shape}")
-    if arr.size == 0:
-        raise ValueError(f"expected a non-empty array for {name}, got {name}.shape={arr.shape}")
-    if arr.dtype != object:
-        check_finite(arr, name)
-    return arr
-
-
-class _System(NamedTuple):
-    A: arb_mat
-    B: arb_mat
-    A64: np.ndarray
-    B64: np.ndarray
-    symmetric: bool
-    shape: tuple
-    norm_a: arb          # ||A||_inf (see _row_sums)
-
-
-def _square(A, name="A"):
-    A = as_matrix(A, name, allow_object=True)
-    check_square(A, name)
-    return _check_array(A, name, ndims=(2,))
-
-
-def _system(A, b) -> _System:
-    A = _square(A)
-    n = A.shape[0]
-    b = _check_array(b, "b")
-    if b.shape[0] != n:
-        raise ValueError(f"expected b with A.shape[0]={n} rows, got b.shape={b.shape}")
-    b2 = b.reshape(n, -1)
-    A_arb = _to_arb(A, "A")
-    return _System(A_arb, _to_arb(b2, "b"), _to_float64(A), _to_float64(b2),
-                   bool(np.array_equal(A, A.T)), b.shape, max(_row_sums(A, A_arb)))
+def _unpickle_solution(state: dict) -> ReferenceSolution:
+    """Inverse of ``ReferenceSolution.__reduce__`` (x rebuilt read-only)."""
+    shape, pairs = state.pop("x")
+    ctx = get_precision(state["precision"]).ctx
+    x = np.empty(len(pairs), dtype=object)
+    x[:] = [ctx.make_mpf(from_man_exp(m, e)) for m, e in pairs]  # exact: no rounding
+    x = x.reshape(shape)
+    x.flags.writeable = False
+    return ReferenceSolution(x=x, **state)
 
 
 # ----------------------------------------------------------------------------- arb helpers
-def _up(x: arb) -> float:
-    """A float >= every point of the ball x."""
-    u = x.upper()
-    f = float(u)
-    return f if arb(f) >= u else float(np.nextafter(f, math.inf))
-
-
-def _down(x: arb) -> float:
+def _float_down(x: arb) -> float:
     """A float <= every point of the ball x."""
     lo = x.lower()
     f = float(lo)
     return f if arb(f) <= lo else float(np.nextafter(f, -math.inf))
-
-
-def _abs_max(entries) -> arb:
-    """Exact upper bound of max |e| over arb entries (0 for none)."""
-    out = arb(0)
-    for e in entries:
-        out = out.max(abs(e).upper())
-    return out
-
-
-def _col_abs_max(M: arb_mat) -> list:
-    """Upper bounds (exact arb) of max_i |M_ij| for each column j."""
-    k, ent = M.ncols(), M.entries()
-    return [_abs_max(ent[j::k]) for j in range(k)]
 
 
 def _col_log2(M: arb_mat) -> list:
@@ -374,7 +206,7 @@ def _scaled_float64(M: arb_mat):
 
 
 # ----------------------------------------------------------------------------- refinement
-def _refine(s: _System, X: arb_mat, correct, *, prec_store: int, tol_bits: int):
+def _refine(s: ExactSystem, X: arb_mat, correct, *, prec_store: int, tol_bits: int):
     """x <- x + correct(b - A x) until the correction stops halving or is 2^-tol_bits of x.
 
     Returns (X, steps, converged).  ``correct`` maps the residual ball to
@@ -406,7 +238,7 @@ def _gain(log2_x: float, log2_d: float) -> float:
     return log2_x - log2_d if log2_x > -math.inf else -math.inf
 
 
-def _factor64(s: _System, spd):
+def _factor64(s: ExactSystem, spd):
     """(kind, solve, inverse) for the float64 rounding of A, or None if it cannot be factored."""
     A64, lapack = s.A64, scipy.linalg.lapack
     if not np.isfinite(A64).all():
@@ -484,35 +316,54 @@ def _inverse_enclosure_arb(A: arb_mat, bits: int):
         return Xi.mid(), bound
 
 
+def _inverse_norm_bound(s: ExactSystem, *, max_bits: int):
+    """Rigorous upper bound (arb) on ||A^-1||_inf by the certificate above, or None.
+
+    float64 factorization with the float64-product bound, else the
+    arb-product one; failing both, arb_mat.inv enclosures at 128, 256, ...,
+    ``max_bits`` bits.  Used by ``errors.condition_number(A, p=numpy.inf)``.
+    """
+    f, bound = _factor64(s, None), None
+    if f is not None:
+        R = f[2]()
+        if np.isfinite(R).all():
+            bound = _inverse_bound_float64(s.A64, R) or _inverse_bound_arb(s.A, R)
+    bits = _ARB_START_BITS
+    while bound is None and bits <= max_bits:
+        enc, bits = _inverse_enclosure_arb(s.A, bits), 2 * bits
+        bound = None if enc is None else enc[1]
+    return bound
+
+
 # ----------------------------------------------------------------------------- certification
-def _certify(s: _System, X: arb_mat, inv_bound: arb, prec_store: int, out, info: dict):
+def _certify(s: ExactSystem, X: arb_mat, inv_bound: arb, prec_store: int, out, info: dict):
     """Round X into the output context and bound its error; returns a ReferenceSolution."""
     with flint.ctx.workprec(prec_store + 64):
-        rnorm = _col_abs_max(s.B - s.A * X)
+        rnorm = col_abs_max(s.B - s.A * X)
     ctx = out.ctx
     xs = [ctx.make_mpf(from_man_exp(int(m), int(e), ctx.prec, "n"))
           for m, e in (v.mid().man_exp() for v in X.entries())]
-    Xo = arb_mat(X.nrows(), X.ncols(), [_arb_scalar(v, "x", ()) for v in xs])
+    Xo = arb_mat(X.nrows(), X.ncols(), [arb_scalar(v, "x", ()) for v in xs])
     digits, ebound = math.inf, 0.0
     with flint.ctx.workprec(prec_store + 64):
-        diff, xnorm = _col_abs_max(Xo - X), _col_abs_max(Xo)
+        diff, xnorm = col_abs_max(Xo - X), col_abs_max(Xo)
         for j, (rn, df, xn) in enumerate(zip(rnorm, diff, xnorm)):
             eb = (inv_bound * rn + df).upper()
-            ebound = max(ebound, _up(eb))
+            ebound = max(ebound, float_up(eb))
             if eb > 0:
                 d = -(eb / (xn - eb)).log() / arb(10).log() if xn > eb else arb(-math.inf)
-                digits = min(digits, _down(d) if d.is_finite() else -math.inf)
+                digits = min(digits, _float_down(d) if d.is_finite() else -math.inf)
     x = np.empty(len(xs), dtype=object)
     x[:] = xs
     x = x.reshape(s.shape)
     x.flags.writeable = False
     return ReferenceSolution(
-        x=x, digits=digits, error_bound=ebound, inverse_norm_bound=_up(inv_bound),
-        cond_estimate=_up(s.norm_a * inv_bound),
+        x=x, digits=digits, error_bound=ebound, inverse_norm_bound=float_up(inv_bound),
+        cond_estimate=float_up(s.norm_a * inv_bound),
         precision=out.name, **info)
 
 
-def _solve_float64(s: _System, spd, prec_x: int, out, digits: int):
+def _solve_float64(s: ExactSystem, spd, prec_x: int, out, digits: int):
     """Route 1: float64 factorization + arb residual refinement."""
     f = _factor64(s, spd)
     if f is None or not np.isfinite(s.B64).all():
@@ -547,7 +398,7 @@ def _solve_float64(s: _System, spd, prec_x: int, out, digits: int):
     return sol
 
 
-def _solve_arb(s: _System, bits: int, prec_x: int, out, digits: int):
+def _solve_arb(s: ExactSystem, bits: int, prec_x: int, out, digits: int):
     """Route 2: arb_mat.inv enclosure at ``bits``, refinement with its midpoint."""
     enc = _inverse_enclosure_arb(s.A, bits)
     if enc is None:
@@ -613,7 +464,7 @@ def reference_solve(A, b, *, digits: int = 30, spd: bool | None = None,
     digits = check_int("digits", digits, minimum=1)
     if spd is not None and not isinstance(spd, (bool, np.bool_)):
         raise TypeError(f"expected spd in (None, True, False), got spd={spd!r}")
-    s = _system(A, b)
+    s = exact_system(A, b)
     if spd and not s.symmetric:
         raise ValueError("expected a symmetric matrix for A when spd=True, got A != A.T")
     prec_x = max(256, math.ceil(2 * _LOG2_10 * digits) + 64)
@@ -631,274 +482,8 @@ def reference_solve(A, b, *, digits: int = 30, spd: bool | None = None,
             break
         sol, name = _solve_arb(s, bits, prec_x, out, digits), f"arb-solve-{bits}"
         bits *= 2
-    err = ReferenceAccuracyError(
+    raise ReferenceAccuracyError(
         f"expected to certify digits={digits}, got "
         + ("no certified digit" if best == -math.inf else f"{best:.1f} digits at most")
-        + f" (max_bits={max_bits}; tried {'; '.join(tried)})")
-    err.digits_reached = best
-    raise err
+        + f" (max_bits={max_bits}; tried {'; '.join(tried)})", digits_reached=best)
 
-
-# ----------------------------------------------------------------------------- error measures
-def _arithmetic(x: np.ndarray, precision) -> tuple:
-    """(unit roundoff, name) of the precision given, else of the dtype of x."""
-    if precision is not None:
-        p = get_precision(precision)
-        return p.unit_roundoff, p.name
-    if x.dtype == object:
-        for v in x.flat:
-            ctx = getattr(v, "context", None)
-            if getattr(v, "_mpf_", None) is not None and ctx is not None:
-                return 2.0 ** -ctx.prec, f"mp{ctx.dps}"
-        return 2.0 ** -53, "float64"
-    if x.dtype.kind != "f":
-        return 2.0 ** -53, "float64"
-    name = "longdouble" if x.dtype.itemsize > 8 else x.dtype.name
-    return float(np.finfo(x.dtype).eps) / 2, name
-
-
-def _solution(x, name: str, shape=None) -> tuple:
-    """(array, all entries finite) for a solution vector/matrix (NaN is allowed: it is measured)."""
-    arr = np.asarray(x)
-    if arr.dtype.kind not in "fiu" and arr.dtype != object:
-        raise TypeError(f"expected a real floating-point array for {name}, got dtype={arr.dtype}")
-    if shape is not None and arr.shape != tuple(shape):
-        raise ValueError(f"expected {name} of shape {tuple(shape)}, got {name}.shape={arr.shape}")
-    if arr.ndim not in (1, 2) or arr.size == 0:
-        raise ValueError(f"expected a non-empty 1-D or 2-D {name}, got {name}.shape={arr.shape}")
-    if arr.dtype == object:
-        return arr, all(_finite(v) for v in arr.flat)
-    return arr, bool(np.isfinite(arr).all())
-
-
-def _finite(v) -> bool:
-    try:
-        return bool(mpmath.isfinite(v))
-    except (TypeError, ValueError):
-        return True  # not a number at all: _arb_scalar raises the TypeError
-
-
-def _ratio(num: arb, den: arb) -> float:
-    if den == 0:
-        return 0.0 if num == 0 else math.inf
-    return float(num / den)
-
-
-def _normwise(r, norm_a: arb, zn: arb, d) -> float:
-    """Rigal-Gaches max|r| / (norm_a ||z|| + max|d|), r and d lists of arb."""
-    with flint.ctx.workprec(128):
-        return _ratio(_abs_max(r), norm_a * zn + _abs_max(d))
-
-
-def forward_error(x, ref, *, precision=None, cond=None) -> ErrorReport:
-    """Normwise relative forward error max_j ||x_j - x*_j||_inf / ||x*_j||_inf.
-
-    Parameters
-    ----------
-    x : (n,) or (n, k) array_like
-        A computed solution (any precision; a NaN or inf makes the error inf).
-    ref : ReferenceSolution or array_like of the same shape
-        The reference x* (its ``cond_estimate`` is reported as ``cond``).
-    precision : str or Precision, optional
-        The solver's precision (default: inferred from the dtype of x).
-    cond : float, optional
-        Condition estimate to report (default: ``ref.cond_estimate``).
-
-    Returns
-    -------
-    ErrorReport
-        kind "forward".  The difference is formed in arb from the exact
-        values (128-bit rounding of the difference only), so the measure is
-        exact to ~38 digits relative to the reference; its distance to the
-        error against the exact x* is at most ``ref.error_bound / ||x*||``.
-    """
-    if isinstance(ref, ReferenceSolution):
-        cond = ref.cond_estimate if cond is None else cond
-        ref = ref.x
-    ref_arr, ok = _solution(ref, "ref")
-    if not ok:
-        raise ValueError("expected finite values in ref, got NaN or inf")
-    x, finite = _solution(x, "x", ref_arr.shape)
-    u, name = _arithmetic(x, precision)
-    value = math.inf
-    if finite:
-        n = x.shape[0]
-        Xr = _to_arb(ref_arr.reshape(n, -1), "ref")
-        with flint.ctx.workprec(128):
-            D = _to_arb(x.reshape(n, -1), "x") - Xr
-            value = max(_ratio(d, r) for d, r in zip(_col_abs_max(D), _col_abs_max(Xr)))
-    return ErrorReport("forward", value, u, name, cond)
-
-
-def _residual(A: arb_mat, Z: arb_mat, B: arb_mat, u: float) -> arb_mat:
-    """b - A z in arb at -log2(u) + 64 bits: its rounding is 2^-64 of the solver's."""
-    with flint.ctx.workprec(max(128, math.ceil(-math.log2(u)) + 64)):
-        return B - A * Z
-
-
-def backward_error(A, x, b, *, precision=None, cond=None) -> ErrorReport:
-    """Normwise backward error (Rigal-Gaches) max_j ||b_j - A x_j|| / (||A|| ||x_j|| + ||b_j||).
-
-    inf-norms.  The residual is evaluated in arb from the exact A, x, b
-    (rounding 2^-64 u), the norms of A in float64.  A NaN in x gives inf.
-
-    Parameters
-    ----------
-    A : (n, n) array_like
-    x, b : (n,) or (n, k) array_like
-    precision : str or Precision, optional
-        The solver's precision (default: inferred from x).
-    cond : float, optional
-        Condition estimate to report beside the value.
-
-    Returns
-    -------
-    ErrorReport
-        kind "backward"; ``ratio`` = value / u (LAPACK's residual test also
-        divides by n: compare ``ratio <= c n``).
-
-    References
-    ----------
-    J. L. Rigal and J. Gaches, J. ACM 14 (1967); Higham (2002), Thm. 7.1.
-    """
-    A = _square(A)
-    n = A.shape[0]
-    b = _check_array(b, "b")
-    if b.shape[0] != n:
-        raise ValueError(f"expected b with A.shape[0]={n} rows, got b.shape={b.shape}")
-    x, finite = _solution(x, "x", b.shape)
-    u, name = _arithmetic(x, precision)
-    if not finite:
-        return ErrorReport("backward", math.inf, u, name, cond)
-    k = b.size // n
-    B, X = _to_arb(b.reshape(n, k), "b"), _to_arb(x.reshape(n, k), "x")
-    A_arb = _to_arb(A, "A")
-    norm_a = max(_row_sums(A, A_arb))
-    r, bb = _residual(A_arb, X, B, u).entries(), B.entries()
-    value = max(_normwise(r[j::k], norm_a, xn, bb[j::k]) for j, xn in enumerate(_col_abs_max(X)))
-    return ErrorReport("backward", value, u, name, cond)
-
-
-def kkt_residual(A, rhs, bias, coef, *, precision=None, cond=None) -> ErrorReport:
-    """Normwise residuals of the two block rows of an LS-SVM KKT system.
-
-    For Suykens' (3.32), [[0, 1^T], [1, Omega + I/gamma]] [b; alpha] = [0; y]
-    (or (3.5) with y in place of 1), with z = [bias; coef]:
-
-    * "bias_row": |0 - [0, 1^T] z| / (||[0, 1^T]|| ||z|| + 0), the condition
-      sum(alpha) = 0 (dL/db = 0, eq. 3.31);
-    * "alpha_rows": ||y - [1, H] z|| / (||[1, H]|| ||z|| + ||y||), the N
-      conditions b + sum_l alpha_l K(x_k, x_l) + alpha_k/gamma = y_k.
-
-    Parameters
-    ----------
-    A : (N+1, N+1) array_like
-        The KKT matrix (any precision, taken exactly).
-    rhs : (N+1,) array_like
-        [0; y] (or [d1; d2] of 3.24).
-    bias : scalar
-        b (Suykens' b).
-    coef : (N,) array_like
-        alpha (Suykens' alpha).
-    precision, cond
-        As in ``backward_error`` (precision inferred from coef).
-
-    Returns
-    -------
-    ErrorReport
-        kind "kkt", value the larger part, ``parts`` both.
-    """
-    A = _square(A)
-    N = A.shape[0] - 1
-    rhs = _check_array(rhs, "rhs", ndims=(1,))
-    if rhs.shape != (N + 1,):
-        raise ValueError(f"expected rhs of shape ({N + 1},) for A.shape={A.shape}, got rhs.shape={rhs.shape}")
-    coef, finite = _solution(coef, "coef", (N,))
-    b_arr = np.asarray(bias)
-    if b_arr.size != 1:
-        raise ValueError(f"expected a scalar bias, got bias.shape={b_arr.shape}")
-    bias = b_arr.reshape(-1)[0]
-    u, name = _arithmetic(coef, precision)
-    parts = dict.fromkeys(("bias_row", "alpha_rows"), math.inf)
-    if finite and _finite(bias):
-        Z = arb_mat(N + 1, 1, [_arb_scalar(bias, "bias", ())]
-                    + _to_arb(coef.reshape(N, 1), "coef").entries())
-        Y = _to_arb(rhs.reshape(-1, 1), "rhs")
-        A_arb = _to_arb(A, "A")
-        r, y = _residual(A_arb, Z, Y, u).entries(), Y.entries()
-        rows, zn = _row_sums(A, A_arb), _col_abs_max(Z)[0]
-        for key, blk in (("bias_row", slice(0, 1)), ("alpha_rows", slice(1, None))):
-            parts[key] = _normwise(r[blk], max(rows[blk]), zn, y[blk])
-    return ErrorReport("kkt", max(parts.values()), u, name, cond, MappingProxyType(parts))
-
-
-# ----------------------------------------------------------------------------- conditioning
-def condition_number(A, *, p=2) -> float:
-    """Condition number of A as given: kappa_2 (estimate) or kappa_inf (certified upper bound).
-
-    Parameters
-    ----------
-    A : (n, n) array_like
-    p : {2, numpy.inf}, keyword-only
-        * 2: max |lambda| / min |lambda| (eigenvalues; symmetric A) or
-          sigma_max / sigma_min (singular values).  Computed in float64 by
-          LAPACK; a backward stable eigensolver has |lambda^ - lambda| <=
-          p(n) u ||A||_2, so the relative error of the smallest is about
-          p(n) u kappa_2: float64 is kept when u kappa_2 <= 1e-2 (two digits
-          for p(n) ~ 1), else mpmath at 30, 60, 120, 240 digits under the
-          same rule (n <= 200: O(n^3) Python operations, ~0.3 s at n = 40).
-        * numpy.inf: ||A||_inf times the rigorous bound on ||A^-1||_inf of
-          ``reference_solve``'s certificate (float64, else arb up to 1024
-          bits): an upper bound, within a factor 1/(1 - delta) of kappa_inf.
-
-    Raises
-    ------
-    ReferenceAccuracyError
-        kappa not resolved (A singular or too ill-conditioned for the reach).
-    """
-    A = _square(A)
-    if p == 2:
-        return _kappa2(A)
-    if p not in (np.inf, "inf"):
-        raise ValueError(f"expected p in (2, numpy.inf), got p={p!r}")
-    s = _system(A, np.zeros(A.shape[0]))
-    f, bound = _factor64(s, None), None
-    if f is not None:
-        R = f[2]()
-        if np.isfinite(R).all():
-            bound = _inverse_bound_float64(s.A64, R) or _inverse_bound_arb(s.A, R)
-    bits = _ARB_START_BITS
-    while bound is None and bits <= 1024:
-        enc, bits = _inverse_enclosure_arb(s.A, bits), 2 * bits
-        bound = None if enc is None else enc[1]
-    if bound is None:
-        raise ReferenceAccuracyError("expected an invertible A, got no bound on ||A^-1||_inf "
-                                     "up to 1024 bits")
-    return _up(s.norm_a * bound)
-
-
-def _kappa2(A: np.ndarray) -> float:
-    symmetric = bool(np.array_equal(A, A.T))
-    A64 = _to_float64(A)
-    kappa = math.inf
-    if np.isfinite(A64).all():
-        w = np.abs(scipy.linalg.eigvalsh(A64) if symmetric else scipy.linalg.svdvals(A64))
-        kappa = w.max() / w.min() if w.min() > 0 else math.inf
-        if kappa * 2.0 ** -53 <= 1e-2:
-            return float(kappa)
-    if A.shape[0] > _MP_EIG_MAX_N:
-        raise ReferenceAccuracyError(
-            f"expected n <= {_MP_EIG_MAX_N} for mp eigenvalues (float64 gives kappa_2 ~ "
-            f"{kappa:.3g}, beyond its reach), got n={A.shape[0]}; use p=numpy.inf")
-    for dps in (30, 60, 120, 240):
-        q = get_precision(f"mp{dps}")
-        Aq = q.asarray(A)
-        if symmetric:
-            w = [abs(v) for v in q.eigvalsh(Aq)]
-        else:
-            sv = q.ctx.svd_r(q.ctx.matrix(Aq.tolist()), compute_uv=False)
-            w = [abs(sv[i]) for i in range(sv.rows)]
-        if min(w) > 0 and max(w) / min(w) * q.unit_roundoff <= 1e-2:
-            return float(max(w) / min(w))
-    raise ReferenceAccuracyError(f"expected a kappa_2 within the reach of mp240, got a matrix "
-                                 f"that is singular or kappa_2 > 1e238 (n={A.shape[0]})")

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import math
+import pickle
 
 import flint
 import numpy as np
@@ -20,11 +21,14 @@ import pytest
 from conftest import LAPACK_THRESHOLD, Exact
 
 import lssvm_analysis as la
+from lssvm_analysis import errors
 from lssvm_analysis import reference as refmod
+from lssvm_analysis._arb import exact_system
+from lssvm_analysis.errors import (ErrorReport, backward_error, condition_number, correct_digits,
+                                   forward_error, kkt_residual)
 from lssvm_analysis.exceptions import ReferenceAccuracyError
-from lssvm_analysis.reference import (ErrorReport, backward_error, condition_number,
-                                      correct_digits, forward_error, kkt_residual,
-                                      reference_solve)
+from lssvm_analysis.reference import ReferenceSolution, reference_solve
+from lssvm_analysis.result import ReadOnlyDict
 
 U64 = 2.0 ** -53
 
@@ -175,7 +179,7 @@ def test_inverse_norm_bounds_are_rigorous(rbf_system, kind):
     inv = Exact.mat(A).solve(Exact.mat(np.eye(n)))
     exact_norm = Exact.to_float(max(sum((abs(inv[i, j]) for j in range(n)), flint.fmpq(0))
                                     for i in range(n)))
-    s = refmod._system(A, np.ones(n))
+    s = exact_system(A, np.ones(n))
     _, _, inverse = refmod._factor64(s, None)
     R = inverse()
     for bound in (refmod._inverse_bound_float64(s.A64, R), refmod._inverse_bound_arb(s.A, R),
@@ -206,6 +210,53 @@ def test_reference_singular_raises(A):
     with pytest.raises(ReferenceAccuracyError, match="digits=30") as info:
         reference_solve(A, np.ones(A.shape[0]), max_bits=256)
     assert info.value.digits_reached == -math.inf
+    again = pickle.loads(pickle.dumps(info.value))
+    assert type(again) is ReferenceAccuracyError and str(again) == str(info.value)
+    assert again.digits_reached == -math.inf
+    assert ReferenceAccuracyError("no digits").digits_reached is None
+
+
+@pytest.mark.parametrize("cols", [1, 3])
+def test_reference_solution_pickles_exactly(rbf_system, rng, cols):
+    """x survives pickling bit for bit, in its own context (mpmath alone would round it
+    to 53 bits in its global context), read-only; every other field is unchanged.
+    Three columns b, -b, 0 make sure negative and zero entries are exercised."""
+    S = rbf_system(8, 1e3)
+    b = rng.standard_normal(8)
+    if cols == 3:
+        b = np.column_stack([b, -b, np.zeros(8)])
+    ref = reference_solve(S.A, b, digits=40)
+    back = pickle.loads(pickle.dumps(ref))
+    assert type(back) is ReferenceSolution
+    q = la.get_precision(ref.precision)
+    assert back.x.shape == ref.x.shape and q.asarray(back.x) is back.x
+    assert all(v._mpf_ == w._mpf_ for v, w in zip(back.x.flat, ref.x.flat))
+    assert not back.x.flags.writeable
+    for f in ("digits", "error_bound", "method", "certificate", "factorization", "iterations",
+              "inverse_norm_bound", "cond_estimate", "precision", "requested_digits"):
+        assert getattr(back, f) == getattr(ref, f), f
+
+
+def test_error_report_pickles(rbf_system, rng):
+    """parts is a ReadOnlyDict: read-only, and the report round-trips through pickle."""
+    S = rbf_system(8, 1e3)
+    A = _kkt(S.A)
+    rhs = np.r_[0.0, rng.standard_normal(8)]
+    x = np.linalg.solve(A, rhs)
+    reports = [kkt_residual(A, rhs, x[0], x[1:], cond=1e3), forward_error(x, x, cond=1e3),
+               ErrorReport("backward", 1e-17, U64, "float64")]
+    for rep in reports:
+        assert type(rep.parts) is ReadOnlyDict
+        back = pickle.loads(pickle.dumps(rep))
+        assert back == rep and type(back.parts) is ReadOnlyDict
+    assert set(reports[0].parts) == {"bias_row", "alpha_rows"}
+    with pytest.raises(TypeError, match="read-only"):
+        reports[0].parts["bias_row"] = 0.0
+
+
+def test_reference_reexports_the_error_measures():
+    for name in errors.__all__:
+        assert getattr(refmod, name) is getattr(errors, name) and name in refmod.__all__
 
 
 # -- forward error gate --------------------------------------------------------

@@ -1,0 +1,156 @@
+"""Exact conversion of arrays to python-flint ``arb`` and small ball helpers.
+
+Shared by :mod:`lssvm_analysis.reference` (certified solutions) and
+:mod:`lssvm_analysis.errors` (error measures).  Every binary floating-point
+number (float16/32/64, longdouble) and every mpmath ``mpf`` is a dyadic
+rational, so it converts to an ``arb`` ball of radius 0 exactly: the data are
+taken *as given*, their rounding is never counted as a solver's error.
+"""
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import flint
+import mpmath
+import numpy as np
+from flint import arb, arb_mat
+
+from ._validation import as_matrix, check_finite, check_square
+
+__all__ = ["ExactSystem", "exact_system", "arb_scalar", "to_arb", "to_float64", "row_sums",
+           "check_array", "square_matrix", "float_up", "abs_max", "col_abs_max"]
+
+
+# ----------------------------------------------------------------------------- exact data
+def arb_scalar(v, name, idx):
+    """Exact arb value of one scalar (float, int, longdouble, mpmath mpf)."""
+    mpf = getattr(v, "_mpf_", None)
+    if mpf is not None:
+        if not mpmath.isfinite(v):
+            raise ValueError(f"expected finite values in {name}, got {name}{list(idx)}={v}")
+        sign, man, exp, _ = mpf
+        return arb((-int(man) if sign else int(man), int(exp)))
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise TypeError(f"expected real numbers (float, int or mpmath mpf) in {name}, "
+                        f"got {name}{list(idx)}={v!r} of type {type(v).__name__}")
+    if isinstance(v, (int, np.integer)):
+        return arb(int(v))
+    if not np.isfinite(v):
+        raise ValueError(f"expected finite values in {name}, got {name}{list(idx)}={v!r}")
+    num, den = v.as_integer_ratio()  # exact for every binary float, longdouble included
+    return arb((num, 1 - den.bit_length()))
+
+
+def to_arb(a: np.ndarray, name: str) -> arb_mat:
+    """Exact arb_mat of a 2-D array (entries radius 0)."""
+    kind = a.dtype.kind
+    if kind in "iu":
+        return arb_mat(a.tolist())
+    if kind == "f" and a.dtype.itemsize <= 8:
+        return arb_mat(a.astype(np.float64).tolist())
+    if kind == "f":  # longdouble: hi + lo, both exact float64, exact sum at 128 bits
+        with np.errstate(all="ignore"):
+            hi = a.astype(np.float64)
+            lo = (a - hi.astype(a.dtype)).astype(np.float64)
+            exact = np.array_equal(hi.astype(a.dtype) + lo.astype(a.dtype), a)
+        if exact:
+            with flint.ctx.workprec(128):
+                return arb_mat(hi.tolist()) + arb_mat(lo.tolist())
+    rows = [[arb_scalar(a[i, j], name, (i, j)) for j in range(a.shape[1])]
+            for i in range(a.shape[0])]
+    return arb_mat(rows)
+
+
+def to_float64(a: np.ndarray) -> np.ndarray:
+    """Round to nearest float64 (inf outside its range)."""
+    if a.dtype != object:
+        with np.errstate(over="ignore"):
+            return a.astype(np.float64)
+    out = np.empty(a.shape)
+    for idx, v in np.ndenumerate(a):
+        try:
+            out[idx] = float(v)
+        except OverflowError:  # a huge int
+            out[idx] = math.inf if v > 0 else -math.inf
+    return out
+
+
+def row_sums(a: np.ndarray, exact: arb_mat) -> list:
+    """sum_j |a_ij| per row as arb: exact for object arrays, else in a's own range
+    (float64 for float16/32, longdouble keeps its exponent range; rounding ~n u)."""
+    if a.dtype == object:
+        n, ent = a.shape[1], exact.entries()
+        with flint.ctx.workprec(64):
+            return [sum((abs(e) for e in ent[i * n:(i + 1) * n]), arb(0)).upper()
+                    for i in range(a.shape[0])]
+    wide = np.longdouble if a.dtype.kind == "f" and a.dtype.itemsize > 8 else np.float64
+    return [arb_scalar(v, "A", ()) for v in np.abs(a.astype(wide)).sum(axis=1)]
+
+
+def check_array(a, name: str, *, ndims=(1, 2)) -> np.ndarray:
+    """Non-empty real array of ``ndims`` (finite unless object); TypeError/ValueError naming it."""
+    arr = np.asarray(a)
+    if arr.dtype.kind not in "fiu" and arr.dtype != object:
+        raise TypeError(f"expected a real floating-point array for {name}, got dtype={arr.dtype}")
+    if arr.ndim not in ndims:
+        raise ValueError(f"expected {name} with ndim in {ndims}, got {name}.shape={arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"expected a non-empty array for {name}, got {name}.shape={arr.shape}")
+    if arr.dtype != object:
+        check_finite(arr, name)
+    return arr
+
+
+def square_matrix(A, name="A") -> np.ndarray:
+    """``check_array`` for a square 2-D ``A``."""
+    A = as_matrix(A, name, allow_object=True)
+    check_square(A, name)
+    return check_array(A, name, ndims=(2,))
+
+
+class ExactSystem(NamedTuple):
+    """A x = b taken exactly (``A``, ``B`` in arb) and rounded to float64 (``A64``, ``B64``)."""
+
+    A: arb_mat
+    B: arb_mat           # b as an (n, k) matrix
+    A64: np.ndarray
+    B64: np.ndarray
+    symmetric: bool
+    shape: tuple         # shape of b as given
+    norm_a: arb          # ||A||_inf (see row_sums)
+
+
+def exact_system(A, b) -> ExactSystem:
+    """Validate A (n, n) and b (n,) or (n, k) and convert both exactly."""
+    A = square_matrix(A)
+    n = A.shape[0]
+    b = check_array(b, "b")
+    if b.shape[0] != n:
+        raise ValueError(f"expected b with A.shape[0]={n} rows, got b.shape={b.shape}")
+    b2 = b.reshape(n, -1)
+    A_arb = to_arb(A, "A")
+    return ExactSystem(A_arb, to_arb(b2, "b"), to_float64(A), to_float64(b2),
+                       bool(np.array_equal(A, A.T)), b.shape, max(row_sums(A, A_arb)))
+
+
+# ----------------------------------------------------------------------------- arb helpers
+def float_up(x: arb) -> float:
+    """A float >= every point of the ball x."""
+    u = x.upper()
+    f = float(u)
+    return f if arb(f) >= u else float(np.nextafter(f, math.inf))
+
+
+def abs_max(entries) -> arb:
+    """Exact upper bound of max |e| over arb entries (0 for none)."""
+    out = arb(0)
+    for e in entries:
+        out = out.max(abs(e).upper())
+    return out
+
+
+def col_abs_max(M: arb_mat) -> list:
+    """Upper bounds (exact arb) of max_i |M_ij| for each column j."""
+    k, ent = M.ncols(), M.entries()
+    return [abs_max(ent[j::k]) for j in range(k)]
