@@ -1,1 +1,466 @@
-"""Abe's ELS SVR solvers (placeholder: being written)."""
+"""Abe's LS SVRs in the empirical feature space: primal (PrLS) and dual (DuLS).
+
+Abe, "Comparison of sparse least squares support vector regressors trained in
+primal and dual" (ESANN 2008), eq. (1)-(14).  Symbols (ours = Abe's):
+``C`` = C (margin parameter), ``eta`` = eta (threshold on the Cholesky pivot
+root), ``sigma2`` = 1/gamma of the RBF kernel exp(-gamma ||x - z||^2),
+``M`` training data, ``N`` <= M support vectors (dimension of the empirical
+feature space), ``v``, ``b_e``, ``beta``, ``Omega_e`` as in the paper.
+
+Support vectors (§2.1)
+    The kernel matrix is factorized column by column; a column whose pivot
+    root sqrt(K_jj - ||l_j||^2) is below ``eta`` is deleted (Abe 2005) -- see
+    :func:`lssvm_analysis.linalg.thresholded_cholesky`.  The kept indices
+    i_1 < ... < i_N are the support vectors; ``L`` is the Cholesky factor of
+    K[S, S].
+
+Feature maps
+    ``feature_map="kernel"`` is eq. (2) literally: h(x) = (K(x_i1, x), ...,
+    K(x_iN, x))^T, so H_m = K[:, S] (M x N).  ``feature_map="whitened"`` is
+    the empirical feature space of Abe's refs. [3, 4]: h~(x) = L^-1 h(x), for
+    which h~(x_i)^T h~(x_j) is the Nystrom approximation of K_ij (equal to
+    K_ij when N = M).  The rows of the selection's ``G`` are exactly these
+    forward substitutions (the outer-product recurrence computes row i of G
+    as the solution of L g = h(x_i)), so H~_m = G costs nothing.  In both
+    maps the model is f(x) = v^T h(x) + b_e (eq. 1); the Fit stores
+    ``coef_`` = v (kernel map) or L^-T v~ (whitened map), the coefficients on
+    the support vectors' kernel columns, so ``Fit.predict`` needs no map.
+
+Primal (PrLS, eq. 6-7)
+    (I/C + sum_i h_i h_i^T - (1/M) sum_ij h_i h_j^T) v
+        = sum_i y_i h_i - (1/M) sum_ij y_i h_j,   b_e = (1/M) sum_i (y_i - v^T h_i).
+    ``formation="blas3"``: with h_bar = (1/M) sum_i h_i and the centred
+    H_c = H_m - 1 h_bar^T, the matrix is H_c^T H_c + I/C (one SYRK-shaped
+    product, M N^2 flops with symmetry) and the right-hand side
+    H_c^T (y - y_bar 1), equal to (7)'s since H_c^T 1 = 0.
+    ``formation="as-described"``: the paper's own recipe, a loop over i that
+    accumulates the outer products h_i h_i^T (M rank-one updates of N^2),
+    then subtracts (1/M) (sum h)(sum h)^T.  It is slower (no BLAS 3) and,
+    because it subtracts two large nearly equal matrices, it loses about
+    log10(||H_m||^2 / ||H_c||^2) more digits than the centred form.
+
+Dual (DuLS, eq. 9-11)
+    Omega_e = H_m H_m^T + I/C (M x M), factorized by Cholesky;
+    Omega_e^-1 y and Omega_e^-1 1 by one two-column solve;
+    b_e = (1^T Omega_e^-1 1)^-1 1^T Omega_e^-1 y and
+    beta = Omega_e^-1 y - b_e Omega_e^-1 1 (eq. 10); v = H_m^T beta (eq. 9).
+
+Cost (flops, leading terms)
+    selection O(M N^2); primal formation M N^2 (symmetric product),
+    factorization N^3/3; dual formation M^2 N, factorization M^3/3.
+
+Stability (§2.4)
+    The primal matrix is positive definite (eq. 12-14) with smallest
+    eigenvalue >= 1/C, and its condition number stays bounded as C grows:
+    cond -> cond(H_c^T H_c) = cond(H_c)^2, which eta controls.  Omega_e has
+    rank N at C = infinity, so for N < M its M - N smallest eigenvalues are
+    exactly 1/C and cond(Omega_e) ~ C ||H_m||^2: for large C its Cholesky
+    breaks down (the '-' entries of Abe's Table 1).  The primal form is the
+    more stable one only while cond(H_c)^2 << 1/u: with a small eta (N close
+    to M) cond(H_c)^2 exceeds 1/u and the primal Cholesky breaks down too,
+    about one decade of C after the dual (measured on Mackey-Glass in
+    ``tests/test_abe.py``).  A breakdown, in either form, is returned as
+    ``status="breakdown"`` with the record.  (Abe's conclusion says "small
+    margin parameter"; his analysis and Table 1 are about large C.)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .._validation import check_open_interval
+from ..exceptions import CholeskyBreakdownError
+from ..linalg import _name_of, thresholded_cholesky
+from ..precision import get_precision
+from ..result import PhaseTimer
+from ._common import breakdown_fit, make_fit, validate_xy
+from ._registry import register
+
+__all__ = ["fit_els_primal", "fit_els_dual", "FORMATIONS", "FEATURE_MAPS"]
+
+FORMATIONS = ("blas3", "as-described")
+FEATURE_MAPS = ("kernel", "whitened")
+
+_KERNEL_PARAMS = ("C", "kernel", "sigma2", "degree", "t", "eta", "feature_map")
+_PRIMAL_PARAMS = _KERNEL_PARAMS + ("formation",)
+
+
+# --------------------------------------------------------------------------- #
+# validation and the empirical feature map
+# --------------------------------------------------------------------------- #
+def _check_choice(name, value, choices):
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"expected {name} in {choices}, got {name}={value!r}")
+
+
+def _validate(X, y, *, precision, C, kernel, sigma2, degree, t, eta, feature_map, formation=None):
+    X, y, k, p = validate_xy(X, y, task="regression", C=C, kernel=kernel, sigma2=sigma2,
+                             degree=degree, t=t, precision=precision)
+    check_open_interval("eta", eta, 0.0, 1.0)
+    _check_choice("feature_map", feature_map, FEATURE_MAPS)
+    if formation is not None:
+        _check_choice("formation", formation, FORMATIONS)
+    return X, y, k, p
+
+
+def _embed(X, k, eta, p, feature_map, timer):
+    """Select the support vectors and map the training data: (selection, H_m in p)."""
+    with timer("selection"):
+        sel = thresholded_cholesky(X, k, eta, precision=p)
+    if len(sel.indices) == 0:
+        raise ValueError(f"expected at least one pivot root >= eta, got none: max pivot root "
+                         f"{float(np.max(sel.pivots)):.3g} < eta={eta!r}")
+    with timer("kernel"):
+        # kernel map: the columns K[:, S] computed during selection (eq. 2);
+        # whitened map: rows of G = forward substitutions L^-1 h(x_i).
+        H = sel.columns if feature_map == "kernel" else sel.G
+    return sel, H
+
+
+def _inv(p, C):
+    """1/C in p: divided in p (mp and longdouble keep all their digits); for float32 the
+    float64 quotient is rounded once, so that C beyond float32's range cannot overflow."""
+    if p.dtype == np.float32:
+        return p.scalar(1.0 / C)
+    return p.scalar(1.0) / p.scalar(float(C))
+
+
+def _add_ridge_and_symmetrize(A, c_inv):
+    """A + I/C, with the strict upper triangle copied from the lower (exact symmetry)."""
+    n = A.shape[0]
+    A[np.diag_indices(n)] = A[np.diag_indices(n)] + c_inv
+    iu = np.triu_indices(n, 1)
+    A[iu] = A.T[iu]
+    return A
+
+
+def _coef(v, L, feature_map, p):
+    """Coefficients on the support vectors' kernel columns: v, or L^-T v~ (whitened)."""
+    if feature_map == "kernel":
+        return v
+    return p.solve_triangular(L, v, lower=True, trans=True)
+
+
+# --------------------------------------------------------------------------- #
+# primal: eq. (6)-(7)
+# --------------------------------------------------------------------------- #
+def _primal_blas3(H, y, c_inv, p):
+    """Centred formation: (H_c^T H_c + I/C, H_c^T (y - y_bar), h_bar, y_bar)."""
+    M = H.shape[0]
+    h_bar = H.sum(axis=0) / p.scalar(M)
+    y_bar = y.sum() / p.scalar(M)
+    Hc = H - h_bar
+    A = Hc.T @ Hc
+    rhs = Hc.T @ (y - y_bar)
+    return _add_ridge_and_symmetrize(A, c_inv), rhs, h_bar, y_bar
+
+
+def _primal_as_described(H, y, c_inv, p):
+    """Abe's recipe: sum of M outer products h_i h_i^T minus (1/M)(sum h)(sum h)^T."""
+    M, N = H.shape
+    A = p.zeros((N, N))
+    s = p.zeros(N)
+    r = p.zeros(N)
+    for i in range(M):  # deliberately a loop of rank-one updates, as described in §2.4
+        h = H[i]
+        A += np.outer(h, h)
+        s += h
+        r += y[i] * h
+    m = p.scalar(M)
+    A -= np.outer(s, s) / m
+    rhs = r - (y.sum() / m) * s
+    return _add_ridge_and_symmetrize(A, c_inv), rhs, s / m, y.sum() / m
+
+
+def _primal_system(H, y, C, p, formation):
+    """Matrix and right-hand side of eq. (7), plus h_bar and y_bar for b_e (6)."""
+    build = _primal_blas3 if formation == "blas3" else _primal_as_described
+    return build(H, p.asarray(y), _inv(p, C), p)
+
+
+def _factor_facts(L):
+    d = np.array([abs(float(v)) for v in np.diag(L)])
+    return {"factor_diag_min": float(d.min()), "factor_diag_max": float(d.max()),
+            # (max l_ii / min l_ii)^2 <= cond_2(A): a free lower bound
+            "cond_lower_bound": float((d.max() / d.min()) ** 2)}
+
+
+def _readonly(a):
+    a = np.array(a, copy=True)
+    a.flags.writeable = False
+    return a
+
+
+def _base_diagnostics(sel, M, n):
+    roots = np.array(sel.pivots, dtype=np.float64)
+    roots.flags.writeable = False
+    kept = roots[sel.indices]
+    return {"N": int(len(sel.indices)), "M": int(M), "pivot_roots": roots,
+            "min_kept_root": float(kept.min()), "system_order": int(n)}
+
+
+def _params(C, k, eta, feature_map, formation=None):
+    out = {"C": C, "kernel": k.name, **dict(k.params), "eta": eta, "feature_map": feature_map}
+    if formation is not None:
+        out["formation"] = formation
+    return out
+
+
+# --------------------------------------------------------------------------- #
+# dual: eq. (9)-(11)
+# --------------------------------------------------------------------------- #
+def _dual_matrix(H, C, p):
+    """Omega_e = H_m H_m^T + I/C (eq. 11), exactly symmetric."""
+    return _add_ridge_and_symmetrize(H @ H.T, _inv(p, C))
+
+
+def _dual_solve(L, H, y, p):
+    """b_e and beta from eq. (10) with one two-column Cholesky solve; v = H^T beta (9)."""
+    M = H.shape[0]
+    Y = p.asarray(np.stack([np.asarray(y, dtype=np.float64), np.ones(M)], axis=1))
+    Z = p.cho_solve(L, Y)
+    om_y, om_1 = Z[:, 0], Z[:, 1]
+    b = om_y.sum() / om_1.sum()
+    beta = om_y - b * om_1
+    return b, beta, H.T @ beta
+
+
+# --------------------------------------------------------------------------- #
+# system builders for the conformance battery
+# --------------------------------------------------------------------------- #
+def _rebuild(X, y, fit, params, allowed):
+    """Re-run the fit's selection in fit.precision; check it gives fit.support_."""
+    unknown = sorted(set(params) - set(allowed) - {"precision"})
+    if unknown:
+        raise TypeError(f"expected parameters among {allowed}, got unexpected {unknown}")
+    if "precision" in params and get_precision(params["precision"]).name != fit.precision:
+        raise ValueError(f"expected precision={fit.precision!r} (the fit's), "
+                         f"got precision={params['precision']!r}")
+    opts = {"C": 1.0, "kernel": "rbf", "sigma2": 1.0, "degree": 3, "t": 1.0, "eta": 1e-3,
+            "feature_map": "kernel", **dict(fit.params)}
+    opts.update({n: v for n, v in params.items() if n != "precision"})
+    X, y, k, p = _validate(X, y, precision=fit.precision, **opts)
+    with p.context():
+        sel, H = _embed(X, k, opts["eta"], p, opts["feature_map"], PhaseTimer())
+    if not np.array_equal(sel.indices, fit.support_):
+        raise ValueError("expected the parameters the fit ran with: the selection gives "
+                         f"{len(sel.indices)} support vectors, the fit has {fit.n_support}")
+    return y, p, sel, H, opts
+
+
+def _arith(x, p):
+    """The wider of p and the arithmetic of x: unpack maps a reference solution exactly."""
+    q = get_precision(_name_of(np.asarray(x)))
+    return q if q.unit_roundoff < p.unit_roundoff else p
+
+
+def _primal_conformance(X, y, fit, **params):
+    """The system (7) an ``els-primal`` fit solved (registry ``system=``).
+
+    Parameters
+    ----------
+    X : (M, d) array_like, y : (M,) array_like
+        The training set of the fit.
+    fit : Fit
+        Gives the precision and the hyper-parameters; ``params`` override
+        ``fit.params`` but must give the same support set (ValueError).
+
+    Returns
+    -------
+    A : (N, N) array, rhs : (N,) array
+        Formed in ``fit.precision`` exactly as the solver formed them (same
+        selection, same formation).
+    unpack : callable
+        ``unpack(v) -> {"coef", "bias"}``: b_e = y_bar - v^T h_bar (6) with the
+        y_bar and h_bar of that formation, and coef = v (kernel map) or
+        L^-T v (whitened), computed in the wider of ``fit.precision`` and the
+        arithmetic of ``v`` (a certified reference is mapped without being
+        rounded first).  ``unpack(fit.diagnostics["v"])`` reproduces the fit.
+    """
+    y, p, sel, H, o = _rebuild(X, y, fit, params, _PRIMAL_PARAMS)
+    with p.context():
+        A, rhs, h_bar, y_bar = _primal_system(H, y, o["C"], p, o.get("formation", "blas3"))
+
+    def unpack(x):
+        q = _arith(x, p)
+        with q.context():
+            v = q.asarray(x)
+            b = q.asarray(np.array([y_bar]))[0] - v @ q.asarray(h_bar)  # eq. (6), p's h_bar, y_bar
+            return {"coef": _coef(v, q.asarray(sel.L), o["feature_map"], q), "bias": b}
+
+    return A, rhs, unpack
+
+
+def _dual_conformance(X, y, fit, **params):
+    """The dual system an ``els-dual`` fit solved, in bordered form (registry ``system=``).
+
+    [[0, 1^T], [1, Omega_e]] [b_e; beta] = [0; y]: its second block row is
+    Omega_e beta + b_e 1 = y (4 with 9), its first 1^T beta = 0 (9); the
+    solution is (10).  The fit reached it by the two Cholesky solves of (10).
+
+    Returns
+    -------
+    A : (M+1, M+1) array, rhs : (M+1,) array
+        In ``fit.precision``, Omega_e formed as the solver formed it.
+    unpack : callable
+        ``unpack([b_e; beta]) -> {"coef", "bias"}`` with v = H_m^T beta (9),
+        mapped to ``coef`` as in :func:`_primal_conformance`.
+        ``unpack([fit.bias_, *fit.diagnostics["beta"]])`` reproduces the fit.
+
+    Parameters and the precision of unpack as :func:`_primal_conformance`.
+    """
+    y, p, sel, H, o = _rebuild(X, y, fit, params, _KERNEL_PARAMS)
+    M = H.shape[0]
+    with p.context():
+        A = p.zeros((M + 1, M + 1))
+        A[1:, 1:] = _dual_matrix(H, o["C"], p)
+        A[0, 1:] = A[1:, 0] = p.scalar(1.0)
+        rhs = p.asarray(np.concatenate([[0.0], y]))
+
+    def unpack(x):
+        q = _arith(x, p)
+        with q.context():
+            xq = q.asarray(x)
+            v = q.asarray(H).T @ xq[1:]
+            return {"coef": _coef(v, q.asarray(sel.L), o["feature_map"], q), "bias": xq[0]}
+
+    return A, rhs, unpack
+
+
+# --------------------------------------------------------------------------- #
+# the solvers
+# --------------------------------------------------------------------------- #
+@register("els-primal", tasks=("regression",), paper="abe", equations="(1)-(2), (6)-(7)",
+          params=_PRIMAL_PARAMS, system=_primal_conformance)
+def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+                   eta=1e-3, formation="blas3", feature_map="kernel"):
+    """Primal LS SVR in the empirical feature space (Abe's PrLS SVR, eq. 6-7).
+
+    Parameters
+    ----------
+    X : (M, d) array_like
+        Training inputs (read only).
+    y : (M,) array_like
+        Training targets.
+    precision : str or Precision, default="float64"
+        Arithmetic of every step (selection, formation, Cholesky, solves).
+    C : float > 0, default=1.0
+        Margin parameter (Abe's C).
+    kernel, sigma2, degree, t
+        Kernel and its parameters; for RBF ``sigma2`` = 1/gamma (Abe's gamma).
+    eta : float in (0, 1), default=1e-3
+        Threshold on the pivot root in the selection (Abe's eta); larger eta
+        gives the sparse PrLS SVR.
+    formation : {"blas3", "as-described"}, default="blas3"
+        How the N x N matrix of (7) is formed (see the module notes).
+    feature_map : {"kernel", "whitened"}, default="kernel"
+        h(x) of eq. (2), or the whitened L^-1 h(x) of refs. [3, 4].
+
+    Returns
+    -------
+    Fit
+        ``coef_`` (N,) on the support vectors ``support_`` (the selection
+        order), ``bias_`` = b_e; ``status="breakdown"`` with the record if the
+        Cholesky factorization of (7) fails.  ``diagnostics``: N, M, the
+        pivot roots of the selection, the factor's diagonal range, the
+        lower bound (max l_ii / min l_ii)^2 on cond(A), and ``v`` (N,), the
+        solution of (7) in the feature map's coordinates (= ``coef_`` for
+        the kernel map), in the precision.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad X, y, C <= 0, eta not in (0, 1), unknown kernel, formation or
+        feature_map (the message names the argument).
+
+    Notes
+    -----
+    Cost: selection O(M N^2), formation M N^2, Cholesky N^3/3.  The matrix is
+    positive definite with eigenvalues >= 1/C (eq. 12-14), and its condition
+    number saturates at cond(H_c)^2 as C grows: the stable form as long as
+    cond(H_c)^2 << 1/u (eta large enough), where H_c is H_m with its column
+    means removed.
+    """
+    X, y, k, p = _validate(X, y, precision=precision, C=C, kernel=kernel, sigma2=sigma2,
+                           degree=degree, t=t, eta=eta, feature_map=feature_map, formation=formation)
+    timer = PhaseTimer()
+    params = _params(C, k, eta, feature_map, formation)
+    with p.context():
+        sel, H = _embed(X, k, eta, p, feature_map, timer)
+        M, N = H.shape
+        diag = {**_base_diagnostics(sel, M, N), "formation": formation, "feature_map": feature_map}
+        with timer("formation"):
+            A, rhs, h_bar, y_bar = _primal_system(H, y, C, p, formation)
+        try:
+            with timer("factorization"):
+                L = p.cholesky(A)
+        except CholeskyBreakdownError as err:
+            return breakdown_fit("els-primal", p, err, X=X, kernel=k, timer=timer,
+                                 support=sel.indices, diagnostics=diag, params=params)
+        with timer("solve"):
+            v = p.cho_solve(L, rhs)
+            b = y_bar - v @ h_bar  # eq. (6)
+            coef = _coef(v, sel.L, feature_map, p)
+    diag.update(_factor_facts(L), v=_readonly(v))
+    return make_fit("els-primal", p, coef=coef, bias=b, support=sel.indices, X=X, kernel=k,
+                    timer=timer, diagnostics=diag, params=params)
+
+
+@register("els-dual", tasks=("regression",), paper="abe", equations="(1)-(2), (9)-(11)",
+          params=_KERNEL_PARAMS, system=_dual_conformance)
+def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+                 eta=1e-3, feature_map="kernel"):
+    """Dual LS SVR in the empirical feature space (Abe's DuLS SVR, eq. 9-11).
+
+    Parameters
+    ----------
+    X : (M, d) array_like
+    y : (M,) array_like
+    precision, C, kernel, sigma2, degree, t, eta, feature_map
+        As in :func:`fit_els_primal` (Abe's C, gamma = 1/sigma2, eta).
+
+    Returns
+    -------
+    Fit
+        ``coef_`` (N,) = v (kernel map) or L^-T v (whitened map) on the support
+        vectors, ``bias_`` = b_e; ``status="breakdown"`` with the record when
+        the Cholesky factorization of Omega_e fails (Abe's '-').
+        ``diagnostics``: N, M, pivot roots, factor diagonal range, the lower
+        bound on cond(Omega_e), ``v`` = H_m^T beta (N,) in the feature map's
+        coordinates, the multipliers ``beta`` (M,) in the
+        precision (beta = C xi by (9): the scaled residuals), and ``beta_sum``
+        = sum_i beta_i (zero by (9): a free check of the solve).
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`fit_els_primal`.
+
+    Notes
+    -----
+    Cost: selection O(M N^2), formation M^2 N, Cholesky M^3/3, two solves
+    2 M^2.  For N < M, Omega_e has the eigenvalue 1/C with multiplicity
+    M - N, so cond(Omega_e) ~ C ||H_m||^2 grows without bound in C: the
+    unstable form (§2.4).
+    """
+    X, y, k, p = _validate(X, y, precision=precision, C=C, kernel=kernel, sigma2=sigma2,
+                           degree=degree, t=t, eta=eta, feature_map=feature_map)
+    timer = PhaseTimer()
+    params = _params(C, k, eta, feature_map)
+    with p.context():
+        sel, H = _embed(X, k, eta, p, feature_map, timer)
+        M, N = H.shape
+        diag = {**_base_diagnostics(sel, M, M), "feature_map": feature_map}
+        with timer("formation"):
+            Om = _dual_matrix(H, C, p)
+        try:
+            with timer("factorization"):
+                L = p.cholesky(Om)
+        except CholeskyBreakdownError as err:
+            return breakdown_fit("els-dual", p, err, X=X, kernel=k, timer=timer,
+                                 support=sel.indices, diagnostics=diag, params=params)
+        with timer("solve"):
+            b, beta, v = _dual_solve(L, H, y, p)
+            coef = _coef(v, sel.L, feature_map, p)
+    diag.update(_factor_facts(L), v=_readonly(v), beta=_readonly(beta), beta_sum=float(beta.sum()))
+    return make_fit("els-dual", p, coef=coef, bias=b, support=sel.indices, X=X, kernel=k,
+                    timer=timer, diagnostics=diag, params=params)

