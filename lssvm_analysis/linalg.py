@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validation import as_matrix, check_int, check_positive, check_square
+from ._validation import as_matrix, check_int, check_open_interval, check_positive, check_square
 from .precision import get_precision
 
 __all__ = ["CholeskySelection", "thresholded_cholesky", "pivoted_cholesky", "CGResult",
@@ -64,12 +64,18 @@ def _setup(X, kernel, precision):
     return p, X, m, diag
 
 
-def _add_column(p, X, kernel, G, cols, r, j, d):
-    """Append pivot j as column r of G (outer-product Cholesky step)."""
+def _add_column(p, X, kernel, G, cols, r, j, d, done):
+    """Append pivot j as column r of G (outer-product Cholesky step).
+
+    ``done`` are the earlier pivots: their rows of the new column are zero in
+    exact arithmetic (their residual is eliminated), so they are set to an
+    exact zero and ``G[pivots]`` is exactly lower triangular.
+    """
     kcol = kernel(X, X[j:j + 1], precision=p)[:, 0]
     cols[:, r] = kcol
     s = p.sqrt(np.array([d[j]], dtype=p.dtype))[0]
     g = (kcol - G[:, :r] @ G[j, :r]) / s if r else kcol / s
+    g[done] = p.scalar(0)
     G[:, r] = g
     d -= g * g
     return s
@@ -94,8 +100,7 @@ def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySele
     Cost O(m N^2) for N kept columns; only the diagonal and the N kept kernel
     columns are computed.  Abe (2007) §2.1; selection as in Abe (2005).
     """
-    if not (0 < eta < 1):
-        raise ValueError(f"expected eta in the open interval (0, 1), got eta={eta!r}")
+    check_open_interval("eta", eta, 0, 1)  # TypeError (named) for a non-number, not a bare '<' error
     p, X, m, d = _setup(X, kernel, precision)
     G = p.zeros((m, m))
     cols = p.zeros((m, m))
@@ -107,7 +112,7 @@ def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySele
         roots[j] = float(root)
         if not (root >= eta_p):
             continue
-        _add_column(p, X, kernel, G, cols, len(keep), j, d)
+        _add_column(p, X, kernel, G, cols, len(keep), j, d, keep)
         keep.append(j)
     r = len(keep)
     return CholeskySelection(np.array(keep, dtype=np.intp), G[:, :r].copy(), cols[:, :r].copy(), roots)
@@ -139,7 +144,7 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, precision="float64"
         j = int(np.argmax(dd))
         if not (d[j] > 0):
             break
-        roots.append(float(_add_column(p, X, kernel, G, cols, r, j, d)))
+        roots.append(float(_add_column(p, X, kernel, G, cols, r, j, d, piv)))
         d[j] = p.scalar(0)  # exact zero at a pivot (removes rounding residue)
         piv.append(j)
         trace.append(float(np.sum(d)))
@@ -177,6 +182,7 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
     vtol : float, optional
         Stop when V(x_{i-1}) - V(x_i) <= vtol |V(x_i)| (Suykens' V(x) rule).
         Default u: the decrease is no longer visible in the arithmetic.
+        ``vtol=0`` switches the V rule off (only the residual test stops).
     maxiter : int, optional
         Default 10 n (CG needs <= n steps in exact arithmetic).
 
@@ -199,13 +205,14 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
     n = B.shape[0]
     u = p.unit_roundoff
     rtol = 100 * u if rtol is None else check_positive("rtol", rtol)
-    vtol = u if vtol is None else check_positive("vtol", vtol)
+    vtol = u if vtol is None else (0.0 if vtol == 0 else check_positive("vtol", vtol))
     maxiter = 10 * n if maxiter is None else check_int("maxiter", maxiter, minimum=1)
     x = p.zeros(n)
     r = B.copy()
     rr = r @ r
     bnorm = float(rr) ** 0.5
     res, V = [bnorm], [0.0]
+    v_old = p.scalar(0)  # V(x_{i-1}) in the precision: the V rule must not compare float64 roundings
     reason, i, pdir, rr_old = "maxiter", 0, None, None
     if bnorm == 0:
         return CGResult(x, 0, True, "residual", {"residual_norm": np.array(res), "V": np.array(V)})
@@ -222,13 +229,15 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
         r = r - lam * Ap
         rr_old, rr = rr, r @ r
         res.append(float(rr) ** 0.5)
-        V.append(float(-(x @ (B + r)) / 2))
+        v_new = -(x @ (B + r)) / 2
+        V.append(float(v_new))
         if res[-1] <= rtol * bnorm:
             reason = "residual"
             break
-        if V[-2] - V[-1] <= vtol * abs(V[-1]):
+        if vtol and v_old - v_new <= vtol * abs(v_new):
             reason = "V-decrease"
             break
+        v_old = v_new
     converged = reason in ("residual", "V-decrease")
     return CGResult(x, i, converged, reason, {"residual_norm": np.array(res), "V": np.array(V)})
 
