@@ -44,7 +44,7 @@ def check_binary_labels(y) -> None:
     if len(labels) < 2:
         raise ValueError(f"expected two classes in y, got one class: {labels.tolist()}")
     if not set(labels.tolist()) <= {-1.0, 1.0}:
-        raise ValueError(f"expected binary labels in {{-1, +1}}, got labels {labels.tolist()[:10]}")
+        raise ValueError(f"expected binary labels in {{-1, +1}} in y, got y labels {labels.tolist()[:10]}")
 
 
 def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", breakdown=None,

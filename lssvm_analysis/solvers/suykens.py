@@ -1,1 +1,567 @@
-"""Suykens ch. 3 solvers (placeholder: being written)."""
+"""Suykens ch. 3: the dense LS-SVM solvers (KKT, Schur two-solve, CG, zero bias, Fisher targets).
+
+One LS-SVM, several ways of solving it.  With ``H = Omega + I/C`` (Suykens'
+``Omega + I/gamma``; our ``C`` is Suykens' gamma) every model here solves
+
+    [ 0   a^T ] [ b     ]   [ 0 ]
+    [ a   H   ] [ alpha ] = [ d ]                       (Suykens 3.24)
+
+* regression (3.32): ``Omega_kl = K(x_k, x_l)`` (3.33), ``a = 1_v``, ``d = y``,
+  model ``f(x) = sum_k alpha_k K(x, x_k) + b`` (3.34), so ``coef_ = alpha``;
+* classification (3.5): ``Omega_kl = y_k y_l K(x_k, x_l)`` (3.6), ``a = y``,
+  ``d = 1_v``, classifier ``sign(sum_k alpha_k y_k K(x, x_k) + b)`` (3.7), so
+  ``coef_ = alpha * y``;
+* LS-SVM_F (§3.3, §3.4.2): the regression system (3.32) with the Fisher
+  targets ``+N/N_1`` (class +1, N_1 points) and ``-N/N_2`` (class -1);
+* zero bias (3.50 / 3.62): ``[Omega + I/C] alpha = y``, ``b = 0``.
+
+Registered solvers
+------------------
+``lssvm-kkt``    the (N+1) indefinite KKT system by LU with partial pivoting.
+``lssvm-schur``  (3.25): Cholesky of H, the two solves, then s, b, alpha.
+``lssvm-cg``     the "LS-SVM CG large scale algorithm" (§3.4.1): the same two
+                 SPD solves by Hestenes-Stiefel CG.
+``krr``          zero-bias LS-SVM = kernel ridge regression / GP mean (3.50).
+``lssvm-fisher`` LS-SVM_F, solved by the Schur route.
+
+Schur / CG elimination (derivation, any ``a``, ``d``)
+-----------------------------------------------------
+The second block row gives ``alpha = H^{-1} d - H^{-1} a b``.  Write
+``eta = H^{-1} a`` and ``nu = H^{-1} d``; the first row ``a^T alpha = 0`` gives
+``a^T nu - (a^T eta) b = 0``, hence
+
+    s = a^T eta > 0,   b = a^T nu / s,   alpha = nu - eta b.
+
+For classification (``a = y``, ``d = 1_v``) this is Suykens' algorithm
+verbatim: ``H eta = y``, ``H nu = 1_v``, ``s = y^T eta``, ``alpha = nu - eta b``,
+and ``b = a^T nu / s = y^T H^{-1} 1_v / s = eta^T 1_v / s`` (H symmetric), his
+step (3).  For regression (3.32) the constraint row holds ``1_v`` and the
+right-hand side is ``y``, so the roles swap: ``H eta = 1_v``, ``H nu = y``,
+``s = 1_v^T eta``, ``b = 1_v^T nu / s``, ``alpha = nu - eta b``.  We evaluate
+``b`` as ``a^T nu / s`` (equal to ``eta^T d / s`` in exact arithmetic) because
+then ``a^T alpha = a^T nu - s b`` vanishes up to rounding: the constraint row
+of the KKT system holds to working accuracy, and the KKT residual is
+``r_nu - b r_eta`` with ``r_eta``, ``r_nu`` the residuals of the two SPD
+solves.  Hence, if each solve has ``||r|| <= tau ||rhs||``, the KKT residual
+is at most ``2 tau ||KKT|| ||[b; alpha]||`` (use ``||d|| <= ||KKT|| ||z||`` and
+``|b| ||a|| <= ||KKT|| ||z||``) and the forward error of ``[b; alpha]`` is at
+most ``2 tau kappa(KKT)`` to first order.
+
+Every solver computes everything (kernel, matrices, factorizations, solves)
+in ``precision``; a Cholesky breakdown is returned as ``status="breakdown"``
+with its record, never raised.
+
+References
+----------
+J.A.K. Suykens, T. Van Gestel, J. De Brabanter, B. De Moor, J. Vandewalle,
+*Least Squares Support Vector Machines*, World Scientific 2002, ch. 3.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..exceptions import CholeskyBreakdownError, ConvergenceWarning
+from ..linalg import cg_iteration_bound, hestenes_stiefel_cg
+from ..precision import get_precision
+from ..result import PhaseTimer
+from .._validation import check_int, check_positive
+from ._common import breakdown_fit, check_binary_labels, make_fit, validate_xy
+from ._registry import register
+
+__all__ = ["fit_kkt", "fit_schur", "fit_cg", "fit_krr", "fit_fisher",
+           "kkt_system", "fisher_system", "krr_system", "fisher_targets"]
+
+_BOTH = ("regression", "classification")
+_PARAMS = ("C", "kernel", "sigma2", "degree", "t")
+_U64 = float(np.finfo(np.float64).eps) / 2
+
+
+# ---------------------------------------------------------------------------
+# Formation, shared by the solvers and by their system builders.
+# ---------------------------------------------------------------------------
+def fisher_targets(y) -> np.ndarray:
+    """LS-SVM_F targets: ``+N/N_1`` for label +1 and ``-N/N_2`` for label -1 (§3.4.2).
+
+    Parameters
+    ----------
+    y : (N,) array of {-1, +1}
+
+    Returns
+    -------
+    targets : (N,) float64 array (they sum to zero)
+    """
+    y = np.asarray(y, dtype=np.float64)
+    check_binary_labels(y)
+    n, n1 = y.size, int(np.count_nonzero(y > 0))
+    return np.where(y > 0, n / n1, -n / (n - n1))
+
+
+def _inv_c(p, C):
+    """1/C in the precision (float32: round the float64 quotient; it cannot overflow)."""
+    return p.scalar(1.0 / C) if p.dtype == np.float32 else p.scalar(1) / p.scalar(C)
+
+
+def _form(X, y, kernel, p, C, form, timer):
+    """Kernel matrix and H = Omega + I/C, with the constraint vector a and rhs d.
+
+    ``form`` is "regression" (3.32), "classification" (3.5), "fisher"
+    (3.32 with Fisher targets) or "zero-bias" (3.50, a = None).
+    """
+    n = X.shape[0]
+    with timer("kernel"):
+        K = kernel(X, precision=p)
+    with timer("formation"):
+        ones = p.asarray(np.ones(n))
+        if form == "classification":
+            ys = p.asarray(y)
+            H = K * np.multiply.outer(ys, ys)  # (3.6): sign flips, exact
+            a, d = ys, ones
+        else:
+            H = K
+            a = None if form == "zero-bias" else ones
+            d = p.asarray(fisher_targets(y) if form == "fisher" else y)
+        idx = np.arange(n)
+        H[idx, idx] = H[idx, idx] + _inv_c(p, C)
+    return H, a, d
+
+
+def _kkt_matrix(H, a, d, p):
+    """Assemble [[0, a^T], [a, H]] and [0; d] (3.24) in the precision."""
+    n = H.shape[0]
+    A = p.zeros((n + 1, n + 1))
+    A[1:, 1:] = H
+    A[0, 1:] = a
+    A[1:, 0] = a
+    rhs = p.zeros(n + 1)
+    rhs[1:] = d
+    return A, rhs
+
+
+def _signs_like(y, x):
+    """The labels as multipliers of x's dtype (exact: they are +-1)."""
+    if x.dtype == object:
+        return np.array([1 if v > 0 else -1 for v in y], dtype=object)
+    return np.asarray(y).astype(x.dtype)
+
+
+def _coef(alpha, y, form):
+    """coef_ of the model: alpha * y for (3.5)-(3.7), alpha otherwise (3.34)."""
+    return alpha * _signs_like(y, alpha) if form == "classification" else alpha
+
+
+def _setup(X, y, *, task, C, kernel, sigma2, degree, t, precision, allowed=_BOTH):
+    if task not in allowed:
+        raise ValueError(f"expected task in {allowed}, got task={task!r}")
+    X, y, k, p = validate_xy(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree,
+                             t=t, precision=precision)
+    params = {"C": C, "task": task, "kernel": k.name, **k.params}
+    return X, y, k, p, params
+
+
+# ---------------------------------------------------------------------------
+# System builders (registry ``system=``): the exact system a fit solved.
+# ---------------------------------------------------------------------------
+def _builder_inputs(X, y, fit, params, form):
+    merged = {**dict(fit.params), **params}
+    task = merged.get("task", "regression")
+    X, y, _, _ = validate_xy(X, y, task=task, C=merged["C"], precision=fit.precision)
+    p = get_precision(fit.precision)
+    H, a, d = _form(X, y, fit.kernel, p, merged["C"], form or task, PhaseTimer())
+    return y, p, H, a, d, form or task
+
+
+def _kkt_system(X, y, fit, form, params):
+    y, p, H, a, d, form = _builder_inputs(X, y, fit, params, form)
+    A, rhs = _kkt_matrix(H, a, d, p)
+
+    def unpack(z):
+        z = np.asarray(z)
+        return {"coef": _coef(z[1:], y, form), "bias": z[0]}
+
+    return A, rhs, unpack
+
+
+def kkt_system(X, y, fit, **params):
+    """The KKT system (3.5) / (3.32) a fit of lssvm-kkt, -schur or -cg solved.
+
+    Parameters
+    ----------
+    X : (N, n) array, y : (N,) array
+        The training set the fit was computed on.
+    fit : Fit
+        Gives the precision, the kernel and the hyper-parameters
+        (``params`` override ``fit.params``).
+
+    Returns
+    -------
+    A : (N+1, N+1) array, rhs : (N+1,) array
+        In ``fit.precision``, formed exactly as the solver formed them.
+    unpack : callable
+        ``unpack(z) -> {"coef": ..., "bias": ...}`` for a solution ``z = [b; alpha]``.
+    """
+    return _kkt_system(X, y, fit, None, params)
+
+
+def fisher_system(X, y, fit, **params):
+    """The KKT system (3.32) with the Fisher targets that an lssvm-fisher fit solved.
+
+    As :func:`kkt_system`; ``unpack(z)["coef"] = z[1:]`` (regression form).
+    """
+    return _kkt_system(X, y, fit, "fisher", params)
+
+
+def krr_system(X, y, fit, **params):
+    """The system ``[Omega + I/C] alpha = y`` (3.50) a krr fit solved; bias is 0."""
+    y, p, H, _, d, _ = _builder_inputs(X, y, fit, params, "zero-bias")
+
+    def unpack(x):
+        x = np.asarray(x)
+        return {"coef": x, "bias": 0 * x[0]}
+
+    return H, d, unpack
+
+
+# ---------------------------------------------------------------------------
+# Solvers
+# ---------------------------------------------------------------------------
+@register("lssvm-kkt", tasks=_BOTH, paper="suykens-ch3", equations="(3.5), (3.32)",
+          params=_PARAMS, system=kkt_system)
+def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+            task="regression"):
+    """LS-SVM by the full (N+1) indefinite KKT system, LU with partial pivoting.
+
+    Parameters
+    ----------
+    X : (N, n) array_like
+    y : (N,) array_like
+        Targets (regression) or labels in {-1, +1} (classification).
+    precision : str or Precision
+        Every step runs in it (kernel, matrix, LU).
+    C : float > 0
+        Regularization weight, Suykens' gamma.
+    kernel : {"rbf", "linear", "poly"} or Kernel
+    sigma2, degree, t : kernel parameters (RBF sigma^2; polynomial degree and t).
+    task : {"regression", "classification"}
+        (3.32) or (3.5).
+
+    Returns
+    -------
+    Fit
+        ``coef_`` (N,) = alpha (regression) or alpha * y (classification),
+        ``bias_`` = b, ``support_`` = all N points.  An exactly singular LU
+        gives ``status="breakdown"`` with ``breakdown=None`` and the message in
+        ``diagnostics["lu_failure"]``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad input (shapes, NaN, labels, C <= 0, sigma2 <= 0, unknown task/kernel).
+
+    Notes
+    -----
+    Cost (N+1)^3 / 3 multiply-adds for the LU, N^2 n for the kernel.  LU with
+    partial pivoting on the symmetric indefinite KKT matrix ignores the
+    symmetry; its backward error is O(N u) times the growth factor, small in
+    practice.  The "factorization" phase times the LU and both triangular
+    solves (one call).  Suykens (3.5)-(3.7), (3.32)-(3.34).
+    """
+    X, y, k, p, params = _setup(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree,
+                                t=t, precision=precision)
+    timer = PhaseTimer()
+    H, a, d = _form(X, y, k, p, C, task, timer)
+    with timer("formation"):
+        A, rhs = _kkt_matrix(H, a, d, p)
+    try:
+        with timer("factorization"):
+            z = p.solve(A, rhs)
+    except np.linalg.LinAlgError as err:
+        return make_fit("lssvm-kkt", p, coef=None, bias=None, support=np.arange(len(y)), X=X,
+                        kernel=k, timer=timer, status="breakdown",
+                        diagnostics={"lu_failure": str(err)}, params=params)
+    return make_fit("lssvm-kkt", p, coef=_coef(z[1:], y, task), bias=z[0],
+                    support=np.arange(len(y)), X=X, kernel=k, timer=timer, params=params)
+
+
+def _eliminate(eta, nu, a, y, form):
+    """s = a^T eta, b = a^T nu / s, alpha = nu - eta b (module docstring); returns coef, b, s."""
+    s = a @ eta
+    b = (a @ nu) / s
+    return _coef(nu - eta * b, y, form), b, s
+
+
+def _schur(X, y, k, p, C, form, timer):
+    """Cholesky of H and the two solves; returns (coef, b, s) or raises CholeskyBreakdownError."""
+    H, a, d = _form(X, y, k, p, C, form, timer)
+    with timer("factorization"):
+        L = p.cholesky(H, check=False)
+    with timer("solve"):
+        sol = p.cho_solve(L, np.stack([a, d], axis=1))
+        return _eliminate(sol[:, 0], sol[:, 1], a, y, form)
+
+
+@register("lssvm-schur", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.25), (3.5), (3.32)",
+          params=_PARAMS, system=kkt_system)
+def fit_schur(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+              task="regression"):
+    """LS-SVM by the Schur-complement two-solve (3.25): Cholesky of H = Omega + I/C.
+
+    Parameters
+    ----------
+    X, y, precision, C, kernel, sigma2, degree, t, task
+        As :func:`fit_kkt`; C is Suykens' gamma.
+
+    Returns
+    -------
+    Fit
+        As :func:`fit_kkt`; ``diagnostics["s"]`` is the Schur complement
+        s = a^T H^{-1} a (float).  A Cholesky breakdown of H gives
+        ``status="breakdown"`` and the record (step, pivot, N, precision).
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad input, as :func:`fit_kkt`.
+
+    Notes
+    -----
+    Solves ``H eta = a``, ``H nu = d`` with one Cholesky factorization (N^3/3
+    multiply-adds) and two right-hand sides, then ``s = a^T eta``,
+    ``b = a^T nu / s``, ``alpha = nu - eta b``; for classification
+    ``a = y, d = 1_v`` (Suykens' algorithm, steps 1-3), for regression
+    ``a = 1_v, d = y`` (derivation in the module docstring).  Each solve is
+    backward stable; the forward error of [b; alpha] is <= 2 tau kappa(KKT)
+    with tau the solves' relative residual.  Suykens (3.24)-(3.25).
+    """
+    X, y, k, p, params = _setup(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree,
+                                t=t, precision=precision)
+    timer = PhaseTimer()
+    try:
+        coef, b, s = _schur(X, y, k, p, C, task, timer)
+    except CholeskyBreakdownError as err:
+        return breakdown_fit("lssvm-schur", p, err, X=X, kernel=k, timer=timer,
+                             support=np.arange(len(y)), params=params)
+    return make_fit("lssvm-schur", p, coef=coef, bias=b, support=np.arange(len(y)), X=X, kernel=k,
+                    timer=timer, diagnostics={"s": float(s)}, params=params)
+
+
+def _kappa(H, p):
+    """kappa_2(H) for the SPD H, and how it was estimated.
+
+    float64 ``eigvalsh`` (LAPACK syevd) of H rounded to float64 (exact for
+    float32).  By Weyl's theorem its relative error in lambda_min is about
+    N u64 kappa; for longdouble / mpN, when that exceeds 1e-2 the estimate
+    is recomputed with ``p.eigvalsh`` in the precision itself.
+    """
+    f64 = get_precision("float64")
+    ev = f64.eigvalsh(p.to_float64(H))
+    kappa = float(ev[-1] / ev[0]) if ev[0] > 0 else float("inf")
+    n = H.shape[0]
+    if p.unit_roundoff < _U64 and not kappa * n * _U64 <= 1e-2:
+        ev = p.to_float64(p.eigvalsh(H))
+        kappa = float(ev[-1] / ev[0]) if ev[0] > 0 else float("inf")
+        return kappa, f"{p.name} eigvalsh"
+    return kappa, "float64 eigvalsh"
+
+
+def _cg_options(n, p, rtol, vtol, maxiter, estimate_kappa):
+    if not isinstance(estimate_kappa, (bool, np.bool_)):
+        raise TypeError(f"expected True or False for estimate_kappa, got estimate_kappa={estimate_kappa!r}")
+    rtol = n * p.unit_roundoff if rtol is None else check_positive("rtol", rtol)
+    if not (isinstance(vtol, (int, float)) and not isinstance(vtol, bool) and vtol == 0):
+        check_positive("vtol", vtol)
+    maxiter = 10 * n if maxiter is None else check_int("maxiter", maxiter, minimum=1)
+    return rtol, float(vtol), maxiter
+
+
+@register("lssvm-cg", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.27), (3.5), (3.32)",
+          params=_PARAMS + ("rtol", "vtol", "maxiter", "estimate_kappa"), system=kkt_system)
+def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+           task="regression", rtol=None, vtol=0.0, maxiter=None, estimate_kappa=True):
+    """LS-SVM by the "LS-SVM CG large scale algorithm" (§3.4.1): two SPD solves by CG.
+
+    Parameters
+    ----------
+    X, y, precision, C, kernel, sigma2, degree, t, task
+        As :func:`fit_kkt`; C is Suykens' gamma.
+    rtol : float, optional
+        Residual stop ``||r_i|| <= rtol ||rhs||`` of each CG run (the printed
+        algorithm's ``while r_i != 0``).  Default ``N u``: the normwise
+        backward error a backward-stable direct solve guarantees (LAPACK's
+        test ratio ``||r|| / (N ||A|| ||x|| u)`` is O(1)), so CG's answer is as
+        trustworthy as Cholesky's; the forward error is then <= 2 (rtol + O(N u))
+        kappa(KKT) (module docstring).
+    vtol : float, default 0
+        Suykens' V(x)-decrease stop (``V(x_{i-1}) - V(x_i) <= vtol |V(x_i)|``);
+        0 switches it off.  It is off by default because V is an energy:
+        its decrease ``(1/2) ||x_{i-1} - x*||_A^2 - (1/2) ||x_i - x*||_A^2``
+        sinks below the rounding noise of V (~u |V|) once the relative
+        A-norm error is ~sqrt(u), and then the computed decrease is <= 0 at
+        random, whatever vtol > 0 is (measured, N = 300 RBF: the rule stops at
+        A-norm error 1e-10..1e-6 in float64, 1e-4..1e-1 in float32).
+    maxiter : int, optional
+        Per system; default 10 N.
+    estimate_kappa : bool, default True
+        Compute kappa_2(H) (an O(N^3) eigenvalue computation, timed in the
+        "conditioning" phase; switch it off when timing CG) and the (3.27)
+        bound.
+
+    Returns
+    -------
+    Fit
+        As :func:`fit_kkt`.  ``iterations`` = total of both runs;
+        ``history``: ``eta_residual_norm``, ``eta_V``, ``nu_residual_norm``,
+        ``nu_V`` (per iteration); ``diagnostics``: ``iterations_eta``,
+        ``iterations_nu``, ``reason_eta``, ``reason_nu``, the final iterates
+        ``eta`` and ``nu`` (in the precision), ``rtol``, ``vtol``,
+        ``maxiter``, ``kappa_H``, ``kappa_method`` and ``cg_bound`` = (3.27)
+        with ``eps = rtol / sqrt(kappa)``, the iteration count after which the
+        residual test must have fired in exact arithmetic (since
+        ``||r|| / ||rhs|| <= sqrt(kappa) ||e||_A / ||x*||_A``).
+        ``status="not-converged"`` (no model, a ConvergenceWarning) when a run
+        hit maxiter or met ``p^T H p <= 0``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad input, as :func:`fit_kkt`, or bad rtol / vtol / maxiter.
+
+    Notes
+    -----
+    H is formed and stored (Suykens recomputes its entries at every step
+    instead); each iteration costs one H-vector product, 2 N^2 flops.  The
+    Hestenes-Stiefel iteration is :func:`lssvm_analysis.hestenes_stiefel_cg`
+    exactly as printed after (3.25); (3.26)-(3.27) bound the iterations by
+    O(sqrt(kappa) log(2/eps)).  For classification H eta = y, H nu = 1_v;
+    for regression H eta = 1_v, H nu = y.
+    """
+    X, y, k, p, params = _setup(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree,
+                                t=t, precision=precision)
+    n = len(y)
+    rtol, vtol, maxiter = _cg_options(n, p, rtol, vtol, maxiter, estimate_kappa)
+    params.update(rtol=rtol, vtol=vtol, maxiter=maxiter)
+    timer = PhaseTimer()
+    H, a, d = _form(X, y, k, p, C, task, timer)
+    with timer("solve"):
+        runs = {name: hestenes_stiefel_cg(H, rhs, rtol=rtol, vtol=vtol, maxiter=maxiter, precision=p)
+                for name, rhs in (("eta", a), ("nu", d))}
+    diag = {"rtol": rtol, "vtol": vtol, "maxiter": maxiter}
+    history = {}
+    for name, run in runs.items():
+        diag[f"iterations_{name}"], diag[f"reason_{name}"] = run.iterations, run.reason
+        diag[name] = run.x
+        history.update({f"{name}_{key}": val for key, val in run.history.items()})
+    if estimate_kappa:
+        with timer("conditioning"):
+            kappa, method = _kappa(H, p)
+        diag.update(kappa_H=kappa, kappa_method=method,
+                    cg_bound=cg_iteration_bound(kappa, rtol / np.sqrt(kappa)) if np.isfinite(kappa)
+                    else float("inf"))
+    total = sum(run.iterations for run in runs.values())
+    if not all(run.converged for run in runs.values()):
+        warnings.warn(f"lssvm-cg did not converge in {p.name}: reasons "
+                      f"{diag['reason_eta']!r}, {diag['reason_nu']!r} (rtol={rtol:.3g}, "
+                      f"maxiter={maxiter})", ConvergenceWarning, stacklevel=2)
+        return make_fit("lssvm-cg", p, coef=None, bias=None, support=np.arange(n), X=X, kernel=k,
+                        timer=timer, status="not-converged", iterations=total, history=history,
+                        diagnostics=diag, params=params)
+    with timer("solve"):
+        coef, b, s = _eliminate(runs["eta"].x, runs["nu"].x, a, y, task)
+    diag["s"] = float(s)
+    return make_fit("lssvm-cg", p, coef=coef, bias=b, support=np.arange(n), X=X, kernel=k,
+                    timer=timer, iterations=total, history=history, diagnostics=diag, params=params)
+
+
+@register("krr", tasks=_BOTH, paper="suykens-ch3", equations="(3.50), (3.62)", params=_PARAMS,
+          system=krr_system)
+def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+            task="regression"):
+    """Zero-bias LS-SVM: ``[Omega + I/C] alpha = y`` by Cholesky (kernel ridge / GP mean).
+
+    Parameters
+    ----------
+    X, y, precision, C, kernel, sigma2, degree, t, task
+        As :func:`fit_kkt`; C is Suykens' gamma (scikit-learn's
+        ``KernelRidge(alpha=1/C)``; for RBF ``gamma = 1/sigma2``).
+
+    Returns
+    -------
+    Fit
+        ``coef_`` = alpha, ``bias_`` = 0 (in the precision).  A Cholesky
+        breakdown gives ``status="breakdown"`` with the record.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad input, as :func:`fit_kkt`.
+
+    Notes
+    -----
+    Suykens (3.50) (regularization networks) = (3.62) (Gaussian process with
+    C_N = Omega + I/gamma), model (3.61).  For classification the labels are
+    the targets: the zero-bias form of (3.5), D (K + I/C) D alpha = 1_v with
+    D = diag(y), is the same system for coef = D alpha since D 1_v = y.
+    Cost N^3/3 (Cholesky) + 2 N^2 (solves); backward stable.
+    """
+    X, y, k, p, params = _setup(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree,
+                                t=t, precision=precision)
+    timer = PhaseTimer()
+    H, _, d = _form(X, y, k, p, C, "zero-bias", timer)
+    try:
+        with timer("factorization"):
+            L = p.cholesky(H, check=False)
+    except CholeskyBreakdownError as err:
+        return breakdown_fit("krr", p, err, X=X, kernel=k, timer=timer, support=np.arange(len(y)),
+                             params=params)
+    with timer("solve"):
+        alpha = p.cho_solve(L, d)
+    return make_fit("krr", p, coef=alpha, bias=p.scalar(0), support=np.arange(len(y)), X=X,
+                    kernel=k, timer=timer, params=params)
+
+
+@register("lssvm-fisher", tasks=("classification",), paper="suykens-ch3",
+          equations="(3.23), (3.32), §3.4.2 LS-SVM_F", params=_PARAMS, system=fisher_system)
+def fit_fisher(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+               task="classification"):
+    """LS-SVM_F: regression (3.32) on the Fisher targets {-N/N_2, +N/N_1}; predict sign.
+
+    Parameters
+    ----------
+    X, y, precision, C, kernel, sigma2, degree, t
+        As :func:`fit_kkt`; y in {-1, +1}, class 1 = label +1 (N_1 points),
+        class 2 = label -1 (N_2 points).
+    task : {"classification"}
+
+    Returns
+    -------
+    Fit
+        ``coef_`` = alpha of (3.32) with the Fisher targets, ``bias_`` = b;
+        ``sign(fit.predict(X))`` is the label.  Breakdown as :func:`fit_schur`.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad input, as :func:`fit_kkt`.
+
+    Notes
+    -----
+    The targets make LS-SVM regression a regularized kernel Fisher
+    discriminant (Suykens §3.3, (3.23); Van Gestel et al.).  They sum to 0.
+    Solved by the Schur route (:func:`fit_schur`, regression form).
+    """
+    X, y, k, p, params = _setup(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree,
+                                t=t, precision=precision, allowed=("classification",))
+    timer = PhaseTimer()
+    try:
+        coef, b, s = _schur(X, y, k, p, C, "fisher", timer)
+    except CholeskyBreakdownError as err:
+        return breakdown_fit("lssvm-fisher", p, err, X=X, kernel=k, timer=timer,
+                             support=np.arange(len(y)), params=params)
+    return make_fit("lssvm-fisher", p, coef=coef, bias=b, support=np.arange(len(y)), X=X, kernel=k,
+                    timer=timer, diagnostics={"s": float(s)}, params=params)
+
+
+# The pruning and multiclass wrappers live in their own modules; importing them
+# here registers lssvm-pruned along with this family.
+from . import multiclass, pruning  # noqa: E402,F401
