@@ -12,6 +12,7 @@ from .linalg import cg_iteration_bound, hestenes_stiefel_cg, pivoted_cholesky, t
 from .precision import Precision, get_precision, precisions
 from .result import CholeskyBreakdown, Fit
 from .solvers import fit, get_solver, solvers
+from .solvers.multiclass import MulticlassFit, fit_multiclass
 from .reference import (ErrorReport, ReferenceSolution, backward_error, condition_number,
                         correct_digits, forward_error, kkt_residual, reference_solve)
 from .estimators import ELSRegressor, LSSVMClassifier, LSSVMRegressor
@@ -27,5 +28,5 @@ __all__ = [
     "rbf_kernel", "solvers", "thresholded_cholesky",
     "ErrorReport", "ReferenceSolution", "backward_error", "condition_number", "correct_digits",
     "forward_error", "kkt_residual", "reference_solve",
-    "ELSRegressor", "LSSVMClassifier", "LSSVMRegressor",
+    "ELSRegressor", "LSSVMClassifier", "LSSVMRegressor", "MulticlassFit", "fit_multiclass",
 ]

@@ -1,0 +1,97 @@
+"""scikit-learn conformance of the estimators (layer 4)."""
+import numpy as np
+import pytest
+from sklearn.datasets import load_iris
+from sklearn.kernel_ridge import KernelRidge
+from sklearn.model_selection import GridSearchCV
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+import lssvm_analysis as la
+from lssvm_analysis.estimators import ELSRegressor, LSSVMClassifier, LSSVMRegressor
+
+
+@parametrize_with_checks([LSSVMRegressor(), LSSVMClassifier(), ELSRegressor()])
+def test_sklearn_compatible(estimator, check):
+    # No check is marked expected-to-fail: every scikit-learn check passes as is.
+    # scikit-learn itself skips its three array-API checks unless the
+    # environment sets SCIPY_ARRAY_API=1 and installs array-api-strict; these
+    # estimators compute in NumPy (and mpmath) only, so they are not array-API
+    # estimators and those skips are expected.
+    check(estimator)
+
+
+def test_regressor_delegates_to_solver(rng):
+    X = rng.uniform(-3, 3, (60, 2))
+    y = np.sinc(X[:, 0]) + 0.1 * X[:, 1]
+    est = LSSVMRegressor(C=10.0, sigma2=0.7).fit(X, y)
+    direct = la.fit("lssvm-schur", X, y, C=10.0, sigma2=0.7)
+    # Same function, same data, same arithmetic: bit-identical.
+    np.testing.assert_array_equal(est.predict(X), direct.predict(X))
+
+
+def test_regressor_krr_matches_kernel_ridge(rng):
+    X = rng.uniform(-3, 3, (50, 3))
+    y = X[:, 0] ** 2 - X[:, 1]
+    est = LSSVMRegressor(C=5.0, sigma2=2.0, solver="krr").fit(X, y)
+    kr = KernelRidge(alpha=1 / 5.0, kernel="rbf", gamma=1 / 2.0).fit(X, y)
+    K = la.rbf_kernel(X, sigma2=2.0)
+    kappa = np.linalg.cond(K + np.eye(50) / 5.0)
+    u = np.finfo(np.float64).eps / 2
+    scale = np.abs(kr.predict(X)).max()
+    # Two backward-stable Cholesky solves of the same SPD system: their
+    # solutions differ by <= 2 * 30 kappa u (LAPACK's constant 30 per solve);
+    # predictions are K @ alpha with ||K|| <= n, hence the factor n.
+    assert np.abs(est.predict(X) - kr.predict(X)).max() <= 60 * 50 * kappa * u * scale
+
+
+def test_classifier_binary_and_multiclass():
+    X, y = load_iris(return_X_y=True)
+    binary = y != 2
+    clf = LSSVMClassifier(C=10.0, sigma2=2.0).fit(X[binary], y[binary])
+    assert set(clf.classes_) == {0, 1}
+    assert clf.score(X[binary], y[binary]) == 1.0  # setosa vs versicolor is separable
+    names = np.array(["setosa", "versicolor", "virginica"])[y]
+    for code in ("1vs1", "1vsa", "moc", "ecoc"):
+        clf = LSSVMClassifier(C=10.0, sigma2=2.0, code=code).fit(X, names)
+        assert clf.predict(X).dtype == names.dtype
+        # Training accuracy of an RBF LS-SVM on iris; Suykens Table 3.4 reports
+        # ~95% test accuracy for RBF LS-SVM on multiclass sets of this kind.
+        assert clf.score(X, names) >= 0.9, code
+
+
+def test_els_regressor_sparse(rng):
+    X = rng.uniform(-1, 1, (120, 1))
+    y = np.sinc(3 * X[:, 0])
+    dense = ELSRegressor(C=1e3, sigma2=0.1, eta=1e-3).fit(X, y)
+    sparse = ELSRegressor(C=1e3, sigma2=0.1, eta=0.3).fit(X, y)
+    assert sparse.fit_.n_support < dense.fit_.n_support <= 120
+    dual = ELSRegressor(C=1e3, sigma2=0.1, eta=0.3, solver="els-dual").fit(X, y)
+    np.testing.assert_array_equal(dual.fit_.support_, sparse.fit_.support_)
+
+
+def test_breakdown_raises_from_estimator(rng):
+    X = rng.uniform(-1, 1, (80, 1))
+    y = X[:, 0]
+    # Omega_e has lambda_min = 1/C = 1e-20 far below float32 resolution: the
+    # dual Cholesky must break down, and the estimator must not pretend to fit.
+    with pytest.raises(la.CholeskyBreakdownError) as exc:
+        ELSRegressor(C=1e20, sigma2=0.5, eta=0.05, solver="els-dual", precision="float32").fit(X, y)
+    assert exc.value.record.precision == "float32"
+
+
+def test_grid_search_runs(rng):
+    X = rng.uniform(-3, 3, (60, 1))
+    y = np.sinc(X[:, 0])
+    gs = GridSearchCV(LSSVMRegressor(), {"C": [1.0, 100.0], "sigma2": [0.5, 2.0]}, cv=3).fit(X, y)
+    assert gs.best_params_["C"] in (1.0, 100.0)
+
+
+@pytest.mark.parametrize("bad", [{"solver": "nope"}, {"C": -1.0}, {"sigma2": 0.0},
+                                 {"precision": "float16"}, {"solver": "lssvm-fisher"}])
+def test_regressor_bad_params(bad, rng):
+    X = rng.uniform(-1, 1, (20, 2))
+    y = X[:, 0]
+    with pytest.raises(ValueError) as exc:
+        LSSVMRegressor(**bad).fit(X, y)
+    key, value = next(iter(bad.items()))
+    assert key in str(exc.value) and repr(value)[:5] in str(exc.value)
