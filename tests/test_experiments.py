@@ -443,13 +443,6 @@ def test_stored_rows_are_plain_json_with_indexed_columns(tmp_path):
 # ---------------------------------------------------------------------------
 # Kind "fit" on the real solvers
 # ---------------------------------------------------------------------------
-# INTEGRATION: the skips below only guard against solvers not registered yet
-# (they were written in parallel); remove them once lssvm-schur / els-dual are in.
-needs_schur = pytest.mark.skipif("lssvm-schur" not in la.solvers(),
-                                 reason="INTEGRATION: lssvm-schur not registered yet")
-needs_els_dual = pytest.mark.skipif("els-dual" not in la.solvers(),
-                                    reason="INTEGRATION: els-dual not registered yet")
-
 SINC = {"name": "sinc", "n_train": 30, "n_test": 30}
 
 
@@ -478,7 +471,6 @@ def _independent_forward_error(task, row):
     return float(err), float(np.mean(np.abs(r))), float(np.sqrt(np.mean(r * r))), fit
 
 
-@needs_schur
 @pytest.mark.parametrize("change, error, match", [
     ({"options": {"reference_max": 10}}, ValueError, r"options among .*got option 'reference_max'"),
     ({"options": {"reference_max_n": 0}}, ValueError, r"reference_max_n'\] >= 1"),
@@ -496,7 +488,6 @@ def test_fit_kind_spec_validation(change, error, match):
         SweepSpec(**{**base, **change}).tasks()
 
 
-@needs_schur
 def test_fit_kind_records_errors_against_the_reference(tmp_path):
     spec = schur_spec()
     df = run_sweep(spec, tmp_path / "r.sqlite", n_jobs=1, progress=False)
@@ -518,6 +509,9 @@ def test_fit_kind_records_errors_against_the_reference(tmp_path):
         # with c = 30, LAPACK's threshold on error / (kappa u) in xPOT04 / xGET04;
         # kappa is the certified kappa_inf estimate of the KKT matrix.
         assert row["forward_error"] <= 30 * row["condition"] * u
+        # normwise backward error of the KKT unknowns [b; alpha] the solver kept:
+        # two backward-stable solves recombined, <= 2 * 30 * n * u (xPOT02's 30)
+        assert 0 <= row["backward_error"] <= 2 * 30 * row["system_n"] * u
         # test error (Abe's average absolute error) from the same deterministic fit
         assert (row["test_mae"], row["test_rmse"]) == (mae, rmse)
         assert row["time_fit"] > 0 and row["time_factorization"] >= 0
@@ -530,7 +524,6 @@ def test_fit_kind_records_errors_against_the_reference(tmp_path):
     assert list(capped["test_mae"]) == list(df["test_mae"])
 
 
-@needs_schur
 def test_fit_kind_parallel_equals_serial_and_filters_by_task(tmp_path):
     solvers = ["lssvm-schur"] + (["els-dual"] if "els-dual" in la.solvers() else [])
     spec = SweepSpec("mixed", solvers=solvers, precisions=["float32", "float64"],
@@ -548,7 +541,6 @@ def test_fit_kind_parallel_equals_serial_and_filters_by_task(tmp_path):
     assert cls["test_error_rate"].between(0, 1).all()  # labels coded +-1 by Dataset.as_pm1
 
 
-@needs_els_dual
 def test_fit_kind_breakdown_is_a_row(tmp_path):
     """Abe's '—': els-dual in float32 with a huge C breaks down and is recorded.
 

@@ -400,7 +400,8 @@ def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0
             v = p.cho_solve(L, rhs)
             b = y_bar - v @ h_bar  # eq. (6)
             coef = _coef(v, sel.L, feature_map, p)
-    diag.update(_factor_facts(L), v=_readonly(v))
+    # "solution": the unknowns of the system builder (v of eq. 7), for backward errors.
+    diag.update(_factor_facts(L), v=_readonly(v), solution=_readonly(v))
     return make_fit("els-primal", p, coef=coef, bias=b, support=sel.indices, X=X, kernel=k,
                     timer=timer, diagnostics=diag, params=params)
 
@@ -461,6 +462,9 @@ def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
         with timer("solve"):
             b, beta, v = _dual_solve(L, H, y, p)
             coef = _coef(v, sel.L, feature_map, p)
-    diag.update(_factor_facts(L), v=_readonly(v), beta=_readonly(beta), beta_sum=float(beta.sum()))
+    # "solution": the unknowns [b; beta] of the bordered system builder, for backward errors.
+    solution = _readonly(np.concatenate([np.array([b], dtype=beta.dtype), beta]))
+    diag.update(_factor_facts(L), v=_readonly(v), beta=_readonly(beta), beta_sum=float(beta.sum()),
+                solution=solution)
     return make_fit("els-dual", p, coef=coef, bias=b, support=sel.indices, X=X, kernel=k,
                     timer=timer, diagnostics=diag, params=params)

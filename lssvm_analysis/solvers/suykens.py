@@ -151,6 +151,16 @@ def _coef(alpha, y, form):
     return alpha * _signs_like(y, alpha) if form == "classification" else alpha
 
 
+def _solution(coef, b, y, form):
+    """The KKT unknowns [b; alpha] from the model (y_k^2 = 1 undoes alpha * y exactly).
+
+    Kept in ``diagnostics["solution"]`` so that backward errors can be
+    measured on the system the solver solved.
+    """
+    alpha = _coef(coef, y, form)
+    return np.concatenate([np.array([b], dtype=alpha.dtype), alpha])
+
+
 def _setup(X, y, *, task, C, kernel, sigma2, degree, t, precision, allowed=_BOTH):
     if task not in allowed:
         raise ValueError(f"expected task in {allowed}, got task={task!r}")
@@ -281,7 +291,8 @@ def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
                         kernel=k, timer=timer, status="breakdown",
                         diagnostics={"lu_failure": str(err)}, params=params)
     return make_fit("lssvm-kkt", p, coef=_coef(z[1:], y, task), bias=z[0],
-                    support=np.arange(len(y)), X=X, kernel=k, timer=timer, params=params)
+                    support=np.arange(len(y)), X=X, kernel=k, timer=timer,
+                    diagnostics={"solution": z}, params=params)
 
 
 def _eliminate(eta, nu, a, y, form):
@@ -343,7 +354,8 @@ def fit_schur(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, deg
         return breakdown_fit("lssvm-schur", p, err, X=X, kernel=k, timer=timer,
                              support=np.arange(len(y)), params=params)
     return make_fit("lssvm-schur", p, coef=coef, bias=b, support=np.arange(len(y)), X=X, kernel=k,
-                    timer=timer, diagnostics={"s": float(s)}, params=params)
+                    timer=timer, diagnostics={"s": float(s), "solution": _solution(coef, b, y, task)},
+                    params=params)
 
 
 def _kappa(H, p):
@@ -469,6 +481,7 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
     with timer("solve"):
         coef, b, s = _eliminate(runs["eta"].x, runs["nu"].x, a, y, task)
     diag["s"] = float(s)
+    diag["solution"] = _solution(coef, b, y, task)
     return make_fit("lssvm-cg", p, coef=coef, bias=b, support=np.arange(n), X=X, kernel=k,
                     timer=timer, iterations=total, history=history, diagnostics=diag, params=params)
 
@@ -517,7 +530,7 @@ def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
     with timer("solve"):
         alpha = p.cho_solve(L, d)
     return make_fit("krr", p, coef=alpha, bias=p.scalar(0), support=np.arange(len(y)), X=X,
-                    kernel=k, timer=timer, params=params)
+                    kernel=k, timer=timer, diagnostics={"solution": alpha}, params=params)
 
 
 @register("lssvm-fisher", tasks=("classification",), paper="suykens-ch3",
@@ -559,7 +572,8 @@ def fit_fisher(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
         return breakdown_fit("lssvm-fisher", p, err, X=X, kernel=k, timer=timer,
                              support=np.arange(len(y)), params=params)
     return make_fit("lssvm-fisher", p, coef=coef, bias=b, support=np.arange(len(y)), X=X, kernel=k,
-                    timer=timer, diagnostics={"s": float(s)}, params=params)
+                    timer=timer, diagnostics={"s": float(s), "solution": _solution(coef, b, y, "fisher")},
+                    params=params)
 
 
 # The pruning and multiclass wrappers live in their own modules; importing them
