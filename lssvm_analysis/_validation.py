@@ -71,7 +71,7 @@ def _finite_scalar(v) -> bool:
 def check_finite(a: np.ndarray, name: str) -> None:
     if not _all_finite(a):
         bad = np.argwhere(~np.isfinite(a.astype(float))) if a.dtype != object else None
-        where = f" at index {tuple(bad[0])}" if bad is not None and len(bad) else ""
+        where = f" at index {tuple(int(i) for i in bad[0])}" if bad is not None and len(bad) else ""
         raise ValueError(f"expected finite values in {name}, got NaN or inf{where}")
 
 

@@ -3,8 +3,10 @@
 RBF follows LS-SVMlab's convention K(x, z) = exp(-||x - z||^2 / sigma2)
 (Suykens' sigma^2; scikit-learn's ``gamma = 1 / sigma2``).  Squared distances
 are summed feature by feature from the differences, so every term is >= 0 and
-computed to relative accuracy u: unlike ||x||^2 + ||z||^2 - 2 x.z there is no
-cancellation, and K(x, x) = 1 exactly.
+the sum has relative error <= gamma_{d+2} ~ (d + 2) u (one rounding in the
+difference, doubled by the square, one in the square, d - 1 in the sum):
+unlike ||x||^2 + ||z||^2 - 2 x.z there is no cancellation, and K(x, x) = 1
+exactly.
 """
 from __future__ import annotations
 

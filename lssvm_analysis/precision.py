@@ -125,13 +125,30 @@ class Precision(ABC):
         A = as_matrix(A, name)
         if check:
             check_square(A, name)
-        A = self.asarray(A)
+        Ap = self._convert(A, name)
         if check:
-            if symmetric:
-                check_symmetric(A, name)
-            else:
-                check_finite(A, name)
-        return A
+            if symmetric:  # the caller's numbers: rounding to float32 must not symmetrize them
+                check_symmetric(A, name)  # says NaN when a NaN breaks the symmetry
+            check_finite(Ap, name)  # inf == inf passes check_symmetric; float32 may overflow
+        return Ap
+
+    def _convert(self, a, name):
+        """``asarray`` with a named TypeError for object entries that are not real numbers."""
+        try:
+            return self.asarray(a)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"expected real numbers in {name}, got a non-real entry in {name}: {exc}") from None
+
+    def _prepare_rhs(self, b, n, name="b"):
+        """Right-hand side of an n x n system: shape (n,) or (n, k), real and finite."""
+        b = np.asarray(b)
+        if b.dtype.kind not in "fiu" and b.dtype != object:
+            raise TypeError(f"expected a real floating-point array for {name}, got dtype={b.dtype}")
+        if b.ndim not in (1, 2) or b.shape[0] != n or b.size == 0:
+            raise ValueError(f"expected {name} of shape ({n},) or ({n}, k), got {name}.shape={b.shape}")
+        b = self._convert(b, name)
+        check_finite(b, name)
+        return b
 
     @abstractmethod
     def _cholesky(self, A) -> np.ndarray: ...
@@ -147,7 +164,11 @@ class Precision(ABC):
 
     @abstractmethod
     def solve(self, A, b) -> np.ndarray:
-        """Solve a general (e.g. symmetric indefinite KKT) system by LU with partial pivoting."""
+        """Solve a general (e.g. symmetric indefinite KKT) system by LU with partial pivoting.
+
+        ``b`` has shape (n,) or (n, k).  Raises ValueError / TypeError (naming A or b)
+        for a bad A or b, ``numpy.linalg.LinAlgError`` for an exactly singular A.
+        """
 
     @abstractmethod
     def eigvalsh(self, A) -> np.ndarray:
@@ -184,7 +205,12 @@ class LapackPrecision(Precision):
         if info > 0:
             check_finite(A, "A")  # a non-finite entry is bad input, not a breakdown
             k = info - 1
-            raise CholeskyBreakdownError(CholeskyBreakdown(k, float(self._pivot(A, c, k)), A.shape[0], self.name))
+            # The pivot potrf rejected: xPOTF2, xPOTRF2 and OpenBLAS's potf2 leave it on the
+            # diagonal.  Recomputing it (below) can round it to a positive number.
+            d = c[k, k]
+            if d > 0:  # an implementation that does not leave it there
+                d = self._pivot(A, c, k)
+            raise CholeskyBreakdownError(CholeskyBreakdown(k, float(d), A.shape[0], self.name))
         if info < 0:  # pragma: no cover - the arguments are ours
             raise ValueError(f"illegal value in argument {-info} of {self.name} potrf")
         return c
@@ -208,10 +234,11 @@ class LapackPrecision(Precision):
 
     def solve(self, A, b):
         A = self._prepare(A, "A", check=True, symmetric=False)
+        b = self._prepare_rhs(b, A.shape[0])
         lu, piv = scipy.linalg.lu_factor(A, check_finite=False)
         if np.any(np.diag(lu) == 0):
             raise np.linalg.LinAlgError("matrix is exactly singular in LU factorization")
-        return scipy.linalg.lu_solve((lu, piv), self.asarray(b), check_finite=False)
+        return scipy.linalg.lu_solve((lu, piv), b, check_finite=False)
 
     def eigvalsh(self, A):
         A = self._prepare(A, "A", check=True, symmetric=True)
@@ -229,8 +256,9 @@ class _GenericPrecision(Precision):
 
     def solve(self, A, b):
         A = self._prepare(A, "A", check=True, symmetric=False)
+        b = self._prepare_rhs(b, A.shape[0])
         LU, perm = _generic.lu_factor(A)
-        return _generic.lu_solve(LU, perm, self.asarray(b))
+        return _generic.lu_solve(LU, perm, b)
 
 
 class LongDoublePrecision(_GenericPrecision):
