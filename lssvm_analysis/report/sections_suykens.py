@@ -1,0 +1,178 @@
+"""Section 2: Suykens ch. 3 - KKT against Schur against CG, CG iterations, pruning."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ._util import errors_note, num, ok, span
+from .figures import (empty_panel, fmt_num, log_axes, new_figure, precision_color, precision_rank,
+                      save_figure)
+from .html import Section
+from .tasks import loads
+
+__all__ = ["suykens_section"]
+
+_SOLVERS = ("lssvm-kkt", "lssvm-schur", "lssvm-cg")
+_MARK = {"lssvm-kkt": "o-", "lssvm-schur": "s--", "lssvm-cg": "^:"}
+
+
+def _accuracy(sec, out, acc):
+    rows = ok(acc)
+    rows = rows[rows.solver.isin(_SOLVERS)] if len(rows) else rows
+    if not len(rows):
+        sec.note(errors_note(acc, "the accuracy sweep") or "No accuracy records.")
+        return "no accuracy records"
+    precs = sorted(rows.precision.unique(), key=precision_rank)
+    ncol = 2 if len(precs) > 2 else len(precs)
+    fig, axs = new_figure(ncol, -(-len(precs) // ncol), width=4.6, height=3.6)
+    for a in axs.ravel()[len(precs):]:
+        a.set_visible(False)
+    for a, prec in zip(axs.ravel(), precs):
+        g = rows[rows.precision == prec]
+        for s in _SOLVERS:
+            d = g[g.solver == s].sort_values("C")
+            if len(d):
+                y = num(d, "forward_error").clip(lower=1e-80)
+                a.plot(d.C, y, _MARK[s], ms=4, label=s)
+        u = float(num(g, "unit_roundoff").iloc[0])
+        d = g.sort_values("C").drop_duplicates("C")
+        a.plot(d.C, num(d, "condition") * u, color="gray", lw=0.8, label="κ·u (KKT matrix)")
+        log_axes(a)
+        a.set_title(prec, fontsize=10)
+        a.set_xlabel("C (Suykens' γ) [–]")
+        a.set_ylabel("forward error vs certified reference [–]")
+        a.legend(fontsize=7)
+    sec.figure(save_figure(fig, rows, out, "suykens-accuracy",
+                           "Forward error of the model (b, α) against the certified reference, per "
+                           "precision, for the full KKT solve (LU), the Schur-complement form (3.25) "
+                           "(Cholesky) and CG, against γ; grey: κ·u."))
+    r = rows.assign(ratio=num(rows, "forward_error") / (num(rows, "condition") * num(rows, "unit_roundoff")))
+    med = r.groupby("solver").ratio.median()
+    brk = rows[rows.status != "ok"].groupby(["solver", "precision"]).size()
+    s = ("median forward error / (κ·u): " + ", ".join(f"{k} {fmt_num(v)}" for k, v in med.items()))
+    if len(brk):
+        s += "; failures (breakdown / not converged): " + ", ".join(
+            f"{a} in {b}: {n}" for (a, b), n in brk.items())
+    return s
+
+
+def _kkt(sec, out, kkt):
+    rows = ok(kkt)
+    if not len(rows):
+        sec.note(errors_note(kkt, "the KKT conditioning") or "No KKT records.")
+        return "no KKT conditioning records"
+    rows = rows.sort_values("C")
+    fig, axs = new_figure(1, 1, width=7.0)
+    a = axs[0, 0]
+    a.plot(rows.C, num(rows, "cond_kkt"), "o-", label="KKT matrix (3.32), indefinite")
+    a.plot(rows.C, num(rows, "cond_H"), "s--", label="H = Ω + I/γ (Schur solves, CG)")
+    a.plot(rows.C, num(rows, "cond_schur"), "^:", label="diag(s, H) of (3.25)")
+    log_axes(a)
+    a.set_xlabel("C (Suykens' γ) [–]")
+    a.set_ylabel("2-norm condition number κ₂ [–]")
+    a.legend(fontsize=8)
+    sec.figure(save_figure(fig, rows, out, "suykens-kkt-condition",
+                           "κ₂ of the KKT matrix against κ₂ of H and of the block-diagonal form (3.25) "
+                           f"on sinc (n={int(rows.n.iloc[0])}); the KKT eigenvalues lie in the "
+                           "Rusten–Winther intervals (CSV columns rw_*)."))
+    ratio = num(rows, "cond_kkt") / num(rows, "cond_H")
+    inside = ((num(rows, "kkt_neg") >= num(rows, "rw_neg_lo") * (1 + 1e-12))
+              & (num(rows, "kkt_neg") <= num(rows, "rw_neg_hi") * (1 - 1e-12))
+              & (num(rows, "kkt_max") <= num(rows, "rw_pos_hi") * (1 + 1e-12)))
+    return (f"κ(KKT)/κ(H) = {span(ratio)} over γ ∈ [{fmt_num(rows.C.min())}, {fmt_num(rows.C.max())}], "
+            f"with the KKT eigenvalues inside the Rusten–Winther bounds at {int(inside.sum())} of "
+            f"{len(rows)} γ")
+
+
+def _cg(sec, out, cg):
+    rows = ok(cg)
+    if not len(rows):
+        sec.note(errors_note(cg, "the CG iterations") or "No CG records.")
+        return "no CG records"
+    fig, axs = new_figure(1, 1, width=7.0)
+    a = axs[0, 0]
+    long = []
+    for prec, g in rows.groupby("precision"):
+        g = g.sort_values("sqrt_cond")
+        c = precision_color(prec)
+        for tag, mk in (("y", "o"), ("1", "s")):
+            a.plot(g.sqrt_cond, num(g, f"iterations_{tag}"), mk, color=c, mfc="none",
+                   label=f"{prec}: CG on H·{'η = y' if tag == 'y' else 'ν = 1'}")
+            long.append(g.assign(system=tag, iterations=num(g, f"iterations_{tag}"),
+                                 bound=num(g, f"bound_{tag}"), eps=num(g, f"eps_{tag}")))
+        a.plot(g.sqrt_cond, num(g, "bound_y"), "-", color=c, lw=0.9,
+               label=f"{prec}: bound (3.27) at the ε achieved")
+    a.axhline(int(rows.n.iloc[0]), color="gray", ls="--", lw=0.8, label="n (exact-arithmetic limit)")
+    log_axes(a)
+    a.set_xlabel("√κ(H) [–]")
+    a.set_ylabel("CG iterations [–]")
+    a.legend(fontsize=7)
+    data = pd.concat(long, ignore_index=True)
+    sec.figure(save_figure(fig, data, out, "suykens-cg-iterations",
+                           "Hestenes–Stiefel CG iterations to a relative residual √u against √κ(H), with "
+                           "the (3.27) bound evaluated at the A-norm error reduction ε each run reached."))
+    frac = data.iterations / data.bound
+    over = data[frac > 1]
+    s = f"CG used {span(100 * frac, '%')} of the (3.27) bound"
+    s += (f"; it exceeded the bound in {len(over)} of {len(data)} runs (precisions "
+          f"{sorted(set(over.precision))}: finite-precision CG loses orthogonality)" if len(over)
+          else ", never more")
+    return s
+
+
+def _pruning(sec, out, pr):
+    rows = ok(pr)
+    rows = rows[rows.status == "ok"] if len(rows) else rows
+    if not len(rows):
+        sec.note(errors_note(pr, "the pruning path") or "No pruning records.")
+        return "no pruning path"
+    r = rows.iloc[0]
+    n, e = loads(r["path_n_support"]), loads(r["path_mse"])
+    data = pd.DataFrame({"n_support": n, "validation_mse": e})
+    fig, axs = new_figure(1, 1, width=7.0)
+    a = axs[0, 0]
+    if len(n):
+        a.plot(n, e, "o-", ms=3, label="pruning path (5% per step)")
+        stop = int(r["suykens_stop_n_support"])
+        if stop in set(n.astype(int)):
+            a.plot([stop], [e[list(n.astype(int)).index(stop)]], "r*", ms=12,
+                   label=f"first rise of the index (Suykens' stop): {stop} SV")
+        a.invert_xaxis()
+        log_axes(a, x=False)
+    else:
+        empty_panel(a, "no path")
+    a.set_xlabel("number of support vectors [–]")
+    a.set_ylabel("test-set MSE [(target units)²]")
+    a.legend(fontsize=8)
+    sec.figure(save_figure(fig, data, out, "suykens-pruning",
+                           f"Pruning path on the noiseless sinc (N={int(r['M'])}, γ={fmt_num(r['C'])}, "
+                           f"σ²={fmt_num(r['sigma2'])}); step 4's index is the test MSE."))
+    if not len(n):
+        return "the pruning path is empty"
+    k50 = int(np.argmin(np.abs(n - 50)))
+    stop = int(r["suykens_stop_n_support"])
+    s = (f"pruning from {int(n[0])} to {int(n[-1])} support vectors moved the test MSE from "
+         f"{fmt_num(e[0])} to {fmt_num(e[-1])} ({fmt_num(e[k50])} at {int(n[k50])} SV, Fig. 3.9's 50)")
+    if stop == int(n[0]):
+        return s + ("; Suykens' rule (stop when the index degrades) stops before the first step here: "
+                    "reaching 50 SV needs a tolerance on the degradation")
+    return s + f"; Suykens' rule (stop at the first rise) stops at {stop} SV"
+
+
+def suykens_section(out, records, P) -> Section:
+    """Section 2 from the records "accuracy", "kkt", "cg" and "pruning" (figures written to ``out``)."""
+    sec = Section("2. Suykens: KKT, Schur complement and CG", "suykens")
+    sec.p(f"Noiseless sinc on [−10, 10] with n = {P.sinc_n} (accuracy; mp included), σ² = {P.sinc_sigma2}. "
+          "lssvm-kkt solves the full indefinite KKT system by LU; lssvm-schur factors H = Ω + I/γ by "
+          "Cholesky and makes the two solves of (3.25) with it; lssvm-cg runs Hestenes–Stiefel CG "
+          "on the same two systems. Errors are measured on the model (b, α) against a certified extended-precision "
+          "reference of the system each solver formed.")
+    clauses = [_accuracy(sec, out, records.get("accuracy", pd.DataFrame()))]
+    sec.h3("Condition of the KKT matrix against its Schur complement")
+    clauses.append(_kkt(sec, out, records.get("kkt", pd.DataFrame())))
+    sec.h3("CG iterations against the (3.27) bound")
+    clauses.append(_cg(sec, out, records.get("cg", pd.DataFrame())))
+    sec.h3("Pruning path (§3.7)")
+    clauses.append(_pruning(sec, out, records.get("pruning", pd.DataFrame())))
+    sec.verdict = "; ".join(c for c in clauses if c) + "."
+    return sec
