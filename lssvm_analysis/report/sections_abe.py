@@ -271,8 +271,8 @@ def abe_conditioning_blocks(sec: Section, out, records, P) -> list[str]:
           "1/(2√m·u·max_i Ω_ii) models the m eigenvalues lost in the noise as a trailing block perturbed "
           "by rounding errors of the size of the entries with random signs (semicircle law): it explains "
           "why the measured c·n is below 1 and varies with ‖Ω_e‖₂/max Ω_ii. C_safe is where Demmel's "
-          "criterion (Higham, Thm 10.7) guarantees success. Recorded pivots of LAPACK-backed precisions "
-          "are recomputed from the partial factor and can come out slightly positive at the threshold.")
+          "criterion (Higham, Thm 10.7) guarantees success. The recorded pivot is the value the "
+          "factorization rejected (for LAPACK precisions, the one potrf leaves on the diagonal).")
     t = _breakdown_table(sec, out, bd)
     verdict.append(_breakdown_verdict(t).rstrip("."))
     sec.h3("Saturation of the primal matrix's condition number")
