@@ -30,6 +30,16 @@ __all__ = ["LSSVMRegressor", "LSSVMClassifier", "ELSRegressor"]
 class _LSSVMBase(BaseEstimator):
     _task = "regression"
 
+    def __init__(self, C=1.0, sigma2=1.0, kernel="rbf", degree=3, t=1.0,
+                 solver="lssvm-schur", precision="float64"):
+        self.C = C
+        self.sigma2 = sigma2
+        self.kernel = kernel
+        self.degree = degree
+        self.t = t
+        self.solver = solver
+        self.precision = precision
+
     def _kernel_params(self):
         return {"C": self.C, "kernel": self.kernel, "sigma2": self.sigma2,
                 "degree": self.degree, "t": self.t}
@@ -76,16 +86,6 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
         The solver's outcome (coefficients, timings, diagnostics).
     n_features_in_ : int
     """
-
-    def __init__(self, C=1.0, sigma2=1.0, kernel="rbf", degree=3, t=1.0,
-                 solver="lssvm-schur", precision="float64"):
-        self.C = C
-        self.sigma2 = sigma2
-        self.kernel = kernel
-        self.degree = degree
-        self.t = t
-        self.solver = solver
-        self.precision = precision
 
     def fit(self, X, y):
         X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
@@ -151,13 +151,8 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
 
     def __init__(self, C=1.0, sigma2=1.0, kernel="rbf", degree=3, t=1.0,
                  solver="lssvm-schur", precision="float64", code="1vs1"):
-        self.C = C
-        self.sigma2 = sigma2
-        self.kernel = kernel
-        self.degree = degree
-        self.t = t
-        self.solver = solver
-        self.precision = precision
+        super().__init__(C=C, sigma2=sigma2, kernel=kernel, degree=degree, t=t,
+                         solver=solver, precision=precision)
         self.code = code
 
     def fit(self, X, y):
