@@ -118,10 +118,14 @@ class Precision(ABC):
         ValueError, TypeError
             Not square, not symmetric, NaN/inf, empty, not real.
         """
-        A = self._prepare(A, "A", check=check, symmetric=True)
+        A = self._prepare(A, "A", check=check, symmetric=True, finite=not self._factor_checks_finite)
         return self._cholesky(A)
 
-    def _prepare(self, A, name, *, check, symmetric):
+    #: True where ``_cholesky`` itself tells non-finite input from a breakdown,
+    #: so ``cholesky`` can skip the O(n^2) finiteness pass.
+    _factor_checks_finite = False
+
+    def _prepare(self, A, name, *, check, symmetric, finite=True):
         A = as_matrix(A, name)
         if check:
             check_square(A, name)
@@ -129,7 +133,8 @@ class Precision(ABC):
         if check:
             if symmetric:  # the caller's numbers: rounding to float32 must not symmetrize them
                 check_symmetric(A, name)  # says NaN when a NaN breaks the symmetry
-            check_finite(Ap, name)  # inf == inf passes check_symmetric; float32 may overflow
+            if finite:
+                check_finite(Ap, name)  # inf == inf passes check_symmetric; float32 may overflow
         return Ap
 
     def _convert(self, a, name):
@@ -200,8 +205,15 @@ class LapackPrecision(Precision):
     def sqrt(self, a):
         return np.sqrt(self.asarray(a))
 
+    # NaN fails check_symmetric; an inf below the diagonal makes a later pivot -inf
+    # (potrf reports it) and an inf on the diagonal leaves an inf on L's diagonal.
+    _factor_checks_finite = True
+
     def _cholesky(self, A):
-        c, info = self._potrf(A, lower=1, clean=1, overwrite_a=0)
+        # A is symmetric, so A.T is the same matrix; for a C-ordered A it is
+        # Fortran-ordered and potrf's private copy is a plain copy rather than
+        # a transposing one (measured: 65 ms against 69 ms at n = 2000).
+        c, info = self._potrf(A.T if A.flags.c_contiguous else A, lower=1, clean=1, overwrite_a=0)
         if info > 0:
             check_finite(A, "A")  # a non-finite entry is bad input, not a breakdown
             k = info - 1
@@ -213,6 +225,11 @@ class LapackPrecision(Precision):
             raise CholeskyBreakdownError(CholeskyBreakdown(k, float(d), A.shape[0], self.name))
         if info < 0:  # pragma: no cover - the arguments are ours
             raise ValueError(f"illegal value in argument {-info} of {self.name} potrf")
+        diag = np.diagonal(c)
+        if not np.isfinite(diag).all():
+            check_finite(A, "A")  # an inf on A's diagonal: bad input
+            k = int(np.argmin(np.isfinite(diag)))  # else overflow in the factor
+            raise CholeskyBreakdownError(CholeskyBreakdown(k, float(diag[k]), A.shape[0], self.name))
         return c
 
     def _pivot(self, A, c, k):
