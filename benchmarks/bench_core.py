@@ -1,0 +1,86 @@
+"""Numerics core (issue 2): the Cholesky wrapper and the certified reference solve.
+
+Targets (tracked here, asserted nowhere: speed targets live in asv):
+
+* ``get_precision("float64").cholesky(A)`` within 1.05 x
+  ``scipy.linalg.cho_factor(A, lower=True)`` at n = 2000 (one thread);
+* ``reference_solve`` of an M = 1000 system of condition 1e6 in <= 1 s with
+  >= 30 certified digits.
+"""
+import math
+
+import scipy.linalg
+
+from . import common
+from .common import la
+
+__all__ = ["CholeskyWrapper", "ReferenceSolve"]
+
+
+class CholeskyWrapper:
+    """float64 Cholesky of the precision registry against SciPy's ``cho_factor``.
+
+    Both compute the lower factor of the same SPD matrix with LAPACK dpotrf;
+    the wrapper also checks exact symmetry and zeroes the upper triangle
+    (O(n^2) against dpotrf's n^3/3).
+    """
+
+    params = [[2000]]
+    param_names = ["n"]
+    timeout = 120
+
+    def setup(self, n):
+        self.A = common.spd_matrix(common.size(n))
+        self.p = la.get_precision("float64")
+
+    def time_wrapper(self, n):
+        self.p.cholesky(self.A)
+
+    def time_cho_factor(self, n):
+        scipy.linalg.cho_factor(self.A, lower=True)
+
+    def track_wrapper_over_cho_factor(self, n):
+        """Ratio of the minima of 15 interleaved runs of each, in one process (target <= 1.05)."""
+        t_wrap, t_scipy = common.interleaved_min(
+            [lambda: self.p.cholesky(self.A), lambda: scipy.linalg.cho_factor(self.A, lower=True)],
+            repeats=15)
+        return common.round_sig(t_wrap / t_scipy, 3)
+
+    track_wrapper_over_cho_factor.unit = "ratio"
+
+    def track_blas_threads(self, n):
+        """Threads of the BLAS pools while benchmarking: must be 1 (OPENBLAS_NUM_THREADS=1)."""
+        return common.blas_threads()
+
+    track_blas_threads.unit = "threads"
+
+
+class ReferenceSolve:
+    """``reference_solve`` (certified extended-precision solution) at M = 1000, cond 1e6."""
+
+    params = [[1000]]
+    param_names = ["M"]
+    timeout = 300
+    rounds = 1
+    repeat = (1, 5, 10.0)
+    number = 1
+    warmup_time = 0
+
+    def setup(self, M):
+        self.reference = common.optional_module("lssvm_analysis.reference")
+        self.A, self.b, self.log10_cond = common.conditioned_system(common.size(M), 1e6)
+
+    def time_reference_solve(self, M):
+        self.reference.reference_solve(self.A, self.b, digits=30)
+
+    def track_certified_digits(self, M):
+        """Certified correct digits (a proven lower bound), rounded down (target >= 30)."""
+        return float(math.floor(self.reference.reference_solve(self.A, self.b, digits=30).digits))
+
+    track_certified_digits.unit = "digits"
+
+    def track_log10_cond(self, M):
+        """log10 cond_2 of the system (float64 eigenvalues of the formed matrix), to 0.1."""
+        return common.round_to(self.log10_cond, 0.1)
+
+    track_log10_cond.unit = "log10 cond"

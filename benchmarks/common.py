@@ -1,0 +1,228 @@
+"""Shared pieces of the asv suites: sizes, skips, cached deterministic data, timing helpers.
+
+* Sizes go through :func:`size`, so that ``TINY`` (set by the test suite, or
+  ``LSSVM_BENCH_TINY=1``) shrinks every benchmark to a smoke test: a broken
+  benchmark then fails pytest instead of a later ``asv run``.
+* A component the installed version lacks (a solver not registered yet, a
+  module not written yet) raises :class:`Missing` from ``setup``: asv skips
+  the combination (it is a ``NotImplementedError``), and the suites still
+  import against any version of the package.
+* Data getters are ``lru_cache``-d and seeded: asv re-runs ``setup`` before
+  every sample, and every process builds the same data.
+* Accuracy ``track_`` values are rounded (digits to 0.1, log10 values to
+  0.1, ratios to 2 significant digits): asv flags any change over 10 % of a
+  raw tracked value, and the last bits of a digit count are noise.
+"""
+from __future__ import annotations
+
+import importlib
+import math
+import os
+import time
+from functools import lru_cache
+
+import numpy as np
+
+try:  # imported here so that asv's forkserver preimports it: forked benchmark processes start warm
+    import lssvm_analysis as la
+except ImportError:  # pragma: no cover - asv discovery must survive a broken install
+    la = None
+for _name in ("lssvm_analysis.crossover", "lssvm_analysis.reference", "lssvm_analysis.datasets"):
+    try:
+        importlib.import_module(_name)
+    except Exception:  # noqa: BLE001 - missing or mid-edit: optional_module reports it in setup
+        pass
+
+__all__ = ["la", "TINY", "Missing", "size", "optional_module", "solver_names", "require_solver",
+           "regression_data", "classification_data", "spd_matrix", "conditioned_system",
+           "solver_problem", "crossover_problem", "interleaved_min", "round_sig", "round_to",
+           "blas_threads", "limit_blas_threads"]
+
+#: Smoke-test mode: every size n becomes ``max(TINY_MIN, n // TINY_DIVISOR)`` (at most n).
+TINY = os.environ.get("LSSVM_BENCH_TINY", "0") not in ("", "0")
+TINY_DIVISOR = 50
+TINY_MIN = 40
+
+
+class Missing(NotImplementedError):
+    """A component this version of lssvm_analysis does not have (asv skips the benchmark)."""
+
+
+def size(n: int) -> int:
+    """The problem size to use for a nominal size n (n itself unless ``TINY``)."""
+    if not TINY:
+        return int(n)
+    return int(min(n, max(TINY_MIN, n // TINY_DIVISOR)))
+
+
+def optional_module(name: str):
+    """Import ``name`` or raise :class:`Missing` (suites import on any version)."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as err:
+        raise Missing(f"{name} is not available in this version: {err}") from None
+
+
+def solver_names() -> list:
+    """Names in the solver registry at import time ('(none)' if empty, so params stay valid)."""
+    try:
+        names = list(la.solvers())
+    except Exception:  # noqa: BLE001 - an old or broken version must not break discovery
+        names = []
+    return names or ["(none)"]
+
+
+def require_solver(name: str):
+    """The registry entry of ``name`` or :class:`Missing`."""
+    if la is None:
+        raise Missing("lssvm_analysis cannot be imported")
+    if name not in la.solvers():
+        raise Missing(f"solver {name!r} is not registered in this version")
+    return la.get_solver(name)
+
+
+# --------------------------------------------------------------------------- #
+# data (cached, deterministic)
+# --------------------------------------------------------------------------- #
+@lru_cache(maxsize=None)
+def regression_data(M: int, *, d: int = 4, seed: int = 0):
+    """Noisy sinc of ||x|| on [-3, 3]^d: (X, y) float64, read-only."""
+    rng = np.random.default_rng([seed, M, d])
+    X = rng.uniform(-3, 3, size=(M, d))
+    y = np.sinc(np.linalg.norm(X, axis=1) / np.pi) + 0.1 * rng.standard_normal(M)
+    return _frozen(X), _frozen(y)
+
+
+@lru_cache(maxsize=None)
+def classification_data(M: int, *, d: int = 4, seed: int = 0):
+    """Two Gaussian clouds at +-1 (unit variance) with labels -1/+1, both present."""
+    rng = np.random.default_rng([seed, M, d, 1])
+    y = np.where(np.arange(M) % 2 == 0, 1.0, -1.0)
+    X = y[:, None] + rng.standard_normal((M, d))
+    return _frozen(X), _frozen(y)
+
+
+@lru_cache(maxsize=None)
+def spd_matrix(n: int, *, seed: int = 0):
+    """RBF kernel matrix of n points in [0, 1]^5 (sigma2 = 0.5) plus 1e-2 I: SPD, float64."""
+    X = np.random.default_rng([seed, n]).uniform(size=(n, 5))
+    A = la.rbf_kernel(X, sigma2=0.5) + 1e-2 * np.eye(n)
+    return _frozen(A)
+
+
+@lru_cache(maxsize=None)
+def conditioned_system(M: int, cond: float, *, seed: int = 0):
+    """RBF + I/C with C chosen so that cond_2(A) = cond; returns (A, b, log10 cond_2(A)).
+
+    With the eigenvalues l_min, l_max of the kernel matrix K, cond(K + dI) =
+    (l_max + d) / (l_min + d) = cond gives d = (l_max - cond l_min) / (cond - 1).
+    The condition number actually reached is measured (float64 eigvalsh of
+    the formed A) and returned.
+    """
+    rng = np.random.default_rng([seed, M, 2])
+    X = rng.uniform(size=(M, 3))
+    K = la.rbf_kernel(X, sigma2=0.5)
+    lam = np.linalg.eigvalsh(K)
+    d = (lam[-1] - cond * max(lam[0], 0.0)) / (cond - 1)
+    A = K + d * np.eye(M)
+    ev = np.linalg.eigvalsh(A)
+    return _frozen(A), _frozen(rng.standard_normal(M)), float(np.log10(ev[-1] / ev[0]))
+
+
+@lru_cache(maxsize=None)
+def _solver_problem(name: str, M: int, C: float, sigma2: float):
+    """(X, y, kwargs) of one fit of solver ``name`` on M points; see :func:`solver_problem`."""
+    import inspect
+
+    info = require_solver(name)
+    sig = inspect.signature(info.func).parameters
+    task = "regression" if "regression" in info.tasks else "classification"
+    make = regression_data if task == "regression" else classification_data
+    X, y = make(M)
+    kw = {"C": C, "sigma2": sigma2}
+    if "task" in sig:
+        kw["task"] = task
+    if "validation" in sig:  # pruning: the performance index of Suykens §3.7 step 4
+        kw["validation"] = make(max(M // 4, 20), seed=1)
+    return X, y, {k: v for k, v in kw.items() if k in sig}
+
+
+def solver_problem(name: str, M: int, *, C: float = 10.0, sigma2: float = 2.0):
+    """Data and hyper-parameters a registered solver is benchmarked with.
+
+    Regression data (noisy sinc) for solvers that do regression, otherwise
+    two Gaussian classes; ``C``, ``sigma2`` and, where the signature has
+    them, ``task`` and a held-out ``validation`` set (pruning); every other
+    option stays at the solver's default (e.g. ``eta = 1e-3`` for Abe's ELS).
+    """
+    X, y, kw = _solver_problem(name, int(M), float(C), float(sigma2))
+    return X, y, dict(kw)
+
+
+@lru_cache(maxsize=None)
+def crossover_problem(M: int):
+    """(X, y) of the crossover study (:func:`lssvm_analysis.crossover.crossover_data`)."""
+    cx = optional_module("lssvm_analysis.crossover")
+    X, y = cx.crossover_data(M)
+    return _frozen(X), _frozen(y)
+
+
+def _frozen(a):
+    a = np.asarray(a)
+    a.flags.writeable = False  # a benchmark that writes into shared data fails loudly
+    return a
+
+
+# --------------------------------------------------------------------------- #
+# timing and rounding
+# --------------------------------------------------------------------------- #
+def interleaved_min(funcs, repeats: int) -> list:
+    """Minimum wall time of each function over ``repeats`` interleaved rounds.
+
+    The order alternates between rounds (f0 f1 ... / ... f1 f0) so that a
+    slow drift of a shared machine hits every function alike; the minimum is
+    the least noisy estimate of the cost.
+    """
+    best = [math.inf] * len(funcs)
+    order = list(range(len(funcs)))
+    for r in range(repeats):
+        for i in (order if r % 2 == 0 else order[::-1]):
+            t0 = time.perf_counter()
+            funcs[i]()
+            best[i] = min(best[i], time.perf_counter() - t0)
+    return best
+
+
+def round_sig(x: float, sig: int = 2) -> float:
+    """x rounded to ``sig`` significant digits (NaN and inf pass through)."""
+    x = float(x)
+    if not math.isfinite(x) or x == 0:
+        return x
+    return round(x, sig - 1 - int(math.floor(math.log10(abs(x)))))
+
+
+def round_to(x: float, step: float = 0.1) -> float:
+    """x rounded to a multiple of ``step`` (NaN and inf pass through)."""
+    x = float(x)
+    return x if not math.isfinite(x) else round(round(x / step) * step, 10)
+
+
+def blas_threads() -> int:
+    """Largest thread count among the loaded BLAS/OpenMP pools (threadpoolctl), 0 if unknown."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:  # pragma: no cover - threadpoolctl comes with scikit-learn
+        return 0
+    return max((int(i.get("num_threads", 0)) for i in threadpool_info()), default=0)
+
+
+def limit_blas_threads(n: int = 1) -> None:
+    """Limit every loaded BLAS/OpenMP pool to n threads (for NumPy loaded before the env var)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover
+        return
+    threadpool_limits(limits=n)
+
+
+limit_blas_threads(1)

@@ -1,0 +1,535 @@
+"""Primal against dual ELS SVR cost: Abe's flop model, in-process timing, asv results.
+
+Abe (§2.4) compares the cost of training the least-squares SVR in the
+empirical feature space in the primal form (PrLS, eq. 6-7: an N x N system)
+and in the dual form (DuLS, eq. 10-11: an M x M system, M training points, N
+support vectors chosen by thresholded Cholesky with threshold eta).  He counts
+"the time for setting the coefficient matrix and solving the set of linear
+equations by the Cholesky factorization", i.e. the phases after the selection
+of the support vectors, which both forms share.  This module gives
+
+* :func:`flop_model` / :func:`crossover_ratio_model` - that count, per phase;
+* :func:`measure_crossover` - the same ratio measured in this process on the
+  registered solvers ``els-primal`` and ``els-dual`` (used by the report when
+  no asv results exist);
+* :func:`load_asv_crossover` - the same table read from the results of the asv
+  suite ``benchmarks/bench_crossover.py`` when they exist;
+* :func:`crossover_point` - N*/M, where the dual/primal ratio crosses 1.
+
+Units
+-----
+flops
+    Floating-point operations; a multiplication and an addition count one
+    each (a multiply-add is 2 flops), the LAPACK convention: Cholesky of order
+    n costs n^3/3 + n^2/2 + n/6.  Abe counts multiplications, i.e. half of
+    these figures; ratios are the same.
+seconds
+    Wall-clock seconds (``time.perf_counter``), minimum over repeats.
+ratios
+    ``dual_over_primal`` = dual cost / primal cost (> 1: the primal is
+    cheaper).  ``n_over_m`` = N / M.
+
+Notes
+-----
+The model (flops, the paper's M, N and our M, N are the same symbols):
+
+========== ============================================ ============================
+phase      primal, eq. (7), N x N                       dual, eq. (10)-(11), M x M
+========== ============================================ ============================
+formation  blas3: centre H, H_c^T H_c (SYRK): M N(N+1)  Omega_e = H H^T + I/C (SYRK,
+           + 2MN, rhs 2MN; as-described: M outer        or M(M+1)/2 dot products of
+           products h h^T, 2 M N^2, + MN + 3N^2, rhs    length N, Abe's count halved
+           2MN                                          by symmetry): M(M+1)N + M
+factor     N^3/3 + N^2/2 + N/6                          M^3/3 + M^2/2 + M/6
+solve      2N^2 (one rhs) + 2N (b_e by (6))             4M^2 (rhs y and 1) + 4M
+                                                        (b_e, beta) + 2MN (v = H^T beta)
+========== ============================================ ============================
+
+With r = N/M the leading terms give dual/primal = (r + 1/3) / (r^2 + r^3/3)
+for the BLAS-3 formation, which exceeds 1 for every r < 1 and equals 1 at
+r = 1: counted in flops the primal form is never slower, and the crossover
+N*/M is 1.  Abe's claim that the dual is faster when N ~ M rests on the
+primal formation being "not efficient" (outer products, not dot products):
+with the as-described formation, which computes the full N x N outer product
+for each of the M points (2 M N^2 flops, no symmetry), the leading terms give
+dual/primal = (r + 1/3) / (2 r^2 + r^3/3), which crosses 1 at r ~ 0.67; and
+the outer-product loop also runs at a lower rate than a BLAS-3 product,
+which flops do not show (the measured ratio does).
+"""
+from __future__ import annotations
+
+import ast
+import itertools
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._validation import check_int, check_positive
+from .kernels import make_kernel
+from .linalg import thresholded_cholesky
+from .precision import get_precision
+
+__all__ = ["FORMS", "FORMATIONS", "SOLVERS", "ASV_BENCHMARKS", "flop_model", "crossover_ratio_model",
+           "crossover_point", "crossover_data", "eta_for_ratios", "measure_crossover",
+           "load_asv_crossover"]
+
+FORMS = ("primal", "dual")
+FORMATIONS = ("blas3", "as-described")
+SOLVERS = {"primal": "els-primal", "dual": "els-dual"}
+#: Phases of the solvers' PhaseTimer that Abe's comparison counts (not "selection", not "kernel").
+TIMED_PHASES = ("formation", "factorization", "solve")
+#: asv benchmarks of benchmarks/bench_crossover.py read by :func:`load_asv_crossover`: column -> name.
+ASV_BENCHMARKS = {
+    "primal_fit_seconds": "bench_crossover.ElsPrimalTime.time_fit",
+    "dual_fit_seconds": "bench_crossover.ElsDualTime.time_fit",
+    "dual_over_primal": "bench_crossover.ElsCrossover.track_dual_over_primal",
+    "model_dual_over_primal": "bench_crossover.ElsCrossover.track_model_dual_over_primal",
+    "n_over_m": "bench_crossover.ElsCrossover.track_n_over_m",
+}
+
+# Data of the crossover study: fixed so that asv, the report and the tests time the same problem.
+DATA_FEATURES = 8
+DATA_SIGMA2 = 1.0
+DATA_C = 1.0
+
+
+def _check_form(form, formation):
+    if form not in FORMS:
+        raise ValueError(f"expected form in {FORMS}, got form={form!r}")
+    if formation not in FORMATIONS:
+        raise ValueError(f"expected formation in {FORMATIONS}, got formation={formation!r}")
+
+
+def flop_model(M, N, form, *, formation="blas3") -> dict:
+    """Flops of Abe's PrLS (primal) or DuLS (dual) solve after the SV selection.
+
+    Parameters
+    ----------
+    M : int >= 1
+        Number of training points (Abe's M).
+    N : int, 1 <= N <= M
+        Number of support vectors, the dimension of the empirical feature
+        space (Abe's N).
+    form : {"primal", "dual"}
+        Eq. (6)-(7) (N x N system) or eq. (10)-(11) (M x M system).
+    formation : {"blas3", "as-described"}, keyword-only
+        How the primal coefficient matrix is formed: one symmetric product of
+        the centred H (``"blas3"``) or the sum of M full outer products h h^T
+        (``"as-described"``, Abe §2.2).  The dual has a single formation.
+
+    Returns
+    -------
+    dict
+        ``{"formation", "factorization", "solve", "total"}`` in flops (float).
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad M, N, form or formation.
+
+    Notes
+    -----
+    Counts of the module docstring table.  The selection of the support
+    vectors (thresholded Cholesky, O(M N^2)) and the kernel columns are common
+    to both forms and excluded, as in Abe §2.4.
+    """
+    M = check_int("M", M, minimum=1)
+    N = check_int("N", N, minimum=1)
+    if N > M:
+        raise ValueError(f"expected N <= M (support vectors are training points), got N={N}, M={M}")
+    _check_form(form, formation)
+    M, N = float(M), float(N)
+    if form == "primal":
+        if formation == "blas3":
+            form_f = M * N * (N + 1) + 2 * M * N + 2 * M * N + N
+        else:
+            form_f = 2 * M * N * N + M * N + 3 * N * N + 2 * M * N + N
+        n = N
+        solve_f = 2 * N * N + 2 * N
+    else:
+        form_f = M * (M + 1) * N + M
+        n = M
+        solve_f = 4 * M * M + 4 * M + 2 * M * N
+    fact_f = n ** 3 / 3 + n ** 2 / 2 + n / 6
+    return {"formation": form_f, "factorization": fact_f, "solve": solve_f,
+            "total": form_f + fact_f + solve_f}
+
+
+def _ratios(ratios):
+    r = np.atleast_1d(np.asarray(ratios, dtype=float))
+    if r.ndim != 1 or r.size == 0 or not np.all((r > 0) & (r <= 1)):
+        raise ValueError(f"expected N/M ratios in (0, 1], got ratios={ratios!r}")
+    return r
+
+
+def _n_of(M, r) -> int:
+    return int(min(M, max(1, round(r * M))))
+
+
+def crossover_ratio_model(M, ratios, *, formation="blas3") -> pd.DataFrame:
+    """The flop model's dual/primal cost ratio over N/M at fixed M.
+
+    Parameters
+    ----------
+    M : int >= 1
+    ratios : sequence of float in (0, 1]
+        N/M values; N = round(ratio * M) (at least 1).
+    formation : {"blas3", "as-described"}, keyword-only
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per ratio: ``M``, ``N``, ``n_over_m`` (achieved N/M),
+        ``formation``, ``primal_flops``, ``dual_flops``, ``dual_over_primal``.
+    """
+    M = check_int("M", M, minimum=1)
+    rows = []
+    for r in _ratios(ratios):
+        N = _n_of(M, r)
+        p = flop_model(M, N, "primal", formation=formation)["total"]
+        d = flop_model(M, N, "dual", formation=formation)["total"]
+        rows.append({"M": M, "N": N, "n_over_m": N / M, "formation": formation,
+                     "primal_flops": p, "dual_flops": d, "dual_over_primal": d / p})
+    return pd.DataFrame(rows)
+
+
+def crossover_point(df, *, x="n_over_m", y="dual_over_primal") -> float:
+    """N*/M where the dual/primal ratio first falls to 1, for one curve.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        One curve (a single M, formation and precision): columns ``x`` and
+        ``y``, e.g. the output of :func:`crossover_ratio_model` or
+        :func:`measure_crossover`.  Rows with NaN ``y`` are ignored.
+    x, y : str, keyword-only
+        Column names of N/M and of the dual/primal ratio.
+
+    Returns
+    -------
+    float
+        The smallest N/M with ratio <= 1, interpolated linearly in
+        (N/M, log ratio) between the bracketing grid points; the first grid
+        point if the ratio is already <= 1 there; NaN if the ratio stays
+        above 1 over the whole grid (the primal form is faster everywhere
+        measured).
+
+    Raises
+    ------
+    ValueError
+        Missing columns, repeated N/M values (several curves mixed), or no
+        finite point.
+    """
+    columns = list(getattr(df, "columns", []))
+    for col in (x, y):
+        if col not in columns:
+            raise ValueError(f"expected a DataFrame with a column {col!r}, got columns={columns}")
+    d = df[[x, y]].dropna().sort_values(x)
+    if d.empty:
+        raise ValueError(f"expected at least one finite {y!r} value, got none")
+    if d[x].duplicated().any():
+        raise ValueError(f"expected one curve (distinct {x!r} values), got repeated values "
+                         f"{sorted(set(d[x][d[x].duplicated()]))}: select one M, formation and precision")
+    xs, ys = d[x].to_numpy(float), d[y].to_numpy(float)
+    below = np.nonzero(ys <= 1)[0]
+    if below.size == 0:
+        return float("nan")
+    i = int(below[0])
+    if i == 0:
+        return float(xs[0])
+    l0, l1 = np.log(ys[i - 1]), np.log(ys[i])
+    return float(xs[i - 1] + (xs[i] - xs[i - 1]) * l0 / (l0 - l1))
+
+
+def crossover_data(M, *, seed=0):
+    """The regression problem of the crossover study (deterministic).
+
+    X is uniform on [0, 1]^8; y = sinc(2 ||x - 1/2||) plus Gaussian noise of
+    standard deviation 0.05.  X and the noise come from two generators seeded
+    from ``seed``, so the data of a smaller M are the first rows of a larger M.
+
+    Returns
+    -------
+    X : (M, 8) float64 ndarray
+    y : (M,) float64 ndarray
+    """
+    M = check_int("M", M, minimum=2)
+    X = np.random.default_rng([seed, 0]).uniform(size=(M, DATA_FEATURES))
+    noise = np.random.default_rng([seed, 1]).standard_normal(M)
+    y = np.sinc(2 * np.linalg.norm(X - 0.5, axis=1)) + 0.05 * noise
+    return X, y
+
+
+def _secant(e0, n0, e1, n1, n) -> float:
+    """Root of the line through (log n0, log e0), (log n1, log e1) at log n: N(eta) ~ eta^-k."""
+    l0, l1 = np.log(n0), np.log(n1)
+    return float(np.exp(np.log(e0) + (np.log(n) - l0) * (np.log(e1) - np.log(e0)) / (l1 - l0)))
+
+
+def _next_eta(evals, n, M, runs=0) -> float:
+    """Next eta to try for N = n, from the evaluated {eta: (N, pivot roots)}.
+
+    N = M needs eta below every visit-time pivot root: half the smallest root
+    of the selection that kept most columns.  Otherwise a secant step in
+    (log eta, log N) (N(eta) is close to a power law), inside the bracket of
+    the evaluated etas when there is one (bisection in log eta if the step
+    leaves it), and a power law of exponent -1 from a single point.
+    """
+    if n >= M:
+        roots = evals[max(evals, key=lambda e: evals[e][0])][1]
+        pos = roots[roots > 0]
+        return float(pos.min() / 2) if pos.size else 1e-12
+    near = sorted(evals, key=lambda e: (abs(evals[e][0] - n), e))
+    e0 = near[0]
+    e1 = next((e for e in near[1:] if evals[e][0] != evals[e0][0]), None)
+    guess = e0 * evals[e0][0] / n if e1 is None else _secant(e0, evals[e0][0], e1, evals[e1][0], n)
+    guess = min(max(guess, e0 / 4), e0 * 4)
+    lo = max((e for e in evals if evals[e][0] > n), default=None)  # eta too small
+    hi = min((e for e in evals if evals[e][0] < n), default=None)  # eta too large
+    if lo is not None and hi is not None and (runs >= 3 or not lo < guess < hi):
+        guess = float(np.sqrt(lo * hi))
+    return min(max(guess, 1e-12), 1 - 1e-9)
+
+
+def eta_for_ratios(X, ratios, *, sigma2=DATA_SIGMA2, precision="float64", tol=0.005, max_runs=12,
+                   start=0.3) -> pd.DataFrame:
+    """Thresholds eta for which Abe's thresholded Cholesky keeps N ~ ratio * M columns.
+
+    Parameters
+    ----------
+    X : (M, d) array_like
+        Training inputs (read only).
+    ratios : sequence of float in (0, 1]
+        Target N/M values.
+    sigma2 : float > 0, keyword-only
+        RBF width of the kernel the solvers use.
+    precision : str, keyword-only
+        The selection runs in the solver's precision, so eta depends on it.
+    tol : float >= 0, keyword-only
+        Accept |N - round(ratio M)| <= max(1, tol M).
+    max_runs : int, keyword-only
+        Selections run per target at most; then the closest N found is kept.
+    start : float in (0, 1) or sequence of them, keyword-only
+        eta(s) of the first selections: a cheap one (few columns kept) by
+        default, or the etas found in another precision (usually exact).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per ratio: ``target_n_over_m``, ``eta``, ``N``, ``n_over_m``
+        (achieved), ``runs`` (selections run for this target).
+
+    Notes
+    -----
+    N(eta) is non-increasing in practice but not provably so (dropping a
+    column raises the later pivots), so the search is a safeguarded secant
+    iteration on log N against log eta (see ``_next_eta``), with the
+    evaluations shared by all targets.  Each selection costs O(M N^2) (about
+    12 s at M = N = 4000 in float64 on one core here).
+    """
+    X = np.asarray(X, dtype=np.float64)
+    M = X.shape[0]
+    check_int("max_runs", max_runs, minimum=1)
+    starts = [float(e) for e in np.atleast_1d(np.asarray(start, dtype=float))]
+    if not starts or not all(0 < e < 1 for e in starts):
+        raise ValueError(f"expected start values in the open interval (0, 1), got start={start!r}")
+    kernel = make_kernel("rbf", sigma2=sigma2)
+    p = get_precision(precision)
+    evals = {}
+
+    def run(eta):
+        if eta not in evals:
+            sel = thresholded_cholesky(X, kernel, eta, precision=p)
+            evals[eta] = (len(sel.indices), np.asarray(sel.pivots, dtype=float))
+        return evals[eta][0]
+
+    for e in starts:
+        run(e)
+    rows = []
+    for r in _ratios(ratios):
+        n, slack, runs = _n_of(M, r), max(1, int(tol * M)), 0
+        while runs < max_runs:
+            best = min(evals, key=lambda e: (abs(evals[e][0] - n), e))
+            if abs(evals[best][0] - n) <= slack:
+                break
+            run(_next_eta(evals, n, M, runs))
+            runs += 1
+        best = min(evals, key=lambda e: (abs(evals[e][0] - n), e))
+        rows.append({"target_n_over_m": float(r), "eta": best, "N": evals[best][0],
+                     "n_over_m": evals[best][0] / M, "runs": runs})
+    return pd.DataFrame(rows)
+
+
+def _timed_fit(form, X, y, *, eta, formation, precision, C, sigma2):
+    from .solvers import fit  # layer 2, imported late: the registry fills on import
+
+    extra = {"formation": formation} if form == "primal" else {}
+    t0 = time.perf_counter()
+    f = fit(SOLVERS[form], X, y, precision=precision, C=C, sigma2=sigma2, eta=eta, **extra)
+    wall = time.perf_counter() - t0
+    phases = sum(f.timings.get(ph, 0.0) for ph in TIMED_PHASES)
+    return f, wall, phases
+
+
+def measure_crossover(M, ratios, *, formation="blas3", precision="float64", repeats=3, seed=0,
+                      C=DATA_C, sigma2=DATA_SIGMA2, etas=None) -> pd.DataFrame:
+    """Time ``els-primal`` against ``els-dual`` in this process over N/M.
+
+    Parameters
+    ----------
+    M : int >= 2
+        Training points; the data are :func:`crossover_data` (M, seed).
+    ratios : sequence of float in (0, 1]
+        Target N/M; eta is found by :func:`eta_for_ratios` (or given).
+    formation : {"blas3", "as-described"}, keyword-only
+        Formation of the primal matrix (the dual has one).
+    precision : {"float32", "float64", ...}, keyword-only
+    repeats : int >= 1, keyword-only
+        Fits of each form per ratio, interleaved (primal, dual, dual,
+        primal, ...) so that drifts of a shared machine hit both; the minimum
+        is kept.
+    seed : int, keyword-only
+    C, sigma2 : float > 0, keyword-only
+        C = 1 keeps both systems well conditioned in float32 at every N/M
+        (cond ~ C ||H||^2), so no breakdown cuts a timing short.
+    etas : DataFrame, optional
+        A table of :func:`eta_for_ratios` for these data (e.g. cached).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per ratio: ``M``, ``target_n_over_m``, ``eta``, ``N``,
+        ``n_over_m``, ``formation``, ``precision``, ``repeats``,
+        ``primal_seconds`` / ``dual_seconds`` (formation + factorization +
+        solve phases of the solvers' own timers: Abe's quantity),
+        ``primal_fit_seconds`` / ``dual_fit_seconds`` (whole fit, including
+        the common selection), ``dual_over_primal`` (phase ratio),
+        ``fit_dual_over_primal``, ``model_dual_over_primal`` (flop model at
+        the achieved N), ``primal_status``, ``dual_status``.  Seconds are NaN
+        for a fit that did not succeed (a breakdown ends a fit early).
+
+    Notes
+    -----
+    Wall-clock times on a shared machine: compare the ratios, which are
+    measured in the same process minutes apart, not the absolute seconds.
+    Set OPENBLAS_NUM_THREADS=1 before NumPy is imported for one-core figures.
+    """
+    check_int("repeats", repeats, minimum=1)
+    check_positive("C", C)
+    _check_form("primal", formation)
+    get_precision(precision)
+    X, y = crossover_data(M, seed=seed)
+    if etas is None:
+        etas = eta_for_ratios(X, ratios, sigma2=sigma2, precision=precision)
+    rows = []
+    for _, e in etas.iterrows():
+        best = {f: [np.inf, np.inf, None] for f in FORMS}
+        for rep in range(repeats):
+            for form in (FORMS if rep % 2 == 0 else FORMS[::-1]):
+                f, wall, phases = _timed_fit(form, X, y, eta=float(e["eta"]), formation=formation,
+                                             precision=precision, C=C, sigma2=sigma2)
+                b = best[form]
+                b[0], b[1], b[2] = min(b[0], phases), min(b[1], wall), f
+        rows.append(_crossover_row(M, e, formation, precision, repeats, best))
+    return pd.DataFrame(rows)
+
+
+def _crossover_row(M, e, formation, precision, repeats, best) -> dict:
+    N = best["primal"][2].n_support
+    row = {"M": M, "target_n_over_m": float(e["target_n_over_m"]), "eta": float(e["eta"]), "N": N,
+           "n_over_m": N / M, "formation": formation, "precision": precision, "repeats": repeats}
+    for form in FORMS:
+        phases, wall, f = best[form]
+        ok = f.status == "ok"
+        row[f"{form}_seconds"] = phases if ok else float("nan")
+        row[f"{form}_fit_seconds"] = wall if ok else float("nan")
+        row[f"{form}_status"] = f.status
+    row["dual_over_primal"] = row["dual_seconds"] / row["primal_seconds"]
+    row["fit_dual_over_primal"] = row["dual_fit_seconds"] / row["primal_fit_seconds"]
+    row["model_dual_over_primal"] = (flop_model(M, N, "dual", formation=formation)["total"]
+                                     / flop_model(M, N, "primal", formation=formation)["total"])
+    return row
+
+
+def _asv_records(path: Path):
+    """Long records (column, params dict, value) of the crossover benchmarks in one asv result file."""
+    data = json.loads(path.read_text())
+    cols = data.get("result_columns", ["result", "params"])
+    results = data.get("results", {})
+    for column, name in ASV_BENCHMARKS.items():
+        entry = results.get(name)
+        if not entry:
+            continue
+        values, params = entry[cols.index("result")], entry[cols.index("params")]
+        names = ["M", "target_n_over_m", "precision"] if "ElsDualTime" in name else \
+            ["M", "target_n_over_m", "formation", "precision"]
+        if values is None or len(params) != len(names):
+            continue
+        for value, combo in zip(values, itertools.product(*params)):
+            key = dict(zip(names, (ast.literal_eval(c) for c in combo)))
+            yield column, key, (float("nan") if value is None else float(value))
+
+
+def load_asv_crossover(results_dir=".asv/results"):
+    """The crossover suite's latest asv results as a table, or None when there are none.
+
+    Parameters
+    ----------
+    results_dir : str or Path
+        asv's ``results_dir`` (``.asv/results`` in this project's asv.conf.json).
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        One row per (M, target N/M, formation, precision) of the most recent
+        result file (by asv's ``date``) holding the crossover benchmarks:
+        ``M``, ``target_n_over_m``, ``formation``, ``precision``,
+        ``n_over_m`` (achieved), ``N``, ``primal_fit_seconds``,
+        ``dual_fit_seconds`` (asv's time of a whole fit; the dual has one
+        formation, its time is repeated on both formations' rows),
+        ``dual_over_primal`` (formation + factorization + solve phases,
+        measured in one process), ``model_dual_over_primal``,
+        ``commit_hash``, ``machine``, ``env_name``, ``date`` (ms since the
+        epoch).  NaN where asv skipped or failed a combination.  The columns
+        that also exist in :func:`measure_crossover` mean the same.
+    """
+    root = Path(results_dir)
+    files = [] if not root.is_dir() else [
+        f for f in root.glob("*/*.json") if f.name not in ("machine.json", "benchmarks.json")]
+    latest, best_date = None, -1
+    for f in files:
+        try:
+            data = json.loads(f.read_text())
+        except (OSError, ValueError):
+            continue
+        has = any(name in data.get("results", {}) for name in ASV_BENCHMARKS.values())
+        if has and data.get("date", 0) > best_date:
+            latest, best_date = (f, data), data.get("date", 0)
+    if latest is None:
+        return None
+    f, data = latest
+    rows = {}
+    dual = {}
+    for column, key, value in _asv_records(f):
+        if column == "dual_fit_seconds":
+            dual[key["M"], key["target_n_over_m"], key["precision"]] = value
+            continue
+        k = (key["M"], key["target_n_over_m"], key["formation"], key["precision"])
+        rows.setdefault(k, dict(zip(("M", "target_n_over_m", "formation", "precision"), k)))[column] = value
+    if not rows:
+        return None
+    df = pd.DataFrame(list(rows.values()))
+    for column in ("primal_fit_seconds", "dual_over_primal", "model_dual_over_primal", "n_over_m"):
+        if column not in df:
+            df[column] = float("nan")
+    df["dual_fit_seconds"] = [dual.get((m, r, p), float("nan"))
+                              for m, r, p in zip(df.M, df.target_n_over_m, df.precision)]
+    df["N"] = (df["n_over_m"] * df["M"]).round().astype("Int64")
+    df["commit_hash"] = data.get("commit_hash")
+    df["machine"] = data.get("params", {}).get("machine", f.parent.name)
+    df["env_name"] = data.get("env_name")
+    df["date"] = data.get("date")
+    return df.sort_values(["formation", "precision", "M", "target_n_over_m"]).reset_index(drop=True)
