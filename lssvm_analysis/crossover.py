@@ -49,8 +49,9 @@ With r = N/M the leading terms give dual/primal = (r + 1/3) / (r^2 + r^3/3)
 for the BLAS-3 formation, which exceeds 1 for every r < 1 and equals 1 at
 r = 1: counted in flops the primal form is never slower, and the crossover
 N*/M is 1 (the lower-order terms leave the dual 2M flops dearer at N = M,
-so :func:`crossover_point` of the exact model is NaN: no crossing).  Abe's claim that the dual is faster when N ~ M rests on the
-primal formation being "not efficient" (outer products, not dot products):
+so :func:`crossover_point` of the exact model is NaN: no crossing).
+Abe's claim that the dual is faster when N ~ M rests on the primal
+formation being "not efficient" (outer products, not dot products):
 with the as-described formation, which computes the full N x N outer product
 for each of the M points (2 M N^2 flops, no symmetry), the leading terms give
 dual/primal = (r + 1/3) / (2 r^2 + r^3/3), which crosses 1 at r ~ 0.67; and
