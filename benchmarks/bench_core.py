@@ -55,16 +55,13 @@ class CholeskyWrapper:
     track_blas_threads.unit = "threads"
 
 
-class ReferenceSolve:
+class ReferenceSolve(common.OneShot):
     """``reference_solve`` (certified extended-precision solution) at M = 1000, cond 1e6."""
 
     params = [[1000]]
     param_names = ["M"]
     timeout = 300
-    rounds = 1
     repeat = (1, 5, 10.0)
-    number = 1
-    warmup_time = 0
 
     def setup(self, M):
         self.reference = common.optional_module("lssvm_analysis.reference")

@@ -38,14 +38,11 @@ AS_DESCRIBED_MAX_FLOPS = 2.1e10
 RATIO_REPEATS = {500: 7, 1000: 5, 2000: 2, 4000: 1}
 
 
-class _Crossover:
+class _Crossover(common.OneShot):
     """Shared set-up: the eta table (one ``setup_cache`` for the three classes) and the data."""
 
     timeout = 900
-    rounds = 1
     repeat = (1, 3, 3.0)
-    number = 1
-    warmup_time = 0
     min_run_count = 1
 
     def setup_cache(self):

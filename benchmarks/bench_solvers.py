@@ -14,16 +14,13 @@ from .common import la
 __all__ = ["SolverFit", "SchurFloor"]
 
 
-class SolverFit:
+class SolverFit(common.OneShot):
     """One fit of each registered solver, float32 and float64, at two sizes."""
 
     params = [common.solver_names(), ["float32", "float64"], [500, 2000]]
     param_names = ["solver", "precision", "M"]
     timeout = 300
-    rounds = 1
     repeat = (1, 7, 3.0)
-    number = 1
-    warmup_time = 0
     min_run_count = 1
 
     def setup(self, solver, precision, M):
@@ -54,16 +51,13 @@ def _floor(X, y, sigma2, C):
     return eta, nu
 
 
-class SchurFloor:
+class SchurFloor(common.OneShot):
     """lssvm-schur float64 against its floor (kernel build + dpotrf + 2 dpotrs): target <= 1.15 x."""
 
     params = [[4000]]
     param_names = ["M"]
     timeout = 300
-    rounds = 1
     repeat = (1, 5, 10.0)
-    number = 1
-    warmup_time = 0
 
     def setup(self, M):
         common.require_solver("lssvm-schur")

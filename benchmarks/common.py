@@ -33,7 +33,7 @@ for _name in ("lssvm_analysis.crossover", "lssvm_analysis.reference", "lssvm_ana
     except Exception:  # noqa: BLE001 - missing or mid-edit: optional_module reports it in setup
         pass
 
-__all__ = ["la", "TINY", "Missing", "size", "optional_module", "solver_names", "require_solver",
+__all__ = ["la", "TINY", "OneShot", "Missing", "size", "optional_module", "solver_names", "require_solver",
            "regression_data", "classification_data", "spd_matrix", "conditioned_system",
            "solver_problem", "crossover_problem", "interleaved_min", "round_sig", "round_to",
            "blas_threads", "limit_blas_threads"]
@@ -42,6 +42,18 @@ __all__ = ["la", "TINY", "Missing", "size", "optional_module", "solver_names", "
 TINY = os.environ.get("LSSVM_BENCH_TINY", "0") not in ("", "0")
 TINY_DIVISOR = 50
 TINY_MIN = 40
+
+
+class OneShot:
+    """asv sampling of benchmarks whose single call takes ~0.1 s to seconds.
+
+    One round, one call per sample, no warm-up; each suite sets its own
+    ``timeout`` and ``repeat``.
+    """
+
+    rounds = 1
+    number = 1
+    warmup_time = 0
 
 
 class Missing(NotImplementedError):
