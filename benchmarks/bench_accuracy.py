@@ -25,7 +25,7 @@ BREAKDOWN_LOG10_C_MAX = 20
 
 def _correct_digits(fit, sol, q):
     """-log10 of ||(coef, b) - (coef*, b*)||_inf / ||(coef*, b*)||_inf, computed in q (mp)."""
-    from lssvm_analysis.reference import correct_digits
+    from lssvm_analysis.analysis.reference import correct_digits
 
     with q.context():
         got = np.concatenate([q.asarray(np.atleast_1d(fit.coef_)), q.asarray(np.atleast_1d(fit.bias_))])
@@ -50,7 +50,7 @@ class SolverAccuracy:
     timeout = 300
 
     def setup(self, solver, precision, C):
-        reference = common.optional_module("lssvm_analysis.reference")
+        reference = common.optional_module("lssvm_analysis.analysis.reference")
         info = common.require_solver(solver)
         if info.system is None:
             raise NotImplementedError(f"{solver} solves no single linear system (no system builder)")

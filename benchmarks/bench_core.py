@@ -64,7 +64,7 @@ class ReferenceSolve(common.OneShot):
     repeat = (1, 5, 10.0)
 
     def setup(self, M):
-        self.reference = common.optional_module("lssvm_analysis.reference")
+        self.reference = common.optional_module("lssvm_analysis.analysis.reference")
         self.A, self.b, self.log10_cond = common.conditioned_system(common.size(M), 1e6)
 
     def time_reference_solve(self, M):

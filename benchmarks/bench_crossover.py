@@ -2,10 +2,10 @@
 
 The grid is M in {500, 1000, 2000, 4000}, N/M in {0.1, ..., 1.0}, the primal
 formation in {blas3, as-described} and precision in {float32, float64}, on
-the data of :func:`lssvm_analysis.crossover.crossover_data`.  N is set
+the data of :func:`lssvm_analysis.analysis.crossover.crossover_data`.  N is set
 through Abe's threshold eta: ``setup_cache`` finds, once per run, the eta
 that makes the thresholded Cholesky keep N = ratio * M columns (within
-0.5 % of M; :func:`lssvm_analysis.crossover.eta_for_ratios`), and
+0.5 % of M; :func:`lssvm_analysis.analysis.crossover.eta_for_ratios`), and
 ``track_n_over_m`` records the N/M achieved.
 
 * ``ElsPrimalTime.time_fit`` / ``ElsDualTime.time_fit``: one whole fit
@@ -48,7 +48,7 @@ class _Crossover(common.OneShot):
     def setup_cache(self):
         """{(M, precision): {ratio: (eta, N)}} for every M and precision of the grid ({} if unavailable)."""
         try:
-            cx = common.optional_module("lssvm_analysis.crossover")
+            cx = common.optional_module("lssvm_analysis.analysis.crossover")
             common.crossover_problem(2)
         except common.Missing:
             return {}  # setup then skips every combination (asv passes a non-None cache on)
@@ -69,7 +69,7 @@ class _Crossover(common.OneShot):
         for form in ("els-primal", "els-dual"):
             common.require_solver(form)
         if (M, precision) not in table:
-            raise common.Missing("no eta table (lssvm_analysis.crossover missing)")
+            raise common.Missing("no eta table (lssvm_analysis.analysis.crossover missing)")
         m = common.size(M)
         self.eta, self.N = table[M, precision][float(ratio)]
         if formation == "as-described" and 2.0 * m * self.N ** 2 > AS_DESCRIBED_MAX_FLOPS:
@@ -78,7 +78,7 @@ class _Crossover(common.OneShot):
                 f"flops > {AS_DESCRIBED_MAX_FLOPS:.2g} (time budget of the full run)")
         self.m = m
         self.X, self.y = common.crossover_problem(m)
-        cx = common.optional_module("lssvm_analysis.crossover")
+        cx = common.optional_module("lssvm_analysis.analysis.crossover")
         self.opts = {"precision": precision, "C": cx.DATA_C, "sigma2": cx.DATA_SIGMA2, "eta": self.eta}
         self.fit = la.fit
 
@@ -122,7 +122,7 @@ class ElsCrossover(_Crossover):
         """Measured (formation + factorization + solve) dual / primal, 2 significant digits."""
         import pandas as pd
 
-        cx = common.optional_module("lssvm_analysis.crossover")
+        cx = common.optional_module("lssvm_analysis.analysis.crossover")
         etas = pd.DataFrame([{"target_n_over_m": ratio, "eta": self.eta}])
         df = cx.measure_crossover(self.m, [ratio], formation=formation, precision=precision,
                                   repeats=RATIO_REPEATS.get(M, 1), etas=etas)
@@ -132,7 +132,7 @@ class ElsCrossover(_Crossover):
 
     def track_model_dual_over_primal(self, table, M, ratio, formation, precision):
         """Flop-model dual / primal at the achieved N (crossover.flop_model), 2 significant digits."""
-        cx = common.optional_module("lssvm_analysis.crossover")
+        cx = common.optional_module("lssvm_analysis.analysis.crossover")
         model = cx.crossover_ratio_model(self.m, [self.N / self.m], formation=formation)
         return common.round_sig(float(model["dual_over_primal"].iloc[0]), 2)
 

@@ -4,16 +4,17 @@ Public API (see DESIGN.md): precisions / get_precision, rbf_kernel and
 friends, solvers / fit, reference_solve and the error measures, the
 scikit-learn estimators, and the named exceptions.
 """
-from .exceptions import (CholeskyBreakdownError, ConvergenceWarning, FallbackWarning,
+from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning, FallbackWarning,
                          IllConditionedWarning, LSSVMWarning, ReferenceAccuracyError,
                          UnknownPrecisionError, UnknownSolverError)
-from .kernels import Kernel, linear_kernel, make_kernel, poly_kernel, rbf_kernel
-from .linalg import cg_iteration_bound, hestenes_stiefel_cg, pivoted_cholesky, thresholded_cholesky
-from .precision import Precision, get_precision, precisions
-from .result import CholeskyBreakdown, Fit
+from .core.kernels import Kernel, linear_kernel, make_kernel, poly_kernel, rbf_kernel
+from .core.linalg import cg_iteration_bound, hestenes_stiefel_cg, pivoted_cholesky, thresholded_cholesky
+from .core.precision import Precision, get_precision, precisions
+from .core.records import CholeskyBreakdown
+from .solvers.result import Fit
 from .solvers import fit, get_solver, solvers
 from .solvers.multiclass import MulticlassFit, fit_multiclass
-from .reference import (ErrorReport, ReferenceSolution, backward_error, condition_number,
+from .analysis.reference import (ErrorReport, ReferenceSolution, backward_error, condition_number,
                         correct_digits, forward_error, kkt_residual, reference_solve)
 from .estimators import ELSRegressor, LSSVMClassifier, LSSVMRegressor
 

@@ -20,7 +20,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .exceptions import CholeskyBreakdownError, ConvergenceWarning  # noqa: F401 (documented)
+from .core.exceptions import CholeskyBreakdownError, ConvergenceWarning  # noqa: F401 (documented)
 from .solvers import fit as _fit
 from .solvers import get_solver
 

@@ -1,7 +1,7 @@
 """Gates for Abe's ELS SVRs (``els-primal``, ``els-dual``) and the Mackey-Glass generator.
 
 Bounds (the conventions of ``test_suykens.py``; a fit's own system is
-measured with :mod:`lssvm_analysis.reference` in inf-norms from the exact
+measured with :mod:`lssvm_analysis.analysis.reference` in inf-norms from the exact
 data, models are compared in 2-norms by ``_model_error``):
 
 * solve: the backward error of a Cholesky solve is beta = c n u with
@@ -43,8 +43,8 @@ from conftest import LAPACK_THRESHOLD
 
 import lssvm_analysis as la
 from lssvm_analysis.datasets._mackey_glass import HORIZON, LAGS, mackey_glass, mackey_glass_series
-from lssvm_analysis.exceptions import UnknownPrecisionError
-from lssvm_analysis.reference import backward_error, forward_error, reference_solve
+from lssvm_analysis.core.exceptions import UnknownPrecisionError
+from lssvm_analysis.analysis.reference import backward_error, forward_error, reference_solve
 
 C_LAPACK = LAPACK_THRESHOLD
 SIGMA2 = 0.25

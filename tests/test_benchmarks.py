@@ -4,7 +4,7 @@
   by inspection as asv finds them) runs its ``setup_cache``, ``setup`` and one
   call for every parameter combination at a tiny size (``common.TINY``), so
   a broken benchmark fails here rather than in a later ``asv run``.
-* :mod:`lssvm_analysis.crossover`: the flop model against its closed form,
+* :mod:`lssvm_analysis.analysis.crossover`: the flop model against its closed form,
   the crossover point, the eta search, the in-process measurement and the
   reader of asv result files.
 """
@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:  # benchmarks/ is a top-level package next to lssv
 
 import benchmarks  # noqa: E402
 from benchmarks import common  # noqa: E402
-from lssvm_analysis import crossover as cx  # noqa: E402
+from lssvm_analysis.analysis import crossover as cx  # noqa: E402
 from lssvm_analysis import make_kernel, thresholded_cholesky  # noqa: E402
 
 #: asv's benchmark name prefixes (asv_runner.benchmarks.*.name_regex).

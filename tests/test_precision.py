@@ -20,7 +20,7 @@ import pytest
 from conftest import LAPACK_THRESHOLD
 
 import lssvm_analysis as la
-from lssvm_analysis.exceptions import CholeskyBreakdownError, UnknownPrecisionError
+from lssvm_analysis.core.exceptions import CholeskyBreakdownError, UnknownPrecisionError
 
 __all__: list[str] = []
 

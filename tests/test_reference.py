@@ -21,14 +21,14 @@ import pytest
 from conftest import LAPACK_THRESHOLD, Exact
 
 import lssvm_analysis as la
-from lssvm_analysis import errors
-from lssvm_analysis import reference as refmod
-from lssvm_analysis._arb import exact_system
-from lssvm_analysis.errors import (ErrorReport, backward_error, condition_number, correct_digits,
+from lssvm_analysis.analysis import measures as errors
+from lssvm_analysis.analysis import reference as refmod
+from lssvm_analysis.core._arb import exact_system
+from lssvm_analysis.analysis.measures import (ErrorReport, backward_error, condition_number, correct_digits,
                                    forward_error, kkt_residual)
-from lssvm_analysis.exceptions import ReferenceAccuracyError
-from lssvm_analysis.reference import ReferenceSolution, reference_solve
-from lssvm_analysis.result import ReadOnlyDict
+from lssvm_analysis.core.exceptions import ReferenceAccuracyError
+from lssvm_analysis.analysis.reference import ReferenceSolution, reference_solve
+from lssvm_analysis.core.records import ReadOnlyDict
 
 U64 = 2.0 ** -53
 

@@ -1,7 +1,7 @@
 """Gates for the Suykens ch. 3 solvers: KKT, Schur, CG, zero bias, Fisher, pruning, multiclass.
 
-Error measures come from :mod:`lssvm_analysis.reference` (certified solution) and
-:mod:`lssvm_analysis.errors` (residuals in ball arithmetic, inf-norms).  The bounds used throughout:
+Error measures come from :mod:`lssvm_analysis.analysis.reference` (certified solution) and
+:mod:`lssvm_analysis.analysis.measures` (residuals in ball arithmetic, inf-norms).  The bounds used throughout:
 
 * backward error (Rigal-Gaches, ||A z - rhs|| / (||A|| ||z|| + ||rhs||)) of a
   backward-stable direct solve: beta = c N u with c = LAPACK_THRESHOLD = 30,
@@ -26,10 +26,10 @@ from sklearn.datasets import load_iris
 from sklearn.kernel_ridge import KernelRidge
 
 import lssvm_analysis as la
-from lssvm_analysis.errors import backward_error, condition_number, forward_error
-from lssvm_analysis.exceptions import ConvergenceWarning, UnknownSolverError
-from lssvm_analysis.linalg import cg_iteration_bound
-from lssvm_analysis.reference import reference_solve
+from lssvm_analysis.analysis.measures import backward_error, condition_number, forward_error
+from lssvm_analysis.core.exceptions import ConvergenceWarning, UnknownSolverError
+from lssvm_analysis.core.linalg import cg_iteration_bound
+from lssvm_analysis.analysis.reference import reference_solve
 from lssvm_analysis.solvers.multiclass import MulticlassFit, fit_multiclass, hamming_decode, make_code
 
 SUYKENS = ["lssvm-kkt", "lssvm-schur", "lssvm-cg", "krr", "lssvm-fisher"]

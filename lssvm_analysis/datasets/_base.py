@@ -24,8 +24,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .._validation import check_open_interval
-from ..exceptions import MissingDependencyError, UnknownDatasetError  # noqa: F401 (re-exported)
+from ..core._validation import check_open_interval
+from ..core.exceptions import MissingDependencyError, UnknownDatasetError  # noqa: F401 (re-exported)
 
 __all__ = [
     "Dataset",

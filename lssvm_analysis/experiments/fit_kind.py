@@ -51,8 +51,8 @@ import time
 
 import numpy as np
 
-from .._validation import check_int
-from ..exceptions import ReferenceAccuracyError
+from ..core._validation import check_int
+from ..core.exceptions import ReferenceAccuracyError
 from .kinds import register_task_kind, validate_registry_names
 
 __all__ = ["fit_row", "FIT_OPTIONS", "DEFAULT_REFERENCE_MAX_N"]
@@ -147,7 +147,7 @@ def _model_vector(model, p) -> np.ndarray:
 
 
 def _reference_columns(info, X, y, fit, params, options, p) -> dict:
-    from .. import reference
+    from ..analysis import reference
 
     out = {"system_n": NAN, "condition": NAN, "reference_digits": NAN, "reference_method": "",
            "forward_error": NAN, "correct_digits": NAN, "backward_error": NAN, "reference_note": ""}
@@ -204,7 +204,7 @@ def _diagnostic_columns(fit) -> dict:
 
 def fit_row(task) -> dict:
     """Row function of kind "fit" (see the module docstring for the columns)."""
-    from ..precision import get_precision
+    from ..core.precision import get_precision
     from ..solvers import fit as run_fit
     from ..solvers import get_solver
 

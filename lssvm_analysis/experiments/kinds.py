@@ -28,7 +28,7 @@ def validate_registry_names(spec) -> None:
     Raises the registries' typed errors (``UnknownSolverError``,
     ``UnknownPrecisionError``, the datasets registry's error).
     """
-    from ..precision import get_precision
+    from ..core.precision import get_precision
     from ..solvers import get_solver
 
     for name in spec.solvers:

@@ -3,7 +3,7 @@
 Reads the records of the sweeps "abe-spectrum", "breakdown" and
 "primal-dual" (see :mod:`.plan`); computes nothing expensive: the spectra
 for every C follow from the stored singular values by the exact shift of
-:mod:`lssvm_analysis.conditioning`.
+:mod:`lssvm_analysis.analysis.conditioning`.
 """
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from types import SimpleNamespace
 import numpy as np
 import pandas as pd
 
-from .. import conditioning as cond
+from ..analysis import conditioning as cond
 from ._util import errors_note, num, ok, span
 from .figures import (fmt_num, log_axes, new_figure, precision_color, precision_rank, save_figure,
                       save_table)
 from .html import Section
-from .tasks import loads
+from ..experiments.report_kinds import loads
 
 __all__ = ["abe_conditioning_blocks"]
 

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .. import conditioning as cond
+from ..analysis import conditioning as cond
 from ._util import errors_note, num, ok, span
 from .figures import (fmt_num, log_axes, new_figure, precision_color, precision_rank, save_figure,
                       save_table)

@@ -8,7 +8,7 @@ from ._util import errors_note, num, ok, span
 from .figures import (empty_panel, fmt_num, log_axes, new_figure, precision_color, precision_rank,
                       save_figure)
 from .html import Section
-from .tasks import loads
+from ..experiments.report_kinds import loads
 
 __all__ = ["suykens_section"]
 

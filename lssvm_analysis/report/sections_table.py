@@ -159,7 +159,7 @@ def table1_blocks(sec: Section, out, records, P) -> list[str]:
 # crossover
 # --------------------------------------------------------------------------- #
 def _measured(records, asv_dir):
-    from .. import crossover
+    from ..analysis import crossover
 
     if asv_dir is not None and Path(asv_dir).is_dir():
         df = crossover.load_asv_crossover(str(asv_dir))
@@ -187,7 +187,7 @@ def crossover_blocks(sec: Section, out, records, P, *, asv_dir=".asv/results") -
     The asv results in ``asv_dir`` are used when they hold the crossover suite, else the
     "crossover" records (in-process timing).  The flop model is evaluated here (arithmetic).
     """
-    from .. import crossover
+    from ..analysis import crossover
 
     sec.h3("Primal/dual crossover")
     df, source = _measured(records, asv_dir)

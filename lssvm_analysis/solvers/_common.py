@@ -3,10 +3,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import as_matrix, as_vector, check_finite, check_positive
-from ..kernels import make_kernel
-from ..precision import get_precision
-from ..result import Fit, ReadOnlyDict
+from ..core._validation import as_matrix, as_vector, check_finite, check_positive
+from ..core.kernels import make_kernel
+from ..core.precision import get_precision
+from ..core.records import ReadOnlyDict
+from .result import Fit
 
 __all__ = ["validate_xy", "check_binary_labels", "make_fit", "breakdown_fit"]
 

@@ -1,12 +1,90 @@
-"""The one registry of solvers: tests, benchmarks, sweeps and the CLI iterate it."""
+"""The one registry of solvers: tests, benchmarks, sweeps and the report iterate it.
+
+A :class:`SolverInfo` says everything a caller would otherwise have to guess:
+the tasks a solver solves, the keywords it takes (and which of them it
+needs), its named variants, the precisions it runs in, the linear system it
+forms, a small example problem and the a-priori backward-error bound of its
+solve.  No caller inspects signatures or switches on solver names.
+
+Variants
+--------
+Where a paper's formula is numerically fragile the solver offers it *as
+printed* beside a stable reformulation, as the values of one keyword
+(``formation="as-described"`` / ``"blas3"``, ``ranking="bordered-inverse"`` /
+``"qr"``, ...).  Each value is a :class:`Variant` with a one-line description
+and a ``literal`` flag (the paper's formula as printed).  The first value
+registered for a keyword is its default.  :meth:`SolverInfo.configurations`
+enumerates them like precisions.
+"""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
 
-from ..exceptions import UnknownSolverError
+import numpy as np
 
-__all__ = ["SolverInfo", "register", "solvers", "get_solver", "fit"]
+from ..core.exceptions import UnknownSolverError, UnsupportedPrecisionError
+from ..core.precision import get_precision, precisions as _precisions
+
+__all__ = ["SolverInfo", "Variant", "Problem", "TASKS", "register", "unregister", "solvers",
+           "get_solver", "fit", "variant"]
+
+TASKS = ("regression", "classification")
+
+#: LAPACK's acceptance threshold on (backward error) / (n u) (xPOT03/xGET03 ratio 30).
+LAPACK_THRESHOLD = 30.0
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One named value of a solver keyword that selects a formulation.
+
+    Attributes
+    ----------
+    option : str
+        The keyword, e.g. ``"formation"``.
+    value : str
+        Its value, e.g. ``"as-described"``.
+    description : str
+        One line: what the formulation does.
+    literal : bool
+        True for the paper's formula as printed (the fragile form, kept to be measured).
+    """
+
+    option: str
+    value: str
+    description: str
+    literal: bool = False
+
+
+def variant(option: str, value: str, description: str, *, literal: bool = False) -> Variant:
+    """Shorthand for :class:`Variant` in ``register(..., variants=[...])``."""
+    return Variant(option, value, description, literal)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A small problem a solver accepts: ``fit(name, X, y, **params)``."""
+
+    X: np.ndarray
+    y: np.ndarray
+    task: str
+    params: Mapping[str, Any]
+
+
+def _example_data(task: str, n: int, rng) -> tuple[np.ndarray, np.ndarray]:
+    """Sinc of the first input plus a small linear term; classification: sign about the median."""
+    X = rng.uniform(-3, 3, (n, 2))
+    y = np.sinc(X[:, 0]) + 0.05 * X[:, 1]
+    if task == "classification":
+        y = np.where(y > np.median(y), 1.0, -1.0)
+    return X, y
+
+
+def _default_backward_bound(fit, n: int) -> float:
+    """c n u with c = 30: one backward-stable factorization and solve (LAPACK's test ratio)."""
+    return LAPACK_THRESHOLD * n * get_precision(fit.precision).unit_roundoff
 
 
 @dataclass(frozen=True)
@@ -21,18 +99,34 @@ class SolverInfo:
         ``func(X, y, *, precision, **params) -> Fit``.
     tasks : tuple of {"regression", "classification"}
     paper : str
-        Seed paper key ("suykens-ch3", "abe", ...).
+        Seed paper key ("suykens-ch3", "abe", "vieira", "zhao-sun", "chen-zhou", "baseline").
     equations : str
         The equations of the paper the solver implements.
     params : tuple of str
-        Hyper-parameters it accepts (unified names: C, sigma2, eta, ...).
+        Every keyword it takes besides ``precision`` (unified names: C,
+        sigma2, eta, task, validation, n_support, the variant keywords, ...).
+    required : tuple of str
+        Those of ``params`` a caller must give (no usable default).
+    variants : tuple of Variant
+        Named formulations, grouped by keyword; the first per keyword is the default.
+    precisions : tuple of str or None
+        The precisions it runs in; None means every registered one (and any mpN).
     system : callable or None
         ``system(X, y, fit, **params) -> (A, rhs, unpack)``: the linear system
         the solver solved, formed in ``fit.precision`` exactly as the solver
-        formed it (same support set), so that the conformance battery can
-        compare the fit with ``reference_solve(A, rhs)``; ``unpack(x)`` maps a
-        solution vector to ``{"coef": ..., "bias": ...}``.  None for solvers
-        that solve no single linear system (pruning, multiclass wrappers).
+        formed it, so that the conformance battery can compare the fit with
+        ``reference_solve(A, rhs)``; ``unpack(x)`` maps a solution vector to
+        ``{"coef": ..., "bias": ...}``.  None for solvers that solve no single
+        linear system.
+    example : callable or None
+        ``example(X, y, task, rng) -> dict``: keywords the example problem
+        needs besides C, sigma2 and task (e.g. Abe's eta, a validation set).
+    backward_bound : callable
+        ``backward_bound(fit, n) -> float``: the a-priori normwise backward
+        error of the fit's solution of its system of order n (default
+        ``30 n u``: one backward-stable factorization and solve).
+    description : str
+        One line for listings and the report.
     """
 
     name: str
@@ -40,31 +134,157 @@ class SolverInfo:
     tasks: tuple
     paper: str
     equations: str
-    params: tuple
+    params: tuple = ()
+    required: tuple = ()
+    variants: tuple = ()
+    precisions: tuple | None = None
     system: Callable | None = None
+    example: Callable | None = None
+    backward_bound: Callable = _default_backward_bound
+    description: str = ""
+
+    # -- what it takes ------------------------------------------------------
+    def accepts(self, keyword: str) -> bool:
+        """Whether the solver takes ``keyword`` (e.g. "task", "validation", "n_support")."""
+        return keyword in self.params
+
+    @property
+    def takes_task(self) -> bool:
+        return "task" in self.params
+
+    def supported_precisions(self) -> list[str]:
+        """The registered precisions it runs in (``precisions`` or every registered one)."""
+        return list(self.precisions) if self.precisions is not None else _precisions()
+
+    def supports_precision(self, precision) -> bool:
+        name = get_precision(precision).name
+        return self.precisions is None or name in self.precisions
+
+    def task_for(self, task: str | None = None) -> str:
+        """``task`` if given, else the solver's first task."""
+        return self.tasks[0] if task is None else task
+
+    # -- variants -----------------------------------------------------------
+    def variant_options(self) -> dict[str, tuple[Variant, ...]]:
+        """Variants by keyword, in registration order (the first is the default)."""
+        out: dict[str, list] = {}
+        for v in self.variants:
+            out.setdefault(v.option, []).append(v)
+        return {k: tuple(v) for k, v in out.items()}
+
+    def default_variant(self) -> dict[str, str]:
+        return {opt: vs[0].value for opt, vs in self.variant_options().items()}
+
+    def configurations(self) -> list[dict[str, str]]:
+        """Every combination of variant values (``[{}]`` for a solver without variants)."""
+        opts = self.variant_options()
+        values = [[v.value for v in vs] for vs in opts.values()]
+        return [dict(zip(opts, combo)) for combo in itertools.product(*values)]
+
+    def configuration_label(self, config: Mapping[str, str]) -> str:
+        """``name`` or ``name[option=value, ...]`` for the non-default values of ``config``."""
+        default = self.default_variant()
+        diff = [f"{k}={v}" for k, v in config.items() if default.get(k) != v]
+        return self.name + (f"[{', '.join(diff)}]" if diff else "")
+
+    def check_variants(self, params: Mapping[str, Any]) -> None:
+        """ValueError naming the keyword for a variant value the solver does not have."""
+        for opt, vs in self.variant_options().items():
+            if opt in params:
+                allowed = tuple(v.value for v in vs)
+                if params[opt] not in allowed:
+                    raise ValueError(f"expected {opt} in {allowed} for solver {self.name!r}, "
+                                     f"got {opt}={params[opt]!r}")
+
+    # -- example problem -----------------------------------------------------
+    def example_problem(self, task: str | None = None, n: int = 40, rng=None, *,
+                        C: float = 10.0, sigma2: float = 1.0) -> Problem:
+        """A small problem this solver accepts, for batteries, benchmarks and sweeps.
+
+        Parameters
+        ----------
+        task : {"regression", "classification"}, optional
+            Default: the solver's first task.
+        n : int
+            Number of training points.
+        rng : numpy.random.Generator or int, optional
+        C, sigma2 : float
+            Passed when the solver takes them.
+
+        Returns
+        -------
+        Problem
+            ``fit(self.name, p.X, p.y, **p.params)`` runs.
+        """
+        task = self.task_for(task)
+        if task not in self.tasks:
+            raise ValueError(f"expected a task in {self.tasks} for solver {self.name!r}, got task={task!r}")
+        rng = np.random.default_rng(rng)
+        X, y = _example_data(task, n, rng)
+        params: dict[str, Any] = {}
+        if self.accepts("C"):
+            params["C"] = C
+        if self.accepts("sigma2"):
+            params["sigma2"] = sigma2
+        if self.takes_task:
+            params["task"] = task
+        if self.example is not None:
+            params.update(self.example(X, y, task, rng))
+        return Problem(X, y, task, params)
 
 
 _SOLVERS: dict[str, SolverInfo] = {}
 
 
-def register(name: str, *, tasks, paper: str, equations: str, params=(), system=None):
-    """Decorator adding a solver function to the registry under ``name``."""
+def register(name: str, *, tasks, paper: str, equations: str, params=(), required=(), variants=(),
+             precisions=None, system=None, example=None, backward_bound=None, description=""):
+    """Decorator adding a solver function to the registry under ``name``.
+
+    See :class:`SolverInfo` for the arguments.  Variant keywords must be
+    among ``params``; ``tasks`` among :data:`TASKS`.
+    """
+    tasks, params, required, variants = tuple(tasks), tuple(params), tuple(required), tuple(variants)
+    if not tasks or not set(tasks) <= set(TASKS):
+        raise ValueError(f"expected tasks among {TASKS}, got tasks={tasks!r}")
+    bad = sorted({v.option for v in variants} - set(params))
+    if bad:
+        raise ValueError(f"expected variant keywords among params {params}, got {bad}")
+    bad = sorted(set(required) - set(params))
+    if bad:
+        raise ValueError(f"expected required keywords among params {params}, got {bad}")
+    if precisions is not None:
+        precisions = tuple(get_precision(p).name for p in precisions)
 
     def deco(func):
         if name in _SOLVERS:
             raise ValueError(f"solver {name!r} is already registered")
-        _SOLVERS[name] = SolverInfo(name, func, tuple(tasks), paper, equations, tuple(params), system)
+        _SOLVERS[name] = SolverInfo(name, func, tasks, paper, equations, params, required, variants,
+                                    precisions, system, example,
+                                    backward_bound or _default_backward_bound,
+                                    description or _first_line(func))
         return func
 
     return deco
 
 
-def solvers(task: str | None = None) -> list[str]:
-    """Registered solver names, optionally only those for ``task``."""
-    return [n for n, s in _SOLVERS.items() if task is None or task in s.tasks]
+def unregister(name: str) -> SolverInfo:
+    """Remove ``name`` from the registry (tests that register throwaway solvers clean up)."""
+    return _SOLVERS.pop(get_solver(name).name)
+
+
+def _first_line(func) -> str:
+    doc = (getattr(func, "__doc__", None) or "").strip()
+    return doc.splitlines()[0] if doc else ""
+
+
+def solvers(task: str | None = None, *, paper: str | None = None) -> list[str]:
+    """Registered solver names, optionally only those for ``task`` and/or ``paper``."""
+    return [n for n, s in _SOLVERS.items()
+            if (task is None or task in s.tasks) and (paper is None or s.paper == paper)]
 
 
 def get_solver(name: str) -> SolverInfo:
+    """The registry entry of ``name``; UnknownSolverError names the value it got."""
     try:
         return _SOLVERS[name]
     except (KeyError, TypeError):
@@ -72,5 +292,21 @@ def get_solver(name: str) -> SolverInfo:
 
 
 def fit(solver: str, X, y, *, precision="float64", **params):
-    """Fit the registered ``solver`` on (X, y) in ``precision``; see its docstring."""
-    return get_solver(solver).func(X, y, precision=precision, **params)
+    """Fit the registered ``solver`` on (X, y) in ``precision``; see its docstring.
+
+    Raises
+    ------
+    UnknownSolverError
+        ``solver`` is not registered.
+    UnsupportedPrecisionError
+        The solver does not run in ``precision`` (e.g. the LIBSVM baselines outside float64).
+    ValueError
+        A variant keyword with a value the solver does not have.
+    """
+    info = get_solver(solver)
+    if not info.supports_precision(precision):
+        raise UnsupportedPrecisionError(
+            f"expected a precision in {info.supported_precisions()} for solver {solver!r}, "
+            f"got precision={get_precision(precision).name!r}")
+    info.check_variants(params)
+    return info.func(X, y, precision=precision, **params)

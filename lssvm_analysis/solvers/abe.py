@@ -10,7 +10,7 @@ feature space), ``v``, ``b_e``, ``beta``, ``Omega_e`` as in the paper.
 Support vectors (§2.1)
     The kernel matrix is factorized column by column; a column whose pivot
     root sqrt(K_jj - ||l_j||^2) is below ``eta`` is deleted (Abe 2005) -- see
-    :func:`lssvm_analysis.linalg.thresholded_cholesky`.  The kept indices
+    :func:`lssvm_analysis.core.linalg.thresholded_cholesky`.  The kept indices
     i_1 < ... < i_N are the support vectors; ``L`` is the Cholesky factor of
     K[S, S].
 
@@ -67,13 +67,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_open_interval
-from ..exceptions import CholeskyBreakdownError
-from ..linalg import _name_of, thresholded_cholesky
-from ..precision import get_precision
-from ..result import PhaseTimer
+from ..core._validation import check_open_interval
+from ..core.exceptions import CholeskyBreakdownError
+from ..core.linalg import thresholded_cholesky
+from ..core.precision import get_precision, precision_of
+from .result import PhaseTimer
 from ._common import breakdown_fit, make_fit, validate_xy
-from ._registry import register
+from ._registry import register, variant
 
 __all__ = ["fit_els_primal", "fit_els_dual", "FORMATIONS", "FEATURE_MAPS"]
 
@@ -82,6 +82,16 @@ FEATURE_MAPS = ("kernel", "whitened")
 
 _KERNEL_PARAMS = ("C", "kernel", "sigma2", "degree", "t", "eta", "feature_map")
 _PRIMAL_PARAMS = _KERNEL_PARAMS + ("formation",)
+_FORMATION_VARIANTS = (
+    variant("formation", "blas3", "the N x N matrix of (7) as one GEMM on the centred H_m"),
+    variant("formation", "as-described", "(7) accumulated from the outer products h(x_i) h(x_i)^T "
+            "as Abe describes it", literal=True),
+)
+
+
+def _example_eta(X, y, task, rng) -> dict:
+    """eta = 0.05: N < M, the empirical feature space is a proper subspace."""
+    return {"eta": 0.05}
 
 
 # --------------------------------------------------------------------------- #
@@ -114,14 +124,6 @@ def _embed(X, k, eta, p, feature_map, timer):
         # whitened map: rows of G = forward substitutions L^-1 h(x_i).
         H = sel.columns if feature_map == "kernel" else sel.G
     return sel, H
-
-
-def _inv(p, C):
-    """1/C in p: divided in p (mp and longdouble keep all their digits); for float32 the
-    float64 quotient is rounded once, so that C beyond float32's range cannot overflow."""
-    if p.dtype == np.float32:
-        return p.scalar(1.0 / C)
-    return p.scalar(1.0) / p.scalar(float(C))
 
 
 def _add_ridge_and_symmetrize(A, c_inv):
@@ -174,7 +176,7 @@ def _primal_as_described(H, y, c_inv, p):
 def _primal_system(H, y, C, p, formation):
     """Matrix and right-hand side of eq. (7), plus h_bar and y_bar for b_e (6)."""
     build = _primal_blas3 if formation == "blas3" else _primal_as_described
-    return build(H, p.asarray(y), _inv(p, C), p)
+    return build(H, p.asarray(y), p.reciprocal(C), p)
 
 
 def _factor_facts(L):
@@ -210,7 +212,7 @@ def _params(C, k, eta, feature_map, formation=None):
 # --------------------------------------------------------------------------- #
 def _dual_matrix(H, C, p):
     """Omega_e = H_m H_m^T + I/C (eq. 11), exactly symmetric."""
-    return _add_ridge_and_symmetrize(H @ H.T, _inv(p, C))
+    return _add_ridge_and_symmetrize(H @ H.T, p.reciprocal(C))
 
 
 def _dual_solve(L, H, y, p):
@@ -249,7 +251,7 @@ def _rebuild(X, y, fit, params, allowed):
 
 def _arith(x, p):
     """The wider of p and the arithmetic of x: unpack maps a reference solution exactly."""
-    q = get_precision(_name_of(np.asarray(x)))
+    q = precision_of(x)
     return q if q.unit_roundoff < p.unit_roundoff else p
 
 
@@ -330,7 +332,8 @@ def _dual_conformance(X, y, fit, **params):
 # the solvers
 # --------------------------------------------------------------------------- #
 @register("els-primal", tasks=("regression",), paper="abe", equations="(1)-(2), (6)-(7)",
-          params=_PRIMAL_PARAMS, system=_primal_conformance)
+          params=_PRIMAL_PARAMS, system=_primal_conformance, variants=_FORMATION_VARIANTS,
+          example=_example_eta)
 def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                    eta=1e-3, formation="blas3", feature_map="kernel"):
     """Primal LS SVR in the empirical feature space (Abe's PrLS SVR, eq. 6-7).
@@ -407,7 +410,7 @@ def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0
 
 
 @register("els-dual", tasks=("regression",), paper="abe", equations="(1)-(2), (9)-(11)",
-          params=_KERNEL_PARAMS, system=_dual_conformance)
+          params=_KERNEL_PARAMS, system=_dual_conformance, example=_example_eta)
 def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  eta=1e-3, feature_map="kernel"):
     """Dual LS SVR in the empirical feature space (Abe's DuLS SVR, eq. 9-11).

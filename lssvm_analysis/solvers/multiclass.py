@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from .._validation import as_matrix, check_finite, check_int
+from ..core._validation import as_matrix, check_finite, check_int
 from ._registry import get_solver
 
 __all__ = ["MulticlassFit", "fit_multiclass", "make_code", "hamming_decode", "hamming_distances", "CODES"]

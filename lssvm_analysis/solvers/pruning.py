@@ -18,9 +18,9 @@ import numbers
 
 import numpy as np
 
-from .._validation import as_matrix, as_vector, check_finite, check_int, check_open_interval
-from ..precision import get_precision
-from ..result import PhaseTimer
+from ..core._validation import as_matrix, as_vector, check_finite, check_int, check_open_interval
+from ..core.precision import get_precision
+from .result import PhaseTimer
 from ._common import make_fit, validate_xy
 from ._registry import get_solver, register
 
@@ -71,6 +71,11 @@ def _index_function(index, validation, task, n_features):
         raise ValueError(f"expected X_val with {n_features} features and as many rows as y_val, got "
                          f"X_val.shape={X_val.shape}, y_val.shape={y_val.shape}")
     return lambda fit: validation_error(fit, X_val, y_val, task=task)
+
+
+def _example_validation(X, y, task, rng) -> dict:
+    """Suykens' step 4 needs a performance index: every other point as the validation set."""
+    return {"validation": (X[::2], y[::2])}
 
 
 def _check_tolerances(rtol, atol):
@@ -149,8 +154,9 @@ def _prune_loop(X, y, base, fit_kw, index, fraction, tol, min_support, max_steps
 
 @register("lssvm-pruned", tasks=("regression", "classification"), paper="suykens-ch3",
           equations="§3.7 (pruning algorithm), Figs. 3.8-3.11",
-          params=("C", "kernel", "sigma2", "degree", "t", "base", "fraction", "validation", "index",
-                  "rtol", "atol", "min_support", "max_steps"))
+          params=("C", "kernel", "sigma2", "degree", "t", "task", "base", "fraction", "validation",
+                  "index", "rtol", "atol", "min_support", "max_steps"),
+          example=_example_validation)
 def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                task="regression", base="lssvm-schur", fraction=0.05, validation=None, index=None,
                rtol=0.0, atol=0.0, min_support=2, max_steps=None):

@@ -62,19 +62,19 @@ import warnings
 
 import numpy as np
 
-from ..exceptions import CholeskyBreakdownError, ConvergenceWarning
-from ..linalg import cg_iteration_bound, hestenes_stiefel_cg
-from ..precision import get_precision
-from ..result import PhaseTimer
-from .._validation import check_int, check_positive
+from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
+from ..core.linalg import cg_iteration_bound, hestenes_stiefel_cg
+from ..core.precision import get_precision
+from .result import PhaseTimer
+from ..core._validation import check_int, check_positive
 from ._common import breakdown_fit, check_binary_labels, make_fit, validate_xy
-from ._registry import register
+from ._registry import LAPACK_THRESHOLD, register
 
 __all__ = ["fit_kkt", "fit_schur", "fit_cg", "fit_krr", "fit_fisher",
            "kkt_system", "fisher_system", "krr_system", "fisher_targets"]
 
 _BOTH = ("regression", "classification")
-_PARAMS = ("C", "kernel", "sigma2", "degree", "t")
+_PARAMS = ("C", "kernel", "sigma2", "degree", "t", "task")
 _U64 = float(np.finfo(np.float64).eps) / 2
 
 
@@ -98,11 +98,6 @@ def fisher_targets(y) -> np.ndarray:
     return np.where(y > 0, n / n1, -n / (n - n1))
 
 
-def _inv_c(p, C):
-    """1/C in the precision (float32: round the float64 quotient; it cannot overflow)."""
-    return p.scalar(1.0 / C) if p.dtype == np.float32 else p.scalar(1) / p.scalar(C)
-
-
 def _form(X, y, kernel, p, C, form, timer):
     """Kernel matrix and H = Omega + I/C, with the constraint vector a and rhs d.
 
@@ -123,7 +118,7 @@ def _form(X, y, kernel, p, C, form, timer):
             a = None if form == "zero-bias" else ones
             d = p.asarray(fisher_targets(y) if form == "fisher" else y)
         idx = np.arange(n)
-        H[idx, idx] = H[idx, idx] + _inv_c(p, C)
+        H[idx, idx] = H[idx, idx] + p.reciprocal(C)
     return H, a, d
 
 
@@ -234,6 +229,21 @@ def krr_system(X, y, fit, **params):
 
 
 # ---------------------------------------------------------------------------
+# A-priori backward-error bounds of the solution of the system each solver forms
+# ---------------------------------------------------------------------------
+def _two_solve_bound(fit, n):
+    """Schur route: each SPD solve has residual <= c n u ||H|| ||x||, the KKT residual is
+    r_nu - b r_eta (module docstring), so twice that (c = LAPACK's 30)."""
+    return 2 * LAPACK_THRESHOLD * n * get_precision(fit.precision).unit_roundoff
+
+
+def _cg_bound(fit, n):
+    """CG: each run stops at ||r|| <= rtol ||rhs||, plus the rounding of the final
+    elimination (c n u), twice over for the two runs (module docstring)."""
+    return 2 * (fit.params["rtol"] + LAPACK_THRESHOLD * n * get_precision(fit.precision).unit_roundoff)
+
+
+# ---------------------------------------------------------------------------
 # Solvers
 # ---------------------------------------------------------------------------
 @register("lssvm-kkt", tasks=_BOTH, paper="suykens-ch3", equations="(3.5), (3.32)",
@@ -313,7 +323,7 @@ def _schur(X, y, k, p, C, form, timer):
 
 
 @register("lssvm-schur", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.25), (3.5), (3.32)",
-          params=_PARAMS, system=kkt_system)
+          params=_PARAMS, system=kkt_system, backward_bound=_two_solve_bound)
 def fit_schur(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
               task="regression"):
     """LS-SVM by the Schur-complement two-solve (3.25): Cholesky of H = Omega + I/C.
@@ -388,7 +398,8 @@ def _cg_options(n, p, rtol, vtol, maxiter, estimate_kappa):
 
 
 @register("lssvm-cg", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.27), (3.5), (3.32)",
-          params=_PARAMS + ("rtol", "vtol", "maxiter", "estimate_kappa"), system=kkt_system)
+          params=_PARAMS + ("rtol", "vtol", "maxiter", "estimate_kappa"), system=kkt_system,
+          backward_bound=_cg_bound)
 def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
            task="regression", rtol=None, vtol=0.0, maxiter=None, estimate_kappa=True):
     """LS-SVM by the "LS-SVM CG large scale algorithm" (§3.4.1): two SPD solves by CG.
@@ -534,7 +545,8 @@ def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
 
 
 @register("lssvm-fisher", tasks=("classification",), paper="suykens-ch3",
-          equations="(3.23), (3.32), §3.4.2 LS-SVM_F", params=_PARAMS, system=fisher_system)
+          equations="(3.23), (3.32), §3.4.2 LS-SVM_F", params=_PARAMS, system=fisher_system,
+          backward_bound=_two_solve_bound)
 def fit_fisher(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                task="classification"):
     """LS-SVM_F: regression (3.32) on the Fisher targets {-N/N_2, +N/N_1}; predict sign.

@@ -5,11 +5,11 @@
 Suykens' KKT system (3.32) / (3.5) separately) return an ``ErrorReport`` with
 the unit roundoff of the solver's precision and a condition estimate beside
 the value; residuals are evaluated in arb from the exact data (see
-:mod:`lssvm_analysis._arb`).  ``condition_number`` gives kappa_2 (estimate)
+:mod:`lssvm_analysis.core._arb`).  ``condition_number`` gives kappa_2 (estimate)
 or kappa_inf (certified upper bound, from the certificate of
 ``reference_solve``).
 
-Every name here is also exported by :mod:`lssvm_analysis.reference`.  That
+Every name here is also exported by :mod:`lssvm_analysis.analysis.reference`.  That
 module imports this one, so this one imports ``reference`` only inside the
 functions that need it (``forward_error``, ``condition_number``).
 
@@ -31,11 +31,11 @@ import numpy as np
 import scipy.linalg
 from flint import arb, arb_mat
 
-from ._arb import (abs_max, arb_scalar, check_array, col_abs_max, exact_system, float_up,
+from ..core._arb import (abs_max, arb_scalar, check_array, col_abs_max, exact_system, float_up,
                    row_sums, square_matrix, to_arb, to_float64)
-from .exceptions import ReferenceAccuracyError
-from .precision import get_precision
-from .result import ReadOnlyDict
+from ..core.exceptions import ReferenceAccuracyError
+from ..core.precision import get_precision, precision_of
+from ..core.records import ReadOnlyDict
 
 __all__ = ["ErrorReport", "forward_error", "backward_error", "kkt_residual",
            "condition_number", "correct_digits"]
@@ -106,20 +106,14 @@ def correct_digits(rel_err):
 
 # ----------------------------------------------------------------------------- helpers
 def _arithmetic(x: np.ndarray, precision) -> tuple:
-    """(unit roundoff, name) of the precision given, else of the dtype of x."""
-    if precision is not None:
-        p = get_precision(precision)
-        return p.unit_roundoff, p.name
-    if x.dtype == object:
-        for v in x.flat:
-            ctx = getattr(v, "context", None)
-            if getattr(v, "_mpf_", None) is not None and ctx is not None:
-                return 2.0 ** -ctx.prec, f"mp{ctx.dps}"
-        return 2.0 ** -53, "float64"
-    if x.dtype.kind != "f":
-        return 2.0 ** -53, "float64"
-    name = "longdouble" if x.dtype.itemsize > 8 else x.dtype.name
-    return float(np.finfo(x.dtype).eps) / 2, name
+    """(unit roundoff, name) of the precision given, else of the entries of x.
+
+    Integer arrays are exact data (float64 semantics); any other dtype that is
+    not a registered precision (float16, complex, ...) raises UnknownPrecisionError.
+    """
+    p = get_precision(precision) if precision is not None else (
+        get_precision("float64") if x.dtype.kind in "iub" else precision_of(x))
+    return p.unit_roundoff, p.name
 
 
 def _solution(x, name: str, shape=None) -> tuple:

@@ -58,7 +58,7 @@ Error measures
 --------------
 ``ErrorReport``, ``forward_error``, ``backward_error``, ``kkt_residual``,
 ``condition_number`` and ``correct_digits`` live in
-:mod:`lssvm_analysis.errors` and are re-exported here.
+:mod:`lssvm_analysis.analysis.measures` and are re-exported here.
 
 References
 ----------
@@ -78,12 +78,12 @@ import scipy.linalg
 from flint import arb, arb_mat
 from mpmath.libmp import from_man_exp
 
-from ._arb import ExactSystem, arb_scalar, col_abs_max, exact_system, float_up
-from ._validation import check_int
-from .errors import (ErrorReport, backward_error, condition_number, correct_digits,
+from ..core._arb import ExactSystem, arb_scalar, col_abs_max, exact_system, float_up
+from ..core._validation import check_int
+from .measures import (ErrorReport, backward_error, condition_number, correct_digits,
                      forward_error, kkt_residual)
-from .exceptions import ReferenceAccuracyError
-from .precision import get_precision
+from ..core.exceptions import ReferenceAccuracyError
+from ..core.precision import get_precision
 
 __all__ = ["ReferenceSolution", "ErrorReport", "reference_solve", "forward_error",
            "backward_error", "kkt_residual", "condition_number", "correct_digits"]

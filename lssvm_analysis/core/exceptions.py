@@ -17,7 +17,9 @@ __all__ = [
     "IllConditionedWarning",
     "ConvergenceWarning",
     "CholeskyBreakdownError",
+    "LUBreakdownError",
     "UnknownPrecisionError",
+    "UnsupportedPrecisionError",
     "UnknownSolverError",
     "ReferenceAccuracyError",
     "UnknownDatasetError",
@@ -62,8 +64,30 @@ class CholeskyBreakdownError(np.linalg.LinAlgError):
         return (type(self), (self.record,))
 
 
+class LUBreakdownError(np.linalg.LinAlgError):
+    """LU with partial pivoting met an exactly zero (or non-finite) pivot.
+
+    Attributes
+    ----------
+    record : lssvm_analysis.core.records.LUBreakdown
+        ``step`` (0-based column), ``pivot`` (u_kk, as a float), ``n`` and ``precision``.
+    """
+
+    def __init__(self, record):
+        self.record = record
+        super().__init__(f"LU breakdown in {record.precision} at step {record.step} of {record.n}: "
+                         f"pivot u_kk = {record.pivot!r} (the matrix is singular in this arithmetic)")
+
+    def __reduce__(self):
+        return (type(self), (self.record,))
+
+
 class UnknownPrecisionError(ValueError):
     """The precision name is not in the registry."""
+
+
+class UnsupportedPrecisionError(ValueError):
+    """The solver does not run in the requested precision (e.g. LIBSVM outside float64)."""
 
 
 class UnknownSolverError(ValueError):

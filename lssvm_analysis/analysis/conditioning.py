@@ -81,10 +81,10 @@ import numpy as np
 import pandas as pd
 import scipy.linalg
 
-from ._validation import as_matrix, as_vector, check_finite, check_int, check_positive
-from .kernels import make_kernel, rbf_kernel
-from .linalg import cg_iteration_bound, hestenes_stiefel_cg, thresholded_cholesky
-from .precision import get_precision
+from ..core._validation import as_matrix, as_vector, check_finite, check_int, check_positive
+from ..core.kernels import make_kernel, rbf_kernel
+from ..core.linalg import cg_iteration_bound, hestenes_stiefel_cg, thresholded_cholesky
+from ..core.precision import get_precision
 
 __all__ = [
     "EmpiricalFeatures", "empirical_features", "dual_eigenvalues", "primal_eigenvalues",
@@ -402,7 +402,7 @@ class BreakdownScan:
 
 
 def _try(solver, X, y, C, precision, params):
-    from .solvers import fit  # layer 2; imported here so that conditioning imports cheaply
+    from ..solvers import fit  # layer 2; imported here so that conditioning imports cheaply
 
     f = fit(solver, X, y, precision=precision, C=float(C), **params)
     bd = f.breakdown
@@ -539,7 +539,7 @@ def kkt_condition(X, *, sigma2, C_grid, labels=None, precision="float64") -> pd.
         lam = p.eigvalsh(Om)
         for C in np.atleast_1d(np.asarray(C_grid, dtype=float)):
             check_positive("C", float(C))
-            c_inv = p.scalar(1.0) / p.scalar(float(C))
+            c_inv = p.reciprocal(C)
             H = Om.copy()
             H[np.diag_indices(n)] = H[np.diag_indices(n)] + c_inv
             s = float(dp @ p.cho_solve(p.cholesky(H, check=False), dp))
@@ -600,7 +600,7 @@ def cg_iterations(X, y, *, sigma2, C, precision="float64", rtol=None) -> dict:
            "precision": p.name}
     with p.context():
         H = p.asarray(K)
-        H[np.diag_indices(n)] = H[np.diag_indices(n)] + p.scalar(1.0) / p.scalar(float(C))
+        H[np.diag_indices(n)] = H[np.diag_indices(n)] + p.reciprocal(C)
         H64 = p.to_float64(H)
         for tag, b in (("y", y), ("1", np.ones(n))):
             res = hestenes_stiefel_cg(H, p.asarray(b), rtol=rtol, vtol=1e-300, maxiter=20 * n,

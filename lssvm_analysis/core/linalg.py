@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validation import as_matrix, check_int, check_open_interval, check_positive, check_square
-from .precision import get_precision
+from .precision import get_precision, precision_of
 
 __all__ = ["CholeskySelection", "thresholded_cholesky", "pivoted_cholesky", "CGResult",
            "hestenes_stiefel_cg", "cg_iteration_bound"]
@@ -198,7 +198,7 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
     else:
         A = as_matrix(A, "A")
         check_square(A, "A")
-        p = get_precision(precision or _name_of(A))
+        p = get_precision(precision) if precision else precision_of(A)
         A = p.asarray(A)
         matvec = A.__matmul__
     B = p.asarray(B)
@@ -240,15 +240,6 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
         v_old = v_new
     converged = reason in ("residual", "V-decrease")
     return CGResult(x, i, converged, reason, {"residual_norm": np.array(res), "V": np.array(V)})
-
-
-def _name_of(A) -> str:
-    if A.dtype == object:
-        v = A.flat[0]
-        ctx = getattr(v, "context", None)
-        if ctx is not None:
-            return f"mp{ctx.dps}"
-    return {np.dtype(np.float32): "float32", np.dtype(np.longdouble): "longdouble"}.get(A.dtype, "float64")
 
 
 def cg_iteration_bound(kappa: float, eps: float) -> float:

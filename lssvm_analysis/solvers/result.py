@@ -14,51 +14,12 @@ from typing import Any, Mapping
 
 import numpy as np
 
-__all__ = ["CholeskyBreakdown", "PhaseTimer", "Fit", "STATUSES", "ReadOnlyDict"]
+from ..core.precision import get_precision
+from ..core.records import Breakdown, ReadOnlyDict
+
+__all__ = ["PhaseTimer", "Fit", "STATUSES"]
 
 STATUSES = ("ok", "breakdown", "not-converged")
-
-
-class ReadOnlyDict(dict):
-    """A dict that refuses mutation and still pickles (unlike MappingProxyType).
-
-    Fits travel between worker processes and into scikit-learn's pickling
-    checks, so their mappings must pickle.
-    """
-
-    def _refuse(self, *args, **kwargs):
-        raise TypeError("this mapping is read-only (it belongs to a frozen Fit)")
-
-    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
-    __ior__ = _refuse
-
-    def __reduce__(self):
-        return (ReadOnlyDict, (dict(self),))
-
-
-@dataclass(frozen=True)
-class CholeskyBreakdown:
-    """Where and how a Cholesky factorization failed.
-
-    Attributes
-    ----------
-    step : int
-        0-based column k at which the pivot a_kk - ||l_k||^2 was <= 0 or not finite.
-    pivot : float
-        That pivot value, converted to float (it is computed in ``precision``).
-    n : int
-        Order of the matrix.
-    precision : str
-        Name of the precision the factorization ran in.
-    """
-
-    step: int
-    pivot: float
-    n: int
-    precision: str
-
-    def as_dict(self) -> dict:
-        return {"step": self.step, "pivot": self.pivot, "n": self.n, "precision": self.precision}
 
 
 class PhaseTimer:
@@ -129,7 +90,7 @@ class Fit:
     X_support_: np.ndarray
     kernel: Any
     status: str = "ok"
-    breakdown: CholeskyBreakdown | None = None
+    breakdown: Breakdown | None = None
     timings: Mapping[str, float] = field(default_factory=dict)
     iterations: int | None = None
     history: Mapping[str, Any] = field(default_factory=dict)
@@ -159,8 +120,6 @@ class Fit:
         RuntimeError
             If the fit did not succeed (``status != "ok"``): there is no model.
         """
-        from .precision import get_precision  # layer-internal, avoids a cycle
-
         if self.status != "ok":
             raise RuntimeError(
                 f"expected a successful fit to predict with, got status={self.status!r}"

@@ -3,7 +3,7 @@
 ``float32`` and ``float64`` call LAPACK (potrf, potrs, trtrs, getrf/getrs,
 syevd); ``longdouble`` (80-bit x87 on x86-64 Linux) and ``mpN`` (mpmath at N
 significant decimal digits) run the generic NumPy algorithms of
-:mod:`lssvm_analysis._generic`, so every algorithm exists once and is
+:mod:`lssvm_analysis.core._generic`, so every algorithm exists once and is
 compared with itself across arithmetics.
 
 Conventions
@@ -34,11 +34,18 @@ from scipy.linalg import lapack
 from . import _generic
 from ._validation import as_matrix, check_finite, check_square, check_symmetric
 from .exceptions import CholeskyBreakdownError, UnknownPrecisionError
-from .result import CholeskyBreakdown
+from .records import CholeskyBreakdown
 
-__all__ = ["Precision", "precisions", "get_precision", "DEFAULT_MP_DIGITS"]
+__all__ = ["Precision", "precisions", "get_precision", "precision_of", "DEFAULT_MP_DIGITS",
+           "MIN_MP_DIGITS", "MAX_MP_DIGITS"]
 
 DEFAULT_MP_DIGITS = 50
+#: Bounds of N in "mpN".  Below 5 digits mpmath's conversions round more than a
+#: float32; above 1000 every O(n^3) generic factorization of the package takes
+#: hours even at n = 50 (mpmath's cost grows like digits^1.6), so such a request
+#: is a typo, not an experiment.
+MIN_MP_DIGITS = 5
+MAX_MP_DIGITS = 1000
 _MP_NAME = re.compile(r"^mp(\d+)$")
 
 
@@ -91,6 +98,17 @@ class Precision(ABC):
     def context(self):
         """Context in which library code that uses global state runs (no-op but for mp)."""
         return nullcontext()
+
+    def reciprocal(self, C):
+        """1/C in this precision, the one place the regularization weight is inverted.
+
+        Divided in the precision itself (longdouble and mp keep every digit of a
+        float64 C); for float32 the float64 quotient is rounded once, so that a C
+        beyond float32's range (C > 3.4e38) gives a tiny 1/C instead of 1/inf = 0.
+        """
+        if self.dtype == np.float32:
+            return self.scalar(1.0 / float(C))
+        return self.scalar(1.0) / self.scalar(float(C))
 
     # -- elementwise --------------------------------------------------------
     @abstractmethod
@@ -376,7 +394,7 @@ _REGISTRY = {
 
 
 def precisions() -> list[str]:
-    """Registered precision names; any ``mpN`` (N >= 5) is also accepted."""
+    """Registered precision names; any ``mpN`` (5 <= N <= 1000) is also accepted."""
     return list(_REGISTRY)
 
 
@@ -385,10 +403,11 @@ def _make(name: str) -> Precision:
     if name in _REGISTRY:
         return _REGISTRY[name]()
     m = _MP_NAME.match(name)
-    if m and int(m.group(1)) >= 5:
+    if m and MIN_MP_DIGITS <= int(m.group(1)) <= MAX_MP_DIGITS:
         return MPPrecision(int(m.group(1)))
     raise UnknownPrecisionError(
-        f"expected a precision in {precisions()} or 'mpN' with N >= 5, got precision={name!r}")
+        f"expected a precision in {precisions()} or 'mpN' with {MIN_MP_DIGITS} <= N <= "
+        f"{MAX_MP_DIGITS}, got precision={name!r}")
 
 
 def get_precision(precision="float64") -> Precision:
@@ -398,3 +417,27 @@ def get_precision(precision="float64") -> Precision:
     if not isinstance(precision, str):
         raise UnknownPrecisionError(f"expected a precision name (str), got precision={precision!r}")
     return _make(precision)
+
+
+def precision_of(a) -> Precision:
+    """The precision an array's entries are in: float32, float64, longdouble or mpN.
+
+    mp entries carry their context, so an object array of ``mpf`` names its
+    digits.  Anything else (float16, integers, complex, object arrays of other
+    things) raises UnknownPrecisionError naming the dtype: no array is
+    silently labelled float64.
+    """
+    a = np.asarray(a)
+    if a.dtype == object:
+        v = a.flat[0] if a.size else None
+        ctx = getattr(v, "context", None)
+        if getattr(v, "_mpf_", None) is not None and ctx is not None:
+            return get_precision(f"mp{ctx.dps}")
+        raise UnknownPrecisionError(
+            f"expected an object array of mpmath numbers, got entries of type {type(v).__name__}")
+    names = {np.dtype(np.float32): "float32", np.dtype(np.float64): "float64",
+             np.dtype(np.longdouble): "longdouble"}
+    if a.dtype not in names:
+        raise UnknownPrecisionError(
+            f"expected an array of float32, float64, longdouble or mp numbers, got dtype={a.dtype}")
+    return get_precision(names[a.dtype])

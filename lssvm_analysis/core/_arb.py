@@ -1,7 +1,7 @@
 """Exact conversion of arrays to python-flint ``arb`` and small ball helpers.
 
-Shared by :mod:`lssvm_analysis.reference` (certified solutions) and
-:mod:`lssvm_analysis.errors` (error measures).  Every binary floating-point
+Shared by :mod:`lssvm_analysis.analysis.reference` (certified solutions) and
+:mod:`lssvm_analysis.analysis.measures` (error measures).  Every binary floating-point
 number (float16/32/64, longdouble) and every mpmath ``mpf`` is a dyadic
 rational, so it converts to an ``arb`` ball of radius 0 exactly: the data are
 taken *as given*, their rounding is never counted as a solver's error.

@@ -26,8 +26,8 @@ import time
 
 import numpy as np
 
-from .. import conditioning as cond
-from ..experiments import register_task_kind
+from ..analysis import conditioning as cond
+from . import register_task_kind
 
 __all__ = ["KINDS", "dumps", "loads"]
 
@@ -55,8 +55,8 @@ def _dataset(task):
 
 def _no_solver_validate(spec):
     """Kinds that take no solver: check precisions and datasets only."""
-    from ..experiments.kinds import check_dataset_names
-    from ..precision import get_precision
+    from .kinds import check_dataset_names
+    from ..core.precision import get_precision
 
     for name in spec.precisions:
         get_precision(name)
@@ -222,8 +222,8 @@ def pruning_path_row(task) -> dict:
 # primal/dual crossover timing (in-process, when no asv results exist)
 # --------------------------------------------------------------------------- #
 def crossover_timing_row(task) -> dict:
-    """One point of :func:`lssvm_analysis.crossover.measure_crossover` (input names prefixed)."""
-    from .. import crossover
+    """One point of :func:`lssvm_analysis.analysis.crossover.measure_crossover` (input names prefixed)."""
+    from ..analysis import crossover
 
     P = task.params
     df = crossover.measure_crossover(int(P["M"]), [float(P["ratio"])], formation=P["formation"],

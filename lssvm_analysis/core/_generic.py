@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .exceptions import CholeskyBreakdownError
-from .result import CholeskyBreakdown
+from .records import CholeskyBreakdown
 
 __all__ = ["cholesky", "solve_triangular", "lu_factor", "lu_solve"]
 
