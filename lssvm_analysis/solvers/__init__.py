@@ -3,10 +3,13 @@
 Importing this package imports every family module, which registers its
 solvers; ``solvers()`` then lists them all.
 """
-from ._registry import SolverInfo, fit, get_solver, register, solvers
+from ._registry import Problem, SolverInfo, Variant, fit, get_solver, register, solvers, unregister, variant
+from .result import STATUSES, Fit, PhaseTimer
 
-__all__ = ["SolverInfo", "fit", "get_solver", "register", "solvers"]
+__all__ = ["Fit", "PhaseTimer", "Problem", "STATUSES", "SolverInfo", "Variant", "fit", "get_solver",
+           "register", "solvers", "unregister", "variant"]
 
 # Family modules register themselves on import (one line per family).
 from . import suykens  # noqa: E402,F401
 from . import abe  # noqa: E402,F401
+from . import baselines  # noqa: E402,F401

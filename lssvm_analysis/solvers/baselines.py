@@ -1,0 +1,143 @@
+"""Baselines the papers compare against: LIBSVM C-SVC and epsilon-SVR through scikit-learn.
+
+Vieira et al. (Table 2) and Chen & Zhou (Tables 1-4) report LIBSVM's SVM
+beside their LS-SVMs.  These wrappers give it the package's conventions:
+
+* ``C`` is LIBSVM's C (the box constraint, the same role as the LS-SVM's C);
+* the RBF kernel exp(-||x - z||^2 / sigma2) is LIBSVM's with
+  ``gamma = 1 / sigma2``; the polynomial kernel (x^T z + t)^degree is LIBSVM's
+  with ``gamma = 1``, ``coef0 = t``;
+* the model f(x) = sum_k coef_k K(x, x_k) + b has ``coef_ = dual_coef_``
+  (y_k alpha_k for C-SVC, alpha_k - alpha_k^* for epsilon-SVR) on LIBSVM's
+  support vectors and ``bias_ = intercept_``, so ``Fit.predict`` reproduces
+  ``decision_function`` / ``predict`` of scikit-learn.
+
+LIBSVM computes in float64 only; the registry declares that
+(``precisions=("float64",)``) and ``fit`` refuses any other precision with
+:class:`~lssvm_analysis.core.exceptions.UnsupportedPrecisionError` rather than
+pretending.  They solve a quadratic programme, not one linear system, so they
+have no ``system`` builder.
+
+References
+----------
+C.-C. Chang, C.-J. Lin, LIBSVM: a library for support vector machines, ACM TIST 2 (2011).
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+from sklearn.exceptions import ConvergenceWarning as SklearnConvergenceWarning
+from sklearn.svm import SVC, SVR
+
+from ..core._validation import check_int, check_positive
+from .result import PhaseTimer
+from ._common import make_fit, validate_xy
+from ._registry import register
+
+__all__ = ["fit_svc", "fit_svr"]
+
+_PARAMS = ("C", "kernel", "sigma2", "degree", "t", "tol", "max_iter")
+
+
+def _libsvm_kernel(k) -> dict:
+    if k.name == "rbf":
+        return {"kernel": "rbf", "gamma": 1.0 / k.params["sigma2"]}
+    if k.name == "poly":
+        return {"kernel": "poly", "gamma": 1.0, "coef0": k.params["t"], "degree": k.params["degree"]}
+    return {"kernel": "linear"}
+
+
+def _check_options(tol, max_iter):
+    check_positive("tol", tol)
+    if max_iter != -1:
+        check_int("max_iter", max_iter, minimum=1)
+
+
+def _run(model, X, y, name, p, k, params):
+    timer = PhaseTimer()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", SklearnConvergenceWarning)
+        with timer("solve"):
+            model.fit(X, y)
+    hit_cap = any(issubclass(w.category, SklearnConvergenceWarning) for w in caught)
+    support = np.asarray(model.support_, dtype=np.intp)
+    diag = {"n_iter": int(np.sum(model.n_iter_)), "n_sv": int(support.size),
+            "libsvm_max_iter_reached": bool(hit_cap)}
+    return make_fit(name, p, coef=np.array(model.dual_coef_[0], dtype=np.float64),
+                    bias=np.float64(model.intercept_[0]), support=support, X=X, kernel=k, timer=timer,
+                    iterations=diag["n_iter"], diagnostics=diag, params=params)
+
+
+@register("svm-c", tasks=("classification",), paper="baseline", equations="LIBSVM C-SVC",
+          params=_PARAMS, precisions=("float64",))
+def fit_svc(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+            tol=1e-3, max_iter=-1):
+    """C-SVC by LIBSVM (scikit-learn ``SVC``), in the package's conventions.
+
+    Parameters
+    ----------
+    X : (N, n) array_like
+    y : (N,) array_like of {-1, +1}
+    precision : {"float64"}
+        LIBSVM's only arithmetic.
+    C : float > 0
+        Box constraint.
+    kernel, sigma2, degree, t
+        ``gamma = 1/sigma2`` for RBF; ``gamma = 1, coef0 = t`` for poly.
+    tol : float > 0
+        LIBSVM's stopping tolerance on the KKT violation (default 1e-3).
+    max_iter : int
+        -1 (no cap, LIBSVM's default) or a cap on the SMO iterations.
+
+    Returns
+    -------
+    Fit
+        ``coef_`` = y_k alpha_k on ``support_``, ``bias_`` = intercept; the
+        ``"solve"`` phase times LIBSVM; ``diagnostics``: ``n_iter``, ``n_sv``,
+        ``libsvm_max_iter_reached``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad input (labels not in {-1, +1}, C <= 0, ...), naming the argument.
+    UnsupportedPrecisionError
+        Through ``la.fit`` for any precision but float64.
+    """
+    X, y, k, p = validate_xy(X, y, task="classification", C=C, kernel=kernel, sigma2=sigma2,
+                             degree=degree, t=t, precision=precision)
+    _check_options(tol, max_iter)
+    params = {"C": C, "kernel": k.name, **k.params, "tol": tol, "max_iter": max_iter}
+    model = SVC(C=float(C), tol=float(tol), max_iter=int(max_iter), **_libsvm_kernel(k))
+    return _run(model, X, y, "svm-c", p, k, params)
+
+
+@register("svm-eps", tasks=("regression",), paper="baseline", equations="LIBSVM epsilon-SVR",
+          params=_PARAMS + ("epsilon",), precisions=("float64",))
+def fit_svr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+            epsilon=0.1, tol=1e-3, max_iter=-1):
+    """epsilon-SVR by LIBSVM (scikit-learn ``SVR``), in the package's conventions.
+
+    Parameters
+    ----------
+    X, y, precision, C, kernel, sigma2, degree, t, tol, max_iter
+        As :func:`fit_svc` (y real).
+    epsilon : float >= 0
+        Width of the insensitive tube (LIBSVM's default 0.1; Chen & Zhou use 0.01).
+
+    Returns
+    -------
+    Fit
+        ``coef_`` = alpha_k - alpha_k^* on ``support_``, ``bias_`` = intercept.
+    """
+    X, y, k, p = validate_xy(X, y, task="regression", C=C, kernel=kernel, sigma2=sigma2,
+                             degree=degree, t=t, precision=precision)
+    _check_options(tol, max_iter)
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (int, float, np.floating)) \
+            or not np.isfinite(epsilon) or epsilon < 0:
+        raise ValueError(f"expected a finite epsilon >= 0, got epsilon={epsilon!r}")
+    params = {"C": C, "kernel": k.name, **k.params, "epsilon": float(epsilon), "tol": tol,
+              "max_iter": max_iter}
+    model = SVR(C=float(C), epsilon=float(epsilon), tol=float(tol), max_iter=int(max_iter),
+                **_libsvm_kernel(k))
+    return _run(model, X, y, "svm-eps", p, k, params)
