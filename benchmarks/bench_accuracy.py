@@ -45,13 +45,14 @@ class SolverAccuracy:
     (breakdown: no solution; e.g. Abe's ELS in float32 at C = 1e6).
     """
 
-    params = [common.solver_names(), ["float32", "float64", "longdouble"], [1.0, 1e6]]
+    params = [common.solver_names(), common.native_precisions(), [1.0, 1e6]]
     param_names = ["solver", "precision", "C"]
     timeout = 300
 
     def setup(self, solver, precision, C):
         reference = common.optional_module("lssvm_analysis.analysis.reference")
         info = common.require_solver(solver)
+        common.require_precision(info, precision)
         if info.system is None:
             raise NotImplementedError(f"{solver} solves no single linear system (no system builder)")
         X, y, kw = common.solver_problem(solver, common.size(ACCURACY_M), C=C, sigma2=ACCURACY_SIGMA2)
@@ -109,7 +110,7 @@ class BreakdownC:
     C = 1e20.
     """
 
-    params = [["els-dual", "els-primal"], ["float32", "float64"], [1e-3, 0.1]]
+    params = [common.paper_solvers("abe"), common.hardware_precisions(), [1e-3, 0.1]]
     param_names = ["solver", "precision", "eta"]
     timeout = 300
 

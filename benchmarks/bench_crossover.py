@@ -31,7 +31,7 @@ __all__ = ["ElsPrimalTime", "ElsDualTime", "ElsCrossover"]
 M_VALUES = [500, 1000, 2000, 4000]
 RATIOS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
 FORMATIONS = ["blas3", "as-described"]
-PRECISIONS = ["float32", "float64"]
+PRECISIONS = common.hardware_precisions()
 #: Largest as-described primal formation run (2 M N^2 flops, ~0.7 ns each here).
 AS_DESCRIBED_MAX_FLOPS = 2.1e10
 #: Interleaved (primal, dual) pairs of the measured ratio, by M (fewer where a fit takes seconds).
@@ -56,7 +56,8 @@ class _Crossover(common.OneShot):
         for M in M_VALUES:
             X, _ = common.crossover_problem(common.size(M))
             start = 0.3
-            for precision in ("float32", "float64"):  # float32's etas start float64's (usually exact)
+            # coarsest first: float32's etas start float64's (usually exact)
+            for precision in sorted(PRECISIONS, key=lambda n: -la.get_precision(n).unit_roundoff):
                 df = cx.eta_for_ratios(X, RATIOS, precision=precision, start=start)
                 table[M, precision] = {float(r): (float(e), int(n))
                                        for r, e, n in zip(df.target_n_over_m, df.eta, df.N)}

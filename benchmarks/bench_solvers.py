@@ -15,15 +15,16 @@ __all__ = ["SolverFit", "SchurFloor"]
 
 
 class SolverFit(common.OneShot):
-    """One fit of each registered solver, float32 and float64, at two sizes."""
+    """One fit of each registered solver in each hardware precision it runs in, at two sizes."""
 
-    params = [common.solver_names(), ["float32", "float64"], [500, 2000]]
+    params = [common.solver_names(), common.hardware_precisions(), [500, 2000]]
     param_names = ["solver", "precision", "M"]
     timeout = 300
     repeat = (1, 7, 3.0)
     min_run_count = 1
 
     def setup(self, solver, precision, M):
+        common.require_precision(common.require_solver(solver), precision)
         self.fit = la.fit
         self.X, self.y, self.kw = common.solver_problem(solver, common.size(M))
 

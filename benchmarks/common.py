@@ -35,7 +35,7 @@ for _name in ("lssvm_analysis.analysis.crossover", "lssvm_analysis.analysis.refe
 
 __all__ = ["la", "TINY", "OneShot", "Missing", "size", "optional_module", "solver_names", "require_solver",
            "regression_data", "classification_data", "spd_matrix", "conditioned_system",
-           "solver_problem", "crossover_problem", "interleaved_min", "round_sig", "round_to",
+           "solver_problem", "crossover_problem", "paper_solvers", "hardware_precisions", "native_precisions", "require_precision", "interleaved_min", "round_sig", "round_to",
            "blas_threads", "limit_blas_threads"]
 
 #: Smoke-test mode: every size n becomes ``max(TINY_MIN, n // TINY_DIVISOR)`` (at most n).
@@ -82,6 +82,38 @@ def solver_names() -> list:
     except Exception:  # noqa: BLE001 - an old or broken version must not break discovery
         names = []
     return names or ["(none)"]
+
+
+def paper_solvers(paper: str) -> list:
+    """The registered solvers of one seed paper ('(none)' if none, so params stay valid)."""
+    try:
+        names = list(la.solvers(paper=paper))
+    except Exception:  # noqa: BLE001 - an old or broken version must not break discovery
+        names = []
+    return names or ["(none)"]
+
+
+def hardware_precisions() -> list:
+    """The registry's LAPACK-backed precisions (float32, float64): the ones worth timing."""
+    try:
+        return list(la.precisions(hardware=True))
+    except Exception:  # noqa: BLE001 - an old version without the keyword
+        return ["float32", "float64"]
+
+
+def native_precisions() -> list:
+    """The registry's precisions with a native NumPy dtype (float32, float64, longdouble): not mp."""
+    try:
+        return [n for n in la.precisions() if la.get_precision(n).dtype != object]
+    except Exception:  # noqa: BLE001
+        return ["float32", "float64", "longdouble"]
+
+
+def require_precision(info, precision: str) -> None:
+    """:class:`Missing` when the solver does not run in ``precision`` (e.g. LIBSVM outside float64)."""
+    supported = getattr(info, "supported_precisions", None)
+    if supported is not None and precision not in supported():
+        raise Missing(f"solver {info.name!r} does not run in {precision}")
 
 
 def require_solver(name: str):
@@ -144,28 +176,26 @@ def conditioned_system(M: int, cond: float, *, seed: int = 0):
 @lru_cache(maxsize=None)
 def _solver_problem(name: str, M: int, C: float, sigma2: float):
     """(X, y, kwargs) of one fit of solver ``name`` on M points; see :func:`solver_problem`."""
-    import inspect
-
     info = require_solver(name)
-    sig = inspect.signature(info.func).parameters
-    task = "regression" if "regression" in info.tasks else "classification"
+    task = info.tasks[0]
     make = regression_data if task == "regression" else classification_data
     X, y = make(M)
-    kw = {"C": C, "sigma2": sigma2}
-    if "task" in sig:
+    kw = {k: v for k, v in (("C", C), ("sigma2", sigma2)) if info.accepts(k)}
+    if info.takes_task:
         kw["task"] = task
-    if "validation" in sig:  # pruning: the performance index of Suykens §3.7 step 4
-        kw["validation"] = make(max(M // 4, 20), seed=1)
-    return X, y, {k: v for k, v in kw.items() if k in sig}
+    if info.example is not None:  # what the solver needs besides (e.g. pruning's validation set)
+        kw.update(info.example(X, y, task, np.random.default_rng([M, 3])))
+    return X, y, kw
 
 
 def solver_problem(name: str, M: int, *, C: float = 10.0, sigma2: float = 2.0):
     """Data and hyper-parameters a registered solver is benchmarked with.
 
     Regression data (noisy sinc) for solvers that do regression, otherwise
-    two Gaussian classes; ``C``, ``sigma2`` and, where the signature has
-    them, ``task`` and a held-out ``validation`` set (pruning); every other
-    option stays at the solver's default (e.g. ``eta = 1e-3`` for Abe's ELS).
+    two Gaussian classes; ``C``, ``sigma2`` and ``task`` where the registry
+    says the solver takes them, and the keywords of its registered example
+    (pruning's validation set, Abe's eta = 0.05); every other option stays at
+    the solver's default.
     """
     X, y, kw = _solver_problem(name, int(M), float(C), float(sigma2))
     return X, y, dict(kw)

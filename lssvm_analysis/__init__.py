@@ -5,12 +5,13 @@ friends, solvers / fit, reference_solve and the error measures, the
 scikit-learn estimators, and the named exceptions.
 """
 from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning, FallbackWarning,
-                         IllConditionedWarning, LSSVMWarning, ReferenceAccuracyError,
-                         UnknownPrecisionError, UnknownSolverError)
+                              IllConditionedWarning, LSSVMWarning, LUBreakdownError,
+                              ReferenceAccuracyError, UnknownPrecisionError, UnknownSolverError,
+                              UnsupportedPrecisionError)
 from .core.kernels import Kernel, linear_kernel, make_kernel, poly_kernel, rbf_kernel
 from .core.linalg import cg_iteration_bound, hestenes_stiefel_cg, pivoted_cholesky, thresholded_cholesky
 from .core.precision import Precision, get_precision, precisions
-from .core.records import CholeskyBreakdown
+from .core.records import CholeskyBreakdown, LUBreakdown
 from .solvers.result import Fit
 from .solvers import fit, get_solver, solvers
 from .solvers.multiclass import MulticlassFit, fit_multiclass
@@ -21,7 +22,8 @@ from .estimators import ELSRegressor, LSSVMClassifier, LSSVMRegressor
 __version__ = "0.1.0"
 
 __all__ = [
-    "CholeskyBreakdown", "CholeskyBreakdownError", "ConvergenceWarning", "FallbackWarning",
+    "CholeskyBreakdown", "CholeskyBreakdownError", "LUBreakdown", "LUBreakdownError",
+    "UnsupportedPrecisionError", "ConvergenceWarning", "FallbackWarning",
     "Fit", "IllConditionedWarning", "Kernel", "LSSVMWarning", "Precision",
     "ReferenceAccuracyError", "UnknownPrecisionError", "UnknownSolverError",
     "cg_iteration_bound", "fit", "get_precision", "get_solver", "hestenes_stiefel_cg",

@@ -13,16 +13,15 @@ such outcomes as data.
 """
 from __future__ import annotations
 
-import inspect
-
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .core.exceptions import CholeskyBreakdownError, ConvergenceWarning  # noqa: F401 (documented)
+from .core.exceptions import CholeskyBreakdownError, ConvergenceWarning, breakdown_error  # noqa: F401 (documented)
 from .solvers import fit as _fit
 from .solvers import get_solver
+from .solvers.multiclass import fit_multiclass
 
 __all__ = ["LSSVMRegressor", "LSSVMClassifier", "ELSRegressor"]
 
@@ -49,11 +48,11 @@ class _LSSVMBase(BaseEstimator):
         if self._task not in info.tasks:
             raise ValueError(f"expected a solver for {self._task}, got solver={self.solver!r} "
                              f"(tasks {info.tasks})")
-        if "task" in inspect.signature(info.func).parameters:
+        if info.takes_task:
             extra["task"] = self._task
         f = _fit(self.solver, X, y, precision=self.precision, **self._kernel_params(), **extra)
         if f.status == "breakdown":
-            raise CholeskyBreakdownError(f.breakdown)
+            raise breakdown_error(f.breakdown)
         if f.status != "ok":
             raise np.linalg.LinAlgError(f"solver {self.solver!r} ended with status {f.status!r}")
         return f
@@ -125,7 +124,7 @@ class ELSRegressor(LSSVMRegressor):
 
     def _extra(self):
         extra = {"eta": self.eta}
-        if "formation" in get_solver(self.solver).params:
+        if get_solver(self.solver).accepts("formation"):
             extra["formation"] = self.formation
         return extra
 
@@ -164,8 +163,6 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
         if len(self.classes_) == 2:
             self.fit_ = self._run(X, np.where(yi == 1, 1.0, -1.0))
         else:
-            from .solvers.multiclass import fit_multiclass
-
             self.fit_ = fit_multiclass(X, yi, solver=self.solver, code=self.code,
                                        precision=self.precision, **self._kernel_params())
         return self

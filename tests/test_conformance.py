@@ -15,27 +15,30 @@ import pytest
 import lssvm_analysis as la
 
 SOLVERS = la.solvers()
-WITH_SYSTEM = [s for s in SOLVERS if la.get_solver(s).system is not None]
 
 
-def _task(name):
-    return "regression" if "regression" in la.get_solver(name).tasks else "classification"
+def _cases(with_system=False, *, configs=False):
+    """(solver, precision[, variant configuration]) over the registries: nothing is listed by hand."""
+    out = []
+    for name in SOLVERS:
+        info = la.get_solver(name)
+        if with_system and info.system is None:
+            continue
+        for prec in info.supported_precisions():
+            if configs:
+                out += [pytest.param(name, prec, cfg, id=f"{info.configuration_label(cfg)}-{prec}")
+                        for cfg in info.configurations()]
+            else:
+                out.append(pytest.param(name, prec, id=f"{name}-{prec}"))
+    return out
 
 
 def _problem(name, precision, rng):
-    n = 16 if precision.startswith("mp") else 40
-    X = rng.uniform(-3, 3, (n, 2))
-    y = np.sinc(X[:, 0]) + 0.05 * X[:, 1]
-    kw = {}
-    if _task(name) == "classification":
-        y = np.where(y > np.median(y), 1.0, -1.0)
-        if len(la.get_solver(name).tasks) > 1:
-            kw["task"] = "classification"
-    if name.startswith("els"):
-        kw["eta"] = 0.05  # N < M: the empirical feature space is a proper subspace
-    if name == "lssvm-pruned":  # Suykens' step 4 needs a performance index
-        kw["validation"] = (X[::2], y[::2])
-    return X, y, kw
+    """The solver's own example problem (n = 16 in mp, 40 otherwise), its task first."""
+    info = la.get_solver(name)
+    pb = info.example_problem(n=16 if precision.startswith("mp") else 40, rng=rng)
+    kw = {k: v for k, v in pb.params.items() if k not in ("C", "sigma2")}
+    return pb.X, pb.y, kw
 
 
 def _relative_error(fit, unpacked):
@@ -50,10 +53,10 @@ def _relative_error(fit, unpacked):
 
 
 @pytest.mark.parametrize("C", [10.0, 1e4])
-@pytest.mark.parametrize("precision", la.precisions())
-@pytest.mark.parametrize("name", WITH_SYSTEM)
-def test_solution_matches_certified_reference(name, precision, C, rng):
+@pytest.mark.parametrize("name, precision, config", _cases(with_system=True, configs=True))
+def test_solution_matches_certified_reference(name, precision, config, C, rng):
     X, y, kw = _problem(name, precision, rng)
+    kw.update(config)
     p = la.get_precision(precision)
     fit = la.fit(name, X, y, precision=precision, C=C, sigma2=1.0, **kw)
     assert fit.status == "ok", fit.breakdown
@@ -69,8 +72,7 @@ def test_solution_matches_certified_reference(name, precision, C, rng):
     assert err <= 30 * kappa * p.unit_roundoff, (err, kappa)
 
 
-@pytest.mark.parametrize("precision", la.precisions())
-@pytest.mark.parametrize("name", SOLVERS)
+@pytest.mark.parametrize("name, precision", _cases())
 def test_coefficients_keep_dtype_and_inputs_untouched(name, precision, rng):
     X, y, kw = _problem(name, precision, rng)
     X0, y0 = X.copy(), y.copy()
@@ -91,14 +93,18 @@ def test_coefficients_keep_dtype_and_inputs_untouched(name, precision, rng):
 BAD = [
     ({"C": 0.0}, "C"), ({"C": -1.0}, "C"), ({"sigma2": 0.0}, "sigma2"),
     ({"sigma2": -2.0}, "sigma2"), ({"precision": "float16"}, "precision"),
+    ({"precision": "mp100000"}, "precision"),
 ]
 
 
 @pytest.mark.parametrize("bad, argname", BAD)
 @pytest.mark.parametrize("name", SOLVERS)
 def test_bad_hyperparameters_raise_named_errors(name, bad, argname, rng):
+    info = la.get_solver(name)
+    if argname != "precision" and not info.accepts(argname):
+        pytest.skip(f"{name} takes no {argname}")
     X, y, kw = _problem(name, "float64", rng)
-    kw = {**kw, "C": 1.0, "sigma2": 1.0, **bad}
+    kw = {**kw, **{k: 1.0 for k in ("C", "sigma2") if info.accepts(k)}, **bad}
     precision = kw.pop("precision", "float64")
     with pytest.raises(ValueError) as exc:
         la.fit(name, X, y, precision=precision, **kw)
@@ -119,3 +125,22 @@ def test_bad_data_raise_named_errors(name, rng):
 def test_unknown_solver_is_named():
     with pytest.raises(la.UnknownSolverError, match="'lssvm-nope'"):
         la.fit("lssvm-nope", np.zeros((3, 1)), np.zeros(3))
+
+
+@pytest.mark.parametrize("name", [n for n in SOLVERS if la.get_solver(n).precisions is not None])
+def test_undeclared_precision_is_refused_by_name(name, rng):
+    """A solver that declares its precisions refuses the others instead of pretending."""
+    info = la.get_solver(name)
+    other = next(p for p in la.precisions() if p not in info.supported_precisions())
+    X, y, kw = _problem(name, "float64", rng)
+    with pytest.raises(la.UnsupportedPrecisionError, match=repr(other)):
+        la.fit(name, X, y, precision=other, **kw)
+
+
+@pytest.mark.parametrize("name", [n for n in SOLVERS if la.get_solver(n).variants])
+def test_unknown_variant_is_refused_by_name(name, rng):
+    info = la.get_solver(name)
+    option = next(iter(info.variant_options()))
+    X, y, kw = _problem(name, "float64", rng)
+    with pytest.raises(ValueError, match=f"{option}='no-such-variant'"):
+        la.fit(name, X, y, **{**kw, option: "no-such-variant"})

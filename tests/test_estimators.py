@@ -95,3 +95,22 @@ def test_regressor_bad_params(bad, rng):
         LSSVMRegressor(**bad).fit(X, y)
     key, value = next(iter(bad.items()))
     assert key in str(exc.value) and repr(value)[:5] in str(exc.value)
+
+
+def test_lu_breakdown_is_a_typed_record_through_the_estimator():
+    """An LU that meets a zero pivot is a recorded outcome with its own record type.
+
+    Two inputs at the origin with a linear kernel give Omega = 0; in float32
+    1/C = 1e-300 rounds to 0, so the KKT matrix is [[0, 1, 1], [1, 0, 0], [1, 0, 0]]
+    with two equal rows: getrf meets an exact zero pivot at the last step.
+    """
+    X = np.zeros((2, 1))
+    y = np.array([0.0, 1.0])
+    fit = la.fit("lssvm-kkt", X, y, kernel="linear", C=1e300, precision="float32")
+    assert fit.status == "breakdown"
+    assert isinstance(fit.breakdown, la.LUBreakdown)
+    assert fit.breakdown.n == 3 and fit.breakdown.pivot == 0.0
+    est = la.LSSVMRegressor(solver="lssvm-kkt", kernel="linear", C=1e300, precision="float32")
+    with pytest.raises(la.LUBreakdownError) as exc:
+        est.fit(X, y)
+    assert exc.value.record == fit.breakdown

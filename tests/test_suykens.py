@@ -52,14 +52,8 @@ def _tasks(solver):
 
 
 def _beta(fit, n):
-    """A-priori backward-error bound of the fit's own system (module docstring)."""
-    u = la.get_precision(fit.precision).unit_roundoff
-    c = LAPACK_THRESHOLD
-    if fit.solver in ("lssvm-kkt", "krr"):
-        return c * n * u
-    if fit.solver == "lssvm-cg":
-        return 2 * (fit.params["rtol"] + c * n * u)
-    return 2 * c * n * u  # lssvm-schur, lssvm-fisher
+    """A-priori backward-error bound of the fit's own system: the registry's (module docstring)."""
+    return la.get_solver(fit.solver).backward_bound(fit, n)
 
 
 def _fwd(kappa, beta):

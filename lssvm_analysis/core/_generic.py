@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .exceptions import CholeskyBreakdownError
-from .records import CholeskyBreakdown
+from .exceptions import CholeskyBreakdownError, LUBreakdownError
+from .records import CholeskyBreakdown, LUBreakdown
 
 __all__ = ["cholesky", "solve_triangular", "lu_factor", "lu_solve"]
 
@@ -65,11 +65,12 @@ def solve_triangular(T: np.ndarray, b: np.ndarray, *, lower: bool, trans: bool, 
     return x
 
 
-def lu_factor(A: np.ndarray):
+def lu_factor(A: np.ndarray, *, precision: str):
     """LU with partial pivoting, PA = LU, right-looking (Doolittle).
 
     Returns the packed factors and the row permutation.  Raises
-    ``numpy.linalg.LinAlgError`` on an exactly zero pivot column.
+    :class:`LUBreakdownError` (step, pivot 0 or non-finite) on an exactly zero
+    or non-finite pivot column.
     """
     LU = np.array(A, copy=True)
     n = LU.shape[0]
@@ -77,8 +78,8 @@ def lu_factor(A: np.ndarray):
     for k in range(n):
         col = np.abs(LU[k:, k])
         p = k + int(np.argmax(col))
-        if not (col[p - k] > 0):
-            raise np.linalg.LinAlgError(f"matrix is exactly singular: zero pivot column at step {k}")
+        if not (col[p - k] > 0 and _finite(col[p - k])):
+            raise LUBreakdownError(LUBreakdown(k, float(LU[p, k]), n, precision))
         if p != k:
             LU[[k, p]] = LU[[p, k]]
             perm[[k, p]] = perm[[p, k]]

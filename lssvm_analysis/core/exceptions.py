@@ -18,6 +18,7 @@ __all__ = [
     "ConvergenceWarning",
     "CholeskyBreakdownError",
     "LUBreakdownError",
+    "breakdown_error",
     "UnknownPrecisionError",
     "UnsupportedPrecisionError",
     "UnknownSolverError",
@@ -80,6 +81,12 @@ class LUBreakdownError(np.linalg.LinAlgError):
 
     def __reduce__(self):
         return (type(self), (self.record,))
+
+
+def breakdown_error(record) -> np.linalg.LinAlgError:
+    """The exception that carries a breakdown record (Cholesky or LU), for callers that raise."""
+    from_kind = {"cholesky": CholeskyBreakdownError, "lu": LUBreakdownError}
+    return from_kind[record.factorization](record)
 
 
 class UnknownPrecisionError(ValueError):

@@ -33,8 +33,8 @@ from scipy.linalg import lapack
 
 from . import _generic
 from ._validation import as_matrix, check_finite, check_square, check_symmetric
-from .exceptions import CholeskyBreakdownError, UnknownPrecisionError
-from .records import CholeskyBreakdown
+from .exceptions import CholeskyBreakdownError, LUBreakdownError, UnknownPrecisionError
+from .records import CholeskyBreakdown, LUBreakdown
 
 __all__ = ["Precision", "precisions", "get_precision", "precision_of", "DEFAULT_MP_DIGITS",
            "MIN_MP_DIGITS", "MAX_MP_DIGITS"]
@@ -65,6 +65,9 @@ class Precision(ABC):
     name: str
     dtype: np.dtype
     unit_roundoff: float
+    #: True for the IEEE precisions LAPACK computes in (timed in benchmarks);
+    #: False for the generic NumPy loops (longdouble, mpN).
+    hardware: bool = False
 
     @property
     def digits(self) -> float:
@@ -190,7 +193,9 @@ class Precision(ABC):
         """Solve a general (e.g. symmetric indefinite KKT) system by LU with partial pivoting.
 
         ``b`` has shape (n,) or (n, k).  Raises ValueError / TypeError (naming A or b)
-        for a bad A or b, ``numpy.linalg.LinAlgError`` for an exactly singular A.
+        for a bad A or b, :class:`LUBreakdownError` (a ``LinAlgError`` whose
+        ``.record`` is an :class:`LUBreakdown`: step, pivot, n, precision) when a
+        pivot u_kk is exactly zero or not finite in this arithmetic.
         """
 
     @abstractmethod
@@ -200,6 +205,8 @@ class Precision(ABC):
 
 class LapackPrecision(Precision):
     """IEEE single or double precision, backed by LAPACK through SciPy."""
+
+    hardware = True
 
     def __init__(self, dtype):
         self.dtype = np.dtype(dtype)
@@ -271,8 +278,11 @@ class LapackPrecision(Precision):
         A = self._prepare(A, "A", check=True, symmetric=False)
         b = self._prepare_rhs(b, A.shape[0])
         lu, piv = scipy.linalg.lu_factor(A, check_finite=False)
-        if np.any(np.diag(lu) == 0):
-            raise np.linalg.LinAlgError("matrix is exactly singular in LU factorization")
+        diag = np.diagonal(lu)
+        bad = (diag == 0) | ~np.isfinite(diag)
+        if bad.any():  # getrf goes on past a zero pivot; the first one is the breakdown
+            k = int(np.argmax(bad))
+            raise LUBreakdownError(LUBreakdown(k, float(diag[k]), A.shape[0], self.name))
         return scipy.linalg.lu_solve((lu, piv), b, check_finite=False)
 
     def eigvalsh(self, A):
@@ -292,7 +302,7 @@ class _GenericPrecision(Precision):
     def solve(self, A, b):
         A = self._prepare(A, "A", check=True, symmetric=False)
         b = self._prepare_rhs(b, A.shape[0])
-        LU, perm = _generic.lu_factor(A)
+        LU, perm = _generic.lu_factor(A, precision=self.name)
         return _generic.lu_solve(LU, perm, b)
 
 
@@ -393,9 +403,13 @@ _REGISTRY = {
 }
 
 
-def precisions() -> list[str]:
-    """Registered precision names; any ``mpN`` (5 <= N <= 1000) is also accepted."""
-    return list(_REGISTRY)
+def precisions(*, hardware: bool | None = None) -> list[str]:
+    """Registered precision names; any ``mpN`` (5 <= N <= 1000) is also accepted.
+
+    ``hardware=True`` gives only the LAPACK-backed IEEE precisions (what
+    benchmarks time), ``False`` only the generic ones.
+    """
+    return [n for n in _REGISTRY if hardware is None or get_precision(n).hardware == hardware]
 
 
 @lru_cache(maxsize=None)

@@ -45,7 +45,6 @@ mp included).
 """
 from __future__ import annotations
 
-import inspect
 import math
 import time
 
@@ -104,13 +103,6 @@ def _accepts(task) -> bool:
     from ..solvers import get_solver
 
     return datasets.dataset_info(task.dataset).task in get_solver(task.solver).tasks
-
-
-def _takes_task(info) -> bool:
-    try:
-        return "task" in inspect.signature(info.func).parameters
-    except (TypeError, ValueError):
-        return "task" in info.params
 
 
 def _load(task):
@@ -216,7 +208,7 @@ def fit_row(task) -> dict:
         raise ValueError(f"expected a dataset for {info.tasks} with solver={info.name!r}, "
                          f"got dataset={task.dataset!r} (task {ds.task!r})")
     params = dict(task.params)
-    if _takes_task(info):
+    if info.takes_task:
         params["task"] = ds.task
     t0 = time.perf_counter()
     fit = run_fit(task.solver, ds.X_train, ds.y_train, precision=p.name, **params)

@@ -62,7 +62,7 @@ import warnings
 
 import numpy as np
 
-from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
+from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning, LUBreakdownError
 from ..core.linalg import cg_iteration_bound, hestenes_stiefel_cg
 from ..core.precision import get_precision
 from .result import PhaseTimer
@@ -270,9 +270,9 @@ def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
     -------
     Fit
         ``coef_`` (N,) = alpha (regression) or alpha * y (classification),
-        ``bias_`` = b, ``support_`` = all N points.  An exactly singular LU
-        gives ``status="breakdown"`` with ``breakdown=None`` and the message in
-        ``diagnostics["lu_failure"]``.
+        ``bias_`` = b, ``support_`` = all N points.  A zero (or non-finite)
+        LU pivot gives ``status="breakdown"`` with the :class:`LUBreakdown`
+        record (step, pivot, N+1, precision).
 
     Raises
     ------
@@ -296,10 +296,9 @@ def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
     try:
         with timer("factorization"):
             z = p.solve(A, rhs)
-    except np.linalg.LinAlgError as err:
-        return make_fit("lssvm-kkt", p, coef=None, bias=None, support=np.arange(len(y)), X=X,
-                        kernel=k, timer=timer, status="breakdown",
-                        diagnostics={"lu_failure": str(err)}, params=params)
+    except LUBreakdownError as err:
+        return breakdown_fit("lssvm-kkt", p, err, X=X, kernel=k, timer=timer,
+                             support=np.arange(len(y)), params=params)
     return make_fit("lssvm-kkt", p, coef=_coef(z[1:], y, task), bias=z[0],
                     support=np.arange(len(y)), X=X, kernel=k, timer=timer,
                     diagnostics={"solution": z}, params=params)
