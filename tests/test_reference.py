@@ -24,10 +24,10 @@ import lssvm_analysis as la
 from lssvm_analysis.analysis import measures as errors
 from lssvm_analysis.analysis import reference as refmod
 from lssvm_analysis.core._arb import exact_system
-from lssvm_analysis.analysis.measures import (ErrorReport, backward_error, condition_number, correct_digits,
-                                   forward_error, kkt_residual)
+from lssvm_analysis.analysis.measures import (ErrorReport, backward_error, correct_digits,
+                                              forward_error, kkt_residual)
 from lssvm_analysis.core.exceptions import ReferenceAccuracyError
-from lssvm_analysis.analysis.reference import ReferenceSolution, reference_solve
+from lssvm_analysis.analysis.reference import ReferenceSolution, condition_number, reference_solve
 from lssvm_analysis.core.records import ReadOnlyDict
 
 U64 = 2.0 ** -53

@@ -83,7 +83,7 @@ import scipy.linalg
 
 from ..core._validation import as_matrix, as_vector, check_finite, check_int, check_positive
 from ..core.kernels import make_kernel, rbf_kernel
-from ..core.linalg import cg_iteration_bound, hestenes_stiefel_cg, thresholded_cholesky
+from ..core.linalg import bordered_matrix, cg_iteration_bound, hestenes_stiefel_cg, thresholded_cholesky
 from ..core.precision import get_precision
 
 __all__ = [
@@ -543,10 +543,7 @@ def kkt_condition(X, *, sigma2, C_grid, labels=None, precision="float64") -> pd.
             H = Om.copy()
             H[np.diag_indices(n)] = H[np.diag_indices(n)] + c_inv
             s = float(dp @ p.cho_solve(p.cholesky(H, check=False), dp))
-            K = p.zeros((n + 1, n + 1))
-            K[1:, 1:] = H
-            K[0, 1:] = dp
-            K[1:, 0] = dp
+            K, _ = bordered_matrix(H, dp, dp, p)
             ev = p.to_float64(p.eigvalsh(K))
             mu = p.to_float64(lam + c_inv)
             rows.append(_kkt_row(C, n, mu, s, ev, float(d @ d), p))

@@ -164,7 +164,7 @@ def _saturation_figure(sec, out, data):
         a.plot(g.C, g.cond, "-", color=f"C{i}", label=f"η={fmt_num(eta)}: cond of (7), N={int(g.N.iloc[0])}")
         src = g.limit_source.iloc[0]
         txt = (f"cond(H_c)² = {fmt_num(g.cond_limit.iloc[0])} ({src})" if src != "unresolved" else
-               f"cond(H_c)² ≥ 1/(N·u)² (below float64 SVD resolution)")
+               "cond(H_c)² ≥ 1/(N·u)² (below float64 SVD resolution)")
         a.axhline(float(g.cond_limit.iloc[0]), color=f"C{i}", ls="--", lw=0.8,
                   label=f"η={fmt_num(eta)}: {txt}")
     log_axes(a)

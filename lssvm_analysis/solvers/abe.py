@@ -69,7 +69,7 @@ import numpy as np
 
 from ..core._validation import check_open_interval
 from ..core.exceptions import CholeskyBreakdownError
-from ..core.linalg import thresholded_cholesky
+from ..core.linalg import bordered_matrix, thresholded_cholesky
 from ..core.precision import get_precision, precision_of
 from .result import PhaseTimer
 from ._common import breakdown_fit, make_fit, validate_xy
@@ -313,10 +313,7 @@ def _dual_conformance(X, y, fit, **params):
     y, p, sel, H, o = _rebuild(X, y, fit, params, _KERNEL_PARAMS)
     M = H.shape[0]
     with p.context():
-        A = p.zeros((M + 1, M + 1))
-        A[1:, 1:] = _dual_matrix(H, o["C"], p)
-        A[0, 1:] = A[1:, 0] = p.scalar(1.0)
-        rhs = p.asarray(np.concatenate([[0.0], y]))
+        A, rhs = bordered_matrix(_dual_matrix(H, o["C"], p), p.asarray(np.ones(M)), p.asarray(y), p)
 
     def unpack(x):
         q = _arith(x, p)

@@ -63,7 +63,7 @@ import warnings
 import numpy as np
 
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning, LUBreakdownError
-from ..core.linalg import cg_iteration_bound, hestenes_stiefel_cg
+from ..core.linalg import bordered_matrix, cg_iteration_bound, hestenes_stiefel_cg, kappa2
 from ..core.precision import get_precision
 from .result import PhaseTimer
 from ..core._validation import check_int, check_positive
@@ -75,7 +75,6 @@ __all__ = ["fit_kkt", "fit_schur", "fit_cg", "fit_krr", "fit_fisher",
 
 _BOTH = ("regression", "classification")
 _PARAMS = ("C", "kernel", "sigma2", "degree", "t", "task")
-_U64 = float(np.finfo(np.float64).eps) / 2
 
 
 # ---------------------------------------------------------------------------
@@ -120,18 +119,6 @@ def _form(X, y, kernel, p, C, form, timer):
         idx = np.arange(n)
         H[idx, idx] = H[idx, idx] + p.reciprocal(C)
     return H, a, d
-
-
-def _kkt_matrix(H, a, d, p):
-    """Assemble [[0, a^T], [a, H]] and [0; d] (3.24) in the precision."""
-    n = H.shape[0]
-    A = p.zeros((n + 1, n + 1))
-    A[1:, 1:] = H
-    A[0, 1:] = a
-    A[1:, 0] = a
-    rhs = p.zeros(n + 1)
-    rhs[1:] = d
-    return A, rhs
 
 
 def _signs_like(y, x):
@@ -179,7 +166,7 @@ def _builder_inputs(X, y, fit, params, form):
 
 def _kkt_system(X, y, fit, form, params):
     y, p, H, a, d, form = _builder_inputs(X, y, fit, params, form)
-    A, rhs = _kkt_matrix(H, a, d, p)
+    A, rhs = bordered_matrix(H, a, d, p)
 
     def unpack(z):
         z = np.asarray(z)
@@ -292,7 +279,7 @@ def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
     timer = PhaseTimer()
     H, a, d = _form(X, y, k, p, C, task, timer)
     with timer("formation"):
-        A, rhs = _kkt_matrix(H, a, d, p)
+        A, rhs = bordered_matrix(H, a, d, p)
     try:
         with timer("factorization"):
             z = p.solve(A, rhs)
@@ -365,25 +352,6 @@ def fit_schur(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, deg
     return make_fit("lssvm-schur", p, coef=coef, bias=b, support=np.arange(len(y)), X=X, kernel=k,
                     timer=timer, diagnostics={"s": float(s), "solution": _solution(coef, b, y, task)},
                     params=params)
-
-
-def _kappa(H, p):
-    """kappa_2(H) for the SPD H, and how it was estimated.
-
-    float64 ``eigvalsh`` (LAPACK syevd) of H rounded to float64 (exact for
-    float32).  By Weyl's theorem its relative error in lambda_min is about
-    N u64 kappa; for longdouble / mpN, when that exceeds 1e-2 the estimate
-    is recomputed with ``p.eigvalsh`` in the precision itself.
-    """
-    f64 = get_precision("float64")
-    ev = f64.eigvalsh(p.to_float64(H))
-    kappa = float(ev[-1] / ev[0]) if ev[0] > 0 else float("inf")
-    n = H.shape[0]
-    if p.unit_roundoff < _U64 and not kappa * n * _U64 <= 1e-2:
-        ev = p.to_float64(p.eigvalsh(H))
-        kappa = float(ev[-1] / ev[0]) if ev[0] > 0 else float("inf")
-        return kappa, f"{p.name} eigvalsh"
-    return kappa, "float64 eigvalsh"
 
 
 def _cg_options(n, p, rtol, vtol, maxiter, estimate_kappa):
@@ -476,7 +444,8 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
         history.update({f"{name}_{key}": val for key, val in run.history.items()})
     if estimate_kappa:
         with timer("conditioning"):
-            kappa, method = _kappa(H, p)
+            k2 = kappa2(H)
+            kappa, method = k2.value, k2.method + ("" if k2.resolved else " (unresolved)")
         diag.update(kappa_H=kappa, kappa_method=method,
                     cg_bound=cg_iteration_bound(kappa, rtol / np.sqrt(kappa)) if np.isfinite(kappa)
                     else float("inf"))
