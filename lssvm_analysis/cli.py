@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from .report import build_report
+from . import datasets, precisions, solvers
 
 __all__ = ["main", "build_parser"]
 
@@ -38,7 +40,6 @@ def build_parser() -> argparse.ArgumentParser:
 def _report(args) -> int:
     from threadpoolctl import threadpool_limits
 
-    from .report import build_report
 
     t0 = time.perf_counter()
     with threadpool_limits(limits=1, user_api="blas"):  # timings: one BLAS thread per process
@@ -49,7 +50,6 @@ def _report(args) -> int:
 
 
 def _list(args) -> int:
-    from . import datasets, precisions, solvers
 
     print("solvers:   ", ", ".join(solvers()))
     print("precisions:", ", ".join(precisions()), "(and any mpN, N >= 5)")

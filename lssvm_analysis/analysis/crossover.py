@@ -73,6 +73,7 @@ from ..core._validation import check_int, check_positive
 from ..core.kernels import make_kernel
 from ..core.linalg import thresholded_cholesky
 from ..core.precision import get_precision
+from ..solvers import fit
 
 __all__ = ["FORMS", "FORMATIONS", "SOLVERS", "ASV_BENCHMARKS", "flop_model", "crossover_ratio_model",
            "crossover_point", "crossover_data", "eta_for_ratios", "measure_crossover",
@@ -366,7 +367,6 @@ def eta_for_ratios(X, ratios, *, sigma2=DATA_SIGMA2, precision="float64", tol=0.
 
 
 def _timed_fit(form, X, y, *, eta, formation, precision, C, sigma2):
-    from ..solvers import fit  # layer 2, imported late: the registry fills on import
 
     extra = {"formation": formation} if form == "primal" else {}
     t0 = time.perf_counter()

@@ -1,7 +1,6 @@
 """The one registry of data sets: sweeps, the CLI and tests refer to sets by name."""
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 from typing import Callable
 
@@ -9,6 +8,7 @@ import numpy as np
 
 from . import generators, real
 from ._base import Dataset, UnknownDatasetError, as_generator, build
+from ._mackey_glass import mackey_glass
 
 __all__ = ["DatasetInfo", "datasets", "dataset_info", "load"]
 
@@ -38,17 +38,15 @@ def _mackey_glass(**kw) -> Dataset:
     """Registry adapter for :func:`~lssvm_analysis.datasets._mackey_glass.mackey_glass`.
 
     Accepts ``seed``, ``scale`` and ``outliers`` like every loader.  The
-    series is deterministic: ``seed`` is passed on (only if given, and if the
-    generator takes it; there it draws the initial history), and seeds the
-    Chen & Zhou §5.2 target outliers (seed 0 when not given).  A plain
-    (X_train, y_train, X_test, y_test[, provenance]) result is wrapped.
+    series is deterministic: ``seed`` is passed on (only if given; there it
+    draws the initial history), and seeds the Chen & Zhou §5.2 target
+    outliers (seed 0 when not given).  A plain (X_train, y_train, X_test,
+    y_test[, provenance]) result is wrapped.
     """
-    from ._mackey_glass import mackey_glass
-
     scale = kw.pop("scale", None)
     seed = kw.pop("seed", None)
     outliers = kw.pop("outliers", False)
-    if seed is not None and "seed" in inspect.signature(mackey_glass).parameters:
+    if seed is not None:
         kw["seed"] = seed
     out = mackey_glass(**kw)
     if isinstance(out, Dataset):

@@ -53,6 +53,11 @@ import numpy as np
 from ..core._validation import check_int
 from ..core.exceptions import ReferenceAccuracyError
 from .kinds import register_task_kind, validate_registry_names
+from ..solvers import get_solver
+from .. import datasets
+from ..analysis import reference
+from ..core.precision import get_precision
+from ..solvers import fit as run_fit
 
 __all__ = ["fit_row", "FIT_OPTIONS", "DEFAULT_REFERENCE_MAX_N"]
 
@@ -62,7 +67,6 @@ NAN = float("nan")
 
 
 def _validate(spec) -> None:
-    from ..solvers import get_solver
 
     validate_registry_names(spec)
     for axis in ("solvers", "precisions", "datasets"):
@@ -91,7 +95,6 @@ def _validate(spec) -> None:
 
 def _select_params(solver, params: dict) -> dict:
     """Keep the grid values the solver accepts (all of them if it declares none)."""
-    from ..solvers import get_solver
 
     accepted = get_solver(solver).params
     return {k: v for k, v in params.items() if k in accepted} if accepted else params
@@ -99,14 +102,11 @@ def _select_params(solver, params: dict) -> dict:
 
 def _accepts(task) -> bool:
     """A solver is swept only on the data sets of a task it solves."""
-    from .. import datasets
-    from ..solvers import get_solver
 
     return datasets.dataset_info(task.dataset).task in get_solver(task.solver).tasks
 
 
 def _load(task):
-    from .. import datasets
 
     ds = datasets.load(task.dataset, seed=task.seed, **task.dataset_kw)
     if ds.task == "classification":
@@ -139,7 +139,6 @@ def _model_vector(model, p) -> np.ndarray:
 
 
 def _reference_columns(info, X, y, fit, params, options, p) -> dict:
-    from ..analysis import reference
 
     out = {"system_n": NAN, "condition": NAN, "reference_digits": NAN, "reference_method": "",
            "forward_error": NAN, "correct_digits": NAN, "backward_error": NAN, "reference_note": ""}
@@ -196,9 +195,6 @@ def _diagnostic_columns(fit) -> dict:
 
 def fit_row(task) -> dict:
     """Row function of kind "fit" (see the module docstring for the columns)."""
-    from ..core.precision import get_precision
-    from ..solvers import fit as run_fit
-    from ..solvers import get_solver
 
     info, p = get_solver(task.solver), get_precision(task.precision)
     t0 = time.perf_counter()

@@ -13,6 +13,9 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from typing import Callable
+from ..core.precision import get_precision
+from ..solvers import get_solver
+from .. import datasets as registry
 
 __all__ = ["TaskKind", "UnknownTaskKindError", "register_task_kind", "task_kinds",
            "get_task_kind", "validate_registry_names", "check_dataset_names"]
@@ -28,8 +31,6 @@ def validate_registry_names(spec) -> None:
     Raises the registries' typed errors (``UnknownSolverError``,
     ``UnknownPrecisionError``, the datasets registry's error).
     """
-    from ..core.precision import get_precision
-    from ..solvers import get_solver
 
     for name in spec.solvers:
         get_solver(name)
@@ -41,7 +42,6 @@ def validate_registry_names(spec) -> None:
 
 def check_dataset_names(names) -> None:
     """Raise the datasets registry's ``UnknownDatasetError`` for a name it does not know."""
-    from .. import datasets as registry
 
     for name in names:
         registry.dataset_info(name)

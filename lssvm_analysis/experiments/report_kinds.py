@@ -28,6 +28,11 @@ import numpy as np
 
 from ..analysis import conditioning as cond
 from . import register_task_kind
+from .. import datasets
+from .kinds import check_dataset_names
+from ..core.precision import get_precision
+from ..solvers import fit
+from ..analysis import crossover
 
 __all__ = ["KINDS", "dumps", "loads"]
 
@@ -48,15 +53,12 @@ def loads(text) -> np.ndarray:
 
 
 def _dataset(task):
-    from .. import datasets
 
     return datasets.load(task.dataset, seed=task.seed, **task.dataset_kw)
 
 
 def _no_solver_validate(spec):
     """Kinds that take no solver: check precisions and datasets only."""
-    from .kinds import check_dataset_names
-    from ..core.precision import get_precision
 
     for name in spec.precisions:
         get_precision(name)
@@ -127,7 +129,6 @@ def breakdown_scan_row(task) -> dict:
 
 def primal_dual_row(task) -> dict:
     """els-primal vs els-dual at one C: relative difference of test predictions and bias."""
-    from ..solvers import fit
 
     ds = _dataset(task)
     P = dict(task.params)
@@ -150,7 +151,6 @@ def primal_dual_row(task) -> dict:
 
 def cv_row(task) -> dict:
     """k-fold CV (``options["folds"]``, default 5) mean absolute error of one solver."""
-    from ..solvers import fit
 
     ds = _dataset(task)
     X, y = ds.X_train, ds.y_train
@@ -201,7 +201,6 @@ def pruning_path_row(task) -> dict:
     ``min_support`` and shows where Suykens' rule (stop at the first rise,
     rtol = 0) would have stopped.
     """
-    from ..solvers import fit
 
     ds = _dataset(task)
     f = fit("lssvm-pruned", ds.X_train, ds.y_train, precision=task.precision,
@@ -223,7 +222,6 @@ def pruning_path_row(task) -> dict:
 # --------------------------------------------------------------------------- #
 def crossover_timing_row(task) -> dict:
     """One point of :func:`lssvm_analysis.analysis.crossover.measure_crossover` (input names prefixed)."""
-    from ..analysis import crossover
 
     P = task.params
     df = crossover.measure_crossover(int(P["M"]), [float(P["ratio"])], formation=P["formation"],

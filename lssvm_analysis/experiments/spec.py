@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 import numpy as np
+from .kinds import get_task_kind
 
 __all__ = ["SPEC_VERSION", "INPUT_COLUMNS", "SweepSpec", "Task", "canonical_json"]
 
@@ -309,7 +310,6 @@ class SweepSpec:
             As raised by the kind's validator (default: every solver,
             precision and dataset name must be registered).
         """
-        from .kinds import get_task_kind
 
         get_task_kind(self.kind).validate(self)
 
@@ -324,7 +324,6 @@ class SweepSpec:
         ValueError
             Also when no task is left.
         """
-        from .kinds import get_task_kind
 
         kind = get_task_kind(self.kind)
         kind.validate(self)

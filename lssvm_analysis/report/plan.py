@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..experiments import SweepSpec, load_records, run_sweep
 from ..experiments import report_kinds  # noqa: F401  (registers the report's task kinds)
+from ..solvers import solvers
 
 __all__ = ["Profile", "PROFILES", "get_profile", "independent_specs", "run_report_sweeps", "choose",
            "TABLE_METHODS", "REPORT_VERSION"]
@@ -134,7 +135,6 @@ def _sinc(n):
 
 def independent_specs(P: Profile) -> dict[str, SweepSpec]:
     """The sweeps that depend on nothing else, by section key."""
-    from ..solvers import solvers
 
     have = set(solvers())
     s = {}

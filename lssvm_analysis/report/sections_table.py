@@ -14,6 +14,8 @@ from ._util import errors_note, num, ok, span
 from .figures import fmt_num, log_axes, new_figure, save_figure, save_table
 from .html import Section
 from .plan import TABLE_METHODS, choose
+from .. import datasets as ds
+from ..analysis import crossover
 
 __all__ = ["table1_blocks", "crossover_blocks"]
 
@@ -124,7 +126,6 @@ def table1_blocks(sec: Section, out, records, P) -> list[str]:
 
     Reads the records of the keys ``cv-<method>-<dataset>`` and ``test-<method>-<dataset>``.
     """
-    from .. import datasets as ds
 
     sec.h3("Abe's Table 1 on the data sets available offline")
     grid = ", ".join(f"{d}: σ² ∈ {list(v)}" for d, v in P.cv_sigma2.items())
@@ -159,7 +160,6 @@ def table1_blocks(sec: Section, out, records, P) -> list[str]:
 # crossover
 # --------------------------------------------------------------------------- #
 def _measured(records, asv_dir):
-    from ..analysis import crossover
 
     if asv_dir is not None and Path(asv_dir).is_dir():
         df = crossover.load_asv_crossover(str(asv_dir))
@@ -187,7 +187,6 @@ def crossover_blocks(sec: Section, out, records, P, *, asv_dir=".asv/results") -
     The asv results in ``asv_dir`` are used when they hold the crossover suite, else the
     "crossover" records (in-process timing).  The flop model is evaluated here (arithmetic).
     """
-    from ..analysis import crossover
 
     sec.h3("Primal/dual crossover")
     df, source = _measured(records, asv_dir)

@@ -1,9 +1,4 @@
-"""Conditioning of the coefficient matrices the LS-SVM solvers form (layer 3).
-
-Pure functions that return tidy ``pandas.DataFrame`` s or frozen dataclasses:
-spectra and condition numbers as functions of C (Suykens' gamma), sigma2 and
-eta; the Cholesky breakdown point they predict beside the one measured; the
-KKT matrix against its Schur complement; CG iterations against (3.27).
+"""Conditioning of Abe's ELS matrices: the dual Omega_e against the primal matrix of eq. (7).
 
 Abe (ESANN 2008), empirical feature space
 -----------------------------------------
@@ -61,52 +56,25 @@ Demmel's criterion (Higham Thm 10.7): Cholesky cannot fail while
 lambda_min(D^-1 A D^-1) > n gamma_{n+1} / (1 - n gamma_{n+1}),
 D = diag(A)^(1/2); :func:`predict_breakdown` returns the C below which that
 guarantees success.
-
-Suykens ch. 3 §3.4.1
---------------------
-KKT matrix (3.32) [[0, d^T], [d, H]] with H = Omega + I/gamma (d = 1 for
-regression, d = y for classification 3.5); the Schur-complement form (3.25)
-is diag(s, H), s = d^T H^-1 d.  The KKT eigenvalues interlace those of H and
-lie in the Rusten-Winther intervals (Rusten & Winther 1992, Lemma 2.1, with
-B = d^T, one singular value ||d||): negative in
-[(mu_1 - sqrt(mu_1^2 + 4||d||^2))/2, (mu_n - sqrt(mu_n^2 + 4||d||^2))/2],
-positive in [mu_1, (mu_n + sqrt(mu_n^2 + 4||d||^2))/2], mu = eig(H).
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import scipy.linalg
 
-from ..core._validation import as_matrix, as_vector, check_finite, check_int, check_positive
-from ..core.kernels import make_kernel, rbf_kernel
-from ..core.linalg import bordered_matrix, cg_iteration_bound, hestenes_stiefel_cg, thresholded_cholesky
-from ..core.precision import get_precision
+from ...core._validation import as_matrix, check_finite, check_int, check_positive
+from ...core.kernels import make_kernel
+from ...core.linalg import thresholded_cholesky
+from ...core.precision import get_precision
+from ._common import BreakdownScan, log_grid  # noqa: F401
 
-__all__ = [
-    "EmpiricalFeatures", "empirical_features", "dual_eigenvalues", "primal_eigenvalues",
-    "abe_spectra", "abe_condition", "check_spectrum_mp", "BreakdownPrediction",
-    "predict_breakdown", "BreakdownScan", "scan_breakdown", "primal_saturation",
-    "kkt_condition", "cg_iterations", "classify_outcome", "OUTCOMES", "log_grid",
-]
-
-OUTCOMES = ("ok", "breakdown", "large-error", "not-converged", "error")
-
-
-def log_grid(lo: float, hi: float, *, per_decade: int = 1) -> np.ndarray:
-    """Points 10^k from ``lo`` to ``hi`` (inclusive), ``per_decade`` per decade."""
-    check_positive("lo", lo)
-    check_positive("hi", hi)
-    per_decade = check_int("per_decade", per_decade, minimum=1)
-    a, b = math.log10(lo), math.log10(hi)
-    if b < a:
-        raise ValueError(f"expected lo <= hi, got lo={lo!r}, hi={hi!r}")
-    n = int(round((b - a) * per_decade)) + 1
-    return 10.0 ** np.linspace(a, b, n)
-
+__all__ = ["EmpiricalFeatures", "empirical_features", "dual_eigenvalues", "primal_eigenvalues",
+           "abe_spectra", "abe_condition", "check_spectrum_mp", "BreakdownPrediction",
+           "predict_breakdown", "primal_saturation"]
 
 # --------------------------------------------------------------------------- #
 # Abe: the empirical feature space and its two coefficient matrices
@@ -374,91 +342,6 @@ def predict_breakdown(feat, precision, *, matrix="dual") -> BreakdownPrediction:
                                C_stat, m)
 
 
-@dataclass(frozen=True)
-class BreakdownScan:
-    """First C on a log grid (refined by bisection) at which a solver breaks down.
-
-    Attributes
-    ----------
-    solver, precision : str
-    C_star : float
-        Smallest C found with ``status == "breakdown"`` (NaN if none on the grid).
-    C_ok : float
-        Largest C below ``C_star`` that was seen to succeed.
-    step, pivot, n : int, float, int
-        The breakdown record at ``C_star`` (step 0-based; -1/NaN if none).
-    grid : DataFrame
-        Every fit run: ``C``, ``status``, ``step``, ``pivot``, ``stage`` ("grid" | "bisect").
-    """
-
-    solver: str
-    precision: str
-    C_star: float
-    C_ok: float
-    step: int
-    pivot: float
-    n: int
-    grid: pd.DataFrame = field(repr=False)
-
-
-def _try(solver, X, y, C, precision, params):
-    from ..solvers import fit  # layer 2; imported here so that conditioning imports cheaply
-
-    f = fit(solver, X, y, precision=precision, C=float(C), **params)
-    bd = f.breakdown
-    return {"C": float(C), "status": f.status, "step": bd.step if bd else -1,
-            "pivot": bd.pivot if bd else np.nan, "n": bd.n if bd else -1}
-
-
-def scan_breakdown(X, y, *, precision, solver="els-dual", C_min=1e-2, C_max=1e30, per_decade=2,
-                   bisect=8, **params) -> BreakdownScan:
-    """Scan C upwards until ``solver`` breaks down, then bisect in log C.
-
-    Parameters
-    ----------
-    X, y : training data
-    precision : str
-    solver : str, default "els-dual"
-    C_min, C_max : float
-        The log grid (``per_decade`` points per decade); the scan stops at
-        the first breakdown.
-    bisect : int
-        Bisection steps in log10 C between the last success and the first
-        breakdown (final bracket width = grid step / 2^bisect decades).
-    **params
-        Passed to the solver (sigma2, eta, feature_map, ...).
-
-    Notes
-    -----
-    Breakdown need not be monotone in C near the threshold (rounding noise);
-    the bisection returns *a* transition point inside the first bracket.
-    """
-    rows, prev = [], None
-    for C in log_grid(C_min, C_max, per_decade=per_decade):
-        r = {**_try(solver, X, y, C, precision, params), "stage": "grid"}
-        rows.append(r)
-        if r["status"] == "breakdown":
-            break
-        prev = r
-    else:
-        return BreakdownScan(solver, get_precision(precision).name, np.nan, rows[-1]["C"], -1,
-                             np.nan, -1, pd.DataFrame(rows))
-    hi = rows[-1]
-    if prev is not None:
-        lo = prev
-        for _ in range(check_int("bisect", bisect)):
-            mid = {**_try(solver, X, y, math.sqrt(lo["C"] * hi["C"]), precision, params),
-                   "stage": "bisect"}
-            rows.append(mid)
-            if mid["status"] == "breakdown":
-                hi = mid
-            else:
-                lo = mid
-    C_ok = lo["C"] if prev is not None else np.nan
-    return BreakdownScan(solver, get_precision(precision).name, hi["C"], C_ok, int(hi["step"]),
-                         float(hi["pivot"]), int(hi["n"]), pd.DataFrame(rows))
-
-
 def primal_saturation(X, *, sigma2, etas, C_grid, feature_map="kernel") -> pd.DataFrame:
     """cond of the primal matrix and of Omega_e across C for several eta (tidy).
 
@@ -478,148 +361,3 @@ def primal_saturation(X, *, sigma2, etas, C_grid, feature_map="kernel") -> pd.Da
             "cond_primal": wide["primal"].to_numpy(), "cond_dual": wide["dual"].to_numpy(),
             "cond_Hc_sq": lim, "saturation": wide["primal"].to_numpy() / lim}))
     return pd.concat(frames, ignore_index=True)
-
-
-# --------------------------------------------------------------------------- #
-# Suykens: KKT matrix against its Schur complement; CG against (3.27)
-# --------------------------------------------------------------------------- #
-def _suykens_omega(X, sigma2, labels):
-    X = as_matrix(X, "X", allow_object=False)
-    check_finite(X, "X")
-    K = rbf_kernel(X, sigma2=sigma2)
-    if labels is None:
-        return K, np.ones(X.shape[0])
-    d = as_vector(labels, "labels", allow_object=False).astype(np.float64)
-    if d.shape[0] != X.shape[0] or not np.all(np.abs(d) == 1):
-        raise ValueError(f"expected {X.shape[0]} labels in {{-1, +1}}, got labels.shape={d.shape}")
-    return d[:, None] * K * d[None, :], d
-
-
-def _rw_bounds(mu1, mun, dn2):
-    r1, rn = math.sqrt(mu1 * mu1 + 4 * dn2), math.sqrt(mun * mun + 4 * dn2)
-    return (mu1 - r1) / 2, (mun - rn) / 2, (mun + rn) / 2
-
-
-def kkt_condition(X, *, sigma2, C_grid, labels=None, precision="float64") -> pd.DataFrame:
-    """kappa_2 of the KKT matrix (3.32)/(3.5) against that of H = Omega + I/gamma (tidy).
-
-    Parameters
-    ----------
-    X : (n, d) array_like
-    sigma2 : float
-    C_grid : sequence of float
-        Values of C (Suykens' gamma).
-    labels : (n,) array of +-1, optional
-        Classification (3.5): Omega_kl = y_k y_l K_kl, border d = y.
-        Default: regression (3.32), Omega = K, d = 1.
-    precision : str
-        Arithmetic of the eigenvalue computations ("float64" or "mpN").  The
-        matrix is the float64 one a float64 solver forms, converted exactly.
-
-    Returns
-    -------
-    DataFrame with ``C``, ``n``, ``mu_min``, ``mu_max``, ``cond_H``, ``s``
-    (= d^T H^-1 d), ``cond_schur`` (of diag(s, H), eq. 3.25), ``kkt_neg``,
-    ``kkt_pos_min``, ``kkt_max``, ``cond_kkt``, the Rusten-Winther bounds
-    ``rw_neg_lo``, ``rw_neg_hi``, ``rw_pos_hi``, ``resolved`` (mu_min > n u
-    mu_max in this precision) and ``precision``.
-
-    Notes
-    -----
-    eig(H) = eig(Omega) + 1/gamma from one decomposition of Omega; the KKT
-    matrix needs one (n+1) x (n+1) eigvalsh per gamma (O(n^3) each; mp only
-    for n <= ~60).
-    """
-    p = get_precision(precision)
-    Om64, d = _suykens_omega(X, sigma2, labels)
-    n = Om64.shape[0]
-    rows = []
-    with p.context():
-        Om, dp = p.asarray(Om64), p.asarray(d)
-        lam = p.eigvalsh(Om)
-        for C in np.atleast_1d(np.asarray(C_grid, dtype=float)):
-            check_positive("C", float(C))
-            c_inv = p.reciprocal(C)
-            H = Om.copy()
-            H[np.diag_indices(n)] = H[np.diag_indices(n)] + c_inv
-            s = float(dp @ p.cho_solve(p.cholesky(H, check=False), dp))
-            K, _ = bordered_matrix(H, dp, dp, p)
-            ev = p.to_float64(p.eigvalsh(K))
-            mu = p.to_float64(lam + c_inv)
-            rows.append(_kkt_row(C, n, mu, s, ev, float(d @ d), p))
-    return pd.DataFrame(rows)
-
-
-def _kkt_row(C, n, mu, s, ev, dn2, p):
-    neg, pos = ev[ev < 0], ev[ev > 0]
-    sig = np.abs(ev)
-    lo, hi, top = _rw_bounds(mu[0], mu[-1], dn2)
-    return {"C": float(C), "n": n, "mu_min": mu[0], "mu_max": mu[-1], "cond_H": mu[-1] / mu[0],
-            "s": s, "cond_schur": max(s, mu[-1]) / min(s, mu[0]),
-            "kkt_neg": neg[-1] if len(neg) else np.nan, "kkt_pos_min": pos[0] if len(pos) else np.nan,
-            "kkt_max": ev[-1], "cond_kkt": sig.max() / sig.min(), "n_negative": int(len(neg)),
-            "rw_neg_lo": lo, "rw_neg_hi": hi, "rw_pos_hi": top,
-            "resolved": bool(mu[0] > n * p.unit_roundoff * mu[-1]), "precision": p.name}
-
-
-def cg_iterations(X, y, *, sigma2, C, precision="float64", rtol=None) -> dict:
-    """Hestenes-Stiefel CG on the two SPD systems of Suykens' algorithm, H eta = y, H nu = 1.
-
-    Iterations to a relative residual ``rtol`` (default sqrt(u); the V(x)
-    stop is off, so only the residual decides) beside the (3.27) bound
-    ``cg_iteration_bound(kappa(H), eps)`` at the A-norm error reduction eps
-    each run reached, eps = ||x_i - x*||_H / ||x*||_H with x* the certified
-    ``reference_solve`` of the system as formed in the precision.  kappa(H)
-    is the exact shift of eig(Omega) (float64; accurate while 1/C >> n u ||Omega||).
-
-    Returns
-    -------
-    dict with ``C``, ``n``, ``cond_H``, ``sqrt_cond``, ``rtol``, ``precision``
-    and per system (``_y``, ``_1``): ``iterations``, ``reason``, ``eps``, ``bound``.
-
-    Notes
-    -----
-    (3.26) holds in exact arithmetic; finite-precision CG may need more
-    iterations when orthogonality is lost (reported, not hidden).
-    """
-    from .reference import reference_solve  # layer 3 sibling, imported lazily
-
-    p = get_precision(precision)
-    X = as_matrix(X, "X", allow_object=False)
-    y = as_vector(y, "y", allow_object=False).astype(np.float64)
-    K = rbf_kernel(X, sigma2=sigma2)
-    n = K.shape[0]
-    lam = scipy.linalg.eigvalsh(K)
-    mu = lam + 1.0 / C
-    cond = float(mu[-1] / mu[0])
-    rtol = math.sqrt(p.unit_roundoff) if rtol is None else check_positive("rtol", rtol)
-    out = {"C": float(C), "n": n, "cond_H": cond, "sqrt_cond": math.sqrt(cond), "rtol": rtol,
-           "precision": p.name}
-    with p.context():
-        H = p.asarray(K)
-        H[np.diag_indices(n)] = H[np.diag_indices(n)] + p.reciprocal(C)
-        H64 = p.to_float64(H)
-        for tag, b in (("y", y), ("1", np.ones(n))):
-            res = hestenes_stiefel_cg(H, p.asarray(b), rtol=rtol, vtol=1e-300, maxiter=20 * n,
-                                      precision=p)
-            xs = reference_solve(H, p.asarray(b), digits=20).x_float64()
-            e = p.to_float64(res.x) - xs
-            eps = math.sqrt(max(float(e @ H64 @ e), 0.0) / float(xs @ H64 @ xs))
-            out.update({f"iterations_{tag}": res.iterations, f"reason_{tag}": res.reason,
-                        f"eps_{tag}": eps,
-                        f"bound_{tag}": cg_iteration_bound(cond, eps) if eps > 0 else np.inf})
-    return out
-
-
-def classify_outcome(status, forward_error, unit_roundoff) -> str:
-    """Outcome of a fit for the breakdown maps.
-
-    "breakdown" / "not-converged" / "error" pass through; an "ok" fit whose
-    forward error against the certified reference exceeds sqrt(u) (fewer
-    than half of the precision's digits correct) is "large-error"; a NaN
-    error (no reference) counts as "ok".
-    """
-    if status != "ok":
-        return status if status in OUTCOMES else "error"
-    fe = float(forward_error) if forward_error is not None else np.nan
-    return "large-error" if np.isfinite(fe) and fe > math.sqrt(unit_roundoff) else "ok"
