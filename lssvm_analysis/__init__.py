@@ -8,7 +8,8 @@ from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning, Fallba
                               IllConditionedWarning, LSSVMWarning, LUBreakdownError,
                               ReferenceAccuracyError, UnknownPrecisionError, UnknownSolverError,
                               UnsupportedPrecisionError)
-from .core.kernels import Kernel, linear_kernel, make_kernel, poly_kernel, rbf_kernel
+from .core.kernels import (Kernel, from_lssvmlab, linear_kernel, make_kernel, poly_kernel, rbf_kernel,
+                           to_lssvmlab)
 from .core.linalg import cg_iteration_bound, hestenes_stiefel_cg, pivoted_cholesky, thresholded_cholesky
 from .core.precision import Precision, get_precision, precisions
 from .core.records import CholeskyBreakdown, LUBreakdown
@@ -27,7 +28,7 @@ __all__ = [
     "Fit", "IllConditionedWarning", "Kernel", "LSSVMWarning", "Precision",
     "ReferenceAccuracyError", "UnknownPrecisionError", "UnknownSolverError",
     "cg_iteration_bound", "fit", "get_precision", "get_solver", "hestenes_stiefel_cg",
-    "linear_kernel", "make_kernel", "pivoted_cholesky", "poly_kernel", "precisions",
+    "linear_kernel", "make_kernel", "from_lssvmlab", "to_lssvmlab", "pivoted_cholesky", "poly_kernel", "precisions",
     "rbf_kernel", "solvers", "thresholded_cholesky",
     "ErrorReport", "ReferenceSolution", "backward_error", "condition_number", "correct_digits",
     "forward_error", "kkt_residual", "reference_solve",

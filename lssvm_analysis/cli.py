@@ -9,8 +9,11 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from .report import build_report
+
+from threadpoolctl import threadpool_limits
+
 from . import datasets, precisions, solvers
+from .report import PROFILE_NAMES, build_report
 
 __all__ = ["main", "build_parser"]
 
@@ -21,8 +24,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Numerical-stability analysis of LS-SVM solvers: generated reports.")
     sub = parser.add_subparsers(dest="command", required=True)
     rep = sub.add_parser("report", help="run the report's sweeps and write index.html")
-    rep.add_argument("--quick", action="store_true",
-                     help="small sizes and grids (about a minute instead of about five)")
+    rep.add_argument("--profile", choices=PROFILE_NAMES, default=None,
+                     help="sizes and grids: quick (about a minute), default (within five minutes "
+                          "on 2 cores), full (the papers' protocols)")
+    rep.add_argument("--quick", action="store_true", help="the same as --profile quick")
     rep.add_argument("--out", default="reports/default",
                      help="output directory (default: reports/default)")
     rep.add_argument("--store", default=None,
@@ -38,21 +43,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _report(args) -> int:
-    from threadpoolctl import threadpool_limits
-
-
     t0 = time.perf_counter()
     with threadpool_limits(limits=1, user_api="blas"):  # timings: one BLAS thread per process
-        path = build_report(args.out, quick=args.quick, store=args.store, n_jobs=args.jobs,
+        path = build_report(args.out, quick=args.quick, profile=args.profile, store=args.store,
+                            n_jobs=args.jobs,
                             progress=not args.no_progress, asv_dir=args.asv_results)
     print(f"wrote {path} in {time.perf_counter() - t0:.1f} s")
     return 0
 
 
 def _list(args) -> int:
-
     print("solvers:   ", ", ".join(solvers()))
-    print("precisions:", ", ".join(precisions()), "(and any mpN, N >= 5)")
+    print("precisions:", ", ".join(precisions()), "(and any mpN, 5 <= N <= 1000)")
     print("datasets:  ", ", ".join(datasets.datasets()))
     return 0
 

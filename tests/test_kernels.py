@@ -217,3 +217,19 @@ def test_inputs_are_never_modified(precision, rng):
     for a, s in zip((X, Z, Xn), saved):
         assert np.array_equal(a, s)
         assert not any(np.shares_memory(o, a) for o in outs)
+
+
+def test_lssvmlab_sig2_conversion_pins_the_factor_of_two():
+    """LS-SVMlab's RBF_kernel is exp(-||x-z||^2 / (2 sig2)); ours exp(-||x-z||^2 / sigma2).
+
+    At ||x - z||^2 = 1 and sig2 = 0.5, LS-SVMlab's kernel is exp(-1); ours with
+    sigma2 = from_lssvmlab(0.5) = 1 is exp(-1) too (exactly: 2 * 0.5 is exact).
+    """
+    assert la.from_lssvmlab(0.5) == 1.0 and la.to_lssvmlab(1.0) == 0.5
+    X, Z = np.array([[0.0, 0.0]]), np.array([[1.0, 0.0]])
+    lssvmlab = np.exp(-np.sum((X - Z) ** 2) / (2 * 0.5))
+    assert la.rbf_kernel(X, Z, sigma2=la.from_lssvmlab(0.5))[0, 0] == lssvmlab
+    for sig2 in (1e-3, 0.7, 3.0, 1e5):
+        assert la.to_lssvmlab(la.from_lssvmlab(sig2)) == sig2
+    with pytest.raises(ValueError, match="sig2"):
+        la.from_lssvmlab(-1.0)

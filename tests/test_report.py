@@ -18,23 +18,34 @@ import pytest
 
 from lssvm_analysis import cli
 from lssvm_analysis.experiments import Store
-from lssvm_analysis.report import plan, write_report
+from lssvm_analysis.report import (plan, report_sections, sections_abe, sections_appendix,
+                                   sections_precision, sections_suykens, write_report)
 from lssvm_analysis.report.figures import fmt_num, new_figure, save_figure
 from lssvm_analysis.report.html import Section, write_page
 
-#: The smallest profile that still exercises every section and task kind.
-TINY = plan.with_overrides(
-    plan.PROFILES["quick"], name="tiny", abe_M=40, abe_etas=(0.1,), abe_C=(1e-2, 1e4, 1e10, 1e14),
-    mp_max_n=30, breakdown_etas=(0.1,), breakdown_precisions=("float64",), bisect=2,
-    pd_C=(1e0, 1e8), pd_precisions=("float64",),
-    table_datasets=(("mackey-glass", (("n_train", 60), ("n_test", 60))),), table_splits=1,
-    cv_C=(1e3,), cv_sigma2={"mackey-glass": (1.0,)}, sparse_etas=(0.05,),
-    crossover_M=60, crossover_ratios=(0.5, 1.0), crossover_formations=("blas3",),
-    crossover_repeats=1, sinc_n=10, accuracy_C=(1.0, 1e6),
-    accuracy_solvers=("lssvm-kkt", "lssvm-schur", "els-dual"), accuracy_precisions=("float32", "float64"),
-    kkt_n=10, kkt_C=(1.0, 1e6), cg_n=12, cg_C=(1.0, 1e4), cg_precisions=("float64",), prune_n=30,
-    prune_min_support=10, map_M=30, map_C=(1e0, 1e16), map_sigma2=(1.0,),
-    map_solvers=("els-dual",), map_precisions=("float64",))
+#: The smallest settings that still exercise every built-in section and task kind, swapped in
+#: for the "quick" profile (family sections run their own "quick" settings).
+TINY = {
+    sections_abe: sections_abe.with_settings(
+        "quick", abe_M=40, abe_etas=(0.1,), abe_C=(1e-2, 1e4, 1e10, 1e14), mp_max_n=30,
+        breakdown_etas=(0.1,), breakdown_precisions=("float64",), bisect=2, pd_C=(1e0, 1e8),
+        pd_precisions=("float64",), table_datasets=(("mackey-glass", (("n_train", 60), ("n_test", 60))),),
+        table_splits=1, cv_C=(1e3,), cv_sigma2={"mackey-glass": (1.0,)}, sparse_etas=(0.05,),
+        crossover_M=60, crossover_ratios=(0.5, 1.0), crossover_formations=("blas3",),
+        crossover_repeats=1),
+    sections_suykens: sections_suykens.with_settings(
+        "quick", kkt_n=10, kkt_C=(1.0, 1e6), cg_n=12, cg_C=(1.0, 1e4), cg_precisions=("float64",),
+        prune_n=30, prune_min_support=10),
+    sections_precision: sections_precision.with_settings(
+        "quick", sinc_n=10, ripley_n=12, accuracy_C=(1.0, 1e6), map_M=30, map_C=(1e0, 1e16),
+        map_sigma2=(1.0,), solvers=("lssvm-kkt", "lssvm-schur", "lssvm-cg", "els-dual", "svm-c")),
+    sections_appendix: sections_appendix.with_settings("quick", C=(1.0,)),
+}
+
+
+def _tiny(mp):
+    for module, settings in TINY.items():
+        mp.setitem(module.SETTINGS, "quick", settings)
 
 
 class _Links(html.parser.HTMLParser):
@@ -62,14 +73,14 @@ def test_report_command_on_tiny_profile(tmp_path):
     """
     out, store = tmp_path / "out", tmp_path / "records.sqlite"
     with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(plan.PROFILES, "quick", TINY)
+        _tiny(mp)
         status = cli.main(["report", "--quick", "--out", str(out), "--store", str(store), "--jobs",
                            "1", "--no-progress", "--asv-results", str(tmp_path / "no-asv")])
-    assert status == 0
-    _check_links(out)
-    _check_sections(out)
-    _check_no_task_failed(store)
-    _check_second_run_reuses_every_record(store)
+        assert status == 0
+        _check_links(out)
+        _check_sections(out)
+        _check_no_task_failed(store)
+        _check_second_run_reuses_every_record(store)
 
 
 def _check_links(out: Path):
@@ -95,9 +106,10 @@ def _check_links(out: Path):
 
 def _check_sections(out: Path):
     text = (out / "index.html").read_text(encoding="utf-8")
-    for anchor in ("abe", "suykens", "precisions"):
+    keys = [sec.key for sec in report_sections()]
+    for anchor in keys:
         assert f'id="{anchor}"' in text
-    assert text.count('class="verdict"') == 3
+    assert text.count('class="verdict"') == len(keys)
     assert "water purification" in text and "orange juice" in text  # not available offline
     table = pd.read_csv(out / "abe-breakdown.csv")
     assert {"C_star", "pred_C_star", "step"} <= set(table.columns)
@@ -114,20 +126,24 @@ def _check_no_task_failed(store: Path):
 def _check_second_run_reuses_every_record(store: Path):
     with Store(store) as s:
         before = len(s)
-    specs = plan.run_report_sweeps(store, TINY, n_jobs=1, progress=False)
+    specs = plan.run_report_sweeps(store, "quick", n_jobs=1, progress=False)
     with Store(store) as s:
         assert len(s) == before  # every task key was found: nothing recomputed, nothing duplicated
-    assert {"abe-spectrum", "breakdown", "accuracy", "test-els-mackey-glass"} <= set(specs)
+    assert {"abe-spectrum", "breakdown", "test-els-mackey-glass"} <= set(specs["abe"])
+    assert {"accuracy", "maps"} <= set(specs["precisions"])
 
 
 def test_report_written_from_error_rows_only(tmp_path):
     """Records that are all errors (e.g. a module not there yet) give notes, not a crash."""
     err = pd.DataFrame([{"key": "k", "kind": "x", "status": "error", "message": "boom"}])
-    records = {key: err for key in ("abe-spectrum", "breakdown", "primal-dual", "accuracy", "kkt",
-                                    "cg", "pruning", "maps", "crossover")}
-    page = write_report(tmp_path, records, TINY, asv_dir=tmp_path / "none")
+    with pytest.MonkeyPatch.context() as mp:
+        _tiny(mp)
+        specs = {sec.key: sec.plan("quick", lambda spec: err) for sec in report_sections()}
+        records = {sec: {key: err for key in by_key} for sec, by_key in specs.items()}
+        page = write_report(tmp_path, records, "quick")
     text = page.read_text(encoding="utf-8")
-    assert "failed with an error" in text and text.count('class="verdict"') == 3
+    assert "failed with an error" in text
+    assert text.count('class="verdict"') == len(report_sections())
     for _, value in _links(page):
         assert value.startswith("#") or (tmp_path / value).is_file()
 
@@ -183,5 +199,5 @@ def test_cli_list_and_bad_arguments(capsys):
     assert "els-dual" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         cli.main(["report", "--jobs", "many"])
-    with pytest.raises(ValueError, match="profile"):
-        plan.get_profile("huge")
+    with pytest.raises(ValueError, match="profile='huge'"):
+        plan.run_report_sweeps(":memory:", "huge")

@@ -1,7 +1,11 @@
 """Kernel functions computed in a given precision.
 
-RBF follows LS-SVMlab's convention K(x, z) = exp(-||x - z||^2 / sigma2)
-(Suykens' sigma^2; scikit-learn's ``gamma = 1 / sigma2``).  Squared distances
+RBF is K(x, z) = exp(-||x - z||^2 / sigma2): Suykens' book's sigma^2 (eq. 2.x)
+and scikit-learn's ``gamma = 1 / sigma2``.  LS-SVMlab's *help text* states
+the same formula, but its code (``RBF_kernel`` called by ``trainlssvm`` /
+``simlssvm``) computes exp(-||x - z||^2 / (2 sig2)): a ``sig2`` carried over
+from LS-SVMlab must be doubled, ``sigma2 = from_lssvmlab(sig2) = 2 sig2``,
+or the model differs (:func:`from_lssvmlab`, :func:`to_lssvmlab`).  Squared distances
 are summed feature by feature from the differences, so every term is >= 0 and
 the sum has relative error <= gamma_{d+2} ~ (d + 2) u (one rounding in the
 difference, doubled by the square, one in the square, d - 1 in the sum):
@@ -18,7 +22,8 @@ import numpy as np
 from ._validation import as_matrix, check_finite, check_int, check_positive
 from .precision import get_precision
 
-__all__ = ["rbf_kernel", "linear_kernel", "poly_kernel", "Kernel", "make_kernel", "KERNELS"]
+__all__ = ["rbf_kernel", "linear_kernel", "poly_kernel", "Kernel", "make_kernel", "KERNELS",
+           "from_lssvmlab", "to_lssvmlab"]
 
 
 def _inputs(X, Z, p):
@@ -120,3 +125,24 @@ def make_kernel(kernel="rbf", *, sigma2=1.0, degree=3, t=1.0) -> Kernel:
     else:
         params = {}
     return Kernel(kernel, params)
+
+
+def from_lssvmlab(sig2: float) -> float:
+    """Our ``sigma2`` for LS-SVMlab's ``sig2``: 2 sig2.
+
+    LS-SVMlab's ``RBF_kernel`` (used by ``trainlssvm``/``simlssvm``) computes
+    exp(-||x - z||^2 / (2 sig2)) although its help says exp(-||x - z||^2 / sig2);
+    ours is exp(-||x - z||^2 / sigma2), so the same kernel needs sigma2 = 2 sig2.
+    LS-SVMlab's ``gam`` is our ``C`` unchanged.
+
+    Raises
+    ------
+    ValueError
+        ``sig2`` not a finite positive number (named).
+    """
+    return 2.0 * check_positive("sig2", sig2)
+
+
+def to_lssvmlab(sigma2: float) -> float:
+    """LS-SVMlab's ``sig2`` for our ``sigma2``: sigma2 / 2 (inverse of :func:`from_lssvmlab`)."""
+    return check_positive("sigma2", sigma2) / 2.0

@@ -28,3 +28,4 @@ __all__ = [
 ]
 
 from . import fit_kind  # noqa: E402,F401  (registers kind "fit")
+from . import asv_import, report_kinds  # noqa: E402,F401  (register their kinds)

@@ -59,10 +59,10 @@ from ..analysis import reference
 from ..core.precision import get_precision
 from ..solvers import fit as run_fit
 
-__all__ = ["fit_row", "FIT_OPTIONS", "DEFAULT_REFERENCE_MAX_N"]
+__all__ = ["fit_row", "load_task_data", "accepts_combination", "select_solver_params", "FIT_OPTIONS", "DEFAULT_REFERENCE_MAX_N"]
 
 DEFAULT_REFERENCE_MAX_N = 1000
-FIT_OPTIONS = ("reference", "reference_max_n", "reference_digits")
+FIT_OPTIONS = ("reference", "reference_max_n", "reference_digits", "first_task_only")
 NAN = float("nan")
 
 
@@ -75,9 +75,10 @@ def _validate(spec) -> None:
     bad = sorted(set(spec.options) - set(FIT_OPTIONS))
     if bad:
         raise ValueError(f"expected options among {FIT_OPTIONS} for kind 'fit', got option {bad[0]!r}")
-    if not isinstance(spec.options.get("reference", True), bool):
-        raise TypeError(f"expected a bool for options['reference'], "
-                        f"got options['reference']={spec.options['reference']!r}")
+    for name in ("reference", "first_task_only"):
+        if not isinstance(spec.options.get(name, True), bool):
+            raise TypeError(f"expected a bool for options[{name!r}], "
+                            f"got options[{name!r}]={spec.options[name]!r}")
     for name in ("reference_max_n", "reference_digits"):
         if name in spec.options:
             check_int(f"options[{name!r}]", spec.options[name], minimum=1)
@@ -93,21 +94,36 @@ def _validate(spec) -> None:
                                  f"{list(spec.solvers)} ({sorted(accepted)}), got grid key {key!r}")
 
 
-def _select_params(solver, params: dict) -> dict:
+def select_solver_params(solver, params: dict) -> dict:
     """Keep the grid values the solver accepts (all of them if it declares none)."""
 
     accepted = get_solver(solver).params
     return {k: v for k, v in params.items() if k in accepted} if accepted else params
 
 
-def _accepts(task) -> bool:
-    """A solver is swept only on the data sets of a task it solves."""
+def accepts_combination(task) -> bool:
+    """Which combinations a sweep keeps, from the registry.
 
-    return datasets.dataset_info(task.dataset).task in get_solver(task.solver).tasks
+    A solver runs only on the data sets of a task it solves (with option
+    ``first_task_only``: of its first task), only in the precisions it
+    declares, and only with variant values it has (a grid may hold the
+    variant keywords of several solvers).
+    """
+    info = get_solver(task.solver)
+    data_task = datasets.dataset_info(task.dataset).task
+    if data_task not in info.tasks or not info.supports_precision(task.precision):
+        return False
+    if task.options.get("first_task_only") and data_task != info.tasks[0]:
+        return False
+    try:
+        info.check_variants(task.params)
+    except ValueError:
+        return False
+    return True
 
 
-def _load(task):
-
+def load_task_data(task):
+    """The task's data set; classification labels coded {-1, +1} (Suykens 3.1)."""
     ds = datasets.load(task.dataset, seed=task.seed, **task.dataset_kw)
     if ds.task == "classification":
         ds = ds.as_pm1()  # Suykens (3.1): y in {-1, +1}; the larger class value is +1
@@ -180,7 +196,8 @@ def _fit_columns(fit) -> dict:
     return {"n_support": fit.n_support,
             "iterations": NAN if fit.iterations is None else int(fit.iterations),
             "breakdown_step": NAN if bd is None else int(bd.step),
-            "breakdown_pivot": NAN if bd is None else float(bd.pivot)}
+            "breakdown_pivot": NAN if bd is None else float(bd.pivot),
+            "breakdown_kind": "" if bd is None else bd.factorization}
 
 
 def _diagnostic_columns(fit) -> dict:
@@ -198,7 +215,7 @@ def fit_row(task) -> dict:
 
     info, p = get_solver(task.solver), get_precision(task.precision)
     t0 = time.perf_counter()
-    ds = _load(task)
+    ds = load_task_data(task)
     t_load = time.perf_counter() - t0
     if ds.task not in info.tasks:
         raise ValueError(f"expected a dataset for {info.tasks} with solver={info.name!r}, "
@@ -211,9 +228,10 @@ def fit_row(task) -> dict:
     t_fit = time.perf_counter() - t0
     message = ""
     if fit.breakdown is not None:
-        message = (f"Cholesky breakdown at step {fit.breakdown.step} of {fit.breakdown.n}: "
-                   f"pivot {fit.breakdown.pivot!r}")
-    row = {"status": fit.status, "message": message, "task": ds.task,
+        message = fit.breakdown.describe()
+    config = {opt: params.get(opt, value) for opt, value in info.default_variant().items()}
+    row = {"status": fit.status, "message": message, "task": ds.task, "paper": info.paper,
+           "configuration": info.configuration_label(config),
            "n_train": int(ds.X_train.shape[0]), "n_test": int(ds.X_test.shape[0]),
            "n_features": int(ds.X_train.shape[1]), "unit_roundoff": float(p.unit_roundoff),
            **_fit_columns(fit), **_test_errors(fit, ds.task, ds.X_test, ds.y_test)}
@@ -224,5 +242,5 @@ def fit_row(task) -> dict:
     return row
 
 
-register_task_kind("fit", fit_row, validate=_validate, select_params=_select_params,
-                   accepts=_accepts)
+register_task_kind("fit", fit_row, validate=_validate, select_params=select_solver_params,
+                   accepts=accepts_combination)

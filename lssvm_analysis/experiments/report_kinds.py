@@ -18,6 +18,8 @@ Kinds
 ``cg-iterations``   CG iterations on H eta = y, H nu = 1 against (3.27).
 ``pruning-path``    Suykens' pruning path (#SV, error) on a data set.
 ``crossover-timing`` primal and dual training time at one (M, N/M).
+``system-spectrum`` eigen/singular values and kappa_2 of the system any
+                    registered solver forms (the report's appendix).
 """
 from __future__ import annotations
 
@@ -26,13 +28,14 @@ import time
 
 import numpy as np
 
-from ..analysis import conditioning as cond
-from . import register_task_kind
 from .. import datasets
-from .kinds import check_dataset_names
-from ..core.precision import get_precision
-from ..solvers import fit
+from ..analysis import conditioning as cond
 from ..analysis import crossover
+from ..core.linalg import kappa2
+from ..core.precision import get_precision
+from ..solvers import fit, get_solver
+from .fit_kind import accepts_combination, load_task_data, select_solver_params
+from .kinds import check_dataset_names, register_task_kind, validate_registry_names
 
 __all__ = ["KINDS", "dumps", "loads"]
 
@@ -235,6 +238,45 @@ def crossover_timing_row(task) -> dict:
     return out
 
 
+# --------------------------------------------------------------------------- #
+# every solver: the spectrum of the system it forms (the report's appendix)
+# --------------------------------------------------------------------------- #
+def system_spectrum_row(task) -> dict:
+    """Eigen- (symmetric) or singular values of the system ``task.solver`` formed, and kappa_2.
+
+    The fit runs in ``task.precision`` with the task's parameters; the
+    registry's ``system`` builder gives the matrix exactly as the solver formed
+    it, whose spectrum is computed in float64 (the matrix rounded to float64;
+    kappa_2 escalated to mp where float64 cannot resolve it, n <= 200).
+    """
+    info = get_solver(task.solver)
+    ds = load_task_data(task)
+    params = dict(task.params)
+    if info.takes_task:
+        params["task"] = ds.task
+    f = fit(task.solver, ds.X_train, ds.y_train, precision=task.precision, **params)
+    if not f.ok:
+        return {"status": f.status, "message": f.breakdown.describe() if f.breakdown else f.status}
+    A = info.system(ds.X_train, ds.y_train, f, **params)[0]
+    A64 = get_precision(task.precision).to_float64(A)
+    symmetric = bool(np.array_equal(A64, A64.T))
+    w = np.linalg.eigvalsh(A64) if symmetric else np.linalg.svd(A64, compute_uv=False)
+    k = kappa2(A)
+    return {"n": int(A64.shape[0]), "symmetric": symmetric, "n_negative": int(np.sum(w < 0)),
+            "spectrum": dumps(np.sort(np.abs(w))[::-1]), "kappa2": k.value, "kappa_method": k.method,
+            "kappa_resolved": k.resolved, "paper": info.paper,
+            "configuration": info.configuration_label(
+                {o: params.get(o, v) for o, v in info.default_variant().items()})}
+
+
+def _spectrum_validate(spec):
+    validate_registry_names(spec)
+    for name in spec.solvers:
+        if get_solver(name).system is None:
+            raise ValueError(f"expected solvers with a system builder for kind 'system-spectrum', "
+                             f"got solver {name!r} (it forms no single linear system)")
+
+
 KINDS = {
     "abe-spectrum": (abe_spectrum_row, _no_solver_validate),
     "breakdown-scan": (breakdown_scan_row, None),
@@ -248,3 +290,6 @@ KINDS = {
 
 for _name, (_func, _val) in KINDS.items():
     register_task_kind(_name, _func, validate=_val)
+# like kind "fit": a solver gets only the grid keys it takes, on data sets of its task
+register_task_kind("system-spectrum", system_spectrum_row, validate=_spectrum_validate,
+                   select_params=select_solver_params, accepts=accepts_combination, replace=True)

@@ -8,7 +8,11 @@
 >>> build_report("reports/quick", quick=True)          # doctest: +SKIP
 """
 from .build import build_report, default_store, read_records, write_report
-from .plan import PROFILES, Profile, get_profile, run_report_sweeps
+from .plan import run_report_sweeps
+from .registry import PROFILE_NAMES, ReportSection, register_section, report_sections
 
-__all__ = ["PROFILES", "Profile", "build_report", "default_store", "get_profile", "read_records",
-           "run_report_sweeps", "write_report"]
+# Sections register themselves on import (one line per section module).
+from . import sections_abe, sections_suykens, sections_precision, sections_appendix  # noqa: E402,F401
+
+__all__ = ["PROFILE_NAMES", "ReportSection", "build_report", "default_store", "read_records",
+           "register_section", "report_sections", "run_report_sweeps", "write_report"]

@@ -22,12 +22,10 @@ import pandas as pd
 
 from .. import __version__
 from ..experiments import load_records
+from ..experiments.asv_import import import_asv_results
 from .html import Section, linked_files, write_page
-from .plan import get_profile, run_report_sweeps
-from .sections_abe import abe_conditioning_blocks
-from .sections_precision import precision_section
-from .sections_suykens import suykens_section
-from .sections_table import crossover_blocks, table1_blocks
+from .plan import run_report_sweeps
+from .registry import check_profile, report_sections
 
 __all__ = ["default_store", "build_report", "write_report", "read_records"]
 
@@ -41,31 +39,25 @@ def default_store() -> Path:
     return base / "lssvm_analysis" / "records.sqlite"
 
 
-def read_records(store, specs) -> dict[str, pd.DataFrame]:
-    """Every spec's stored rows, by key (the only input of the sections)."""
-    return {key: load_records(store, spec) for key, spec in specs.items()}
+def read_records(store, specs) -> dict[str, dict[str, pd.DataFrame]]:
+    """Every section's specs' stored rows, ``{section: {key: DataFrame}}`` (the sections' only input)."""
+    return {sec: {key: load_records(store, spec) for key, spec in by_key.items()}
+            for sec, by_key in specs.items()}
 
 
-def _abe_section(out, records, P, asv_dir) -> Section:
-    sec = Section("1. Abe: primal against dual ELS SVR", "abe")
-    sec.p(f"Mackey-Glass (τ = 17, inputs x(t−18), x(t−12), x(t−6), x(t), target x(t+6)); conditioning "
-          f"studies on the first M = {P.abe_M} training points with σ² = {P.abe_sigma2}. Support vectors "
-          "by Abe's thresholded Cholesky (a column is dropped when its pivot root is below η); h(x) of "
-          "eq. (2) is the kernel map.")
-    clauses = abe_conditioning_blocks(sec, out, records, P)
-    clauses += table1_blocks(sec, out, records, P)
-    clauses += crossover_blocks(sec, out, records, P, asv_dir=asv_dir)
-    sec.verdict = "; ".join(c for c in clauses if c) + "."
-    return sec
+def write_report(out, records, profile: str, *, meta=()) -> Path:
+    """Write ``index.html`` and every PNG/CSV from records (never runs a solver).
 
-
-def write_report(out, records, profile, *, meta=(), asv_dir=".asv/results") -> Path:
-    """Write ``index.html`` and every PNG/CSV from records (never runs a solver)."""
+    Each registered section renders from its own records, in page order,
+    numbered by its position.
+    """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    sections = [_abe_section(out, records, profile, asv_dir),
-                suykens_section(out, records, profile),
-                precision_section(out, records, profile)]
+    sections = []
+    for i, reg in enumerate(report_sections(), start=1):
+        sec = Section(f"{i}. {reg.title}", reg.key)
+        sec.verdict = reg.render(sec, out, records.get(reg.key, {}), profile)
+        sections.append(sec)
     return write_page(out, "LS-SVM numerical stability report", sections, meta=meta)
 
 
@@ -84,7 +76,7 @@ def _clean(out: Path):
 
 
 def build_report(out="reports/default", *, quick=False, profile=None, store=None, n_jobs=None,
-                 progress=True, asv_dir=".asv/results") -> Path:
+                 executor=None, progress=True, asv_dir=".asv/results") -> Path:
     """Run the report's sweeps (reusing stored rows) and write ``out/index.html``.
 
     Parameters
@@ -92,36 +84,39 @@ def build_report(out="reports/default", *, quick=False, profile=None, store=None
     out : path
         Output directory (created; previous PNG/CSV/HTML files removed).
     quick : bool
-        Use the "quick" profile (small sizes, <= 60 s) instead of "default".
-    profile : Profile, optional
-        Explicit profile (overrides ``quick``).
+        Use the "quick" profile instead of "default".
+    profile : {"quick", "default", "full"}, optional
+        Explicit profile name (overrides ``quick``).
     store : path, optional
         SQLite record store (default :func:`default_store`).
     n_jobs : int, optional
-        Worker processes for the sweeps (default: all cores).
+        Local worker processes for the sweeps (default: all cores).
+    executor : concurrent.futures.Executor or dask.distributed.Client, optional
+        Run the sweeps there instead of local processes.
     progress : {True, False, "force"}
         tqdm progress bars on stderr.
     asv_dir : path
-        Where asv results are looked for (crossover figure).
+        asv results to import into the store first (crossover figure); none is fine.
 
     Returns
     -------
     pathlib.Path of ``index.html``.
     """
-    P = profile or get_profile("quick" if quick else "default")
+    name = check_profile(profile or ("quick" if quick else "default"))
     store = Path(store) if store is not None else default_store()
     store.parent.mkdir(parents=True, exist_ok=True)
     out = Path(out)
     t0 = time.perf_counter()
-    specs = run_report_sweeps(store, P, n_jobs=n_jobs, progress=progress)
+    imported = import_asv_results(store, asv_dir)
+    specs = run_report_sweeps(store, name, n_jobs=n_jobs, executor=executor, progress=progress)
     t_runs = time.perf_counter() - t0
     records = read_records(store, specs)
     _clean(out)
-    n_rows = sum(len(df) for df in records.values())
-    meta = [f"lssvm_analysis {__version__}, profile '{P.name}', Python {platform.python_version()} on "
+    n_rows = sum(len(df) for by_key in records.values() for df in by_key.values())
+    meta = [f"lssvm_analysis {__version__}, profile '{name}', Python {platform.python_version()} on "
             f"{platform.machine()}; {n_rows} records from {store} "
-            f"(sweeps {t_runs:.1f} s, this run).",
+            f"(sweeps {t_runs:.1f} s, this run"
+            + ("; asv results imported" if imported else "") + ").",
             "Every figure and table links to the CSV it was drawn from; verdicts are computed from the "
             "records."]
-    return write_report(out, records, P, meta=meta, asv_dir=asv_dir)
-
+    return write_report(out, records, name, meta=meta)

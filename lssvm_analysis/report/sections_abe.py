@@ -1,12 +1,15 @@
-"""Section 1 (first half): Abe's primal vs dual ELS SVR - spectra, conditioning, breakdown.
+"""Section 1: Abe's primal vs dual ELS SVR - spectra, conditioning, breakdown, Table 1, crossover.
 
-Reads the records of the sweeps "abe-spectrum", "breakdown" and
-"primal-dual" (see :mod:`.plan`); computes nothing expensive: the spectra
-for every C follow from the stored singular values by the exact shift of
-:mod:`lssvm_analysis.analysis.conditioning`.
+The section's settings per profile (:data:`SETTINGS`), its sweeps
+(:func:`plan`: "abe-spectrum", "breakdown", "primal-dual", the Table 1 CV
+stages and test fits, the in-process crossover timing and the imported asv
+results) and its page (:func:`render`).  Rendering computes nothing
+expensive: the spectra for every C follow from the stored singular values by
+the exact shift of :mod:`lssvm_analysis.analysis.conditioning`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -17,11 +20,83 @@ from ._util import errors_note, num, ok, span
 from .figures import (fmt_num, log_axes, new_figure, precision_color, precision_rank, save_figure,
                       save_table)
 from .html import Section
+from ..core.precision import get_precision, precisions
+from ..experiments import SweepSpec
+from ..experiments.asv_import import ASV_SWEEP
 from ..experiments.report_kinds import loads
+from ..solvers import get_solver
+from .plan import decades, options
+from .registry import register_section
+from .sections_table import TABLE_METHODS, choose, crossover_blocks, table1_blocks
 
-__all__ = ["abe_conditioning_blocks"]
+__all__ = ["AbeSettings", "SETTINGS", "abe_conditioning_blocks", "plan", "render"]
 
-_U = {"float32": 2.0 ** -24, "float64": 2.0 ** -53, "longdouble": 2.0 ** -64}
+
+def _native():
+    """The registry's precisions with a native dtype (the breakdown scans run in each)."""
+    return tuple(n for n in precisions() if get_precision(n).dtype != object)
+
+
+def _formations():
+    """Abe's primal formations: the registered variants of els-primal's ``formation``."""
+    return tuple(v.value for v in get_solver("els-primal").variant_options().get("formation", ()))
+
+
+@dataclass(frozen=True)
+class AbeSettings:
+    """Sizes and grids of Abe's section for one profile.
+
+    ``abe_*``: the Mackey-Glass conditioning study (M points, sigma2, the eta
+    and C grids); ``mp_max_n``: largest N checked in mp30; ``breakdown_*``,
+    ``bisect``: the breakdown scans; ``pd_*``: primal-dual agreement;
+    ``table_*``, ``cv_*``, ``els_eta``, ``sparse_etas``: Table 1 (data sets with
+    loader keywords, random splits, CV grids); ``crossover_*``: in-process timing.
+    """
+
+    abe_M: int = 200
+    abe_sigma2: float = 1.0
+    abe_etas: tuple = (1e-4, 1e-3, 1e-2, 0.1)
+    abe_C: tuple = decades(1e-2, 1e14)
+    mp_max_n: int = 60
+    breakdown_etas: tuple = (1e-3, 0.1)
+    breakdown_precisions: tuple = field(default_factory=_native)
+    bisect: int = 8
+    pd_C: tuple = decades(1e-2, 1e14, 2)
+    pd_precisions: tuple = field(default_factory=lambda: tuple(precisions(hardware=True)))
+    table_datasets: tuple = (("mackey-glass", (("n_train", 500), ("n_test", 500))),
+                             ("boston5", ()), ("boston14", ()))
+    table_splits: int = 5
+    cv_C: tuple = (1e1, 1e3, 1e5, 1e7)
+    cv_sigma2: dict = field(default_factory=lambda: {"mackey-glass": (0.1, 0.3, 1.0),
+                                                     "boston5": (5.0, 20.0, 80.0),
+                                                     "boston14": (5.0, 20.0, 80.0)})
+    els_eta: float = 1e-4
+    sparse_etas: tuple = (1e-3, 1e-2, 5e-2)
+    crossover_M: int = 600
+    crossover_ratios: tuple = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
+    crossover_formations: tuple = field(default_factory=_formations)
+    crossover_repeats: int = 3
+
+
+#: Settings by profile.  "full": Abe's 100 Boston splits and finer CV grids.
+SETTINGS = {
+    "default": AbeSettings(),
+    "quick": AbeSettings(
+        abe_M=100, abe_etas=(1e-3, 1e-2, 0.1), abe_C=decades(1e-2, 1e14, 2), mp_max_n=50,
+        breakdown_etas=(0.1,), bisect=4, pd_C=decades(1e-2, 1e14, 4),
+        table_datasets=(("mackey-glass", (("n_train", 150), ("n_test", 150))), ("boston5", ()),
+                        ("boston14", ())),
+        table_splits=1, cv_C=(1e2, 1e5),
+        cv_sigma2={"mackey-glass": (0.1, 1.0), "boston5": (10.0, 50.0), "boston14": (10.0, 50.0)},
+        sparse_etas=(1e-2, 5e-2), crossover_M=300, crossover_ratios=(0.1, 0.3, 0.6, 1.0),
+        crossover_formations=("blas3",), crossover_repeats=1),
+    "full": AbeSettings(table_splits=100, cv_C=decades(1e0, 1e8),
+                        cv_sigma2={"mackey-glass": (0.03, 0.1, 0.3, 1.0, 3.0),
+                                   "boston5": (2.0, 5.0, 10.0, 20.0, 40.0, 80.0),
+                                   "boston14": (2.0, 5.0, 10.0, 20.0, 40.0, 80.0)},
+                        crossover_M=1000),
+}
+
 
 
 def _features(row) -> SimpleNamespace:
@@ -44,7 +119,7 @@ def _spectra_figure(sec, out, rows, P):
     data = cond.abe_spectra(f, Cs)
     data["eta"] = float(row["eta"])
     fig, ax = new_figure(2, 1, width=5.6)
-    u = _U["float64"]
+    u = get_precision("float64").unit_roundoff
     for k, (name, title) in enumerate((("dual", "Ω_e = H Hᵀ + I/C (M×M), eq. 11"),
                                        ("primal", "H_cᵀH_c + I/C (N×N), eq. 7"))):
         a = ax[0, k]
@@ -75,7 +150,7 @@ def _condition_figure(sec, out, rows, bd, P):
         # cond(H_c)^2 from the float64 SVD is meaningful only while sigma_min > N u sigma_max;
         # below that it is replaced by the mp30 value when the mp check ran, else flagged
         svc = f.sv_centred
-        c["limit_source"] = "float64 SVD" if svc[-1] > f.N * _U["float64"] * svc[0] else "unresolved"
+        c["limit_source"] = "float64 SVD" if svc[-1] > f.N * get_precision("float64").unit_roundoff * svc[0] else "unresolved"
         lam_mp = float(r.get("mp_lambda_min_centred", np.nan))
         if bool(r.get("mp_checked")) and lam_mp > 0:
             c.loc[c.matrix == "primal", "cond_limit"] = svc[0] ** 2 / lam_mp
@@ -90,7 +165,7 @@ def _condition_figure(sec, out, rows, bd, P):
         N = int(g.N.iloc[0])
         a.plot(d.C, d.cond, "-", color=cmap[eta], label=f"Ω_e, η={fmt_num(eta)} (N={N})")
         a.plot(p.C, p.cond, "--", color=cmap[eta], label=f"primal (7), η={fmt_num(eta)}")
-    for name, u in _U.items():
+    for name, u in ((n, get_precision(n).unit_roundoff) for n in _native()):
         a.axhline(1 / u, color=precision_color(name), lw=0.8, ls=":", label=f"1/u of {name}")
     meas = ok(bd)
     meas = meas[(meas.solver == "els-dual") & (num(meas, "C_star") > 0)] if len(meas) else meas
@@ -180,8 +255,8 @@ def _saturation_figure(sec, out, data):
 def _saturation_verdict(data) -> str:
     sat = data[data.matrix == "primal"]
     last = sat[sat.C == sat.C.max()]
-    good = last[last.cond_limit * _U["float64"] < 1]
-    bad = last[last.cond_limit * _U["float64"] >= 1]
+    good = last[last.cond_limit * get_precision("float64").unit_roundoff < 1]
+    bad = last[last.cond_limit * get_precision("float64").unit_roundoff >= 1]
     s = "the primal condition number saturates at cond(H_c)²"
     if len(good):
         s += (f" (reached to a factor {span(good.cond / good.cond_limit)} at C = {fmt_num(sat.C.max())} "
@@ -286,3 +361,92 @@ def abe_conditioning_blocks(sec: Section, out, records, P) -> list[str]:
     sec.h3("Primal–dual agreement against C")
     verdict.append(_primal_dual_figure(sec, out, records.get("primal-dual", pd.DataFrame())))
     return verdict
+
+
+# --------------------------------------------------------------------------- #
+# the section's sweeps and page
+# --------------------------------------------------------------------------- #
+def _mg(n):
+    return ("mackey-glass", {"n_train": n, "n_test": n})
+
+
+def _independent(P: AbeSettings, profile: str) -> dict:
+    mg = [_mg(P.abe_M)]
+    name = f"{profile}-abe"
+    return {
+        "abe-spectrum": SweepSpec(f"{name}-spectrum", kind="abe-spectrum", datasets=mg,
+                                  grid={"sigma2": [P.abe_sigma2], "eta": list(P.abe_etas)},
+                                  options=options(mp_max_n=P.mp_max_n)),
+        "breakdown": SweepSpec(f"{name}-breakdown", kind="breakdown-scan",
+                               solvers=["els-dual", "els-primal"],
+                               precisions=list(P.breakdown_precisions), datasets=mg,
+                               grid={"sigma2": [P.abe_sigma2], "eta": list(P.breakdown_etas)},
+                               options=options(bisect=P.bisect, C_max=1e30)),
+        "primal-dual": SweepSpec(f"{name}-primal-dual", kind="primal-dual",
+                                 precisions=list(P.pd_precisions), datasets=mg,
+                                 grid={"C": list(P.pd_C), "sigma2": [P.abe_sigma2],
+                                       "eta": list(P.breakdown_etas)}, options=options()),
+        "crossover": SweepSpec(f"{name}-crossover", kind="crossover-timing", precisions=["float64"],
+                               grid={"M": [P.crossover_M], "ratio": list(P.crossover_ratios),
+                                     "formation": list(P.crossover_formations)},
+                               options=options(repeats=P.crossover_repeats)),
+        "asv": ASV_SWEEP,
+    }
+
+
+def _cv_spec(P, profile, name, dname, dkw, solver, grid):
+    return SweepSpec(f"{profile}-abe-cv-{name}-{dname}", kind="cv", solvers=[solver],
+                     precisions=["float64"], datasets=[(dname, dict(dkw))], grid=grid, seeds=[0],
+                     options=options(folds=5))
+
+
+def _table1(P: AbeSettings, profile: str, run) -> dict:
+    """The two CV stages (run here: the second depends on the first) and the test-fit specs."""
+    out = {}
+    for dname, dkw in P.table_datasets:
+        s2 = list(P.cv_sigma2[dname])
+        els = _cv_spec(P, profile, "els", dname, dkw, "els-primal",
+                       {"C": list(P.cv_C), "sigma2": s2, "eta": [P.els_eta]})
+        ls = _cv_spec(P, profile, "ls", dname, dkw, "lssvm-schur", {"C": list(P.cv_C), "sigma2": s2})
+        best_els = choose(run(els)) or {"C": P.cv_C[0], "sigma2": s2[0], "eta": P.els_eta}
+        best_ls = choose(run(ls)) or {"C": P.cv_C[0], "sigma2": s2[0]}
+        sparse = _cv_spec(P, profile, "sparse", dname, dkw, "els-primal",
+                          {"C": list(P.cv_C), "sigma2": [best_els["sigma2"]], "eta": list(P.sparse_etas)})
+        best_sp = choose(run(sparse)) or {"C": P.cv_C[0], "sigma2": best_els["sigma2"],
+                                          "eta": P.sparse_etas[0]}
+        out.update({f"cv-els-{dname}": els, f"cv-ls-{dname}": ls, f"cv-sparse-{dname}": sparse})
+        seeds = [0] if dname == "mackey-glass" else list(range(P.table_splits))
+        for key, solvers_, _ in TABLE_METHODS:
+            best = {"els": best_els, "sparse": best_sp, "ls": best_ls}[key]
+            out[f"test-{key}-{dname}"] = SweepSpec(
+                f"{profile}-abe-test-{key}-{dname}", kind="fit", solvers=list(solvers_),
+                precisions=["float64"], datasets=[(dname, dict(dkw))],
+                grid={k: [v] for k, v in best.items()}, seeds=seeds, options={"reference": False})
+    return out
+
+
+def plan(profile: str, run) -> dict:
+    """Abe's sweeps for ``profile`` (the Table 1 CV stages are run here, in order)."""
+    P = SETTINGS[profile]
+    return {**_independent(P, profile), **_table1(P, profile, run)}
+
+
+def render(sec: Section, out, records, profile: str) -> str:
+    """Conditioning, Table 1 and the crossover from the stored records; returns the verdict."""
+    P = SETTINGS[profile]
+    sec.p(f"Mackey-Glass (τ = 17, inputs x(t−18), x(t−12), x(t−6), x(t), target x(t+6)); conditioning "
+          f"studies on the first M = {P.abe_M} training points with σ² = {P.abe_sigma2}. Support vectors "
+          "by Abe's thresholded Cholesky (a column is dropped when its pivot root is below η); h(x) of "
+          "eq. (2) is the kernel map.")
+    clauses = abe_conditioning_blocks(sec, out, records, P)
+    clauses += table1_blocks(sec, out, records, P)
+    clauses += crossover_blocks(sec, out, records, P)
+    return "; ".join(c for c in clauses if c) + "."
+
+
+def with_settings(profile: str, **kw) -> AbeSettings:
+    """A copy of a profile's settings with some fields replaced (tests use tiny settings)."""
+    return replace(SETTINGS[profile], **kw)
+
+
+register_section("abe", title="Abe: primal against dual ELS SVR", order=10, plan=plan, render=render)

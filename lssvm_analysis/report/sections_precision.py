@@ -1,28 +1,164 @@
-"""Section 3: precisions side by side - correct digits against condition, breakdown maps."""
+"""Precisions side by side, generated from the registries: correct digits and breakdown maps.
+
+Every registered solver that forms a single linear system (``SolverInfo.system``)
+runs, in every precision it declares and every variant configuration, on the
+same small problems over C; every registered solver runs in the hardware
+precisions over the (C, sigma2) plane.  Nothing here names a solver or a
+precision: a newly registered one appears without any edit.
+"""
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
 
 from ..analysis import conditioning as cond
+from ..core.precision import precisions
+from ..experiments import SweepSpec
+from ..solvers import get_solver, solvers
 from ._util import errors_note, num, ok, span
 from .figures import (fmt_num, log_axes, new_figure, precision_color, precision_rank, save_figure,
                       save_table)
 from .html import Section
+from .plan import decades
+from .registry import register_section
 
-__all__ = ["precision_section"]
+__all__ = ["PrecisionSettings", "SETTINGS", "accuracy_spec", "grid_for", "variant_grid", "plan", "render"]
+
+
+@dataclass(frozen=True)
+class PrecisionSettings:
+    """Sizes and grids of the generic precision study for one profile.
+
+    ``sinc_*``/``ripley_n``: the regression and classification problems of the
+    accuracy sweep (each solver on its first task); ``accuracy_C``: its C grid;
+    ``map_*``: the breakdown maps (Mackey-Glass / Ripley, M points, the C and
+    sigma2 grids); ``solvers``: None for every registered solver (tests may
+    restrict it).
+    """
+
+    sinc_n: int = 30
+    sinc_sigma2: float = 1.0
+    ripley_n: int = 30
+    accuracy_C: tuple = decades(1e-2, 1e10, 2)
+    map_M: int = 60
+    map_C: tuple = decades(1e0, 1e16, 4)
+    map_sigma2: tuple = (0.1, 1.0, 10.0)
+    solvers: tuple | None = None
+
+
+SETTINGS = {
+    "default": PrecisionSettings(),
+    "quick": PrecisionSettings(sinc_n=20, ripley_n=20, accuracy_C=decades(1e-2, 1e10, 4), map_M=40,
+                               map_C=decades(1e0, 1e16, 8), map_sigma2=(1.0,)),
+    "full": PrecisionSettings(sinc_n=60, ripley_n=60, accuracy_C=decades(1e-2, 1e12),
+                              map_M=100, map_C=decades(1e0, 1e16, 2), map_sigma2=(0.03, 0.1, 0.3, 1.0, 3.0)),
+}
+
+
+def variant_grid(names) -> dict:
+    """Every variant keyword of the solvers ``names`` with all its values (a sweep grid).
+
+    The fit kind keeps, per solver, only its own keywords and values, so each
+    solver runs each of its configurations once.
+    """
+    grid: dict[str, list] = {}
+    for name in names:
+        for opt, vs in get_solver(name).variant_options().items():
+            grid.setdefault(opt, [])
+            grid[opt] += [v.value for v in vs if v.value not in grid[opt]]
+    return grid
+
+
+def grid_for(names, **values) -> dict:
+    """A sweep grid for the solvers ``names``: ``values`` that one of them takes, plus every variant."""
+    taken = {k for n in names for k in get_solver(n).params}
+    return {**{k: list(v) for k, v in values.items() if k in taken}, **variant_grid(names)}
+
+
+def _datasets(P: PrecisionSettings) -> list:
+    return [("sinc", {"n_train": P.sinc_n, "n_test": max(P.sinc_n, 100)}),
+            ("ripley-mixture", {"n_train": P.ripley_n, "n_test": 100})]
+
+
+def accuracy_spec(profile: str, names=None, *, key: str = "accuracy") -> SweepSpec:
+    """The accuracy sweep: ``names`` (default every solver with a system) x precisions x variants x C."""
+    P = SETTINGS[profile]
+    if names is None:
+        names = [n for n in (P.solvers or solvers()) if get_solver(n).system is not None]
+    return SweepSpec(f"{profile}-{key}", kind="fit", solvers=list(names), precisions=precisions(),
+                     datasets=_datasets(P),
+                     grid=grid_for(names, C=P.accuracy_C, sigma2=[P.sinc_sigma2], eta=[1e-3]),
+                     options={"first_task_only": True})
+
+
+def plan(profile: str, run) -> dict:
+    """The accuracy sweep and the breakdown maps over every registered solver."""
+    P = SETTINGS[profile]
+    names = list(P.solvers or solvers())
+    maps = SweepSpec(f"{profile}-maps", kind="fit", solvers=names, precisions=precisions(hardware=True),
+                     datasets=[("mackey-glass", {"n_train": P.map_M, "n_test": P.map_M}),
+                               ("ripley-mixture", {"n_train": P.map_M, "n_test": 100})],
+                     grid=grid_for(names, C=P.map_C, sigma2=P.map_sigma2, eta=[0.1]),
+                     options={"first_task_only": True})
+    return {"accuracy": accuracy_spec(profile), "maps": maps}
+
+
+def with_settings(profile: str, **kw) -> PrecisionSettings:
+    """A copy of a profile's settings with some fields replaced (tests use tiny settings)."""
+    return replace(SETTINGS[profile], **kw)
 
 
 def plt_handle(marker, color, label):
-    from matplotlib.lines import Line2D
-
     return Line2D([], [], marker=marker, color=color, ls="none", label=label)
 
 _OUTCOME_STYLE = {"ok": ("o", "tab:green"), "large-error": ("D", "tab:orange"),
                   "breakdown": ("x", "tab:red"), "not-converged": ("s", "tab:purple"),
                   "error": ("+", "black")}
+
+
+def _label(rows: pd.DataFrame) -> pd.Series:
+    """The configuration label of each row (solver[variant=...]; the solver for older rows)."""
+    conf = rows["configuration"] if "configuration" in rows.columns else rows["solver"]
+    return conf.where(conf.astype(str) != "", rows["solver"]).fillna(rows["solver"])
+
+
+def _by_paper(rows: pd.DataFrame):
+    """(paper, its rows) in order of first appearance (records without a paper: 'other')."""
+    paper = rows["paper"] if "paper" in rows.columns else pd.Series("other", index=rows.index)
+    rows = rows.assign(_paper=paper.fillna("other"), _config=_label(rows))
+    for name in dict.fromkeys(rows._paper):
+        yield name, rows[rows._paper == name]
+
+
+def _digits_figure(sec, out, paper, rows):
+    configs = list(dict.fromkeys(rows._config))
+    ncol = min(3, len(configs))
+    fig, axs = new_figure(ncol, math.ceil(len(configs) / ncol), width=4.3, height=3.6)
+    flat = axs.ravel()
+    for a, c in zip(flat, configs):
+        g = rows[rows._config == c]
+        for prec in sorted(g.precision.unique(), key=precision_rank):
+            d = g[g.precision == prec].sort_values("condition")
+            color = precision_color(prec)
+            a.plot(num(d, "condition"), num(d, "correct_digits"), "o", ms=4, color=color, label=prec)
+            u = float(num(d, "unit_roundoff").iloc[0])
+            k = np.logspace(0, 20, 50)
+            a.plot(k, np.clip(-np.log10(k * u), 0, None), "-", lw=0.7, color=color)
+        log_axes(a, y=False)
+        a.set_title(c, fontsize=9)
+        a.set_xlabel("condition number of the solved system κ [–]")
+        a.set_ylabel("correct digits −log₁₀(forward error) [–]")
+        a.legend(fontsize=7)
+    for a in flat[len(configs):]:
+        a.set_visible(False)
+    sec.figure(save_figure(fig, rows.drop(columns=["_paper", "_config"]), out, f"precision-digits-{paper}",
+                           f"{paper}: correct digits of the model against the condition number of the "
+                           "system each solver (and variant) formed, per precision (markers), with the "
+                           "rule of thumb −log₁₀(κ·u) (lines)."))
 
 
 def _digits(sec, out, acc):
@@ -31,42 +167,62 @@ def _digits(sec, out, acc):
     if not len(rows):
         sec.note(errors_note(acc, "the accuracy sweep") or "No accuracy records with a reference.")
         return "no correct-digit measurements"
-    solvers = list(dict.fromkeys(rows.solver))
-    ncol = min(3, len(solvers))
-    nrow = math.ceil(len(solvers) / ncol)
-    fig, axs = new_figure(ncol, nrow, width=4.3, height=3.6)
-    flat = axs.ravel()
-    for a, s in zip(flat, solvers):
-        g = rows[rows.solver == s]
-        for prec in sorted(g.precision.unique(), key=precision_rank):
-            d = g[g.precision == prec].sort_values("condition")
-            c = precision_color(prec)
-            a.plot(num(d, "condition"), num(d, "correct_digits"), "o", ms=4, color=c, label=prec)
-            u = float(num(d, "unit_roundoff").iloc[0])
-            k = np.logspace(0, 20, 50)
-            a.plot(k, np.clip(-np.log10(k * u), 0, None), "-", lw=0.7, color=c)
-        log_axes(a, y=False)
-        a.set_title(s, fontsize=10)
-        a.set_xlabel("condition number of the solved system κ [–]")
-        a.set_ylabel("correct digits −log₁₀(forward error) [–]")
-        a.legend(fontsize=7)
-    for a in flat[len(solvers):]:
-        a.set_visible(False)
-    sec.figure(save_figure(fig, rows, out, "precision-digits",
-                           "Correct digits of the model against the condition number of the system each "
-                           "solver formed, per precision (markers), with the rule of thumb "
-                           "−log₁₀(κ·u) (lines)."))
+    note = errors_note(acc, "the accuracy sweep")
+    if note:
+        sec.note(note)
+    for paper, g in _by_paper(rows):
+        _digits_figure(sec, out, paper, g)
     ku = num(rows, "condition") * num(rows, "unit_roundoff")
-    r = rows.assign(excess=num(rows, "correct_digits") + np.log10(ku))
+    r = rows.assign(excess=num(rows, "correct_digits") + np.log10(ku), config=_label(rows))
+    table = (r.groupby(["config", "precision"]).agg(fits=("excess", "size"),
+                                                   median_digits=("correct_digits", "median"),
+                                                   worst_excess=("excess", "min"))
+             .reset_index().rename(columns={"config": "solver [variant]", "median_digits":
+                                            "median correct digits",
+                                            "worst_excess": "worst digits − (−log₁₀ κu)"}))
+    sec.table(save_table(table, out, "precision-digits-summary",
+                         "Per solver configuration and precision: fits with a certified reference, median "
+                         "correct digits, and the worst margin to the rule −log₁₀(κ·u) (negative: fewer "
+                         "digits than the rule; the fragile, as-printed variants show here)."))
     med = r.groupby("precision").correct_digits.median().sort_index(key=lambda s: s.map(precision_rank))
+    worst = r.loc[r.excess.idxmin()]
     return ("median correct digits " + ", ".join(f"{p} {fmt_num(v, 3)}" for p, v in med.items())
-            + f"; measured digits minus −log₁₀(κu) span {span(r.excess)} (positive: better than the rule)")
+            + f"; measured digits minus −log₁₀(κu) span {span(r.excess)} (positive: better than the rule;"
+            f" the worst is {worst.config} in {worst.precision})")
 
 
 def _outcomes(rows: pd.DataFrame) -> pd.Series:
     return pd.Series([cond.classify_outcome(s, fe, u) for s, fe, u in
                       zip(rows.status, num(rows, "forward_error"), num(rows, "unit_roundoff"))],
                      index=rows.index)
+
+
+def _map_figure(sec, out, paper, rows, P):
+    configs = list(dict.fromkeys(rows._config))
+    precs = sorted(rows.precision.unique(), key=precision_rank)
+    fig, axs = new_figure(len(configs), len(precs), width=3.4, height=3.0)
+    for i, prec in enumerate(precs):
+        for j, c in enumerate(configs):
+            a = axs[i, j]
+            g = rows[(rows._config == c) & (rows.precision == prec)]
+            for oc, (mk, color) in _OUTCOME_STYLE.items():
+                d = g[g.outcome == oc]
+                if len(d):
+                    a.plot(d.C, d.sigma2, mk, color=color, ms=6, label=oc)
+            log_axes(a)
+            a.set_title(f"{c}, {prec}", fontsize=8)
+            a.set_xlabel("C [–]")
+            a.set_ylabel("σ² [(input units)²]")
+            a.margins(0.15)
+    handles = [plt_handle(mk, color, oc) for oc, (mk, color) in _OUTCOME_STYLE.items()
+               if oc in set(rows.outcome)]
+    fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), fontsize=8)
+    sec.figure(save_figure(fig, rows.drop(columns=["_paper", "_config"]), out,
+                           f"precision-breakdown-maps-{paper}",
+                           f"{paper}: outcome over the (C, σ²) plane (Mackey-Glass, M={P.map_M}, for "
+                           f"regression solvers; Ripley's mixture for classification-only ones; η = 0.1 "
+                           "where a solver takes it): ok, breakdown, not converged, or large error "
+                           "(forward error > √u, fewer than half the precision's digits correct)."))
 
 
 def _maps(sec, out, maps, P):
@@ -79,48 +235,35 @@ def _maps(sec, out, maps, P):
         sec.note(note)
     rows = rows.copy()
     rows["outcome"] = _outcomes(rows)
-    solvers = list(dict.fromkeys(rows.solver))
-    precs = sorted(rows.precision.unique(), key=precision_rank)
-    fig, axs = new_figure(len(solvers), len(precs), width=3.4, height=3.0)
-    for i, prec in enumerate(precs):
-        for j, s in enumerate(solvers):
-            a = axs[i, j]
-            g = rows[(rows.solver == s) & (rows.precision == prec)]
-            for oc, (mk, c) in _OUTCOME_STYLE.items():
-                d = g[g.outcome == oc]
-                if len(d):
-                    a.plot(d.C, d.sigma2, mk, color=c, ms=6, label=oc)
-            log_axes(a)
-            a.set_title(f"{s}, {prec}", fontsize=9)
-            a.set_xlabel("C [–]")
-            a.set_ylabel("σ² [(input units)²]")
-            a.margins(0.15)
-    handles = [plt_handle(mk, c, oc) for oc, (mk, c) in _OUTCOME_STYLE.items()
-               if oc in set(rows.outcome)]
-    fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), fontsize=8)
-    sec.figure(save_figure(fig, rows, out, "precision-breakdown-maps",
-                           f"Outcome over the (C, σ²) plane on Mackey-Glass (M={P.map_M}, η = 0.1 for the "
-                           "ELS solvers): ok, breakdown, or large error (forward error > √u, fewer than "
-                           "half the precision's digits correct)."))
-    counts = rows.groupby(["solver", "precision", "outcome"]).size().unstack(fill_value=0).reset_index()
-    sec.table(save_table(counts, out, "precision-breakdown-counts",
-                         "Number of (C, σ²) points per outcome, solver and precision."))
+    for paper, g in _by_paper(rows):
+        _map_figure(sec, out, paper, g, P)
+    rows["config"] = _label(rows)
+    counts = rows.groupby(["config", "precision", "outcome"]).size().unstack(fill_value=0).reset_index()
+    sec.table(save_table(counts.rename(columns={"config": "solver [variant]"}), out,
+                         "precision-breakdown-counts",
+                         "Number of (C, σ²) points per outcome, solver configuration and precision."))
     bd = rows[rows.outcome == "breakdown"]
     if not len(bd):
         return "no solver broke down on the (C, σ²) grid"
-    first = bd.groupby(["solver", "precision"]).C.min()
+    first = bd.groupby(["config", "precision"]).C.min()
     return "smallest C with a breakdown: " + ", ".join(f"{s} {p} {fmt_num(c)}" for (s, p), c in first.items())
 
 
-def precision_section(out, records, P) -> Section:
-    """Section 3 from the records "accuracy" and "maps" (figures written to ``out``)."""
-    sec = Section("3. Precisions side by side", "precisions")
-    sec.p("Every solver that forms a single linear system, in float32, float64, longdouble (x87, 64-bit "
-          "significand) and mpmath, on the same sinc problem over γ; the number of correct digits of the "
-          "model against the condition number of the system the solver solved. Below: the outcome of "
-          "each fit over the (C, σ²) plane.")
+def render(sec: Section, out, records, profile: str) -> str:
+    """Correct digits and breakdown maps from the records "accuracy" and "maps"; returns the verdict."""
+    P = SETTINGS[profile]
+    sec.p(f"Every registered solver that forms a single linear system, in every precision it declares "
+          f"and every variant, on the same problems over C: sinc (n = {P.sinc_n}, σ² = {P.sinc_sigma2}) "
+          f"for solvers whose first task is regression, Ripley's mixture (n = {P.ripley_n}) for the "
+          "others. The number of correct digits of the model is measured against a certified "
+          "extended-precision solution of the system each solver formed, and plotted against that "
+          "system's condition number. Below: the outcome of every registered solver over the (C, σ²) "
+          "plane in the hardware precisions. Solvers that declare fewer precisions (the LIBSVM "
+          "baselines: float64 only) appear only in those.")
     clauses = [_digits(sec, out, records.get("accuracy", pd.DataFrame()))]
     sec.h3("Breakdown maps")
     clauses.append(_maps(sec, out, records.get("maps", pd.DataFrame()), P))
-    sec.verdict = "; ".join(clauses) + "."
-    return sec
+    return "; ".join(clauses) + "."
+
+
+register_section("precisions", title="Precisions side by side", order=90, plan=plan, render=render)

@@ -1,5 +1,15 @@
-"""Section 2: Suykens ch. 3 - KKT against Schur against CG, CG iterations, pruning."""
+"""Suykens ch. 3: KKT against Schur against CG, the KKT condition, CG iterations, pruning.
+
+The section's settings per profile (:data:`SETTINGS`), its sweeps
+(:func:`plan`) and its page (:func:`render`).  The accuracy figure compares
+the registered solvers of the chapter that solve the same KKT system
+(``SolverInfo.system`` is :func:`~lssvm_analysis.solvers.suykens.kkt_system`);
+its sweep is the generic precision sweep restricted to them, so the two
+sections share their stored rows.
+"""
 from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
@@ -8,17 +18,86 @@ from ._util import errors_note, num, ok, span
 from .figures import (empty_panel, fmt_num, log_axes, new_figure, precision_color, precision_rank,
                       save_figure)
 from .html import Section
+from ..core.precision import precisions
+from ..experiments import SweepSpec
 from ..experiments.report_kinds import loads
+from ..solvers import get_solver, solvers
+from ..solvers.suykens import kkt_system
+from .plan import decades, options
+from .registry import register_section
+from .sections_precision import SETTINGS as PRECISION_SETTINGS
+from .sections_precision import accuracy_spec
 
-__all__ = ["suykens_section"]
+__all__ = ["SuykensSettings", "SETTINGS", "kkt_solvers", "plan", "render"]
 
-_SOLVERS = ("lssvm-kkt", "lssvm-schur", "lssvm-cg")
-_MARK = {"lssvm-kkt": "o-", "lssvm-schur": "s--", "lssvm-cg": "^:"}
+_MARKS = ("o-", "s--", "^:", "v-.", "d-")
+
+
+def kkt_solvers() -> list:
+    """The chapter's registered solvers of the one KKT system (3.5)/(3.32): LU, Schur, CG, ..."""
+    return [n for n in solvers(paper="suykens-ch3") if get_solver(n).system is kkt_system]
+
+
+@dataclass(frozen=True)
+class SuykensSettings:
+    """Sizes and grids of the Suykens section for one profile (the accuracy study's are the
+    generic precision section's: :mod:`.sections_precision`)."""
+
+    kkt_n: int = 60
+    kkt_C: tuple = decades(1e-2, 1e12)
+    sinc_sigma2: float = 1.0
+    cg_n: int = 100
+    cg_C: tuple = decades(1e-2, 1e8)
+    cg_precisions: tuple = field(default_factory=lambda: tuple(precisions(hardware=True)))
+    prune_n: int = 500
+    prune_C: float = 1e4
+    prune_sigma2: float = 1.0
+    prune_min_support: int = 20
+
+
+SETTINGS = {
+    "default": SuykensSettings(),
+    "quick": SuykensSettings(kkt_n=30, kkt_C=decades(1e-2, 1e12, 2), cg_n=40, cg_C=decades(1e-2, 1e8, 2),
+                             prune_n=100),
+    "full": SuykensSettings(kkt_n=100, cg_n=300, prune_n=1000),
+}
+
+
+def _sinc(n):
+    return ("sinc", {"n_train": n, "n_test": max(n, 100)})
+
+
+def plan(profile: str, run) -> dict:
+    """The accuracy sweep of the KKT solvers, the KKT condition, CG iterations and the pruning path."""
+    P = SETTINGS[profile]
+    name = f"{profile}-suykens"
+    specs = {
+        "accuracy": accuracy_spec(profile, kkt_solvers()),
+        "kkt": SweepSpec(f"{name}-kkt", kind="kkt-condition", precisions=["float64"],
+                         datasets=[_sinc(P.kkt_n)], grid={"C": list(P.kkt_C), "sigma2": [P.sinc_sigma2]},
+                         options=options()),
+        "cg": SweepSpec(f"{name}-cg", kind="cg-iterations", precisions=list(P.cg_precisions),
+                        datasets=[_sinc(P.cg_n)], grid={"C": list(P.cg_C), "sigma2": [P.sinc_sigma2]},
+                        options=options()),
+        "pruning": SweepSpec(f"{name}-pruning", kind="pruning-path", precisions=["float64"],
+                             datasets=[_sinc(P.prune_n)],
+                             grid={"C": [P.prune_C], "sigma2": [P.prune_sigma2], "rtol": [1e12],
+                                   "min_support": [P.prune_min_support]}, options=options()),
+    }
+    return specs
+
+
+def with_settings(profile: str, **kw) -> SuykensSettings:
+    """A copy of a profile's settings with some fields replaced (tests use tiny settings)."""
+    return replace(SETTINGS[profile], **kw)
 
 
 def _accuracy(sec, out, acc):
+    names = kkt_solvers()
     rows = ok(acc)
-    rows = rows[rows.solver.isin(_SOLVERS)] if len(rows) else rows
+    rows = rows[rows.solver.isin(names)] if len(rows) else rows
+    if "configuration" in rows.columns:  # the default configuration of each (the generic section has all)
+        rows = rows[rows.configuration.fillna(rows.solver) == rows.solver]
     if not len(rows):
         sec.note(errors_note(acc, "the accuracy sweep") or "No accuracy records.")
         return "no accuracy records"
@@ -29,11 +108,11 @@ def _accuracy(sec, out, acc):
         a.set_visible(False)
     for a, prec in zip(axs.ravel(), precs):
         g = rows[rows.precision == prec]
-        for s in _SOLVERS:
+        for s, mark in zip(names, _MARKS * len(names)):
             d = g[g.solver == s].sort_values("C")
             if len(d):
                 y = num(d, "forward_error").clip(lower=1e-80)
-                a.plot(d.C, y, _MARK[s], ms=4, label=s)
+                a.plot(d.C, y, mark, ms=4, label=s)
         u = float(num(g, "unit_roundoff").iloc[0])
         d = g.sort_values("C").drop_duplicates("C")
         a.plot(d.C, num(d, "condition") * u, color="gray", lw=0.8, label="κ·u (KKT matrix)")
@@ -159,14 +238,14 @@ def _pruning(sec, out, pr):
     return s + f"; Suykens' rule (stop at the first rise) stops at {stop} SV"
 
 
-def suykens_section(out, records, P) -> Section:
-    """Section 2 from the records "accuracy", "kkt", "cg" and "pruning" (figures written to ``out``)."""
-    sec = Section("2. Suykens: KKT, Schur complement and CG", "suykens")
-    sec.p(f"Noiseless sinc on [−10, 10] with n = {P.sinc_n} (accuracy; mp included), σ² = {P.sinc_sigma2}. "
+def render(sec: Section, out, records, profile: str) -> str:
+    """The section from the records "accuracy", "kkt", "cg" and "pruning"; returns the verdict."""
+    A = PRECISION_SETTINGS[profile]
+    sec.p(f"Noiseless sinc on [−10, 10] with n = {A.sinc_n} (accuracy; mp included), σ² = {A.sinc_sigma2}. "
           "lssvm-kkt solves the full indefinite KKT system by LU; lssvm-schur factors H = Ω + I/γ by "
           "Cholesky and makes the two solves of (3.25) with it; lssvm-cg runs Hestenes–Stiefel CG "
-          "on the same two systems. Errors are measured on the model (b, α) against a certified extended-precision "
-          "reference of the system each solver formed.")
+          "on the same two systems. Errors are measured on the model (b, α) against a certified "
+          "extended-precision reference of the system each solver formed.")
     clauses = [_accuracy(sec, out, records.get("accuracy", pd.DataFrame()))]
     sec.h3("Condition of the KKT matrix against its Schur complement")
     clauses.append(_kkt(sec, out, records.get("kkt", pd.DataFrame())))
@@ -174,5 +253,8 @@ def suykens_section(out, records, P) -> Section:
     clauses.append(_cg(sec, out, records.get("cg", pd.DataFrame())))
     sec.h3("Pruning path (§3.7)")
     clauses.append(_pruning(sec, out, records.get("pruning", pd.DataFrame())))
-    sec.verdict = "; ".join(c for c in clauses if c) + "."
-    return sec
+    return "; ".join(c for c in clauses if c) + "."
+
+
+register_section("suykens", title="Suykens: KKT, Schur complement and CG", order=20, plan=plan,
+                 render=render)

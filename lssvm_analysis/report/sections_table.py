@@ -1,11 +1,9 @@
 """Section 1 (second half): Abe's Table 1 layout and the primal/dual crossover.
 
-Reads the CV and test-fit records of :func:`.plan.table_cv_specs` and the
+Reads the CV and test-fit records of the Abe section's Table 1 stages and the
 "crossover" records (or the asv results, when ``.asv/results`` exists).
 """
 from __future__ import annotations
-
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -13,11 +11,30 @@ import pandas as pd
 from ._util import errors_note, num, ok, span
 from .figures import fmt_num, log_axes, new_figure, save_figure, save_table
 from .html import Section
-from .plan import TABLE_METHODS, choose
 from .. import datasets as ds
 from ..analysis import crossover
+from ..experiments.asv_import import asv_crossover_table
 
-__all__ = ["table1_blocks", "crossover_blocks"]
+__all__ = ["table1_blocks", "crossover_blocks", "TABLE_METHODS", "choose"]
+
+#: Table 1 columns: (key, solvers, label).  ELS and sparse ELS: PrLS, DuLS in parentheses.
+TABLE_METHODS = (("els", ("els-primal", "els-dual"), "ELS"),
+                 ("sparse", ("els-primal", "els-dual"), "Sparse ELS"),
+                 ("ls", ("lssvm-schur",), "LS SVR"))
+
+
+def choose(cv: pd.DataFrame, keys=("C", "sigma2", "eta")) -> dict:
+    """The grid point with the smallest CV mean absolute error (ties: first in task order).
+
+    Returns ``{}`` when no point has a finite error (every fold broke down).
+    """
+    if not len(cv) or "cv_mae" not in cv.columns:
+        return {}
+    ok_ = cv[np.isfinite(pd.to_numeric(cv["cv_mae"], errors="coerce"))]
+    if not len(ok_):
+        return {}
+    best = ok_.loc[ok_["cv_mae"].astype(float).idxmin()]
+    return {k: float(best[k]) for k in keys if k in best and pd.notna(best[k])}
 
 _LABELS = {"mackey-glass": "MG.", "boston5": "B. 5", "boston14": "B. 14"}
 
@@ -159,12 +176,11 @@ def table1_blocks(sec: Section, out, records, P) -> list[str]:
 # --------------------------------------------------------------------------- #
 # crossover
 # --------------------------------------------------------------------------- #
-def _measured(records, asv_dir):
-
-    if asv_dir is not None and Path(asv_dir).is_dir():
-        df = crossover.load_asv_crossover(str(asv_dir))
-        if df is not None and len(df):
-            return df, f"asv results in {asv_dir}"
+def _measured(records):
+    asv = asv_crossover_table(records.get("asv"))
+    if asv is not None and len(asv):
+        return asv, (f"asv results of commit {str(asv['commit_hash'].iloc[0])[:8]} on "
+                     f"{asv['machine'].iloc[0]}, imported into the record store")
     df = ok(records.get("crossover", pd.DataFrame()))
     if len(df):
         df = df.rename(columns={"measured_M": "M_measured", "measured_formation": "formation_measured"})
@@ -181,15 +197,15 @@ def _curves(df):
     return df.dropna(subset=["n_over_m", "dual_over_primal"])
 
 
-def crossover_blocks(sec: Section, out, records, P, *, asv_dir=".asv/results") -> list[str]:
+def crossover_blocks(sec: Section, out, records, P) -> list[str]:
     """Add the primal/dual crossover figure and N*/M table; return verdict clauses.
 
-    The asv results in ``asv_dir`` are used when they hold the crossover suite, else the
-    "crossover" records (in-process timing).  The flop model is evaluated here (arithmetic).
+    The imported asv results (records "asv") are used when they hold the crossover suite, else
+    the "crossover" records (in-process timing).  The flop model is evaluated here (arithmetic).
     """
 
     sec.h3("Primal/dual crossover")
-    df, source = _measured(records, asv_dir)
+    df, source = _measured(records)
     note = errors_note(records.get("crossover", pd.DataFrame()), "the crossover timing")
     df = _curves(df) if len(df) else df
     if not len(df):

@@ -1,0 +1,198 @@
+"""Gates of the registry-driven pipeline and of the package's layering.
+
+* A solver registered at run time (an existing one under a new name) reaches
+  the conformance battery, asv's benchmark discovery, the sweep planner and
+  the report's plan, with no list edited anywhere.
+* The import graph of the package has no cycle, no edge from a lower layer
+  to a higher one, and no function-level import of the package's own modules.
+* The registry's own contract: declared keywords match the functions, the
+  example problem of every solver fits, variants are enumerated.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import importlib
+import inspect
+from pathlib import Path
+
+import pytest
+
+import lssvm_analysis as la
+from lssvm_analysis.solvers import _registry
+
+PACKAGE = Path(la.__file__).parent
+THROWAWAY = "throwaway-schur"
+
+
+@pytest.fixture
+def throwaway():
+    """lssvm-schur registered again under a new name, removed afterwards."""
+    info = la.get_solver("lssvm-schur")
+    _registry._SOLVERS[THROWAWAY] = dataclasses.replace(info, name=THROWAWAY)
+    try:
+        yield la.get_solver(THROWAWAY)
+    finally:
+        _registry._SOLVERS.pop(THROWAWAY, None)
+
+
+def test_throwaway_solver_reaches_battery_benchmarks_sweeps_and_report(throwaway):
+    # the conformance battery's parametrization is built from the registry
+    conformance = importlib.import_module("test_conformance")
+    assert any(THROWAWAY in p.values for p in conformance._cases(with_system=True, configs=True))
+    assert any(THROWAWAY in p.values for p in conformance._cases())
+    # asv's discovery: the SolverFit parameters are the registry at import
+    bench = importlib.reload(importlib.import_module("benchmarks.bench_solvers"))
+    assert THROWAWAY in bench.SolverFit.params[0]
+    # the sweep planner and the report's plan (generic sections)
+    from lssvm_analysis.report import sections_appendix, sections_precision
+
+    acc = sections_precision.accuracy_spec("quick")
+    assert THROWAWAY in {t.solver for t in acc.tasks()}
+    specs = sections_precision.plan("quick", run=lambda spec: None)
+    assert THROWAWAY in {t.solver for t in specs["maps"].tasks()}
+    assert THROWAWAY in sections_appendix.plan("quick", run=lambda spec: None)["spectra"].solvers
+    # and it fits: the example problem the battery uses
+    pb = throwaway.example_problem(rng=0)
+    assert la.fit(THROWAWAY, pb.X, pb.y, **pb.params).status == "ok"
+
+
+def test_unregister_removes_a_solver(throwaway):
+    _registry.unregister(THROWAWAY)
+    assert THROWAWAY not in la.solvers()
+    with pytest.raises(la.UnknownSolverError, match=repr(THROWAWAY)):
+        la.get_solver(THROWAWAY)
+
+
+@pytest.mark.parametrize("name", la.solvers())
+def test_declared_keywords_match_the_function(name):
+    """``params`` lists every keyword of the function but precision: callers rely on it, not on
+    ``inspect`` (this test is the one place that looks at a signature)."""
+    info = la.get_solver(name)
+    sig = inspect.signature(info.func).parameters
+    keywords = {k for k, v in sig.items() if v.kind is v.KEYWORD_ONLY} - {"precision"}
+    assert set(info.params) == keywords
+    required = {k for k, v in sig.items() if v.kind is v.KEYWORD_ONLY and v.default is v.empty}
+    assert required <= set(info.required)
+
+
+@pytest.mark.parametrize("name", la.solvers())
+def test_every_configuration_of_the_example_problem_fits(name):
+    info = la.get_solver(name)
+    for task in info.tasks:
+        pb = info.example_problem(task, n=30, rng=1)
+        for config in info.configurations():
+            fit = la.fit(name, pb.X, pb.y, **{**pb.params, **config})
+            assert fit.status == "ok", (task, config, fit.status)
+
+
+def test_variant_enumeration():
+    info = la.get_solver("els-primal")
+    assert info.default_variant() == {"formation": "blas3"}
+    assert info.configurations() == [{"formation": "blas3"}, {"formation": "as-described"}]
+    assert info.configuration_label({"formation": "as-described"}) == "els-primal[formation=as-described]"
+    assert info.configuration_label({"formation": "blas3"}) == "els-primal"
+    literal = [v for v in info.variants if v.literal]
+    assert [v.value for v in literal] == ["as-described"]
+
+
+def test_register_refuses_malformed_entries():
+    with pytest.raises(ValueError, match="tasks"):
+        _registry.register("x", tasks=("ranking",), paper="p", equations="")
+    with pytest.raises(ValueError, match="variant keywords"):
+        _registry.register("x", tasks=("regression",), paper="p", equations="", params=("C",),
+                           variants=(_registry.variant("ranking", "qr", "d"),))
+    with pytest.raises(ValueError, match="already registered"):
+        _registry.register("lssvm-schur", tasks=("regression",), paper="p", equations="")(lambda: 0)
+
+
+# --------------------------------------------------------------------------- #
+# the import graph
+# --------------------------------------------------------------------------- #
+#: Layer of each top-level part of the package (DESIGN.md): a module may import
+#: only modules of its own layer or of lower layers.
+LAYERS = {"core": 1, "solvers": 2, "analysis": 3, "estimators": 4, "datasets": 5, "experiments": 6,
+          "report": 7, "cli": 7}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path):
+    """(imported module, at module level?) for every import of the package's own modules."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    top = {id(n) for n in tree.body}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "lssvm_analysis":
+                continue
+            mods = [target] if node.module else [f"{target}.{a.name}" for a in node.names]
+            for m in mods:
+                yield m, id(node) in top
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name.split(".")[0] == "lssvm_analysis":
+                    yield a.name, id(node) in top
+
+
+def _graph():
+    files = sorted(PACKAGE.rglob("*.py"))
+    modules = {_module_name(f): f for f in files}
+    edges, nested = {}, []
+    for mod, f in modules.items():
+        out = set()
+        for target, top_level in _imports(f):
+            while target not in modules and "." in target:  # "from pkg import name": the package
+                target = target.rsplit(".", 1)[0]
+            if target in modules and target != mod:
+                out.add(target)
+                if not top_level:
+                    nested.append((mod, target))
+        edges[mod] = out
+    return edges, nested
+
+
+def _layer(mod: str):
+    parts = mod.split(".")
+    return LAYERS.get(parts[1]) if len(parts) > 1 else None
+
+
+def test_import_graph_has_no_upward_edge_and_no_nested_import():
+    edges, nested = _graph()
+    assert not nested, f"function-level imports of the package's own modules: {nested}"
+    upward = [(a, b) for a, targets in edges.items() for b in targets
+              if _layer(a) is not None and _layer(b) is not None and _layer(b) > _layer(a)]
+    assert not upward, f"imports from a lower layer to a higher one: {upward}"
+
+
+def test_import_graph_has_no_cycle():
+    edges, _ = _graph()
+    # the package's own __init__ modules re-export their children: a child importing its
+    # package for a name is an edge to the parent, kept; the root re-exports everything
+    edges = {m: {t for t in ts if t != "lssvm_analysis"} for m, ts in edges.items()}
+    state, stack, cycles = {}, [], []
+
+    def visit(m):
+        state[m] = "active"
+        stack.append(m)
+        for t in sorted(edges.get(m, ())):
+            if state.get(t) == "active":
+                cycles.append(stack[stack.index(t):] + [t])
+            elif t not in state:
+                visit(t)
+        stack.pop()
+        state[m] = "done"
+
+    for m in sorted(edges):
+        if m not in state:
+            visit(m)
+    assert not cycles, f"import cycles: {cycles[:5]}"
