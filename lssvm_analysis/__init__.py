@@ -8,6 +8,7 @@ from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning, Fallba
                          IllConditionedWarning, LSSVMWarning, ReferenceAccuracyError,
                          UnknownPrecisionError, UnknownSolverError)
 from .core.kernels import Kernel, linear_kernel, make_kernel, poly_kernel, rbf_kernel
+from .core.mrsr import MRSRPath, mrsr
 from .core.linalg import cg_iteration_bound, hestenes_stiefel_cg, pivoted_cholesky, thresholded_cholesky
 from .core.precision import Precision, get_precision, precisions
 from .core.records import CholeskyBreakdown
@@ -25,7 +26,7 @@ __all__ = [
     "Fit", "IllConditionedWarning", "Kernel", "LSSVMWarning", "Precision",
     "ReferenceAccuracyError", "UnknownPrecisionError", "UnknownSolverError",
     "cg_iteration_bound", "fit", "get_precision", "get_solver", "hestenes_stiefel_cg",
-    "linear_kernel", "make_kernel", "pivoted_cholesky", "poly_kernel", "precisions",
+    "linear_kernel", "make_kernel", "MRSRPath", "mrsr", "pivoted_cholesky", "poly_kernel", "precisions",
     "rbf_kernel", "solvers", "thresholded_cholesky",
     "ErrorReport", "ReferenceSolution", "backward_error", "condition_number", "correct_digits",
     "forward_error", "kkt_residual", "reference_solve",
