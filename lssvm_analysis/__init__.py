@@ -17,6 +17,7 @@ from .solvers import fit, get_solver, solvers
 from .solvers.multiclass import MulticlassFit, fit_multiclass
 from .analysis.reference import (ErrorReport, ReferenceSolution, backward_error, condition_number,
                         correct_digits, forward_error, kkt_residual, reference_solve)
+from .analysis.validation import cross_validate, loo_residuals
 from .estimators import ELSRegressor, LSSVMClassifier, LSSVMRegressor
 
 __version__ = "0.1.0"
@@ -29,6 +30,6 @@ __all__ = [
     "linear_kernel", "make_kernel", "MRSRPath", "mrsr", "pivoted_cholesky", "poly_kernel", "precisions",
     "rbf_kernel", "solvers", "thresholded_cholesky",
     "ErrorReport", "ReferenceSolution", "backward_error", "condition_number", "correct_digits",
-    "forward_error", "kkt_residual", "reference_solve",
+    "forward_error", "kkt_residual", "reference_solve", "cross_validate", "loo_residuals",
     "ELSRegressor", "LSSVMClassifier", "LSSVMRegressor", "MulticlassFit", "fit_multiclass",
 ]
