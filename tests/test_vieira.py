@@ -275,3 +275,26 @@ def test_pruned_default_behaviour_unchanged():
     b = la.fit("lssvm-pruned", X, y, fraction_of="current", reference="best", **kw)
     np.testing.assert_array_equal(a.support_, b.support_)
     np.testing.assert_array_equal(a.history["n_support"], b.history["n_support"])
+
+
+# --------------------------------------------------------------------------- data
+@pytest.mark.parametrize("name, kw, sizes", [
+    ("haberman", {}, (201, 105)), ("pima-uci", {}, (506, 262)),
+    ("breast-cancer-wisconsin", {"missing": "median", "test_fraction": 238 / 699}, (461, 238)),
+    ("ripley-synth", {"test_fraction": 425 / 1250}, (825, 425)),
+    ("penbased", {"classes": (3, 4)}, (1466, 733))])
+def test_vieira_table1_sizes_and_training_zscore(name, kw, sizes):
+    from lssvm_analysis import datasets as ds
+
+    d = ds.load(name, seed=3, **kw)
+    assert (len(d.y_train), len(d.y_test)) == sizes
+    np.testing.assert_allclose(d.X_train.mean(axis=0), 0, atol=1e-12)
+    assert not np.isnan(d.X_train).any() and not np.isnan(d.X_test).any()
+
+
+def test_vieira_unavailable_sets_are_named():
+    from lssvm_analysis import datasets as ds
+
+    assert set(ds.VIEIRA_UNAVAILABLE) == {"vertebral-column", "dermatology"}
+    with pytest.raises(ValueError, match="classes"):
+        ds.load("penbased", classes=(3, 42))
