@@ -328,7 +328,8 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
         beta = None
         if k + 1 < min(n, m):
             rest = np.flatnonzero(inactive)
-            beta = _step_size(c_max, Cm[rest], Xn[:, rest].T @ (Y_bar - Y), S)
+            A_all = (Y_bar - Y).T @ Xn  # (p, m): no copy of the inactive columns
+            beta = _step_size(c_max, Cm[rest], A_all.T[rest], S)
         beta = p.scalar(1) if beta is None else beta
         Y = Y + beta * (Y_bar - Y)
         W = W.copy()
