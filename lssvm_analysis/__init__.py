@@ -10,6 +10,7 @@ from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning, Fallba
                               UnsupportedPrecisionError)
 from .core.kernels import (Kernel, from_lssvmlab, linear_kernel, make_kernel, poly_kernel, rbf_kernel,
                            to_lssvmlab)
+from .core.mrsr import MRSRPath, mrsr
 from .core.linalg import cg_iteration_bound, hestenes_stiefel_cg, pivoted_cholesky, thresholded_cholesky
 from .core.precision import Precision, get_precision, precisions
 from .core.records import CholeskyBreakdown, LUBreakdown
@@ -18,6 +19,7 @@ from .solvers import fit, get_solver, solvers
 from .solvers.multiclass import MulticlassFit, fit_multiclass
 from .analysis.reference import (ErrorReport, ReferenceSolution, backward_error, condition_number,
                         correct_digits, forward_error, kkt_residual, reference_solve)
+from .analysis.validation import cross_validate, loo_residuals
 from .estimators import ELSRegressor, LSSVMClassifier, LSSVMRegressor
 
 __version__ = "0.1.0"
@@ -28,9 +30,10 @@ __all__ = [
     "Fit", "IllConditionedWarning", "Kernel", "LSSVMWarning", "Precision",
     "ReferenceAccuracyError", "UnknownPrecisionError", "UnknownSolverError",
     "cg_iteration_bound", "fit", "get_precision", "get_solver", "hestenes_stiefel_cg",
-    "linear_kernel", "make_kernel", "from_lssvmlab", "to_lssvmlab", "pivoted_cholesky", "poly_kernel", "precisions",
+    "linear_kernel", "make_kernel", "from_lssvmlab", "to_lssvmlab", "MRSRPath", "mrsr",
+    "pivoted_cholesky", "poly_kernel", "precisions",
     "rbf_kernel", "solvers", "thresholded_cholesky",
     "ErrorReport", "ReferenceSolution", "backward_error", "condition_number", "correct_digits",
-    "forward_error", "kkt_residual", "reference_solve",
+    "forward_error", "kkt_residual", "reference_solve", "cross_validate", "loo_residuals",
     "ELSRegressor", "LSSVMClassifier", "LSSVMRegressor", "MulticlassFit", "fit_multiclass",
 ]

@@ -14,6 +14,8 @@ sets that no package ships (Abe's water purification and orange juice).
 from ._base import (SCALINGS, SPLITS, Dataset, MissingDependencyError, Scaler, UnknownDatasetError,
                     fit_scaler, random_split, to_pm1)
 from ._mackey_glass import mackey_glass
+from .keel import (VIEIRA_UNAVAILABLE, haberman, penbased, pima_uci, satimage, splice,
+                   vieira_test_fraction, wisconsin_keel)
 from ._registry import DatasetInfo, dataset_info, datasets, load
 from .generators import (RIPLEY_MEANS, RIPLEY_VARIANCE, Contamination, inject_label_outliers,
                          inject_target_outliers, linear_proxy_decision, noisy_sinc,
@@ -28,4 +30,6 @@ __all__ = [
     "inject_label_outliers", "inject_target_outliers", "iris", "linear_proxy_decision", "load",
     "mackey_glass", "noisy_sinc", "pima", "random_split", "ripley_bayes_decision",
     "ripley_mixture", "ripley_synth", "sinc", "to_pm1", "two_spirals", "wdbc", "wine",
+    "VIEIRA_UNAVAILABLE", "haberman", "penbased", "pima_uci", "satimage", "splice",
+    "vieira_test_fraction", "wisconsin_keel",
 ]

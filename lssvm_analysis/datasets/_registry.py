@@ -6,7 +6,7 @@ from typing import Callable
 
 import numpy as np
 
-from . import generators, real
+from . import generators, keel, real
 from ._base import Dataset, UnknownDatasetError, as_generator, build
 from ._mackey_glass import mackey_glass
 
@@ -86,6 +86,12 @@ _REGISTRY: dict[str, DatasetInfo] = {
         DatasetInfo("iris", real.iris, "classification", _SUY),
         DatasetInfo("wine", real.wine, "classification", _SUY),
         DatasetInfo("wdbc", real.wdbc, "classification", "(diagnostic variant)"),
+        DatasetInfo("haberman", keel.haberman, "classification", _VIE),
+        DatasetInfo("pima-uci", keel.pima_uci, "classification", f"{_SUY}, {_VIE}"),
+        DatasetInfo("wisconsin-keel", keel.wisconsin_keel, "classification", _SUY),
+        DatasetInfo("penbased", keel.penbased, "classification", _CZ),
+        DatasetInfo("satimage", keel.satimage, "classification", _CZ),
+        DatasetInfo("splice", keel.splice, "classification", _CZ),
     )
 }
 

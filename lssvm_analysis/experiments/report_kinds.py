@@ -31,6 +31,7 @@ import numpy as np
 from .. import datasets
 from ..analysis import conditioning as cond
 from ..analysis import crossover
+from ..analysis.validation import cross_validate
 from ..core.linalg import kappa2
 from ..core.precision import get_precision
 from ..solvers import fit, get_solver
@@ -153,27 +154,24 @@ def primal_dual_row(task) -> dict:
 
 
 def cv_row(task) -> dict:
-    """k-fold CV (``options["folds"]``, default 5) mean absolute error of one solver."""
+    """k-fold CV (``options["folds"]``, default 5) mean absolute error of one solver.
+
+    Runs :func:`lssvm_analysis.cross_validate` (the package's one CV) with the
+    folds of ``default_rng(seed or 0).permutation(N)``.
+    """
 
     ds = _dataset(task)
-    X, y = ds.X_train, ds.y_train
     k = int(task.options.get("folds", 5))
-    rng = np.random.default_rng(0 if task.seed is None else task.seed)
-    folds = np.array_split(rng.permutation(len(y)), k)
-    maes, nsv, failed = [], [], 0
-    for i in range(k):
-        te = folds[i]
-        tr = np.concatenate([folds[j] for j in range(k) if j != i])
-        f = fit(task.solver, X[tr], y[tr], precision=task.precision, **task.params)
-        if not f.ok:
-            failed += 1
-            continue
-        maes.append(float(np.mean(np.abs(f.predict(X[te]) - y[te]))))
-        nsv.append(f.n_support)
-    return {"cv_mae": float(np.mean(maes)) if maes else NAN,
-            "cv_mae_std": float(np.std(maes)) if maes else NAN, "folds": k,
-            "failed_folds": failed, "n_support_mean": float(np.mean(nsv)) if nsv else NAN,
-            "status": "ok" if maes else "breakdown"}
+    df = cross_validate(task.solver, ds.X_train, ds.y_train, folds=k, scoring="mae",
+                        precision=task.precision, seed=0 if task.seed is None else task.seed,
+                        **task.params)
+    ok = df[df.status == "ok"]
+    maes, nsv = ok.score.to_numpy(), ok.n_support.to_numpy()
+    return {"cv_mae": float(np.mean(maes)) if len(maes) else NAN,
+            "cv_mae_std": float(np.std(maes)) if len(maes) else NAN, "folds": k,
+            "failed_folds": int(len(df) - len(ok)),
+            "n_support_mean": float(np.mean(nsv)) if len(nsv) else NAN,
+            "status": "ok" if len(maes) else "breakdown"}
 
 
 # --------------------------------------------------------------------------- #

@@ -47,8 +47,15 @@ def validation_error(fit, X_val, y_val, *, task="regression") -> float:
     return float(np.mean((f - y_val) ** 2))
 
 
-def _index_function(index, validation, task, n_features):
+def _index_function(index, validation, task, n_features, train=None):
     """The performance index ``fit -> float`` (lower is better)."""
+    if isinstance(index, str):
+        if index != "training":
+            raise ValueError(f"expected index='training' or a callable, got index={index!r}")
+        if validation is not None:
+            raise ValueError("expected either validation=(X_val, y_val) or index, got both")
+        X_tr, y_tr = train
+        return lambda fit: validation_error(fit, X_tr, y_tr, task=task)
     if index is not None:
         if not callable(index):
             raise TypeError(f"expected a callable index(fit) -> float, got index={index!r}")
@@ -117,9 +124,11 @@ class _Clock:
         return out
 
 
-def _prune_loop(X, y, base, fit_kw, index, fraction, tol, min_support, max_steps, clock):
+def _prune_loop(X, y, base, fit_kw, index, fraction, tol, min_support, max_steps, clock,
+                fraction_of="current", reference="best"):
     """Run Suykens' steps 1-4; returns (kept indices, kept fit, path, stop reason)."""
     rtol, atol = tol
+    n_step = _n_remove(len(y), fraction) if fraction_of == "original" else None
     keep = np.arange(len(y))
     fit = clock.base(base, X, y, fit_kw)
     if not fit.ok:
@@ -129,7 +138,7 @@ def _prune_loop(X, y, base, fit_kw, index, fraction, tol, min_support, max_steps
     path = [(len(keep), score, True)]
     best, reason, step = score, "max_steps", 0
     while max_steps is None or step < max_steps:
-        n_next = len(keep) - _n_remove(len(keep), fraction)
+        n_next = len(keep) - (n_step or _n_remove(len(keep), fraction))
         if n_next < min_support:
             reason = "min_support"
             break
@@ -148,18 +157,20 @@ def _prune_loop(X, y, base, fit_kw, index, fraction, tol, min_support, max_steps
         if not accepted:
             reason = "degraded"
             break
-        keep, fit, best, step = trial, trial_fit, min(best, score), step + 1
+        keep, fit, step = trial, trial_fit, step + 1
+        best = min(best, score) if reference == "best" else best
     return keep, fit, path, reason
 
 
 @register("lssvm-pruned", tasks=("regression", "classification"), paper="suykens-ch3",
           equations="§3.7 (pruning algorithm), Figs. 3.8-3.11",
           params=("C", "kernel", "sigma2", "degree", "t", "task", "base", "fraction", "validation",
-                  "index", "rtol", "atol", "min_support", "max_steps"),
+                  "index", "rtol", "atol", "min_support", "max_steps", "fraction_of", "reference"),
           example=_example_validation)
 def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                task="regression", base="lssvm-schur", fraction=0.05, validation=None, index=None,
-               rtol=0.0, atol=0.0, min_support=2, max_steps=None):
+               rtol=0.0, atol=0.0, min_support=2, max_steps=None, fraction_of="current",
+               reference="best"):
     """Sparse LS-SVM by Suykens' pruning: drop the smallest |alpha_k| and retrain (§3.7).
 
     Parameters
@@ -179,14 +190,29 @@ def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
     validation : (X_val, y_val), optional
         The default performance index: validation MSE (regression) or error
         rate (classification) of each model, see :func:`validation_error`.
-    index : callable, optional
+    index : callable or "training", optional
         User-defined performance index ``index(fit) -> float``, lower is
-        better (exclusive with ``validation``).
+        better (exclusive with ``validation``).  ``"training"``: the error
+        (MSE or error rate) of each pruned model on the *whole* original
+        training set, pruned points included (our reading of Vieira's
+        P-LSSVM "loss of performance"; no validation data needed).
     rtol, atol : float >= 0
         Suykens' step 4, "unless the performance index degrades": a step is
         accepted when ``index <= best + atol + rtol |best|``, with ``best``
         the lowest index of the accepted models so far (the unpruned one
-        included).  The defaults 0, 0 stop at the first rise.
+        included), or the unpruned model's index (``reference="initial"``).
+        The defaults 0, 0 stop at the first rise.
+    fraction_of : {"current", "original"}
+        ``"current"`` (default, Suykens): each step removes floor(fraction n)
+        of the current n points.  ``"original"`` (Vieira): a fixed
+        floor(fraction L) (at least one) of the original L per step.
+    reference : {"best", "initial"}
+        What the index is compared with (see rtol, atol).  Vieira's P-LSSVM
+        protocol, "1 % of the training set pruned per step until the loss of
+        performance reaches at most 2.5 %", is ``fraction=0.01,
+        fraction_of="original", reference="initial", atol=0.025`` with an
+        error-rate index (the returned model is the last one whose accuracy
+        is within 2.5 points of the unpruned one).
     min_support : int >= 1
         Never go below this many support vectors.
     max_steps : int, optional
@@ -221,6 +247,10 @@ def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
     """
     base_info = get_solver(base)
     check_open_interval("fraction", fraction, 0.0, 1.0)
+    for name, value, allowed in (("fraction_of", fraction_of, ("current", "original")),
+                                 ("reference", reference, ("best", "initial"))):
+        if value not in allowed:
+            raise ValueError(f"expected {name} in {allowed}, got {name}={value!r}")
     _check_tolerances(rtol, atol)
     min_support = check_int("min_support", min_support, minimum=1)
     if max_steps is not None:
@@ -230,13 +260,15 @@ def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
     if task not in base_info.tasks:
         raise ValueError(f"expected a base solver for task={task!r}, got base={base!r} "
                          f"(tasks {base_info.tasks})")
-    score = _index_function(index, validation, task, Xv.shape[1])
+    score = _index_function(index, validation, task, Xv.shape[1], train=(Xv, yv))
     fit_kw = dict(precision=p, C=C, kernel=k, task=task)
     clock = _Clock()
     keep, fit, path, reason = _prune_loop(Xv, yv, base_info.func, fit_kw, score, fraction,
-                                          (rtol, atol), min_support, max_steps, clock)
+                                          (rtol, atol), min_support, max_steps, clock,
+                                          fraction_of, reference)
     params = {"C": C, "task": task, "kernel": k.name, **k.params, "base": base, "fraction": fraction,
-              "rtol": rtol, "atol": atol, "min_support": min_support, "max_steps": max_steps}
+              "rtol": rtol, "atol": atol, "min_support": min_support, "max_steps": max_steps,
+              "fraction_of": fraction_of, "reference": reference}
     diagnostics = {"stop_reason": reason, "base": base, "base_diagnostics": dict(fit.diagnostics)}
     if not path:  # the unpruned fit failed: no model, its record is passed on
         return make_fit("lssvm-pruned", p, coef=None, bias=None, support=keep, X=Xv, kernel=k,

@@ -1,0 +1,193 @@
+"""Task kinds of the Vieira et al. (OP-LSSVM) report section, registered at import.
+
+``vieira-split``      one random split of one data set: (C, sigma2) of the
+                      LS-SVM and of the C-SVC by k-fold CV on the training
+                      part (:func:`lssvm_analysis.cross_validate`), then every
+                      method of Table 2 with them: ACC, #SV, training time.
+``vieira-scaling``    training time of op-lssvm and of the LS-SVM (lssvm-kkt,
+                      Vieira's z = D^{-1} l) at one training size L.
+``vieira-stability``  op-lssvm in one precision, every variant configuration:
+                      ranking against the mp reference ranking, PRESS curve,
+                      cond(D_k), cond of the formed D_k^T D_k, and correct
+                      digits of z against an mp least-squares reference.
+"""
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from .. import datasets
+from ..analysis.validation import cross_validate
+from ..core.kernels import make_kernel
+from ..core.precision import DEFAULT_MP_DIGITS, get_precision
+from ..solvers import fit, get_solver
+from ..solvers import vieira as V
+from ..solvers.result import PhaseTimer
+from .kinds import register_task_kind
+from .report_kinds import dumps
+
+__all__ = ["split_row", "scaling_row", "stability_row", "TABLE_METHODS", "REFERENCE_PRECISION"]
+
+NAN = float("nan")
+REFERENCE_PRECISION = f"mp{DEFAULT_MP_DIGITS}"
+#: Table 2's rows: label -> (solver, extra keywords).  The LS-SVM-based rows use
+#: the LS-SVM's (C, sigma2); SVM its own.
+TABLE_METHODS = {
+    "SVM": ("svm-c", {}),
+    "LSSVM": ("lssvm-kkt", {}),
+    "IP-LSSVM 10%": ("ip-lssvm", {"prune_fraction": 0.1}),
+    "IP-LSSVM 20%": ("ip-lssvm", {"prune_fraction": 0.2}),
+    "IP-LSSVM 30%": ("ip-lssvm", {"prune_fraction": 0.3}),
+    "P-LSSVM": ("lssvm-pruned", {"base": "lssvm-schur", "fraction": 0.01, "fraction_of": "original",
+                                 "reference": "initial", "atol": 0.025, "index": "training"}),
+    "OP-LSSVM": ("op-lssvm", {"conditioning": False}),
+}
+
+
+def _dataset(task):
+    return datasets.load(task.dataset, seed=task.seed, **task.dataset_kw).as_pm1()
+
+
+def _fit_seconds(f) -> float:
+    """Training time: the fit's phases without diagnostics ("conditioning")."""
+    return float(sum(v for k, v in f.timings.items() if k != "conditioning"))
+
+
+def _tune(solver, X, y, grid_C, grid_s2, folds):
+    """(C, sigma2, cv accuracy) with the best mean fold accuracy (first best on ties)."""
+    best = (NAN, NAN, -1.0)
+    kw = {"task": "classification"} if get_solver(solver).takes_task else {}
+    for C in grid_C:
+        for s2 in grid_s2:
+            df = cross_validate(solver, X, y, folds=folds, scoring="accuracy", seed=0,
+                                C=C, sigma2=s2, **kw)
+            acc = float(df.score.mean()) if (df.status == "ok").all() else -1.0
+            if acc > best[2]:
+                best = (C, s2, acc)
+    return best
+
+
+def split_row(task) -> dict:
+    """Vieira's Table 2 on one split: tune by CV, then every method (kind ``vieira-split``)."""
+    ds = _dataset(task)
+    o = task.options
+    d = ds.X_train.shape[1]
+    grid_C = [float(2.0 ** k) for k in o["log2_C"]]
+    grid_s2 = [float(d * 2.0 ** k) for k in o["log2_sigma2_over_d"]]
+    folds = int(o.get("folds", 10))
+    tuned = {"lssvm": _tune("lssvm-schur", ds.X_train, ds.y_train, grid_C, grid_s2, folds),
+             "svm": _tune("svm-c", ds.X_train, ds.y_train, grid_C, grid_s2, folds)}
+    row = {"L": len(ds.y_train), "n_test": len(ds.y_test), "status": "ok"}
+    for who, (C, s2, acc) in tuned.items():
+        row.update({f"C_{who}": C, f"sigma2_{who}": s2, f"cv_acc_{who}": acc})
+    for label, (solver, extra) in TABLE_METHODS.items():
+        who = "svm" if solver.startswith("svm") else "lssvm"
+        C, s2, _ = tuned[who]
+        kw = dict(extra)
+        if get_solver(solver).takes_task:
+            kw["task"] = "classification"
+        f = fit(solver, ds.X_train, ds.y_train, C=C, sigma2=s2, **kw)
+        acc = float(np.mean(np.where(f.predict(ds.X_test) >= 0, 1.0, -1.0) == ds.y_test)) if f.ok else NAN
+        row.update({f"acc[{label}]": 100 * acc, f"nsv[{label}]": f.n_support if f.ok else NAN,
+                    f"time[{label}]": _fit_seconds(f), f"status[{label}]": f.status})
+    return row
+
+
+def scaling_row(task) -> dict:
+    """Best-of-``repeats`` training time of op-lssvm and lssvm-kkt at L = params["L"]."""
+    ds = _dataset(task)
+    L = int(task.params["L"])
+    if L > len(ds.y_train):
+        raise ValueError(f"expected L <= {len(ds.y_train)} training points, got L={L}")
+    idx = np.random.default_rng(0).permutation(len(ds.y_train))[:L]
+    X, y = ds.X_train[idx], ds.y_train[idx]
+    if len(np.unique(y)) < 2:
+        raise ValueError(f"expected both classes in the first L={L} points")
+    row = {"status": "ok"}
+    kw = dict(task="classification", C=float(task.params["C"]), sigma2=float(task.params["sigma2"]))
+    for name, extra in (("op-lssvm", {"conditioning": False}), ("lssvm-kkt", {})):
+        best = np.inf
+        for _ in range(int(task.options.get("repeats", 3))):
+            t0 = time.perf_counter()
+            f = fit(name, X, y, **kw, **extra)
+            best = min(best, time.perf_counter() - t0)
+        row[f"time[{name}]"] = best
+        row[f"nsv[{name}]"] = f.n_support
+    return row
+
+
+def _kendall_tau(a, b) -> float:
+    """Kendall tau of the common items of two rankings (their relative orders)."""
+    common = [v for v in a if v in set(b)]
+    if len(common) < 2:
+        return NAN
+    pos_b = {v: i for i, v in enumerate(b)}
+    rb = np.array([pos_b[v] for v in common])
+    n = len(rb)
+    s = sum(np.sign(rb[j] - rb[i]) for i in range(n) for j in range(i + 1, n))
+    return float(s / (n * (n - 1) / 2))
+
+
+def _first_difference(a, b) -> int:
+    """1-based position of the first disagreement (len + 1 when none within the shorter)."""
+    for i, (u, v) in enumerate(zip(a, b)):
+        if u != v:
+            return i + 1
+    return min(len(a), len(b)) + 1
+
+
+def _formed_gram_cond(D, cols, p) -> np.ndarray:
+    """cond_2 of D_k^T D_k as formed in p (rounded to float64), for every k."""
+    out = []
+    for k in range(2, len(cols) + 1):
+        Dk = D[:, cols[:k]]
+        ev = np.linalg.eigvalsh(p.to_float64(Dk.T @ Dk))
+        out.append(ev[-1] / ev[0] if ev[0] > 0 else np.inf)
+    return np.array(out)
+
+
+def _z_digits(D, l, cols, z, p, ref):
+    """Correct digits of z against the mp least-squares solution for the D formed in p."""
+    with ref.context():
+        Dm, lm = ref.asarray(D), ref.asarray(l)  # exact: mp holds float32/64 and longdouble
+        zr = V._solve_kept(Dm, lm, list(cols), ref, "lstsq")
+        d = ref.asarray(z) - zr
+        err = float(ref.sqrt(np.array([d @ d], dtype=object))[0] / ref.sqrt(np.array([zr @ zr], dtype=object))[0])
+    return float(-np.log10(max(err, 1e-300)))
+
+
+def stability_row(task) -> dict:
+    """op-lssvm in task.precision, every configuration, against the mp reference (kind ``vieira-stability``)."""
+    ds = _dataset(task)
+    n = int(task.options.get("n", 24))
+    X, y = ds.X_train[:n], ds.y_train[:n]
+    C, s2 = float(task.params["C"]), float(task.params["sigma2"])
+    p, ref = get_precision(task.precision), get_precision(REFERENCE_PRECISION)
+    kw = dict(task="classification", C=C, sigma2=s2)
+    f_ref = fit("op-lssvm", X, y, precision=ref, **kw)
+    r_ref = list(f_ref.diagnostics["ranking"])
+    with p.context():
+        D, l = V._system(X, y, make_kernel("rbf", sigma2=s2), p, C, "classification", PhaseTimer())
+    row = {"n": n, "status": "ok", "ranking_ref": dumps(r_ref), "press_ref": dumps(f_ref.diagnostics["press"])}
+    info = get_solver("op-lssvm")
+    for cfg in info.configurations():
+        label = info.configuration_label(cfg)
+        f = fit("op-lssvm", X, y, precision=p, **kw, **cfg)
+        dg = f.diagnostics
+        r = list(dg["ranking"])
+        row.update({f"status[{label}]": f.status, f"first_diff[{label}]": _first_difference(r, r_ref),
+                    f"tau[{label}]": _kendall_tau(r, r_ref), f"k_star[{label}]": dg["k_star"],
+                    f"press[{label}]": dumps(dg["press"]), f"cond_Dk[{label}]": dumps(dg["cond_Dk"]),
+                    f"mrsr_status[{label}]": dg["mrsr_status"],
+                    f"guarded[{label}]": int(np.max(dg["press_guarded"])),
+                    f"z_digits[{label}]": _z_digits(D, l, dg["columns"], dg["solution"], p, ref)
+                    if f.ok else NAN})
+    with p.context():
+        row["cond_gram_formed"] = dumps(_formed_gram_cond(D, [0] + r_ref, p))
+    return row
+
+
+register_task_kind("vieira-split", split_row, validate=None)
+register_task_kind("vieira-scaling", scaling_row, validate=None)
+register_task_kind("vieira-stability", stability_row, validate=None)

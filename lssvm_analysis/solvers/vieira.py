@@ -1,0 +1,542 @@
+"""Vieira et al. (ESANN 2016): OP-LSSVM (MRSR ranking + PRESS LOO) and IP-LSSVM.
+
+Both start from the LS-SVM system (Vieira eqs. 3-4, Suykens 3.5 / 3.32)
+
+    D z = l,   D = [[0, a^T], [a, Omega + I/C]],   z = [b; alpha],   l = [0; d]
+
+(classification: a = y, Omega_ij = y_i y_j K(x_i, x_j), d = 1; regression:
+a = 1, Omega = K, d = y; our C is Vieira's gamma) and keep a subset of the
+columns of D (patterns) *and all L + 1 rows*, so the final model solves the
+non-square least-squares problem min ||D_* z - l|| (Vieira step 4, after
+Valyon & Horvath: dropping rows would lose the labels of pruned points).
+
+``op-lssvm`` (Vieira §4):
+  1. rank the columns of D by MRSR (:func:`lssvm_analysis.core.mrsr.mrsr`,
+     eqs. 7-10; one response, so it is LARS);
+  2. choose k* = argmin_k PRESS(k), the leave-one-out MSE of the
+     least-squares fit on the first k ranked columns (Myers; OP-ELM), over
+     k = 1..k_max, every row of D (the constraint row included) a "sample";
+  3. solve the (L+1) x k* problem over the kept columns.
+``ip-lssvm`` (Carvalho & Braga 2009, as Vieira uses it): solve the full
+  system, keep the L - round(pL) patterns with the largest alpha, re-solve
+  the non-square problem over all rows.
+
+Numerical variants (each a registered keyword value, measured in every
+precision by the report): ``ranking`` (MRSR by QR append / bordered
+explicit inverse), ``press`` (hat diagonal from the QR factor / from the
+bordered (D_k^T D_k)^{-1}) and ``solve`` (lstsq by QR / normal equations
+(D_*^T D_*)^{-1} D_*^T l as printed).  The normal-equations forms have
+errors ~ kappa(D_k)^2 u, the QR forms ~ kappa(D_k) u (plus the
+kappa^2 ||r|| / (||D|| ||z||) term every least-squares solution has).
+
+References
+----------
+D.C.S. Vieira, A.R. Rocha Neto, A.W.O. Rodrigues, Sparse least squares
+support vector machines via multiresponse sparse regression, ESANN 2016.
+B.P.R. Carvalho, A.P. Braga, IP-LSSVM: a two-step sparse classifier,
+Pattern Recognition Letters 30 (2009) 1507-1515.
+Y. Miche et al., OP-ELM: optimally pruned extreme learning machine,
+IEEE Trans. Neural Networks 21 (2010) 158-162.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.linalg
+
+from ..core._validation import check_int, check_open_interval
+from ..core.exceptions import CholeskyBreakdownError
+from ..core.mrsr import ColumnQR, mrsr
+from ..core.precision import get_precision
+from ._common import breakdown_fit, make_fit, validate_xy
+from ._registry import LAPACK_THRESHOLD, register, variant
+from .result import PhaseTimer
+from ..core.linalg import bordered_matrix
+from .suykens import _coef, _form
+
+__all__ = ["fit_op_lssvm", "fit_ip_lssvm", "least_squares_system", "press_curve",
+           "NORMALIZATIONS", "IP_RANKINGS"]
+
+_BOTH = ("regression", "classification")  # package convention: regression is the default task
+_KERNEL = ("C", "kernel", "sigma2", "degree", "t", "task")
+NORMALIZATIONS = ("unit-norm", "standardize", "none")
+IP_RANKINGS = ("signed-alpha", "abs-alpha")
+_SOLVE_VARIANTS = (
+    variant("solve", "lstsq", "least squares by a thin QR of D_* (LAPACK Householder for "
+            "float32/64, CGS2 otherwise), error ~ kappa(D_*) u"),
+    variant("solve", "normal-equations", "z = (D_*^T D_*)^{-1} D_*^T l by Cholesky, as printed "
+            "(step 4), error ~ kappa(D_*)^2 u", literal=True),
+)
+
+
+# ---------------------------------------------------------------------------
+# Shared: the system D z = l, the least-squares solve over kept columns
+# ---------------------------------------------------------------------------
+def _system(X, y, k, p, C, task, timer):
+    """D (L+1, L+1) and l (L+1,) of eq. (4) in the precision (Suykens' formation)."""
+    H, a, d = _form(X, y, k, p, C, task, timer)
+    with timer("formation"):
+        return bordered_matrix(H, a, d, p)
+
+
+def _solve_kept(D, l, cols, p, solve, qr=None):
+    """z over the columns ``cols`` of D with all rows kept; raises CholeskyBreakdownError.
+
+    ``qr`` (a ColumnQR of D[:, cols], or of a longer prefix) is reused when given.
+    """
+    k = len(cols)
+    if solve == "normal-equations":
+        Dk = D[:, cols]
+        G = Dk.T @ Dk
+        Lc = p.cholesky(G, check=False)
+        return p.cho_solve(Lc, Dk.T @ l)
+    if qr is None and p.dtype in (np.float32, np.float64):
+        # LAPACK's Householder QR (geqrf) for the IEEE types: the same algorithm class as
+        # CGS2 (backward stable), at BLAS-3 speed
+        Q, R = scipy.linalg.qr(D[:, cols], mode="economic", check_finite=False)
+        if np.any(np.abs(np.diag(R)) <= D.shape[0] * p.unit_roundoff * np.abs(R).max()):
+            raise np.linalg.LinAlgError("a kept column of D is numerically dependent")
+        return p.solve_triangular(R, Q.T @ l, lower=False)
+    if qr is None or qr.k < k:
+        qr = ColumnQR(D.shape[0], k, p)
+        for c in cols:
+            if not qr.append(D[:, c]):
+                raise np.linalg.LinAlgError("a kept column of D is numerically dependent")
+    return qr.solve(l, k)
+
+
+def _unpack_solution(z, cols, y, task, p):
+    """coef_ on the kept patterns (alpha * y for classification) and bias (0 if not kept)."""
+    cols = np.asarray(cols)
+    is_bias = cols == 0
+    bias = z[np.flatnonzero(is_bias)[0]] if is_bias.any() else p.scalar(0)
+    alpha = z[~is_bias]
+    patterns = cols[~is_bias] - 1
+    return _coef(alpha, y[patterns], task), bias, patterns
+
+
+def least_squares_system(X, y, fit, **params):
+    """The normal equations (D_*^T D_*) z = D_*^T l of an op-lssvm / ip-lssvm fit.
+
+    Parameters
+    ----------
+    X : (L, n) array, y : (L,) array
+        The training set of the fit.
+    fit : Fit
+        ``fit.diagnostics["columns"]`` are the kept columns of D (0 = bias).
+
+    Returns
+    -------
+    A : (k, k) array, rhs : (k,) array
+        Formed in ``fit.precision`` from D of eq. (4) formed as the solver
+        formed it.  Every variant's z solves this system up to its own error
+        (the lstsq one is not computed from it, but its exact solution is
+        the same).
+    unpack : callable
+        ``unpack(z) -> {"coef": ..., "bias": ...}``.
+    """
+    merged = {**dict(fit.params), **params}
+    task = merged.get("task", "regression")
+    X, y, _, _ = validate_xy(X, y, task=task, C=merged["C"], precision=fit.precision)
+    p = get_precision(fit.precision)
+    cols = np.asarray(fit.diagnostics["columns"], dtype=np.intp)
+    with p.context():
+        D, l = _system(X, y, fit.kernel, p, merged["C"], task, PhaseTimer())
+        Dk = D[:, cols]
+        A, rhs = Dk.T @ Dk, Dk.T @ l
+
+    def unpack(z):
+        coef, bias, _ = _unpack_solution(np.asarray(z), cols, y, task, p)
+        return {"coef": coef, "bias": bias}
+
+    return A, rhs, unpack
+
+
+def _ls_backward_bound(fit, n):
+    """Backward error for the normal equations of the solution: Cholesky on them is backward
+    stable (30 n u); a QR solution z satisfies them only to ~ kappa(D_*) u relative residual
+    (G (z - z*) with ||z - z*|| / ||z|| ~ kappa(D_*) u), hence the factor 1 + kappa(D_*)."""
+    u = get_precision(fit.precision).unit_roundoff
+    if fit.params.get("solve") == "normal-equations":
+        return LAPACK_THRESHOLD * n * u
+    return LAPACK_THRESHOLD * n * u * (1.0 + float(fit.diagnostics.get("cond_D_star", 1.0)))
+
+
+def _validate_common(X, y, task, C, kernel, sigma2, degree, t, precision):
+    if task not in _BOTH:
+        raise ValueError(f"expected task in {_BOTH}, got task={task!r}")
+    X, y, k, p = validate_xy(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree,
+                             t=t, precision=precision)
+    if len(y) < 2:
+        raise ValueError(f"expected at least 2 samples, got X.shape={X.shape}")
+    return X, y, k, p
+
+
+def _cond_path(D, cols):
+    """cond_2(D[:, cols[:k]]) for every k, from a float64 QR of the ranked columns (free-ish)."""
+    D64 = np.asarray(D[:, cols], dtype=np.float64) if D.dtype != object else \
+        np.array([[float(v) for v in row] for row in D[:, cols]])
+    R = np.linalg.qr(D64, mode="r")
+    out = np.empty(len(cols))
+    for k in range(1, len(cols) + 1):
+        s = np.linalg.svd(R[:k, :k], compute_uv=False)
+        out[k - 1] = s[0] / s[-1] if s[-1] > 0 else np.inf
+    return out
+
+
+# ---------------------------------------------------------------------------
+# PRESS (LOO) over nested column sets
+# ---------------------------------------------------------------------------
+def press_curve(D, l, cols, *, variant="qr", first=1, precision="float64"):
+    """PRESS leave-one-out MSE of the least-squares fit on D[:, cols[:k]] for every k.
+
+    Parameters
+    ----------
+    D : (N, m) array, l : (N,) array
+        In the precision.
+    cols : sequence of int
+        Columns in order of entry.
+    variant : {"qr", "normal-equations"}
+        Hat diagonal h_ii = ||Q_k[i, :]||^2 from a CGS2 QR updated by column
+        append, or from (D_k^T D_k)^{-1} updated by bordering (as printed).
+    first : int
+        The curve starts at k = first (earlier columns, e.g. a forced bias,
+        are always in).
+    precision : str or Precision
+
+    Returns
+    -------
+    press : (len(cols) - first + 1,) float64
+        mean_i (e_i / (1 - h_ii))^2; inf where 1 - h_ii < 10 eps for some
+        row (guarded) or where the factor broke down.
+    guarded : (same,) int
+        Number of rows with 1 - h_ii < 10 eps at each k.
+    qr : ColumnQR or None
+        The factor (``variant="qr"``), for reuse by the final solve.
+    stop : int or None
+        The k at which the factor stopped (dependent column or p_s <= 0).
+
+    Notes
+    -----
+    PRESS residual e_i / (1 - h_ii) = l_i - d_i^T z_(-i), the residual of row
+    i under the fit without row i (Sherman-Morrison).  The updates cost
+    O(N k) per column, so the whole curve costs O(N k_max^2).
+    """
+    p = get_precision(precision)
+    with p.context():
+        return _press(D, l, list(cols), variant, first, p)
+
+
+def _press(D, l, cols, variant, first, p):
+    N = D.shape[0]
+    h, e = p.zeros(N), l.copy()
+    tol = 10 * 2 * p.unit_roundoff
+    press, guarded, stop = [], [], None
+    qr = ColumnQR(N, len(cols), p) if variant == "qr" else None
+    inv, done = None, []
+    for i, c in enumerate(cols):
+        x = D[:, c]
+        if qr is not None:
+            if not qr.append(x):
+                stop = i
+                break
+            q = qr.Q[:, i]
+            h = h + q * q
+            e = e - q * (q @ l)
+        else:
+            if done:
+                Dk = D[:, done]
+                M2 = inv @ (Dk.T @ x)
+                v = Dk @ M2 - x
+                ps = x @ x - (Dk.T @ x) @ M2
+            else:
+                M2, v, ps = p.zeros(0), -x, x @ x
+            if not (ps > 0) or not np.isfinite(float(ps)):
+                stop = i
+                break
+            k = len(done)
+            new = p.zeros((k + 1, k + 1))
+            new[:k, :k] = inv + np.multiply.outer(M2, M2) / ps if k else new[:k, :k]
+            new[:k, k] = -M2 / ps
+            new[k, :k] = -M2 / ps
+            new[k, k] = p.scalar(1) / ps
+            inv = new
+            done.append(c)
+            h = h + v * v / ps
+            Dk = D[:, done]
+            e = l - Dk @ (inv @ (Dk.T @ l))
+        if i + 1 < first:
+            continue
+        one_minus = p.to_float64(p.scalar(1) - h)
+        bad = one_minus < tol
+        guarded.append(int(bad.sum()))
+        if bad.any():
+            press.append(np.inf)
+        else:
+            press.append(float(np.mean((p.to_float64(e) / one_minus) ** 2)))
+    n_total = len(cols) - first + 1
+    press += [np.inf] * (n_total - len(press))
+    guarded += [-1] * (n_total - len(guarded))
+    return np.array(press), np.array(guarded), qr, stop
+
+
+# ---------------------------------------------------------------------------
+# OP-LSSVM
+# ---------------------------------------------------------------------------
+def _ranking_inputs(D, l, p, rank_bias, normalize):
+    """The matrix and target MRSR ranks, and the map from its columns to D's.
+
+    Forced bias (default): column 0 of D is always in the model, so the other
+    columns are ranked *given* it: d_0 is projected out of them and of l
+    (CGS2), exactly as LARS with an intercept centres X and y (centring is
+    the projection out of the ones column).  ``"standardize"`` is OP-ELM's
+    literal preprocessing instead: centre every column and l by their means
+    over the rows (the ones column as intercept), then scale.
+    """
+    if rank_bias:
+        Xr, lr, colmap = D, l, np.arange(D.shape[1])
+    else:
+        Xr, lr, colmap = D[:, 1:], l, np.arange(1, D.shape[1])
+    if normalize == "standardize":
+        Xr = Xr - Xr.mean(axis=0)
+        lr = lr - lr.mean()
+    elif not rank_bias:
+        d0 = D[:, 0]
+        q0 = d0 / p.sqrt(np.array([d0 @ d0], dtype=d0.dtype))[0]
+        for _ in range(2):
+            Xr = Xr - np.multiply.outer(q0, q0 @ Xr)
+            lr = lr - q0 * (q0 @ lr)
+    return Xr, lr, colmap
+
+
+def _op_options(k_max, n, rank_bias, normalize, conditioning):
+    if not isinstance(rank_bias, (bool, np.bool_)):
+        raise TypeError(f"expected True or False for rank_bias, got rank_bias={rank_bias!r}")
+    if not isinstance(conditioning, (bool, np.bool_)):
+        raise TypeError(f"expected True or False for conditioning, got conditioning={conditioning!r}")
+    if normalize not in NORMALIZATIONS:
+        raise ValueError(f"expected normalize in {NORMALIZATIONS}, got normalize={normalize!r}")
+    k_max = min(100, n) if k_max is None else check_int("k_max", k_max, minimum=1)
+    return min(k_max, n + int(rank_bias))
+
+
+def _op_select(D, l, p, ranked, rank_bias, press, timer):
+    """PRESS over k = 1..len(ranked); returns (k*, cols of D_k*, press, guarded, qr, stop)."""
+    cols = list(ranked) if rank_bias else [0] + list(ranked)
+    first = 1 if rank_bias else 2
+    with timer("selection"):
+        curve, guarded, qr, stop = press_curve(D, l, cols, variant=press, first=first, precision=p)
+    finite = np.isfinite(curve)
+    k_star = int(np.argmin(np.where(finite, curve, np.inf))) + 1 if finite.any() else 1
+    return k_star, cols[:k_star + first - 1], curve, guarded, qr, stop
+
+
+@register("op-lssvm", tasks=_BOTH, paper="vieira", equations="(3)-(10), §4 algorithm",
+          params=_KERNEL + ("ranking", "press", "solve", "k_max", "rank_bias", "normalize",
+                            "conditioning"),
+          variants=(variant("ranking", "qr", "MRSR with a QR factor updated by column append (CGS2)"),
+                    variant("ranking", "bordered-inverse", "MRSR with the explicit (D_A^T D_A)^{-1} "
+                            "bordered update of the reference code", literal=True),
+                    variant("press", "qr", "hat diagonal h_ii = ||Q_k[i, :]||^2"),
+                    variant("press", "normal-equations", "hat diagonal from (D_k^T D_k)^{-1}, as "
+                            "printed (bordered update)", literal=True),
+                    *_SOLVE_VARIANTS),
+          system=least_squares_system, backward_bound=_ls_backward_bound)
+def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+                 task="regression", ranking="qr", press="qr", solve="lstsq", k_max=None,
+                 rank_bias=False, normalize="unit-norm", conditioning=True):
+    """OP-LSSVM: rank the columns of D by MRSR, keep k* by PRESS, least squares over all rows.
+
+    Parameters
+    ----------
+    X : (L, n) array_like
+    y : (L,) array_like
+        Labels in {-1, +1} (classification, Vieira eq. 4) or targets (regression).
+    precision : str or Precision
+        Every step runs in it.
+    C : float > 0
+        Vieira's gamma (D has I/C on its diagonal).
+    kernel, sigma2, degree, t
+        RBF width sigma2: K = exp(-||x - z||^2 / sigma2) (LIBSVM gamma = 1/sigma2).
+    task : {"regression", "classification"}
+        Default "regression" (the package convention); Vieira's experiments are "classification".
+    ranking : {"qr", "bordered-inverse"}
+        MRSR's OLS step (:func:`lssvm_analysis.mrsr`).
+    press : {"qr", "normal-equations"}
+        How the hat diagonal of the PRESS statistic is formed.
+    solve : {"lstsq", "normal-equations"}
+        Step 4: least squares by QR, or (D_*^T D_*)^{-1} D_*^T l as printed.
+    k_max : int >= 1, optional
+        Columns ranked and PRESS evaluated for k = 1..k_max; default
+        min(100, L) (OP-ELM's cap; Vieira's #SVs of 80 +- 15 on every set fit it).
+    rank_bias : bool, default False
+        False: the bias column d_0 = [0; a] is always kept and the patterns
+        are ranked given it (projected out first).  True: the literal
+        reading, d_0 is ranked like every column and can be pruned (then b = 0).
+    normalize : {"unit-norm", "standardize", "none"}
+        Column scaling for the ranking only (the paper is silent; the final
+        coefficients are re-fitted, so it changes the order, not the fit of
+        a given set).  Default "unit-norm": MRSR's correlation test compares
+        columns at equal scale (the reference code requires it); centring
+        is replaced by projecting out d_0 (the bias is LS-SVM's intercept;
+        the first row of D is a constraint row, so a mean over rows has no
+        meaning).  "standardize" = OP-ELM's preprocessing (centre by the
+        row mean, unit scale).  "none": raw columns.
+    conditioning : bool, default True
+        Compute cond_2(D_k) for every k (a float64 QR and k small SVDs,
+        "conditioning" phase).
+
+    Returns
+    -------
+    Fit
+        ``coef_`` (k*,) on ``support_`` (the kept patterns, in rank order),
+        ``bias_``.  ``diagnostics``: ``ranking`` (columns of D in MRSR order,
+        0 = bias), ``press`` (PRESS(k), k = 1..), ``press_guarded`` (rows
+        with 1 - h_ii < 10 eps per k; PRESS is inf there), ``k_star``,
+        ``columns`` (kept columns of D), ``solution`` (z over them, the
+        unknowns of :func:`least_squares_system`), ``cond_Dk`` (cond_2 of
+        D_k per k), ``cond_D_star``, ``mrsr_status``, ``mrsr_steps``,
+        ``mrsr_pivots``, ``press_stop``.  A Cholesky breakdown of the normal
+        equations (``solve="normal-equations"``) gives ``status="breakdown"``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad input (one class, labels not +-1, C or sigma2 <= 0, k_max < 1,
+        unknown variant or normalize), naming the argument.
+
+    Notes
+    -----
+    Cost: D O(L^2 n); MRSR O(L^2 k_max); PRESS O(L k_max^2); final solve
+    O(L k*^2); memory O(L^2) for D.  The PRESS statistic uses every one of
+    the L + 1 rows (the constraint row with target 0 included), all k from
+    1 to k_max, no OP-ELM early stop.
+    """
+    X, y, k, p = _validate_common(X, y, task, C, kernel, sigma2, degree, t, precision)
+    k_max = _op_options(k_max, len(y), rank_bias, normalize, conditioning)
+    params = {"C": C, "task": task, "kernel": k.name, **k.params, "ranking": ranking, "press": press,
+              "solve": solve, "k_max": k_max, "rank_bias": bool(rank_bias), "normalize": normalize}
+    timer = PhaseTimer()
+    with p.context():
+        D, l = _system(X, y, k, p, C, task, timer)
+        with timer("ranking"):
+            Xr, lr, colmap = _ranking_inputs(D, l, p, rank_bias, normalize)
+            path = mrsr(Xr, lr, k_max=k_max, variant=ranking,
+                        normalize="none" if normalize == "none" else "unit-norm", precision=p)
+        ranked = colmap[path.order]
+        k_star, cols, curve, guarded, qr, stop = _op_select(D, l, p, ranked, rank_bias, press, timer)
+        diag = {"ranking": ranked, "press": curve, "press_guarded": guarded, "k_star": k_star,
+                "columns": np.array(cols), "mrsr_status": path.status, "mrsr_steps": path.steps,
+                "mrsr_pivots": path.pivots, "press_stop": stop}
+        if conditioning:
+            with timer("conditioning"):
+                cp = _cond_path(D, list(ranked) if rank_bias else [0] + list(ranked))
+            diag["cond_Dk"] = cp if rank_bias else cp[1:]
+            diag["cond_D_star"] = float(cp[len(cols) - 1])
+        try:
+            with timer("solve"):
+                z = _solve_kept(D, l, cols, p, solve, qr if press == "qr" else None)
+        except (CholeskyBreakdownError, np.linalg.LinAlgError) as err:
+            if isinstance(err, CholeskyBreakdownError):
+                return breakdown_fit("op-lssvm", p, err, X=X, kernel=k, timer=timer,
+                                     diagnostics=diag, params=params)
+            return make_fit("op-lssvm", p, coef=None, bias=None, support=(), X=X, kernel=k,
+                            timer=timer, status="breakdown",
+                            diagnostics={**diag, "lstsq_failure": str(err)}, params=params)
+        coef, bias, patterns = _unpack_solution(z, cols, y, task, p)
+    diag["solution"] = z
+    return make_fit("op-lssvm", p, coef=coef, bias=bias, support=patterns, X=X, kernel=k,
+                    timer=timer, iterations=len(path.order), diagnostics=diag, params=params)
+
+
+# ---------------------------------------------------------------------------
+# IP-LSSVM
+# ---------------------------------------------------------------------------
+def _n_keep(L, prune_fraction):
+    """L - round_half_up(p L): matches all 18 IP-LSSVM #SV entries of Vieira's Table 2."""
+    return L - int(math.floor(prune_fraction * L + 0.5))
+
+
+@register("ip-lssvm", tasks=_BOTH, paper="vieira", equations="(3)-(5); Carvalho & Braga 2009",
+          params=_KERNEL + ("prune_fraction", "order_by", "solve"),
+          variants=_SOLVE_VARIANTS, system=least_squares_system, backward_bound=_ls_backward_bound)
+def fit_ip_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+                 task="regression", prune_fraction=0.1, order_by="signed-alpha", solve="lstsq"):
+    """IP-LSSVM: full LS-SVM, keep the L - round(pL) largest alpha, re-solve over all rows.
+
+    Parameters
+    ----------
+    X, y, precision, C, kernel, sigma2, degree, t, task
+        As :func:`fit_op_lssvm` (C is Vieira's gamma).
+    prune_fraction : float in (0, 1), default 0.1
+        p, the fraction of patterns *pruned* (Vieira's IP-LSSVM_{10/20/30%}:
+        their #SVs, 181 = 201 - round(20.1), show the subscript is the pruned
+        share, although the text says the opposite).
+    order_by : {"signed-alpha", "abs-alpha"}
+        Keep the largest signed alpha (default: in LS-SVM classification
+        alpha_i = C (1 - y_i f(x_i)), so these are the points nearest to or on
+        the wrong side of the boundary, Carvalho & Braga's support vectors)
+        or the largest |alpha|.
+    solve : {"lstsq", "normal-equations"}
+        The second step's non-square solve, as :func:`fit_op_lssvm`.
+
+    Returns
+    -------
+    Fit
+        ``coef_`` on the kept patterns, ``bias_``; ``diagnostics``:
+        ``columns`` (kept columns of D, 0 = bias), ``solution``,
+        ``alpha_full`` (first-step alpha, float64), ``cond_D_star``.  An
+        exactly singular D gives ``status="breakdown"`` (``lu_failure``).
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad input, prune_fraction not in (0, 1), unknown order_by, naming the argument.
+
+    Notes
+    -----
+    Step 1 is lssvm-kkt's LU of D ((L+1)^3/3 flops, Vieira eq. 5), step 2 a
+    thin QR of the (L+1) x (L - round(pL) + 1) kept columns (O(L^3) too).
+    """
+    check_open_interval("prune_fraction", prune_fraction, 0.0, 1.0)
+    if order_by not in IP_RANKINGS:
+        raise ValueError(f"expected order_by in {IP_RANKINGS}, got order_by={order_by!r}")
+    X, y, k, p = _validate_common(X, y, task, C, kernel, sigma2, degree, t, precision)
+    L = len(y)
+    n_keep = _n_keep(L, prune_fraction)
+    if n_keep < 1:
+        raise ValueError(f"expected prune_fraction to keep at least one of L={L} patterns, "
+                         f"got prune_fraction={prune_fraction!r}")
+    params = {"C": C, "task": task, "kernel": k.name, **k.params, "prune_fraction": prune_fraction,
+              "order_by": order_by, "solve": solve}
+    timer = PhaseTimer()
+    with p.context():
+        D, l = _system(X, y, k, p, C, task, timer)
+        try:
+            with timer("factorization"):
+                z_full = p.solve(D, l)
+        except np.linalg.LinAlgError as err:
+            return make_fit("ip-lssvm", p, coef=None, bias=None, support=(), X=X, kernel=k,
+                            timer=timer, status="breakdown", diagnostics={"lu_failure": str(err)},
+                            params=params)
+        alpha = p.to_float64(z_full[1:])
+        score = alpha if order_by == "signed-alpha" else np.abs(alpha)
+        keep = np.sort(np.argsort(-score, kind="stable")[:n_keep])
+        cols = [0] + list(keep + 1)
+        diag = {"columns": np.array(cols), "alpha_full": alpha, "n_pruned": L - n_keep,
+                "cond_D_star": float(np.linalg.cond(np.asarray(p.to_float64(D[:, cols]))))}
+        try:
+            with timer("solve"):
+                z = _solve_kept(D, l, cols, p, solve)
+        except CholeskyBreakdownError as err:
+            return breakdown_fit("ip-lssvm", p, err, X=X, kernel=k, timer=timer,
+                                 diagnostics=diag, params=params)
+        except np.linalg.LinAlgError as err:
+            return make_fit("ip-lssvm", p, coef=None, bias=None, support=(), X=X, kernel=k,
+                            timer=timer, status="breakdown",
+                            diagnostics={**diag, "lstsq_failure": str(err)}, params=params)
+        coef, bias, patterns = _unpack_solution(z, cols, y, task, p)
+    diag["solution"] = z
+    return make_fit("ip-lssvm", p, coef=coef, bias=bias, support=patterns, X=X, kernel=k,
+                    timer=timer, diagnostics=diag, params=params)
