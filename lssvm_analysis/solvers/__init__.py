@@ -13,3 +13,4 @@ __all__ = ["Fit", "PhaseTimer", "Problem", "STATUSES", "SolverInfo", "Variant", 
 from . import suykens  # noqa: E402,F401
 from . import abe  # noqa: E402,F401
 from . import baselines  # noqa: E402,F401
+from . import zhao_sun  # noqa: E402,F401
