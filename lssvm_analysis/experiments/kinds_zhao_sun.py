@@ -91,13 +91,19 @@ def error_growth_row(task) -> dict:
 # the ridge rule and the conditioning of (7)
 # --------------------------------------------------------------------------- #
 def objective_ld(X, y, S, kernel, C, bias, coef):
-    """Objective (6) at (b, alpha) on support S, evaluated in longdouble."""
-    q = get_precision("longdouble")
-    KS = kernel(X[S], X, precision=q)
-    a = q.asarray(np.asarray(coef))
-    b = q.asarray(np.asarray([bias]))[0]
-    e = q.asarray(y) - b - KS.T @ a
-    return float(a @ (KS[:, S] @ a) / 2 + np.longdouble(C) * (e @ e) / 2)
+    """Objective (6) at (b, alpha) on support S, evaluated in mp50 from the exact coefficients.
+
+    (6) = (C/2) ||M theta - [d; 0]||^2 suffers cancellation when alpha is large (|alpha|^T K |alpha|
+    >> (6) for an ill-conditioned H), so it is evaluated with 50 digits: float32, float64 and
+    longdouble coefficients convert exactly, the kernel is computed in mp50.
+    """
+    q = get_precision("mp50")
+    with q.context():
+        KS = kernel(X[S], X, precision=q)
+        a = q.asarray(np.asarray(coef))
+        b = q.asarray(np.asarray([bias]))[0]
+        e = q.asarray(y) - b - KS.T @ a
+        return float(a @ (KS[:, S] @ a) / 2 + q.scalar(C) * (e @ e) / 2)
 
 
 def _conditioning(X, y, S, kernel, C):
