@@ -14,3 +14,4 @@ from . import suykens  # noqa: E402,F401
 from . import abe  # noqa: E402,F401
 from . import baselines  # noqa: E402,F401
 from . import vieira  # noqa: E402,F401
+from . import zhao_sun  # noqa: E402,F401
