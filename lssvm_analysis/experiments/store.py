@@ -97,9 +97,10 @@ def row_checksum(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _refuse(path, reason, cls=StoreError):
-    return cls(f"cannot use the record store {path!r}: {reason}. Nothing was changed; move it aside "
-               f"(mv {path!r} {path + '.bad'!r}) to start a new store there, or pass another --store.",
+def _refuse(path, reason, cls=StoreError, *, movable=True):
+    advice = (f"move it aside (mv {path!r} {path + '.bad'!r}) to start a new store there, or pass "
+              "another --store" if movable else "pass the path of a file with --store")
+    return cls(f"cannot use the record store {path!r}: {reason}. Nothing was changed; {advice}.",
                path=path, reason=reason)
 
 
@@ -170,7 +171,7 @@ class Store:
         """Refuse up front what SQLite would refuse late (or silently turn into a new store)."""
         path = self.path
         if path == "":
-            raise _refuse(path, "the path is empty")
+            raise _refuse(path, "the path is empty", movable=False)
         parent = os.path.dirname(os.path.abspath(path))
         try:
             os.makedirs(parent, exist_ok=True)
@@ -182,9 +183,9 @@ class Store:
             return
         mode = os.stat(path).st_mode
         if stat.S_ISDIR(mode):
-            raise _refuse(path, "it is a directory")
+            raise _refuse(path, "it is a directory", movable=False)
         if not stat.S_ISREG(mode):
-            raise _refuse(path, "it is not a regular file (a device, pipe or socket)")
+            raise _refuse(path, "it is not a regular file (a device, pipe or socket)", movable=False)
         if not os.access(path, os.R_OK | os.W_OK):
             raise _refuse(path, "this user cannot read and write it (permissions)")
         if not os.access(parent, os.W_OK | os.X_OK):  # WAL needs its -wal and -shm files there
@@ -215,6 +216,11 @@ class Store:
                         raise _refuse(self.path, f"table {table!r} lacks columns "
                                                  f"{sorted(cols - have)} (another schema)")
             if self.path != ":memory:":
+                try:  # a write lock now, not at the first row: read-only files fail here
+                    con.execute("BEGIN IMMEDIATE")
+                    con.execute("ROLLBACK")
+                except sqlite3.OperationalError as exc:
+                    raise _refuse(self.path, f"it cannot be written ({exc})") from None
                 con.execute("PRAGMA journal_mode=WAL")
                 con.execute("PRAGMA synchronous=NORMAL")
             with con:

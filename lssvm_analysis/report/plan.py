@@ -206,7 +206,7 @@ def choose(cv: pd.DataFrame, keys=("C", "sigma2", "eta")) -> dict:
     return {k: float(best[k]) for k in keys if k in best and pd.notna(best[k])}
 
 
-def table_cv_specs(P: Profile, store, *, n_jobs, progress) -> dict[str, SweepSpec]:
+def table_cv_specs(P: Profile, store, *, n_jobs, progress, executor=None) -> dict[str, SweepSpec]:
     """Run the two CV stages; return every CV spec and the test-fit specs (by key)."""
     out = {}
     for dname, dkw in P.table_datasets:
@@ -215,13 +215,13 @@ def table_cv_specs(P: Profile, store, *, n_jobs, progress) -> dict[str, SweepSpe
                        {"C": list(P.cv_C), "sigma2": s2, "eta": [P.els_eta]})
         ls = _cv_spec(P, "ls", dname, dkw, "lssvm-schur", {"C": list(P.cv_C), "sigma2": s2})
         for spec in (els, ls):
-            run_sweep(spec, store, n_jobs=n_jobs, progress=progress, retry_errors=True)
+            run_sweep(spec, store, n_jobs=n_jobs, progress=progress, retry_errors=True, executor=executor)
         best_els = choose(load_records(store, els)) or {"C": P.cv_C[0], "sigma2": s2[0], "eta": P.els_eta}
         best_ls = choose(load_records(store, ls)) or {"C": P.cv_C[0], "sigma2": s2[0]}
         sparse = _cv_spec(P, "sparse", dname, dkw, "els-primal",
                           {"C": list(P.cv_C), "sigma2": [best_els["sigma2"]],
                            "eta": list(P.sparse_etas)})
-        run_sweep(sparse, store, n_jobs=n_jobs, progress=progress, retry_errors=True)
+        run_sweep(sparse, store, n_jobs=n_jobs, progress=progress, retry_errors=True, executor=executor)
         best_sp = choose(load_records(store, sparse)) or {"C": P.cv_C[0], "sigma2": best_els["sigma2"],
                                                           "eta": P.sparse_etas[0]}
         out.update({f"cv-els-{dname}": els, f"cv-ls-{dname}": ls, f"cv-sparse-{dname}": sparse})
@@ -236,19 +236,23 @@ def table_cv_specs(P: Profile, store, *, n_jobs, progress) -> dict[str, SweepSpe
     return out
 
 
-def run_report_sweeps(store, profile: Profile, *, n_jobs=None, progress=True) -> dict[str, SweepSpec]:
+def run_report_sweeps(store, profile: Profile, *, n_jobs=None, progress=True,
+                      executor=None) -> dict[str, SweepSpec]:
     """Run (or resume) every sweep of the report; return the specs by key.
 
     A sweep whose kind cannot run here (e.g. a module that is not installed)
     still yields rows: the engine records each failing task as an "error" row.
+    ``executor`` (a Dask ``Client`` or a concurrent.futures executor) runs the
+    tasks instead of local processes.
     """
+    run = dict(n_jobs=n_jobs, progress=progress, executor=executor)
     specs = independent_specs(profile)
     for spec in specs.values():
-        run_sweep(spec, store, n_jobs=n_jobs, progress=progress, retry_errors=True)
-    specs.update(table_cv_specs(profile, store, n_jobs=n_jobs, progress=progress))
+        run_sweep(spec, store, retry_errors=True, **run)
+    specs.update(table_cv_specs(profile, store, **run))
     for key, spec in specs.items():
         if key.startswith("test-"):
-            run_sweep(spec, store, n_jobs=n_jobs, progress=progress, retry_errors=True)
+            run_sweep(spec, store, retry_errors=True, **run)
     return specs
 
 
