@@ -167,7 +167,8 @@ def _measured(records, asv_dir):
             return df, f"asv results in {asv_dir}"
     df = ok(records.get("crossover", pd.DataFrame()))
     if len(df):
-        df = df.rename(columns={"measured_M": "M_measured", "measured_formation": "formation_measured"})
+        df = df.rename(columns={"measured_M": "M_measured", "measured_formation": "formation_measured",
+                                "time_dual_over_primal": "dual_over_primal"})  # the records' time_* name
         if "formation" not in df.columns and "formation_measured" in df.columns:
             df["formation"] = df["formation_measured"]
     return df, "in-process timing (no asv results found)"
