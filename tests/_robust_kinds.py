@@ -15,7 +15,12 @@ import time
 
 from lssvm_analysis.experiments import register_task_kind
 
-__all__ = ["sleepy_row", "kill_once_row"]
+__all__ = ["sleepy_row", "kill_once_row", "set_env"]
+
+
+def set_env(name: str, value: str) -> None:
+    """Set an environment variable in this process (``client.run(set_env, ...)`` on Dask workers)."""
+    os.environ[name] = value
 
 
 def _any(spec) -> None:
