@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validation import (_all_finite, _short, as_matrix, as_vector, check_finite, check_int,
+from ._validation import (_short, as_matrix, as_vector, check_finite, check_int,
                           check_open_interval, check_positive, check_square)
 from .memory import ensure_memory
 from .precision import get_precision, precision_of
