@@ -13,6 +13,7 @@ import time
 from threadpoolctl import threadpool_limits
 
 from . import datasets, precisions, solvers
+from .core.exceptions import OutputPathError, StoreError
 from .report import PROFILE_NAMES, build_report
 
 __all__ = ["main", "build_parser"]
@@ -33,8 +34,14 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--store", default=None,
                      help="SQLite record store (default: $LSSVM_ANALYSIS_STORE or "
                           "~/.cache/lssvm_analysis/records.sqlite)")
-    rep.add_argument("--jobs", type=int, default=None,
-                     help="worker processes (default: all cores; 1 = in-process)")
+    rep.add_argument("--jobs", type=_jobs, default=None,
+                     help="worker processes (default: all cores; 1 = in-process; -1 = all cores)")
+    dask = rep.add_mutually_exclusive_group()
+    dask.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                      help="run the sweeps on a running Dask cluster (e.g. tcp://10.0.0.5:8786)")
+    dask.add_argument("--dask-workers", type=_positive, default=None, metavar="N",
+                      help="run the sweeps on a Dask LocalCluster of N worker processes")
+    rep.add_argument("--debug", action="store_true", help="show tracebacks of errors")
     rep.add_argument("--no-progress", action="store_true", help="no progress bars")
     rep.add_argument("--asv-results", default=".asv/results",
                      help="asv results read for the crossover figure when present")
@@ -42,12 +49,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if n < 1 and n != -1:
+        raise argparse.ArgumentTypeError(f"expected a number of worker processes >= 1 (or -1 for "
+                                         f"all cores), got {n}")
+    return n
+
+
+def _positive(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"expected a number >= 1, got {n}")
+    return n
+
+
 def _report(args) -> int:
     t0 = time.perf_counter()
     with threadpool_limits(limits=1, user_api="blas"):  # timings: one BLAS thread per process
         path = build_report(args.out, quick=args.quick, profile=args.profile, store=args.store,
-                            n_jobs=args.jobs,
-                            progress=not args.no_progress, asv_dir=args.asv_results)
+                            n_jobs=args.jobs, progress=not args.no_progress, asv_dir=args.asv_results,
+                            scheduler=args.scheduler, dask_workers=args.dask_workers)
     print(f"wrote {path} in {time.perf_counter() - t0:.1f} s")
     return 0
 
@@ -60,9 +88,21 @@ def _list(args) -> int:
 
 
 def main(argv=None) -> int:
-    """Entry point of the console script; returns the exit status."""
-    args = build_parser().parse_args(argv)
-    return {"report": _report, "list": _list}[args.command](args)
+    """Entry point of the console script; returns the exit status.
+
+    A store or output path that cannot be used (and any other error of the
+    inputs) is one line on stderr, ``lssvm-analysis: error: ...``, and exit
+    status 2 (argparse's convention); ``--debug`` shows the traceback.
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return {"report": _report, "list": _list}[args.command](args)
+    except (StoreError, OutputPathError, ValueError, TypeError, OSError) as exc:
+        if getattr(args, "debug", False):
+            raise
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -19,12 +19,26 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .analysis.validation import loo_residuals
-from .core.exceptions import CholeskyBreakdownError, ConvergenceWarning, breakdown_error  # noqa: F401 (documented)
+from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning,  # noqa: F401 (documented)
+                              NonFiniteModelError, breakdown_error)
 from .solvers import fit as _fit
-from .solvers import get_solver
+from .solvers import get_solver, solvers
 from .solvers.multiclass import fit_multiclass
 
 __all__ = ["LSSVMRegressor", "LSSVMClassifier", "ELSRegressor"]
+
+
+def _check_numeric(a, name):
+    """TypeError naming the argument for text data (``la.fit`` rejects it; sklearn would parse it)."""
+    try:
+        arr = np.asarray(a)
+    except Exception:  # noqa: BLE001 - anything numpy cannot read is sklearn's to reject
+        return
+    text = arr.dtype.kind in "US" or (arr.dtype == object and any(isinstance(v, (str, bytes))
+                                                                 for v in arr.flat))
+    if text:
+        raise TypeError(f"expected numeric values in {name}, got text (strings) in {name}; "
+                        f"convert {name} to numbers first")
 
 
 class _LSSVMBase(BaseEstimator):
@@ -52,8 +66,15 @@ class _LSSVMBase(BaseEstimator):
         if info.takes_task:
             extra["task"] = self._task
         f = _fit(self.solver, X, y, precision=self.precision, **self._kernel_params(), **extra)
-        if f.status == "breakdown":
+        if f.status == "breakdown" and f.breakdown is not None:
             raise breakdown_error(f.breakdown)
+        if f.status == "overflow":
+            bad = dict(f.diagnostics.get("nonfinite", {}))
+            raise NonFiniteModelError(
+                f"solver {self.solver!r} in {self.precision} produced a non-finite model (status "
+                f"'overflow' in phase {bad.get('phase', '?')!r}: {bad.get('coef_nan', '?')} NaN and "
+                f"{bad.get('coef_inf', '?')} inf of {bad.get('n_coef', '?')} coefficients, bias "
+                f"{bad.get('bias', '?')}); scale y or C down, or use a wider precision", fit=f)
         if f.status != "ok":
             raise np.linalg.LinAlgError(f"solver {self.solver!r} ended with status {f.status!r}")
         return f
@@ -131,6 +152,8 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
     """
 
     def fit(self, X, y):
+        _check_numeric(X, "X")
+        _check_numeric(y, "y")
         X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
         self.fit_ = self._run(X, y, **self._extra())
         self._remember_targets(y)
@@ -168,6 +191,11 @@ class ELSRegressor(LSSVMRegressor):
         self.formation = formation
 
     def _extra(self):
+        info = get_solver(self.solver)
+        if not info.accepts("eta"):
+            takers = [n for n in solvers("regression") if get_solver(n).accepts("eta")]
+            raise ValueError(f"expected a solver that takes eta (one of {takers}) for ELSRegressor, "
+                             f"got solver={self.solver!r}, which takes {list(info.params)}")
         extra = {"eta": self.eta}
         if get_solver(self.solver).accepts("formation"):
             extra["formation"] = self.formation
@@ -208,6 +236,7 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
         self.code = code
 
     def fit(self, X, y):
+        _check_numeric(X, "X")
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, yi = np.unique(y, return_inverse=True)

@@ -18,6 +18,7 @@ __all__ = [
     "check_positive",
     "check_open_interval",
     "check_int",
+    "check_representable",
 ]
 
 
@@ -114,3 +115,21 @@ def check_int(name: str, value, *, minimum: int = 0) -> int:
     if value < minimum:
         raise ValueError(f"expected {name} >= {minimum}, got {name}={_short(value)}")
     return int(value)
+
+
+def check_representable(a: np.ndarray, name: str, p) -> None:
+    """ValueError naming ``name`` if the finite float array ``a`` overflows in the precision ``p``.
+
+    Only a narrower format can overflow (float32: |a| > 3.4e38); longdouble
+    and mp hold every float64.  ``p`` is a Precision (duck-typed: ``dtype``,
+    ``name``), so that this module stays below ``precision``.
+    """
+    if p.dtype == object or np.finfo(p.dtype).max >= np.finfo(np.float64).max:
+        return
+    with np.errstate(over="ignore"):
+        ok = bool(np.isfinite(np.asarray(a, dtype=np.float64).astype(p.dtype)).all())
+    if not ok:
+        big = float(np.finfo(p.dtype).max)
+        worst = float(np.max(np.abs(np.asarray(a, dtype=np.float64))))
+        raise ValueError(f"expected {name} representable in {p.name} (|{name}| <= {big:.8g}), "
+                         f"got max |{name}| = {worst:.3g}, which overflows to inf in {p.name}")

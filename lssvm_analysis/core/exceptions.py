@@ -25,6 +25,12 @@ __all__ = [
     "ReferenceAccuracyError",
     "UnknownDatasetError",
     "MissingDependencyError",
+    "NonFiniteModelError",
+    "InsufficientMemoryError",
+    "UnexpectedParameterError",
+    "StoreError",
+    "CorruptRecordError",
+    "OutputPathError",
 ]
 
 
@@ -37,7 +43,39 @@ class FallbackWarning(LSSVMWarning):
 
 
 class IllConditionedWarning(LSSVMWarning):
-    """A matrix is too ill-conditioned for the requested accuracy."""
+    """A matrix is too ill-conditioned for its arithmetic (kappa u >= 1/2).
+
+    Raised by the fits when their cheap condition estimate says that the
+    matrix they factored is, within the rounding of its own entries, not
+    distinguishable from a singular one: by Gastinel-Kahan the relative
+    distance of A to the nearest singular matrix is 1 / kappa(A), and storing
+    A in the precision already perturbs it by a relative u, so once
+    ``kappa * u >= 1/2`` no digit of the solution is determined by the data.
+
+    Attributes
+    ----------
+    kappa : float
+        The condition estimate (1-norm, LAPACK ``pocon``/``gecon`` or Higham's
+        estimator in the precision; ``inf`` for an exactly singular factor).
+    unit_roundoff : float
+        u of the precision.
+    precision, matrix, method : str
+        Where it was measured: the precision name, which matrix (e.g. "H =
+        Omega + I/C") and how (e.g. "LAPACK dpocon").
+    """
+
+    def __init__(self, message="", kappa=float("nan"), unit_roundoff=float("nan"), precision="",
+                 matrix="", method=""):
+        super().__init__(message)
+        self.kappa = kappa
+        self.unit_roundoff = unit_roundoff
+        self.precision = precision
+        self.matrix = matrix
+        self.method = method
+
+    def __reduce__(self):  # picklable across worker processes, attributes included
+        return (type(self), (str(self), self.kappa, self.unit_roundoff, self.precision, self.matrix,
+                             self.method))
 
 
 class ConvergenceWarning(LSSVMWarning):
@@ -134,3 +172,78 @@ class UnknownDatasetError(ValueError):
 
 class MissingDependencyError(ImportError):
     """An optional package that ships a data set is not installed (or lacks the item)."""
+
+
+class NonFiniteModelError(FloatingPointError):
+    """A fit ended with ``status="overflow"``: its coefficients or bias are not finite.
+
+    Raised by the estimators (the solver functions return the outcome as data).
+
+    Attributes
+    ----------
+    fit : Fit
+        The fit, with ``diagnostics["nonfinite"]`` (phase, counts).
+    """
+
+    def __init__(self, message="", fit=None):
+        super().__init__(message)
+        self.fit = fit
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.fit))
+
+
+class InsufficientMemoryError(MemoryError):
+    """A fit's estimated peak memory exceeds the memory available, checked before allocating.
+
+    Attributes
+    ----------
+    n : int
+        Problem size (training points).
+    precision : str
+    bytes_needed, bytes_available : int
+    """
+
+    def __init__(self, message="", n=0, precision="", bytes_needed=0, bytes_available=0):
+        super().__init__(message)
+        self.n = n
+        self.precision = precision
+        self.bytes_needed = bytes_needed
+        self.bytes_available = bytes_available
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.n, self.precision, self.bytes_needed, self.bytes_available))
+
+
+class UnexpectedParameterError(TypeError):
+    """A keyword the solver does not take (the message names the solver and its keywords)."""
+
+
+class StoreError(OSError):
+    """A record store that cannot be opened, read or written.
+
+    The message names the path, the reason and what to do (e.g. move the
+    file aside); ``path`` and ``reason`` are attributes.
+    """
+
+    def __init__(self, message="", path="", reason=""):
+        super().__init__(message)
+        self.path = path
+        self.reason = reason
+
+    def __str__(self):
+        return self.args[0] if self.args else ""
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.path, self.reason))
+
+
+class CorruptRecordError(StoreError):
+    """A stored record whose content does not match its checksum (changed after it was written)."""
+
+
+class OutputPathError(OSError):
+    """An output directory (``--out``) that cannot be created or written; names the path and why."""
+
+    def __str__(self):
+        return self.args[0] if self.args else ""

@@ -14,30 +14,70 @@ exactly.
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
 
-from ._validation import as_matrix, check_finite, check_int, check_positive
+from ._validation import _all_finite, _short, as_matrix, check_finite, check_int, check_positive, \
+    check_representable
+from .memory import ensure_memory
 from .precision import get_precision
 
 __all__ = ["rbf_kernel", "linear_kernel", "poly_kernel", "Kernel", "make_kernel", "KERNELS",
            "from_lssvmlab", "to_lssvmlab"]
 
 
+#: Peak words of a kernel evaluation per entry of the n x m result: the sum D,
+#: the difference, its square and the scaled exponent argument.
+_KERNEL_WORDS = 3
+
+
 def _inputs(X, Z, p):
     X = as_matrix(X, "X", allow_object=True)
     check_finite(X, "X")
+    if X.dtype != object:
+        check_representable(X, "X", p)
     if Z is None:
         Z = X
     else:
         Z = as_matrix(Z, "Z", allow_object=True)
         check_finite(Z, "Z")
+        if Z.dtype != object:
+            check_representable(Z, "Z", p)
         if Z.shape[1] != X.shape[1]:
             raise ValueError(
                 f"expected Z with X.shape[1]={X.shape[1]} features, got Z.shape={Z.shape}")
+    ensure_memory(X.shape[0], _KERNEL_WORDS * X.shape[0] * Z.shape[0], p, what="kernel matrix")
     return p.asarray(X), p.asarray(Z)
+
+
+def _check_sigma2(sigma2, p):
+    """sigma2 > 0 and, once rounded to the precision, still positive and finite."""
+    check_positive("sigma2", sigma2)
+    s = p.scalar(sigma2)
+    if not (_all_finite(np.array([s], dtype=object)) and s > 0):
+        raise ValueError(f"expected sigma2 that is positive and finite in {p.name}, got "
+                         f"sigma2={sigma2!r} (rounds to {s!r} in {p.name})")
+    return s
+
+
+def _check_product_kernel(K, name, Z):
+    """A linear/polynomial kernel that overflowed names the inputs it came from."""
+    if not _all_finite(K):
+        args = "X" if Z is None else "X and Z"
+        raise ValueError(f"expected {args} small enough for the {name} kernel in this precision, got "
+                         f"{args} whose {name} kernel overflows to inf (scale {args} down)")
+    return K
+
+
+def _check_t(t):
+    if isinstance(t, bool) or not isinstance(t, numbers.Real):
+        raise TypeError(f"expected a real number t >= 0 for the polynomial kernel, got t={_short(t)}")
+    if not (np.isfinite(float(t)) and t >= 0):
+        raise ValueError(f"expected t >= 0 for the polynomial kernel, got t={_short(t)}")
+    return float(t)
 
 
 def sq_distances(X, Z, precision="float64") -> np.ndarray:
@@ -69,25 +109,27 @@ def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64") -> np.ndarray:
     """
     check_positive("sigma2", sigma2)
     p = get_precision(precision)
-    D = sq_distances(X, Z, p)
-    return p.exp(-D / p.scalar(sigma2))
+    s = _check_sigma2(sigma2, p)
+    D = sq_distances(X, Z, p)  # may hold inf (distances beyond the range): exp(-inf) = 0 is right
+    return p.exp(-D / s)
 
 
 def linear_kernel(X, Z=None, precision="float64") -> np.ndarray:
     """Linear kernel x^T z."""
     p = get_precision(precision)
     Xp, Zp = _inputs(X, Z, p)
-    return Xp @ Zp.T
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _check_product_kernel(Xp @ Zp.T, "linear", Z)
 
 
 def poly_kernel(X, Z=None, degree=3, t=1.0, precision="float64") -> np.ndarray:
     """Polynomial kernel (x^T z + t)^degree (Suykens eq. 2.x, t >= 0)."""
     check_int("degree", degree, minimum=1)
-    if not (np.isfinite(t) and t >= 0):
-        raise ValueError(f"expected t >= 0 for the polynomial kernel, got t={t!r}")
+    _check_t(t)
     p = get_precision(precision)
     Xp, Zp = _inputs(X, Z, p)
-    return (Xp @ Zp.T + p.scalar(t)) ** int(degree)
+    with np.errstate(over="ignore", invalid="ignore"):
+        return _check_product_kernel((Xp @ Zp.T + p.scalar(t)) ** int(degree), "polynomial", Z)
 
 
 KERNELS = {"rbf": (rbf_kernel, ("sigma2",)), "linear": (linear_kernel, ()),
@@ -100,6 +142,15 @@ class Kernel:
 
     name: str = "rbf"
     params: Mapping[str, Any] = field(default_factory=lambda: {"sigma2": 1.0})
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or self.name not in KERNELS:
+            raise ValueError(f"expected kernel in {sorted(KERNELS)}, got kernel={self.name!r}")
+        allowed = KERNELS[self.name][1]
+        extra = sorted(set(self.params) - set(allowed))
+        if extra:
+            raise ValueError(f"expected parameters among {allowed} for the {self.name} kernel, "
+                             f"got {extra[0]}={self.params[extra[0]]!r}")
 
     def __call__(self, X, Z=None, *, precision="float64"):
         func, _ = KERNELS[self.name]
@@ -114,14 +165,14 @@ def make_kernel(kernel="rbf", *, sigma2=1.0, degree=3, t=1.0) -> Kernel:
     """Build and validate a Kernel from the unified hyper-parameter names."""
     if isinstance(kernel, Kernel):
         return kernel
-    if kernel not in KERNELS:
+    if not isinstance(kernel, str) or kernel not in KERNELS:
         raise ValueError(f"expected kernel in {sorted(KERNELS)}, got kernel={kernel!r}")
     if kernel == "rbf":
         check_positive("sigma2", sigma2)
         params = {"sigma2": float(sigma2)}
     elif kernel == "poly":
         check_int("degree", degree, minimum=1)
-        params = {"degree": int(degree), "t": float(t)}
+        params = {"degree": int(degree), "t": _check_t(t)}
     else:
         params = {}
     return Kernel(kernel, params)

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._validation import as_matrix, check_int, check_open_interval, check_positive, check_square
+from ._validation import (_short, as_matrix, as_vector, check_finite, check_int,
+                          check_open_interval, check_positive, check_square)
+from .memory import ensure_memory
 from .precision import get_precision, precision_of
 
 __all__ = ["CholeskySelection", "thresholded_cholesky", "pivoted_cholesky", "CGResult",
@@ -103,6 +105,7 @@ def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySele
     """
     check_open_interval("eta", eta, 0, 1)  # TypeError (named) for a non-number, not a bare '<' error
     p, X, m, d = _setup(X, kernel, precision)
+    ensure_memory(m, 2 * m * m, p, what="thresholded Cholesky (factor and kernel columns)")
     G = p.zeros((m, m))
     cols = p.zeros((m, m))
     keep, roots = [], np.empty(m)
@@ -131,9 +134,14 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, precision="float64"
     computed.  ``trace_history[i]`` is trace(K - G_i G_i^T) after i+1 pivots,
     the error bound tr(K - P P^T) of Chen & Zhou.
     """
+    if isinstance(trace_tol, bool) or not isinstance(trace_tol, (int, float, np.floating, np.integer)):
+        raise TypeError(f"expected a real number trace_tol >= 0, got trace_tol={_short(trace_tol)}")
+    if not (np.isfinite(float(trace_tol)) and trace_tol >= 0):
+        raise ValueError(f"expected a finite trace_tol >= 0, got trace_tol={_short(trace_tol)}")
     p, X, m, d = _setup(X, kernel, precision)
     rank = m if rank is None else check_int("rank", rank, minimum=1)
     rank = min(rank, m)
+    ensure_memory(m, 2 * m * rank, p, what="pivoted Cholesky (factor and kernel columns)")
     G = p.zeros((m, rank))
     cols = p.zeros((m, rank))
     piv, roots, trace = [], [], []
@@ -201,8 +209,13 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
         check_square(A, "A")
         p = get_precision(precision) if precision else precision_of(A)
         A = p.asarray(A)
+        check_finite(A, "A")
         matvec = A.__matmul__
+    B = as_vector(B, "B")
     B = p.asarray(B)
+    check_finite(B, "B")
+    if not callable(A) and B.shape[0] != A.shape[0]:
+        raise ValueError(f"expected B of shape ({A.shape[0]},), got B.shape={B.shape}")
     n = B.shape[0]
     u = p.unit_roundoff
     rtol = 100 * u if rtol is None else check_positive("rtol", rtol)
@@ -249,9 +262,25 @@ def cg_iteration_bound(kappa: float, eps: float) -> float:
     i >= log(2/eps) / log((sqrt(kappa)+1)/(sqrt(kappa)-1)); for kappa = 1 one step.
     (The printed form divides by log((sqrt k - 1)/(sqrt k + 1)) < 0; the
     positive count uses its reciprocal argument.)
+
+    Raises
+    ------
+    TypeError, ValueError
+        kappa not a number >= 1 (NaN, 0, -1), eps not > 0.
     """
-    if kappa <= 1:
+    for name, value in (("kappa", kappa), ("eps", eps)):
+        if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
+            raise TypeError(f"expected a real number for {name}, got {name}={_short(value)}")
+    if not (kappa >= 1):  # NaN fails too; kappa = inf is allowed (the bound is then inf)
+        raise ValueError(f"expected a condition number kappa >= 1, got kappa={_short(kappa)}")
+    if not (eps > 0):
+        raise ValueError(f"expected an error reduction eps > 0, got eps={_short(eps)}")
+    if eps >= 2:  # log(2/eps) <= 0: x_0 = 0 already meets the bound
+        return 0.0
+    if kappa == 1:
         return 1.0
+    if np.isinf(kappa):
+        return float("inf")
     s = np.sqrt(kappa)
     return float(np.log(2 / eps) / np.log((s + 1) / (s - 1)))
 

@@ -275,9 +275,8 @@ class LapackPrecision(Precision):
         x, info = self._potrs(L, self.asarray(b), lower=1)
         return x
 
-    def solve(self, A, b):
-        A = self._prepare(A, "A", check=True, symmetric=False)
-        b = self._prepare_rhs(b, A.shape[0])
+    def lu_factor(self, A):
+        """(packed LU, pivots) of the prepared square A by getrf; LUBreakdownError on a zero pivot."""
         with warnings.catch_warnings():  # a zero pivot is reported below, as a record
             warnings.simplefilter("ignore", scipy.linalg.LinAlgWarning)
             lu, piv = scipy.linalg.lu_factor(A, check_finite=False)
@@ -286,7 +285,12 @@ class LapackPrecision(Precision):
         if bad.any():  # getrf goes on past a zero pivot; the first one is the breakdown
             k = int(np.argmax(bad))
             raise LUBreakdownError(LUBreakdown(k, float(diag[k]), A.shape[0], self.name))
-        return scipy.linalg.lu_solve((lu, piv), b, check_finite=False)
+        return lu, piv
+
+    def solve(self, A, b):
+        A = self._prepare(A, "A", check=True, symmetric=False)
+        b = self._prepare_rhs(b, A.shape[0])
+        return scipy.linalg.lu_solve(self.lu_factor(A), b, check_finite=False)
 
     def eigvalsh(self, A):
         A = self._prepare(A, "A", check=True, symmetric=True)
@@ -302,10 +306,14 @@ class _GenericPrecision(Precision):
     def solve_triangular(self, T, b, *, lower=True, trans=False):
         return _generic.solve_triangular(self.asarray(T), self.asarray(b), lower=lower, trans=trans)
 
+    def lu_factor(self, A):
+        """(packed LU, row permutation) of the prepared square A; LUBreakdownError on a zero pivot."""
+        return _generic.lu_factor(A, precision=self.name)
+
     def solve(self, A, b):
         A = self._prepare(A, "A", check=True, symmetric=False)
         b = self._prepare_rhs(b, A.shape[0])
-        LU, perm = _generic.lu_factor(A, precision=self.name)
+        LU, perm = self.lu_factor(A)
         return _generic.lu_solve(LU, perm, b)
 
 

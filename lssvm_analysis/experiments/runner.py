@@ -13,12 +13,27 @@ status "error", the exception type, message and traceback.  Only
 ``KeyboardInterrupt`` / ``SystemExit`` (and a dead worker process) stop the
 sweep; every row finished before that is already committed, so re-running
 the same spec resumes where it stopped without recomputing or duplicating.
+
+Lifecycle: local worker processes die with their parent.  Each worker asks
+the kernel for SIGKILL when its parent dies (Linux ``PR_SET_PDEATHSIG``) and
+also polls its parent pid once a second (elsewhere); on an interruption
+(Ctrl-C, an exception) the parent terminates its workers before returning.
+So a SIGTERM, SIGKILL or Ctrl-C of ``lssvm-analysis report`` leaves no
+worker computing for nobody, and ``... | tee log`` ends.
+
+Several processes on one store: a task is run only under a lease
+(:meth:`Store.acquire`), so two ``report`` processes on one store split the
+tasks instead of computing each twice; a task leased by another live
+process is waited for, and taken over if that process dies.
 """
 from __future__ import annotations
 
 import concurrent.futures as cf
+import ctypes
 import os
+import signal
 import sys
+import threading
 import time
 import traceback
 import warnings
@@ -28,7 +43,7 @@ import pandas as pd
 
 from .kinds import get_task_kind, task_kinds
 from .spec import SweepSpec, Task, json_scalar
-from .store import open_store, records_frame
+from .store import LEASE_SECONDS, open_store, records_frame
 
 __all__ = ["run_sweep", "load_records", "execute_task", "TIMING_PREFIX"]
 
@@ -109,8 +124,42 @@ def _check_run_args(spec, n_jobs, executor, progress, max_tasks) -> None:
             raise ValueError(f"expected n_jobs >= 1, -1 or None, got n_jobs={n_jobs!r}")
 
 
+def _die_with_parent(parent_pid: int) -> None:
+    """Make this (worker) process exit when ``parent_pid`` is no longer its parent.
+
+    Linux: ``prctl(PR_SET_PDEATHSIG, SIGKILL)`` - the kernel kills the worker
+    the moment its parent dies, whatever killed the parent (SIGKILL included).
+    Everywhere: a daemon thread polls ``os.getppid()`` once a second.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # 1 = PR_SET_PDEATHSIG
+        except (OSError, AttributeError):  # pragma: no cover - no prctl: the poll below remains
+            pass
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(1)
+
+    def watch():
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="lssvm-parent-watch", daemon=True).start()
+
+
+def _init_worker(n_threads, parent_pid):
+    """Worker initializer: die with the parent, ignore Ctrl-C (the parent stops us), n BLAS threads."""
+    _die_with_parent(parent_pid)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(n_threads)
+
+
 def _limit_blas_threads(n):
-    """Worker initializer: n BLAS threads per worker, so workers do not oversubscribe."""
+    """Worker initializer of older callers: n BLAS threads per worker."""
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(n)
@@ -126,33 +175,119 @@ def _resolve_executor(executor, n_jobs, n_pending):
     workers = min(cpus if n_jobs in (None, -1) else n_jobs, n_pending)
     if workers <= 1:
         return None, False
-    return cf.ProcessPoolExecutor(max_workers=workers, initializer=_limit_blas_threads,
-                                  initargs=(max(1, cpus // workers),)), True
+    return cf.ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
+                                  initargs=(max(1, cpus // workers), os.getpid())), True
 
 
 def _write(store, row, bar, counts, replace):
     store.write(row, replace=replace)
+    store.release([row["key"]])
     counts[row["status"]] += 1
     bar.update(1)
     bar.set_postfix_str(" ".join(f"{s}={n}" for s, n in sorted(counts.items())), refresh=False)
 
 
-def _run_pool(pool, owned, pending, modules, store, bar, counts, replace):
-    futures = [pool.submit(execute_task, t, modules[t.kind]) for t in pending]
-    written = set()
+def _terminate_workers(pool) -> None:
+    """Stop an owned process pool's workers now (an interruption must not leave them computing)."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())  # CPython's ProcessPoolExecutor
+    for proc in procs:
+        if proc.is_alive():
+            proc.terminate()
+    for proc in procs:
+        proc.join(timeout=5)
+        if proc.is_alive():  # pragma: no cover - ignored SIGTERM
+            proc.kill()
+
+
+class _Scheduler:
+    """The tasks still to run, handed out under leases, with those another process holds deferred.
+
+    ``retry`` keys are re-run even though stored (stored with status "error").
+    """
+
+    POLL = 0.5  # seconds between looks at tasks another process is running
+
+    def __init__(self, store, pending, retry):
+        self.store, self.queue, self.retry = store, list(pending), set(retry)
+        self.deferred, self.held = [], set()
+        self._renewed = time.monotonic()
+
+    def _still_needed(self, task) -> bool:
+        status = self.store.statuses([task.key]).get(task.key)
+        return status is None or (task.key in self.retry and status == "error")
+
+    def next(self):
+        """The next task this process may run (lease taken), or None if none right now."""
+        while self.queue:
+            task = self.queue.pop(0)
+            if not self._still_needed(task):
+                continue
+            if self.store.acquire(task.key):
+                if not self._still_needed(task):  # finished by another process meanwhile
+                    self.store.release([task.key])
+                    continue
+                self.held.add(task.key)
+                self.retry.discard(task.key)
+                return task
+            self.deferred.append(task)
+        return None
+
+    def done(self, key) -> None:
+        self.held.discard(key)
+
+    def idle(self) -> bool:
+        """Wait a little for the deferred tasks: requeue them; False when nothing is left at all."""
+        if not self.deferred:
+            return False
+        time.sleep(self.POLL)
+        self.queue, self.deferred = self.deferred, []
+        return True
+
+    def heartbeat(self) -> None:
+        if time.monotonic() - self._renewed > LEASE_SECONDS / 3:
+            self.store.renew(self.held)
+            self._renewed = time.monotonic()
+
+
+def _run_serial(sched, modules, store, bar, counts, replace):
+    while True:
+        task = sched.next()
+        if task is None:
+            if sched.idle():
+                continue
+            return
+        _write(store, execute_task(task, modules[task.kind]), bar, counts, replace)
+        sched.done(task.key)
+
+
+def _run_pool(pool, owned, sched, modules, store, bar, counts, replace, window):
+    futures: dict = {}
     try:
-        for fut in cf.as_completed(futures):
-            _write(store, fut.result(), bar, counts, replace)
-            written.add(fut)
+        while True:
+            while len(futures) < window:
+                task = sched.next()
+                if task is None:
+                    break
+                futures[pool.submit(execute_task, task, modules[task.kind])] = task.key
+            if not futures:
+                if sched.idle():
+                    continue
+                return
+            done, _ = cf.wait(list(futures), timeout=LEASE_SECONDS / 6, return_when=cf.FIRST_COMPLETED)
+            for fut in done:
+                key = futures.pop(fut)
+                _write(store, fut.result(), bar, counts, replace)
+                sched.done(key)
+            sched.heartbeat()
     except BaseException:
         for fut in futures:
             fut.cancel()
-        if owned:
-            pool.shutdown(wait=True, cancel_futures=True)
-        for fut in futures:  # keep what finished meanwhile: an interruption loses nothing
-            if (fut not in written and fut.done() and not fut.cancelled()
-                    and fut.exception() is None):
+        for fut, key in futures.items():  # keep what finished meanwhile: an interruption loses nothing
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
                 store.write(fut.result(), replace=replace)
+        if owned:
+            _terminate_workers(pool)
+            pool.shutdown(wait=False, cancel_futures=True)
         raise
     finally:
         if owned:
@@ -223,15 +358,19 @@ def run_sweep(spec: SweepSpec, store, *, n_jobs: int | None = None, executor=Non
         store.register_spec(spec, keys)
         pending, redo = _pending(store, tasks, retry_errors, max_tasks)
         pool, owned = _resolve_executor(executor, n_jobs, len(pending))
+        sched = _Scheduler(store, pending, redo)
         with _progress_bar(progress, len(tasks), len(tasks) - len(pending), spec.name) as bar:
             counts = Counter()
             if pool is None:
-                for task in pending:
-                    _write(store, execute_task(task, modules[task.kind]), bar, counts, bool(redo))
+                _run_serial(sched, modules, store, bar, counts, bool(redo))
             else:
-                _run_pool(pool, owned, pending, modules, store, bar, counts, bool(redo))
+                window = 2 * (getattr(pool, "_max_workers", None) or os.cpu_count() or 2)
+                if executor is not None and hasattr(executor, "nthreads"):  # dask: its thread count
+                    window = 2 * max(1, sum(executor.nthreads().values()))
+                _run_pool(pool, owned, sched, modules, store, bar, counts, bool(redo), window)
         return records_frame(store.rows(keys=keys))
     finally:
+        store.release()
         if owned_store:
             store.close()
 

@@ -2,13 +2,20 @@
 
 Layout
 ------
-``records(key PRIMARY KEY, kind, status, finished, row)``
+``records(key PRIMARY KEY, kind, status, finished, row, checksum)``
     One row per task.  ``row`` is the record as JSON text (columns differ
     between kinds, so the record is stored whole and expanded into a tidy
     DataFrame on read, columns in order of first appearance); ``key``,
     ``kind`` and ``status`` are copied into indexed SQL columns for lookups;
     ``finished`` is the UNIX time the row was written (not part of the
-    record, so records stay deterministic).
+    record, so records stay deterministic); ``checksum`` is the SHA-256 of
+    ``row``, checked on every read (:class:`CorruptRecordError` names the
+    key: a record changed after it was written never reaches a report).
+``leases(key PRIMARY KEY, owner, pid, host, expires)``
+    Which process is computing a task now (:meth:`Store.acquire`), so two
+    processes running sweeps on one store split the work.  A lease expires
+    at ``expires`` (renewed while its owner runs) or at once when its owner's
+    process is gone (same host).
 ``specs(name PRIMARY KEY, spec, updated)``
     The last spec run under each name (its ``to_dict()`` as JSON).
 ``spec_tasks(spec, key, position)``
@@ -24,33 +31,54 @@ mode with ``synchronous=NORMAL``: a killed or interrupted process loses no
 committed row and never leaves a half-written one (a power cut may lose the
 last few commits, never corrupt the file).  Inserts are ``INSERT OR IGNORE``
 on the key, so two processes running the same sweep cannot duplicate a row.
+
+Refusal: a path that is not a usable store (a directory, a device such as
+/dev/null, random bytes, a text file, a truncated database, a database of
+another schema, a file this user cannot write) is refused when it is opened
+with a :class:`StoreError` that names the path, the reason and the way out
+(move the file aside); it is never recomputed over or overwritten.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import socket
 import sqlite3
+import stat
 import time
+import uuid
 from typing import Iterable
 
 import pandas as pd
 
+from ..core.exceptions import CorruptRecordError, StoreError
 from .spec import INPUT_COLUMNS, SweepSpec, canonical_json
 
-__all__ = ["Store", "SCHEMA_VERSION", "encode_row", "decode_row", "records_frame", "open_store"]
+__all__ = ["Store", "SCHEMA_VERSION", "encode_row", "decode_row", "records_frame", "open_store",
+           "row_checksum", "LEASE_SECONDS"]
 
-SCHEMA_VERSION = 1
+#: 2: records carry a checksum and tasks are leased (a schema-1 store is upgraded in place).
+SCHEMA_VERSION = 2
+#: Lifetime of a lease without renewal (the runner renews its own every LEASE_SECONDS / 3).
+LEASE_SECONDS = 60.0
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS records (
     key TEXT PRIMARY KEY, kind TEXT NOT NULL, status TEXT NOT NULL,
-    finished REAL NOT NULL, row TEXT NOT NULL);
+    finished REAL NOT NULL, row TEXT NOT NULL, checksum TEXT);
 CREATE INDEX IF NOT EXISTS records_kind ON records (kind);
 CREATE TABLE IF NOT EXISTS specs (name TEXT PRIMARY KEY, spec TEXT NOT NULL, updated REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS spec_tasks (
     spec TEXT NOT NULL, key TEXT NOT NULL, position INTEGER NOT NULL, PRIMARY KEY (spec, key));
+CREATE TABLE IF NOT EXISTS leases (
+    key TEXT PRIMARY KEY, owner TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL,
+    expires REAL NOT NULL);
 """
+_TABLES = {"meta": {"name", "value"}, "records": {"key", "kind", "status", "finished", "row"},
+           "specs": {"name", "spec", "updated"}, "spec_tasks": {"spec", "key", "position"}}
+_SQLITE_MAGIC = b"SQLite format 3\x00"
 
 _CHUNK = 500  # keys per "IN (...)" query, well under SQLite's variable limit
 
@@ -62,6 +90,28 @@ def encode_row(row: dict) -> str:
 
 def decode_row(text: str) -> dict:
     return json.loads(text)
+
+
+def row_checksum(text: str) -> str:
+    """SHA-256 (hex) of a record's JSON text."""
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _refuse(path, reason, cls=StoreError, *, movable=True):
+    advice = (f"move it aside (mv {path!r} {path + '.bad'!r}) to start a new store there, or pass "
+              "another --store" if movable else "pass the path of a file with --store")
+    return cls(f"cannot use the record store {path!r}: {reason}. Nothing was changed; {advice}.",
+               path=path, reason=reason)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's live process
+        return True
+    return True
 
 
 class Store:
@@ -84,6 +134,8 @@ class Store:
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"expected a file path or a Store for store, got store={path!r}")
         self.path = os.fspath(path)
+        if isinstance(self.path, bytes):
+            self.path = os.fsdecode(self.path)
         self._con: sqlite3.Connection | None = None
 
     def __repr__(self):
@@ -97,24 +149,114 @@ class Store:
         self.close()
 
     def connection(self) -> sqlite3.Connection:
-        """The open connection (opened, and the schema created, on first use)."""
+        """The open connection (opened, checked, and the schema created, on first use).
+
+        Raises
+        ------
+        StoreError
+            The path is not a usable store; the one-line message names the
+            path, the reason and how to recover.
+        """
         if self._con is None:
             if self.path != ":memory:":
-                os.makedirs(os.path.dirname(os.path.abspath(self.path)), exist_ok=True)
-            con = sqlite3.connect(self.path, timeout=60.0)
+                self._check_path()
+            try:
+                con = self._open()
+            except sqlite3.Error as exc:
+                raise _refuse(self.path, f"not a readable record store ({exc})") from None
+            self._con = con
+        return self._con
+
+    def _check_path(self) -> None:
+        """Refuse up front what SQLite would refuse late (or silently turn into a new store)."""
+        path = self.path
+        if path == "":
+            raise _refuse(path, "the path is empty", movable=False)
+        parent = os.path.dirname(os.path.abspath(path))
+        try:
+            os.makedirs(parent, exist_ok=True)
+        except OSError as exc:
+            raise _refuse(path, f"its directory cannot be created ({exc.strerror or exc})") from None
+        if not os.path.exists(path):
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise _refuse(path, f"the directory {parent!r} is not writable")
+            return
+        mode = os.stat(path).st_mode
+        if stat.S_ISDIR(mode):
+            raise _refuse(path, "it is a directory", movable=False)
+        if not stat.S_ISREG(mode):
+            raise _refuse(path, "it is not a regular file (a device, pipe or socket)", movable=False)
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise _refuse(path, "this user cannot read and write it (permissions)")
+        if not os.access(parent, os.W_OK | os.X_OK):  # WAL needs its -wal and -shm files there
+            raise _refuse(path, f"the directory {parent!r} is not writable (SQLite needs its journal there)")
+        size = os.path.getsize(path)
+        if size:
+            with open(path, "rb") as fh:
+                head = fh.read(len(_SQLITE_MAGIC))
+            if head != _SQLITE_MAGIC:
+                raise _refuse(path, "it is not an SQLite database (wrong header)")
+            if size < 512 or size % 512:
+                raise _refuse(path, f"it is truncated ({size} bytes is not a whole number of pages)")
+
+    def _open(self) -> sqlite3.Connection:
+        con = sqlite3.connect(self.path, timeout=60.0)
+        try:
+            ok = con.execute("PRAGMA quick_check").fetchone()[0]
+            if ok != "ok":
+                raise _refuse(self.path, f"it is damaged (SQLite quick_check: {ok})")
+            tables = {n for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables and "meta" not in tables:
+                raise _refuse(self.path, f"it is an SQLite database of another program "
+                                         f"(tables {sorted(tables)[:6]}), not a record store")
+            for table, cols in _TABLES.items():
+                if table in tables:
+                    have = {r[1] for r in con.execute(f"PRAGMA table_info({table})")}
+                    if not cols <= have:
+                        raise _refuse(self.path, f"table {table!r} lacks columns "
+                                                 f"{sorted(cols - have)} (another schema)")
             if self.path != ":memory:":
+                try:  # a write lock now, not at the first row: read-only files fail here
+                    con.execute("BEGIN IMMEDIATE")
+                    con.execute("ROLLBACK")
+                except sqlite3.OperationalError as exc:
+                    raise _refuse(self.path, f"it cannot be written ({exc})") from None
                 con.execute("PRAGMA journal_mode=WAL")
                 con.execute("PRAGMA synchronous=NORMAL")
             with con:
                 con.executescript(_SCHEMA)
                 con.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             found = con.execute("SELECT value FROM meta WHERE name = 'schema'").fetchone()[0]
-            if found != str(SCHEMA_VERSION):
-                con.close()
-                raise ValueError(f"expected a record store of schema {SCHEMA_VERSION}, "
-                                 f"got schema {found} in {self.path!r}")
-            self._con = con
-        return self._con
+            if found == "1":
+                self._upgrade_from_1(con)
+            elif found != str(SCHEMA_VERSION):
+                raise _refuse(self.path, f"it is a record store of schema {found}, this version reads "
+                                         f"schema {SCHEMA_VERSION}")
+        except BaseException:
+            con.close()
+            raise
+        return con
+
+    @staticmethod
+    def _upgrade_from_1(con) -> None:
+        """Schema 1 -> 2: add and fill the checksum column (the rows themselves are kept)."""
+        with con:
+            have = {r[1] for r in con.execute("PRAGMA table_info(records)")}
+            if "checksum" not in have:
+                con.execute("ALTER TABLE records ADD COLUMN checksum TEXT")
+            rows = con.execute("SELECT key, row FROM records WHERE checksum IS NULL").fetchall()
+            con.executemany("UPDATE records SET checksum = ? WHERE key = ?",
+                            [(row_checksum(t), k) for k, t in rows])
+            con.execute("UPDATE meta SET value = ? WHERE name = 'schema'", (str(SCHEMA_VERSION),))
+
+    def _verified(self, key, text, checksum) -> dict:
+        if checksum != row_checksum(text):
+            raise CorruptRecordError(
+                f"record {key} in the record store {self.path!r} does not match its checksum (it was "
+                f"changed after it was written). Nothing was read; delete that record to recompute it "
+                f"(sqlite3 {self.path!r} \"DELETE FROM records WHERE key='{key}'\") or move the store aside.",
+                path=self.path, reason=f"record {key} fails its checksum")
+        return decode_row(text)
 
     def close(self) -> None:
         if self._con is not None:
@@ -129,11 +271,64 @@ class Store:
         """
         verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE"
         con = self.connection()
+        text = encode_row(row)
         with con:
-            cur = con.execute(f"{verb} INTO records (key, kind, status, finished, row) "
-                              "VALUES (?, ?, ?, ?, ?)",
-                              (row["key"], row["kind"], row["status"], time.time(), encode_row(row)))
+            cur = con.execute(f"{verb} INTO records (key, kind, status, finished, row, checksum) "
+                              "VALUES (?, ?, ?, ?, ?, ?)",
+                              (row["key"], row["kind"], row["status"], time.time(), text,
+                               row_checksum(text)))
         return cur.rowcount == 1
+
+    # -- leases ----------------------------------------------------------------
+    @property
+    def owner(self) -> str:
+        """This Store object's lease owner id (host, pid and a random part)."""
+        if not hasattr(self, "_owner"):
+            self._owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        return self._owner
+
+    def acquire(self, key: str, *, seconds: float = LEASE_SECONDS) -> bool:
+        """Take the lease on ``key`` (True) unless another live owner holds it (False).
+
+        A lease whose owner process is gone (same host), or whose ``expires``
+        has passed (owner on another host, which renews it while it runs), is
+        taken over.
+        """
+        con, now, host = self.connection(), time.time(), socket.gethostname()
+        with con:
+            held = con.execute("SELECT owner, pid, host, expires FROM leases WHERE key = ?",
+                               (key,)).fetchone()
+            if held is not None and held[0] != self.owner:
+                owner, pid, h, expires = held
+                # same host: the owner's pid says it all; another host: the expiry (renewed)
+                alive = _pid_alive(pid) if h == host else expires > now
+                if alive:
+                    return False
+            con.execute("INSERT OR REPLACE INTO leases VALUES (?, ?, ?, ?, ?)",
+                        (key, self.owner, os.getpid(), host, now + seconds))
+        return True
+
+    def renew(self, keys: Iterable[str], *, seconds: float = LEASE_SECONDS) -> None:
+        """Push back the expiry of this owner's leases on ``keys``."""
+        keys = list(keys)
+        if not keys:
+            return
+        con = self.connection()
+        with con:
+            con.executemany("UPDATE leases SET expires = ? WHERE key = ? AND owner = ?",
+                            [(time.time() + seconds, k, self.owner) for k in keys])
+
+    def release(self, keys: Iterable[str] | None = None) -> None:
+        """Drop this owner's leases on ``keys`` (all of them when None)."""
+        if self._con is None:
+            return
+        con = self._con
+        with con:
+            if keys is None:
+                con.execute("DELETE FROM leases WHERE owner = ?", (self.owner,))
+            else:
+                con.executemany("DELETE FROM leases WHERE key = ? AND owner = ?",
+                                [(k, self.owner) for k in keys])
 
     def register_spec(self, spec: SweepSpec, keys: list[str]) -> None:
         """Record (or replace) which task keys make up the sweep named ``spec.name``."""
@@ -152,8 +347,8 @@ class Store:
         con = self.connection()
         for i in range(0, len(keys), _CHUNK):
             chunk = keys[i:i + _CHUNK]
-            q = f"SELECT key, status FROM records WHERE key IN ({','.join('?' * len(chunk))})"
-            out.update(con.execute(q, chunk).fetchall())
+            q = f"SELECT key, row, checksum FROM records WHERE key IN ({','.join('?' * len(chunk))})"
+            out.update((k, self._verified(k, t, c)["status"]) for k, t, c in con.execute(q, chunk))
         return out
 
     def rows(self, *, keys: Iterable[str] | None = None, spec: str | None = None,
@@ -165,15 +360,17 @@ class Store:
             found = {}
             for i in range(0, len(keys), _CHUNK):
                 chunk = keys[i:i + _CHUNK]
-                q = f"SELECT key, row FROM records WHERE key IN ({','.join('?' * len(chunk))})"
-                found.update(con.execute(q, chunk).fetchall())
-            rows = [decode_row(found[k]) for k in keys if k in found]
+                q = (f"SELECT key, row, checksum FROM records "
+                     f"WHERE key IN ({','.join('?' * len(chunk))})")
+                found.update((k, (t, c)) for k, t, c in con.execute(q, chunk))
+            rows = [self._verified(k, *found[k]) for k in keys if k in found]
         elif spec is not None:
-            q = ("SELECT r.row FROM spec_tasks s JOIN records r ON r.key = s.key "
+            q = ("SELECT r.key, r.row, r.checksum FROM spec_tasks s JOIN records r ON r.key = s.key "
                  "WHERE s.spec = ? ORDER BY s.position")
-            rows = [decode_row(t) for (t,) in con.execute(q, (spec,))]
+            rows = [self._verified(*r) for r in con.execute(q, (spec,))]
         else:
-            rows = [decode_row(t) for (t,) in con.execute("SELECT row FROM records ORDER BY rowid")]
+            rows = [self._verified(*r)
+                    for r in con.execute("SELECT key, row, checksum FROM records ORDER BY rowid")]
         return [r for r in rows if kind is None or r.get("kind") == kind]
 
     def spec_names(self) -> list[str]:

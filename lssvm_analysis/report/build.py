@@ -10,24 +10,38 @@ if set, else ``$XDG_CACHE_HOME/lssvm_analysis/records.sqlite`` (default
 share the tasks they have in common, and rows are never mixed between
 different inputs.  ``--store`` chooses another file; deleting it forces a
 full recomputation.
+
+Before any sweep runs, the store is opened and checked and the output
+directory is created and tried for writing (:func:`prepare_out`), so a bad
+``--store`` or ``--out`` fails at once with a one-line message naming the
+path and the reason, not after the sweeps.
+
+Dask: ``scheduler="tcp://host:8786"`` runs the sweeps on an existing
+cluster, ``dask_workers=N`` on a ``LocalCluster`` of N single-threaded
+worker processes started for this report (and closed after it).
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
+import tempfile
 import time
 from pathlib import Path
 
 import pandas as pd
 
 from .. import __version__
+from ..core.exceptions import OutputPathError
 from ..experiments import load_records
 from ..experiments.asv_import import import_asv_results
+from ..experiments.store import Store
 from .html import Section, linked_files, write_page
 from .plan import run_report_sweeps
 from .registry import check_profile, report_sections
 
-__all__ = ["default_store", "build_report", "write_report", "read_records"]
+__all__ = ["default_store", "build_report", "write_report", "read_records", "prepare_out",
+           "open_report_store", "dask_client"]
 
 
 def default_store() -> Path:
@@ -37,6 +51,64 @@ def default_store() -> Path:
         return Path(env)
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
     return base / "lssvm_analysis" / "records.sqlite"
+
+
+def prepare_out(out) -> Path:
+    """Create the output directory and check that files can be written in it, now.
+
+    Raises
+    ------
+    OutputPathError
+        Empty path, a path that is (or lies below) a file, a directory that
+        cannot be created (e.g. under /proc) or written; the one-line message
+        names the path and the reason.
+    """
+    if out is None or str(out).strip() == "":
+        raise OutputPathError("expected an output directory for --out, got an empty path "
+                              "(give a directory, e.g. --out reports/default)")
+    out = Path(out)
+    for parent in [out, *out.parents]:
+        if parent.exists() and not parent.is_dir():
+            where = "is" if parent == out else f"lies below {str(parent)!r}, which is"
+            raise OutputPathError(f"cannot write the report to {str(out)!r}: it {where} a file, "
+                                  "not a directory")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=out, prefix=".write-test-"):
+            pass
+    except OSError as exc:
+        raise OutputPathError(f"cannot write the report to {str(out)!r}: "
+                              f"{exc.strerror or exc}") from None
+    return out
+
+
+def open_report_store(store) -> Store:
+    """Open (and check) the record store now; StoreError names the path and how to recover."""
+    st = Store(Path(store) if store is not None else default_store())
+    st.connection()
+    return st
+
+
+@contextlib.contextmanager
+def dask_client(scheduler=None, dask_workers=None):
+    """A ``distributed.Client`` for ``scheduler`` or a new LocalCluster of ``dask_workers``; else None."""
+    if scheduler is None and dask_workers is None:
+        yield None
+        return
+    if scheduler is not None and dask_workers is not None:
+        raise ValueError(f"expected either scheduler or dask_workers, got scheduler={scheduler!r} "
+                         f"and dask_workers={dask_workers!r}")
+    from distributed import Client, LocalCluster  # a declared dependency, imported when used
+
+    if scheduler is not None:
+        with Client(scheduler) as client:
+            yield client
+        return
+    if isinstance(dask_workers, bool) or not isinstance(dask_workers, int) or dask_workers < 1:
+        raise ValueError(f"expected dask_workers >= 1, got dask_workers={dask_workers!r}")
+    with LocalCluster(n_workers=dask_workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        yield client
 
 
 def read_records(store, specs) -> dict[str, dict[str, pd.DataFrame]]:
@@ -76,7 +148,8 @@ def _clean(out: Path):
 
 
 def build_report(out="reports/default", *, quick=False, profile=None, store=None, n_jobs=None,
-                 executor=None, progress=True, asv_dir=".asv/results") -> Path:
+                 executor=None, progress=True, asv_dir=".asv/results", scheduler=None,
+                 dask_workers=None) -> Path:
     """Run the report's sweeps (reusing stored rows) and write ``out/index.html``.
 
     Parameters
@@ -97,20 +170,36 @@ def build_report(out="reports/default", *, quick=False, profile=None, store=None
         tqdm progress bars on stderr.
     asv_dir : path
         asv results to import into the store first (crossover figure); none is fine.
+    scheduler : str, optional
+        Address of a running Dask scheduler to run the sweeps on.
+    dask_workers : int, optional
+        Start a Dask LocalCluster of this many worker processes for the sweeps.
 
     Returns
     -------
     pathlib.Path of ``index.html``.
+
+    Raises
+    ------
+    StoreError, OutputPathError
+        Before any sweep: the store or the output directory cannot be used.
     """
     name = check_profile(profile or ("quick" if quick else "default"))
-    store = Path(store) if store is not None else default_store()
-    store.parent.mkdir(parents=True, exist_ok=True)
-    out = Path(out)
-    t0 = time.perf_counter()
-    imported = import_asv_results(store, asv_dir)
-    specs = run_report_sweeps(store, name, n_jobs=n_jobs, executor=executor, progress=progress)
-    t_runs = time.perf_counter() - t0
-    records = read_records(store, specs)
+    out = prepare_out(out)
+    st = open_report_store(store)
+    try:
+        t0 = time.perf_counter()
+        imported = import_asv_results(st, asv_dir)
+        with dask_client(scheduler, dask_workers) as client:
+            if executor is None:
+                executor = client
+            specs = run_report_sweeps(st, name, n_jobs=None if executor is not None else n_jobs,
+                                      progress=progress, executor=executor)
+        t_runs = time.perf_counter() - t0
+        records = read_records(st, specs)
+    finally:
+        st.close()
+    store = st.path
     _clean(out)
     n_rows = sum(len(df) for by_key in records.values() for df in by_key.values())
     meta = [f"lssvm_analysis {__version__}, profile '{name}', Python {platform.python_version()} on "

@@ -183,7 +183,8 @@ def _measured(records):
                      f"{asv['machine'].iloc[0]}, imported into the record store")
     df = ok(records.get("crossover", pd.DataFrame()))
     if len(df):
-        df = df.rename(columns={"measured_M": "M_measured", "measured_formation": "formation_measured"})
+        df = df.rename(columns={"measured_M": "M_measured", "measured_formation": "formation_measured",
+                                "time_dual_over_primal": "dual_over_primal"})  # the records' time_* name
         if "formation" not in df.columns and "formation_measured" in df.columns:
             df["formation"] = df["formation_measured"]
     return df, "in-process timing (no asv results found)"

@@ -1,26 +1,67 @@
-"""Shared plumbing of the solver functions: validation and Fit assembly."""
+"""Shared plumbing of the solver functions: validation and Fit assembly.
+
+Every solver goes through :func:`validate_xy` (inputs, named errors) and
+:func:`make_fit` (the Fit), so the checks made here hold for every solver,
+including those registered later:
+
+* inputs that the precision cannot represent (X, y beyond float32's range,
+  C whose reciprocal overflows, sigma2 that underflows to 0) are rejected
+  with the argument's name, before any work;
+* a model with a non-finite coefficient or bias is never ``"ok"``: it gets
+  ``status="overflow"`` with the phase where it appeared;
+* the condition estimate a solver passes (``conditioning=``) is recorded in
+  the diagnostics (``kappa_estimate``, ``kappa_method``, ``kappa_matrix``;
+  NaN / "not estimated" otherwise) and warned about when ``kappa u >= 1/2``.
+"""
 from __future__ import annotations
 
 import numpy as np
 
-from ..core._validation import as_matrix, as_vector, check_finite, check_positive
+from ..core._validation import (_all_finite, as_matrix, as_vector, check_finite, check_positive,
+                                check_representable)
+from ..core.condest import NOT_ESTIMATED, Conditioning, check_conditioning
 from ..core.kernels import make_kernel
 from ..core.precision import get_precision
 from ..core.records import ReadOnlyDict
 from .result import Fit
 
-__all__ = ["validate_xy", "check_binary_labels", "make_fit", "breakdown_fit"]
+__all__ = ["validate_xy", "check_binary_labels", "make_fit", "breakdown_fit", "nonfinite_record"]
 
 TASKS = ("regression", "classification")
+_UNSET = object()  # C not given (a solver without C); None from a user is an error naming C
 
 
-def validate_xy(X, y, *, task="regression", C=None, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+def _check_hyper_range(p, C, k) -> None:
+    """C and sigma2 as the precision will use them: 1/C finite, sigma2 finite and non-zero."""
+    if C is not _UNSET:  # C itself may exceed float32: only 1/C enters (Precision.reciprocal)
+        with np.errstate(over="ignore"):
+            r = p.reciprocal(C)
+        if not _all_finite(np.array([r], dtype=object)):
+            raise ValueError(f"expected C with 1/C finite in {p.name}, got C={C!r} "
+                             f"(1/C = {1.0 / float(C):.3g} overflows in {p.name})")
+    if k.name == "rbf":
+        with np.errstate(under="ignore"):
+            s = p.scalar(k.params["sigma2"])
+        if not (_all_finite(np.array([s], dtype=object)) and s > 0):
+            raise ValueError(f"expected sigma2 that is positive and finite in {p.name}, got "
+                             f"sigma2={k.params['sigma2']!r} (rounds to {s!r} in {p.name})")
+
+
+def validate_xy(X, y, *, task="regression", C=_UNSET, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                 precision="float64"):
     """Validate the common inputs once, at the public boundary.
 
     Returns float64 copies-or-views of X and y that the solver must not write
     to, the Kernel, and the Precision.  The caller's arrays are never modified
-    (solvers only read them).
+    (solvers only read them).  Leave ``C`` out for a solver without C;
+    ``C=None`` is an error naming C.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Naming the argument: shapes, NaN/inf, non-numeric X or y, labels,
+        C or sigma2 not positive, X, y, C, 1/C or sigma2 not representable
+        in the precision (e.g. |X| > 3.4e38 in float32).
     """
     if task not in TASKS:
         raise ValueError(f"expected task in {TASKS}, got task={task!r}")
@@ -32,11 +73,14 @@ def validate_xy(X, y, *, task="regression", C=None, kernel="rbf", sigma2=1.0, de
     if X.shape[0] != y.shape[0]:
         raise ValueError(
             f"expected X and y with the same number of samples, got X.shape={X.shape}, y.shape={y.shape}")
-    if C is not None:
+    if C is not _UNSET:
         check_positive("C", C)
     if task == "classification":
         check_binary_labels(y)
     k = make_kernel(kernel, sigma2=sigma2, degree=degree, t=t)
+    check_representable(X, "X", p)
+    check_representable(y.astype(float), "y", p)
+    _check_hyper_range(p, C, k)
     return np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64), k, p
 
 
@@ -48,16 +92,61 @@ def check_binary_labels(y) -> None:
         raise ValueError(f"expected binary labels in {{-1, +1}} in y, got y labels {labels.tolist()[:10]}")
 
 
+def nonfinite_record(coef, bias, phase) -> dict | None:
+    """None if coef and bias are finite, else what is not: the phase and the counts."""
+    c = np.asarray(coef) if coef is not None else np.empty(0)
+    b = np.asarray([bias], dtype=object if c.dtype == object else None) if bias is not None else np.empty(0)
+    if _all_finite(c) and _all_finite(b):
+        return None
+    cf = np.array([float(v) for v in c.flat]) if c.dtype == object else np.asarray(c, float)
+    return {"phase": phase or "", "coef_nan": int(np.isnan(cf).sum()), "coef_inf": int(np.isinf(cf).sum()),
+            "n_coef": int(cf.size), "bias": float(bias) if bias is not None else float("nan")}
+
+
 def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", breakdown=None,
-             iterations=None, history=None, diagnostics=None, params=None) -> Fit:
-    """Assemble the frozen Fit (support inputs copied, mappings made read-only)."""
+             iterations=None, history=None, diagnostics=None, params=None, conditioning=None,
+             overflow_phase=None) -> Fit:
+    """Assemble the frozen Fit (support inputs copied, mappings made read-only).
+
+    Parameters
+    ----------
+    conditioning : Conditioning, optional
+        The solver's estimate for the matrix it factored
+        (:mod:`lssvm_analysis.core.condest`); recorded, and warned about
+        (IllConditionedWarning) when kappa u >= 1/2.
+    overflow_phase : str, optional
+        Where a non-finite model arose, if the solver knows; default: the last
+        phase the timer ran (the one that produced the coefficients).
+
+    Notes
+    -----
+    ``status="ok"`` with a non-finite coefficient or bias becomes
+    ``status="overflow"`` (the model is dropped; ``diagnostics["nonfinite"]``
+    says where and how many).  The name: from finite, representable inputs
+    (validate_xy) an IEEE result becomes non-finite only through an overflow or
+    an invalid operation; the invalid ones here (0/0, inf - inf, 0 * inf) need
+    an earlier inf, except a zero pivot, which the factorizations report as
+    "breakdown" first.  So what is left is an overflow and its consequences.
+    """
     support = np.asarray(support, dtype=np.intp)
+    diagnostics = dict(diagnostics or {})
+    cond = conditioning if isinstance(conditioning, Conditioning) else NOT_ESTIMATED
+    if conditioning is None and "kappa_estimate" in diagnostics:
+        cond = None  # the solver recorded its own
+    if cond is not None:
+        diagnostics.update(cond.as_diagnostics())
+        check_conditioning(cond, p, solver=solver, stacklevel=3)
+    if status == "ok":
+        bad = nonfinite_record(coef, bias, overflow_phase or getattr(timer, "last", None))
+        if bad is not None:
+            status, coef, bias = "overflow", None, None
+            diagnostics["nonfinite"] = ReadOnlyDict(bad)
     return Fit(
         solver=solver, precision=p.name, coef_=coef, bias_=bias, support_=support,
         X_support_=np.array(X[support], dtype=np.float64), kernel=kernel, status=status,
         breakdown=breakdown, timings=timer.as_dict(), iterations=iterations,
         history=ReadOnlyDict(history or {}),
-        diagnostics=ReadOnlyDict(diagnostics or {}),
+        diagnostics=ReadOnlyDict(diagnostics),
         params=ReadOnlyDict(params or {}),
     )
 

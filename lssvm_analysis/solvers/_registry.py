@@ -24,7 +24,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from ..core.exceptions import UnknownSolverError, UnsupportedPrecisionError
+from ..core.exceptions import UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
 from ..core.precision import get_precision, precisions as _precisions
 
 __all__ = ["SolverInfo", "Variant", "Problem", "TASKS", "register", "unregister", "solvers",
@@ -302,8 +302,16 @@ def fit(solver: str, X, y, *, precision="float64", **params):
         The solver does not run in ``precision`` (e.g. the LIBSVM baselines outside float64).
     ValueError
         A variant keyword with a value the solver does not have.
+    UnexpectedParameterError
+        A keyword the solver does not take (a TypeError naming the solver,
+        the keyword and the keywords it takes).
     """
     info = get_solver(solver)
+    extra = [k for k in params if k not in info.params]
+    if extra:
+        raise UnexpectedParameterError(
+            f"expected keywords of solver {info.name!r} among {list(info.params)}, "
+            f"got {extra[0]}={params[extra[0]]!r}")
     if not info.supports_precision(precision):
         raise UnsupportedPrecisionError(
             f"expected a precision in {info.supported_precisions()} for solver {solver!r}, "

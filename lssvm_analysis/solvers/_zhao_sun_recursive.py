@@ -16,6 +16,7 @@ import numbers
 
 import numpy as np
 
+from ..core.condest import matrix_conditioning
 from ..core._validation import check_int
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import make_fit, validate_xy
@@ -461,11 +462,14 @@ def fit_rr_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
             K = k(X, precision=p)
             d = p.asarray(y)
         with timer("selection"):
-            engine, order, rows, _, stop, log = _select(
+            engine, order, rows, parts, stop, log = _select(
                 K, d, C, p, n_max=n_max, tol=tol, schur_tol=schur_tol, update=update,
                 n_candidates=n_candidates, rng=gen, drift=bool(drift))
         theta = engine.theta()
+        with timer("conditioning"):
+            H_S, _ = _assemble(order, rows, *parts, d, len(y), p)
+            cond = matrix_conditioning(H_S, p, matrix="H_S of (10)-(11)")
     diag = _diagnostics(log, order, stop, update, theta, n_candidates)
     return make_fit("rr-lssvr", p, coef=np.array(theta[1:], copy=True), bias=theta[0],
                     support=np.array(order, dtype=np.intp), X=X, kernel=k, timer=timer,
-                    iterations=len(order), diagnostics=diag, params=params)
+                    iterations=len(order), diagnostics=diag, params=params, conditioning=cond)

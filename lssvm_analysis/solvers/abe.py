@@ -68,8 +68,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..core._validation import check_open_interval
+from ..core.condest import cholesky_conditioning
 from ..core.exceptions import CholeskyBreakdownError
 from ..core.linalg import bordered_matrix, thresholded_cholesky
+from ..core.memory import ensure_memory
 from ..core.precision import get_precision, precision_of
 from .result import PhaseTimer
 from ._common import breakdown_fit, make_fit, validate_xy
@@ -402,8 +404,11 @@ def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0
             coef = _coef(v, sel.L, feature_map, p)
     # "solution": the unknowns of the system builder (v of eq. 7), for backward errors.
     diag.update(_factor_facts(L), v=_readonly(v), solution=_readonly(v))
+    with timer("factorization"):  # the estimate is part of it, as in LAPACK's xPOSVX
+        cond = cholesky_conditioning(A, L, p, matrix="primal matrix of eq. (7)")
     return make_fit("els-primal", p, coef=coef, bias=b, support=sel.indices, X=X, kernel=k,
-                    timer=timer, diagnostics=diag, params=params)
+                    timer=timer, diagnostics=diag, params=params, conditioning=cond,
+                    overflow_phase="solve")
 
 
 @register("els-dual", tasks=("regression",), paper="abe", equations="(1)-(2), (9)-(11)",
@@ -451,6 +456,7 @@ def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
         sel, H = _embed(X, k, eta, p, feature_map, timer)
         M, N = H.shape
         diag = {**_base_diagnostics(sel, M, M), "feature_map": feature_map}
+        ensure_memory(M, 2 * M * M, p, what="els-dual (Omega_e and its factor)")
         with timer("formation"):
             Om = _dual_matrix(H, C, p)
         try:
@@ -466,5 +472,8 @@ def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
     solution = _readonly(np.concatenate([np.array([b], dtype=beta.dtype), beta]))
     diag.update(_factor_facts(L), v=_readonly(v), beta=_readonly(beta), beta_sum=float(beta.sum()),
                 solution=solution)
+    with timer("factorization"):  # the estimate is part of it, as in LAPACK's xPOSVX
+        cond = cholesky_conditioning(Om, L, p, matrix="Omega_e of eq. (10)")
     return make_fit("els-dual", p, coef=coef, bias=b, support=sel.indices, X=X, kernel=k,
-                    timer=timer, diagnostics=diag, params=params)
+                    timer=timer, diagnostics=diag, params=params, conditioning=cond,
+                    overflow_phase="solve")

@@ -270,6 +270,9 @@ def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
               "rtol": rtol, "atol": atol, "min_support": min_support, "max_steps": max_steps,
               "fraction_of": fraction_of, "reference": reference}
     diagnostics = {"stop_reason": reason, "base": base, "base_diagnostics": dict(fit.diagnostics)}
+    # the final base fit's condition estimate (it warned already, if it had to)
+    diagnostics.update({key: fit.diagnostics[key] for key in ("kappa_estimate", "kappa_method", "kappa_matrix")
+                        if key in fit.diagnostics})
     if not path:  # the unpruned fit failed: no model, its record is passed on
         return make_fit("lssvm-pruned", p, coef=None, bias=None, support=keep, X=Xv, kernel=k,
                         timer=clock, status=fit.status, breakdown=fit.breakdown,

@@ -19,7 +19,9 @@ from ..core.records import Breakdown, ReadOnlyDict
 
 __all__ = ["PhaseTimer", "Fit", "STATUSES"]
 
-STATUSES = ("ok", "breakdown", "not-converged")
+#: "overflow": the model came out non-finite (coef or bias NaN/inf); see
+#: ``solvers._common.make_fit`` for the name and ``diagnostics["nonfinite"]``.
+STATUSES = ("ok", "breakdown", "not-converged", "overflow")
 
 
 class PhaseTimer:
@@ -34,9 +36,11 @@ class PhaseTimer:
 
     def __init__(self):
         self._t: dict[str, float] = {}
+        self.last: str | None = None  # the phase entered last (make_fit names it for an overflow)
 
     @contextmanager
     def __call__(self, phase: str):
+        self.last = phase
         t0 = time.perf_counter()
         try:
             yield
@@ -69,7 +73,7 @@ class Fit:
     X_support_ : ndarray, shape (n_support, n_features)
         The support inputs (float64), kept so that ``predict`` needs no training set.
     kernel : lssvm_analysis.kernels.Kernel
-    status : {"ok", "breakdown", "not-converged"}
+    status : {"ok", "breakdown", "not-converged", "overflow"}
     breakdown : CholeskyBreakdown or None
     timings : mapping phase -> seconds
         Phases among "kernel", "formation", "factorization", "solve", "selection".

@@ -62,8 +62,10 @@ import warnings
 
 import numpy as np
 
-from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning, LUBreakdownError
+from ..core.condest import NOT_ESTIMATED, Conditioning, cholesky_conditioning, lu_factor
+from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning, FallbackWarning, LUBreakdownError
 from ..core.linalg import bordered_matrix, cg_iteration_bound, hestenes_stiefel_cg, kappa2
+from ..core.memory import ensure_memory
 from ..core.precision import get_precision
 from .result import PhaseTimer
 from ..core._validation import check_int, check_positive
@@ -75,6 +77,10 @@ __all__ = ["fit_kkt", "fit_schur", "fit_cg", "fit_krr", "fit_fisher",
 
 _BOTH = ("regression", "classification")
 _PARAMS = ("C", "kernel", "sigma2", "degree", "t", "task")
+#: Peak n x n arrays of a dense fit, checked before the kernel is computed
+#: (kernel/H, the factor or the KKT matrix and its LU, one temporary).
+_PEAK_WORDS = 3
+_H = "H = Omega + I/C"
 
 
 # ---------------------------------------------------------------------------
@@ -104,6 +110,7 @@ def _form(X, y, kernel, p, C, form, timer):
     (3.32 with Fisher targets) or "zero-bias" (3.50, a = None).
     """
     n = X.shape[0]
+    ensure_memory(n, _PEAK_WORDS * (n + 1) ** 2, p, what=f"a dense LS-SVM fit ({form})")
     with timer("kernel"):
         K = kernel(X, precision=p)
     with timer("formation"):
@@ -282,13 +289,16 @@ def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
         A, rhs = bordered_matrix(H, a, d, p)
     try:
         with timer("factorization"):
-            z = p.solve(A, rhs)
+            lu = lu_factor(A, p)
+            z = lu.solve(rhs)
     except LUBreakdownError as err:
         return breakdown_fit("lssvm-kkt", p, err, X=X, kernel=k, timer=timer,
                              support=np.arange(len(y)), params=params)
+    with timer("factorization"):  # the estimate is part of it, as in LAPACK's xPOSVX
+        cond = lu.conditioning(matrix="KKT matrix (3.24)")
     return make_fit("lssvm-kkt", p, coef=_coef(z[1:], y, task), bias=z[0],
                     support=np.arange(len(y)), X=X, kernel=k, timer=timer,
-                    diagnostics={"solution": z}, params=params)
+                    diagnostics={"solution": z}, params=params, conditioning=cond)
 
 
 def _eliminate(eta, nu, a, y, form):
@@ -299,13 +309,18 @@ def _eliminate(eta, nu, a, y, form):
 
 
 def _schur(X, y, k, p, C, form, timer):
-    """Cholesky of H and the two solves; returns (coef, b, s) or raises CholeskyBreakdownError."""
+    """Cholesky of H and the two solves; returns (coef, b, s, conditioning of H).
+
+    Raises CholeskyBreakdownError.
+    """
     H, a, d = _form(X, y, k, p, C, form, timer)
     with timer("factorization"):
         L = p.cholesky(H, check=False)
+    with timer("factorization"):  # the estimate is part of it, as in LAPACK's xPOSVX
+        cond = cholesky_conditioning(H, L, p, matrix=_H)
     with timer("solve"):
         sol = p.cho_solve(L, np.stack([a, d], axis=1))
-        return _eliminate(sol[:, 0], sol[:, 1], a, y, form)
+        return (*_eliminate(sol[:, 0], sol[:, 1], a, y, form), cond)
 
 
 @register("lssvm-schur", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.25), (3.5), (3.32)",
@@ -345,13 +360,13 @@ def fit_schur(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, deg
                                 t=t, precision=precision)
     timer = PhaseTimer()
     try:
-        coef, b, s = _schur(X, y, k, p, C, task, timer)
+        coef, b, s, cond = _schur(X, y, k, p, C, task, timer)
     except CholeskyBreakdownError as err:
         return breakdown_fit("lssvm-schur", p, err, X=X, kernel=k, timer=timer,
                              support=np.arange(len(y)), params=params)
     return make_fit("lssvm-schur", p, coef=coef, bias=b, support=np.arange(len(y)), X=X, kernel=k,
                     timer=timer, diagnostics={"s": float(s), "solution": _solution(coef, b, y, task)},
-                    params=params)
+                    params=params, conditioning=cond)
 
 
 def _cg_options(n, p, rtol, vtol, maxiter, estimate_kappa):
@@ -446,23 +461,29 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
         with timer("conditioning"):
             k2 = kappa2(H)
             kappa, method = k2.value, k2.method + ("" if k2.resolved else " (unresolved)")
+        if not k2.method.startswith("float64"):
+            warnings.warn(f"kappa(H) is beyond what float64 eigenvalues resolve at N={n}: fell back to "
+                          f"{k2.method} (recorded as kappa_method)", FallbackWarning, stacklevel=2)
         diag.update(kappa_H=kappa, kappa_method=method,
                     cg_bound=cg_iteration_bound(kappa, rtol / np.sqrt(kappa)) if np.isfinite(kappa)
                     else float("inf"))
     total = sum(run.iterations for run in runs.values())
+    cond = (Conditioning(diag["kappa_H"], diag["kappa_method"], _H + " (2-norm)") if estimate_kappa
+            else NOT_ESTIMATED)
     if not all(run.converged for run in runs.values()):
         warnings.warn(f"lssvm-cg did not converge in {p.name}: reasons "
                       f"{diag['reason_eta']!r}, {diag['reason_nu']!r} (rtol={rtol:.3g}, "
                       f"maxiter={maxiter})", ConvergenceWarning, stacklevel=2)
         return make_fit("lssvm-cg", p, coef=None, bias=None, support=np.arange(n), X=X, kernel=k,
                         timer=timer, status="not-converged", iterations=total, history=history,
-                        diagnostics=diag, params=params)
+                        diagnostics=diag, params=params, conditioning=cond)
     with timer("solve"):
         coef, b, s = _eliminate(runs["eta"].x, runs["nu"].x, a, y, task)
     diag["s"] = float(s)
     diag["solution"] = _solution(coef, b, y, task)
     return make_fit("lssvm-cg", p, coef=coef, bias=b, support=np.arange(n), X=X, kernel=k,
-                    timer=timer, iterations=total, history=history, diagnostics=diag, params=params)
+                    timer=timer, iterations=total, history=history, diagnostics=diag, params=params,
+                    conditioning=cond)
 
 
 @register("krr", tasks=_BOTH, paper="suykens-ch3", equations="(3.50), (3.62)", params=_PARAMS,
@@ -506,10 +527,13 @@ def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
     except CholeskyBreakdownError as err:
         return breakdown_fit("krr", p, err, X=X, kernel=k, timer=timer, support=np.arange(len(y)),
                              params=params)
+    with timer("factorization"):  # the estimate is part of it, as in LAPACK's xPOSVX
+        cond = cholesky_conditioning(H, L, p, matrix=_H)
     with timer("solve"):
         alpha = p.cho_solve(L, d)
     return make_fit("krr", p, coef=alpha, bias=p.scalar(0), support=np.arange(len(y)), X=X,
-                    kernel=k, timer=timer, diagnostics={"solution": alpha}, params=params)
+                    kernel=k, timer=timer, diagnostics={"solution": alpha}, params=params,
+                    conditioning=cond)
 
 
 @register("lssvm-fisher", tasks=("classification",), paper="suykens-ch3",
@@ -547,13 +571,13 @@ def fit_fisher(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
                                 t=t, precision=precision, allowed=("classification",))
     timer = PhaseTimer()
     try:
-        coef, b, s = _schur(X, y, k, p, C, "fisher", timer)
+        coef, b, s, cond = _schur(X, y, k, p, C, "fisher", timer)
     except CholeskyBreakdownError as err:
         return breakdown_fit("lssvm-fisher", p, err, X=X, kernel=k, timer=timer,
                              support=np.arange(len(y)), params=params)
     return make_fit("lssvm-fisher", p, coef=coef, bias=b, support=np.arange(len(y)), X=X, kernel=k,
                     timer=timer, diagnostics={"s": float(s), "solution": _solution(coef, b, y, "fisher")},
-                    params=params)
+                    params=params, conditioning=cond)
 
 
 # The pruning and multiclass wrappers live in their own modules; importing them

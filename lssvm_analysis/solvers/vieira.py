@@ -45,14 +45,15 @@ import math
 import numpy as np
 import scipy.linalg
 
+from ..core.condest import NOT_ESTIMATED, Conditioning
 from ..core._validation import check_int, check_open_interval
-from ..core.exceptions import CholeskyBreakdownError
+from ..core.exceptions import CholeskyBreakdownError, LUBreakdownError
 from ..core.mrsr import ColumnQR, mrsr
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import LAPACK_THRESHOLD, register, variant
 from .result import PhaseTimer
-from ..core.linalg import bordered_matrix
+from ..core.linalg import bordered_matrix, kappa2
 from .suykens import _coef, _form
 
 __all__ = ["fit_op_lssvm", "fit_ip_lssvm", "least_squares_system", "press_curve",
@@ -310,6 +311,20 @@ def _ranking_inputs(D, l, p, rank_bias, normalize):
     return Xr, lr, colmap
 
 
+def _conditioning(cond_d, solve, method):
+    """The condition of what the final solve factors: D_k (QR, lstsq) or D_k^T D_k (normal equations).
+
+    kappa_2(D_k) from float64 (the matrix rounded to float64), squared for the
+    normal equations: kappa_2(D_k^T D_k) = kappa_2(D_k)^2.  Not estimated
+    when the caller switched ``conditioning`` off.
+    """
+    if cond_d is None:
+        return NOT_ESTIMATED
+    if solve == "normal-equations":
+        return Conditioning(float(cond_d) ** 2, method + ", squared", "D_k^T D_k (normal equations)")
+    return Conditioning(float(cond_d), method, "D_k (kept columns)")
+
+
 def _op_options(k_max, n, rank_bias, normalize, conditioning):
     if not isinstance(rank_bias, (bool, np.bool_)):
         raise TypeError(f"expected True or False for rank_bias, got rank_bias={rank_bias!r}")
@@ -446,8 +461,10 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
                             diagnostics={**diag, "lstsq_failure": str(err)}, params=params)
         coef, bias, patterns = _unpack_solution(z, cols, y, task, p)
     diag["solution"] = z
+    cond = _conditioning(diag.get("cond_D_star"), solve, "float64 QR of the ranked columns")
     return make_fit("op-lssvm", p, coef=coef, bias=bias, support=patterns, X=X, kernel=k,
-                    timer=timer, iterations=len(path.order), diagnostics=diag, params=params)
+                    timer=timer, iterations=len(path.order), diagnostics=diag, params=params,
+                    conditioning=cond)
 
 
 # ---------------------------------------------------------------------------
@@ -516,16 +533,14 @@ def fit_ip_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
         try:
             with timer("factorization"):
                 z_full = p.solve(D, l)
-        except np.linalg.LinAlgError as err:
-            return make_fit("ip-lssvm", p, coef=None, bias=None, support=(), X=X, kernel=k,
-                            timer=timer, status="breakdown", diagnostics={"lu_failure": str(err)},
-                            params=params)
+        except LUBreakdownError as err:
+            return breakdown_fit("ip-lssvm", p, err, X=X, kernel=k, timer=timer, params=params)
         alpha = p.to_float64(z_full[1:])
         score = alpha if order_by == "signed-alpha" else np.abs(alpha)
         keep = np.sort(np.argsort(-score, kind="stable")[:n_keep])
         cols = [0] + list(keep + 1)
         diag = {"columns": np.array(cols), "alpha_full": alpha, "n_pruned": L - n_keep,
-                "cond_D_star": float(np.linalg.cond(np.asarray(p.to_float64(D[:, cols]))))}
+                "cond_D_star": kappa2(p.to_float64(D[:, cols]), escalate=False).value}
         try:
             with timer("solve"):
                 z = _solve_kept(D, l, cols, p, solve)
@@ -539,4 +554,5 @@ def fit_ip_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
         coef, bias, patterns = _unpack_solution(z, cols, y, task, p)
     diag["solution"] = z
     return make_fit("ip-lssvm", p, coef=coef, bias=bias, support=patterns, X=X, kernel=k,
-                    timer=timer, diagnostics=diag, params=params)
+                    timer=timer, diagnostics=diag, params=params,
+                    conditioning=_conditioning(diag["cond_D_star"], solve, "float64 SVD of D_k"))

@@ -110,6 +110,7 @@ import numpy as np
 import scipy.linalg
 
 from ..core._validation import check_int
+from ..core.condest import matrix_conditioning
 from ..core.exceptions import CholeskyBreakdownError, FallbackWarning
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant
@@ -427,7 +428,9 @@ def fit_reduced_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=
         except CholeskyBreakdownError as err:
             return breakdown_fit("reduced-lssvr", p, err, X=X, kernel=k, timer=timer, support=S,
                                  diagnostics=diag, params=params)
+        with timer("conditioning"):
+            cond = matrix_conditioning(H, p, matrix="H = R + Z Z^T (7)")
     diag["solution"] = _readonly(theta)
     return make_fit("reduced-lssvr", p, coef=theta[1:].copy(), bias=theta[0], support=S, X=X,
-                    kernel=k, timer=timer, diagnostics=diag, params=params)
+                    kernel=k, timer=timer, diagnostics=diag, params=params, conditioning=cond)
 
