@@ -13,3 +13,6 @@ __all__ = ["Fit", "PhaseTimer", "Problem", "STATUSES", "SolverInfo", "Variant", 
 from . import suykens  # noqa: E402,F401
 from . import abe  # noqa: E402,F401
 from . import baselines  # noqa: E402,F401
+from . import chen_zhou  # noqa: E402,F401
+from . import robust  # noqa: E402,F401
+from . import fixed_size  # noqa: E402,F401
