@@ -7,7 +7,7 @@ from typing import Callable
 
 import numpy as np
 
-from . import generators, real
+from . import chen_zhou, generators, real
 from ._base import Dataset, UnknownDatasetError, as_generator, build
 
 __all__ = ["DatasetInfo", "datasets", "dataset_info", "load"]
@@ -88,6 +88,8 @@ _REGISTRY: dict[str, DatasetInfo] = {
         DatasetInfo("iris", real.iris, "classification", _SUY),
         DatasetInfo("wine", real.wine, "classification", _SUY),
         DatasetInfo("wdbc", real.wdbc, "classification", "(diagnostic variant)"),
+        DatasetInfo("cz-fig3", chen_zhou.fig3_linear, "classification", _CZ),
+        DatasetInfo("cz-road3d", chen_zhou.road3d, "regression", f"{_CZ} (shape of 3D Road Network)"),
     )
 }
 
