@@ -45,6 +45,11 @@ class CholeskySelection:
         each selected pivot (greedy), as float64.
     trace_history : ndarray of float
         Trace of the residual diagonal after each selection (greedy only).
+    stop_reason : str
+        Greedy only: why the selection stopped: "rank" (the requested rank
+        was reached), "trace_tol" (the residual trace fell to the tolerance),
+        "nonpositive-pivot" (the largest residual diagonal was <= 0) or
+        "exhausted" (every row was pivoted).
     """
 
     indices: np.ndarray
@@ -52,6 +57,7 @@ class CholeskySelection:
     columns: np.ndarray
     pivots: np.ndarray
     trace_history: np.ndarray = field(default_factory=lambda: np.empty(0))
+    stop_reason: str = ""
 
     @property
     def L(self):
@@ -62,7 +68,10 @@ def _setup(X, kernel, precision):
     p = get_precision(precision)
     X = as_matrix(X, "X", allow_object=False)
     m = X.shape[0]
-    # RBF has K(x, x) = 1; in general the diagonal costs m kernel evaluations.
+    if getattr(kernel, "name", None) == "rbf":  # K(x, x) = exp(-0) = 1 exactly, no m kernel calls
+        check_finite(X, "X")
+        return p, X, m, p.asarray(np.ones(m))
+    # In general the diagonal costs m kernel evaluations.
     diag = np.array([kernel(X[i:i + 1], precision=p)[0, 0] for i in range(m)], dtype=p.dtype)
     return p, X, m, diag
 
@@ -75,7 +84,8 @@ def _add_column(p, X, kernel, G, cols, r, j, d, done):
     exact zero and ``G[pivots]`` is exactly lower triangular.
     """
     kcol = kernel(X, X[j:j + 1], precision=p)[:, 0]
-    cols[:, r] = kcol
+    if cols is not None:
+        cols[:, r] = kcol
     s = p.sqrt(np.array([d[j]], dtype=p.dtype))[0]
     g = (kcol - G[:, :r] @ G[j, :r]) / s if r else kcol / s
     g[done] = p.scalar(0)
@@ -122,17 +132,40 @@ def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySele
     return CholeskySelection(np.array(keep, dtype=np.intp), G[:, :r].copy(), cols[:, :r].copy(), roots)
 
 
-def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, precision="float64") -> CholeskySelection:
+def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, keep_columns=True,
+                     precision="float64") -> CholeskySelection:
     """Greedy pivoted Cholesky (PCP-LSSVM, Chen & Zhou §4.2).
 
     At each step pivot on the largest residual diagonal d_j; stop after
-    ``rank`` pivots or once trace(d) <= ``trace_tol``.
+    ``rank`` pivots or once trace(d) <= ``trace_tol`` (times trace(K) when
+    ``relative``).
+
+    Parameters
+    ----------
+    X : (m, d) array
+    kernel : Kernel
+    rank : int >= 1, optional
+        At most this many pivots (default m).
+    trace_tol : float >= 0
+        Stop once the trace of the residual diagonal is <= trace_tol
+        (absolute) or <= trace_tol * trace(K) (``relative=True``).
+    relative : bool
+        Whether ``trace_tol`` is relative to trace(K).
+    keep_columns : bool
+        Keep the r kernel columns in ``columns`` (default).  False stores
+        nothing there (an empty (m, 0) array): G alone is m r numbers, so a
+        caller that only needs G halves the memory.
+    precision : str or Precision
 
     Notes
     -----
     Cost O(m r^2); only the diagonal and the r selected kernel columns are
     computed.  ``trace_history[i]`` is trace(K - G_i G_i^T) after i+1 pivots,
-    the error bound tr(K - P P^T) of Chen & Zhou.
+    the error bound tr(K - P P^T) of Chen & Zhou.  G is stored column-major,
+    so the update K[:, j] - G[:, :r] G[j, :r]^T is one contiguous BLAS gemv
+    for the LAPACK precisions.  The residual diagonal is clamped at 0 after
+    each update (rounding in d <- d - g^2 can make it slightly negative).
+    ``stop_reason`` says which rule stopped the selection.
     """
     if isinstance(trace_tol, bool) or not isinstance(trace_tol, (int, float, np.floating, np.integer)):
         raise TypeError(f"expected a real number trace_tol >= 0, got trace_tol={_short(trace_tol)}")
@@ -141,25 +174,34 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, precision="float64"
     p, X, m, d = _setup(X, kernel, precision)
     rank = m if rank is None else check_int("rank", rank, minimum=1)
     rank = min(rank, m)
-    ensure_memory(m, 2 * m * rank, p, what="pivoted Cholesky (factor and kernel columns)")
-    G = p.zeros((m, rank))
-    cols = p.zeros((m, rank))
+    ensure_memory(m, (2 if keep_columns else 1) * m * rank, p,
+                  what="pivoted Cholesky (factor and kernel columns)")
+    tol = float(trace_tol) * (float(np.sum(d)) if relative else 1.0)
+    G = np.asfortranarray(p.zeros((m, rank)))
+    cols = p.zeros((m, rank)) if keep_columns else None
+    zero = p.scalar(0)
     piv, roots, trace = [], [], []
+    reason = "exhausted" if rank == m else "rank"
     for r in range(rank):
-        if float(np.sum(d)) <= trace_tol:
+        if float(np.sum(d)) <= tol:
+            reason = "trace_tol"
             break
         dd = np.array([float(v) for v in d]) if d.dtype == object else d.astype(float)
         dd[piv] = -np.inf
         j = int(np.argmax(dd))
         if not (d[j] > 0):
+            reason = "nonpositive-pivot"
             break
         roots.append(float(_add_column(p, X, kernel, G, cols, r, j, d, piv)))
-        d[j] = p.scalar(0)  # exact zero at a pivot (removes rounding residue)
+        d[j] = zero  # exact zero at a pivot (removes rounding residue)
+        d[d < zero] = zero  # clamp rounding below 0
         piv.append(j)
         trace.append(float(np.sum(d)))
     r = len(piv)
-    return CholeskySelection(np.array(piv, dtype=np.intp), G[:, :r].copy(), cols[:, :r].copy(),
-                             np.array(roots), np.array(trace))
+    G = G if r == rank else G[:, :r].copy(order="F")
+    cols = p.zeros((m, 0)) if cols is None else (cols if r == rank else cols[:, :r].copy())
+    return CholeskySelection(np.array(piv, dtype=np.intp), G, cols, np.array(roots), np.array(trace),
+                             reason)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from typing import Callable
 
 import numpy as np
 
-from . import generators, keel, real
+from . import chen_zhou, generators, keel, real
 from ._base import Dataset, UnknownDatasetError, as_generator, build
 from ._mackey_glass import mackey_glass
 
@@ -92,6 +92,8 @@ _REGISTRY: dict[str, DatasetInfo] = {
         DatasetInfo("penbased", keel.penbased, "classification", _CZ),
         DatasetInfo("satimage", keel.satimage, "classification", _CZ),
         DatasetInfo("splice", keel.splice, "classification", _CZ),
+        DatasetInfo("cz-fig3", chen_zhou.fig3_linear, "classification", _CZ),
+        DatasetInfo("cz-road3d", chen_zhou.road3d, "regression", f"{_CZ} (shape of 3D Road Network)"),
     )
 }
 

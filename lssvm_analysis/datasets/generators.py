@@ -350,7 +350,7 @@ def _xy(X, y):
 
 
 def inject_label_outliers(X, y, *, seed=0, decision_function=None, far_fraction: float = 0.3,
-                          flip_fraction: float = 1 / 3) -> Contamination:
+                          flip_fraction: float = 1 / 3, rate: float | None = None) -> Contamination:
     """Flip labels far from the decision boundary (Chen & Zhou §5.1).
 
     "We choose 30% of samples which are far from decision hyperplane, then
@@ -374,6 +374,10 @@ def inject_label_outliers(X, y, *, seed=0, decision_function=None, far_fraction:
     flip_fraction : float in (0, 1]
         ``round(flip_fraction * pool size)`` rows of the pool, drawn without
         replacement, get the other label.
+    rate : float in (0, 1/3], optional
+        Outlier rate rho (Chen & Zhou Table 3's 5 %): overrides the two
+        fractions with ``far_fraction = 3 rho``, ``flip_fraction = 1/3``
+        (SEED_NOTES §0.4 DECISION; rho = 0.1 is the paper's protocol).
 
     Returns
     -------
@@ -387,6 +391,11 @@ def inject_label_outliers(X, y, *, seed=0, decision_function=None, far_fraction:
         has the wrong shape or is not finite, or a fraction is outside (0, 1].
     """
     X, y = _xy(X, y)
+    if rate is not None:
+        _check_fraction("rate", rate)
+        if rate > 1 / 3:
+            raise ValueError(f"expected rate in (0, 1/3] (the pool is 3 rate), got rate={rate!r}")
+        far_fraction, flip_fraction = 3 * rate, 1 / 3
     labels = np.unique(y)
     if len(labels) != 2:
         raise ValueError(f"expected y with exactly two classes, got {len(labels)} classes "

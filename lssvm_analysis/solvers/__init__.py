@@ -15,3 +15,6 @@ from . import abe  # noqa: E402,F401
 from . import baselines  # noqa: E402,F401
 from . import vieira  # noqa: E402,F401
 from . import zhao_sun  # noqa: E402,F401
+from . import chen_zhou  # noqa: E402,F401
+from . import robust  # noqa: E402,F401
+from . import fixed_size  # noqa: E402,F401

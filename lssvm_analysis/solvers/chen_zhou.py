@@ -1,0 +1,551 @@
+"""Chen & Zhou: sparse robust LS-SVM in the primal (PCP-LSSVM, SR-LSSVM, Algorithm 1).
+
+The primal R-LSSVM (9) with the kernel matrix replaced by a low-rank factor
+``K ~ P P^T`` from the greedy pivoted Cholesky (§4.2; Zhou 2016) and the
+truncated loss smoothed by (20), minimised by CCCP (19).  Every step runs in
+``precision``.
+
+Parameter mapping (paper -> ours)
+---------------------------------
+* ``lambda`` with the 1/m loss average: ``C = 1/(m lambda)`` (the tables report
+  ``m lambda = 1/C``);
+* Gaussian kernel ``exp(-sigma ||x - z||^2)``: ``sigma2 = 1/sigma``;
+* ``r = |B|``: ``n_support``;  ``tau``: ``tau``;  ``p`` (smoothing, 1e4): ``p``;
+* ``epsilon`` (stop criterion, 1e-2): ``tol``;  the unstated iteration cap: ``max_iter``.
+
+Algorithm 1 as implemented (our symbols, ``mlam = m lambda = 1/C``)
+-------------------------------------------------------------------
+1. ``P`` (m x r) and the pivots ``B`` by :func:`~lssvm_analysis.core.linalg.pivoted_cholesky`
+   (stop at r pivots or on the residual trace); ``gamma^(0) = 0``.
+2. ``J = mlam I_r + P^T P - (1/m)(P^T e)(P^T e)^T`` (27), ``j_form="literal"``; or
+   ``J = mlam I_r + P_c^T P_c`` with ``P_c = P - e mean(P)`` (``j_form="centered"``,
+   equal in exact arithmetic, SPD by construction).  Cholesky ``J = L_J L_J^T``.
+3. Comment 2: ``upsilon = J^{-1} P^T (z - mean(z) e)`` with ``z = y - gamma^(t)``
+   (``update="comment2"``), or (31) multiplied by ``P_B^T``:
+   ``upsilon = upsilon_LS - J^{-1}(P_S^T gamma_S - (e^T gamma / m) P^T e)`` over the
+   non-zero set ``S`` of ``gamma`` (``update="comment3"``, Comment 3);
+   ``b = (1/m)[e^T z - e^T P upsilon]`` (29).
+4. ``xi = y - P upsilon - b``; ``gamma^(t+1) = dL2/dxi`` by (22).
+5. Stop when ``||gamma^(t+1) - gamma^(t)||_2 < tol`` (absolute 2-norm; SEED_NOTES
+   §3.5), else at ``max_iter`` (status "not-converged", the last iterate kept).
+6. ``alpha_B = P_B^{-T} upsilon`` (Comment 2, ``coef="triangular"``, as printed);
+   ``alpha_N = 0``.  The model is (30): ``f(x) = sum_{i in B} alpha_i k(x_i, x) + b``.
+
+(22) is ``gamma = xi * min{1, e^{p(xi^2 - tau^2)}} / (1 + e^{-p|xi^2 - tau^2|})``,
+which equals ``xi * expit(p (xi^2 - tau^2))`` (SEED_NOTES §3.4).
+``smoothing="literal"`` evaluates it as printed (``e^{p(.)}`` overflows once
+``p (xi^2 - tau^2) > 709.8`` in float64, ``> 88.7`` in float32; ``min(1, inf) = 1``
+rescues the value in IEEE arithmetic, and the overflow count is recorded);
+the non-zero set S_t of Comment 3 is then defined by *underflow*, i.e. by the
+precision.  ``smoothing="stable"`` evaluates ``xi * expit(z)`` without overflow
+and sets ``gamma_i = 0`` exactly when ``z_i = p (xi_i^2 - tau^2) <= -40``
+(``expit(-40) < 4.3e-18``), the same S_t for every precision.
+
+Nystrom feature map
+-------------------
+``f(x) = p(x)^T upsilon + b`` with ``p(x) = P_B^{-1} k_B(x)`` (forward
+substitution) is the same function as (30), evaluated without forming
+``alpha_B = P_B^{-T} upsilon``, whose entries grow like ``cond(P_B)`` and cancel
+in the kernel sum: :func:`predict_nystrom` (diagnostics keep ``P_B`` and
+``upsilon``).
+
+Precision hot spots (SEED_NOTES §3.5, §3.6)
+-------------------------------------------
+* (27) as printed forms ``P^T P`` (entries ~ m for a wide kernel, whose first
+  column of P is ~ 1) and subtracts a rank-one term of the same size: the
+  rounding error is ``~ m u ||P||^2`` against ``||J|| ~ mlam + ||P_c||^2``.  The
+  centred form rounds ``P_c`` exactly up to the error of the column means
+  (Sterbenz), which moves P_c along ``e``, orthogonal to P_c's columns: the
+  error of ``P_c^T P_c`` is first order ``m u ||P_c||^2`` only.
+* The numerical rank the pivoted Cholesky reaches depends on the precision and
+  on the trace tolerance (``diagnostics["rank"]``, ``["rank_stop"]``).
+
+References
+----------
+L. Chen, S. Zhou, Sparse algorithm for robust LSSVM in primal space (arXiv, 2017):
+eqs. (9), (19)-(31), Algorithm 1, Comments 1-4.
+S. Zhou, Sparse LSSVM in primal using Cholesky factorization for large-scale
+problems, IEEE TNNLS 27 (2016) (PCP-LSSVM).
+"""
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+from ..core._validation import check_int, check_positive
+from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
+from ..core.linalg import pivoted_cholesky
+from ..core.precision import get_precision
+from ._common import breakdown_fit, make_fit, validate_xy
+from ._registry import register, variant
+from .result import PhaseTimer
+
+__all__ = ["fit_pcp", "fit_sr", "predict_nystrom", "decision_values", "smooth_gamma", "form_j",
+           "coefficient_counts", "default_n_support", "EXPIT_CUTOFF"]
+
+_BOTH = ("regression", "classification")
+_KERNEL = ("C", "kernel", "sigma2", "degree", "t", "task")
+_FACTOR = ("n_support", "trace_tol", "trace_rule")
+#: gamma_i = 0 exactly when p (xi^2 - tau^2) <= -EXPIT_CUTOFF (stable smoothing): expit(-40) < 4.3e-18.
+EXPIT_CUTOFF = 40.0
+#: Comment 4 (unspecified in the paper; SEED_NOTES DECISION): start at delta max|xi|,
+#: halve tau when ||Delta gamma|| < 10 tol, down to ``tau``.
+_TAU_DELTA, _TAU_FACTOR, _TAU_SMALL = 0.5, 0.5, 10.0
+
+_J_FORMS = (variant("j_form", "centered", "J = m lambda I + P_c^T P_c with P_c = P - e mean(P): no cancellation"),
+            variant("j_form", "literal", "J by (27): P^T P - (1/m)(P^T e)(P^T e)^T, cancels", literal=True))
+_COEF = (variant("coef", "triangular", "alpha_B = P_B^{-T} upsilon (Comment 2), as printed", literal=True),)
+
+
+# ---------------------------------------------------------------------------
+# Validation
+# ---------------------------------------------------------------------------
+def default_n_support(m: int) -> int:
+    """The paper's r for medium sets: floor(0.05 m), at least 1."""
+    return max(1, int(0.05 * m))
+
+
+def _check_n_support(n_support, m):
+    if n_support is None:
+        return default_n_support(m)
+    r = check_int("n_support", n_support, minimum=1)
+    if r > m:
+        raise ValueError(f"expected n_support in 1..m = 1..{m}, got n_support={n_support!r}")
+    return r
+
+
+def _check_tau(tau):
+    if isinstance(tau, bool) or not isinstance(tau, numbers.Real):
+        raise TypeError(f"expected a positive real number (or inf) for tau, got tau={tau!r}")
+    if not tau > 0:  # NaN fails too
+        raise ValueError(f"expected tau > 0 (inf: no truncation), got tau={tau!r}")
+    return float(tau)
+
+
+def _check_trace(trace_tol, trace_rule):
+    if trace_rule not in ("relative", "absolute"):
+        raise ValueError(f"expected trace_rule in ('relative', 'absolute'), got trace_rule={trace_rule!r}")
+    if trace_tol is None:
+        return None
+    if isinstance(trace_tol, bool) or not isinstance(trace_tol, numbers.Real):
+        raise TypeError(f"expected a real number >= 0 for trace_tol, got trace_tol={trace_tol!r}")
+    if not (np.isfinite(trace_tol) and trace_tol >= 0):
+        raise ValueError(f"expected a finite trace_tol >= 0, got trace_tol={trace_tol!r}")
+    return float(trace_tol)
+
+
+# ---------------------------------------------------------------------------
+# Building blocks (public: the tests and the report measure them one by one)
+# ---------------------------------------------------------------------------
+def factor(X, kernel, prec, n_support, trace_tol, trace_rule):
+    """Step 1: the pivoted Cholesky factor and why it stopped.
+
+    ``trace_tol=None`` is the precision's own resolution: relative tolerance
+    ``n_support * u`` (the rounding of the residual diagonal after r updates
+    d <- d - g^2 is ~ r u K_ii per entry, so below that the greedy choice
+    picks rounding noise).
+
+    Returns
+    -------
+    sel : CholeskySelection (G column-major, no kernel columns kept)
+    tol_used : float
+        The tolerance in the unit of ``trace_rule``.
+    """
+    tol = n_support * prec.unit_roundoff if trace_tol is None else trace_tol
+    rule = "relative" if trace_tol is None else trace_rule
+    sel = pivoted_cholesky(X, kernel, rank=n_support, trace_tol=tol, relative=rule == "relative",
+                           keep_columns=False, precision=prec)
+    return sel, tol
+
+
+def form_j(P, mlam, prec, j_form, *, overwrite=False):
+    """J of (27) (``"literal"``) or mlam I + P_c^T P_c (``"centered"``).
+
+    Parameters
+    ----------
+    P : (m, r) array in ``prec``
+    mlam : scalar of ``prec``
+        m lambda = 1/C.
+    j_form : {"centered", "literal"}
+    overwrite : bool
+        Centre P in place (``"centered"``): the solver owns its factor and
+        keeps one m x r array instead of two.
+
+    Returns
+    -------
+    J : (r, r) array
+    Pc : (m, r) array or None
+        The centred factor (``"centered"``), else None.
+    mu : (r,) array
+        Column means of P (P^T e / m).
+    """
+    m, r = P.shape
+    mu = np.sum(P, axis=0) / prec.scalar(m)
+    eye = prec.eye(r)
+    if j_form == "literal":
+        ph = np.sum(P, axis=0)  # P^T e
+        J = mlam * eye + P.T @ P - np.multiply.outer(ph, ph) / prec.scalar(m)
+        return J, None, mu
+    if overwrite:
+        P -= mu
+        Pc = P
+    else:
+        Pc = P - mu
+    return mlam * eye + Pc.T @ Pc, Pc, mu
+
+
+def smooth_gamma(xi, tau, p_smooth, prec, smoothing):
+    """gamma = dL2_bar/dxi of (21)-(22), elementwise.
+
+    Parameters
+    ----------
+    xi : (m,) array in ``prec``
+    tau, p_smooth : float
+    smoothing : {"stable", "literal"}
+
+    Returns
+    -------
+    gamma : (m,) array in ``prec``
+    n_overflow : int
+        Entries where the literal e^{p(xi^2 - tau^2)} overflowed (0 for "stable" and mp).
+    """
+    zero = prec.scalar(0)
+    if np.isinf(tau):
+        return np.full(xi.shape, zero, dtype=xi.dtype), 0
+    one = prec.scalar(1)
+    z = prec.scalar(p_smooth) * (xi * xi - prec.scalar(tau) ** 2)
+    if smoothing == "literal":
+        with np.errstate(over="ignore"):
+            E = prec.exp(z)
+            n_over = 0 if E.dtype == object else int(np.count_nonzero(np.isinf(E)))
+            g = xi * np.where(E < one, E, one) / (one + prec.exp(-np.abs(z)))
+        return g, n_over
+    ez = prec.exp(-np.abs(z))
+    s = np.where(z >= zero, one / (one + ez), ez / (one + ez))
+    return np.where(z > prec.scalar(-EXPIT_CUTOFF), xi * s, zero), 0
+
+
+def coefficient_counts(alpha_B, m) -> dict:
+    """Exact zeros of the full alpha (alpha_N = 0) and |alpha| > 1e-8 max|alpha| (SEED_NOTES §0.3)."""
+    a = np.abs(np.asarray([float(v) for v in alpha_B]))
+    big = a.max() if a.size else 0.0
+    return {"n_exact_zeros": int(m - a.size + np.count_nonzero(a == 0)),
+            "n_significant": int(np.count_nonzero(a > 1e-8 * big)) if big > 0 else 0}
+
+
+def _nonzero_mask(a) -> np.ndarray:
+    return np.array([v != 0 for v in a], dtype=bool) if a.dtype == object else a != 0
+
+
+def _count_nonzero(a) -> int:
+    return int(np.count_nonzero(_nonzero_mask(a)))
+
+
+def _kappa(J, prec) -> float:
+    ev = np.linalg.eigvalsh(prec.to_float64(J))
+    return float(ev[-1] / ev[0]) if ev[0] > 0 else float("inf")
+
+
+# ---------------------------------------------------------------------------
+# Algorithm 1
+# ---------------------------------------------------------------------------
+class _State:
+    """Everything Algorithm 1 keeps between iterations (the factor, J's Cholesky, y)."""
+
+    def __init__(self, P, Pc, mu, LJ, y, prec, j_form):
+        self.P, self.Pc, self.mu, self.LJ, self.y, self.prec, self.j_form = P, Pc, mu, LJ, y, prec, j_form
+        self.m = y.shape[0]
+        self.mm = prec.scalar(self.m)
+        self.phat = mu * self.mm  # P^T e
+
+    def project(self, v):
+        """P^T (v - mean(v) e) (literal) or P_c^T (v - mean(v) e) (centred)."""
+        vc = v - np.sum(v) / self.mm
+        return (self.P if self.Pc is None else self.Pc).T @ vc
+
+    def solve(self, rhs):
+        return self.prec.cho_solve(self.LJ, rhs)
+
+    def rows(self, S):
+        """The rows P_S of P (from P_c + mu when only the centred factor is kept)."""
+        return self.P[S] if self.Pc is None else self.Pc[S] + self.mu
+
+    def fitted(self, ups, b):
+        """P upsilon + b on the training set."""
+        if self.Pc is None:
+            return self.P @ ups + b
+        return self.Pc @ ups + (self.mu @ ups + b)
+
+
+def _upsilon(st, gamma, update, ups_ls):
+    """Step 3: upsilon by Comment 2 ((28) times P_B^T) or by (31) times P_B^T."""
+    if update == "comment2" or ups_ls is None:
+        return st.solve(st.project(st.y - gamma))
+    nz = np.flatnonzero(_nonzero_mask(gamma))
+    if nz.size == 0:
+        return ups_ls.copy()
+    rhs = st.rows(nz).T @ gamma[nz] - (np.sum(gamma) / st.mm) * st.phat
+    return ups_ls - st.solve(rhs)
+
+
+def _algorithm1(st, *, tau, p_smooth, tol, max_iter, smoothing, update, tau_schedule):
+    """Steps 3-5 of Algorithm 1; returns (upsilon, b, gamma_used, history, converged, n_overflow)."""
+    prec = st.prec
+    gamma = prec.zeros(st.m)
+    ups_ls = st.solve(st.project(st.y)) if update == "comment3" else None
+    tau_cur = tau
+    hist = {"delta_gamma": [], "n_active": [], "tau": []}
+    n_over, converged = 0, False
+    for it in range(1, max_iter + 1):
+        ups = ups_ls.copy() if (it == 1 and ups_ls is not None) else _upsilon(st, gamma, update, ups_ls)
+        b = (np.sum(st.y - gamma) - st.phat @ ups) / st.mm  # (29)
+        xi = st.y - st.fitted(ups, b)
+        if tau_schedule and it == 1:
+            tau_cur = max(_TAU_DELTA * float(np.max(np.abs(prec.to_float64(xi)))), tau)
+        g_new, k = smooth_gamma(xi, tau_cur, p_smooth, prec, smoothing)
+        n_over += k
+        delta = float(np.sqrt(float(np.sum((g_new - gamma) ** 2))))
+        hist["delta_gamma"].append(delta)
+        hist["n_active"].append(_count_nonzero(g_new))
+        hist["tau"].append(tau_cur)
+        gamma_used, gamma = gamma, g_new
+        if delta < tol and tau_cur <= tau:
+            converged = True
+            break
+        if tau_schedule and delta < _TAU_SMALL * tol and tau_cur > tau:
+            tau_cur = max(_TAU_FACTOR * tau_cur, tau)
+    return ups, b, gamma_used, hist, converged, n_over
+
+
+def _run(name, X, y, *, precision, C, kernel, sigma2, degree, t, task, n_support, trace_tol, trace_rule,
+         j_form, coef, tau, p_smooth, tol, max_iter, smoothing, update, tau_schedule, params):
+    X, y, k, prec = validate_xy(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree, t=t,
+                                precision=precision)
+    m = len(y)
+    r_cap = _check_n_support(n_support, m)
+    trace_tol = _check_trace(trace_tol, trace_rule)
+    params = {**params, "C": C, "task": task, "kernel": k.name, **k.params, "n_support": r_cap}
+    timer = PhaseTimer()
+    with prec.context():
+        with timer("selection"):
+            sel, tol_used = factor(X, k, prec, r_cap, trace_tol, trace_rule)
+        piv, P = sel.indices, sel.G
+        r = len(piv)
+        diag = {"rank": r, "rank_stop": sel.stop_reason, "n_support_requested": r_cap,
+                "trace_tol": tol_used, "trace_rule": "relative" if trace_tol is None else trace_rule,
+                "trace_residual": float(sel.trace_history[-1]) if r else float("nan"),
+                "pivots": sel.pivots}
+        P_B = P[piv].copy()
+        with timer("formation"):
+            J, Pc, mu = form_j(P, prec.reciprocal(C), prec, j_form, overwrite=True)
+        diag["kappa_J"] = _kappa(J, prec)
+        try:
+            with timer("factorization"):
+                LJ = prec.cholesky(J, check=False)
+        except CholeskyBreakdownError as err:
+            return breakdown_fit(name, prec, err, X=X, kernel=k, timer=timer, support=piv,
+                                 diagnostics=diag, params=params)
+        st = _State(P if Pc is None else None, Pc, mu, LJ, prec.asarray(y), prec, j_form)
+        del P, sel
+        with timer("solve"):
+            ups, b, g_used, hist, conv, n_over = _algorithm1(
+                st, tau=tau, p_smooth=p_smooth, tol=tol, max_iter=max_iter, smoothing=smoothing,
+                update=update, tau_schedule=tau_schedule)
+            alpha_B = prec.solve_triangular(P_B, ups, lower=True, trans=True)  # P_B^T alpha_B = upsilon
+    diag.update(coefficient_counts(alpha_B, m), smoothing_overflows=n_over, P_B=P_B, upsilon=ups,
+                gamma=g_used, converged=conv, n_truncated=hist["n_active"][-1])
+    status = "ok" if conv else "not-converged"
+    if not conv:
+        warnings.warn(f"{name}: ||gamma^(t+1) - gamma^(t)|| = {hist['delta_gamma'][-1]:.3g} >= "
+                      f"tol={tol} after max_iter={max_iter} iterations", ConvergenceWarning, stacklevel=3)
+    return make_fit(name, prec, coef=alpha_B, bias=b, support=piv, X=X, kernel=k, timer=timer,
+                    status=status, iterations=len(hist["delta_gamma"]),
+                    history={k_: np.asarray(v) for k_, v in hist.items()}, diagnostics=diag,
+                    params=params)
+
+
+# ---------------------------------------------------------------------------
+# Prediction
+# ---------------------------------------------------------------------------
+def _model_check(fit):
+    if fit.coef_ is None:
+        raise RuntimeError(f"expected a fit with a model, got status={fit.status!r}")
+
+
+def decision_values(fit, X, *, feature_map=False):
+    """f(x) of a pcp/sr-lssvm fit, also for a "not-converged" fit (its last iterate).
+
+    ``feature_map=False``: (30), ``sum_B alpha_i k(x_i, x) + b``;
+    ``True``: :func:`predict_nystrom`.  Float64 result.
+    """
+    _model_check(fit)
+    if feature_map:
+        return predict_nystrom(fit, X)
+    prec = get_precision(fit.precision)
+    with prec.context():
+        f = fit.kernel(X, fit.X_support_, precision=prec) @ fit.coef_ + fit.bias_
+    return prec.to_float64(f)
+
+
+def predict_nystrom(fit, X):
+    """f(x) = p(x)^T upsilon + b with p(x) = P_B^{-1} k_B(x) (the Nystrom feature map).
+
+    Parameters
+    ----------
+    fit : Fit of pcp-lssvm or sr-lssvm
+    X : (n, d) array
+
+    Returns
+    -------
+    f : (n,) float64
+
+    Notes
+    -----
+    One forward substitution with the r x r lower triangle P_B per call
+    (r^2 n multiply-adds) instead of forming alpha_B = P_B^{-T} upsilon: the
+    same function as (30) in exact arithmetic; ||p(x)||^2 <= k(x, x), so the
+    final dot product does not cancel the way the kernel sum over alpha_B can.
+    """
+    _model_check(fit)
+    prec = get_precision(fit.precision)
+    with prec.context():
+        KB = fit.kernel(fit.X_support_, X, precision=prec)  # (r, n)
+        feats = prec.solve_triangular(fit.diagnostics["P_B"], KB, lower=True)
+        f = feats.T @ fit.diagnostics["upsilon"] + fit.bias_
+    return prec.to_float64(f)
+
+
+# ---------------------------------------------------------------------------
+# Registered solvers
+# ---------------------------------------------------------------------------
+_COMMON_DOC = """
+    X : (m, d) array_like
+    y : (m,) array_like
+        Targets, or labels in {-1, +1} (classification is least squares on
+        the labels, Chen & Zhou (1); ``task`` only validates them).
+    precision : str or Precision
+        Every step (kernel columns, factor, J, solves, smoothing) runs in it.
+    C : float > 0
+        ``1/(m lambda)`` (the tables' m lambda is 1/C).
+    kernel, sigma2, degree, t
+        RBF ``exp(-||x - z||^2 / sigma2)``: ``sigma2 = 1/sigma`` of the paper.
+    n_support : int in 1..m, optional
+        r, the pivot budget (default floor(0.05 m), the paper's medium-set rule).
+    trace_tol : float >= 0, optional
+        Stop the pivoted Cholesky once the residual trace is <= trace_tol
+        (``trace_rule="absolute"``) or <= trace_tol * trace(K) ("relative").
+        Default None: relative ``n_support * u`` of the precision.
+    trace_rule : {"relative", "absolute"}
+    j_form : {"centered", "literal"}
+        J by mlam I + P_c^T P_c, or by (27) as printed.
+    coef : {"triangular"}
+        alpha_B = P_B^{-T} upsilon (Comment 2).  The Nystrom feature-map
+        prediction :func:`predict_nystrom` needs no alpha_B."""
+
+
+@register("pcp-lssvm", tasks=_BOTH, paper="chen-zhou", equations="(24)-(29), Comment 1",
+          params=_KERNEL + _FACTOR + ("j_form", "coef"), variants=_J_FORMS + _COEF)
+def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+            task="regression", n_support=None, trace_tol=None, trace_rule="relative",
+            j_form="centered", coef="triangular"):
+    """PCP-LSSVM: pivoted-Cholesky primal LS-SVM, the first cycle of Algorithm 1 (Comment 1).
+
+    Parameters
+    ----------""" + _COMMON_DOC + """
+
+    Returns
+    -------
+    Fit
+        ``coef_`` = alpha_B (r,) on ``support_`` = the pivots in pivot order;
+        ``iterations`` = 1; diagnostics ``rank``, ``rank_stop`` (why the
+        pivoted Cholesky stopped), ``trace_residual``, ``kappa_J`` (float64
+        estimate), ``n_exact_zeros`` / ``n_significant`` of the full alpha,
+        ``P_B``, ``upsilon`` (for :func:`predict_nystrom`).  A Cholesky
+        breakdown of J gives status "breakdown".
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad input, naming the argument (n_support outside 1..m, trace_tol < 0, ...).
+
+    Notes
+    -----
+    Cost O(m r^2) for P and J, O(r^3) for J's Cholesky, O(m r) per solve; memory
+    O(m r).  Equals Zhou's (2016) P-LSSVM: gamma = 0 in (28)-(29).
+    """
+    return _run("pcp-lssvm", X, y, precision=precision, C=C, kernel=kernel, sigma2=sigma2,
+                degree=degree, t=t, task=task, n_support=n_support, trace_tol=trace_tol,
+                trace_rule=trace_rule, j_form=j_form, coef=coef, tau=float("inf"), p_smooth=1.0,
+                tol=float("inf"), max_iter=1, smoothing="stable", update="comment2",
+                tau_schedule=False, params={"j_form": j_form, "coef": coef})
+
+
+@register("sr-lssvm", tasks=_BOTH, paper="chen-zhou", equations="(19)-(31), Algorithm 1, Comments 1-4",
+          params=_KERNEL + _FACTOR + ("tau", "p", "tol", "max_iter", "j_form", "smoothing", "update",
+                                      "coef", "tau_schedule"),
+          variants=_J_FORMS + (
+              variant("smoothing", "stable", "gamma = xi expit(p(xi^2 - tau^2)), 0 below -40: no overflow"),
+              variant("smoothing", "literal", "gamma by (22): e^{p(.)} overflows at p = 1e4", literal=True),
+              variant("update", "comment2", "upsilon = J^{-1} P^T(y - gamma - mean) each step (Comment 2)"),
+              variant("update", "comment3", "(31): upsilon_LS minus J^{-1} of the rows of S_t (Comment 3)"),
+          ) + _COEF)
+def fit_sr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+           task="regression", n_support=None, trace_tol=None, trace_rule="relative", tau=1.0, p=1e4,
+           tol=1e-2, max_iter=100, j_form="centered", smoothing="stable", update="comment2",
+           coef="triangular", tau_schedule=False):
+    """SR-LSSVM: Algorithm 1 (CCCP on the smoothed primal R-LSSVM with K ~ P P^T).
+
+    Parameters
+    ----------""" + _COMMON_DOC + """
+    tau : float > 0 or inf
+        Truncation tau of L_tau (2); inf = no truncation (then SR = PCP).
+        Default 1 (the paper tunes it; its tables use 0.01..40).
+    p : float > 0
+        Smoothing parameter of (20) (paper: 1e4, untuned).
+    tol : float > 0
+        epsilon: stop when ||gamma^(t+1) - gamma^(t)||_2 < tol (paper 1e-2).
+    max_iter : int >= 1
+        Cap on the iterations (unstated in the paper; default 100).
+    smoothing : {"stable", "literal"}
+        (22) as ``xi expit(z)`` with the explicit S_t threshold, or as printed.
+    update : {"comment2", "comment3"}
+        Step 3 by Comment 2 or by (31) of Comment 3.
+    tau_schedule : bool
+        Comment 4 (off by default, as in the tables): start at
+        0.5 max|xi^(1)|, halve when ||Delta gamma|| < 10 tol, down to ``tau``.
+
+    Returns
+    -------
+    Fit
+        As :func:`fit_pcp`; ``iterations`` = number of step-3 solves;
+        ``history``: ``delta_gamma`` (||gamma^(t+1) - gamma^(t)||), ``n_active``
+        (|S_t|), ``tau`` per iteration; diagnostics also ``gamma`` (the gamma the
+        last solve used), ``smoothing_overflows``, ``converged``.
+        ``status="not-converged"`` (model kept, ConvergenceWarning) at max_iter.
+
+    Raises
+    ------
+    ValueError, TypeError
+        tau <= 0, p <= 0, tol <= 0, max_iter < 1, n_support outside 1..m, ...
+
+    Notes
+    -----
+    Cost O(m r^2 + T m r) (steps 1-2 once, O(m r) per iteration for P^T z and
+    xi); memory O(m r).  ``xi = y - P upsilon - b`` is evaluated as
+    ``y - (P_c upsilon + mean(P) upsilon + b)`` for the centred form.
+    """
+    tau = _check_tau(tau)
+    check_positive("p", p)
+    check_positive("tol", tol)
+    max_iter = check_int("max_iter", max_iter, minimum=1)
+    if not isinstance(tau_schedule, (bool, np.bool_)):
+        raise TypeError(f"expected True or False for tau_schedule, got tau_schedule={tau_schedule!r}")
+    return _run("sr-lssvm", X, y, precision=precision, C=C, kernel=kernel, sigma2=sigma2,
+                degree=degree, t=t, task=task, n_support=n_support, trace_tol=trace_tol,
+                trace_rule=trace_rule, j_form=j_form, coef=coef, tau=tau, p_smooth=float(p), tol=float(tol),
+                max_iter=max_iter, smoothing=smoothing, update=update, tau_schedule=bool(tau_schedule),
+                params={"tau": tau, "p": float(p), "tol": float(tol), "max_iter": max_iter,
+                        "j_form": j_form, "smoothing": smoothing, "update": update, "coef": coef,
+                        "tau_schedule": bool(tau_schedule)})

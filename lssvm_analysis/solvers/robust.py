@@ -1,0 +1,471 @@
+"""Chen & Zhou's robust and sparse baselines: R-LSSVM-W/Y, W-LSSVM, FS-LSSVM, and Proposition 1.
+
+Parameter mapping (Chen & Zhou -> ours): ``C = 1/(m lambda)``, RBF
+``sigma2 = 1/sigma``, ``tau``, Yang's smoothing width ``h``, the unstated
+stop ``||gamma^(t+1) - gamma^(t)||_2 < tol`` (1e-2) and cap ``max_iter`` (100)
+(SEED_NOTES §3.2 DECISION).
+
+R-LSSVM by CCCP on the dense system (6)
+---------------------------------------
+Each CCCP step solves
+
+    [ I + C K   e ] [ beta ]   [ y - gamma^(t) ]
+    [ e^T       0 ] [ b    ] = [ 0             ]                      (6)
+
+(``C K = K/(m lambda)``).  The (m+1) matrix is indefinite; "decomposed by
+Cholesky once" (Chen & Zhou §5) means the Suykens transform: factor
+``A = I + C K = L L^T`` once, solve ``A eta = e`` once, and per iteration
+``A nu = y - gamma``, ``b = e^T nu / e^T eta``, ``beta = nu - eta b``.
+**Corrected model** (SEED_NOTES §3.2): (6) is the LS-SVM dual with
+regularisation C and targets ``y - gamma`` where ``alpha = C beta``, so
+``f(x) = C sum_i beta_i k(x_i, x) + b`` (the paper prints ``sum beta k + b``,
+off by the factor ``1/(m lambda)``); ``coef_ = C beta``.  Residuals need no
+kernel product: ``xi^(t+1) = y - f = beta^(t+1) + gamma^(t)``.
+
+* ``r-lssvm-w`` (Wang & Zhong 2014): rule (8), ``gamma_i = xi_i 1[|xi_i| > tau]``.
+* ``r-lssvm-y`` (Yang, Tan & He 2014): the seed gives only "a piecewise
+  quadratic smoothing of L2 with parameter h".  **Reconstruction**: the convex
+  C^1 piecewise-quadratic L2_h whose derivative ramps linearly from 0 at
+  ``|xi| = a = max(tau - h, 0)`` to ``tau + h`` at ``|xi| = tau + h``:
+  ``gamma = sign(xi) (tau + h)(|xi| - a) / (tau + h - a)`` on the ramp, 0 below,
+  ``xi`` above.  Not Yang's published formula; results are not reproducible in detail.
+
+W-LSSVM (Suykens, De Brabanter, Lukas, Vandewalle 2002)
+-------------------------------------------------------
+Unweighted LS-SVM, ``e_k = alpha_k / C``, robust scale ``s = 1.483 MAD(e)``,
+weights ``v_k = W(|e_k| / s)`` floored at 1e-4, refit with ``H = K + diag(1/(C v_k))``.
+Weight functions (LS-SVMlab names): Hampel (c1 = 2.5, c2 = 3, the default),
+Huber (1.345), logistic (``tanh(r)/r``), Myriad (``1/(1 + r^2)``, delta = 1 in
+units of s: our reconstruction of LS-SVMlab's data-driven delta).
+
+Proposition 1 (re-weighted view, §3)
+------------------------------------
+:func:`fit_irls01` alternates the weighted LS-SVM (13) with 0/1 weights and
+the closed-form weight update (12), ``omega_i = 1[|xi_i| <= tau]``.  With 0/1
+weights (13) is the LS-SVM on the points with omega = 1 (same C = 1/(m lambda),
+m the full count), so each step is a dense LS-SVM on a subset.  Its fixed
+points are those of CCCP with rule (8): a cross-check, not a registered solver.
+
+References
+----------
+L. Chen, S. Zhou (arXiv 2017) §2.2, §3, §5.  K. Wang, P. Zhong, Robust non-convex
+least squares loss function for regression with outliers, KBS 71 (2014).
+X. Yang, L. Tan, L. He, A robust least squares support vector machine for
+regression and classification with noise, Neurocomputing 140 (2014).
+J.A.K. Suykens, J. De Brabanter, L. Lukas, J. Vandewalle, Weighted least squares
+support vector machines: robustness and sparse approximation, Neurocomputing 48 (2002).
+"""
+from __future__ import annotations
+
+import numbers
+import warnings
+
+import numpy as np
+
+from ..core.condest import cholesky_conditioning
+from ..core._validation import check_int, check_positive
+from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
+from ..core.precision import get_precision
+from ._common import breakdown_fit, make_fit, validate_xy
+from ._registry import LAPACK_THRESHOLD, register, variant
+from .chen_zhou import coefficient_counts
+from .result import PhaseTimer
+
+__all__ = ["fit_rlssvm_w", "fit_rlssvm_y", "fit_wlssvm", "fit_irls01", "cccp_system",
+           "weighted_system", "yang_gamma", "wang_gamma", "robust_weights"]
+
+_BOTH = ("regression", "classification")
+_KERNEL = ("C", "kernel", "sigma2", "degree", "t", "task")
+_HAMPEL = (2.5, 3.0)
+_HUBER = 1.345
+_FLOOR = 1e-4
+_MAD = 1.483
+
+
+def _two_solve_bound(fit, n):
+    """Schur route: two backward-stable SPD solves (c = LAPACK's 30 each)."""
+    return 2 * LAPACK_THRESHOLD * n * get_precision(fit.precision).unit_roundoff
+
+
+def _check_tau(tau):
+    if isinstance(tau, bool) or not isinstance(tau, numbers.Real):
+        raise TypeError(f"expected a positive real number (or inf) for tau, got tau={tau!r}")
+    if not tau > 0:
+        raise ValueError(f"expected tau > 0 (inf: no truncation), got tau={tau!r}")
+    return float(tau)
+
+
+# ---------------------------------------------------------------------------
+# gamma rules (7): subgradients of L2
+# ---------------------------------------------------------------------------
+def wang_gamma(xi, tau, h, prec):
+    """Rule (8): gamma_i = xi_i if |xi_i| > tau else 0 (``h`` unused)."""
+    return np.where(np.abs(xi) > prec.scalar(tau), xi, prec.scalar(0))
+
+
+def yang_gamma(xi, tau, h, prec):
+    """Reconstructed Yang smoothing (module docstring): a C^1 ramp over [max(tau-h, 0), tau+h]."""
+    a, top = max(tau - h, 0.0), tau + h
+    ax = np.abs(xi)
+    zero = prec.scalar(0)
+    ramp = (xi / np.where(ax > zero, ax, prec.scalar(1))) * prec.scalar(top) * (ax - prec.scalar(a)) \
+        / prec.scalar(top - a)
+    return np.where(ax >= prec.scalar(top), xi, np.where(ax > prec.scalar(a), ramp, zero))
+
+
+# ---------------------------------------------------------------------------
+# Dense CCCP (6)
+# ---------------------------------------------------------------------------
+def _form_a(X, kernel, C, prec):
+    """A = I + C K (6), in the precision."""
+    K = kernel(X, precision=prec)
+    A = K * prec.scalar(C)
+    idx = np.arange(A.shape[0])
+    A[idx, idx] = A[idx, idx] + prec.scalar(1)
+    return A
+
+
+def cccp_system(X, y, fit, **params):
+    """The system (6) the last CCCP step of an r-lssvm-w/-y fit solved.
+
+    Returns ``(A, rhs, unpack)`` with ``A = [[I + C K, e], [e^T, 0]]``,
+    ``rhs = [y - gamma; 0]`` (gamma = ``fit.diagnostics["gamma"]``) and
+    ``unpack(z) = {"coef": C z[:m], "bias": z[m]}`` (the corrected model).
+    """
+    merged = {**dict(fit.params), **params}
+    X, y, _, prec = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
+                                precision=fit.precision)
+    m = len(y)
+    with prec.context():
+        A = prec.zeros((m + 1, m + 1))
+        A[:m, :m] = _form_a(X, fit.kernel, merged["C"], prec)
+        A[:m, m] = prec.scalar(1)
+        A[m, :m] = prec.scalar(1)
+        rhs = prec.zeros(m + 1)
+        rhs[:m] = prec.asarray(y) - fit.diagnostics["gamma"]
+    Cp = prec.scalar(merged["C"])
+
+    def unpack(z):
+        z = np.asarray(z)
+        return {"coef": z[:m] * Cp, "bias": z[m]}
+
+    return A, rhs, unpack
+
+
+def _cccp_loop(L, y, eta, s, rule, tau, h, tol, max_iter, prec):
+    gamma = prec.zeros(len(y))
+    e = prec.asarray(np.ones(len(y)))
+    hist = {"delta_gamma": [], "n_active": []}
+    converged = False
+    for _ in range(max_iter):
+        nu = prec.cho_solve(L, y - gamma)
+        b = (e @ nu) / s
+        beta = nu - eta * b
+        g_new = rule(beta + gamma, tau, h, prec)  # xi = beta + gamma^(t)
+        delta = float(np.sqrt(float(np.sum((g_new - gamma) ** 2))))
+        hist["delta_gamma"].append(delta)
+        hist["n_active"].append(int(sum(1 for v in g_new if v != 0)) if g_new.dtype == object
+                                else int(np.count_nonzero(g_new)))
+        gamma_used, gamma = gamma, g_new
+        if delta < tol:
+            converged = True
+            break
+    return beta, b, gamma_used, hist, converged
+
+
+def _fit_cccp(name, rule, X, y, *, precision, C, kernel, sigma2, degree, t, task, tau, h, tol, max_iter):
+    X, y, k, prec = validate_xy(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree, t=t,
+                                precision=precision)
+    tau = _check_tau(tau)
+    check_positive("tol", tol)
+    max_iter = check_int("max_iter", max_iter, minimum=1)
+    params = {"C": C, "task": task, "kernel": k.name, **k.params, "tau": tau, "tol": float(tol),
+              "max_iter": max_iter, **({} if h is None else {"h": float(h)})}
+    timer, m = PhaseTimer(), len(y)
+    with prec.context():
+        with timer("formation"):
+            A = _form_a(X, k, C, prec)
+        try:
+            with timer("factorization"):
+                L = prec.cholesky(A, check=False)
+        except CholeskyBreakdownError as err:
+            return breakdown_fit(name, prec, err, X=X, kernel=k, timer=timer, support=np.arange(m),
+                                 params=params)
+        cond = cholesky_conditioning(A, L, prec, matrix="A of (6), Suykens transform")
+        with timer("solve"):
+            eta = prec.cho_solve(L, prec.asarray(np.ones(m)))
+            s = np.sum(eta)
+            beta, b, g_used, hist, conv = _cccp_loop(L, prec.asarray(y), eta, s, rule, tau, h, tol,
+                                                    max_iter, prec)
+        coef = beta * prec.scalar(C)
+    diag = {**coefficient_counts(coef, m), "gamma": g_used, "converged": conv,
+            "solution": np.concatenate([beta, np.array([b], dtype=beta.dtype)]),
+            "n_truncated": hist["n_active"][-1]}
+    if not conv:
+        warnings.warn(f"{name}: ||Delta gamma|| = {hist['delta_gamma'][-1]:.3g} >= tol={tol} after "
+                      f"max_iter={max_iter}", ConvergenceWarning, stacklevel=3)
+    return make_fit(name, prec, coef=coef, bias=b, support=np.arange(m), X=X, kernel=k, timer=timer,
+                    status="ok" if conv else "not-converged", iterations=len(hist["delta_gamma"]),
+                    history={k_: np.asarray(v) for k_, v in hist.items()}, diagnostics=diag, params=params,
+                    conditioning=cond)
+
+
+_CCCP_DOC = """
+    Parameters
+    ----------
+    X : (m, d) array_like
+    y : (m,) array_like
+        Targets, or labels in {-1, +1} (least squares on the labels).
+    precision : str or Precision
+    C : float > 0
+        1/(m lambda).
+    kernel, sigma2, degree, t
+        RBF exp(-||x - z||^2 / sigma2), sigma2 = 1/sigma of the paper.
+    task : {"regression", "classification"}
+    tau : float > 0 or inf
+        Truncation of L_tau (default 1).
+    tol : float > 0
+        Stop when ||gamma^(t+1) - gamma^(t)||_2 < tol (default 1e-2).
+    max_iter : int >= 1
+        Cap (default 100); reaching it gives status "not-converged" (model kept).
+
+    Returns
+    -------
+    Fit
+        ``coef_ = C beta`` on all m points (corrected model), ``bias_ = b``;
+        ``iterations``; ``history["delta_gamma"]``, ``["n_active"]``;
+        diagnostics ``gamma`` (used by the last solve), ``solution`` = [beta; b],
+        ``n_exact_zeros``, ``n_significant``.  Cholesky breakdown of
+        I + C K -> status "breakdown".
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad input, naming the argument (tau <= 0, tol <= 0, max_iter < 1, ...).
+
+    Notes
+    -----
+    Cost m^3/3 (one Cholesky) + 2 m^2 per iteration; memory O(m^2).
+    cond(I + C K) <= 1 + C lambda_max(K): float32 fails beyond ~1e7."""
+
+
+@register("r-lssvm-w", tasks=_BOTH, paper="chen-zhou", equations="(6)-(8) (Wang & Zhong 2014)",
+          params=_KERNEL + ("tau", "tol", "max_iter"), system=cccp_system, backward_bound=_two_solve_bound)
+def fit_rlssvm_w(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+                 task="regression", tau=1.0, tol=1e-2, max_iter=100):
+    return _fit_cccp("r-lssvm-w", wang_gamma, X, y, precision=precision, C=C, kernel=kernel,
+                     sigma2=sigma2, degree=degree, t=t, task=task, tau=tau, h=None, tol=tol,
+                     max_iter=max_iter)
+
+
+fit_rlssvm_w.__doc__ = "R-LSSVM-W: CCCP on (6) with rule (8), one Cholesky of I + C K.\n" + _CCCP_DOC
+
+
+@register("r-lssvm-y", tasks=_BOTH, paper="chen-zhou",
+          equations="(6)-(7) with Yang's smoothing (reconstructed)",
+          params=_KERNEL + ("tau", "h", "tol", "max_iter"), system=cccp_system,
+          backward_bound=_two_solve_bound)
+def fit_rlssvm_y(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+                 task="regression", tau=1.0, h=0.1, tol=1e-2, max_iter=100):
+    check_positive("h", h)
+    return _fit_cccp("r-lssvm-y", yang_gamma, X, y, precision=precision, C=C, kernel=kernel,
+                     sigma2=sigma2, degree=degree, t=t, task=task, tau=tau, h=float(h), tol=tol,
+                     max_iter=max_iter)
+
+
+fit_rlssvm_y.__doc__ = ("R-LSSVM-Y: CCCP on (6) with a reconstructed piecewise-quadratic smoothing "
+                        "(width h > 0, default 0.1).\n" + _CCCP_DOC)
+
+
+# ---------------------------------------------------------------------------
+# Weighted LS-SVM
+# ---------------------------------------------------------------------------
+def robust_weights(e, weights="hampel") -> tuple[np.ndarray, float]:
+    """Weights v_k of the residuals e (float64) and the robust scale s = 1.483 MAD(e).
+
+    Hampel: 1 (r <= 2.5), (3 - r)/0.5 (2.5 < r <= 3), 1e-4 (r > 3); Huber:
+    min(1, 1.345/r); logistic: tanh(r)/r; Myriad: 1/(1 + r^2); r = |e_k|/s; all
+    floored at 1e-4.  s = 0 (a perfect fit) gives v = 1.
+    """
+    e = np.asarray(e, dtype=np.float64)
+    s = _MAD * float(np.median(np.abs(e - np.median(e))))
+    if not s > 0:
+        return np.ones_like(e), s
+    r = np.abs(e) / s
+    if weights == "hampel":
+        c1, c2 = _HAMPEL
+        v = np.where(r <= c1, 1.0, np.where(r <= c2, (c2 - r) / (c2 - c1), _FLOOR))
+    elif weights == "huber":
+        v = np.minimum(1.0, _HUBER / np.maximum(r, 1e-300))
+    elif weights == "logistic":
+        v = np.where(r > 0, np.tanh(r) / np.maximum(r, 1e-300), 1.0)
+    elif weights == "myriad":
+        v = 1.0 / (1.0 + r * r)
+    else:
+        raise ValueError(f"expected weights in ('hampel', 'huber', 'logistic', 'myriad'), got weights={weights!r}")
+    return np.maximum(v, _FLOOR), s
+
+
+def _weighted_kkt_solve(K, y, C, v, prec):
+    """Schur two-solve of [[0, e^T], [e, K + diag(1/(C v))]] [b; alpha] = [0; y]."""
+    H = K.copy()
+    idx = np.arange(H.shape[0])
+    H[idx, idx] = H[idx, idx] + prec.reciprocal(C) / prec.asarray(v)
+    L = prec.cholesky(H, check=False)
+    ones = prec.asarray(np.ones(len(y)))
+    sol = prec.cho_solve(L, np.stack([ones, y], axis=1))
+    b = np.sum(sol[:, 1]) / np.sum(sol[:, 0])
+    return sol[:, 1] - sol[:, 0] * b, b, (H, L)
+
+
+def weighted_system(X, y, fit, **params):
+    """The weighted KKT system the last w-lssvm refit solved (weights in diagnostics)."""
+    merged = {**dict(fit.params), **params}
+    X, y, _, prec = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
+                                precision=fit.precision)
+    m = len(y)
+    with prec.context():
+        H = fit.kernel(X, precision=prec)
+        idx = np.arange(m)
+        H[idx, idx] = H[idx, idx] + prec.reciprocal(merged["C"]) / prec.asarray(fit.diagnostics["weights"])
+        A = prec.zeros((m + 1, m + 1))
+        A[1:, 1:] = H
+        A[0, 1:] = prec.scalar(1)
+        A[1:, 0] = prec.scalar(1)
+        rhs = prec.zeros(m + 1)
+        rhs[1:] = prec.asarray(y)
+
+    def unpack(z):
+        z = np.asarray(z)
+        return {"coef": z[1:], "bias": z[0]}
+
+    return A, rhs, unpack
+
+
+@register("w-lssvm", tasks=_BOTH, paper="chen-zhou", equations="Suykens et al. 2002 (weighted LS-SVM)",
+          params=_KERNEL + ("weights", "max_iter", "tol"), system=weighted_system,
+          backward_bound=_two_solve_bound,
+          variants=(variant("weights", "hampel", "Hampel c1 = 2.5, c2 = 3 (Suykens et al. 2002)"),
+                    variant("weights", "huber", "Huber 1.345 (LS-SVMlab)"),
+                    variant("weights", "logistic", "tanh(r)/r (LS-SVMlab)"),
+                    variant("weights", "myriad", "1/(1 + r^2), delta = 1 (reconstructed)")))
+def fit_wlssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+               task="regression", weights="hampel", max_iter=1, tol=1e-4):
+    """W-LSSVM: unweighted LS-SVM, robust weights, refit with per-point C v_k.
+
+    Parameters
+    ----------
+    X, y, precision, C, kernel, sigma2, degree, t, task
+        As :func:`fit_rlssvm_w` (C = 1/(m lambda) = Suykens' gamma).
+    weights : {"hampel", "huber", "logistic", "myriad"}
+    max_iter : int >= 1
+        Number of weighted refits: 1 = Suykens et al. (2002) (default); more =
+        the iterated form, stopped when max|alpha_new - alpha_old| < tol
+        (status "not-converged" at the cap).
+    tol : float > 0
+
+    Returns
+    -------
+    Fit
+        ``coef_ = alpha`` (m,), ``bias_ = b``; diagnostics ``weights`` (v_k of the
+        last refit), ``scale`` (s), ``n_downweighted`` (v_k < 1), counts of
+        zeros/significant alpha, ``solution`` = [b; alpha].
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad input, naming the argument.
+
+    Notes
+    -----
+    Each refit factors K + diag(1/(C v)) afresh: (1 + max_iter) m^3/3.
+    A weight 1e-4 adds 1e4/C to the diagonal, which improves conditioning.
+    """
+    X, y, k, prec = validate_xy(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree, t=t,
+                                precision=precision)
+    robust_weights(np.zeros(2) + [0, 1], weights)  # validates the name
+    max_iter = check_int("max_iter", max_iter, minimum=1)
+    check_positive("tol", tol)
+    params = {"C": C, "task": task, "kernel": k.name, **k.params, "weights": weights,
+              "max_iter": max_iter, "tol": float(tol)}
+    timer, m = PhaseTimer(), len(y)
+    hist = {"delta_alpha": []}
+    with prec.context():
+        with timer("kernel"):
+            K = k(X, precision=prec)
+        yp = prec.asarray(y)
+        v = np.ones(m)
+        try:
+            with timer("factorization"):
+                alpha, b, factor = _weighted_kkt_solve(K, yp, C, v, prec)
+                conv = max_iter == 1
+                for _ in range(max_iter):
+                    e = prec.to_float64(alpha) / (C * v)  # alpha_k = C v_k e_k
+                    v, s = robust_weights(e, weights)
+                    new, b, factor = _weighted_kkt_solve(K, yp, C, v, prec)
+                    hist["delta_alpha"].append(float(np.max(np.abs(prec.to_float64(new - alpha)))))
+                    alpha = new
+                    if max_iter > 1 and hist["delta_alpha"][-1] < tol:
+                        conv = True
+                        break
+                cond = cholesky_conditioning(*factor, prec, matrix="K + diag(1/(C v)), last refit")
+        except CholeskyBreakdownError as err:
+            return breakdown_fit("w-lssvm", prec, err, X=X, kernel=k, timer=timer, support=np.arange(m),
+                                 params=params)
+    diag = {**coefficient_counts(alpha, m), "weights": v, "scale": s,
+            "n_downweighted": int(np.count_nonzero(v < 1)), "converged": conv,
+            "solution": np.concatenate([np.array([b], dtype=alpha.dtype), alpha])}
+    return make_fit("w-lssvm", prec, coef=alpha, bias=b, support=np.arange(m), X=X, kernel=k,
+                    timer=timer, status="ok" if conv else "not-converged",
+                    iterations=len(hist["delta_alpha"]), history={"delta_alpha": np.asarray(hist["delta_alpha"])},
+                    diagnostics=diag, params=params, conditioning=cond)
+
+
+# ---------------------------------------------------------------------------
+# Proposition 1: IRLS with 0/1 weights
+# ---------------------------------------------------------------------------
+def fit_irls01(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+               task="regression", tau=1.0, max_iter=100):
+    """Proposition 1 (13)-(16): alternate the 0/1-weighted LS-SVM and omega = 1[|xi| <= tau].
+
+    Parameters
+    ----------
+    X, y, precision, C, kernel, sigma2, degree, t, task, tau
+        As :func:`fit_rlssvm_w`.
+    max_iter : int >= 1
+        Cap on the weight updates; the loop stops when omega repeats.
+
+    Returns
+    -------
+    Fit
+        ``solver="irls01"`` (not registered), ``coef_`` on the points with
+        omega = 1 (``support_``), ``iterations``, diagnostics ``omega`` (bool, m),
+        ``converged``.  Dense: O(m^3) per step.
+    """
+    X, y, k, prec = validate_xy(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree, t=t,
+                                precision=precision)
+    tau = _check_tau(tau)
+    max_iter = check_int("max_iter", max_iter, minimum=1)
+    params = {"C": C, "task": task, "kernel": k.name, **k.params, "tau": tau, "max_iter": max_iter}
+    timer, m = PhaseTimer(), len(y)
+    omega = np.ones(m, dtype=bool)
+    conv, it = False, 0
+    with prec.context():
+        K = k(X, precision=prec)
+        yp = prec.asarray(y)
+        for it in range(1, max_iter + 1):
+            S = np.flatnonzero(omega)
+            try:
+                alpha, b, _ = _weighted_kkt_solve(K[np.ix_(S, S)], yp[S], C, np.ones(S.size), prec)
+            except CholeskyBreakdownError as err:
+                return breakdown_fit("irls01", prec, err, X=X, kernel=k, timer=timer, support=S,
+                                     params=params)
+            xi = prec.to_float64(yp - (K[:, S] @ alpha + b))
+            new = np.abs(xi) <= tau
+            if np.array_equal(new, omega):
+                conv = True
+                break
+            omega = new
+    return make_fit("irls01", prec, coef=alpha, bias=b, support=S, X=X, kernel=k, timer=timer,
+                    status="ok" if conv else "not-converged", iterations=it,
+                    diagnostics={"omega": omega, "converged": conv}, params=params)
