@@ -189,8 +189,11 @@ def suykens_uci(code: str, *, seed=0, train_fraction=TRAIN_FRACTION, scale="stan
         Native labels to keep (default all, sorted; binary sets give codes
         0, 1 so ``as_pm1()`` maps the second class to +1).
     max_train : int, optional
-        Keep only the first ``max_train`` training rows of the split (the
-        report's reduced profiles; the test part is unchanged).
+        Keep ``max_train`` training rows drawn at random (without
+        replacement, ``default_rng([seed, 1])``) from the split's training
+        part, for the report's reduced profiles; the test part is unchanged.
+        (The keel files are sorted by class, so the first rows would be one
+        class.)
 
     Returns
     -------
@@ -216,8 +219,10 @@ def suykens_uci(code: str, *, seed=0, train_fraction=TRAIN_FRACTION, scale="stan
         m = int(max_train)
         if m < 2:
             raise ValueError(f"expected max_train >= 2, got max_train={max_train!r}")
-        Xtr, ytr = Xtr[:m], ytr[:m]
-        prov = ds.provenance + f"; training part cut to its first {m} rows (reduced profile)"
+        rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng([int(seed), 1])
+        pick = np.sort(rng.choice(len(ytr), size=m, replace=False))
+        Xtr, ytr = Xtr[pick], ytr[pick]
+        prov = ds.provenance + f"; training part subsampled to {m} random rows (reduced profile)"
     else:
         prov = ds.provenance
     return build(code, "classification", Xtr, ytr, ds.X_test, ds.y_test, provenance=prov,
