@@ -20,7 +20,7 @@ proportions or percentages, Psychometrika 12 (1947) 153-157.
 from __future__ import annotations
 
 import math
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 import numpy as np
 import pandas as pd

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.benchmarking import average_accuracy, average_rank, sign_test, sign_test_vs_best
-from ..datasets import SUYKENS_BINARY, SUYKENS_MULTICLASS, SUYKENS_SIZES, SUYKENS_UNAVAILABLE
+from ..datasets import SUYKENS_BINARY, SUYKENS_MULTICLASS, SUYKENS_UNAVAILABLE
 from ..experiments import SweepSpec
 from ..experiments.kinds_suykens_tables import BINARY_METHODS, GAMMAS, SIGMA_FACTORS
 from ._util import errors_note, num, ok
