@@ -16,6 +16,8 @@ from ._base import (SCALINGS, SPLITS, Dataset, MissingDependencyError, Scaler, U
 from ._mackey_glass import mackey_glass
 from .keel import (VIEIRA_UNAVAILABLE, haberman, penbased, pima_uci, satimage, splice,
                    vieira_test_fraction, wisconsin_keel)
+from .suykens_uci import (SUYKENS_BINARY, SUYKENS_MULTICLASS, SUYKENS_SIZES, SUYKENS_UNAVAILABLE,
+                          balance_scale, suykens_uci)
 from ._registry import DatasetInfo, dataset_info, datasets, load
 from .generators import (RIPLEY_MEANS, RIPLEY_VARIANCE, Contamination, inject_label_outliers,
                          inject_target_outliers, linear_proxy_decision, noisy_sinc,
@@ -31,5 +33,6 @@ __all__ = [
     "mackey_glass", "noisy_sinc", "pima", "random_split", "ripley_bayes_decision",
     "ripley_mixture", "ripley_synth", "sinc", "to_pm1", "two_spirals", "wdbc", "wine",
     "VIEIRA_UNAVAILABLE", "haberman", "penbased", "pima_uci", "satimage", "splice",
-    "vieira_test_fraction", "wisconsin_keel",
+    "vieira_test_fraction", "wisconsin_keel", "SUYKENS_BINARY", "SUYKENS_MULTICLASS", "SUYKENS_SIZES",
+    "SUYKENS_UNAVAILABLE", "balance_scale", "suykens_uci",
 ]

@@ -1,12 +1,14 @@
 """The one registry of data sets: sweeps, the CLI and tests refer to sets by name."""
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 from . import chen_zhou, generators, keel, real
+from .suykens_uci import SUYKENS_BINARY, SUYKENS_MULTICLASS, suykens_uci
 from ._base import Dataset, UnknownDatasetError, as_generator, build
 from ._mackey_glass import mackey_glass
 
@@ -94,7 +96,9 @@ _REGISTRY: dict[str, DatasetInfo] = {
         DatasetInfo("splice", keel.splice, "classification", _CZ),
         DatasetInfo("cz-fig3", chen_zhou.fig3_linear, "classification", _CZ),
         DatasetInfo("cz-road3d", chen_zhou.road3d, "regression", f"{_CZ} (shape of 3D Road Network)"),
-    )
+    ) + tuple(DatasetInfo(f"suykens-{code}", functools.partial(suykens_uci, code),
+                          "classification", f"{_SUY} §3.4.2")
+              for code in SUYKENS_BINARY + SUYKENS_MULTICLASS)
 }
 
 

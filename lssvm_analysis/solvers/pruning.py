@@ -125,16 +125,21 @@ class _Clock:
 
 
 def _prune_loop(X, y, base, fit_kw, index, fraction, tol, min_support, max_steps, clock,
-                fraction_of="current", reference="best"):
+                fraction_of="current", reference="best", with_support=False):
     """Run Suykens' steps 1-4; returns (kept indices, kept fit, path, stop reason)."""
     rtol, atol = tol
+    if with_support:  # index(fit, support): support = the indices into X the fit was trained on
+        index_of = index
+    else:
+        def index_of(f, _support):
+            return index(f)
     n_step = _n_remove(len(y), fraction) if fraction_of == "original" else None
     keep = np.arange(len(y))
     fit = clock.base(base, X, y, fit_kw)
     if not fit.ok:
         return keep, fit, [], f"base-{fit.status}"
     with clock.timer("selection"):
-        score = float(index(fit))
+        score = float(index_of(fit, keep))
     path = [(len(keep), score, True)]
     best, reason, step = score, "max_steps", 0
     while max_steps is None or step < max_steps:
@@ -151,7 +156,7 @@ def _prune_loop(X, y, base, fit_kw, index, fraction, tol, min_support, max_steps
             reason = f"base-{trial_fit.status}"
             break
         with clock.timer("selection"):
-            score = float(index(trial_fit))
+            score = float(index_of(trial_fit, trial))
         accepted = score <= best + atol + rtol * abs(best)
         path.append((len(trial), score, accepted))
         if not accepted:
@@ -165,12 +170,13 @@ def _prune_loop(X, y, base, fit_kw, index, fraction, tol, min_support, max_steps
 @register("lssvm-pruned", tasks=("regression", "classification"), paper="suykens-ch3",
           equations="§3.7 (pruning algorithm), Figs. 3.8-3.11",
           params=("C", "kernel", "sigma2", "degree", "t", "task", "base", "fraction", "validation",
-                  "index", "rtol", "atol", "min_support", "max_steps", "fraction_of", "reference"),
+                  "index", "rtol", "atol", "min_support", "max_steps", "fraction_of", "reference",
+                  "index_support"),
           example=_example_validation)
 def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                task="regression", base="lssvm-schur", fraction=0.05, validation=None, index=None,
                rtol=0.0, atol=0.0, min_support=2, max_steps=None, fraction_of="current",
-               reference="best"):
+               reference="best", index_support=False):
     """Sparse LS-SVM by Suykens' pruning: drop the smallest |alpha_k| and retrain (§3.7).
 
     Parameters
@@ -213,6 +219,12 @@ def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
         fraction_of="original", reference="initial", atol=0.025`` with an
         error-rate index (the returned model is the last one whose accuracy
         is within 2.5 points of the unpruned one).
+    index_support : bool
+        Call a callable ``index`` as ``index(fit, support)``, with ``support``
+        the indices into X of the points the candidate model was trained on
+        (an index that refits on subsets of the kept points, e.g. a
+        cross-validation of the pruned set, needs them; duplicate rows make
+        them unrecoverable from ``fit`` alone).  Default False: ``index(fit)``.
     min_support : int >= 1
         Never go below this many support vectors.
     max_steps : int, optional
@@ -252,6 +264,10 @@ def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
         if value not in allowed:
             raise ValueError(f"expected {name} in {allowed}, got {name}={value!r}")
     _check_tolerances(rtol, atol)
+    if not isinstance(index_support, bool):
+        raise TypeError(f"expected a bool for index_support, got index_support={index_support!r}")
+    if index_support and not callable(index):
+        raise ValueError(f"expected a callable index with index_support=True, got index={index!r}")
     min_support = check_int("min_support", min_support, minimum=1)
     if max_steps is not None:
         max_steps = check_int("max_steps", max_steps, minimum=0)
@@ -265,7 +281,7 @@ def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
     clock = _Clock()
     keep, fit, path, reason = _prune_loop(Xv, yv, base_info.func, fit_kw, score, fraction,
                                           (rtol, atol), min_support, max_steps, clock,
-                                          fraction_of, reference)
+                                          fraction_of, reference, index_support)
     params = {"C": C, "task": task, "kernel": k.name, **k.params, "base": base, "fraction": fraction,
               "rtol": rtol, "atol": atol, "min_support": min_support, "max_steps": max_steps,
               "fraction_of": fraction_of, "reference": reference}

@@ -1,0 +1,192 @@
+"""Suykens ch. 3 benchmark tables: the protocol pieces on small data, loaders, and the section.
+
+Reference values are hand-computed (sign test: exact binomial sums written
+out below) or printed in the chapter (Tables 3.3-3.5, which the AA / AR /
+P_ST functions must reproduce from the printed accuracies).
+"""
+import math
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import lssvm_analysis as la
+from lssvm_analysis import datasets as ds
+from lssvm_analysis.analysis.benchmarking import (CVSignificanceIndex, average_accuracy, average_rank,
+                                                  cv_correct, grid_search, mcnemar_drop_pvalue,
+                                                  refine_axis, sign_test, sign_test_vs_best)
+from lssvm_analysis.datasets.suykens_uci import balance_scale, encode_inputs
+from lssvm_analysis.experiments import run_sweep
+from lssvm_analysis.report import registry
+from lssvm_analysis.report import sections_suykens_tables as T
+from lssvm_analysis.report.html import Section
+from lssvm_analysis.report.suykens_printed import (T33_DOMAINS, T34_DOMAINS, T35_DOMAINS, TABLE_3_3,
+                                                   TABLE_3_4, TABLE_3_5)
+
+
+# --------------------------------------------------------------------------- grid refinement
+@pytest.mark.parametrize("best,h", [(1e-2, 0.7), (1e3, 0.35), (3.0, 2.0), (0.5, 1e-3)])
+def test_refine_axis_stays_inside_bounds_and_contains_best(best, h):
+    v = refine_axis(best, h, bounds=(1e-2, 1e3), points=5)
+    assert v.min() >= 1e-2 * (1 - 1e-15) and v.max() <= 1e3 * (1 + 1e-15)
+    assert np.any(np.isclose(v, best, rtol=1e-12))
+    assert np.all(np.diff(v) > 0)
+    with pytest.raises(ValueError, match="half_width"):
+        refine_axis(best, 0.0, bounds=(1e-2, 1e3))
+
+
+def test_grid_search_converges_geometrically_inside_the_bounds():
+    gam = [0.01, 0.05, 0.1, 0.5, 1, 5, 10, 50, 100, 500, 1000]
+    sig = [f * 3.0 for f in (0.5, 5, 10, 15, 25, 50, 100, 250, 500)]
+    target = {"C": 10 ** 1.37, "sigma2": 10 ** 1.91}   # inside both ranges, off the grid
+
+    def objective(q):
+        return -sum((math.log10(q[k]) - math.log10(v)) ** 2 for k, v in target.items())
+
+    errs = []
+    for i_max in range(0, 6):
+        best, _, hist = grid_search(objective, {"C": gam, "sigma2": sig}, refinements=i_max, points=3)
+        assert all(1e-2 <= p["C"] <= 1e3 and sig[0] <= p["sigma2"] <= sig[-1] for p, _, _ in hist)
+        errs.append(max(abs(math.log10(best[k]) - math.log10(v)) for k, v in target.items()))
+    # after refinement i the error is at most h_i / 2 = h_1 / 2^i (docstring), h_1 <= 0.5 decade here
+    # (the largest log gap of either initial grid is log10(5) = 0.7 -> h_1 = 0.35); 1e-12 for rounding
+    for i in range(1, 6):
+        assert errs[i] <= 0.35 / 2 ** i + 1e-12, (i, errs)
+    assert errs[-1] < errs[0] / 8
+
+
+def test_grid_search_respects_a_maximiser_on_the_boundary():
+    best, _, hist = grid_search(lambda q: q["C"], {"C": [0.01, 1, 100]}, refinements=3)
+    assert best["C"] == 100 and max(p["C"] for p, _, _ in hist) == 100
+
+
+# --------------------------------------------------------------------------- AA, AR, P_ST
+def test_sign_test_hand_computed():
+    # 5 wins, 3 losses, 2 ties: 2 (C(8,0)+C(8,1)+C(8,2)+C(8,3)) / 2^8 = 2 * 93 / 256
+    a = [87.0, 70.2, 76.3, 84.7, 96.0, 76.8, 73.1, 99.0, 96.4, 84.7]   # RBF LS-SVM, Table 3.3
+    b = [86.3, 70.4, 75.9, 84.7, 95.4, 77.3, 75.0, 98.6, 96.4, 84.4]   # RBF SVM
+    assert sign_test(a, b) == pytest.approx(2 * 93 / 256, rel=1e-12)
+    assert sign_test([1, 2], [1, 2]) == 1.0
+    assert sign_test([0] * 10, [1] * 10) == pytest.approx(2 / 1024, rel=1e-12)
+    assert mcnemar_drop_pvalue([1, 1, 1, 0], [0, 0, 1, 1]) == pytest.approx(4 / 8)   # b=2, c=1: P(X>=2)
+    assert mcnemar_drop_pvalue([1, 1], [1, 1]) == 1.0
+
+
+def test_average_rank_and_p_st_on_a_fixed_table():
+    t = pd.DataFrame({"d1": [90, 80, 80], "d2": [70, 75, 60], "d3": [50, 50, 50], "d4": [88, 87, 86]},
+                     index=["A", "B", "C"], dtype=float)
+    # ranks: d1 A1 B2.5 C2.5; d2 B1 A2 C3; d3 all 2; d4 A1 B2 C3
+    assert average_rank(t).to_dict() == pytest.approx({"A": 1.5, "B": 1.875, "C": 2.625})
+    assert average_accuracy(t)["A"] == pytest.approx(74.5)
+    p = sign_test_vs_best(t)   # best AA = A (74.5); B vs A: 1 win, 2 losses, 1 tie -> 2 * 4/8 = 1
+    assert p["A"] == 1.0 and p["B"] == pytest.approx(1.0) and p["C"] == pytest.approx(2 * 1 / 8)
+
+
+@pytest.mark.parametrize("table,domains", [(TABLE_3_4, T34_DOMAINS), (TABLE_3_5, T35_DOMAINS)])
+def test_printed_summaries_are_reproduced_from_printed_accuracies(table, domains):
+    s = T.summary_rows(T.printed_frame(table, domains))
+    for m, (_, _, aa, ar, pst) in table.items():
+        assert abs(s.at[m, "AA"] - aa) <= 0.051, m          # the book rounds to 0.1
+        assert abs(s.at[m, "AR"] - ar) <= 0.151, m          # ranks of rounded means (ties move AR)
+        assert s.at[m, "P_ST"] == pytest.approx(pst, abs=5e-4), m
+
+
+def test_table_3_3_printed_inconsistencies_are_what_we_report():
+    s = T.summary_rows(T.printed_frame(TABLE_3_3, T33_DOMAINS))
+    ok = [m for m in TABLE_3_3 if m not in ("Lin LS-SVM_F", "Pol LS-SVM_F")]
+    for m in ok:
+        assert s.at[m, "P_ST"] == pytest.approx(TABLE_3_3[m][4], abs=5e-4), m
+    # finding: the printed Lin LS-SVM_F row has 1 win / 9 losses against RBF SVM -> 0.021, not 0.109;
+    # the Pol LS-SVM_F accuracies average to 82.55, not the printed 82.0
+    assert s.at["Lin LS-SVM_F", "P_ST"] == pytest.approx(2 * 11 / 1024, abs=5e-4)
+    assert s.at["Pol LS-SVM_F", "AA"] == pytest.approx(825.5 / 10, abs=1e-9)   # sum of the 10 printed
+
+
+# --------------------------------------------------------------------------- pruning stop rule
+def _toy(n=80, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.standard_normal((n, 2))
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(n) > 0, 1.0, -1.0)
+    return X, y
+
+
+def test_pruning_stops_at_the_significance_rule():
+    X, y = _toy()
+    kw = dict(C=10.0, kernel="rbf", sigma2=2.0, task="classification")
+    idx = CVSignificanceIndex(X, y, folds=5, seed=0, **kw)
+    for alpha in (0.05, 0.01):
+        f = la.fit("lssvm-pruned", X, y, base="lssvm-schur", index=idx, index_support=True,
+                   reference="initial", atol=CVSignificanceIndex.atol(alpha), fraction=0.1, **kw)
+        h = f.history
+        p = np.exp(-h["index"])
+        # every accepted model's CV accuracy is not significantly lower (p >= alpha) ...
+        assert np.all(p[h["accepted"]] >= alpha)
+        # ... and the path stops at the first significant drop (or runs out of points)
+        if f.diagnostics["stop_reason"] == "degraded":
+            assert p[-1] < alpha and not h["accepted"][-1]
+        assert f.n_support == h["n_support"][h["accepted"]][-1]
+        # the index is -ln p of the one-sided McNemar test of the kept set's CV correctness
+        ref = cv_correct("lssvm-schur", X, y, np.arange(len(y)), folds=5, seed=0, **kw)
+        now = cv_correct("lssvm-schur", X, y, f.support_, folds=5, seed=0, **kw)
+        assert idx.pvalue(f.support_) == mcnemar_drop_pvalue(ref, now)
+    assert h["n_support"][0] == len(y) and p[0] == 1.0
+
+
+def test_index_support_requires_a_callable():
+    X, y = _toy(20)
+    with pytest.raises(ValueError, match="index_support"):
+        la.fit("lssvm-pruned", X, y, index="training", index_support=True, task="classification")
+
+
+# --------------------------------------------------------------------------- loaders
+@pytest.mark.parametrize("code,n_cv,n_test,d", [("acr", 460, 230, 38), ("hea", 180, 90, 20),
+                                                 ("ion", 234, 117, 33), ("ttt", 638, 320, 27),
+                                                 ("ims", 1540, 770, 18), ("led", 333, 167, 7),
+                                                 ("bal", 416, 209, 4)])
+def test_loader_shapes_match_table_3_1_and_3_2(code, n_cv, n_test, d):
+    s = ds.load(f"suykens-{code}", seed=3)
+    assert s.X_train.shape == (n_cv, d) and s.X_test.shape == (n_test, d)
+    # z-scored on the training part (std ddof=0 is 1 for every non-constant training column)
+    assert np.allclose(s.X_train.mean(axis=0), 0, atol=1e-12)
+    sd = s.X_train.std(axis=0)
+    assert np.allclose(sd[sd > 0], 1, rtol=1e-12)
+
+
+def test_one_hot_encoding_and_balance_scale():
+    rows = np.array([["a", 1.5, "x"], ["b", 2.0, "y"], ["c", 2.5, "x"]], dtype=object)
+    X, names = encode_inputs(rows, (0, 2))
+    assert names == ("a0=a", "a0=b", "a0=c", "a1", "a2=y")
+    assert np.array_equal(X, [[1, 0, 0, 1.5, 0], [0, 1, 0, 2.0, 1], [0, 0, 1, 2.5, 0]])
+    Xb, lab = balance_scale()
+    assert Xb.shape == (625, 4) and {k: int(np.sum(lab == k)) for k in "BLR"} == {"B": 49, "L": 288, "R": 288}
+    s = ds.load("suykens-iri", max_train=30, seed=1)
+    assert s.X_train.shape == (30, 4) and s.X_test.shape == (50, 4)
+
+
+# --------------------------------------------------------------------------- the section
+def test_section_quick_profile(tmp_path):
+    info = registry.get_section("suykens-tables")
+    assert info.order == 25
+    store = tmp_path / "rec.sqlite"
+    t0 = time.perf_counter()
+    specs = info.plan("quick", lambda spec: run_sweep(spec, store, n_jobs=1, progress=False))
+    records = {k: run_sweep(s, store, n_jobs=1, progress=False) for k, s in specs.items()}
+    elapsed = time.perf_counter() - t0
+    assert all((r.status == "ok").all() for r in records.values()), \
+        {k: r.get("message") for k, r in records.items()}
+    sec = Section(info.title, "suykens-tables")
+    verdict = info.render(sec, tmp_path, records, "quick")
+    for name in ("suykens-table-3-3.csv", "suykens-table-3-4.csv", "suykens-table-3-5.csv",
+                 "suykens-tables-precision.png", "suykens-tables-vs-printed.png"):
+        assert (tmp_path / name).exists(), name
+    for claim in ("performs as well as RBF SVM", "Fisher targets lose accuracy", "1vs1 is the best",
+                  "can be pruned", "precision angle"):
+        assert claim in verdict, claim
+    # the verdict quotes the measured AA of the RBF LS-SVM, which the Table 3.3 records give
+    b = records["binary"]
+    aa = b[b.method == "RBF LS-SVM"].groupby("dataset").acc.mean().mean()
+    assert f"AA {aa:.1f}" in verdict
+    t35 = pd.read_csv(tmp_path / "suykens-table-3-5.csv")
+    assert (t35["N_SL1%"] <= t35["N_SL5%"]).all() and (t35["N_SL5%"] <= t35["N_CV"]).all()
+    assert elapsed < 30, elapsed
