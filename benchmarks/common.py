@@ -93,20 +93,29 @@ def paper_solvers(paper: str) -> list:
     return names or ["(none)"]
 
 
+def _native() -> list:
+    """The registry's precisions with a native NumPy dtype (not mp); [] when it cannot be read."""
+    try:
+        return [n for n in la.precisions() if la.get_precision(n).dtype != object]
+    except Exception:  # noqa: BLE001 - an old or broken version must not break discovery
+        return []
+
+
 def hardware_precisions() -> list:
-    """The registry's LAPACK-backed precisions (float32, float64): the ones worth timing."""
+    """The registry's LAPACK-backed precisions (float32, float64): the ones worth timing.
+
+    On a version whose registry has no ``hardware`` flag: the native IEEE
+    single and double formats (itemsize <= 8) of its registry.
+    """
     try:
         return list(la.precisions(hardware=True))
     except Exception:  # noqa: BLE001 - an old version without the keyword
-        return ["float32", "float64"]
+        return [n for n in _native() if la.get_precision(n).dtype.itemsize <= 8] or ["(none)"]
 
 
 def native_precisions() -> list:
     """The registry's precisions with a native NumPy dtype (float32, float64, longdouble): not mp."""
-    try:
-        return [n for n in la.precisions() if la.get_precision(n).dtype != object]
-    except Exception:  # noqa: BLE001
-        return ["float32", "float64", "longdouble"]
+    return _native() or ["(none)"]
 
 
 def require_precision(info, precision: str) -> None:

@@ -18,26 +18,31 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
+from ..core.exceptions import UnknownPrecisionError  # noqa: E402
+from ..core.precision import get_precision, precisions  # noqa: E402
+
 __all__ = ["FigureRef", "TableRef", "save_figure", "save_table", "new_figure", "slug",
-           "fmt_num", "PRECISION_COLORS", "PRECISION_ORDER", "precision_color", "precision_rank",
+           "fmt_num", "precision_color", "precision_rank",
            "log_axes", "empty_panel"]
 
-#: One colour per precision, used by every figure.
-PRECISION_COLORS = {"float32": "tab:red", "float64": "tab:blue", "longdouble": "tab:green"}
-PRECISION_ORDER = ("float32", "float64", "longdouble")
+#: Colours of the registered precisions, in registry order; mp at any other number of digits is purple.
+_PALETTE = ("tab:red", "tab:blue", "tab:green", "tab:purple", "tab:brown", "tab:olive")
 
 
 def precision_color(name: str) -> str:
-    """Colour of a precision (mp at any number of digits is purple)."""
-    return PRECISION_COLORS.get(name, "tab:purple" if str(name).startswith("mp") else "tab:gray")
+    """Colour of a precision: by its place in the registry (an unregistered mpN is purple)."""
+    names = precisions()
+    if name in names:
+        return _PALETTE[names.index(name) % len(_PALETTE)]
+    return "tab:purple" if str(name).startswith("mp") else "tab:gray"
 
 
 def precision_rank(name: str) -> float:
-    """Sort key: float32 < float64 < longdouble < mp20 < mp50 ..."""
-    if name in PRECISION_ORDER:
-        return PRECISION_ORDER.index(name)
-    m = re.match(r"^mp(\d+)$", str(name))
-    return 3 + int(m.group(1)) / 1000 if m else 99
+    """Sort key: the digits the precision carries (float32 < float64 < longdouble < mp20 < mp50 ...)."""
+    try:
+        return get_precision(str(name)).digits
+    except UnknownPrecisionError:
+        return float("inf")
 
 
 def slug(text: str) -> str:
