@@ -63,7 +63,7 @@ import warnings
 import numpy as np
 
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
-from ..core.linalg import cg_iteration_bound, hestenes_stiefel_cg
+from ..core.linalg import cg_iteration_bound, simultaneous_cg
 from ..core.precision import get_precision
 from .result import PhaseTimer
 from ..core._validation import check_int, check_positive
@@ -98,38 +98,51 @@ def fisher_targets(y) -> np.ndarray:
     return np.where(y > 0, n / n1, -n / (n - n1))
 
 
-def _form(X, y, kernel, p, C, form, timer):
-    """Kernel matrix and H = Omega + I/C, with the constraint vector a and rhs d.
+def _form(X, y, kernel, p, C, form, timer, *, bordered=False):
+    """H = Omega + I/C formed in place, with the constraint vector a and rhs d.
 
     ``form`` is "regression" (3.32), "classification" (3.5), "fisher"
-    (3.32 with Fisher targets) or "zero-bias" (3.50, a = None).
+    (3.32 with Fisher targets) or "zero-bias" (3.50, a = None).  With
+    ``bordered=True`` the kernel is written straight into the (N+1) x (N+1)
+    KKT matrix [[0, a^T], [a, H]] (3.24), and that matrix is returned in
+    place of H.  Either way one N x N (or (N+1)^2) array is allocated: the
+    kernel, the label signs and the ridge are applied to it in place.
     """
     n = X.shape[0]
     with timer("kernel"):
-        K = kernel(X, precision=p)
+        if bordered:
+            A = p.zeros((n + 1, n + 1))
+            H = A[1:, 1:]
+            kernel(X, precision=p, out=H)
+        else:
+            A = H = kernel(X, precision=p)
     with timer("formation"):
         ones = p.asarray(np.ones(n))
         if form == "classification":
             ys = p.asarray(y)
-            H = K * np.multiply.outer(ys, ys)  # (3.6): sign flips, exact
+            _scale_signs(H, ys)  # (3.6): Omega_kl = y_k y_l K_kl, sign flips, exact
             a, d = ys, ones
         else:
-            H = K
             a = None if form == "zero-bias" else ones
             d = p.asarray(fisher_targets(y) if form == "fisher" else y)
         idx = np.arange(n)
         H[idx, idx] = H[idx, idx] + p.reciprocal(C)
-    return H, a, d
+        if bordered:
+            A[0, 1:] = a
+            A[1:, 0] = a
+    return A, a, d
 
 
-def _kkt_matrix(H, a, d, p):
-    """Assemble [[0, a^T], [a, H]] and [0; d] (3.24) in the precision."""
-    n = H.shape[0]
-    A = p.zeros((n + 1, n + 1))
-    A[1:, 1:] = H
-    A[0, 1:] = a
-    A[1:, 0] = a
-    rhs = p.zeros(n + 1)
+def _scale_signs(H, ys, block=16):
+    """H_kl <- y_k y_l H_kl in place, by blocks of rows (no N x N temporary)."""
+    for i0 in range(0, H.shape[0], block):
+        H[i0:i0 + block] *= np.multiply.outer(ys[i0:i0 + block], ys)
+
+
+def _kkt_matrix(X, y, kernel, p, C, form, timer):
+    """[[0, a^T], [a, H]] and [0; d] (3.24) in the precision, the kernel formed in place."""
+    A, a, d = _form(X, y, kernel, p, C, form, timer, bordered=True)
+    rhs = p.zeros(A.shape[0])
     rhs[1:] = d
     return A, rhs
 
@@ -173,13 +186,12 @@ def _builder_inputs(X, y, fit, params, form):
     task = merged.get("task", "regression")
     X, y, _, _ = validate_xy(X, y, task=task, C=merged["C"], precision=fit.precision)
     p = get_precision(fit.precision)
-    H, a, d = _form(X, y, fit.kernel, p, merged["C"], form or task, PhaseTimer())
-    return y, p, H, a, d, form or task
+    return X, y, p, merged["C"], form or task
 
 
 def _kkt_system(X, y, fit, form, params):
-    y, p, H, a, d, form = _builder_inputs(X, y, fit, params, form)
-    A, rhs = _kkt_matrix(H, a, d, p)
+    X, y, p, C, form = _builder_inputs(X, y, fit, params, form)
+    A, rhs = _kkt_matrix(X, y, fit.kernel, p, C, form, PhaseTimer())
 
     def unpack(z):
         z = np.asarray(z)
@@ -219,7 +231,8 @@ def fisher_system(X, y, fit, **params):
 
 def krr_system(X, y, fit, **params):
     """The system ``[Omega + I/C] alpha = y`` (3.50) a krr fit solved; bias is 0."""
-    y, p, H, _, d, _ = _builder_inputs(X, y, fit, params, "zero-bias")
+    X, y, p, C, form = _builder_inputs(X, y, fit, params, "zero-bias")
+    H, _, d = _form(X, y, fit.kernel, p, C, form, PhaseTimer())
 
     def unpack(x):
         x = np.asarray(x)
@@ -290,12 +303,10 @@ def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
     X, y, k, p, params = _setup(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree,
                                 t=t, precision=precision)
     timer = PhaseTimer()
-    H, a, d = _form(X, y, k, p, C, task, timer)
-    with timer("formation"):
-        A, rhs = _kkt_matrix(H, a, d, p)
+    A, rhs = _kkt_matrix(X, y, k, p, C, task, timer)
     try:
         with timer("factorization"):
-            z = p.solve(A, rhs)
+            z = p.solve(A, rhs, overwrite=True)  # LU in place of A: no (N+1)^2 copy
     except np.linalg.LinAlgError as err:
         return make_fit("lssvm-kkt", p, coef=None, bias=None, support=np.arange(len(y)), X=X,
                         kernel=k, timer=timer, status="breakdown",
@@ -316,7 +327,7 @@ def _schur(X, y, k, p, C, form, timer):
     """Cholesky of H and the two solves; returns (coef, b, s) or raises CholeskyBreakdownError."""
     H, a, d = _form(X, y, k, p, C, form, timer)
     with timer("factorization"):
-        L = p.cholesky(H, check=False)
+        L = p.cholesky(H, check=False, overwrite=True)  # in place of H: no N^2 copy
     with timer("solve"):
         sol = p.cho_solve(L, np.stack([a, d], axis=1))
         return _eliminate(sol[:, 0], sol[:, 1], a, y, form)
@@ -466,9 +477,9 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
     params.update(rtol=rtol, vtol=vtol, maxiter=maxiter)
     timer = PhaseTimer()
     H, a, d = _form(X, y, k, p, C, task, timer)
-    with timer("solve"):
-        runs = {name: hestenes_stiefel_cg(H, rhs, rtol=rtol, vtol=vtol, maxiter=maxiter, precision=p)
-                for name, rhs in (("eta", a), ("nu", d))}
+    with timer("solve"):  # both systems at once: one pass over H per iteration
+        runs = dict(zip(("eta", "nu"), simultaneous_cg(H, np.stack([a, d], axis=1), rtol=rtol, vtol=vtol,
+                                                       maxiter=maxiter, precision=p)))
     diag = {"rtol": rtol, "vtol": vtol, "maxiter": maxiter}
     history = {}
     for name, run in runs.items():
@@ -534,7 +545,7 @@ def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
     H, _, d = _form(X, y, k, p, C, "zero-bias", timer)
     try:
         with timer("factorization"):
-            L = p.cholesky(H, check=False)
+            L = p.cholesky(H, check=False, overwrite=True)  # in place of H: no N^2 copy
     except CholeskyBreakdownError as err:
         return breakdown_fit("krr", p, err, X=X, kernel=k, timer=timer, support=np.arange(len(y)),
                              params=params)
