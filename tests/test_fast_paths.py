@@ -2,7 +2,7 @@
 
 * GEMM RBF kernel (``formation="gemm"``) against the mp kernel of the same
   numbers, within the bound of ``rbf_kernel``'s Notes: per entry
-  |K^ - K| <= K (exp(dE) (1 + 6u) - 1), dE = (2 d + 19) u (a_i + b_j), evaluated
+  |K^ - K| <= K (exp(dE) (1 + 6u) - 1), dE = (3 d + 20) u (a_i + b_j), evaluated
   (maximised over the entries) by ``kernels.rbf_error_bound``; exact symmetry,
   exact unit diagonal, the clamp (K <= 1), ``out=`` writes the same numbers.
 * In-place Cholesky / LU (``overwrite=True``) against the copying calls: the

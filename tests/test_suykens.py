@@ -160,7 +160,7 @@ def test_float32_agrees_with_float64(solver, rng):
                     np.abs(_f64(b32) - b64).max() / np.abs(b64).max())
         # rhs rounded to nearest: <= u32.  A: each kernel entry of precision p is within
         # K_ij e_p of the exact kernel of the (dyadic, exactly representable) data, e_p the
-        # first-order bound of the gemm formation (kernels.rbf_error_bound: (2d + 19) u (a_i + b_j)
+        # first-order bound of the gemm formation (kernels.rbf_error_bound: (3d + 20) u (a_i + b_j)
         # + 6u, exp included), plus 1/C (<= u32): entrywise relative, hence normwise.
         u32 = np.finfo(np.float32).eps / 2
         assert delta <= (rbf_error_bound(X, sigma2=1.0, precision="float32")

@@ -7,10 +7,10 @@ formation of K costs in accuracy can be measured:
 
 ``"gemm"`` (default)
     For the hardware floats (float32, float64): centre the points on the mean
-    x̄, scale them by sqrt(2 / sigma2), form the inner products by one GEMM
-    per block of rows, subtract the scaled squared norms, clamp at 0 and take
-    exp in place, block by block while the block is in cache; K(X, X) gets an
-    exact unit diagonal.  Cost: one GEMM of n m d multiply-adds and one pass
+    x̄, scale them by sqrt(2 / sigma2), append the scaled squared norms so that
+    one GEMM per tile gives the exponents -||x - z||^2 / sigma2, clamp them at
+    0 and take exp in place while the tile is in cache; K(X, X) is computed on
+    its lower triangle, mirrored, and gets an exact unit diagonal.  Cost: one GEMM of n m d multiply-adds and one pass
     over K; the error bound is absolute in the exponent (see
     :func:`rbf_kernel`).  In longdouble and mpN (no BLAS; these precisions are
     the references) it is evaluated by the differences formula below.
@@ -38,7 +38,7 @@ __all__ = ["rbf_kernel", "linear_kernel", "poly_kernel", "Kernel", "make_kernel"
 RBF_FORMATIONS = ("gemm", "differences")
 #: Elements of one block of rows of K(X, Z) in the GEMM formation (512 KiB of float64:
 #: stays in L2 cache), and the side of the square tiles of K(X, X) (measured at n = 4000:
-#: 128 and 256 equal, 512 1.5x slower).
+#: 256 a little faster than 128, 64 1.4x slower, 512 1.5x slower).
 _BLOCK_ELEMENTS = 1 << 16
 _TILE = 256
 
@@ -82,54 +82,56 @@ def _check_out(out, shape, p):
         raise ValueError(f"expected out with contiguous rows, got out.strides={out.strides}")
 
 
-def _exp_block(V, G_rows, G_cols, a_rows, a_cols, t):
-    """V <- exp(min(y_i . z_j - (a_i + b_j), 0)) for one block, in place (one GEMM, then in cache)."""
-    np.matmul(G_rows, G_cols.T, out=V)     # y_i . z_j
-    np.add(a_rows[:, None], a_cols[None, :], out=t)
-    np.subtract(V, t, out=V)               # -||y_i - z_j||^2 / 2 = -d2_ij / sigma2
+def _exp_block(V, U_rows, W_cols):
+    """V <- exp(min(u_i . w_j, 0)) in place: one GEMM into V, then clamp and exp while V is in cache."""
+    np.matmul(U_rows, W_cols.T, out=V)     # y_i . z_j - a_i - b_j = -||x_i - z_j||^2 / sigma2
     np.minimum(V, 0, out=V)                # d2 >= 0
     np.exp(V, out=V)
 
 
-def _rbf_gemm(Xp, Zp, sigma2, p, out):
-    """exp(-||x - z||^2 / sigma2) by centred GEMM blocks, in place in ``out`` (hardware floats).
-
-    K(X, X): square tiles of the lower triangle, each mirrored into the upper
-    one from cache, so K is exactly symmetric whatever the BLAS does with
-    ragged blocks (and exp runs on half the entries).  K(X, Z): blocks of rows.
-    """
-    same = Zp is None
-    Zp = Xp if same else Zp
-    n, m = Xp.shape[0], Zp.shape[0]
-    xbar = (Xp.sum(axis=0) + (0 if same else Zp.sum(axis=0))) / (n if same else n + m)
+def _augmented(Xp, Zp, sigma2, p):
+    """U = [y, a, 1] and W = [z, -1, -b] with y = sqrt(2/sigma2) (x - x̄), a = ||y||^2 / 2: U W^T = E."""
+    n = Xp.shape[0]
+    m = n if Zp is None else Zp.shape[0]
+    xbar = (Xp.sum(axis=0) + (0 if Zp is None else Zp.sum(axis=0))) / (n if Zp is None else n + m)
     r = np.sqrt(p.scalar(2) / p.scalar(sigma2))  # rounded in the precision (float32 rounds sigma2)
-    Ys = (Xp - xbar) * r                    # y = sqrt(2/sigma2) (x - xbar)
-    Zs = Ys if same else (Zp - xbar) * r
-    ay = np.einsum("ij,ij->i", Ys, Ys) / 2  # a_i = ||x_i - xbar||^2 / sigma2 (halving is exact)
-    az = ay if same else np.einsum("ij,ij->i", Zs, Zs) / 2
-    if not same:
+
+    def rows(P, right):
+        Y = (P - xbar) * r
+        a = np.einsum("ij,ij->i", Y, Y) / 2  # ||x - x̄||^2 / sigma2 (halving is exact)
+        one = np.ones(len(a), dtype=p.dtype)
+        return np.column_stack([Y, -one, -a] if right else [Y, a, one])
+
+    U = rows(Xp, False)
+    return U, rows(Xp if Zp is None else Zp, True)
+
+
+def _rbf_gemm(Xp, Zp, sigma2, p, out):
+    """exp(-||x - z||^2 / sigma2) by centred, augmented GEMM blocks, in place in ``out``.
+
+    K(X, X): square tiles of the lower triangle computed in place, each
+    mirrored into the upper triangle from cache, so K is exactly symmetric
+    whatever the BLAS does with ragged blocks (and exp runs on half the
+    entries).  K(X, Z): blocks of rows.
+    """
+    U, W = _augmented(Xp, Zp, sigma2, p)
+    n, m = out.shape
+    if Zp is not None:
         rows = max(1, min(n, _BLOCK_ELEMENTS // max(m, 1)))
-        T = np.empty((rows, m), dtype=p.dtype)
         for i0 in range(0, n, rows):
-            i1 = min(n, i0 + rows)
-            _exp_block(out[i0:i1], Ys[i0:i1], Zs, ay[i0:i1], az, T[:i1 - i0])
+            _exp_block(out[i0:i0 + rows], U[i0:i0 + rows], W)
         return out
-    bs = min(n, _TILE)
-    V, T = np.empty((bs, bs), dtype=p.dtype), np.empty((bs, bs), dtype=p.dtype)
-    for i0 in range(0, n, bs):
-        i1 = min(n, i0 + bs)
-        for j0 in range(0, i0 + 1, bs):
-            j1 = min(n, j0 + bs)
-            v = V[:i1 - i0, :j1 - j0]
-            _exp_block(v, Ys[i0:i1], Ys[j0:j1], ay[i0:i1], ay[j0:j1], T[:i1 - i0, :j1 - j0])
-            if j0 == i0:  # diagonal tile: its lower triangle, mirrored, and an exact unit diagonal
-                iu = np.triu_indices(i1 - i0, 1)
-                v[iu] = v.T[iu]
-                v[np.diag_indices(i1 - i0)] = 1
-                out[i0:i1, i0:i1] = v
-            else:
-                out[i0:i1, j0:j1] = v
-                out[j0:j1, i0:i1] = v.T
+    for i0 in range(0, n, _TILE):
+        i1 = min(n, i0 + _TILE)
+        for j0 in range(0, i0, _TILE):
+            v = out[i0:i1, j0:j0 + _TILE]
+            _exp_block(v, U[i0:i1], W[j0:j0 + _TILE])
+            out[j0:j0 + _TILE, i0:i1] = v.T
+        v = out[i0:i1, i0:i1]  # diagonal tile: its lower triangle, mirrored; an exact unit diagonal
+        _exp_block(v, U[i0:i1], W[i0:i1])
+        iu = np.triu_indices(i1 - i0, 1)
+        v[iu] = v.T[iu]
+        v[np.diag_indices(i1 - i0)] = 1
     return out
 
 
@@ -164,22 +166,23 @@ def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
 
     Notes
     -----
-    Error of the gemm formation.  With a_i = ||x_i - x̄||^2 / sigma2 and
-    b_j = ||z_j - x̄||^2 / sigma2 (x̄ the mean of the points; the kernel is
-    translation invariant, so the rounding of x̄ costs nothing), every
-    rounding (centring, the scaling by sqrt(2/sigma2), the GEMM inner
-    product, the norms, the subtraction) perturbs the exponent
-    E = -||x_i - z_j||^2 / sigma2 by at most
+    Error of the gemm formation.  With y = sqrt(2 / sigma2) (x - x̄),
+    a_i = ||x_i - x̄||^2 / sigma2 = ||y_i||^2 / 2 and b_j likewise for z_j (x̄
+    the mean of the points; the kernel is translation invariant, so the
+    rounding of x̄ costs nothing), the exponent E_ij = -||x_i - z_j||^2 / sigma2
+    is one inner product of length d + 2, [y_i, a_i, 1] . [z_j, -1, -b_j],
+    evaluated by the GEMM.  Its roundings (centring and scaling: 4 gamma_4
+    (a_i + b_j); the norms: gamma_d (a_i + b_j); the inner product:
+    gamma_{d+2} (|y_i|.|z_j| + a_i + b_j) <= 2 gamma_{d+2} (a_i + b_j)) perturb E by
 
-        |dE| <= (2 d + 19) u (a_i + b_j)      (first order)
+        |dE| <= (3 d + 20) u (a_i + b_j)      (first order).
 
-    (scaling: 4 gamma_4 (a_i + b_j); inner product and norms: 2 gamma_d;
-    sum and difference: 3u).  The clamp E <= 0 only moves E towards the
-    truth, and exp adds <= 6u (NumPy: 1 ulp float64, 3 ulp float32), so
+    The clamp E <= 0 only moves E towards the truth, and exp adds <= 6u
+    (NumPy: 1 ulp float64, 3 ulp float32), so
 
         |K^_ij - K_ij| <= K_ij (exp(|dE|) (1 + 6u) - 1)
-                       ~  K_ij ((2 d + 19) u (a_i + b_j) + 6u)
-                       <= c u max ||x - x̄||^2 / sigma2,   c = 2 (2 d + 19).
+                       ~  K_ij ((3 d + 20) u (a_i + b_j) + 6u)
+                       <= c u max ||x - x̄||^2 / sigma2,   c = 2 (3 d + 20).
 
     Unlike the differences formula's relative error (d + 3) u q_ij, this does
     not vanish for close points: the gemm formation is accurate to
@@ -211,7 +214,7 @@ def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
 def rbf_error_bound(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm") -> float:
     """First-order bound on max |K^_ij - K_ij| / K_ij of :func:`rbf_kernel` (its Notes).
 
-    gemm: (2 d + 19) u (max a + max b) + 6u; differences: (d + 3) u max q + 6u,
+    gemm: (3 d + 20) u (max a + max b) + 6u; differences: (d + 3) u max q + 6u,
     with q = ||x - z||^2 / sigma2 (float64 estimate of the scaled quantities).
     """
     _check_formation(formation)
@@ -223,7 +226,7 @@ def rbf_error_bound(X, Z=None, sigma2=1.0, precision="float64", *, formation="ge
         xbar = np.vstack([X, Z]).mean(axis=0)
         a = ((X - xbar) ** 2).sum(axis=1).max() / sigma2
         b = ((Z - xbar) ** 2).sum(axis=1).max() / sigma2
-        return float((2 * d + 19) * u * (a + b) + 6 * u)
+        return float((3 * d + 20) * u * (a + b) + 6 * u)
     q = max(float(((X[:, None, :] - Z[None, i, :]) ** 2).sum(-1).max()) for i in range(len(Z)))
     return float((d + 3) * u * q / sigma2 + 6 * u)
 
