@@ -181,7 +181,7 @@ class CGFloor(common.OneShot):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return la.fit("lssvm-cg", self.X, self.y, precision="float64", rtol=1e-300,
-                          maxiter=self.ITERATIONS, estimate_kappa=False, **self.kw)
+                          maxiter=self.ITERATIONS, **self.kw)  # kw has estimate_kappa=False
 
     def time_cg_fixed_iterations(self, M):
         self._cg()

@@ -294,7 +294,9 @@ def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
 
     Notes
     -----
-    Cost (N+1)^3 / 3 multiply-adds for the LU, N^2 n for the kernel.  LU with
+    Cost (N+1)^3 / 3 multiply-adds for the LU, N^2 n for the kernel.  The
+    kernel is written straight into the (N+1) x (N+1) matrix and the LU
+    overwrites it: one (N+1)^2 array is the whole working memory.  LU with
     partial pivoting on the symmetric indefinite KKT matrix ignores the
     symmetry; its backward error is O(N u) times the growth factor, small in
     practice.  The "factorization" phase times the LU and both triangular
@@ -359,7 +361,8 @@ def fit_schur(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, deg
     Notes
     -----
     Solves ``H eta = a``, ``H nu = d`` with one Cholesky factorization (N^3/3
-    multiply-adds) and two right-hand sides, then ``s = a^T eta``,
+    multiply-adds, in place of H: the kernel matrix is the only N x N array)
+    and two right-hand sides, then ``s = a^T eta``,
     ``b = a^T nu / s``, ``alpha = nu - eta b``; for classification
     ``a = y, d = 1_v`` (Suykens' algorithm, steps 1-3), for regression
     ``a = 1_v, d = y`` (derivation in the module docstring).  Each solve is
@@ -464,9 +467,11 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
     Notes
     -----
     H is formed and stored (Suykens recomputes its entries at every step
-    instead); each iteration costs one H-vector product, 2 N^2 flops.  The
-    Hestenes-Stiefel iteration is :func:`lssvm_analysis.hestenes_stiefel_cg`
-    exactly as printed after (3.25); (3.26)-(3.27) bound the iterations by
+    instead).  The two systems run the Hestenes-Stiefel iteration printed
+    after (3.25) side by side (:func:`lssvm_analysis.core.linalg.simultaneous_cg`:
+    each keeps its own step lengths, stop and history), and each iteration
+    multiplies H by the N x 2 block of both directions: one pass over H,
+    4 N^2 flops, where two H-vector products would read H twice; (3.26)-(3.27) bound the iterations by
     O(sqrt(kappa) log(2/eps)).  For classification H eta = y, H nu = 1_v;
     for regression H eta = 1_v, H nu = y.
     """
