@@ -302,12 +302,13 @@ def test_rate_model_is_the_sum_of_the_timed_kernels():
     from lssvm_analysis.analysis import crossover as cx
 
     rates = cx.measure_rates(60, 20, repeats=1)
-    assert all(rates[f"time_{k}"] > 0 for k in ("syrk_primal", "outer", "syrk_dual", "chol_N", "chol_M",
+    assert all(rates[f"time_{k}"] > 0 for k in ("syrk_primal", "center", "outer", "syrk_dual", "chol_N", "chol_M",
                                                  "solve_N", "solve_M", "sym_N", "sym_M"))
     assert rates["rate_chol_M"] == pytest.approx(60 ** 3 / 3 / rates["time_chol_M"] / 1e9)
     for formation, form_key in (("blas3", "syrk_primal"), ("as-described", "outer")):
         m = cx.rate_model(rates, formation=formation)
-        primal = sum(rates[f"time_{k}"] for k in (form_key, "sym_N", "chol_N", "solve_N"))
+        keys = (form_key, "sym_N", "chol_N", "solve_N") + (("center",) if formation == "blas3" else ())
+        primal = sum(rates[f"time_{k}"] for k in keys)
         dual = sum(rates[f"time_{k}"] for k in ("syrk_dual", "sym_M", "chol_M", "solve_M"))
         assert m["predicted_primal_seconds"] == pytest.approx(primal)
         assert m["predicted_dual_over_primal"] == pytest.approx(dual / primal)

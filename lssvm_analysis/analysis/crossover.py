@@ -498,7 +498,8 @@ def measure_rates(M, N, *, precision="float64", repeats=3, seed=0) -> dict:
     dict
         ``time_<kernel>`` seconds and ``rate_<kernel>`` GFLOP/s (the flops of
         :func:`flop_model` for that step / time) for the kernels
-        ``syrk_primal`` (H_c^T H_c, M N (N+1) flops), ``outer`` (M rank-one
+        ``syrk_primal`` (H_c^T H_c, M N (N+1) flops), ``center`` (h_bar, H_c
+        and H_c^T (y - y_bar), 4 M N), ``outer`` (M rank-one
         updates h h^T, 2 M N^2; timed on a sample of 64 and scaled),
         ``syrk_dual`` (H H^T, M (M+1) N), ``chol_N`` / ``chol_M``
         (``Precision.cholesky`` as the solvers call it, with its symmetry
@@ -527,18 +528,29 @@ def measure_rates(M, N, *, precision="float64", repeats=3, seed=0) -> dict:
         for i in range(k):
             A += np.outer(H[i], H[i])
 
-    def sym(n):
+    def sym(n):  # as the solvers do it: ridge on the diagonal, strict upper triangle from the lower
         A = _spd(n, p)
-        iu = np.triu_indices(n, 1)
-        return lambda: A.__setitem__(iu, A.T[iu])
+
+        def run():
+            A[np.diag_indices(n)] = A[np.diag_indices(n)] + p.scalar(1.0)
+            iu = np.triu_indices(n, 1)
+            A[iu] = A.T[iu]
+        return run
+
+    r = p.asarray(rng.standard_normal(M))
+
+    def center():  # the O(M N) part of the centred formation: h_bar, H_c, H_c^T (y - y_bar)
+        Hc2 = H - H.sum(axis=0) / p.scalar(M)
+        return Hc2.T @ (r - r.sum() / p.scalar(M))
 
     SN, SM = _spd(N, p), _spd(M, p)
     LN, LM = p.cholesky(SN), p.cholesky(SM)
     bN, BM = p.asarray(np.ones(N)), p.asarray(np.ones((M, 2)))
-    flops = {"syrk_primal": M * N * (N + 1.0), "outer": 2.0 * M * N * N, "syrk_dual": M * (M + 1.0) * N,
+    flops = {"syrk_primal": M * N * (N + 1.0), "center": 4.0 * M * N, "outer": 2.0 * M * N * N,
+             "syrk_dual": M * (M + 1.0) * N,
              "chol_N": N ** 3 / 3.0, "chol_M": M ** 3 / 3.0, "solve_N": 2.0 * N * N,
              "solve_M": 4.0 * M * M, "sym_N": 0.0, "sym_M": 0.0}
-    funcs = {"syrk_primal": lambda: Hc.T @ Hc, "outer": outer, "syrk_dual": lambda: H @ H.T,
+    funcs = {"syrk_primal": lambda: Hc.T @ Hc, "center": center, "outer": outer, "syrk_dual": lambda: H @ H.T,
              "chol_N": lambda: p.cholesky(SN), "chol_M": lambda: p.cholesky(SM),
              "solve_N": lambda: p.cho_solve(LN, bN), "solve_M": lambda: p.cho_solve(LM, BM),
              "sym_N": sym(N), "sym_M": sym(M)}
@@ -568,15 +580,15 @@ def rate_model(rates: dict, *, formation="blas3") -> dict:
 
     Notes
     -----
-    primal = formation (SYRK of H_c, or M outer products) + symmetrizing pass
-    + Cholesky of order N + one solve; dual = SYRK H H^T + symmetrizing pass
-    + Cholesky of order M + a two-column solve.  The O(M N) terms of the flop
-    model (centring, right-hand sides, v = H^T beta) are left out: below 1 %
-    of either form at the sizes of the study.
+    primal = formation (centring and SYRK of H_c, or M outer products) +
+    symmetrizing pass + Cholesky of order N + one solve; dual = SYRK H H^T +
+    symmetrizing pass + Cholesky of order M + a two-column solve.  The dual's
+    O(M N) terms (v = H^T beta) are left out: below 1 % at the sizes of the
+    study.
     """
     _check_form("primal", formation)
     t = {k[5:]: v for k, v in rates.items() if k.startswith("time_")}
-    form = t["syrk_primal"] if formation == "blas3" else t["outer"]
+    form = t["syrk_primal"] + t["center"] if formation == "blas3" else t["outer"]
     primal = form + t["sym_N"] + t["chol_N"] + t["solve_N"]
     dual = t["syrk_dual"] + t["sym_M"] + t["chol_M"] + t["solve_M"]
     M, N = int(rates["M"]), int(rates["N"])
