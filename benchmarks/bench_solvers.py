@@ -22,6 +22,9 @@ class SolverFit(common.OneShot):
     min_run_count = 1
 
     def setup(self, solver, precision, M):
+        info = common.require_solver(solver)
+        if precision not in info.supported_precisions():  # e.g. the float64-only LIBSVM baselines
+            raise common.Missing(f"{solver} does not run in {precision}")
         self.fit = la.fit
         self.X, self.y, self.kw = common.solver_problem(solver, common.size(M))
 
