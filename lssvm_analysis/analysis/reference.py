@@ -244,6 +244,22 @@ def _gain(log2_x: float, log2_d: float) -> float:
     return log2_x - log2_d if log2_x > -math.inf else -math.inf
 
 
+def _mirror_lower(R, block=256):
+    """Copy the lower triangle of R onto the upper one, in place, by cache-sized blocks.
+
+    (``np.tril(R) + np.tril(R, -1).T`` makes three n x n temporaries: 0.6 s of
+    5.6 s at n = 2000.)
+    """
+    n = R.shape[0]
+    for i0 in range(0, n, block):
+        i1 = min(n, i0 + block)
+        R[i0:i1, i1:] = R[i1:, i0:i1].T
+        D = R[i0:i1, i0:i1]
+        iu = np.triu_indices(i1 - i0, 1)
+        D[iu] = D.T[iu]
+    return R
+
+
 def _factor64(s: ExactSystem, spd):
     """(kind, solve, inverse) for the float64 rounding of A, or None if it cannot be factored."""
     A64, lapack = s.A64, scipy.linalg.lapack
@@ -254,7 +270,7 @@ def _factor64(s: ExactSystem, spd):
         if info == 0:
             def inverse():
                 R, _ = lapack.dpotri(c, lower=1)
-                return np.tril(R) + np.tril(R, -1).T
+                return _mirror_lower(R)
 
             return ("cholesky", lambda r: lapack.dpotrs(c, r, lower=1)[0], inverse)
     lu, piv, info = lapack.dgetrf(A64)
