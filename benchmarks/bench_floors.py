@@ -188,7 +188,8 @@ class CGFloor(common.OneShot):
 
     def track_iteration_over_product(self, M):
         """solve phase / iterations (both systems run together) over min time of H @ P (target <= 1.2)."""
-        per_iter = min(f.timings["solve"] / max(f.diagnostics["iterations_eta"], f.diagnostics["iterations_nu"])
+        per_iter = min(f.timings["solve"] / max(f.diagnostics["iterations_eta"],
+                                                 f.diagnostics["iterations_nu"])
                        for f in (self._cg() for _ in range(3)))
         (t_prod,) = common.interleaved_min([lambda: self.H @ self.P], repeats=15)
         return common.round_sig(per_iter / t_prod, 3)

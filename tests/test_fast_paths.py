@@ -209,7 +209,8 @@ def test_dense_fits_agree_with_the_replaced_path(name, formation, rng):
     alpha_old = _f64(p.cho_solve(p.cholesky(H), p.asarray(y)))
     refk = reference_solve(H, _f64(p.asarray(y)), digits=20)
     beta = LAPACK_THRESHOLD * n * u
-    tol = (_fwd(refk.cond_estimate, beta + dk) + _fwd(refk.cond_estimate, beta)) * np.abs(refk.x_float64()).max()
+    kap = refk.cond_estimate
+    tol = (_fwd(kap, beta + dk) + _fwd(kap, beta)) * np.abs(refk.x_float64()).max()
     assert np.abs(_f64(fit.coef_) - alpha_old).max() <= tol
 
 
@@ -293,7 +294,8 @@ def test_dense_fit_allocates_one_matrix(solver, rng):
 
 def test_kernel_keeps_dataclass_semantics():
     k = la.Kernel("rbf", {"sigma2": 2.0})
-    assert k.formation == "gemm" and dataclasses.replace(k, formation="differences").formation == "differences"
+    assert k.formation == "gemm"
+    assert dataclasses.replace(k, formation="differences").formation == "differences"
 
 
 # -- the rate-calibrated crossover model ------------------------------------------------------
@@ -302,8 +304,8 @@ def test_rate_model_is_the_sum_of_the_timed_kernels():
     from lssvm_analysis.analysis import crossover as cx
 
     rates = cx.measure_rates(60, 20, repeats=1)
-    assert all(rates[f"time_{k}"] > 0 for k in ("syrk_primal", "center", "outer", "syrk_dual", "chol_N", "chol_M",
-                                                 "solve_N", "solve_M", "sym_N", "sym_M"))
+    assert all(rates[f"time_{k}"] > 0 for k in ("syrk_primal", "center", "outer", "syrk_dual", "chol_N",
+                                                 "chol_M", "solve_N", "solve_M", "sym_N", "sym_M"))
     assert rates["rate_chol_M"] == pytest.approx(60 ** 3 / 3 / rates["time_chol_M"] / 1e9)
     for formation, form_key in (("blas3", "syrk_primal"), ("as-described", "outer")):
         m = cx.rate_model(rates, formation=formation)

@@ -10,9 +10,9 @@ formation of K costs in accuracy can be measured:
     x̄, scale them by sqrt(2 / sigma2), append the scaled squared norms so that
     one GEMM per tile gives the exponents -||x - z||^2 / sigma2, clamp them at
     0 and take exp in place while the tile is in cache; K(X, X) is computed on
-    its lower triangle, mirrored, and gets an exact unit diagonal.  Cost: one GEMM of n m d multiply-adds and one pass
-    over K; the error bound is absolute in the exponent (see
-    :func:`rbf_kernel`).  In longdouble and mpN (no BLAS; these precisions are
+    its lower triangle, mirrored, and gets an exact unit diagonal.  Cost: one
+    GEMM of n m (d + 2) multiply-adds and one pass over K; the error bound is
+    absolute in the exponent (see :func:`rbf_kernel`).  In longdouble and mpN (no BLAS; these precisions are
     the references) it is evaluated by the differences formula below.
 ``"differences"``
     Squared distances summed feature by feature from the differences, so

@@ -68,7 +68,7 @@ def _setup(X, kernel, precision):
     then every column and pivot is exactly the corresponding entry of
     ``rbf_kernel(X, formation="differences")``, in every precision.
     """
-    if getattr(kernel, "name", None) == "rbf" and getattr(kernel, "formation", "differences") != "differences":
+    if getattr(kernel, "name", None) == "rbf" and getattr(kernel, "formation", "") != "differences":
         kernel = dataclasses.replace(kernel, formation="differences")
     p = get_precision(precision)
     X = as_matrix(X, "X", allow_object=False)

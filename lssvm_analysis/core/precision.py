@@ -250,7 +250,8 @@ class LapackPrecision(Precision):
         if info > 0:
             k = info - 1
             if inplace:  # the original: the saved diagonal and c's untouched strict upper triangle
-                if not (np.isfinite(diag).all() and all(np.isfinite(c[i, i + 1:]).all() for i in range(k + 1))):
+                n = c.shape[0]
+                if not (np.isfinite(diag).all() and all(np.isfinite(c[i, i + 1:]).all() for i in range(n))):
                     raise ValueError("expected finite values in A, got NaN or inf")
                 col, akk = c[:k, k], diag[k]
             else:

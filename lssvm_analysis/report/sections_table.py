@@ -211,7 +211,8 @@ def crossover_blocks(sec: Section, out, records, P, *, asv_dir=".asv/results") -
             model = crossover.crossover_ratio_model(int(M), np.linspace(0.05, 1.0, 40), formation=form)
             pt = {"M": int(M), "formation": form, "N*/M measured": crossover.crossover_point(g),
                   "N*/M flop model": crossover.crossover_point(model)}
-            if "time_predicted_dual_over_primal" in g.columns and g["time_predicted_dual_over_primal"].notna().any():
+            rate_col = "time_predicted_dual_over_primal"
+            if rate_col in g.columns and g[rate_col].notna().any():
                 a.plot(g.n_over_m, g.time_predicted_dual_over_primal, "x" + styles.get(form, "-."),
                        color=f"C{i}", alpha=0.6, label=f"rate model, M={int(M)}, {form}")
                 pt["N*/M rate model"] = crossover.crossover_point(g, y="time_predicted_dual_over_primal")
