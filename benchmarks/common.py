@@ -194,6 +194,8 @@ def _solver_problem(name: str, M: int, C: float, sigma2: float):
         kw["task"] = task
     if info.example is not None:  # what the solver needs besides (e.g. pruning's validation set)
         kw.update(info.example(X, y, task, np.random.default_rng([M, 3])))
+    if info.accepts("estimate_kappa"):  # lssvm-cg: an O(M^3) eigenvalue computation is not CG's cost
+        kw["estimate_kappa"] = False
     return X, y, kw
 
 
@@ -202,8 +204,9 @@ def solver_problem(name: str, M: int, *, C: float = 10.0, sigma2: float = 2.0):
 
     Regression data (noisy sinc) for solvers that do regression, otherwise
     two Gaussian classes; ``C``, ``sigma2`` and ``task`` where the registry
-    says the solver takes them, and the keywords of its registered example
-    (pruning's validation set, Abe's eta = 0.05); every other option stays at
+    says the solver takes them, the keywords of its registered example
+    (pruning's validation set, Abe's eta = 0.05) and ``estimate_kappa=False``
+    (lssvm-cg: timing CG, not an eigensolver); every other option stays at
     the solver's default.
     """
     X, y, kw = _solver_problem(name, int(M), float(C), float(sigma2))

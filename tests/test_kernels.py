@@ -1,6 +1,8 @@
 """Kernel gates: RBF structure, accuracy against an exact reference and scikit-learn, validation.
 
-Accuracy model of ``rbf_kernel`` (``kernels.py``): D_ij = sum_f (x_if - z_jf)^2
+Accuracy model of ``rbf_kernel(..., formation="differences")`` (``kernels.py``; the
+default gemm formation of the hardware floats has its own, absolute, bound, tested in
+``test_fast_paths.py``): D_ij = sum_f (x_if - z_jf)^2
 is a sum of d non-negative rounded squares of rounded differences: each term
 carries (1 + d1)^2 (1 + d2) and the d - 1 additions one more factor each, so
 |D^ - D| <= gamma_{d+2} D (Higham 2002, §3.1; all terms >= 0, so the bound is
@@ -111,7 +113,7 @@ def test_rbf_matches_exact_reference(precision, sigma2, rng, exact):
     d = 3
     X = _points_with_near_duplicates(rng, 10, d)
     Z = rng.uniform(-1, 1, (7, d))
-    K = la.rbf_kernel(X, Z, sigma2=sigma2, precision=p)
+    K = la.rbf_kernel(X, Z, sigma2=sigma2, precision=p, formation="differences")
     s = exact.q(p.scalar(sigma2))
     D = _exact_sq_distances(exact, p.asarray(X), p.asarray(Z))
     u, g = p.unit_roundoff, _gamma(d + 3, p.unit_roundoff)
@@ -137,7 +139,7 @@ def test_rbf_agrees_with_sklearn(rng, exact):
     d, sigma2 = 3, 0.5
     X = 10.0 + _points_with_near_duplicates(rng, 15, d)
     Z = 10.0 + rng.uniform(-1, 1, (9, d))
-    ours = la.rbf_kernel(X, Z, sigma2=sigma2)
+    ours = la.rbf_kernel(X, Z, sigma2=sigma2, formation="differences")
     theirs = sk_rbf_kernel(X, Z, gamma=1 / sigma2)
     q = sq_distances(X, Z) / sigma2
     norms = (X ** 2).sum(1)[:, None] + (Z ** 2).sum(1)[None, :]
@@ -228,7 +230,7 @@ def test_lssvmlab_sig2_conversion_pins_the_factor_of_two():
     assert la.from_lssvmlab(0.5) == 1.0 and la.to_lssvmlab(1.0) == 0.5
     X, Z = np.array([[0.0, 0.0]]), np.array([[1.0, 0.0]])
     lssvmlab = np.exp(-np.sum((X - Z) ** 2) / (2 * 0.5))
-    assert la.rbf_kernel(X, Z, sigma2=la.from_lssvmlab(0.5))[0, 0] == lssvmlab
+    assert la.rbf_kernel(X, Z, sigma2=la.from_lssvmlab(0.5), formation="differences")[0, 0] == lssvmlab
     for sig2 in (1e-3, 0.7, 3.0, 1e5):
         assert la.to_lssvmlab(la.from_lssvmlab(sig2)) == sig2
     with pytest.raises(ValueError, match="sig2"):

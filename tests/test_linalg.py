@@ -46,7 +46,8 @@ def test_thresholded_cholesky_against_exact_pivots(precision, eta, rng, n_for, e
     p, m = precision, n_for(precision, 60, 30)
     X, sel = _selection(p, rng, m, eta)
     S = [int(j) for j in sel.indices]
-    K = la.rbf_kernel(X, sigma2=0.5, precision=p)
+    # the selection computes its columns by the differences formation (linalg._setup)
+    K = la.rbf_kernel(X, sigma2=0.5, precision=p, formation="differences")
     assert np.array_equal(sel.columns, K[:, S])  # the columns it used are the kernel's
     Kq, G, u = exact.mat(K), _floats(p, sel.G), p.unit_roundoff
     assert S == sorted(S) and all((j in S) == (sel.pivots[j] >= eta) for j in range(m))
@@ -72,7 +73,7 @@ def test_thresholded_factor_reproduces_kept_block(precision, eta, rng, n_for, ex
     p, m = precision, n_for(precision, 60, 30)
     X, sel = _selection(p, rng, m, eta)
     S, L = sel.indices, sel.L
-    Kss = la.rbf_kernel(X[S], sigma2=0.5, precision=p)
+    Kss = la.rbf_kernel(X[S], sigma2=0.5, precision=p, formation="differences")
     Lq, Kq = exact.mat(L), exact.mat(Kss)
     ratio = exact.to_float(exact.norm1(Lq * Lq.transpose() - Kq) / exact.norm1(Kq)) / (len(S) * p.unit_roundoff)
     assert ratio < LAPACK_THRESHOLD, ratio
@@ -131,7 +132,8 @@ def test_pivoted_cholesky_pivots_on_the_max_residual_diagonal(precision, rng, n_
     X, sel = _pivoted(p, rng, m, rank=rank)
     P = [int(j) for j in sel.indices]
     assert len(P) == rank == len(set(P)) and all(v == 0 for v in np.triu(sel.L, 1).flat)
-    Kq, G, u = exact.mat(la.rbf_kernel(X, sigma2=0.5, precision=p)), _floats(p, sel.G), p.unit_roundoff
+    Kq, G, u = (exact.mat(la.rbf_kernel(X, sigma2=0.5, precision=p, formation="differences")),
+                _floats(p, sel.G), p.unit_roundoff)
     for t, j in enumerate(P):
         low = {}
         for i in (i for i in range(m) if i not in P[:t]):

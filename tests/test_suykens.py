@@ -26,6 +26,7 @@ from sklearn.datasets import load_iris
 from sklearn.kernel_ridge import KernelRidge
 
 import lssvm_analysis as la
+from lssvm_analysis.core.kernels import rbf_error_bound
 from lssvm_analysis.analysis.measures import backward_error, forward_error
 from lssvm_analysis.core.exceptions import ConvergenceWarning, UnknownSolverError
 from lssvm_analysis.core.linalg import cg_iteration_bound
@@ -151,10 +152,13 @@ def test_float32_agrees_with_float64(solver, rng):
         A64, b64, _ = _system(f64, X, y)
         delta = max(np.abs(_f64(A32) - A64).sum(axis=1).max() / np.abs(A64).sum(axis=1).max(),
                     np.abs(_f64(b32) - b64).max() / np.abs(b64).max())
-        # rhs rounded to nearest: <= u32.  A: dyadic X and sigma2 = 1 make -||x - z||^2 / sigma2
-        # exact, then one exp (NumPy's SIMD float32 exp is not correctly rounded: <= 2.45 ulp =
-        # 3.45 u32 relative, measured on 1e7 arguments) and 1/C (<= u32), entrywise relative.
-        assert delta <= 4 * np.finfo(np.float32).eps / 2, delta
+        # rhs rounded to nearest: <= u32.  A: each kernel entry of precision p is within
+        # K_ij e_p of the exact kernel of the (dyadic, exactly representable) data, e_p the
+        # first-order bound of the gemm formation (kernels.rbf_error_bound: (3d + 20) u (a_i + b_j)
+        # + 6u, exp included), plus 1/C (<= u32): entrywise relative, hence normwise.
+        u32 = np.finfo(np.float32).eps / 2
+        assert delta <= (rbf_error_bound(X, sigma2=1.0, precision="float32")
+                         + rbf_error_bound(X, sigma2=1.0) + u32), delta
         kappa = reference_solve(A64, b64, digits=20).cond_estimate
         z32, z64 = _f64(_z(f32, y)), _f64(_z(f64, y))
         # z32 solves (A64 + E) z = b64 + e with ||E||, ||e|| <= (beta32 + delta) (first order)

@@ -14,7 +14,12 @@ of the support vectors, which both forms share.  This module gives
   no asv results exist);
 * :func:`load_asv_crossover` - the same table read from the results of the asv
   suite ``benchmarks/bench_crossover.py`` when they exist;
-* :func:`crossover_point` - N*/M, where the dual/primal ratio crosses 1.
+* :func:`crossover_point` - N*/M, where the dual/primal ratio crosses 1;
+* :func:`measure_rates` / :func:`rate_model` - the flop counts divided by the
+  rates of the kernels each formation runs (SYRK, the outer-product
+  accumulation, Cholesky, triangular solves, the symmetrizing pass), each
+  timed at the sizes involved in the same process: a time model that
+  separates arithmetic (flops) from implementation (rates).
 
 Units
 -----
@@ -77,7 +82,7 @@ from ..solvers import fit
 
 __all__ = ["FORMS", "FORMATIONS", "SOLVERS", "ASV_BENCHMARKS", "flop_model", "crossover_ratio_model",
            "crossover_point", "crossover_data", "eta_for_ratios", "measure_crossover",
-           "load_asv_crossover"]
+           "load_asv_crossover", "measure_rates", "rate_model"]
 
 FORMS = ("primal", "dual")
 FORMATIONS = ("blas3", "as-described")
@@ -454,6 +459,143 @@ def _crossover_row(M, e, formation, precision, repeats, best) -> dict:
     row["model_dual_over_primal"] = (flop_model(M, N, "dual", formation=formation)["total"]
                                      / flop_model(M, N, "primal", formation=formation)["total"])
     return row
+
+
+# ---------------------------------------------------------------------------------- rates
+#: Sample of rank-one updates timed for the outer-product rate (each costs 2 N^2 flops).
+_OUTER_SAMPLE = 64
+
+
+def _best(func, repeats):
+    best = np.inf
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        func()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def _spd(n, p):
+    """A well-conditioned SPD matrix of order n (Cholesky's cost does not depend on the values)."""
+    A = p.asarray(np.full((n, n), 1.0 / n))
+    A[np.diag_indices(n)] += p.scalar(1.0)
+    return A
+
+
+def measure_rates(M, N, *, precision="float64", repeats=3, seed=0) -> dict:
+    """Time each kernel the primal and dual formations run, at (M, N), in this process.
+
+    Parameters
+    ----------
+    M, N : int, 1 <= N <= M
+    precision : str, keyword-only
+    repeats : int >= 1, keyword-only
+        Minimum over this many calls of each kernel.
+    seed : int, keyword-only
+
+    Returns
+    -------
+    dict
+        ``time_<kernel>`` seconds and ``rate_<kernel>`` GFLOP/s (the flops of
+        :func:`flop_model` for that step / time) for the kernels
+        ``syrk_primal`` (H_c^T H_c, M N (N+1) flops), ``center`` (h_bar, H_c
+        and H_c^T (y - y_bar), 4 M N), ``outer`` (M rank-one
+        updates h h^T, 2 M N^2; timed on a sample of 64 and scaled),
+        ``syrk_dual`` (H H^T, M (M+1) N), ``chol_N`` / ``chol_M``
+        (``Precision.cholesky`` as the solvers call it, with its symmetry
+        check, N^3/3 and M^3/3), ``solve_N`` / ``solve_M`` (``cho_solve`` with
+        1 and 2 right-hand sides), ``sym_N`` / ``sym_M`` (the ridge and the
+        triangle copy that make the formed matrix exactly symmetric: memory
+        passes, no flops counted).
+
+    Notes
+    -----
+    The data are random (the kernels' speed does not depend on the values);
+    what is measured is the rate of each kernel at these sizes, on this
+    machine, under its current load: compare the model with timings taken in
+    the same process minutes apart.
+    """
+    M, N = check_int("M", M, minimum=1), check_int("N", N, minimum=1)
+    check_int("repeats", repeats, minimum=1)
+    p = get_precision(precision)
+    rng = np.random.default_rng([seed, M, N])
+    H = p.asarray(rng.standard_normal((M, N)))
+    Hc = H - H.sum(axis=0) / p.scalar(M)
+    k = min(M, _OUTER_SAMPLE)
+
+    def outer():
+        A = p.zeros((N, N))
+        for i in range(k):
+            A += np.outer(H[i], H[i])
+
+    def sym(n):  # as the solvers do it: ridge on the diagonal, strict upper triangle from the lower
+        A = _spd(n, p)
+
+        def run():
+            A[np.diag_indices(n)] = A[np.diag_indices(n)] + p.scalar(1.0)
+            iu = np.triu_indices(n, 1)
+            A[iu] = A.T[iu]
+        return run
+
+    r = p.asarray(rng.standard_normal(M))
+
+    def center():  # the O(M N) part of the centred formation: h_bar, H_c, H_c^T (y - y_bar)
+        Hc2 = H - H.sum(axis=0) / p.scalar(M)
+        return Hc2.T @ (r - r.sum() / p.scalar(M))
+
+    SN, SM = _spd(N, p), _spd(M, p)
+    LN, LM = p.cholesky(SN), p.cholesky(SM)
+    bN, BM = p.asarray(np.ones(N)), p.asarray(np.ones((M, 2)))
+    flops = {"syrk_primal": M * N * (N + 1.0), "center": 4.0 * M * N, "outer": 2.0 * M * N * N,
+             "syrk_dual": M * (M + 1.0) * N,
+             "chol_N": N ** 3 / 3.0, "chol_M": M ** 3 / 3.0, "solve_N": 2.0 * N * N,
+             "solve_M": 4.0 * M * M, "sym_N": 0.0, "sym_M": 0.0}
+    funcs = {"syrk_primal": lambda: Hc.T @ Hc, "center": center, "outer": outer, "syrk_dual": lambda: H @ H.T,
+             "chol_N": lambda: p.cholesky(SN), "chol_M": lambda: p.cholesky(SM),
+             "solve_N": lambda: p.cho_solve(LN, bN), "solve_M": lambda: p.cho_solve(LM, BM),
+             "sym_N": sym(N), "sym_M": sym(M)}
+    out = {"M": M, "N": N, "precision": p.name}
+    for name, f in funcs.items():
+        t = _best(f, repeats) * (M / k if name == "outer" else 1.0)
+        out[f"time_{name}"] = t
+        out[f"rate_{name}"] = flops[name] / t / 1e9 if flops[name] else float("nan")
+    return out
+
+
+def rate_model(rates: dict, *, formation="blas3") -> dict:
+    """Predicted seconds of each form = sum over its steps of flops / measured rate.
+
+    Parameters
+    ----------
+    rates : dict
+        Output of :func:`measure_rates` at (M, N).
+    formation : {"blas3", "as-described"}, keyword-only
+
+    Returns
+    -------
+    dict
+        ``predicted_primal_seconds``, ``predicted_dual_seconds``,
+        ``predicted_dual_over_primal``, ``flop_dual_over_primal`` (the flop
+        model alone, :func:`flop_model`).
+
+    Notes
+    -----
+    primal = formation (centring and SYRK of H_c, or M outer products) +
+    symmetrizing pass + Cholesky of order N + one solve; dual = SYRK H H^T +
+    symmetrizing pass + Cholesky of order M + a two-column solve.  The dual's
+    O(M N) terms (v = H^T beta) are left out: below 1 % at the sizes of the
+    study.
+    """
+    _check_form("primal", formation)
+    t = {k[5:]: v for k, v in rates.items() if k.startswith("time_")}
+    form = t["syrk_primal"] + t["center"] if formation == "blas3" else t["outer"]
+    primal = form + t["sym_N"] + t["chol_N"] + t["solve_N"]
+    dual = t["syrk_dual"] + t["sym_M"] + t["chol_M"] + t["solve_M"]
+    M, N = int(rates["M"]), int(rates["N"])
+    flop = (flop_model(M, N, "dual", formation=formation)["total"]
+            / flop_model(M, N, "primal", formation=formation)["total"])
+    return {"predicted_primal_seconds": primal, "predicted_dual_seconds": dual,
+            "predicted_dual_over_primal": dual / primal, "flop_dual_over_primal": flop}
 
 
 def _asv_records(path: Path):

@@ -39,7 +39,7 @@ from .exceptions import IllConditionedWarning, LUBreakdownError
 from .precision import get_precision
 
 __all__ = ["Conditioning", "cholesky_conditioning", "LUFactor", "lu_factor", "hager_inverse_norm1",
-           "matrix_conditioning", "check_conditioning", "ILL_CONDITIONED_THRESHOLD", "NOT_ESTIMATED"]
+           "matrix_conditioning", "norm1", "check_conditioning", "ILL_CONDITIONED_THRESHOLD", "NOT_ESTIMATED"]
 
 #: kappa * u at and beyond which a fit warns (IllConditionedWarning's docstring).
 ILL_CONDITIONED_THRESHOLD = 0.5
@@ -72,9 +72,21 @@ NOT_ESTIMATED = Conditioning(float("nan"), "not estimated", "")
 
 
 def _norm1(A, p) -> float:
-    """||A||_1 (max column sum of |a_ij|), rounded to float64 (enough for an estimate)."""
+    """||A||_1 (max column sum of |a_ij|), rounded to float64 (enough for an estimate).
+
+    float32/float64: LAPACK ``xLANGE`` on the Fortran view (no n x n temporary:
+    the dense fits' working memory stays one matrix); otherwise column sums in
+    the precision, rounded.
+    """
+    if A.size == 0:
+        return 0.0
+    if isinstance(A, np.ndarray) and A.dtype in (np.float32, np.float64) and A.ndim == 2:
+        lange, = lapack.get_lapack_funcs(("lange",), dtype=A.dtype)
+        if A.flags.c_contiguous:  # A^T is Fortran-ordered: ||A||_1 = ||A^T||_inf
+            return float(lange("I", A.T))
+        return float(lange("1", np.asfortranarray(A)))
     a = p.to_float64(A) if A.dtype == object or A.dtype == np.longdouble else np.asarray(A, float)
-    return float(np.max(np.sum(np.abs(a), axis=0))) if a.size else 0.0
+    return float(np.max(np.sum(np.abs(a), axis=0)))
 
 
 def hager_inverse_norm1(solve, n: int, p, *, solve_t=None, max_iter: int = 5) -> float:
@@ -114,13 +126,14 @@ def _kappa(anorm, inv_norm):
     return float(anorm * inv_norm)
 
 
-def cholesky_conditioning(A, L, precision, *, matrix="") -> Conditioning:
+def cholesky_conditioning(A, L, precision, *, matrix="", anorm=None) -> Conditioning:
     """kappa_1 estimate of the SPD ``A`` from its lower Cholesky factor ``L`` (A = L L^T).
 
     Parameters
     ----------
-    A : (n, n) array
-        The matrix that was factored (for ||A||_1).
+    A : (n, n) array or None
+        The matrix that was factored (for ||A||_1); None when it was factored
+        in place, with ``anorm`` = ||A||_1 taken before (:func:`norm1`).
     L : (n, n) array
         Its lower Cholesky factor, in the precision.
     precision : str or Precision
@@ -137,12 +150,15 @@ def cholesky_conditioning(A, L, precision, *, matrix="") -> Conditioning:
     with ``p.cho_solve`` in the precision.
     """
     p = get_precision(precision)
-    anorm = _norm1(A, p)
+    anorm = _norm1(A, p) if anorm is None else float(anorm)
     n = L.shape[0]
     if p.dtype in (np.float32, np.float64):
         pocon, = lapack.get_lapack_funcs(("pocon",), dtype=p.dtype)
-        # pocon reads one triangle: L's transpose is the upper factor U = L^T.
-        rcond, info = pocon(np.asarray(L).T, anorm, uplo="U")
+        # pocon reads one triangle; hand it a Fortran-ordered array so that f2py makes no
+        # n x n copy: L itself (lower) when it is Fortran-ordered, else L^T = U (upper).
+        L = np.asarray(L)
+        rcond, info = (pocon(L, anorm, uplo="L") if L.flags.f_contiguous
+                       else pocon(L.T, anorm, uplo="U"))
         kappa = float("inf") if rcond == 0 else 1.0 / float(rcond)
         return Conditioning(kappa, f"LAPACK {pocon.typecode}pocon", matrix)
     with p.context():
@@ -157,17 +173,25 @@ class LUFactor:
     reuse the factors, so an LU solve costs no second factorization.
     """
 
-    def __init__(self, A, p):
+    def __init__(self, A, p, *, overwrite=False):
         self.p = p
         self.anorm = _norm1(A, p)
         self.n = A.shape[0]
-        self._lu, self._piv = p.lu_factor(A)  # LUBreakdownError (a LinAlgError) with the record
+        self._trans = False
+        if overwrite and p.dtype in (np.float32, np.float64) and A.flags.c_contiguous:
+            # LU in place of the Fortran view F = A^T (no copy); A x = b is F^T x = b
+            getrf, = lapack.get_lapack_funcs(("getrf",), dtype=p.dtype)
+            self._lu, self._piv, _ = getrf(A.T, overwrite_a=1)
+            p._check_lu(self._lu, self.n)  # LUBreakdownError with the record
+            self._trans = True
+        else:
+            self._lu, self._piv = p.lu_factor(A, overwrite=overwrite)
 
     def solve(self, b, *, trans: bool = False):
         p = self.p
         if p.dtype in (np.float32, np.float64):
-            return scipy.linalg.lu_solve((self._lu, self._piv), p.asarray(b), trans=int(trans),
-                                         check_finite=False)
+            return scipy.linalg.lu_solve((self._lu, self._piv), p.asarray(b),
+                                         trans=int(trans != self._trans), check_finite=False)
         if trans:  # A^T x = b with P A = L U: U^T w = b, L^T v = w, x = P^T v
             w = _generic.solve_triangular(self._lu, p.asarray(b), lower=False, trans=True)
             v = _generic.solve_triangular(self._lu, w, lower=True, trans=True, unit=True)
@@ -180,7 +204,8 @@ class LUFactor:
         p = self.p
         if p.dtype in (np.float32, np.float64):
             gecon, = lapack.get_lapack_funcs(("gecon",), dtype=p.dtype)
-            rcond, info = gecon(self._lu, self.anorm, norm="1")
+            # factors of A^T: kappa_1(A) = kappa_inf(A^T), and ||A^T||_inf = ||A||_1
+            rcond, info = gecon(self._lu, self.anorm, norm="I" if self._trans else "1")
             return Conditioning(float("inf") if rcond == 0 else 1.0 / float(rcond),
                                 f"LAPACK {gecon.typecode}gecon", matrix)
         with p.context():
@@ -189,7 +214,13 @@ class LUFactor:
         return Conditioning(_kappa(self.anorm, inv), f"Higham 1-norm estimator in {p.name}", matrix)
 
 
-def lu_factor(A, precision) -> LUFactor:
+def norm1(A, precision) -> float:
+    """||A||_1 rounded to float64, without an n x n temporary for float32/float64 (take it
+    before a factorization that overwrites A)."""
+    return _norm1(A, get_precision(precision))
+
+
+def lu_factor(A, precision, *, overwrite=False) -> LUFactor:
     """LU factors of the square ``A`` in the precision (validated as ``Precision.solve`` does).
 
     Raises
@@ -203,7 +234,7 @@ def lu_factor(A, precision) -> LUFactor:
     A = as_matrix(A, "A")
     check_square(A, "A")
     Ap = p._prepare(A, "A", check=True, symmetric=False)
-    return LUFactor(Ap, p)
+    return LUFactor(Ap, p, overwrite=overwrite)
 
 
 def matrix_conditioning(A, precision, *, matrix="") -> Conditioning:

@@ -7,6 +7,10 @@
   or when the trace of the residual diagonal falls below a bound.
 * :func:`hestenes_stiefel_cg` - CG exactly as printed in Suykens §3.4.1, with
   the V(x) = 1/2 x^T A x - x^T B decrease and a residual tolerance as stops.
+* :func:`simultaneous_cg` - the same iteration run on several right-hand sides
+  at once (Suykens' two systems H eta = a, H nu = d): each system keeps its own
+  step lengths, stops and history, and one pass over A per iteration serves
+  all of them (A times an n x k block instead of k matrix-vector products).
 
 Both Cholesky variants are the same outer-product ("incomplete Cholesky")
 recurrence G[:, r] = (K[:, j] - G G[j, :]^T) / sqrt(d_j), d <- d - G[:, r]^2,
@@ -14,6 +18,7 @@ which needs only the diagonal of K and the kernel columns of the kept pivots.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -24,8 +29,8 @@ from .memory import ensure_memory
 from .precision import get_precision, precision_of
 
 __all__ = ["CholeskySelection", "thresholded_cholesky", "pivoted_cholesky", "CGResult",
-           "hestenes_stiefel_cg", "cg_iteration_bound", "Kappa2", "kappa2", "bordered_matrix",
-           "MP_EIG_MAX_N"]
+           "hestenes_stiefel_cg", "simultaneous_cg", "cg_iteration_bound", "Kappa2", "kappa2",
+           "bordered_matrix", "bordered_shell", "bordered_rhs", "set_border", "MP_EIG_MAX_N"]
 
 
 @dataclass(frozen=True)
@@ -65,15 +70,24 @@ class CholeskySelection:
 
 
 def _setup(X, kernel, precision):
+    """(precision, X, m, diag of K) and the kernel the columns are computed with.
+
+    The columns are computed one at a time, by the RBF differences formation
+    whatever the kernel's: a single column gains nothing from a GEMM, and
+    then every column and pivot is exactly the corresponding entry of
+    ``rbf_kernel(X, formation="differences")``, in every precision.
+    """
+    if getattr(kernel, "name", None) == "rbf" and getattr(kernel, "formation", "") != "differences":
+        kernel = dataclasses.replace(kernel, formation="differences")
     p = get_precision(precision)
     X = as_matrix(X, "X", allow_object=False)
     m = X.shape[0]
     if getattr(kernel, "name", None) == "rbf":  # K(x, x) = exp(-0) = 1 exactly, no m kernel calls
         check_finite(X, "X")
-        return p, X, m, p.asarray(np.ones(m))
+        return p, X, m, p.asarray(np.ones(m)), kernel
     # In general the diagonal costs m kernel evaluations.
     diag = np.array([kernel(X[i:i + 1], precision=p)[0, 0] for i in range(m)], dtype=p.dtype)
-    return p, X, m, diag
+    return p, X, m, diag, kernel
 
 
 def _add_column(p, X, kernel, G, cols, r, j, d, done):
@@ -114,7 +128,7 @@ def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySele
     columns are computed.  Abe (2007) §2.1; selection as in Abe (2005).
     """
     check_open_interval("eta", eta, 0, 1)  # TypeError (named) for a non-number, not a bare '<' error
-    p, X, m, d = _setup(X, kernel, precision)
+    p, X, m, d, kernel = _setup(X, kernel, precision)
     ensure_memory(m, 2 * m * m, p, what="thresholded Cholesky (factor and kernel columns)")
     G = p.zeros((m, m))
     cols = p.zeros((m, m))
@@ -171,7 +185,7 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, kee
         raise TypeError(f"expected a real number trace_tol >= 0, got trace_tol={_short(trace_tol)}")
     if not (np.isfinite(float(trace_tol)) and trace_tol >= 0):
         raise ValueError(f"expected a finite trace_tol >= 0, got trace_tol={_short(trace_tol)}")
-    p, X, m, d = _setup(X, kernel, precision)
+    p, X, m, d, kernel = _setup(X, kernel, precision)
     rank = m if rank is None else check_int("rank", rank, minimum=1)
     rank = min(rank, m)
     ensure_memory(m, (2 if keep_columns else 1) * m * rank, p,
@@ -298,6 +312,114 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
     return CGResult(x, i, converged, reason, {"residual_norm": np.array(res), "V": np.array(V)})
 
 
+def _cg_operator(A, precision):
+    """(matvec, Precision) for a matrix or a callable (the callable must accept (n,) and (n, k))."""
+    if callable(A):
+        return A, get_precision(precision or "float64")
+    A = as_matrix(A, "A")
+    check_square(A, "A")
+    p = get_precision(precision) if precision else precision_of(A)
+    A = p.asarray(A)
+    return A.__matmul__, p
+
+
+class _CGRun:
+    """State of one system of :func:`simultaneous_cg`: the recurrences of :func:`hestenes_stiefel_cg`."""
+
+    def __init__(self, b, p, rtol, vtol, maxiter):
+        self.b, self.p, self.rtol, self.vtol, self.maxiter = b, p, rtol, vtol, maxiter
+        self.x = p.zeros(b.shape[0])
+        self.r = b.copy()
+        self.rr = self.r @ self.r
+        self.bnorm = float(self.rr) ** 0.5
+        self.res, self.V, self.v_old = [self.bnorm], [0.0], p.scalar(0)
+        self.i, self.pdir, self.rr_old = 0, None, None
+        self.reason = "residual" if self.bnorm == 0 else "maxiter"
+        self.done = self.bnorm == 0 or maxiter < 1
+
+    def direction(self):
+        """p_i = r_{i-1} + beta_i p_{i-1} (p_1 = r_0)."""
+        self.i += 1
+        self.pdir = self.r.copy() if self.i == 1 else self.r + (self.rr / self.rr_old) * self.pdir
+        return self.pdir
+
+    def update(self, Ap):
+        """One step given A p_i; sets ``done`` and ``reason`` when a stop fires."""
+        pAp = self.pdir @ Ap
+        if not (pAp > 0):
+            self.reason, self.done = "breakdown", True
+            return
+        lam = self.rr / pAp
+        self.x = self.x + lam * self.pdir
+        self.r = self.r - lam * Ap
+        self.rr_old, self.rr = self.rr, self.r @ self.r
+        self.res.append(float(self.rr) ** 0.5)
+        v_new = -(self.x @ (self.b + self.r)) / 2
+        self.V.append(float(v_new))
+        if self.res[-1] <= self.rtol * self.bnorm:
+            self.reason, self.done = "residual", True
+        elif self.vtol and self.v_old - v_new <= self.vtol * abs(v_new):
+            self.reason, self.done = "V-decrease", True
+        elif self.i >= self.maxiter:
+            self.done = True
+        self.v_old = v_new
+
+    def result(self):
+        return CGResult(self.x, self.i, self.reason in ("residual", "V-decrease"), self.reason,
+                        {"residual_norm": np.array(self.res), "V": np.array(self.V)})
+
+
+def simultaneous_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None) -> list:
+    """Hestenes-Stiefel CG on A x_j = B[:, j] for every column at once (A = A^T > 0).
+
+    Parameters
+    ----------
+    A : (n, n) array or callable
+        The matrix, or a function V -> A V for V of shape (n, k) in the precision.
+    B : (n, k) or (n,) array
+        Right-hand sides (Suykens' two systems: ``[a, d]``).
+    rtol, vtol, maxiter, precision
+        As :func:`hestenes_stiefel_cg`, applied to each system separately.
+
+    Returns
+    -------
+    list of CGResult
+        One per column, each with its own iterate, iteration count, stop
+        reason and history, as :func:`hestenes_stiefel_cg` returns them.
+
+    Notes
+    -----
+    Each system runs the printed recurrences with its own lambda_i and
+    beta_i (not a block Krylov method: the systems do not share a subspace,
+    so each iterate is the one of :func:`hestenes_stiefel_cg` up to the
+    rounding of the product).  Per iteration the directions of the systems
+    still running are stacked into an n x k block and multiplied by A in one
+    call: one pass over the n^2 entries of A (the memory-bound cost of CG)
+    instead of k, and a BLAS-3 product for hardware floats.  A system that
+    stops leaves the block.
+    """
+    matvec, p = _cg_operator(A, precision)
+    B = p.asarray(B)
+    if B.ndim == 1:
+        B = B[:, None]
+    if B.ndim != 2 or B.size == 0:
+        raise ValueError(f"expected B of shape (n,) or (n, k), got B.shape={B.shape}")
+    n, k = B.shape
+    u = p.unit_roundoff
+    rtol = 100 * u if rtol is None else check_positive("rtol", rtol)
+    vtol = u if vtol is None else (0.0 if vtol == 0 else check_positive("vtol", vtol))
+    maxiter = 10 * n if maxiter is None else check_int("maxiter", maxiter, minimum=1)
+    runs = [_CGRun(B[:, j].copy(), p, rtol, vtol, maxiter) for j in range(k)]
+    active = [run for run in runs if not run.done]
+    while active:
+        P = np.stack([run.direction() for run in active], axis=1)
+        AP = matvec(P)
+        for j, run in enumerate(active):
+            run.update(AP[:, j])
+        active = [run for run in active if not run.done]
+    return [run.result() for run in runs]
+
+
 def cg_iteration_bound(kappa: float, eps: float) -> float:
     """Suykens (3.27): iterations after which ||x_i - x*||_A <= eps ||x_0 - x*||_A.
 
@@ -411,11 +533,34 @@ def kappa2(A, *, escalate: bool = True, max_mp_n: int = MP_EIG_MAX_N) -> Kappa2:
     return Kappa2(float(hi / lo) if lo > 0 else np.inf, f"{q.name} {kind}", False)
 
 
+def bordered_shell(n, precision):
+    """The zero (n+1) x (n+1) matrix of a bordered system, in ``precision``; its
+    ``[1:, 1:]`` block is where H goes (a solver may form H there in place)."""
+    return get_precision(precision).zeros((n + 1, n + 1))
+
+
+def set_border(A, a):
+    """Write the border a into row 0 and column 0 of A (A[0, 0] stays 0); exact copies."""
+    A[0, 1:] = a
+    A[1:, 0] = a
+    return A
+
+
+def bordered_rhs(d, precision):
+    """The right-hand side [0; d] of a bordered system, in ``precision``."""
+    p = get_precision(precision)
+    rhs = p.zeros(len(d) + 1)
+    rhs[1:] = d
+    return rhs
+
+
 def bordered_matrix(H, a, d, precision):
     """The bordered (KKT) system [[0, a^T], [a, H]] [b; x] = [0; d] in ``precision``.
 
     The one assembly of Suykens' (3.24)-form systems (3.5, 3.32) and of
-    Abe's bordered dual (eq. 4, 9-10): the border is copied exactly, nothing
+    Abe's bordered dual (eq. 4, 9-10), from :func:`bordered_shell`,
+    :func:`set_border` and :func:`bordered_rhs` (which the dense Suykens
+    solvers use to form H in place): the border is copied exactly, nothing
     is rounded.
 
     Parameters
@@ -429,12 +574,6 @@ def bordered_matrix(H, a, d, precision):
     -------
     A : (n+1, n+1) array, rhs : (n+1,) array
     """
-    p = get_precision(precision)
-    n = H.shape[0]
-    A = p.zeros((n + 1, n + 1))
+    A = bordered_shell(H.shape[0], precision)
     A[1:, 1:] = H
-    A[0, 1:] = a
-    A[1:, 0] = a
-    rhs = p.zeros(n + 1)
-    rhs[1:] = d
-    return A, rhs
+    return set_border(A, a), bordered_rhs(d, precision)

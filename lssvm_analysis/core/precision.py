@@ -122,7 +122,7 @@ class Precision(ABC):
     def sqrt(self, a) -> np.ndarray: ...
 
     # -- dense linear algebra ---------------------------------------------
-    def cholesky(self, A, *, check: bool = True) -> np.ndarray:
+    def cholesky(self, A, *, check: bool = True, overwrite: bool = False) -> np.ndarray:
         """Lower Cholesky factor L with A = L L^T, in this precision's dtype.
 
         Parameters
@@ -131,6 +131,13 @@ class Precision(ABC):
             Symmetric positive definite; converted with ``asarray``.
         check : bool
             Validate shape, symmetry and finiteness first (O(n^2)).
+        overwrite : bool, keyword-only
+            Allow float32 / float64 to factor A in place when it is a C- or
+            F-contiguous array of this dtype (no n x n copy, no cleaning pass):
+            L then shares A's memory and its strict upper triangle still holds
+            A's entries, so use it only with ``cho_solve`` / ``solve_triangular(
+            lower=True)``, which read the lower triangle.  A is destroyed, also
+            on a breakdown.  Ignored by longdouble and mpN (always a new L).
 
         Raises
         ------
@@ -141,7 +148,7 @@ class Precision(ABC):
             Not square, not symmetric, NaN/inf, empty, not real.
         """
         A = self._prepare(A, "A", check=check, symmetric=True, finite=not self._factor_checks_finite)
-        return self._cholesky(A)
+        return self._cholesky(A, overwrite=overwrite)
 
     #: True where ``_cholesky`` itself tells non-finite input from a breakdown,
     #: so ``cholesky`` can skip the O(n^2) finiteness pass.
@@ -178,7 +185,7 @@ class Precision(ABC):
         return b
 
     @abstractmethod
-    def _cholesky(self, A) -> np.ndarray: ...
+    def _cholesky(self, A, *, overwrite=False) -> np.ndarray: ...
 
     @abstractmethod
     def solve_triangular(self, T, b, *, lower: bool = True, trans: bool = False) -> np.ndarray:
@@ -190,13 +197,16 @@ class Precision(ABC):
         return self.solve_triangular(L, y, lower=True, trans=True)
 
     @abstractmethod
-    def solve(self, A, b) -> np.ndarray:
+    def solve(self, A, b, *, overwrite: bool = False) -> np.ndarray:
         """Solve a general (e.g. symmetric indefinite KKT) system by LU with partial pivoting.
 
         ``b`` has shape (n,) or (n, k).  Raises ValueError / TypeError (naming A or b)
         for a bad A or b, :class:`LUBreakdownError` (a ``LinAlgError`` whose
         ``.record`` is an :class:`LUBreakdown`: step, pivot, n, precision) when a
         pivot u_kk is exactly zero or not finite in this arithmetic.
+        ``overwrite=True`` lets float32 / float64 factor a C- or F-contiguous A of
+        this dtype in place (its LU factors replace it; no n x n copy); longdouble
+        and mpN ignore it.
         """
 
     @abstractmethod
@@ -235,35 +245,51 @@ class LapackPrecision(Precision):
     # (potrf reports it) and an inf on the diagonal leaves an inf on L's diagonal.
     _factor_checks_finite = True
 
-    def _cholesky(self, A):
+    def _cholesky(self, A, *, overwrite=False):
         # A is symmetric, so A.T is the same matrix; for a C-ordered A it is
         # Fortran-ordered and potrf's private copy is a plain copy rather than
-        # a transposing one (measured: 65 ms against 69 ms at n = 2000).
-        c, info = self._potrf(A.T if A.flags.c_contiguous else A, lower=1, clean=1, overwrite_a=0)
+        # a transposing one (measured: 65 ms against 69 ms at n = 2000).  In
+        # place (overwrite), potrf gets that Fortran view itself: no copy, and
+        # the untouched strict upper triangle of the view keeps A's entries.
+        F = A.T if A.flags.c_contiguous else A
+        inplace = bool(overwrite) and F.flags.f_contiguous and F.dtype == self.dtype
+        diag = np.diagonal(A).copy() if inplace else None  # potrf overwrites the diagonal
+        c, info = self._potrf(F, lower=1, clean=0 if inplace else 1, overwrite_a=int(inplace))
         if info > 0:
-            check_finite(A, "A")  # a non-finite entry is bad input, not a breakdown
             k = info - 1
+            if inplace:  # the original: the saved diagonal and c's untouched strict upper triangle
+                n = c.shape[0]
+                if not (np.isfinite(diag).all() and all(np.isfinite(c[i, i + 1:]).all() for i in range(n))):
+                    raise ValueError("expected finite values in A, got NaN or inf")
+                col, akk = c[:k, k], diag[k]
+            else:
+                check_finite(A, "A")  # a non-finite entry is bad input, not a breakdown
+                col, akk = A[:k, k], A[k, k]
             # The pivot potrf rejected: xPOTF2, xPOTRF2 and OpenBLAS's potf2 leave it on the
             # diagonal.  Recomputing it (below) can round it to a positive number.
             d = c[k, k]
             if d > 0:  # an implementation that does not leave it there
-                d = self._pivot(A, c, k)
+                d = self._pivot(c, k, col, akk)
             raise CholeskyBreakdownError(CholeskyBreakdown(k, float(d), A.shape[0], self.name))
         if info < 0:  # pragma: no cover - the arguments are ours
             raise ValueError(f"illegal value in argument {-info} of {self.name} potrf")
-        diag = np.diagonal(c)
-        if not np.isfinite(diag).all():
-            check_finite(A, "A")  # an inf on A's diagonal: bad input
-            k = int(np.argmin(np.isfinite(diag)))  # else overflow in the factor
-            raise CholeskyBreakdownError(CholeskyBreakdown(k, float(diag[k]), A.shape[0], self.name))
+        cdiag = np.diagonal(c)
+        if not np.isfinite(cdiag).all():
+            if inplace:
+                if not np.isfinite(diag).all():
+                    raise ValueError("expected finite values in A, got NaN or inf on the diagonal")
+            else:
+                check_finite(A, "A")  # an inf on A's diagonal: bad input
+            k = int(np.argmin(np.isfinite(cdiag)))  # else overflow in the factor
+            raise CholeskyBreakdownError(CholeskyBreakdown(k, float(cdiag[k]), A.shape[0], self.name))
         return c
 
-    def _pivot(self, A, c, k):
+    def _pivot(self, c, k, col, akk):
         """a_kk - ||l_k||^2 from the partial factor, l_k = L11^{-1} a_{1:k,k} (in this dtype)."""
         if k == 0:
-            return A[0, 0]
-        lk = self.solve_triangular(c[:k, :k], A[:k, k], lower=True)
-        return A[k, k] - lk @ lk
+            return akk
+        lk = self.solve_triangular(c[:k, :k], col, lower=True)
+        return akk - lk @ lk
 
     def solve_triangular(self, T, b, *, lower=True, trans=False):
         x, info = self._trtrs(T, self.asarray(b), lower=int(lower), trans=int(trans))
@@ -275,21 +301,47 @@ class LapackPrecision(Precision):
         x, info = self._potrs(L, self.asarray(b), lower=1)
         return x
 
-    def lu_factor(self, A):
-        """(packed LU, pivots) of the prepared square A by getrf; LUBreakdownError on a zero pivot."""
+    def lu_factor(self, A, *, overwrite=False):
+        """(packed LU, pivots) of the prepared square A by getrf; LUBreakdownError on a zero pivot.
+
+        getrf goes on past a zero pivot; the first zero (or non-finite) u_kk is the breakdown.
+        ``overwrite=True`` factors a Fortran-ordered A in place.
+        """
         with warnings.catch_warnings():  # a zero pivot is reported below, as a record
             warnings.simplefilter("ignore", scipy.linalg.LinAlgWarning)
-            lu, piv = scipy.linalg.lu_factor(A, check_finite=False)
-        diag = np.diagonal(lu)
-        bad = (diag == 0) | ~np.isfinite(diag)
-        if bad.any():  # getrf goes on past a zero pivot; the first one is the breakdown
-            k = int(np.argmax(bad))
-            raise LUBreakdownError(LUBreakdown(k, float(diag[k]), A.shape[0], self.name))
+            lu, piv = scipy.linalg.lu_factor(A, overwrite_a=overwrite, check_finite=False)
+        self._check_lu(lu, A.shape[0])
         return lu, piv
 
-    def solve(self, A, b):
-        A = self._prepare(A, "A", check=True, symmetric=False)
+    def _check_lu(self, lu, n):
+        diag = np.diagonal(lu)
+        bad = (diag == 0) | ~np.isfinite(diag)
+        if bad.any():
+            k = int(np.argmax(bad))
+            raise LUBreakdownError(LUBreakdown(k, float(diag[k]), n, self.name))
+
+    def solve(self, A, b, *, overwrite=False):
+        native = (overwrite and isinstance(A, np.ndarray) and A.ndim == 2 and A.dtype == self.dtype
+                  and (A.flags.c_contiguous or A.flags.f_contiguous))
+        if native:  # validate without temporaries: a finite sum means finite entries
+            check_square(A, "A")
+            if A.size == 0:
+                raise ValueError(f"expected a non-empty array for A, got A.shape={A.shape}")
+            with np.errstate(all="ignore"):
+                total = A.sum()
+            if not np.isfinite(total):
+                check_finite(A, "A")
+        else:
+            A = self._prepare(A, "A", check=True, symmetric=False)
         b = self._prepare_rhs(b, A.shape[0])
+        if native:
+            # LU of the Fortran view F (A.T for a C-ordered A, no copy); A x = b is F^T x = b.
+            F, trans = (A.T, 1) if A.flags.c_contiguous else (A, 0)
+            getrf, getrs = scipy.linalg.get_lapack_funcs(("getrf", "getrs"), (F,))
+            lu, piv, info = getrf(F, overwrite_a=1)
+            self._check_lu(lu, A.shape[0])
+            x, _ = getrs(lu, piv, b, trans=trans)
+            return x
         return scipy.linalg.lu_solve(self.lu_factor(A), b, check_finite=False)
 
     def eigvalsh(self, A):
@@ -300,17 +352,17 @@ class LapackPrecision(Precision):
 class _GenericPrecision(Precision):
     """Shared code of the precisions that run NumPy's generic loops."""
 
-    def _cholesky(self, A):
+    def _cholesky(self, A, *, overwrite=False):  # no BLAS: always a new factor
         return _generic.cholesky(A, sqrt=self._sqrt1, zero=self.scalar(0), precision=self.name)
 
     def solve_triangular(self, T, b, *, lower=True, trans=False):
         return _generic.solve_triangular(self.asarray(T), self.asarray(b), lower=lower, trans=trans)
 
-    def lu_factor(self, A):
+    def lu_factor(self, A, *, overwrite=False):
         """(packed LU, row permutation) of the prepared square A; LUBreakdownError on a zero pivot."""
         return _generic.lu_factor(A, precision=self.name)
 
-    def solve(self, A, b):
+    def solve(self, A, b, *, overwrite=False):
         A = self._prepare(A, "A", check=True, symmetric=False)
         b = self._prepare_rhs(b, A.shape[0])
         LU, perm = self.lu_factor(A)

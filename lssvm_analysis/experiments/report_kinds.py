@@ -17,7 +17,9 @@ Kinds
 ``kkt-condition``   kappa of the KKT matrix, of H and of diag(s, H) at one gamma.
 ``cg-iterations``   CG iterations on H eta = y, H nu = 1 against (3.27).
 ``pruning-path``    Suykens' pruning path (#SV, error) on a data set.
-``crossover-timing`` primal and dual training time at one (M, N/M).
+``crossover-timing`` primal and dual training time at one (M, N/M), with the
+                    rates of the kernels each formation runs, timed in the same
+                    run, and the rate-calibrated prediction (``predicted_*``).
 ``system-spectrum`` eigen/singular values and kappa_2 of the system any
                     registered solver forms (the report's appendix).
 """
@@ -233,6 +235,16 @@ def crossover_timing_row(task) -> dict:
         v = v.item() if isinstance(v, np.generic) else v
         if isinstance(v, (bool, int, float, str)) or v is None:
             out[_crossover_column(k)] = v
+    # the rate-calibrated model: each kernel the formations run, timed at this (M, N) in this run
+    if int(task.options.get("rates", 1)) and out.get("N"):
+        rates = crossover.measure_rates(int(P["M"]), int(out["N"]), precision=task.precision,
+                                        repeats=int(task.options.get("repeats", 3)))
+        model = crossover.rate_model(rates, formation=P["formation"])
+        # every wall-clock-derived column is named time_* (issue 12: deterministic columns)
+        out.update({(k if k.startswith("time_") else f"time_{k}"): float(v) for k, v in rates.items()
+                    if k.startswith(("time_", "rate_"))})
+        out.update({f"time_{k}": float(v) for k, v in model.items() if k.startswith("predicted_")})
+        out["model_flop_dual_over_primal"] = float(model["flop_dual_over_primal"])  # flops: deterministic
     return out
 
 

@@ -62,9 +62,10 @@ import warnings
 
 import numpy as np
 
-from ..core.condest import NOT_ESTIMATED, Conditioning, cholesky_conditioning, lu_factor
+from ..core.condest import NOT_ESTIMATED, Conditioning, cholesky_conditioning, lu_factor, norm1
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning, FallbackWarning, LUBreakdownError
-from ..core.linalg import bordered_matrix, cg_iteration_bound, hestenes_stiefel_cg, kappa2
+from ..core.linalg import (bordered_rhs, bordered_shell, cg_iteration_bound, kappa2, set_border,
+                           simultaneous_cg)
 from ..core.memory import ensure_memory
 from ..core.precision import get_precision
 from .result import PhaseTimer
@@ -77,9 +78,10 @@ __all__ = ["fit_kkt", "fit_schur", "fit_cg", "fit_krr", "fit_fisher",
 
 _BOTH = ("regression", "classification")
 _PARAMS = ("C", "kernel", "sigma2", "degree", "t", "task")
-#: Peak n x n arrays of a dense fit, checked before the kernel is computed
-#: (kernel/H, the factor or the KKT matrix and its LU, one temporary).
-_PEAK_WORDS = 3
+#: Peak words of a dense fit per entry of its (N+1)^2 matrix, checked before the
+#: kernel is computed: the kernel, the factor (in place) and the small blocks of the
+#: GEMM kernel and the sign scaling; measured 1.01 (asv DenseFloor peak words track).
+_PEAK_WORDS = 1.5
 _H = "H = Omega + I/C"
 
 
@@ -103,29 +105,51 @@ def fisher_targets(y) -> np.ndarray:
     return np.where(y > 0, n / n1, -n / (n - n1))
 
 
-def _form(X, y, kernel, p, C, form, timer):
-    """Kernel matrix and H = Omega + I/C, with the constraint vector a and rhs d.
+def _form(X, y, kernel, p, C, form, timer, *, bordered=False):
+    """H = Omega + I/C formed in place, with the constraint vector a and rhs d.
 
     ``form`` is "regression" (3.32), "classification" (3.5), "fisher"
-    (3.32 with Fisher targets) or "zero-bias" (3.50, a = None).
+    (3.32 with Fisher targets) or "zero-bias" (3.50, a = None).  With
+    ``bordered=True`` the kernel is written straight into the (N+1) x (N+1)
+    KKT matrix [[0, a^T], [a, H]] (3.24), and that matrix is returned in
+    place of H.  Either way one N x N (or (N+1)^2) array is allocated: the
+    kernel, the label signs and the ridge are applied to it in place.
     """
     n = X.shape[0]
     ensure_memory(n, _PEAK_WORDS * (n + 1) ** 2, p, what=f"a dense LS-SVM fit ({form})")
     with timer("kernel"):
-        K = kernel(X, precision=p)
+        if bordered:
+            A = bordered_shell(n, p)
+            H = A[1:, 1:]
+            kernel(X, precision=p, out=H)
+        else:
+            A = H = kernel(X, precision=p)
     with timer("formation"):
         ones = p.asarray(np.ones(n))
         if form == "classification":
             ys = p.asarray(y)
-            H = K * np.multiply.outer(ys, ys)  # (3.6): sign flips, exact
+            _scale_signs(H, ys)  # (3.6): Omega_kl = y_k y_l K_kl, sign flips, exact
             a, d = ys, ones
         else:
-            H = K
             a = None if form == "zero-bias" else ones
             d = p.asarray(fisher_targets(y) if form == "fisher" else y)
         idx = np.arange(n)
         H[idx, idx] = H[idx, idx] + p.reciprocal(C)
-    return H, a, d
+        if bordered:
+            set_border(A, a)
+    return A, a, d
+
+
+def _scale_signs(H, ys, block=16):
+    """H_kl <- y_k y_l H_kl in place, by blocks of rows (no N x N temporary)."""
+    for i0 in range(0, H.shape[0], block):
+        H[i0:i0 + block] *= np.multiply.outer(ys[i0:i0 + block], ys)
+
+
+def _kkt_matrix(X, y, kernel, p, C, form, timer):
+    """[[0, a^T], [a, H]] and [0; d] (3.24) in the precision, the kernel formed in place."""
+    A, a, d = _form(X, y, kernel, p, C, form, timer, bordered=True)
+    return A, bordered_rhs(d, p)
 
 
 def _signs_like(y, x):
@@ -167,13 +191,12 @@ def _builder_inputs(X, y, fit, params, form):
     task = merged.get("task", "regression")
     X, y, _, _ = validate_xy(X, y, task=task, C=merged["C"], precision=fit.precision)
     p = get_precision(fit.precision)
-    H, a, d = _form(X, y, fit.kernel, p, merged["C"], form or task, PhaseTimer())
-    return y, p, H, a, d, form or task
+    return X, y, p, merged["C"], form or task
 
 
 def _kkt_system(X, y, fit, form, params):
-    y, p, H, a, d, form = _builder_inputs(X, y, fit, params, form)
-    A, rhs = bordered_matrix(H, a, d, p)
+    X, y, p, C, form = _builder_inputs(X, y, fit, params, form)
+    A, rhs = _kkt_matrix(X, y, fit.kernel, p, C, form, PhaseTimer())
 
     def unpack(z):
         z = np.asarray(z)
@@ -213,7 +236,8 @@ def fisher_system(X, y, fit, **params):
 
 def krr_system(X, y, fit, **params):
     """The system ``[Omega + I/C] alpha = y`` (3.50) a krr fit solved; bias is 0."""
-    y, p, H, _, d, _ = _builder_inputs(X, y, fit, params, "zero-bias")
+    X, y, p, C, form = _builder_inputs(X, y, fit, params, "zero-bias")
+    H, _, d = _form(X, y, fit.kernel, p, C, form, PhaseTimer())
 
     def unpack(x):
         x = np.asarray(x)
@@ -275,7 +299,9 @@ def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
 
     Notes
     -----
-    Cost (N+1)^3 / 3 multiply-adds for the LU, N^2 n for the kernel.  LU with
+    Cost (N+1)^3 / 3 multiply-adds for the LU, N^2 n for the kernel.  The
+    kernel is written straight into the (N+1) x (N+1) matrix and the LU
+    overwrites it: one (N+1)^2 array is the whole working memory.  LU with
     partial pivoting on the symmetric indefinite KKT matrix ignores the
     symmetry; its backward error is O(N u) times the growth factor, small in
     practice.  The "factorization" phase times the LU and both triangular
@@ -284,18 +310,15 @@ def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
     X, y, k, p, params = _setup(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree,
                                 t=t, precision=precision)
     timer = PhaseTimer()
-    H, a, d = _form(X, y, k, p, C, task, timer)
-    with timer("formation"):
-        A, rhs = bordered_matrix(H, a, d, p)
+    A, rhs = _kkt_matrix(X, y, k, p, C, task, timer)
     try:
-        with timer("factorization"):
-            lu = lu_factor(A, p)
+        with timer("factorization"):  # LU in place of A (no (N+1)^2 copy), then xGECON as xGESVX
+            lu = lu_factor(A, p, overwrite=True)
             z = lu.solve(rhs)
+            cond = lu.conditioning(matrix="KKT matrix (3.24)")
     except LUBreakdownError as err:
         return breakdown_fit("lssvm-kkt", p, err, X=X, kernel=k, timer=timer,
                              support=np.arange(len(y)), params=params)
-    with timer("factorization"):  # the estimate is part of it, as in LAPACK's xPOSVX
-        cond = lu.conditioning(matrix="KKT matrix (3.24)")
     return make_fit("lssvm-kkt", p, coef=_coef(z[1:], y, task), bias=z[0],
                     support=np.arange(len(y)), X=X, kernel=k, timer=timer,
                     diagnostics={"solution": z}, params=params, conditioning=cond)
@@ -315,9 +338,9 @@ def _schur(X, y, k, p, C, form, timer):
     """
     H, a, d = _form(X, y, k, p, C, form, timer)
     with timer("factorization"):
-        L = p.cholesky(H, check=False)
-    with timer("factorization"):  # the estimate is part of it, as in LAPACK's xPOSVX
-        cond = cholesky_conditioning(H, L, p, matrix=_H)
+        anorm = norm1(H, p)  # taken before the factor overwrites H
+        L = p.cholesky(H, check=False, overwrite=True)  # in place of H: no N^2 copy
+        cond = cholesky_conditioning(None, L, p, matrix=_H, anorm=anorm)  # as in xPOSVX
     with timer("solve"):
         sol = p.cho_solve(L, np.stack([a, d], axis=1))
         return (*_eliminate(sol[:, 0], sol[:, 1], a, y, form), cond)
@@ -349,7 +372,8 @@ def fit_schur(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, deg
     Notes
     -----
     Solves ``H eta = a``, ``H nu = d`` with one Cholesky factorization (N^3/3
-    multiply-adds) and two right-hand sides, then ``s = a^T eta``,
+    multiply-adds, in place of H: the kernel matrix is the only N x N array)
+    and two right-hand sides, then ``s = a^T eta``,
     ``b = a^T nu / s``, ``alpha = nu - eta b``; for classification
     ``a = y, d = 1_v`` (Suykens' algorithm, steps 1-3), for regression
     ``a = 1_v, d = y`` (derivation in the module docstring).  Each solve is
@@ -435,9 +459,11 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
     Notes
     -----
     H is formed and stored (Suykens recomputes its entries at every step
-    instead); each iteration costs one H-vector product, 2 N^2 flops.  The
-    Hestenes-Stiefel iteration is :func:`lssvm_analysis.hestenes_stiefel_cg`
-    exactly as printed after (3.25); (3.26)-(3.27) bound the iterations by
+    instead).  The two systems run the Hestenes-Stiefel iteration printed
+    after (3.25) side by side (:func:`lssvm_analysis.core.linalg.simultaneous_cg`:
+    each keeps its own step lengths, stop and history), and each iteration
+    multiplies H by the N x 2 block of both directions: one pass over H,
+    4 N^2 flops, where two H-vector products would read H twice; (3.26)-(3.27) bound the iterations by
     O(sqrt(kappa) log(2/eps)).  For classification H eta = y, H nu = 1_v;
     for regression H eta = 1_v, H nu = y.
     """
@@ -448,9 +474,9 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
     params.update(rtol=rtol, vtol=vtol, maxiter=maxiter)
     timer = PhaseTimer()
     H, a, d = _form(X, y, k, p, C, task, timer)
-    with timer("solve"):
-        runs = {name: hestenes_stiefel_cg(H, rhs, rtol=rtol, vtol=vtol, maxiter=maxiter, precision=p)
-                for name, rhs in (("eta", a), ("nu", d))}
+    with timer("solve"):  # both systems at once: one pass over H per iteration
+        runs = dict(zip(("eta", "nu"), simultaneous_cg(H, np.stack([a, d], axis=1), rtol=rtol, vtol=vtol,
+                                                       maxiter=maxiter, precision=p)))
     diag = {"rtol": rtol, "vtol": vtol, "maxiter": maxiter}
     history = {}
     for name, run in runs.items():
@@ -523,12 +549,13 @@ def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
     H, _, d = _form(X, y, k, p, C, "zero-bias", timer)
     try:
         with timer("factorization"):
-            L = p.cholesky(H, check=False)
+            anorm = norm1(H, p)  # taken before the factor overwrites H
+            L = p.cholesky(H, check=False, overwrite=True)  # in place of H: no N^2 copy
     except CholeskyBreakdownError as err:
         return breakdown_fit("krr", p, err, X=X, kernel=k, timer=timer, support=np.arange(len(y)),
                              params=params)
     with timer("factorization"):  # the estimate is part of it, as in LAPACK's xPOSVX
-        cond = cholesky_conditioning(H, L, p, matrix=_H)
+        cond = cholesky_conditioning(None, L, p, matrix=_H, anorm=anorm)
     with timer("solve"):
         alpha = p.cho_solve(L, d)
     return make_fit("krr", p, coef=alpha, bias=p.scalar(0), support=np.arange(len(y)), X=X,

@@ -288,8 +288,12 @@ def _kernel_root(S, C, p, Z, diag):
     penalized by at least delta / C, a relative perturbation of K of order n u.
     """
     sq = p.sqrt(p.asarray(np.array([0.0])) + p.reciprocal(C))[0]
-    K = Z[1:, S]
     n = len(S)
+    # K_SS is a block of the rectangular kernel K(X_S, X), whose GEMM rows need not be
+    # bit-symmetric: mirror its lower triangle (each entry is one of its two roundings)
+    K = np.array(Z[1:, S], copy=True)
+    iu = np.triu_indices(n, 1)
+    K[iu] = K.T[iu]
     base = p.scalar(n * p.unit_roundoff) * max(np.diagonal(K))
     for k in range(12):
         delta = base * p.scalar(10.0 ** k) if k else p.scalar(0)

@@ -1,0 +1,197 @@
+"""Fast paths (issue 13) against floors built from bare NumPy/LAPACK calls, as ``track_`` ratios.
+
+Every ratio is the ratio of the minima of interleaved runs in one process
+(``common.interleaved_min``), with one BLAS thread (``common`` limits the
+pools), so the noise of a shared machine hits both sides alike.  Targets:
+
+========================================== ======== ==================================
+benchmark                                  target   floor (bare calls)
+========================================== ======== ==================================
+``KernelFloor.track_kernel_over_floor``    <= 1.2   one GEMM (M x d by d x M) + exp of M x M
+``DenseFloor.track_fit_over_floor``        <= 1.10  kernel by GEMM distances
+  (lssvm-schur, lssvm-fisher)                       ||x||^2 + ||z||^2 - 2 x.z (clamped) +
+                                                    exp, dpotrf in place, dpotrs 2 rhs
+  (krr)                                             same, dpotrs 1 rhs
+  (lssvm-kkt)                                       same kernel written into the (M+1)
+                                                    KKT matrix, dgetrf in place, dgetrs
+``DenseFloor.track_peak_words_over_m2``    <= 1.5   peak of NumPy's allocations during a
+                                                    float64 fit (tracemalloc) / 8 M^2 bytes
+``CGFloor.track_iteration_over_product``   <= 1.2   one product H @ P, P of shape M x 2
+========================================== ======== ==================================
+
+The floors never call ``lssvm_analysis``: a slow kernel must not slow its own
+floor.  The floor table below maps each solver that factors a dense matrix
+to its floor; a solver of the table that is not registered is skipped.
+"""
+import tracemalloc
+import warnings
+
+import numpy as np
+from scipy.linalg import lapack
+
+from . import common
+from .common import la
+
+__all__ = ["KernelFloor", "DenseFloor", "CGFloor"]
+
+
+def bare_rbf(X, sigma2, out=None):
+    """exp(-max(||x||^2 + ||z||^2 - 2 x.z, 0) / sigma2) with NumPy calls only, in place."""
+    n = np.einsum("ij,ij->i", X, X)
+    G = np.matmul(X, X.T, out=out)
+    G *= -2
+    G += n[:, None]
+    G += n[None, :]
+    np.maximum(G, 0, out=G)
+    G *= -1.0 / sigma2
+    np.exp(G, out=G)
+    return G
+
+
+def _potrf_floor(X, y, sigma2, C, nrhs):
+    H = bare_rbf(X, sigma2)
+    H.flat[:: H.shape[0] + 1] += 1.0 / C
+    L, info = lapack.dpotrf(H.T, lower=1, overwrite_a=1, clean=0)  # H.T: Fortran view, no copy
+    if info != 0:  # pragma: no cover - the data are well conditioned
+        raise RuntimeError(f"dpotrf failed with info={info}")
+    rhs = np.stack([np.ones_like(y), y], axis=1) if nrhs == 2 else np.array(y)
+    return lapack.dpotrs(L, rhs, lower=1)[0]
+
+
+def _getrf_floor(X, y, sigma2, C, nrhs):
+    M = len(y)
+    A = np.zeros((M + 1, M + 1))
+    bare_rbf(X, sigma2, out=A[1:, 1:])
+    A[np.arange(1, M + 1), np.arange(1, M + 1)] += 1.0 / C
+    A[0, 1:] = A[1:, 0] = 1.0
+    lu, piv, info = lapack.dgetrf(A.T, overwrite_a=1)  # A.T: Fortran view of A^T, no copy
+    if info != 0:  # pragma: no cover
+        raise RuntimeError(f"dgetrf failed with info={info}")
+    return lapack.dgetrs(lu, piv, np.concatenate([[0.0], y]), trans=1)[0]
+
+
+#: Floor of each solver that factors a dense M x M (or M+1) matrix: (function, right-hand sides).
+FLOORS = {"lssvm-schur": (_potrf_floor, 2), "lssvm-fisher": (_potrf_floor, 2), "krr": (_potrf_floor, 1),
+          "lssvm-kkt": (_getrf_floor, 1)}
+
+
+class KernelFloor(common.OneShot):
+    """``rbf_kernel`` (float64, gemm formation) against a bare GEMM + exp of the same shape."""
+
+    params = [[4000], [4]]
+    param_names = ["M", "d"]
+    timeout = 120
+    repeat = (1, 7, 5.0)
+
+    def setup(self, M, d):
+        m = common.size(M)
+        self.X = np.random.default_rng([M, d]).uniform(-3, 3, size=(m, d))
+        self.A, self.B = -np.abs(self.X), np.abs(self.X) / d  # arguments in [-9, 0]: exp's fast range
+
+    def _kernel(self):
+        return la.rbf_kernel(self.X, sigma2=2.0)
+
+    def _floor(self):
+        G = np.matmul(self.A, self.B.T)
+        return np.exp(G, out=G)
+
+    def time_rbf_kernel(self, M, d):
+        self._kernel()
+
+    def time_gemm_exp(self, M, d):
+        self._floor()
+
+    def track_kernel_over_floor(self, M, d):
+        """min of 9 interleaved runs each, one process (target <= 1.2)."""
+        t_k, t_f = common.interleaved_min([self._kernel, self._floor], repeats=9)
+        return common.round_sig(t_k / t_f, 3)
+
+    track_kernel_over_floor.unit = "ratio"
+
+
+class DenseFloor(common.OneShot):
+    """Each dense fit (float64) against its floor, and its peak memory in words of M^2."""
+
+    params = [[s for s in FLOORS if s in common.solver_names()] or ["(none)"], [4000]]
+    param_names = ["solver", "M"]
+    timeout = 600
+    repeat = (1, 5, 10.0)
+
+    def setup(self, solver, M):
+        common.require_solver(solver)
+        self.fit = la.fit
+        self.solver = solver
+        self.X, self.y, self.kw = common.solver_problem(solver, common.size(M))
+        self.floor, self.nrhs = FLOORS[solver]
+
+    def _fit(self):
+        return self.fit(self.solver, self.X, self.y, precision="float64", **self.kw)
+
+    def _floor(self):
+        return self.floor(self.X, self.y, self.kw["sigma2"], self.kw["C"], self.nrhs)
+
+    def time_fit(self, solver, M):
+        self._fit()
+
+    def time_floor(self, solver, M):
+        self._floor()
+
+    def peakmem_fit(self, solver, M):
+        self._fit()
+
+    def track_fit_over_floor(self, solver, M):
+        """min of 5 interleaved runs each, one process (target <= 1.10)."""
+        t_fit, t_floor = common.interleaved_min([self._fit, self._floor], repeats=5)
+        return common.round_sig(t_fit / t_floor, 3)
+
+    track_fit_over_floor.unit = "ratio"
+
+    def track_peak_words_over_m2(self, solver, M):
+        """Peak of NumPy's allocations during one fit (tracemalloc) / (8 M^2 bytes) (target <= 1.5)."""
+        m = len(self.y)
+        tracemalloc.start()
+        try:
+            self._fit()
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        return common.round_sig(peak / (8.0 * m * m), 3)
+
+    track_peak_words_over_m2.unit = "M^2 words"
+
+
+class CGFloor(common.OneShot):
+    """lssvm-cg (float64, estimate_kappa=False): time per iteration against one H @ (M x 2) product."""
+
+    params = [[4000]]
+    param_names = ["M"]
+    timeout = 600
+    repeat = (1, 3, 10.0)
+    ITERATIONS = 60
+
+    def setup(self, M):
+        common.require_solver("lssvm-cg")
+        self.X, self.y, self.kw = common.solver_problem("lssvm-cg", common.size(M))
+        m = len(self.y)
+        self.H = common.spd_matrix(m)
+        self.P = np.random.default_rng(M).standard_normal((m, 2))
+
+    def _cg(self):
+        """A fixed number of iterations: rtol below reach, maxiter = ITERATIONS (not-converged)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return la.fit("lssvm-cg", self.X, self.y, precision="float64", rtol=1e-300,
+                          maxiter=self.ITERATIONS, **self.kw)  # kw has estimate_kappa=False
+
+    def time_cg_fixed_iterations(self, M):
+        self._cg()
+
+    def track_iteration_over_product(self, M):
+        """solve phase / iterations (both systems run together) over min time of H @ P (target <= 1.2)."""
+        per_iter = min(f.timings["solve"] / max(f.diagnostics["iterations_eta"],
+                                                 f.diagnostics["iterations_nu"])
+                       for f in (self._cg() for _ in range(3)))
+        (t_prod,) = common.interleaved_min([lambda: self.H @ self.P], repeats=15)
+        return common.round_sig(per_iter / t_prod, 3)
+
+    track_iteration_over_product.unit = "ratio"

@@ -1,0 +1,320 @@
+"""Gates of the fast paths (issue 13): each is tested against the path it replaces.
+
+* GEMM RBF kernel (``formation="gemm"``) against the mp kernel of the same
+  numbers, within the bound of ``rbf_kernel``'s Notes: per entry
+  |K^ - K| <= K (exp(dE) (1 + 6u) - 1), dE = (3 d + 20) u (a_i + b_j), evaluated
+  (maximised over the entries) by ``kernels.rbf_error_bound``; exact symmetry,
+  exact unit diagonal, the clamp (K <= 1), ``out=`` writes the same numbers.
+* In-place Cholesky / LU (``overwrite=True``) against the copying calls: the
+  same factor bit for bit, the same breakdown record (step and pivot) in
+  float32 and float64, the same LU solution up to the rounding of two
+  backward-stable solves.
+* The dense fits (kernel, ridge and factor in place) against the replaced
+  path written out here (fresh kernel, copied H, copying Cholesky / LU of the
+  separately assembled KKT matrix): same Fit within the forward-error bound
+  2 kappa beta / (1 - kappa beta) of each (Higham Thm 7.2, beta = 30 N u, the
+  LAPACK test threshold), plus the kernel formation's own perturbation when
+  the formations differ.
+* Simultaneous CG against one Hestenes-Stiefel run per system: same stop
+  reason and iteration count, iterates within the CG residual bound.
+"""
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+from conftest import LAPACK_THRESHOLD
+
+import lssvm_analysis as la
+from lssvm_analysis.analysis.reference import reference_solve
+from lssvm_analysis.core.exceptions import CholeskyBreakdownError
+from lssvm_analysis.core.kernels import RBF_FORMATIONS, rbf_error_bound
+from lssvm_analysis.core.linalg import hestenes_stiefel_cg, simultaneous_cg
+
+HW = ["float32", "float64"]
+
+
+def _f64(a):
+    a = np.asarray(a)
+    return np.array([float(v) for v in a.flat]).reshape(a.shape)
+
+
+def _fwd(kappa, beta):
+    """Forward-error bound 2 kappa beta / (1 - kappa beta) (Higham Thm 7.2)."""
+    assert kappa * beta < 1, (kappa, beta)
+    return 2 * kappa * beta / (1 - kappa * beta)
+
+
+# -- the GEMM kernel ------------------------------------------------------------------
+@pytest.mark.parametrize("name", HW)
+@pytest.mark.parametrize("d, offset, sigma2", [(1, 0.0, 0.5), (3, 5.0, 0.2), (6, -2.0, 3.0), (3, 1e3, 10.0)])
+@pytest.mark.parametrize("with_z", [False, True])
+def test_gemm_kernel_within_its_bound_of_the_mp_kernel(name, d, offset, sigma2, with_z, rng):
+    """|K^ - K| <= K e, e = rbf_error_bound (gemm) in the precision, K the mp30 kernel of the same numbers.
+
+    The bound is first order; the second-order rest (e^2 / 2 ~ 1e-10 relative in float32 here)
+    is covered by using exp(e) - 1.  The offset shows that centring makes the error depend on
+    the spread of the points, not on their distance from the origin.
+    """
+    p = la.get_precision(name)
+    X = offset + rng.uniform(-1, 1, (14, d))
+    X[1] = X[0]  # a duplicate: its distance is 0, E is clamped at 0
+    Z = offset + rng.uniform(-1, 1, (9, d)) if with_z else None
+    K = la.rbf_kernel(X, Z, sigma2=sigma2, precision=p)
+    assert K.dtype == p.dtype and (K <= 1).all() and (K >= 0).all()
+    Xp, Zp = _f64(p.asarray(X)), None if Z is None else _f64(p.asarray(Z))
+    s = float(p.scalar(sigma2))
+    ref = _f64(la.rbf_kernel(Xp, Zp, sigma2=s, precision="mp30", formation="differences"))
+    e = rbf_error_bound(Xp, Zp, sigma2=s, precision=p)
+    err = np.abs(_f64(K) - ref)
+    assert (err <= ref * np.expm1(e) + 1e-300).all(), (err / ref).max() / e
+    if Z is None:
+        assert np.array_equal(K, K.T) and (np.diag(K) == 1).all()
+
+
+@pytest.mark.parametrize("d", [1, 2, 4, 7, 16, 64])
+def test_gemm_kernel_is_exactly_symmetric(d, rng):
+    """K(X, X) == K(X, X).T bit for bit, for blocks of rows of every shape (BLAS accumulation order)."""
+    X = rng.standard_normal((301, d))
+    K = la.rbf_kernel(X, sigma2=d)
+    assert np.array_equal(K, K.T) and (np.diag(K) == 1).all()
+
+
+def test_formations_are_registered_and_validated(rng):
+    X = rng.uniform(size=(7, 3))
+    assert RBF_FORMATIONS[0] == "gemm" and "differences" in RBF_FORMATIONS
+    k = la.Kernel("rbf", {"sigma2": 0.5}, formation="differences")
+    assert np.array_equal(k(X), la.rbf_kernel(X, sigma2=0.5, formation="differences"))
+    assert "formation='differences'" in repr(k)
+    assert la.make_kernel("rbf", sigma2=0.5, formation="differences") == k
+    with pytest.raises(ValueError, match=r"expected formation in .*got formation='syrk'"):
+        la.rbf_kernel(X, formation="syrk")
+    with pytest.raises(ValueError, match=r"got formation='syrk'"):
+        la.Kernel("rbf", {"sigma2": 1.0}, formation="syrk")
+    # the generic precisions keep the differences formula under either name
+    assert np.array_equal(la.rbf_kernel(X, precision="longdouble"),
+                          la.rbf_kernel(X, precision="longdouble", formation="differences"))
+
+
+@pytest.mark.parametrize("name", HW + ["mp20"])
+def test_kernel_out_writes_the_same_numbers(name, rng):
+    p = la.get_precision(name)
+    X = rng.uniform(size=(11, 2))
+    A = p.zeros((12, 12))
+    got = la.rbf_kernel(X, sigma2=0.3, precision=p, out=A[1:, 1:])
+    assert np.shares_memory(got, A) and np.array_equal(A[1:, 1:], la.rbf_kernel(X, sigma2=0.3, precision=p))
+    assert all(v == 0 for v in A[0].flat) and all(v == 0 for v in A[:, 0].flat)
+    with pytest.raises(ValueError, match=r"expected out of shape \(11, 11\)"):
+        la.rbf_kernel(X, sigma2=0.3, precision=p, out=p.zeros((11, 10)))
+
+
+# -- in-place factorizations -----------------------------------------------------------
+@pytest.mark.parametrize("name", HW)
+def test_inplace_cholesky_is_the_same_factor_and_breakdown(name, rng):
+    """overwrite=True: the lower triangle is bit-identical; a breakdown has the same step and pivot."""
+    p = la.get_precision(name)
+    X = rng.uniform(size=(120, 2))
+    H = la.rbf_kernel(X, sigma2=0.1, precision=p) + p.scalar(1e-3) * p.eye(120)
+    L = p.cholesky(H)
+    H2 = H.copy()
+    L2 = p.cholesky(H2, check=False, overwrite=True)
+    assert np.shares_memory(L2, H2) and np.array_equal(np.tril(L2), L)
+    # C = 1e30: H is the kernel itself, numerically singular: a breakdown in both precisions
+    K = la.rbf_kernel(X, sigma2=2.0, precision=p) + p.scalar(1e-30) * p.eye(120)
+    with pytest.raises(CholeskyBreakdownError) as copy_err:
+        p.cholesky(K)
+    with pytest.raises(CholeskyBreakdownError) as inplace_err:
+        p.cholesky(K.copy(), check=False, overwrite=True)
+    assert copy_err.value.record == inplace_err.value.record
+
+
+@pytest.mark.parametrize("name", HW)
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_inplace_lu_solves_the_same_system(name, order, rng):
+    """getrf of A^T in place (C order) or of A (F order) against lu_factor of a copy: two
+    backward-stable solves of the same system, so ||x1 - x2|| <= (fwd1 + fwd2) ||x*||."""
+    p = la.get_precision(name)
+    n = 60
+    A = p.asarray(rng.standard_normal((n, n)) + 4 * np.eye(n))
+    b = p.asarray(rng.standard_normal(n))
+    x_copy = p.solve(A, b)
+    A2 = np.array(A, order=order)
+    x_in = p.solve(A2, b, overwrite=True)
+    ref = reference_solve(A, b, digits=20)
+    fwd = _fwd(ref.cond_estimate, LAPACK_THRESHOLD * n * p.unit_roundoff)
+    xs = np.abs(ref.x_float64()).max()
+    assert np.abs(_f64(x_in) - _f64(x_copy)).max() <= 2 * fwd * xs
+    S = p.zeros((3, 3))
+    with pytest.raises(np.linalg.LinAlgError, match="singular"):
+        p.solve(S, p.asarray(np.ones(3)), overwrite=True)
+
+
+# -- the dense fits against the replaced path -------------------------------------------
+def _old_schur(X, y, p, C, sigma2, formation):
+    """The replaced lssvm-schur path (regression): fresh kernel, H copy, copying Cholesky."""
+    K = la.rbf_kernel(X, sigma2=sigma2, precision=p, formation=formation)
+    H = K + p.reciprocal(C) * p.eye(len(y))
+    L = p.cholesky(H)
+    sol = p.cho_solve(L, np.stack([p.asarray(np.ones(len(y))), p.asarray(y)], axis=1))
+    eta, nu = sol[:, 0], sol[:, 1]
+    b = eta.sum() ** -1 * nu.sum()
+    return _f64(np.concatenate([[b], nu - eta * b]))
+
+
+def _old_kkt(X, y, p, C, sigma2, formation):
+    """The replaced lssvm-kkt path: H formed, then copied into the KKT matrix, LU of a copy."""
+    n = len(y)
+    K = la.rbf_kernel(X, sigma2=sigma2, precision=p, formation=formation)
+    A = p.zeros((n + 1, n + 1))
+    A[1:, 1:] = K + p.reciprocal(C) * p.eye(n)
+    A[0, 1:] = A[1:, 0] = p.asarray(np.ones(n))
+    rhs = p.zeros(n + 1)
+    rhs[1:] = p.asarray(y)
+    return _f64(p.solve(A, rhs)), A
+
+
+@pytest.mark.parametrize("name", HW)
+@pytest.mark.parametrize("formation", RBF_FORMATIONS)
+def test_dense_fits_agree_with_the_replaced_path(name, formation, rng):
+    """z_new vs z_old: (fwd_new + fwd_old) ||z*|| plus kappa times the formations' difference.
+
+    Both paths solve a system A + E with ||E|| <= beta ||A|| (beta = 2 * 30 N u for the Schur
+    route, 30 N u for LU); the kernels of the two formations differ entrywise by at most
+    K (e_gemm + e_diff) (rbf_error_bound), a normwise relative perturbation of the same size,
+    which enters the forward bound like beta.  kappa = inf-norm estimate of the certified solve.
+    """
+    p = la.get_precision(name)
+    n, C, s2 = 90, 10.0, 1.0
+    X = rng.uniform(-2, 2, (n, 2))
+    y = np.sin(X.sum(axis=1))
+    kern = la.make_kernel("rbf", sigma2=s2, formation=formation)
+    z_old, A = _old_kkt(X, y, p, C, s2, "differences")
+    ref = reference_solve(A, np.concatenate([[0.0], _f64(p.asarray(y))]), digits=20)
+    kappa, zs = ref.cond_estimate, np.abs(ref.x_float64()).max()
+    u = p.unit_roundoff
+    dk = 0.0 if formation == "differences" else (rbf_error_bound(X, sigma2=s2, precision=p)
+                                                 + rbf_error_bound(X, sigma2=s2, precision=p,
+                                                                   formation="differences"))
+    for solver, beta in (("lssvm-kkt", LAPACK_THRESHOLD * (n + 1) * u),
+                         ("lssvm-schur", 2 * LAPACK_THRESHOLD * (n + 1) * u)):
+        fit = la.fit(solver, X, y, precision=p, C=C, kernel=kern)
+        assert fit.status == "ok" and fit.coef_.dtype == p.dtype
+        z_new = _f64(fit.diagnostics["solution"])
+        old = z_old if solver == "lssvm-kkt" else _old_schur(X, y, p, C, s2, "differences")
+        tol = (_fwd(kappa, beta + dk) + _fwd(kappa, beta)) * zs
+        assert np.abs(z_new - old).max() <= tol, (solver, np.abs(z_new - old).max() / tol)
+    fit = la.fit("krr", X, y, precision=p, C=C, kernel=kern)
+    H = la.rbf_kernel(X, sigma2=s2, precision=p, formation="differences") + p.reciprocal(C) * p.eye(n)
+    alpha_old = _f64(p.cho_solve(p.cholesky(H), p.asarray(y)))
+    refk = reference_solve(H, _f64(p.asarray(y)), digits=20)
+    beta = LAPACK_THRESHOLD * n * u
+    kap = refk.cond_estimate
+    tol = (_fwd(kap, beta + dk) + _fwd(kap, beta)) * np.abs(refk.x_float64()).max()
+    assert np.abs(_f64(fit.coef_) - alpha_old).max() <= tol
+
+
+@pytest.mark.parametrize("name", HW)
+@pytest.mark.parametrize("solver", ["lssvm-schur", "krr"])
+def test_inplace_fit_breaks_down_at_the_replaced_step(name, solver, rng):
+    """Same kernel (differences): the in-place fit reports the breakdown record of the copying Cholesky."""
+    p = la.get_precision(name)
+    X = rng.uniform(size=(150, 2))
+    y = np.cos(X[:, 0])
+    C = 1e30
+    kern = la.make_kernel("rbf", sigma2=4.0, formation="differences")
+    H = la.rbf_kernel(X, sigma2=4.0, precision=p, formation="differences")
+    H[np.diag_indices(150)] += p.reciprocal(C)
+    with pytest.raises(CholeskyBreakdownError) as err:
+        p.cholesky(H)
+    fit = la.fit(solver, X, y, precision=p, C=C, kernel=kern)
+    assert fit.status == "breakdown" and fit.breakdown == err.value.record
+
+
+# -- simultaneous CG -------------------------------------------------------------------
+@pytest.mark.parametrize("name", HW + ["longdouble"])
+def test_simultaneous_cg_runs_each_system_as_hestenes_stiefel(name, rng):
+    """Per column: same reason; iteration counts within 1 (a product H P rounds differently from
+    H p, so a residual on the threshold may cross it one step apart); ||x - x_hs|| within the two
+    runs' stopping error, 2 rtol kappa ||x*|| (||e|| <= kappa ||r|| / ||A||)."""
+    p = la.get_precision(name)
+    n = 70
+    X = rng.uniform(-1, 1, (n, 2))
+    H = la.rbf_kernel(X, sigma2=0.5, precision=p) + p.scalar(0.1) * p.eye(n)
+    B = np.stack([p.asarray(np.ones(n)), p.asarray(np.sin(3 * X[:, 0]))], axis=1)
+    rtol = 1e3 * n * p.unit_roundoff
+    runs = simultaneous_cg(H, B, rtol=rtol, vtol=0, precision=p)
+    ev = np.linalg.eigvalsh(_f64(H))
+    kappa = ev[-1] / ev[0]
+    for j, run in enumerate(runs):
+        hs = hestenes_stiefel_cg(H, B[:, j], rtol=rtol, vtol=0, precision=p)
+        assert run.reason == hs.reason == "residual" and abs(run.iterations - hs.iterations) <= 1
+        assert len(run.history["residual_norm"]) == run.iterations + 1
+        xs = np.abs(_f64(hs.x)).max()
+        assert np.abs(_f64(run.x) - _f64(hs.x)).max() <= 2 * rtol * kappa * np.sqrt(n) * xs
+    # a system that is solved at once leaves the block; the other goes on
+    B0 = B.copy()
+    B0[:, 0] = p.scalar(0)
+    r0, r1 = simultaneous_cg(H, B0, rtol=rtol, vtol=0, precision=p)
+    assert (r0.iterations, r0.reason) == (0, "residual") and abs(r1.iterations - runs[1].iterations) <= 1
+
+
+def test_lssvm_cg_keeps_both_histories(rng):
+    X = rng.uniform(-1, 1, (60, 2))
+    y = np.sin(X[:, 0])
+    fit = la.fit("lssvm-cg", X, y, C=10.0, sigma2=0.5, estimate_kappa=False)
+    d = fit.diagnostics
+    assert fit.status == "ok" and fit.iterations == d["iterations_eta"] + d["iterations_nu"]
+    for name in ("eta", "nu"):
+        assert len(fit.history[f"{name}_residual_norm"]) == d[f"iterations_{name}"] + 1
+        assert len(fit.history[f"{name}_V"]) == d[f"iterations_{name}"] + 1
+
+
+# -- peak memory of the dense fits ----------------------------------------------------------
+@pytest.mark.parametrize("solver", ["lssvm-schur", "lssvm-kkt", "krr"])
+def test_dense_fit_allocates_one_matrix(solver, rng):
+    """tracemalloc peak of a float64 fit <= 1.5 N^2 words (NumPy reports its allocations to it).
+
+    N = 1000: the kernel's two 256 x 256 tile buffers (1 MiB) are then 0.13 N^2 words.
+    """
+    import tracemalloc
+
+    n = 1000
+    X = rng.uniform(-1, 1, (n, 3))
+    y = np.sin(X[:, 0])
+    la.fit(solver, X, y, C=10.0, sigma2=1.0)  # warm caches (LAPACK handles, imports)
+    tracemalloc.start()
+    try:
+        la.fit(solver, X, y, C=10.0, sigma2=1.0)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak <= 1.5 * 8 * n * n, peak / (8 * n * n)
+
+
+def test_kernel_keeps_dataclass_semantics():
+    k = la.Kernel("rbf", {"sigma2": 2.0})
+    assert k.formation == "gemm"
+    assert dataclasses.replace(k, formation="differences").formation == "differences"
+
+
+# -- the rate-calibrated crossover model ------------------------------------------------------
+def test_rate_model_is_the_sum_of_the_timed_kernels():
+    """predicted seconds = the timed kernels of each form; rates = flop-model step flops / time."""
+    from lssvm_analysis.analysis import crossover as cx
+
+    rates = cx.measure_rates(60, 20, repeats=1)
+    assert all(rates[f"time_{k}"] > 0 for k in ("syrk_primal", "center", "outer", "syrk_dual", "chol_N",
+                                                 "chol_M", "solve_N", "solve_M", "sym_N", "sym_M"))
+    assert rates["rate_chol_M"] == pytest.approx(60 ** 3 / 3 / rates["time_chol_M"] / 1e9)
+    for formation, form_key in (("blas3", "syrk_primal"), ("as-described", "outer")):
+        m = cx.rate_model(rates, formation=formation)
+        keys = (form_key, "sym_N", "chol_N", "solve_N") + (("center",) if formation == "blas3" else ())
+        primal = sum(rates[f"time_{k}"] for k in keys)
+        dual = sum(rates[f"time_{k}"] for k in ("syrk_dual", "sym_M", "chol_M", "solve_M"))
+        assert m["predicted_primal_seconds"] == pytest.approx(primal)
+        assert m["predicted_dual_over_primal"] == pytest.approx(dual / primal)
+        model = cx.crossover_ratio_model(60, [20 / 60], formation=formation)
+        assert m["flop_dual_over_primal"] == pytest.approx(float(model["dual_over_primal"].iloc[0]))
+    with pytest.raises(ValueError, match="formation"):
+        cx.rate_model(rates, formation="loop")
