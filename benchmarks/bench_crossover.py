@@ -2,7 +2,7 @@
 
 The grid is M in {500, 1000, 2000, 4000}, N/M in {0.1, ..., 1.0}, the primal
 formation in {blas3, as-described} and precision in {float32, float64}, on
-the data of :func:`lssvm_analysis.analysis.crossover.crossover_data`.  N is set
+the data of :func:`lssvm_analysis.datasets.crossover_data`.  N is set
 through Abe's threshold eta: ``setup_cache`` finds, once per run, the eta
 that makes the thresholded Cholesky keep N = ratio * M columns (within
 0.5 % of M; :func:`lssvm_analysis.analysis.crossover.eta_for_ratios`), and
@@ -123,10 +123,10 @@ class ElsCrossover(_Crossover):
         """Measured (formation + factorization + solve) dual / primal, 2 significant digits."""
         import pandas as pd
 
-        cx = common.optional_module("lssvm_analysis.analysis.crossover")
+        timing = common.optional_module("lssvm_analysis.experiments.crossover_timing")
         etas = pd.DataFrame([{"target_n_over_m": ratio, "eta": self.eta}])
-        df = cx.measure_crossover(self.m, [ratio], formation=formation, precision=precision,
-                                  repeats=RATIO_REPEATS.get(M, 1), etas=etas)
+        df = timing.measure_crossover(self.m, [ratio], formation=formation, precision=precision,
+                                      repeats=RATIO_REPEATS.get(M, 1), etas=etas)
         return common.round_sig(float(df["dual_over_primal"].iloc[0]), 2)
 
     track_dual_over_primal.unit = "ratio"

@@ -27,7 +27,8 @@ try:  # imported here so that asv's forkserver preimports it: forked benchmark p
     import lssvm_analysis as la
 except ImportError:  # pragma: no cover - asv discovery must survive a broken install
     la = None
-for _name in ("lssvm_analysis.analysis.crossover", "lssvm_analysis.analysis.reference", "lssvm_analysis.datasets"):
+for _name in ("lssvm_analysis.analysis.crossover", "lssvm_analysis.experiments.crossover_timing",
+              "lssvm_analysis.analysis.reference", "lssvm_analysis.datasets"):
     try:
         importlib.import_module(_name)
     except Exception:  # noqa: BLE001 - missing or mid-edit: optional_module reports it in setup
@@ -215,9 +216,9 @@ def solver_problem(name: str, M: int, *, C: float = 10.0, sigma2: float = 2.0):
 
 @lru_cache(maxsize=None)
 def crossover_problem(M: int):
-    """(X, y) of the crossover study (:func:`lssvm_analysis.analysis.crossover.crossover_data`)."""
-    cx = optional_module("lssvm_analysis.analysis.crossover")
-    X, y = cx.crossover_data(M)
+    """(X, y) of the crossover study (:func:`lssvm_analysis.datasets.crossover_data`)."""
+    data = optional_module("lssvm_analysis.datasets.crossover")
+    X, y = data.crossover_data(M)
     return _frozen(X), _frozen(y)
 
 

@@ -31,7 +31,11 @@ if str(ROOT) not in sys.path:  # benchmarks/ is a top-level package next to lssv
 
 import benchmarks  # noqa: E402
 from benchmarks import common  # noqa: E402
+from lssvm_analysis import datasets  # noqa: E402
 from lssvm_analysis.analysis import crossover as cx  # noqa: E402
+from lssvm_analysis.datasets.crossover import DATA_FEATURES  # noqa: E402
+from lssvm_analysis.experiments import asv_import  # noqa: E402
+from lssvm_analysis.experiments import crossover_timing as timing  # noqa: E402
 from lssvm_analysis import make_kernel, thresholded_cholesky  # noqa: E402
 
 #: asv's benchmark name prefixes (asv_runner.benchmarks.*.name_regex).
@@ -215,7 +219,7 @@ def test_crossover_point_interpolates_log_ratio():
     (lambda: cx.crossover_point(pd.DataFrame({"x": [1]})), "n_over_m"),
     (lambda: cx.crossover_point(pd.DataFrame({"n_over_m": [0.5, 0.5], "dual_over_primal": [2, 3]})),
      "n_over_m"),
-    (lambda: cx.measure_crossover(40, [0.5], repeats=0), "repeats"),
+    (lambda: timing.measure_crossover(40, [0.5], repeats=0), "repeats"),
     (lambda: cx.eta_for_ratios(np.zeros((5, 2)), [0.5], start=1.0), "start"),
 ])
 def test_bad_input_is_a_typed_error(call, name):
@@ -234,7 +238,7 @@ def test_flop_model_rejects_non_integer_sizes():
 @pytest.mark.parametrize("precision", ["float32", "float64"])
 def test_eta_for_ratios_hits_targets_and_leaves_x(precision):
     """N within max(1, tol M) of round(ratio M), and thresholded_cholesky at that eta keeps exactly N."""
-    X, _ = cx.crossover_data(200, seed=3)
+    X, _ = datasets.crossover_data(200, seed=3)
     X0 = X.copy()
     ratios = [0.1, 0.35, 0.7, 1.0]
     df = cx.eta_for_ratios(X, ratios, precision=precision, tol=0.01)
@@ -246,17 +250,17 @@ def test_eta_for_ratios_hits_targets_and_leaves_x(precision):
 
 
 def test_crossover_data_is_nested_and_deterministic():
-    X1, y1 = cx.crossover_data(50, seed=1)
-    X2, y2 = cx.crossover_data(80, seed=1)
+    X1, y1 = datasets.crossover_data(50, seed=1)
+    X2, y2 = datasets.crossover_data(80, seed=1)
     assert np.array_equal(X1, X2[:50]) and np.array_equal(y1, y2[:50])
-    assert X2.shape == (80, cx.DATA_FEATURES) and np.all((X2 >= 0) & (X2 <= 1))
+    assert X2.shape == (80, DATA_FEATURES) and np.all((X2 >= 0) & (X2 <= 1))
 
 
 def test_measure_crossover_tiny():
     """Both fits succeed; N is the eta table's; the ratios are the quotients of the columns beside them."""
     ratios = [0.2, 1.0]
-    etas = cx.eta_for_ratios(cx.crossover_data(60)[0], ratios)
-    df = cx.measure_crossover(60, ratios, repeats=2, etas=etas)
+    etas = cx.eta_for_ratios(datasets.crossover_data(60)[0], ratios)
+    df = timing.measure_crossover(60, ratios, repeats=2, etas=etas)
     assert list(df.N) == list(etas.N)
     assert (df.primal_status == "ok").all() and (df.dual_status == "ok").all()
     assert np.allclose(df.dual_over_primal, df.dual_seconds / df.primal_seconds, rtol=1e-15)
@@ -273,7 +277,7 @@ def _asv_result(date, commit, values):
     full = [[repr(v) for v in M], [repr(v) for v in R], [repr(v) for v in F], [repr(v) for v in P]]
     dual = [full[0], full[1], full[3]]
     results = {}
-    for column, name in cx.ASV_BENCHMARKS.items():
+    for column, name in asv_import.ASV_BENCHMARKS.items():
         params = dual if column == "dual_fit_seconds" else full
         combos = itertools.product(M, R, P) if column == "dual_fit_seconds" else itertools.product(M, R, F, P)
         results[name] = [[values(column, c) for c in combos], params, "v", 0, 1.0]
@@ -284,10 +288,10 @@ def _asv_result(date, commit, values):
 
 def test_load_asv_crossover(tmp_path):
     """Latest file wins; rows per (M, ratio, formation, precision); dual time shared; None/NaN for skips."""
-    assert cx.load_asv_crossover(tmp_path / "nothing") is None
+    assert asv_import.load_asv_crossover(tmp_path / "nothing") is None
     (tmp_path / "box").mkdir()
     (tmp_path / "box" / "machine.json").write_text("{}")
-    assert cx.load_asv_crossover(tmp_path) is None
+    assert asv_import.load_asv_crossover(tmp_path) is None
 
     def values(column, c):
         if column == "primal_fit_seconds" and c[2] == "as-described" and c[0] == 4000:
@@ -297,7 +301,7 @@ def test_load_asv_crossover(tmp_path):
 
     (tmp_path / "box" / "old.json").write_text(json.dumps(_asv_result(1, "old", lambda *a: 9.0)))
     (tmp_path / "box" / "new.json").write_text(json.dumps(_asv_result(2, "new", values)))
-    df = cx.load_asv_crossover(tmp_path)
+    df = asv_import.load_asv_crossover(tmp_path)
     assert len(df) == 16 and set(df.commit_hash) == {"new"} and set(df.machine) == {"box"}
     assert np.allclose(df.dual_fit_seconds, 2.0 + df.target_n_over_m)
     assert list(df.N) == list((df.M * df.target_n_over_m).round().astype(int))

@@ -27,6 +27,8 @@ import pytest
 from conftest import LAPACK_THRESHOLD
 
 import lssvm_analysis as la
+from lssvm_analysis.analysis import crossover as cx
+from lssvm_analysis.experiments import crossover_timing as timing
 from lssvm_analysis.analysis.reference import reference_solve
 from lssvm_analysis.core.exceptions import CholeskyBreakdownError
 from lssvm_analysis.core.kernels import RBF_FORMATIONS, rbf_error_bound
@@ -301,9 +303,7 @@ def test_kernel_keeps_dataclass_semantics():
 # -- the rate-calibrated crossover model ------------------------------------------------------
 def test_rate_model_is_the_sum_of_the_timed_kernels():
     """predicted seconds = the timed kernels of each form; rates = flop-model step flops / time."""
-    from lssvm_analysis.analysis import crossover as cx
-
-    rates = cx.measure_rates(60, 20, repeats=1)
+    rates = timing.measure_rates(60, 20, repeats=1)
     assert all(rates[f"time_{k}"] > 0 for k in ("syrk_primal", "center", "outer", "syrk_dual", "chol_N",
                                                  "chol_M", "solve_N", "solve_M", "sym_N", "sym_M"))
     assert rates["rate_chol_M"] == pytest.approx(60 ** 3 / 3 / rates["time_chol_M"] / 1e9)

@@ -1,4 +1,4 @@
-"""Primal against dual ELS SVR cost: Abe's flop model, in-process timing, asv results.
+"""Primal against dual ELS SVR cost: Abe's flop model and the rate-calibrated time model.
 
 Abe (§2.4) compares the cost of training the least-squares SVR in the
 empirical feature space in the primal form (PrLS, eq. 6-7: an N x N system)
@@ -9,17 +9,17 @@ equations by the Cholesky factorization", i.e. the phases after the selection
 of the support vectors, which both forms share.  This module gives
 
 * :func:`flop_model` / :func:`crossover_ratio_model` - that count, per phase;
-* :func:`measure_crossover` - the same ratio measured in this process on the
-  registered solvers ``els-primal`` and ``els-dual`` (used by the report when
-  no asv results exist);
-* :func:`load_asv_crossover` - the same table read from the results of the asv
-  suite ``benchmarks/bench_crossover.py`` when they exist;
 * :func:`crossover_point` - N*/M, where the dual/primal ratio crosses 1;
-* :func:`measure_rates` / :func:`rate_model` - the flop counts divided by the
-  rates of the kernels each formation runs (SYRK, the outer-product
-  accumulation, Cholesky, triangular solves, the symmetrizing pass), each
-  timed at the sizes involved in the same process: a time model that
-  separates arithmetic (flops) from implementation (rates).
+* :func:`rate_model` - the flop counts divided by the rates of the kernels
+  each formation runs (SYRK, the outer-product accumulation, Cholesky,
+  triangular solves, the symmetrizing pass): a time model that separates
+  arithmetic (flops) from implementation (rates);
+* :func:`eta_for_ratios` - the eta that gives a target N/M.
+
+What is measured lives elsewhere: the timing of the two forms and of each
+kernel (:mod:`lssvm_analysis.experiments.crossover_timing`), the asv results
+(:mod:`lssvm_analysis.experiments.asv_import`), the data
+(:func:`lssvm_analysis.datasets.crossover_data`).
 
 Units
 -----
@@ -65,41 +65,25 @@ which flops do not show (the measured ratio does).
 """
 from __future__ import annotations
 
-import ast
-import itertools
-import json
-import time
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 
-from ..core._validation import check_int, check_positive
+from ..core._validation import check_int
 from ..core.kernels import make_kernel
 from ..core.linalg import thresholded_cholesky
 from ..core.precision import get_precision
-from ..solvers import fit
 
-__all__ = ["FORMS", "FORMATIONS", "SOLVERS", "ASV_BENCHMARKS", "flop_model", "crossover_ratio_model",
-           "crossover_point", "crossover_data", "eta_for_ratios", "measure_crossover",
-           "load_asv_crossover", "measure_rates", "rate_model"]
+__all__ = ["FORMS", "FORMATIONS", "SOLVERS", "flop_model", "crossover_ratio_model", "crossover_point",
+           "eta_for_ratios", "rate_model"]
 
 FORMS = ("primal", "dual")
 FORMATIONS = ("blas3", "as-described")
 SOLVERS = {"primal": "els-primal", "dual": "els-dual"}
 #: Phases of the solvers' PhaseTimer that Abe's comparison counts (not "selection", not "kernel").
 TIMED_PHASES = ("formation", "factorization", "solve")
-#: asv benchmarks of benchmarks/bench_crossover.py read by :func:`load_asv_crossover`: column -> name.
-ASV_BENCHMARKS = {
-    "primal_fit_seconds": "bench_crossover.ElsPrimalTime.time_fit",
-    "dual_fit_seconds": "bench_crossover.ElsDualTime.time_fit",
-    "dual_over_primal": "bench_crossover.ElsCrossover.track_dual_over_primal",
-    "model_dual_over_primal": "bench_crossover.ElsCrossover.track_model_dual_over_primal",
-    "n_over_m": "bench_crossover.ElsCrossover.track_n_over_m",
-}
 
-# Data of the crossover study: fixed so that asv, the report and the tests time the same problem.
-DATA_FEATURES = 8
+# Hyper-parameters of the crossover study (its data: lssvm_analysis.datasets.crossover_data),
+# fixed so that asv, the report and the tests time the same problem.
 DATA_SIGMA2 = 1.0
 DATA_C = 1.0
 
@@ -252,25 +236,6 @@ def crossover_point(df, *, x="n_over_m", y="dual_over_primal") -> float:
     return float(xs[i - 1] + (xs[i] - xs[i - 1]) * l0 / (l0 - l1))
 
 
-def crossover_data(M, *, seed=0):
-    """The regression problem of the crossover study (deterministic).
-
-    X is uniform on [0, 1]^8; y = sinc(2 ||x - 1/2||) plus Gaussian noise of
-    standard deviation 0.05.  X and the noise come from two generators seeded
-    from ``seed``, so the data of a smaller M are the first rows of a larger M.
-
-    Returns
-    -------
-    X : (M, 8) float64 ndarray
-    y : (M,) float64 ndarray
-    """
-    M = check_int("M", M, minimum=2)
-    X = np.random.default_rng([seed, 0]).uniform(size=(M, DATA_FEATURES))
-    noise = np.random.default_rng([seed, 1]).standard_normal(M)
-    y = np.sinc(2 * np.linalg.norm(X - 0.5, axis=1)) + 0.05 * noise
-    return X, y
-
-
 def _secant(e0, n0, e1, n1, n) -> float:
     """Root of the line through (log n0, log e0), (log n1, log e1) at log n: N(eta) ~ eta^-k."""
     l0, l1 = np.log(n0), np.log(n1)
@@ -371,197 +336,6 @@ def eta_for_ratios(X, ratios, *, sigma2=DATA_SIGMA2, precision="float64", tol=0.
     return pd.DataFrame(rows)
 
 
-def _timed_fit(form, X, y, *, eta, formation, precision, C, sigma2):
-
-    extra = {"formation": formation} if form == "primal" else {}
-    t0 = time.perf_counter()
-    f = fit(SOLVERS[form], X, y, precision=precision, C=C, sigma2=sigma2, eta=eta, **extra)
-    wall = time.perf_counter() - t0
-    phases = sum(f.timings.get(ph, 0.0) for ph in TIMED_PHASES)
-    return f, wall, phases
-
-
-def measure_crossover(M, ratios, *, formation="blas3", precision="float64", repeats=3, seed=0,
-                      C=DATA_C, sigma2=DATA_SIGMA2, etas=None) -> pd.DataFrame:
-    """Time ``els-primal`` against ``els-dual`` in this process over N/M.
-
-    Parameters
-    ----------
-    M : int >= 2
-        Training points; the data are :func:`crossover_data` (M, seed).
-    ratios : sequence of float in (0, 1]
-        Target N/M; eta is found by :func:`eta_for_ratios` (or given).
-    formation : {"blas3", "as-described"}, keyword-only
-        Formation of the primal matrix (the dual has one).
-    precision : {"float32", "float64", ...}, keyword-only
-    repeats : int >= 1, keyword-only
-        Fits of each form per ratio, interleaved (primal, dual, dual,
-        primal, ...) so that drifts of a shared machine hit both; the minimum
-        is kept.
-    seed : int, keyword-only
-    C, sigma2 : float > 0, keyword-only
-        C = 1 keeps both systems well conditioned in float32 at every N/M
-        (cond ~ C ||H||^2), so no breakdown cuts a timing short.
-    etas : DataFrame, optional
-        A table of :func:`eta_for_ratios` for these data (e.g. cached).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per ratio: ``M``, ``target_n_over_m``, ``eta``, ``N``,
-        ``n_over_m``, ``formation``, ``precision``, ``repeats``,
-        ``primal_seconds`` / ``dual_seconds`` (formation + factorization +
-        solve phases of the solvers' own timers: Abe's quantity),
-        ``primal_fit_seconds`` / ``dual_fit_seconds`` (whole fit, including
-        the common selection), ``dual_over_primal`` (phase ratio),
-        ``fit_dual_over_primal``, ``model_dual_over_primal`` (flop model at
-        the achieved N), ``primal_status``, ``dual_status``.  Seconds are NaN
-        for a fit that did not succeed (a breakdown ends a fit early).
-
-    Notes
-    -----
-    Wall-clock times on a shared machine: compare the ratios, which are
-    measured in the same process minutes apart, not the absolute seconds.
-    Set OPENBLAS_NUM_THREADS=1 before NumPy is imported for one-core figures.
-    """
-    check_int("repeats", repeats, minimum=1)
-    check_positive("C", C)
-    _check_form("primal", formation)
-    get_precision(precision)
-    X, y = crossover_data(M, seed=seed)
-    if etas is None:
-        etas = eta_for_ratios(X, ratios, sigma2=sigma2, precision=precision)
-    rows = []
-    for _, e in etas.iterrows():
-        best = {f: [np.inf, np.inf, None] for f in FORMS}
-        for rep in range(repeats):
-            for form in (FORMS if rep % 2 == 0 else FORMS[::-1]):
-                f, wall, phases = _timed_fit(form, X, y, eta=float(e["eta"]), formation=formation,
-                                             precision=precision, C=C, sigma2=sigma2)
-                b = best[form]
-                b[0], b[1], b[2] = min(b[0], phases), min(b[1], wall), f
-        rows.append(_crossover_row(M, e, formation, precision, repeats, best))
-    return pd.DataFrame(rows)
-
-
-def _crossover_row(M, e, formation, precision, repeats, best) -> dict:
-    N = best["primal"][2].n_support
-    row = {"M": M, "target_n_over_m": float(e["target_n_over_m"]), "eta": float(e["eta"]), "N": N,
-           "n_over_m": N / M, "formation": formation, "precision": precision, "repeats": repeats}
-    for form in FORMS:
-        phases, wall, f = best[form]
-        ok = f.status == "ok"
-        row[f"{form}_seconds"] = phases if ok else float("nan")
-        row[f"{form}_fit_seconds"] = wall if ok else float("nan")
-        row[f"{form}_status"] = f.status
-    row["dual_over_primal"] = row["dual_seconds"] / row["primal_seconds"]
-    row["fit_dual_over_primal"] = row["dual_fit_seconds"] / row["primal_fit_seconds"]
-    row["model_dual_over_primal"] = (flop_model(M, N, "dual", formation=formation)["total"]
-                                     / flop_model(M, N, "primal", formation=formation)["total"])
-    return row
-
-
-# ---------------------------------------------------------------------------------- rates
-#: Sample of rank-one updates timed for the outer-product rate (each costs 2 N^2 flops).
-_OUTER_SAMPLE = 64
-
-
-def _best(func, repeats):
-    best = np.inf
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - t0)
-    return best
-
-
-def _spd(n, p):
-    """A well-conditioned SPD matrix of order n (Cholesky's cost does not depend on the values)."""
-    A = p.asarray(np.full((n, n), 1.0 / n))
-    A[np.diag_indices(n)] += p.scalar(1.0)
-    return A
-
-
-def measure_rates(M, N, *, precision="float64", repeats=3, seed=0) -> dict:
-    """Time each kernel the primal and dual formations run, at (M, N), in this process.
-
-    Parameters
-    ----------
-    M, N : int, 1 <= N <= M
-    precision : str, keyword-only
-    repeats : int >= 1, keyword-only
-        Minimum over this many calls of each kernel.
-    seed : int, keyword-only
-
-    Returns
-    -------
-    dict
-        ``time_<kernel>`` seconds and ``rate_<kernel>`` GFLOP/s (the flops of
-        :func:`flop_model` for that step / time) for the kernels
-        ``syrk_primal`` (H_c^T H_c, M N (N+1) flops), ``center`` (h_bar, H_c
-        and H_c^T (y - y_bar), 4 M N), ``outer`` (M rank-one
-        updates h h^T, 2 M N^2; timed on a sample of 64 and scaled),
-        ``syrk_dual`` (H H^T, M (M+1) N), ``chol_N`` / ``chol_M``
-        (``Precision.cholesky`` as the solvers call it, with its symmetry
-        check, N^3/3 and M^3/3), ``solve_N`` / ``solve_M`` (``cho_solve`` with
-        1 and 2 right-hand sides), ``sym_N`` / ``sym_M`` (the ridge and the
-        triangle copy that make the formed matrix exactly symmetric: memory
-        passes, no flops counted).
-
-    Notes
-    -----
-    The data are random (the kernels' speed does not depend on the values);
-    what is measured is the rate of each kernel at these sizes, on this
-    machine, under its current load: compare the model with timings taken in
-    the same process minutes apart.
-    """
-    M, N = check_int("M", M, minimum=1), check_int("N", N, minimum=1)
-    check_int("repeats", repeats, minimum=1)
-    p = get_precision(precision)
-    rng = np.random.default_rng([seed, M, N])
-    H = p.asarray(rng.standard_normal((M, N)))
-    Hc = H - H.sum(axis=0) / p.scalar(M)
-    k = min(M, _OUTER_SAMPLE)
-
-    def outer():
-        A = p.zeros((N, N))
-        for i in range(k):
-            A += np.outer(H[i], H[i])
-
-    def sym(n):  # as the solvers do it: ridge on the diagonal, strict upper triangle from the lower
-        A = _spd(n, p)
-
-        def run():
-            A[np.diag_indices(n)] = A[np.diag_indices(n)] + p.scalar(1.0)
-            iu = np.triu_indices(n, 1)
-            A[iu] = A.T[iu]
-        return run
-
-    r = p.asarray(rng.standard_normal(M))
-
-    def center():  # the O(M N) part of the centred formation: h_bar, H_c, H_c^T (y - y_bar)
-        Hc2 = H - H.sum(axis=0) / p.scalar(M)
-        return Hc2.T @ (r - r.sum() / p.scalar(M))
-
-    SN, SM = _spd(N, p), _spd(M, p)
-    LN, LM = p.cholesky(SN), p.cholesky(SM)
-    bN, BM = p.asarray(np.ones(N)), p.asarray(np.ones((M, 2)))
-    flops = {"syrk_primal": M * N * (N + 1.0), "center": 4.0 * M * N, "outer": 2.0 * M * N * N,
-             "syrk_dual": M * (M + 1.0) * N,
-             "chol_N": N ** 3 / 3.0, "chol_M": M ** 3 / 3.0, "solve_N": 2.0 * N * N,
-             "solve_M": 4.0 * M * M, "sym_N": 0.0, "sym_M": 0.0}
-    funcs = {"syrk_primal": lambda: Hc.T @ Hc, "center": center, "outer": outer, "syrk_dual": lambda: H @ H.T,
-             "chol_N": lambda: p.cholesky(SN), "chol_M": lambda: p.cholesky(SM),
-             "solve_N": lambda: p.cho_solve(LN, bN), "solve_M": lambda: p.cho_solve(LM, BM),
-             "sym_N": sym(N), "sym_M": sym(M)}
-    out = {"M": M, "N": N, "precision": p.name}
-    for name, f in funcs.items():
-        t = _best(f, repeats) * (M / k if name == "outer" else 1.0)
-        out[f"time_{name}"] = t
-        out[f"rate_{name}"] = flops[name] / t / 1e9 if flops[name] else float("nan")
-    return out
-
-
 def rate_model(rates: dict, *, formation="blas3") -> dict:
     """Predicted seconds of each form = sum over its steps of flops / measured rate.
 
@@ -598,82 +372,3 @@ def rate_model(rates: dict, *, formation="blas3") -> dict:
             "predicted_dual_over_primal": dual / primal, "flop_dual_over_primal": flop}
 
 
-def _asv_records(path: Path):
-    """Long records (column, params dict, value) of the crossover benchmarks in one asv result file."""
-    data = json.loads(path.read_text())
-    cols = data.get("result_columns", ["result", "params"])
-    results = data.get("results", {})
-    for column, name in ASV_BENCHMARKS.items():
-        entry = results.get(name)
-        if not entry:
-            continue
-        values, params = entry[cols.index("result")], entry[cols.index("params")]
-        names = ["M", "target_n_over_m", "precision"] if "ElsDualTime" in name else \
-            ["M", "target_n_over_m", "formation", "precision"]
-        if values is None or len(params) != len(names):
-            continue
-        for value, combo in zip(values, itertools.product(*params)):
-            key = dict(zip(names, (ast.literal_eval(c) for c in combo)))
-            yield column, key, (float("nan") if value is None else float(value))
-
-
-def load_asv_crossover(results_dir=".asv/results"):
-    """The crossover suite's latest asv results as a table, or None when there are none.
-
-    Parameters
-    ----------
-    results_dir : str or Path
-        asv's ``results_dir`` (``.asv/results`` in this project's asv.conf.json).
-
-    Returns
-    -------
-    pandas.DataFrame or None
-        One row per (M, target N/M, formation, precision) of the most recent
-        result file (by asv's ``date``) holding the crossover benchmarks:
-        ``M``, ``target_n_over_m``, ``formation``, ``precision``,
-        ``n_over_m`` (achieved), ``N``, ``primal_fit_seconds``,
-        ``dual_fit_seconds`` (asv's time of a whole fit; the dual has one
-        formation, its time is repeated on both formations' rows),
-        ``dual_over_primal`` (formation + factorization + solve phases,
-        measured in one process), ``model_dual_over_primal``,
-        ``commit_hash``, ``machine``, ``env_name``, ``date`` (ms since the
-        epoch).  NaN where asv skipped or failed a combination.  The columns
-        that also exist in :func:`measure_crossover` mean the same.
-    """
-    root = Path(results_dir)
-    files = [] if not root.is_dir() else [
-        f for f in root.glob("*/*.json") if f.name not in ("machine.json", "benchmarks.json")]
-    latest, best_date = None, -1
-    for f in files:
-        try:
-            data = json.loads(f.read_text())
-        except (OSError, ValueError):
-            continue
-        has = any(name in data.get("results", {}) for name in ASV_BENCHMARKS.values())
-        if has and data.get("date", 0) > best_date:
-            latest, best_date = (f, data), data.get("date", 0)
-    if latest is None:
-        return None
-    f, data = latest
-    rows = {}
-    dual = {}
-    for column, key, value in _asv_records(f):
-        if column == "dual_fit_seconds":
-            dual[key["M"], key["target_n_over_m"], key["precision"]] = value
-            continue
-        k = (key["M"], key["target_n_over_m"], key["formation"], key["precision"])
-        rows.setdefault(k, dict(zip(("M", "target_n_over_m", "formation", "precision"), k)))[column] = value
-    if not rows:
-        return None
-    df = pd.DataFrame(list(rows.values()))
-    for column in ("primal_fit_seconds", "dual_over_primal", "model_dual_over_primal", "n_over_m"):
-        if column not in df:
-            df[column] = float("nan")
-    df["dual_fit_seconds"] = [dual.get((m, r, p), float("nan"))
-                              for m, r, p in zip(df.M, df.target_n_over_m, df.precision)]
-    df["N"] = (df["n_over_m"] * df["M"]).round().astype("Int64")
-    df["commit_hash"] = data.get("commit_hash")
-    df["machine"] = data.get("params", {}).get("machine", f.parent.name)
-    df["env_name"] = data.get("env_name")
-    df["date"] = data.get("date")
-    return df.sort_values(["formation", "precision", "M", "target_n_over_m"]).reset_index(drop=True)

@@ -14,6 +14,7 @@ sets that no package ships (Abe's water purification and orange juice).
 from ._base import (SCALINGS, SPLITS, Dataset, MissingDependencyError, Scaler, UnknownDatasetError,
                     fit_scaler, random_split, to_pm1)
 from ._mackey_glass import mackey_glass
+from .crossover import crossover_data
 from .keel import (VIEIRA_UNAVAILABLE, haberman, penbased, pima_uci, satimage, splice,
                    vieira_test_fraction, wisconsin_keel)
 from .suykens_uci import (SUYKENS_BINARY, SUYKENS_MULTICLASS, SUYKENS_SIZES, SUYKENS_UNAVAILABLE,
@@ -25,7 +26,7 @@ from .generators import (RIPLEY_MEANS, RIPLEY_VARIANCE, Contamination, inject_la
 from .real import (UNAVAILABLE_OFFLINE, boston5, boston14, breast_cancer_wisconsin, iris, pima,
                    ripley_synth, wdbc, wine)
 
-__all__ = [
+__all__ = ["crossover_data", 
     "Contamination", "Dataset", "DatasetInfo", "MissingDependencyError", "RIPLEY_MEANS",
     "RIPLEY_VARIANCE", "SCALINGS", "SPLITS", "Scaler", "UNAVAILABLE_OFFLINE", "UnknownDatasetError",
     "boston5", "boston14", "breast_cancer_wisconsin", "dataset_info", "datasets", "fit_scaler",

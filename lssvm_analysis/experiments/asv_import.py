@@ -10,20 +10,113 @@ the report shows the most recent measurement and says where it came from.
 """
 from __future__ import annotations
 
+import ast
+import itertools
 import json
 from pathlib import Path
 
 import pandas as pd
 
-from ..analysis.crossover import load_asv_crossover
 from .kinds import register_task_kind
 from .runner import run_sweep
 from .spec import SweepSpec
 
-__all__ = ["ASV_SWEEP", "import_asv_results", "asv_crossover_table"]
+__all__ = ["ASV_SWEEP", "ASV_BENCHMARKS", "import_asv_results", "asv_crossover_table",
+           "load_asv_crossover"]
 
 #: The stored sweep name of the last asv import.
 ASV_SWEEP = "asv-results"
+
+
+#: asv benchmarks of benchmarks/bench_crossover.py read by :func:`load_asv_crossover`: column -> name.
+ASV_BENCHMARKS = {
+    "primal_fit_seconds": "bench_crossover.ElsPrimalTime.time_fit",
+    "dual_fit_seconds": "bench_crossover.ElsDualTime.time_fit",
+    "dual_over_primal": "bench_crossover.ElsCrossover.track_dual_over_primal",
+    "model_dual_over_primal": "bench_crossover.ElsCrossover.track_model_dual_over_primal",
+    "n_over_m": "bench_crossover.ElsCrossover.track_n_over_m",
+}
+
+
+def _asv_records(path: Path):
+    """Long records (column, params dict, value) of the crossover benchmarks in one asv result file."""
+    data = json.loads(path.read_text())
+    cols = data.get("result_columns", ["result", "params"])
+    results = data.get("results", {})
+    for column, name in ASV_BENCHMARKS.items():
+        entry = results.get(name)
+        if not entry:
+            continue
+        values, params = entry[cols.index("result")], entry[cols.index("params")]
+        names = ["M", "target_n_over_m", "precision"] if "ElsDualTime" in name else \
+            ["M", "target_n_over_m", "formation", "precision"]
+        if values is None or len(params) != len(names):
+            continue
+        for value, combo in zip(values, itertools.product(*params)):
+            key = dict(zip(names, (ast.literal_eval(c) for c in combo)))
+            yield column, key, (float("nan") if value is None else float(value))
+
+
+def load_asv_crossover(results_dir=".asv/results"):
+    """The crossover suite's latest asv results as a table, or None when there are none.
+
+    Parameters
+    ----------
+    results_dir : str or Path
+        asv's ``results_dir`` (``.asv/results`` in this project's asv.conf.json).
+
+    Returns
+    -------
+    pandas.DataFrame or None
+        One row per (M, target N/M, formation, precision) of the most recent
+        result file (by asv's ``date``) holding the crossover benchmarks:
+        ``M``, ``target_n_over_m``, ``formation``, ``precision``,
+        ``n_over_m`` (achieved), ``N``, ``primal_fit_seconds``,
+        ``dual_fit_seconds`` (asv's time of a whole fit; the dual has one
+        formation, its time is repeated on both formations' rows),
+        ``dual_over_primal`` (formation + factorization + solve phases,
+        measured in one process), ``model_dual_over_primal``,
+        ``commit_hash``, ``machine``, ``env_name``, ``date`` (ms since the
+        epoch).  NaN where asv skipped or failed a combination.  The columns
+        that also exist in :func:`measure_crossover` mean the same.
+    """
+    root = Path(results_dir)
+    files = [] if not root.is_dir() else [
+        f for f in root.glob("*/*.json") if f.name not in ("machine.json", "benchmarks.json")]
+    latest, best_date = None, -1
+    for f in files:
+        try:
+            data = json.loads(f.read_text())
+        except (OSError, ValueError):
+            continue
+        has = any(name in data.get("results", {}) for name in ASV_BENCHMARKS.values())
+        if has and data.get("date", 0) > best_date:
+            latest, best_date = (f, data), data.get("date", 0)
+    if latest is None:
+        return None
+    f, data = latest
+    rows = {}
+    dual = {}
+    for column, key, value in _asv_records(f):
+        if column == "dual_fit_seconds":
+            dual[key["M"], key["target_n_over_m"], key["precision"]] = value
+            continue
+        k = (key["M"], key["target_n_over_m"], key["formation"], key["precision"])
+        rows.setdefault(k, dict(zip(("M", "target_n_over_m", "formation", "precision"), k)))[column] = value
+    if not rows:
+        return None
+    df = pd.DataFrame(list(rows.values()))
+    for column in ("primal_fit_seconds", "dual_over_primal", "model_dual_over_primal", "n_over_m"):
+        if column not in df:
+            df[column] = float("nan")
+    df["dual_fit_seconds"] = [dual.get((m, r, p), float("nan"))
+                              for m, r, p in zip(df.M, df.target_n_over_m, df.precision)]
+    df["N"] = (df["n_over_m"] * df["M"]).round().astype("Int64")
+    df["commit_hash"] = data.get("commit_hash")
+    df["machine"] = data.get("params", {}).get("machine", f.parent.name)
+    df["env_name"] = data.get("env_name")
+    df["date"] = data.get("date")
+    return df.sort_values(["formation", "precision", "M", "target_n_over_m"]).reset_index(drop=True)
 
 
 def _no_names(spec) -> None:

@@ -37,6 +37,7 @@ from ..analysis.validation import cross_validate
 from ..core.linalg import kappa2
 from ..core.precision import get_precision
 from ..solvers import fit, get_solver
+from . import crossover_timing
 from .fit_kind import accepts_combination, load_task_data, select_solver_params
 from .kinds import check_dataset_names, register_task_kind, validate_registry_names
 
@@ -224,10 +225,10 @@ def pruning_path_row(task) -> dict:
 # primal/dual crossover timing (in-process, when no asv results exist)
 # --------------------------------------------------------------------------- #
 def crossover_timing_row(task) -> dict:
-    """One point of :func:`lssvm_analysis.analysis.crossover.measure_crossover` (input names prefixed)."""
+    """One point of :func:`lssvm_analysis.experiments.crossover_timing.measure_crossover` (input names prefixed)."""
 
     P = task.params
-    df = crossover.measure_crossover(int(P["M"]), [float(P["ratio"])], formation=P["formation"],
+    df = crossover_timing.measure_crossover(int(P["M"]), [float(P["ratio"])], formation=P["formation"],
                                      precision=task.precision,
                                      repeats=int(task.options.get("repeats", 3)))
     out = {}
@@ -237,7 +238,7 @@ def crossover_timing_row(task) -> dict:
             out[_crossover_column(k)] = v
     # the rate-calibrated model: each kernel the formations run, timed at this (M, N) in this run
     if int(task.options.get("rates", 1)) and out.get("N"):
-        rates = crossover.measure_rates(int(P["M"]), int(out["N"]), precision=task.precision,
+        rates = crossover_timing.measure_rates(int(P["M"]), int(out["N"]), precision=task.precision,
                                         repeats=int(task.options.get("repeats", 3)))
         model = crossover.rate_model(rates, formation=P["formation"])
         # every wall-clock-derived column is named time_* (issue 12: deterministic columns)
