@@ -214,7 +214,20 @@ class Precision(ABC):
         """Eigenvalues of a symmetric matrix, ascending, in this precision's dtype."""
 
 
-class LapackPrecision(Precision):
+class _NativeDtype:
+    """NumPy's own loops for the precisions with a native dtype (float32, float64, longdouble)."""
+
+    def to_float64(self, a):
+        return np.asarray(a, dtype=np.float64)
+
+    def exp(self, a):
+        return np.exp(self.asarray(a))
+
+    def sqrt(self, a):
+        return np.sqrt(self.asarray(a))
+
+
+class LapackPrecision(_NativeDtype, Precision):
     """IEEE single or double precision, backed by LAPACK through SciPy."""
 
     hardware = True
@@ -232,14 +245,6 @@ class LapackPrecision(Precision):
             a = np.array([float(v) for v in a.flat]).reshape(a.shape)
         return a.astype(self.dtype, copy=False)
 
-    def to_float64(self, a):
-        return np.asarray(a, dtype=np.float64)
-
-    def exp(self, a):
-        return np.exp(self.asarray(a))
-
-    def sqrt(self, a):
-        return np.sqrt(self.asarray(a))
 
     # NaN fails check_symmetric; an inf below the diagonal makes a later pivot -inf
     # (potrf reports it) and an inf on the diagonal leaves an inf on L's diagonal.
@@ -369,7 +374,7 @@ class _GenericPrecision(Precision):
         return _generic.lu_solve(LU, perm, b)
 
 
-class LongDoublePrecision(_GenericPrecision):
+class LongDoublePrecision(_NativeDtype, _GenericPrecision):
     """x87 80-bit extended (64-bit significand) through NumPy's longdouble loops."""
 
     def __init__(self):
@@ -383,14 +388,6 @@ class LongDoublePrecision(_GenericPrecision):
             return np.array([_mpf_to_longdouble(v) for v in a.flat], dtype=self.dtype).reshape(a.shape)
         return a.astype(self.dtype, copy=False)
 
-    def to_float64(self, a):
-        return np.asarray(a, dtype=np.float64)
-
-    def exp(self, a):
-        return np.exp(self.asarray(a))
-
-    def sqrt(self, a):
-        return np.sqrt(self.asarray(a))
 
     def _sqrt1(self, x):
         return np.sqrt(x)

@@ -29,6 +29,7 @@ process is waited for, and taken over if that process dies.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import ctypes
 import os
 import signal
@@ -45,7 +46,7 @@ from .kinds import get_task_kind, task_kinds
 from .spec import SweepSpec, Task, json_scalar
 from .store import LEASE_SECONDS, open_store, records_frame
 
-__all__ = ["run_sweep", "load_records", "execute_task", "TIMING_PREFIX"]
+__all__ = ["run_sweep", "local_pool", "load_records", "execute_task", "TIMING_PREFIX"]
 
 #: Columns whose name starts with this are wall-clock seconds (not deterministic).
 TIMING_PREFIX = "time_"
@@ -177,6 +178,31 @@ def _resolve_executor(executor, n_jobs, n_pending):
         return None, False
     return cf.ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
                                   initargs=(max(1, cpus // workers), os.getpid())), True
+
+
+@contextlib.contextmanager
+def local_pool(n_jobs=None):
+    """One pool of local worker processes for several sweeps (None when one worker suffices).
+
+    A report runs dozens of sweeps; a pool per sweep pays a worker start-up
+    (fork, imports) each time.  The workers are those ``run_sweep`` makes:
+    BLAS limited to ``cpu_count // workers`` threads, dying with their parent;
+    on an exception (Ctrl-C included) they are terminated, not awaited.
+    """
+    cpus = os.cpu_count() or 1
+    workers = cpus if n_jobs in (None, -1) else n_jobs
+    if workers <= 1:
+        yield None
+        return
+    pool = cf.ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
+                                  initargs=(max(1, cpus // workers), os.getpid()))
+    try:
+        yield pool
+    except BaseException:
+        _terminate_workers(pool)
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _write(store, row, bar, counts, replace):

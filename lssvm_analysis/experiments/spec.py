@@ -313,6 +313,19 @@ class SweepSpec:
 
         get_task_kind(self.kind).validate(self)
 
+    def _grid_of(self, kind, solver) -> dict:
+        """The grid axes ``kind.select_params`` keeps for ``solver`` (the others only make duplicates).
+
+        A report grid holds the variant keywords of many solvers; expanding the
+        product of all of them for every solver made millions of tasks that the
+        key then merged.  Axes are kept in the grid's order, so the tasks and
+        their order are those of the full product after merging.
+        """
+        if not self.grid:
+            return {}
+        kept = kind.select_params(solver, {k: v[0] for k, v in self.grid.items()})
+        return {k: v for k, v in self.grid.items() if k in kept}
+
     def tasks(self) -> list[Task]:
         """The deterministic, duplicate-free list of tasks (validates first).
 
@@ -327,17 +340,18 @@ class SweepSpec:
 
         kind = get_task_kind(self.kind)
         kind.validate(self)
-        names = list(self.grid)
         tasks, seen = [], set()
-        for (dname, dkw), seed, solver, precision, values in itertools.product(
-                self.datasets or [(None, {})], self.seeds, self.solvers or [None],
-                self.precisions or [None], itertools.product(*self.grid.values())):
-            params = kind.select_params(solver, dict(zip(names, values)))
-            task = Task(self.kind, solver, precision, dname, dkw, params, seed, self.options,
-                        kind.version)
-            if task.key not in seen and kind.accepts(task):
-                seen.add(task.key)
-                tasks.append(task)
+        for (dname, dkw), seed, solver in itertools.product(
+                self.datasets or [(None, {})], self.seeds, self.solvers or [None]):
+            grid = self._grid_of(kind, solver)
+            for precision, values in itertools.product(self.precisions or [None],
+                                                       itertools.product(*grid.values())):
+                params = kind.select_params(solver, dict(zip(grid, values)))
+                task = Task(self.kind, solver, precision, dname, dkw, params, seed, self.options,
+                            kind.version)
+                if task.key not in seen and kind.accepts(task):
+                    seen.add(task.key)
+                    tasks.append(task)
         if not tasks:
             raise ValueError(f"expected a sweep with at least one task, got none from spec "
                              f"{self.name!r}: kind {self.kind!r} accepts no combination of its "

@@ -19,6 +19,7 @@ import math
 import pandas as pd
 
 from ..experiments import SweepSpec, load_records, run_sweep
+from ..experiments.runner import local_pool
 from .registry import check_profile, report_sections
 
 __all__ = ["REPORT_VERSION", "options", "decades", "run_report_sweeps"]
@@ -47,7 +48,13 @@ def run_report_sweeps(store, profile: str, *, n_jobs=None, executor=None,
     section says so.
     """
     check_profile(profile)
+    if executor is None:  # one local pool for every sweep of the report, not one per sweep
+        with local_pool(n_jobs) as pool:
+            return _run_sections(store, profile, pool, n_jobs if pool is None else None, progress)
+    return _run_sections(store, profile, executor, None, progress)
 
+
+def _run_sections(store, profile, executor, n_jobs, progress):
     def run(spec: SweepSpec) -> pd.DataFrame:
         run_sweep(spec, store, n_jobs=n_jobs, executor=executor, progress=progress, retry_errors=True)
         return load_records(store, spec)

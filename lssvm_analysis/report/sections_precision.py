@@ -51,7 +51,7 @@ class PrecisionSettings:
 
 
 SETTINGS = {
-    "default": PrecisionSettings(),
+    "default": PrecisionSettings(accuracy_C=(1e-2, 1e2, 1e6, 1e10)),
     "quick": PrecisionSettings(sinc_n=20, ripley_n=20, accuracy_C=decades(1e-2, 1e10, 4), map_M=40,
                                map_C=decades(1e0, 1e16, 8), map_sigma2=(1.0,)),
     "full": PrecisionSettings(sinc_n=60, ripley_n=60, accuracy_C=decades(1e-2, 1e12),
