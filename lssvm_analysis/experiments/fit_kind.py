@@ -106,14 +106,18 @@ def accepts_combination(task) -> bool:
 
     A solver runs only on the data sets of a task it solves (with option
     ``first_task_only``: of its first task), only in the precisions it
-    declares, and only with variant values it has (a grid may hold the
-    variant keywords of several solvers).
+    declares, only when the grid gives every keyword it requires
+    (``SolverInfo.required``: pruning's validation set cannot be a grid value),
+    and only with variant values it has (a grid may hold the variant keywords
+    of several solvers).
     """
     info = get_solver(task.solver)
     data_task = datasets.dataset_info(task.dataset).task
     if data_task not in info.tasks or not info.supports_precision(task.precision):
         return False
     if task.options.get("first_task_only") and data_task != info.tasks[0]:
+        return False
+    if any(k not in task.params for k in info.required):  # e.g. pruning's validation set: no grid value
         return False
     try:
         info.check_variants(task.params)

@@ -106,7 +106,9 @@ class SolverInfo:
         Every keyword it takes besides ``precision`` (unified names: C,
         sigma2, eta, task, validation, n_support, the variant keywords, ...).
     required : tuple of str
-        Those of ``params`` a caller must give (no usable default).
+        Those of ``params`` a caller must give (no usable default; for
+        ``lssvm-pruned``, ``validation``, or ``index`` in its place).  Sweeps
+        leave out a solver whose required keywords their grid does not give.
     variants : tuple of Variant
         Named formulations, grouped by keyword; the first per keyword is the default.
     precisions : tuple of str or None

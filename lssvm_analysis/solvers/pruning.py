@@ -172,7 +172,7 @@ def _prune_loop(X, y, base, fit_kw, index, fraction, tol, min_support, max_steps
           params=("C", "kernel", "sigma2", "degree", "t", "task", "base", "fraction", "validation",
                   "index", "rtol", "atol", "min_support", "max_steps", "fraction_of", "reference",
                   "index_support"),
-          example=_example_validation)
+          required=("validation",), example=_example_validation)
 def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                task="regression", base="lssvm-schur", fraction=0.05, validation=None, index=None,
                rtol=0.0, atol=0.0, min_support=2, max_steps=None, fraction_of="current",
