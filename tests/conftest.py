@@ -42,6 +42,10 @@ import scipy.linalg  # noqa: E402,F401  (load SciPy's OpenBLAS before limiting t
 from threadpoolctl import threadpool_limits  # noqa: E402
 
 import lssvm_analysis as la  # noqa: E402
+from lssvm_analysis.experiments import load_records, run_sweep  # noqa: E402
+from lssvm_analysis.report import report_sections  # noqa: E402,F401  (registers every section)
+from lssvm_analysis.report.html import Section  # noqa: E402
+from lssvm_analysis.report.registry import get_section  # noqa: E402
 
 __all__ = ["BASE_SEED", "MP_MAX_N", "LAPACK_THRESHOLD", "PRECISION_PARAMS", "Exact", "RBFSystem",
            "make_rbf_system"]
@@ -302,3 +306,36 @@ def rbf_system(rng):
     def build(n, kappa, *, d=2, sigma2=1.0):
         return make_rbf_system(rng, n, kappa, d=d, sigma2=sigma2)
     return build
+
+
+# --------------------------------------------------------------------------- report sections
+@dataclass
+class RenderedSection:
+    """A registered report section planned, run and rendered on a temporary store."""
+
+    records: dict
+    section: object
+    verdict: str
+    out: object
+
+
+@pytest.fixture
+def render_section(tmp_path):
+    """``render_section(key, profile="quick")``: run the section's sweeps (its dependent stages
+    through the same ``run`` the report hands it) into a store under ``tmp_path``, read their
+    records and render the section into ``tmp_path``; nothing is asserted here."""
+    store = tmp_path / "records.sqlite"
+
+    def run(spec):
+        run_sweep(spec, store, n_jobs=1, progress=False)
+        return load_records(store, spec)
+
+    def render(key: str, profile: str = "quick") -> RenderedSection:
+        info = get_section(key)
+        specs = info.plan(profile, run)
+        records = {k: run(s) if not isinstance(s, str) else load_records(store, s)
+                   for k, s in specs.items()}
+        sec = Section(info.title, key)
+        return RenderedSection(records, sec, info.render(sec, tmp_path, records, profile), tmp_path)
+
+    return render

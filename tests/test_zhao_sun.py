@@ -363,20 +363,11 @@ def test_bad_input_raises_typed_error_naming_the_argument(solver, bad, exc, rng)
 
 
 # -- the report section on the quick profile ------------------------------------------------
-def test_report_section_quick_profile(tmp_path):
-    from lssvm_analysis.experiments import run_sweep
-    from lssvm_analysis.report.html import Section
-    from lssvm_analysis.report.registry import get_section
-    import lssvm_analysis.report.sections_zhao_sun  # noqa: F401  (registers the section)
-
-    sec_info = get_section("zhao-sun")
-    store = tmp_path / "records.sqlite"
-    records = {k: run_sweep(s, store, n_jobs=1, progress=False)
-               for k, s in sec_info.plan("quick", None).items()}
+def test_report_section_quick_profile(tmp_path, render_section):
+    r = render_section("zhao-sun")
+    records, verdict, sec = r.records, r.verdict, r.section
     assert all((df.status != "error").all() for df in records.values()), \
         {k: df.message.tolist() for k, df in records.items()}
-    sec = Section(sec_info.title, "zhao-sun")
-    verdict = sec_info.render(sec, tmp_path, records, "quick")
     for name in ("zhao-sun-error-growth.png", "zhao-sun-condition.png", "zhao-sun-greedy-random.png",
                  "zhao-sun-half-digits.csv", "zhao-sun-ridge.csv", "zhao-sun-greedy-table.csv"):
         assert (tmp_path / name).is_file(), name
@@ -388,4 +379,3 @@ def test_report_section_quick_profile(tmp_path):
     assert not lit32.ridge_visible.astype(bool).any()
     growth = records["zhao-sun-growth"]
     assert set(growth.precision) == set(la.precisions())
-    print(verdict)
