@@ -242,10 +242,9 @@ def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
     triangle are computed (one GEMM each, then subtraction, clamp and exp while
     the tile is in cache) and each is mirrored into the upper triangle.
     """
-    check_positive("sigma2", sigma2)
     _check_formation(formation)
     p = get_precision(precision)
-    s = _check_sigma2(sigma2, p)
+    s = _check_sigma2(sigma2, p)  # positive, and still positive and finite in the precision
     Xp, Zp = _inputs(X, Z, p, words=_KERNEL_WORDS[formation])
     shape = (Xp.shape[0], Zp.shape[0])
     if out is not None:

@@ -22,7 +22,7 @@ from ..core.exceptions import UnknownPrecisionError  # noqa: E402
 from ..core.precision import get_precision, precisions  # noqa: E402
 
 __all__ = ["FigureRef", "TableRef", "save_figure", "save_table", "new_figure", "slug",
-           "fmt_num", "precision_color", "precision_rank",
+           "fmt_num", "panel_grid", "precision_color", "precision_rank",
            "log_axes", "empty_panel"]
 
 #: Colours of the registered precisions, in registry order; mp at any other number of digits is purple.
@@ -96,6 +96,20 @@ def new_figure(ncols: int = 1, nrows: int = 1, *, width: float = 6.4, height: fl
     fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows),
                              layout="constrained", squeeze=False, **kw)
     return fig, axes
+
+
+def panel_grid(n: int, ncols: int = 3, *, width: float = 4.3, height: float = 3.6):
+    """A figure of ``n`` panels in rows of at most ``ncols``; returns (fig, the n axes in order).
+
+    The cells past the n-th are hidden, so a figure of one panel per solver,
+    configuration or precision has no empty frames.
+    """
+    ncols = max(1, min(ncols, n))
+    fig, axs = new_figure(ncols, -(-n // ncols), width=width, height=height)
+    flat = list(axs.ravel())
+    for a in flat[n:]:
+        a.set_visible(False)
+    return fig, flat[:n]
 
 
 def log_axes(ax, *, x=True, y=True):

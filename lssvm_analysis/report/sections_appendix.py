@@ -17,7 +17,7 @@ from ..experiments import SweepSpec
 from ..experiments.report_kinds import loads
 from ..solvers import get_solver, solvers
 from ._util import errors_note, num, ok
-from .figures import fmt_num, log_axes, new_figure, save_figure, save_table
+from .figures import fmt_num, log_axes, panel_grid, save_figure, save_table
 from .html import Section
 from .registry import register_section
 from .sections_precision import SETTINGS as PRECISION_SETTINGS
@@ -52,10 +52,8 @@ def plan(profile: str, run) -> dict:
 
 def _figure(sec, out, paper, rows):
     configs = list(dict.fromkeys(rows.configuration))
-    ncol = min(3, len(configs))
-    fig, axs = new_figure(ncol, -(-len(configs) // ncol), width=4.3, height=3.4)
-    flat = axs.ravel()
-    for a, c in zip(flat, configs):
+    fig, axs = panel_grid(len(configs), 3, width=4.3, height=3.4)
+    for a, c in zip(axs, configs):
         for i, (_, r) in enumerate(rows[rows.configuration == c].sort_values("C").iterrows()):
             w = loads(r["spectrum"])
             a.plot(np.arange(1, len(w) + 1), np.clip(w, 1e-300, None), "-", color=f"C{i}",
@@ -65,8 +63,6 @@ def _figure(sec, out, paper, rows):
         a.set_xlabel("index (decreasing magnitude) [–]")
         a.set_ylabel("|eigenvalue| or singular value [–]")
         a.legend(fontsize=7)
-    for a in flat[len(configs):]:
-        a.set_visible(False)
     sec.figure(save_figure(fig, rows, out, f"appendix-spectra-{paper}",
                            f"{paper}: spectrum of the system each solver (and variant) forms, float64, "
                            "at several C (magnitudes, decreasing)."))

@@ -8,7 +8,6 @@ precision: a newly registered one appears without any edit.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -20,7 +19,7 @@ from ..core.precision import precisions
 from ..experiments import SweepSpec
 from ..solvers import get_solver, solvers
 from ._util import errors_note, num, ok, span
-from .figures import (fmt_num, log_axes, new_figure, precision_color, precision_rank, save_figure,
+from .figures import (fmt_num, log_axes, new_figure, panel_grid, precision_color, precision_rank, save_figure,
                       save_table)
 from .html import Section
 from .plan import decades
@@ -136,10 +135,8 @@ def _by_paper(rows: pd.DataFrame):
 
 def _digits_figure(sec, out, paper, rows):
     configs = list(dict.fromkeys(rows._config))
-    ncol = min(3, len(configs))
-    fig, axs = new_figure(ncol, math.ceil(len(configs) / ncol), width=4.3, height=3.6)
-    flat = axs.ravel()
-    for a, c in zip(flat, configs):
+    fig, axs = panel_grid(len(configs), 3, width=4.3, height=3.6)
+    for a, c in zip(axs, configs):
         g = rows[rows._config == c]
         for prec in sorted(g.precision.unique(), key=precision_rank):
             d = g[g.precision == prec].sort_values("condition")
@@ -153,8 +150,6 @@ def _digits_figure(sec, out, paper, rows):
         a.set_xlabel("condition number of the solved system κ [–]")
         a.set_ylabel("correct digits −log₁₀(forward error) [–]")
         a.legend(fontsize=7)
-    for a in flat[len(configs):]:
-        a.set_visible(False)
     sec.figure(save_figure(fig, rows.drop(columns=["_paper", "_config"]), out, f"precision-digits-{paper}",
                            f"{paper}: correct digits of the model against the condition number of the "
                            "system each solver (and variant) formed, per precision (markers), with the "

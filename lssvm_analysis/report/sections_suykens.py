@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from ._util import errors_note, num, ok, span
-from .figures import (empty_panel, fmt_num, log_axes, new_figure, precision_color, precision_rank,
+from .figures import (empty_panel, fmt_num, log_axes, new_figure, panel_grid, precision_color, precision_rank,
                       save_figure)
 from .html import Section
 from ..core.precision import precisions
@@ -102,11 +102,8 @@ def _accuracy(sec, out, acc):
         sec.note(errors_note(acc, "the accuracy sweep") or "No accuracy records.")
         return "no accuracy records"
     precs = sorted(rows.precision.unique(), key=precision_rank)
-    ncol = 2 if len(precs) > 2 else len(precs)
-    fig, axs = new_figure(ncol, -(-len(precs) // ncol), width=4.6, height=3.6)
-    for a in axs.ravel()[len(precs):]:
-        a.set_visible(False)
-    for a, prec in zip(axs.ravel(), precs):
+    fig, axs = panel_grid(len(precs), 2, width=4.6, height=3.6)
+    for a, prec in zip(axs, precs):
         g = rows[rows.precision == prec]
         for s, mark in zip(names, _MARKS * len(names)):
             d = g[g.solver == s].sort_values("C")

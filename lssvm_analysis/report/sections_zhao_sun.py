@@ -17,7 +17,7 @@ from ..experiments import kinds_zhao_sun  # noqa: F401  (registers the kinds)
 from ..experiments.report_kinds import loads
 from ..solvers import get_solver
 from ._util import errors_note, ok, span
-from .figures import fmt_num, log_axes, new_figure, precision_rank, save_figure, save_table
+from .figures import fmt_num, log_axes, new_figure, panel_grid, precision_rank, save_figure, save_table
 from .registry import register_section
 
 __all__ = ["plan", "render", "SIMILAR"]
@@ -79,11 +79,9 @@ def _growth(sec, out, df):
         sec.note(errors_note(df, "the error-growth sweep") or "No error-growth records.")
         return "no error-growth records", None
     precs = sorted(rows.precision.unique(), key=precision_rank)
-    fig, axs = new_figure(2, -(-len(precs) // 2), width=4.6, height=3.4)
-    for a in axs.ravel()[len(precs):]:
-        a.set_visible(False)
+    fig, axs = panel_grid(len(precs), 2, width=4.6, height=3.4)
     data = []
-    for a, prec in zip(axs.ravel(), precs):
+    for a, prec in zip(axs, precs):
         for _, r in rows[rows.precision == prec].iterrows():
             d, st = loads(r["digits"]), loads(r["stable_digits"])
             k = np.arange(len(d))
