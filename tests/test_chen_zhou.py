@@ -312,3 +312,60 @@ def test_not_converged_is_recorded_and_keeps_the_model(rng):
         f = la.fit("sr-lssvm", X, y, C=1e3, sigma2=0.3, tau=0.2, tol=1e-14, max_iter=2, n_support=20)
     assert f.status == "not-converged" and f.iterations == 2 and len(f.history["delta_gamma"]) == 2
     assert np.all(np.isfinite(cz.decision_values(f, X)))
+
+
+@pytest.mark.parametrize("precision", ["float32", "float64"])
+def test_fused_pass_is_step_4_and_the_next_products(precision, rng):
+    """The fused pass (float32/float64) against steps 4 and 3 written out.
+
+    xi and gamma are the same operations per entry, so they agree exactly
+    when the chunked gemv sums each row in the same order as the whole one
+    (checked loosely: |xi - xi_ref| <= 2 r u (|P_c||upsilon| + |shift|), the
+    gemv bound for any order).  q = P_c^T gamma is summed in chunks:
+    |q - q_ref| <= 2 m u |P_c|^T |gamma| (Higham's gamma_m for two orders).
+    Several chunks are forced by a small chunk size.
+    """
+    p = la.get_precision(precision)
+    X, y = _sinc(rng, 300, outliers=20)
+    sel, _ = cz.factor(X, la.make_kernel("rbf", sigma2=0.5), p, 30, None, "relative")
+    J, Pc, mu = cz.form_j(sel.G.copy(), p.reciprocal(10.0), p, "centered")
+    st = cz._State(None, Pc, mu, p.cholesky(J), p.asarray(y), p, "centered")
+    ups = st.solve(st.project(st.y))
+    b = (np.sum(st.y) - st.phat @ ups) / st.mm
+    smoother = cz._Smoother(0.3, 1e4, p, "stable")
+    old = cz._CHUNK_BYTES
+    try:
+        cz._CHUNK_BYTES = 64 * 8 * Pc.shape[1]  # 64-row chunks: 5 of them
+        xi, g, q, n_over = cz._fused_pass(st, ups, b, smoother)
+    finally:
+        cz._CHUNK_BYTES = old
+    xi_ref = st.y - st.fitted(ups, b)
+    g_ref, _ = cz.smooth_gamma(xi_ref, 0.3, 1e4, p, "stable")
+    u, r, m = p.unit_roundoff, Pc.shape[1], Pc.shape[0]
+    a = np.abs(Pc.astype(float))
+    bound_xi = 2 * r * u * (a @ np.abs(ups.astype(float)) + abs(float(st.mu @ ups + b)))
+    assert np.all(np.abs(xi.astype(float) - xi_ref.astype(float)) <= bound_xi)
+    assert 0 < np.count_nonzero(g) < m  # some points truncated, some not: both branches run
+    np.testing.assert_array_equal(g != 0, g_ref != 0)
+    assert np.all(np.abs(q.astype(float) - (Pc.T @ g).astype(float)) <= 2 * m * u * (a.T @ np.abs(g.astype(float))))
+    assert n_over == 0
+
+
+@pytest.mark.parametrize("precision", ["float32", "float64"])
+def test_fused_and_unfused_iterations_reach_the_same_fit(precision, rng):
+    """Algorithm 1 with and without the fused pass: the same iterations and active sets, and
+    upsilon within 30 kappa(J) u ||upsilon|| (the right-hand sides differ by rounding only)."""
+    p = la.get_precision(precision)
+    X, y = _sinc(rng, 300, outliers=20)
+    sel, _ = cz.factor(X, la.make_kernel("rbf", sigma2=0.5), p, 30, None, "relative")
+    J, Pc, mu = cz.form_j(sel.G.copy(), p.reciprocal(10.0), p, "centered")
+    st = cz._State(None, Pc, mu, p.cholesky(J), p.asarray(y), p, "centered")
+    kw = dict(tau=0.3, p_smooth=1e4, tol=1e-2, max_iter=50, smoothing="stable", update="comment2",
+              tau_schedule=False)
+    fused = cz._algorithm1(st, fused=True, **kw)
+    plain = cz._algorithm1(st, fused=False, **kw)
+    assert fused[4] and plain[4]  # both converged
+    assert fused[3]["n_active"] == plain[3]["n_active"]
+    ups_f, ups_p = fused[0].astype(float), plain[0].astype(float)
+    kappa = cz._kappa(J, p)
+    assert np.linalg.norm(ups_f - ups_p) <= 30 * kappa * p.unit_roundoff * np.linalg.norm(ups_p)

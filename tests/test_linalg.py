@@ -181,6 +181,18 @@ def test_pivoted_cholesky_stops_at_rank_and_at_trace_tol(precision, rng, n_for):
     assert la.pivoted_cholesky(X, kernel, rank=10 * m, precision=p).G.shape[1] <= m
 
 
+def test_pivoted_cholesky_columns_are_the_differences_kernel_bit_for_bit(precision, rng, n_for):
+    """The per-pivot kernel column (contiguous coordinate rows, in-place ops for float32/64) is
+    exactly the column of rbf_kernel(formation="differences"), and so are the pivots' factor rows'
+    source: keep_columns=True returns those columns."""
+    p, m = precision, n_for(precision, 50, 20)
+    X = rng.uniform(-2, 2, size=(m, 3))
+    sel = la.pivoted_cholesky(X, la.make_kernel("rbf", sigma2=0.7), rank=6, precision=p)
+    K = la.rbf_kernel(X, sigma2=0.7, precision=p, formation="differences")
+    for t, j in enumerate(sel.indices):
+        assert all(a == b for a, b in zip(sel.columns[:, t], K[:, j])), t
+
+
 @pytest.mark.parametrize("rank, error", [(0, ValueError), (-1, ValueError), (2.5, TypeError), ("3", TypeError)])
 def test_pivoted_cholesky_bad_rank(rank, error):
     with pytest.raises(error, match=f"got rank={rank!r}"):
