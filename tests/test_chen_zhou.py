@@ -168,10 +168,10 @@ def _j_errors(precision, sigma2, rng, m=400, r=6, C=1e4):
     kappa = np.linalg.cond(Jf)
     ratio = np.linalg.norm(p.to_float64(P), 2) ** 2 / np.linalg.norm(Jf, 2)
     errs = {}
-    for form in ("literal", "centered"):
+    for form in ("literal", "centered", "qr"):
         J, Pcx, mu = cz.form_j(P.copy(), mlam, p, form)
         try:
-            LJ = p.cholesky(J, check=False)
+            LJ = cz.qr_factor_j(Pcx, mlam, p) if form == "qr" else p.cholesky(J, check=False)
         except la.CholeskyBreakdownError:  # the computed J is not even positive definite
             errs[form] = np.inf
             continue
@@ -186,6 +186,7 @@ def test_literal_j_loses_digits_where_the_kernel_is_wide(precision, rng):
     errs, kappa, ratio, u = _j_errors(precision, 1e4, rng)
     assert ratio > 1e4  # wide kernel: the first column of P is ~1, ||P||^2 ~ m >> ||J||
     assert errs["centered"] <= 30 * kappa * u
+    assert errs["qr"] <= 30 * kappa * u  # the right-hand side P_c^T z is still formed: kappa(J), not sqrt
     assert errs["literal"] > 100 * kappa * u  # digits lost beyond the stable bound ...
     # ... as predicted, kappa u ||P||^2 / ||J||, or J's first pivot cancels below 0 (float32:
     # kappa u ratio ~ 0.2, the leading entry m lambda + ||P_1||^2 - (e^T P_1)^2 / m loses every digit)
@@ -369,3 +370,36 @@ def test_fused_and_unfused_iterations_reach_the_same_fit(precision, rng):
     ups_f, ups_p = fused[0].astype(float), plain[0].astype(float)
     kappa = cz._kappa(J, p)
     assert np.linalg.norm(ups_f - ups_p) <= 30 * kappa * p.unit_roundoff * np.linalg.norm(ups_p)
+
+
+@pytest.mark.parametrize("precision", PRECISIONS)
+def test_qr_factor_of_j_is_a_cholesky_factor_of_j(precision, rng, exact):
+    """L L^T = mlam I + P_c^T P_c with L lower with a positive diagonal.  Householder QR is backward
+    stable: ||L L^T - J|| <= c r u ||[P_c; sqrt(mlam) I]||_F^2, c = 30 (LAPACK's test ratio) covering
+    Higham Thm 19.4's gamma_{c r}; J is formed exactly (rationals) from the same P_c and mlam."""
+    p = la.get_precision(precision)
+    m, r = _n(precision, 200, 24), 5
+    X = rng.uniform(0, 1, (m, 2))
+    P = la.pivoted_cholesky(X, la.make_kernel("rbf", sigma2=0.3), rank=r, precision=p, keep_columns=False).G
+    mlam = p.reciprocal(100.0)
+    _, Pc, _ = cz.form_j(P.copy(), mlam, p, "qr")
+    L = cz.qr_factor_j(Pc, mlam, p)
+    assert all(v == 0 for v in np.triu(L, 1).flat) and all(v > 0 for v in np.diag(L))
+    Pq, Lq = exact.mat(Pc), exact.mat(L)
+    D = Lq * Lq.transpose() - Pq.transpose() * Pq
+    ml = exact.q(mlam)
+    err = max(abs(exact.to_float(D[i, j] - (ml if i == j else 0))) for i in range(r) for j in range(r))
+    scale = float(np.sum(p.to_float64(Pc) ** 2)) + r * float(mlam)
+    assert err <= 30 * r * p.unit_roundoff * scale
+
+
+def test_sr_lssvm_qr_form_fits_like_the_centred_form(rng):
+    """j_form="qr" and "centered" solve the same J: the same iterations and predictions to 30 kappa(J) u."""
+    X, y = _sinc(rng, 200, outliers=10)
+    kw = dict(C=10.0, sigma2=0.5, n_support=20, tau=0.3)
+    a = la.fit("sr-lssvm", X, y, j_form="centered", **kw)
+    b = la.fit("sr-lssvm", X, y, j_form="qr", **kw)
+    assert a.status == b.status == "ok" and a.iterations == b.iterations
+    assert abs(a.diagnostics["kappa_J"] / b.diagnostics["kappa_J"] - 1) < 1e-6
+    fa, fb = cz.predict_nystrom(a, X), cz.predict_nystrom(b, X)
+    assert np.max(np.abs(fa - fb)) <= 30 * a.diagnostics["kappa_J"] * 2 ** -53 * np.max(np.abs(fa))

@@ -19,7 +19,9 @@ Algorithm 1 as implemented (our symbols, ``mlam = m lambda = 1/C``)
    (stop at r pivots or on the residual trace); ``gamma^(0) = 0``.
 2. ``J = mlam I_r + P^T P - (1/m)(P^T e)(P^T e)^T`` (27), ``j_form="literal"``; or
    ``J = mlam I_r + P_c^T P_c`` with ``P_c = P - e mean(P)`` (``j_form="centered"``,
-   equal in exact arithmetic, SPD by construction).  Cholesky ``J = L_J L_J^T``.
+   equal in exact arithmetic, SPD by construction).  Cholesky ``J = L_J L_J^T``; or
+   ``L_J = R^T`` from the Householder QR of ``[P_c; sqrt(mlam) I]`` (``j_form="qr"``,
+   P_c^T P_c never formed: :func:`qr_factor_j`).
 3. Comment 2: ``upsilon = J^{-1} P^T (z - mean(z) e)`` with ``z = y - gamma^(t)``
    (``update="comment2"``), or (31) multiplied by ``P_B^T``:
    ``upsilon = upsilon_LS - J^{-1}(P_S^T gamma_S - (e^T gamma / m) P^T e)`` over the
@@ -73,6 +75,7 @@ import numbers
 import warnings
 
 import numpy as np
+import scipy.linalg
 
 from ..core._validation import check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
@@ -95,6 +98,7 @@ EXPIT_CUTOFF = 40.0
 _TAU_DELTA, _TAU_FACTOR, _TAU_SMALL = 0.5, 0.5, 10.0
 
 _J_FORMS = (variant("j_form", "centered", "J = m lambda I + P_c^T P_c with P_c = P - e mean(P): no cancellation"),
+            variant("j_form", "qr", "J = R^T R from Householder QR of [P_c; sqrt(m lambda) I]: P_c^T P_c never formed"),
             variant("j_form", "literal", "J by (27): P^T P - (1/m)(P^T e)(P^T e)^T, cancels", literal=True))
 _COEF = (variant("coef", "triangular", "alpha_B = P_B^{-T} upsilon (Comment 2), as printed", literal=True),)
 
@@ -168,14 +172,15 @@ def form_j(P, mlam, prec, j_form, *, overwrite=False):
     P : (m, r) array in ``prec``
     mlam : scalar of ``prec``
         m lambda = 1/C.
-    j_form : {"centered", "literal"}
+    j_form : {"centered", "literal", "qr"}
+        ``"qr"`` centres P and returns J = None (:func:`qr_factor_j` factors J).
     overwrite : bool
         Centre P in place (``"centered"``): the solver owns its factor and
         keeps one m x r array instead of two.
 
     Returns
     -------
-    J : (r, r) array
+    J : (r, r) array, or None for ``"qr"``
     Pc : (m, r) array or None
         The centred factor (``"centered"``), else None.
     mu : (r,) array
@@ -193,7 +198,56 @@ def form_j(P, mlam, prec, j_form, *, overwrite=False):
         Pc = P
     else:
         Pc = P - mu
+    if j_form == "qr":
+        return None, Pc, mu
     return mlam * eye + Pc.T @ Pc, Pc, mu
+
+
+def qr_factor_j(Pc, mlam, prec):
+    """Lower L with L L^T = J = mlam I + P_c^T P_c, from the QR of [P_c; sqrt(mlam) I] (``j_form="qr"``).
+
+    [P_c; sqrt(mlam) I] = Q R gives R^T R = P_c^T P_c + mlam I = J without
+    forming P_c^T P_c: Householder QR is backward stable, R is the exact
+    factor of J + dJ with ||dJ|| <~ c r u ||[P_c; sqrt(mlam) I]||^2 (Higham,
+    *Accuracy and Stability*, Thm 19.4), against the m u ||P_c||^2 of summing
+    the m products of each entry of P_c^T P_c.  L = R^T with its diagonal made
+    positive (row signs of R are free).  float32/float64: LAPACK geqrf on an
+    (m + r) x r copy (peak memory 2 m r); longdouble and mpN: Householder
+    reflections in the precision.  Cost 2 m r^2 flops, twice the SYRK of the
+    centred form.
+    """
+    m, r = Pc.shape
+    root = prec.sqrt(np.array([mlam], dtype=Pc.dtype))[0]
+    if prec.hardware:
+        S = np.empty((m + r, r), dtype=Pc.dtype, order="F")
+        S[:m] = Pc
+        S[m:] = 0
+        S[m + np.arange(r), np.arange(r)] = root
+        R = scipy.linalg.qr(S, mode="r", overwrite_a=True, check_finite=False)[0][:r]
+    else:
+        R = _householder_r(np.concatenate([Pc, root * prec.eye(r)]), prec)
+    R = np.triu(R)
+    signs = np.where(np.array([v < 0 for v in np.diag(R)]), -1, 1)
+    return (R * prec.asarray(signs.astype(float))[:, None]).T.copy()
+
+
+def _householder_r(A, prec):
+    """R of A = Q R by Householder reflections, every operation in ``prec`` (Golub & Van Loan 5.2.1)."""
+    A = A.copy()
+    n, r = A.shape
+    zero, two = prec.scalar(0), prec.scalar(2)
+    for k in range(min(n, r)):
+        x = A[k:, k]
+        norm = prec.sqrt(np.array([np.sum(x * x)], dtype=A.dtype))[0]
+        if norm == zero:
+            continue
+        alpha = -norm if x[0] >= zero else norm
+        v = x.copy()
+        v[0] = v[0] - alpha
+        vv = np.sum(v * v)
+        A[k:, k:] = A[k:, k:] - np.multiply.outer(v, (two / vv) * (v @ A[k:, k:]))
+        A[k + 1:, k] = zero
+    return A[:r]
 
 
 def smooth_gamma(xi, tau, p_smooth, prec, smoothing):
@@ -407,15 +461,22 @@ def _run(name, X, y, *, precision, C, kernel, sigma2, degree, t, task, n_support
                 "trace_residual": float(sel.trace_history[-1]) if r else float("nan"),
                 "pivots": sel.pivots}
         P_B = P[piv].copy()
+        mlam = prec.reciprocal(C)
         with timer("formation"):
-            J, Pc, mu = form_j(P, prec.reciprocal(C), prec, j_form, overwrite=True)
-        diag["kappa_J"] = _kappa(J, prec)
-        try:
+            J, Pc, mu = form_j(P, mlam, prec, j_form, overwrite=True)
+        if j_form == "qr":
             with timer("factorization"):
-                LJ = prec.cholesky(J, check=False)
-        except CholeskyBreakdownError as err:
-            return breakdown_fit(name, prec, err, X=X, kernel=k, timer=timer, support=piv,
-                                 diagnostics=diag, params=params)
+                LJ = qr_factor_j(Pc, mlam, prec)
+            sv = np.linalg.svd(prec.to_float64(LJ), compute_uv=False)
+            diag["kappa_J"] = float((sv[0] / sv[-1]) ** 2) if sv[-1] > 0 else float("inf")
+        else:
+            diag["kappa_J"] = _kappa(J, prec)
+            try:
+                with timer("factorization"):
+                    LJ = prec.cholesky(J, check=False)
+            except CholeskyBreakdownError as err:
+                return breakdown_fit(name, prec, err, X=X, kernel=k, timer=timer, support=piv,
+                                     diagnostics=diag, params=params)
         st = _State(P if Pc is None else None, Pc, mu, LJ, prec.asarray(y), prec, j_form)
         del P, sel
         with timer("solve"):
@@ -507,8 +568,8 @@ _COMMON_DOC = """
         (``trace_rule="absolute"``) or <= trace_tol * trace(K) ("relative").
         Default None: relative ``n_support * u`` of the precision.
     trace_rule : {"relative", "absolute"}
-    j_form : {"centered", "literal"}
-        J by mlam I + P_c^T P_c, or by (27) as printed.
+    j_form : {"centered", "qr", "literal"}
+        J by mlam I + P_c^T P_c, by the QR of [P_c; sqrt(mlam) I], or by (27) as printed.
     coef : {"triangular"}
         alpha_B = P_B^{-T} upsilon (Comment 2).  The Nystrom feature-map
         prediction :func:`predict_nystrom` needs no alpha_B."""
