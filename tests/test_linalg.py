@@ -406,3 +406,23 @@ def test_cg_iteration_bound_solves_3_26(kappa, eps):
     rho = (kappa ** 0.5 - 1) / (kappa ** 0.5 + 1)
     assert i > 0 and abs(2 * rho ** i / eps - 1) <= 1e-12 * max(1.0, i)
     assert la.cg_iteration_bound(1.0, eps) == 1.0
+
+
+@pytest.mark.parametrize("greedy", [True, False], ids=["pivoted", "thresholded"])
+def test_cholesky_selection_diagonal_is_the_pivot_roots(precision, rng, n_for, greedy):
+    """G[indices] has the pivot roots sqrt(d_j) on its diagonal, exactly.  Recomputing the pivot's
+    own entry as (K_jj - ||G_j||^2) / sqrt(d_j) cancels once the residual is small: in float32
+    (X uniform in [-1, 1]^3, sigma2 = 8, 100 pivots) it came out 0, and the triangle singular."""
+    p, m = precision, n_for(precision, 2000, 40)
+    X = np.random.default_rng(2).uniform(-1, 1, (m, 3))
+    kernel = la.make_kernel("rbf", sigma2=8.0)
+    if greedy:
+        sel = la.pivoted_cholesky(X, kernel, rank=min(100, m // 2), trace_tol=1e-12, relative=True,
+                                  keep_columns=False, precision=p)
+        roots = sel.pivots
+    else:
+        sel = la.thresholded_cholesky(X, kernel, 1e-3, precision=p)
+        roots = sel.pivots[sel.indices]
+    diag = np.array([float(v) for v in np.diag(sel.L)])
+    assert len(diag) > 3 and np.all(diag > 0)
+    np.testing.assert_array_equal(diag, roots)

@@ -104,6 +104,7 @@ def _add_column(p, X, kernel, G, cols, r, j, d, done):
     s = p.sqrt(np.array([d[j]], dtype=p.dtype))[0]
     g = (kcol - G[:, :r] @ G[j, :r]) / s if r else kcol / s
     g[done] = p.scalar(0)
+    g[j] = s  # the pivot's own entry is d_j / s = s; recomputed as (K_jj - ||G_j||^2) / s it cancels
     G[:, r] = g
     d -= g * g
     return s
@@ -170,6 +171,7 @@ def _greedy_step(p, column, G, cols, r, j, d, done):
             g = gemv(-1.0, G[:, :r], G[j, :r], beta=1.0, y=kcol, overwrite_y=1)
         np.divide(g, s, out=g)
         g[done] = 0
+        g[j] = s  # d_j / s = s exactly: (K_jj - ||G_j||^2) / s cancels (float32: to 0 or below)
         G[:, r] = g
         np.multiply(g, g, out=g)
         np.subtract(d, g, out=d)
@@ -178,6 +180,7 @@ def _greedy_step(p, column, G, cols, r, j, d, done):
         return s
     g = (kcol - G[:, :r] @ G[j, :r]) / s if r else kcol / s
     g[done] = p.scalar(0)
+    g[j] = s
     G[:, r] = g
     zero = p.scalar(0)
     d -= g * g
