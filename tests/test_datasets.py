@@ -406,3 +406,19 @@ def test_mackey_glass_is_wrapped_unchanged():
     for a, b in zip(_parts(d), raw[:4]):
         np.testing.assert_array_equal(a, b)
     assert d.provenance == raw.provenance
+
+
+def test_road3d_terrain_depends_on_the_seed_only():
+    """The scaling series compares errors across m, so two sizes with one seed sample one surface:
+    with the noise off, every altitude of either set is the terrain drawn first from that seed."""
+    from lssvm_analysis.datasets import chen_zhou as czd
+
+    small = czd.road3d(n_train=300, n_test=10, seed=3, noise_std=0.0, scale=None)
+    big = czd.road3d(n_train=3000, n_test=10, seed=3, noise_std=0.0, scale=None)
+    rng = np.random.default_rng(3)
+    k = 40
+    centres = np.column_stack([rng.uniform(8.1, 11.2, k), rng.uniform(56.6, 57.8, k)])
+    heights, widths = rng.uniform(0.5, 3.0, k), rng.uniform(0.1, 0.5, k)
+    for d in (small, big):
+        alt = czd._terrain(d.X_train[:, 1], d.X_train[:, 2], centres, heights, widths)
+        np.testing.assert_allclose(d.y_train, alt, rtol=0, atol=0)

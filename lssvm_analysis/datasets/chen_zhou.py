@@ -154,6 +154,11 @@ def road3d(*, n_train: int = ROAD3D_SIZES[0], n_test: int = ROAD3D_SIZES[1], see
     check_int("n_train", n_train, minimum=1)
     check_int("n_test", n_test, minimum=1)
     rng = as_generator(seed)
+    # The terrain first: it depends on the seed only, so runs at different m (the scaling series)
+    # sample one surface and their errors compare.
+    k = 40
+    centres = np.column_stack([rng.uniform(8.1, 11.2, k), rng.uniform(56.6, 57.8, k)])
+    heights, widths = rng.uniform(0.5, 3.0, k), rng.uniform(0.1, 0.5, k)
     n = n_train + n_test
     n_roads = max(1, n // 150)
     road = np.sort(rng.integers(0, n_roads, n))
@@ -167,9 +172,7 @@ def road3d(*, n_train: int = ROAD3D_SIZES[0], n_test: int = ROAD3D_SIZES[1], see
     dy = 0.0012 * np.sin(ang)
     lon = start[road, 0] + _segment_cumsum(dx, first)
     lat = start[road, 1] + _segment_cumsum(dy, first)
-    k = 40
-    centres = np.column_stack([rng.uniform(8.1, 11.2, k), rng.uniform(56.6, 57.8, k)])
-    alt = _terrain(lon, lat, centres, rng.uniform(0.5, 3.0, k), rng.uniform(0.1, 0.5, k))
+    alt = _terrain(lon, lat, centres, heights, widths)
     alt = alt + rng.normal(0.0, noise_std, n) if noise_std > 0 else alt
     osm = 1.4e8 + road * 1.0e3 + 0.0 * pos
     X = np.column_stack([osm, lon, lat])
