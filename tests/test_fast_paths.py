@@ -27,8 +27,6 @@ import pytest
 from conftest import LAPACK_THRESHOLD
 
 import lssvm_analysis as la
-from lssvm_analysis.analysis import crossover as cx
-from lssvm_analysis.experiments import crossover_timing as timing
 from lssvm_analysis.analysis.reference import reference_solve
 from lssvm_analysis.core.exceptions import CholeskyBreakdownError
 from lssvm_analysis.core.kernels import RBF_FORMATIONS, rbf_error_bound
@@ -298,23 +296,3 @@ def test_kernel_keeps_dataclass_semantics():
     k = la.Kernel("rbf", {"sigma2": 2.0})
     assert k.formation == "gemm"
     assert dataclasses.replace(k, formation="differences").formation == "differences"
-
-
-# -- the rate-calibrated crossover model ------------------------------------------------------
-def test_rate_model_is_the_sum_of_the_timed_kernels():
-    """predicted seconds = the timed kernels of each form; rates = flop-model step flops / time."""
-    rates = timing.measure_rates(60, 20, repeats=1)
-    assert all(rates[f"time_{k}"] > 0 for k in ("syrk_primal", "center", "outer", "syrk_dual", "chol_N",
-                                                 "chol_M", "solve_N", "solve_M", "sym_N", "sym_M"))
-    assert rates["rate_chol_M"] == pytest.approx(60 ** 3 / 3 / rates["time_chol_M"] / 1e9)
-    for formation, form_key in (("blas3", "syrk_primal"), ("as-described", "outer")):
-        m = cx.rate_model(rates, formation=formation)
-        keys = (form_key, "sym_N", "chol_N", "solve_N") + (("center",) if formation == "blas3" else ())
-        primal = sum(rates[f"time_{k}"] for k in keys)
-        dual = sum(rates[f"time_{k}"] for k in ("syrk_dual", "sym_M", "chol_M", "solve_M"))
-        assert m["predicted_primal_seconds"] == pytest.approx(primal)
-        assert m["predicted_dual_over_primal"] == pytest.approx(dual / primal)
-        model = cx.crossover_ratio_model(60, [20 / 60], formation=formation)
-        assert m["flop_dual_over_primal"] == pytest.approx(float(model["dual_over_primal"].iloc[0]))
-    with pytest.raises(ValueError, match="formation"):
-        cx.rate_model(rates, formation="loop")
