@@ -10,10 +10,13 @@ of the support vectors, which both forms share.  This module gives
 
 * :func:`flop_model` / :func:`crossover_ratio_model` - that count, per phase;
 * :func:`crossover_point` - N*/M, where the dual/primal ratio crosses 1;
-* :func:`rate_model` - the flop counts divided by the rates of the kernels
-  each formation runs (SYRK, the outer-product accumulation, Cholesky,
-  triangular solves, the symmetrizing pass): a time model that separates
-  arithmetic (flops) from implementation (rates);
+* :func:`kernel_flops`, :data:`KERNELS` - the kernels each form runs
+  (SYRK, the outer-product accumulation and its vector updates, Cholesky,
+  the condition estimate, triangular solves, H^T beta, the symmetrizing
+  pass) and their flops;
+* :func:`rate_model` - those flops divided by the kernels' measured rates:
+  a time model that separates arithmetic (flops) from implementation
+  (rates);
 * :func:`eta_for_ratios` - the eta that gives a target N/M.
 
 What is measured lives elsewhere: the timing of the two forms and of each
@@ -73,8 +76,8 @@ from ..core.kernels import make_kernel
 from ..core.linalg import thresholded_cholesky
 from ..core.precision import get_precision
 
-__all__ = ["FORMS", "FORMATIONS", "SOLVERS", "flop_model", "crossover_ratio_model", "crossover_point",
-           "eta_for_ratios", "rate_model"]
+__all__ = ["FORMS", "FORMATIONS", "SOLVERS", "KERNELS", "flop_model", "kernel_flops", "crossover_ratio_model",
+           "crossover_point", "eta_for_ratios", "rate_model"]
 
 FORMS = ("primal", "dual")
 FORMATIONS = ("blas3", "as-described")
@@ -336,13 +339,75 @@ def eta_for_ratios(X, ratios, *, sigma2=DATA_SIGMA2, precision="float64", tol=0.
     return pd.DataFrame(rows)
 
 
+#: The kernels each form runs, in its solver's order (:func:`kernel_flops` counts their
+#: flops; ``experiments.crossover_timing.measure_rates`` times them): the formation, the
+#: symmetrizing pass (ridge and mirrored triangle), Cholesky with its symmetry check, the
+#: condition estimate the solvers keep (norm and xPOCON), the solve.
+KERNELS = {
+    ("primal", "blas3"): ("center", "syrk_primal", "sym_N", "chol_N", "cond_N", "solve_N"),
+    ("primal", "as-described"): ("outer", "axpy", "sym_N", "chol_N", "cond_N", "solve_N"),
+    ("dual", None): ("syrk_dual", "sym_M", "chol_M", "cond_M", "solve_M", "gemv_M"),
+}
+
+
+def kernel_flops(M, N) -> dict:
+    """Flops of each kernel of :data:`KERNELS` at (M, N); 0 for the memory passes.
+
+    ========== =============== ==================================================
+    kernel     flops           what
+    ========== =============== ==================================================
+    center     4 M N           h_bar, H_c = H - 1 h_bar^T, H_c^T (y - y_bar)
+    syrk_prim. M N (N + 1)     H_c^T H_c (one triangle, as SYRK)
+    outer      2 M N^2         M rank-one updates A += h_i h_i^T (full N x N)
+    axpy       3 M N           the loop's s += h_i, r += y_i h_i
+    syrk_dual  M (M + 1) N     H H^T
+    chol_n     n^3/3 + n^2/2   LAPACK potrf of order n = N, M
+               + n/6
+    solve_N    2 N^2           two triangular solves, one right-hand side
+    solve_M    4 M^2           two triangular solves, two right-hand sides (y, 1)
+    gemv_M     2 M N           v = H^T beta (eq. 9)
+    sym_n      0               ridge and strict upper triangle copied: memory pass
+    cond_n     0               ||A||_1 and xPOCON: a few O(n^2) solves, a number
+                               of iterations the estimator chooses; timed only
+    ========== =============== ==================================================
+
+    Per form these add up to :func:`flop_model` less its lower-order terms
+    that no timed kernel performs: the primal's 2N (b_e, eq. 6) and N
+    (blas3) or 3N^2 + N (as-described: the (1/M) s s^T correction and its
+    right-hand side), the dual's 5M (ridge and b_e).
+    """
+    M = check_int("M", M, minimum=1)
+    N = check_int("N", N, minimum=1)
+    if N > M:
+        raise ValueError(f"expected N <= M (support vectors are training points), got N={N}, M={M}")
+    M, N = float(M), float(N)
+
+    def chol(n):
+        return n ** 3 / 3 + n ** 2 / 2 + n / 6
+
+    return {"center": 4 * M * N, "syrk_primal": M * N * (N + 1), "outer": 2 * M * N * N, "axpy": 3 * M * N,
+            "syrk_dual": M * (M + 1) * N, "chol_N": chol(N), "chol_M": chol(M), "solve_N": 2 * N * N,
+            "solve_M": 4 * M * M, "gemv_M": 2 * M * N, "sym_N": 0.0, "sym_M": 0.0, "cond_N": 0.0,
+            "cond_M": 0.0}
+
+
+def _kernel_seconds(rates, flops, name):
+    """flops / rate for an arithmetic kernel, the measured time for a memory pass (no flops)."""
+    if flops[name]:
+        return flops[name] / (rates[f"rate_{name}"] * 1e9)
+    return rates[f"time_{name}"]
+
+
 def rate_model(rates: dict, *, formation="blas3") -> dict:
-    """Predicted seconds of each form = sum over its steps of flops / measured rate.
+    """Predicted seconds of each form = sum over its kernels of flops / measured rate.
 
     Parameters
     ----------
     rates : dict
-        Output of :func:`measure_rates` at (M, N).
+        ``M``, ``N`` and, for every kernel of :data:`KERNELS`, ``rate_<kernel>``
+        (GFLOP/s) or, for the passes that count no flops, ``time_<kernel>``
+        (seconds): the output of
+        :func:`lssvm_analysis.experiments.crossover_timing.measure_rates` at (M, N).
     formation : {"blas3", "as-described"}, keyword-only
 
     Returns
@@ -350,25 +415,27 @@ def rate_model(rates: dict, *, formation="blas3") -> dict:
     dict
         ``predicted_primal_seconds``, ``predicted_dual_seconds``,
         ``predicted_dual_over_primal``, ``flop_dual_over_primal`` (the flop
-        model alone, :func:`flop_model`).
+        model alone, :func:`flop_model`), and ``predicted_<form>_<kernel>``
+        seconds of each kernel.
 
     Notes
     -----
-    primal = formation (centring and SYRK of H_c, or M outer products) +
-    symmetrizing pass + Cholesky of order N + one solve; dual = SYRK H H^T +
-    symmetrizing pass + Cholesky of order M + a two-column solve.  The dual's
-    O(M N) terms (v = H^T beta) are left out: below 1 % at the sizes of the
-    study.
+    primal = formation (centring and SYRK of H_c, or the M outer products and
+    the loop's vector updates) + symmetrizing pass + Cholesky of order N +
+    condition estimate + one solve; dual = SYRK H H^T + symmetrizing pass +
+    Cholesky of order M + condition estimate + a two-column solve + H^T beta:
+    the kernels of :data:`KERNELS`, i.e. every step inside the solvers'
+    formation, factorization and solve phases except their O(N^2) / O(M)
+    scalar work (:func:`kernel_flops`).
     """
     _check_form("primal", formation)
-    t = {k[5:]: v for k, v in rates.items() if k.startswith("time_")}
-    form = t["syrk_primal"] + t["center"] if formation == "blas3" else t["outer"]
-    primal = form + t["sym_N"] + t["chol_N"] + t["solve_N"]
-    dual = t["syrk_dual"] + t["sym_M"] + t["chol_M"] + t["solve_M"]
     M, N = int(rates["M"]), int(rates["N"])
+    flops = kernel_flops(M, N)
+    parts = {form: {name: _kernel_seconds(rates, flops, name) for name in KERNELS[key]}
+             for form, key in (("primal", ("primal", formation)), ("dual", ("dual", None)))}
+    primal, dual = sum(parts["primal"].values()), sum(parts["dual"].values())
     flop = (flop_model(M, N, "dual", formation=formation)["total"]
             / flop_model(M, N, "primal", formation=formation)["total"])
     return {"predicted_primal_seconds": primal, "predicted_dual_seconds": dual,
-            "predicted_dual_over_primal": dual / primal, "flop_dual_over_primal": flop}
-
-
+            "predicted_dual_over_primal": dual / primal, "flop_dual_over_primal": flop,
+            **{f"predicted_{form}_{name}": t for form, p in parts.items() for name, t in p.items()}}

@@ -12,9 +12,9 @@ formation of K costs in accuracy can be measured:
 ``"gemm"`` (default)
     For the hardware floats (float32, float64): centre the points on the mean
     x̄, scale them by sqrt(2 / sigma2), append the scaled squared norms so that
-    one GEMM per tile gives the exponents -||x - z||^2 / sigma2, clamp them at
-    0 and take exp in place while the tile is in cache; K(X, X) is computed on
-    its lower triangle, mirrored, and gets an exact unit diagonal.  Cost: one
+    one GEMM per block of rows gives the exponents -||x - z||^2 / sigma2, clamp
+    them at 0 and take exp in place while the block is in cache; K(X, X) is
+    computed on its lower triangle, mirrored, and gets an exact unit diagonal.  Cost: one
     GEMM of n m (d + 2) multiply-adds and one pass over K; the error bound is
     absolute in the exponent (see :func:`rbf_kernel`).  In longdouble and mpN (no BLAS; these precisions are
     the references) it is evaluated by the differences formula below.
@@ -44,19 +44,24 @@ __all__ = ["rbf_kernel", "linear_kernel", "poly_kernel", "Kernel", "make_kernel"
 
 #: Peak words of a kernel evaluation per entry of the n x m result, by formation: the
 #: differences formula holds the sum D, the difference and its square; the GEMM one
-#: writes K in place (its tiles are in cache).
+#: writes K in place (its blocks are in cache).
 _KERNEL_WORDS = {"differences": 3, "gemm": 1}
 
 #: Formations of the RBF squared distances (module docstring); the first is the default.
 RBF_FORMATIONS = ("gemm", "differences")
 #: Elements of one block of rows of K(X, Z) in the GEMM formation (512 KiB of float64:
-#: stays in L2 cache), and the side of the square tiles of K(X, X) (measured at n = 4000:
-#: 256 a little faster than 128, 64 1.4x slower, 512 1.5x slower).  The mirror of the
-#: lower tiles costs ~0.02 s at n = 4000 (1.2-1.3x a bare GEMM + exp, against 0.86x for
-#: full row blocks), the price of exact symmetry: row blocks of different shapes take
-#: different BLAS code paths, and K_ij, K_ji then differ in the last bit (seen at n = 301).
+#: stays in L2 cache), and the rows of one band of K(X, X).  Measured at n = 4000, d = 4
+#: (asv ``KernelFloor``, one process, 2 shared cores): bands of 128 rows run at 1.02-1.25x
+#: a bare GEMM + exp (96-256 rows within the noise), square 256 x 256 tiles with their
+#: mirror at 1.25-1.45x (per-tile calls, and GEMM and clamp writing to memory).  The
+#: mirror is the price of exact symmetry (~17 ms at n = 4000: numpy copies a transposed
+#: view element by element): full row blocks run at 0.83-0.93x, but K_ij and K_ji then
+#: come from different GEMM calls and positions, whose summation order the BLAS does
+#: not promise (with the augmented columns ordered [a, 1, y] they were bit-symmetric on
+#: this OpenBLAS, an observation only), and checking K == K^T costs a transposed read,
+#: as much as the mirror.
 _BLOCK_ELEMENTS = 1 << 16
-_TILE = 256
+_BAND = 128
 
 
 def _inputs(X, Z, p, *, words=_KERNEL_WORDS["differences"]):
@@ -130,10 +135,20 @@ def _check_out(out, shape, p):
         raise ValueError(f"expected out with contiguous rows, got out.strides={out.strides}")
 
 
+def _clamp(V):
+    """V <- min(V, 0) in place (d2 >= 0), written only when some entry is > 0.
+
+    Rounding makes an exponent positive only for (nearly) coincident points, so
+    most blocks need no write: the read-only max costs half the minimum's pass.
+    """
+    if V.size and V.max() > 0:
+        np.minimum(V, 0, out=V)
+
+
 def _exp_block(V, U_rows, W_cols):
     """V <- exp(min(u_i . w_j, 0)) in place: one GEMM into V, then clamp and exp while V is in cache."""
     np.matmul(U_rows, W_cols.T, out=V)     # y_i . z_j - a_i - b_j = -||x_i - z_j||^2 / sigma2
-    np.minimum(V, 0, out=V)                # d2 >= 0
+    _clamp(V)
     np.exp(V, out=V)
 
 
@@ -157,10 +172,11 @@ def _augmented(Xp, Zp, sigma2, p):
 def _rbf_gemm(Xp, Zp, sigma2, p, out):
     """exp(-||x - z||^2 / sigma2) by centred, augmented GEMM blocks, in place in ``out``.
 
-    K(X, X): square tiles of the lower triangle computed in place, each
-    mirrored into the upper triangle from cache, so K is exactly symmetric
-    whatever the BLAS does with ragged blocks (and exp runs on half the
-    entries).  K(X, Z): blocks of rows.
+    K(X, X): bands of ``_BAND`` rows, each computed on and left of the
+    diagonal by one GEMM (clamp and exp in place) and mirrored into the upper
+    triangle while it is in cache, so K is exactly symmetric whatever the
+    BLAS does with ragged blocks (and exp runs on half the entries).
+    K(X, Z): blocks of rows.
     """
     U, W = _augmented(Xp, Zp, sigma2, p)
     if not (np.isfinite(U).all() and np.isfinite(W).all()):
@@ -171,16 +187,17 @@ def _rbf_gemm(Xp, Zp, sigma2, p, out):
         for i0 in range(0, n, rows):
             _exp_block(out[i0:i0 + rows], U[i0:i0 + rows], W)
         return out
-    for i0 in range(0, n, _TILE):
-        i1 = min(n, i0 + _TILE)
-        for j0 in range(0, i0, _TILE):
-            v = out[i0:i1, j0:j0 + _TILE]
-            _exp_block(v, U[i0:i1], W[j0:j0 + _TILE])
-            out[j0:j0 + _TILE, i0:i1] = v.T
-        v = out[i0:i1, i0:i1]  # diagonal tile: its lower triangle, mirrored; an exact unit diagonal
-        _exp_block(v, U[i0:i1], W[i0:i1])
-        iu = np.triu_indices(i1 - i0, 1)
-        v[iu] = v.T[iu]
+    upper = np.triu(np.ones((min(n, _BAND),) * 2, dtype=bool), 1)  # strict upper triangle of a block
+    for i0 in range(0, n, _BAND):
+        i1 = min(n, i0 + _BAND)
+        band = out[i0:i1, :i1]  # the band on and left of the diagonal: one GEMM, clamp, exp
+        np.matmul(U[i0:i1], W[:i1].T, out=band)
+        _clamp(out[i0:i1, :i0])
+        _clamp(out[i0:i1, i0:i1])  # the diagonal block (E_ii ~ 0): clamped apart from the rest
+        np.exp(band, out=band)
+        out[:i0, i0:i1] = out[i0:i1, :i0].T  # mirrored above the diagonal while the band is in cache
+        v = out[i0:i1, i0:i1]  # its diagonal block: the lower triangle, mirrored; an exact unit diagonal
+        np.copyto(v, v.T, where=upper[:i1 - i0, :i1 - i0])
         v[np.diag_indices(i1 - i0)] = 1
     return out
 
@@ -238,9 +255,11 @@ def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
     not vanish for close points: the gemm formation is accurate to
     u max||x - x̄||^2 / sigma2 absolutely, which :func:`rbf_error_bound`
     evaluates and ``tests/test_fast_paths.py`` checks against the mp kernel.
-    K(X, X) is exactly symmetric by construction: only the tiles of its lower
-    triangle are computed (one GEMM each, then subtraction, clamp and exp while
-    the tile is in cache) and each is mirrored into the upper triangle.
+    K(X, X) is exactly symmetric by construction: only its lower triangle is
+    computed (bands of rows, one GEMM each, then clamp and exp while the band
+    is in cache) and each band is copied into the upper triangle.  No BLAS
+    property is relied on: a GEMM that gives K_ij and K_ji in different calls
+    or positions may sum them in different orders (edge micro-kernels).
     """
     _check_formation(formation)
     p = get_precision(precision)

@@ -3,9 +3,12 @@
 :func:`measure_crossover` times ``els-primal`` against ``els-dual`` at target
 N/M ratios (eta found by :func:`~lssvm_analysis.analysis.crossover.eta_for_ratios`);
 :func:`measure_rates` times, at the sizes involved, each kernel the formations
-run (SYRK, the outer-product accumulation, Cholesky, the solves, the
-symmetrizing pass), so that :func:`~lssvm_analysis.analysis.crossover.rate_model`
-predicts each form's time as flops / rate.  The flop and rate *models* live in
+run (:data:`~lssvm_analysis.analysis.crossover.KERNELS`: SYRK, the
+outer-product accumulation and its vector updates, Cholesky, the condition
+estimate, the solves, H^T beta, the symmetrizing pass), in the order and
+memory state the solvers run them, so that
+:func:`~lssvm_analysis.analysis.crossover.rate_model` predicts each form's
+time as flops / rate.  The flop and rate *models* live in
 :mod:`lssvm_analysis.analysis.crossover`; wall-clock measurement is an
 experiment (layer 6), recorded by the task kind "crossover-timing".
 """
@@ -17,8 +20,9 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.crossover import (DATA_C, DATA_SIGMA2, FORMS, SOLVERS, TIMED_PHASES, _check_form,
-                                  eta_for_ratios, flop_model)
+                                  eta_for_ratios, flop_model, kernel_flops)
 from ..core._validation import check_int, check_positive
+from ..core.condest import cholesky_conditioning
 from ..core.precision import get_precision
 from ..datasets.crossover import crossover_data
 from ..solvers import fit
@@ -117,24 +121,112 @@ def _crossover_row(M, e, formation, precision, repeats, best) -> dict:
 
 
 # ---------------------------------------------------------------------------------- rates
-#: Sample of rank-one updates timed for the outer-product rate (each costs 2 N^2 flops).
+#: Sample of loop steps timed for the as-described formation (rank-one updates and vector updates).
 _OUTER_SAMPLE = 64
 
 
-def _best(func, repeats):
-    best = np.inf
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        func()
-        best = min(best, time.perf_counter() - t0)
-    return best
+def _as_selected(H0, p):
+    """Copies of H0 made as :func:`~lssvm_analysis.core.linalg.thresholded_cholesky` makes its output.
+
+    The selection fills the first N columns of two M x M work arrays (G and
+    the kernel columns), keeps copies of them and frees the work arrays, so
+    the formations' temporaries (the product, the index arrays of the
+    symmetrizing pass, the factor) land on pages the allocator has just
+    been given back, and pay the page faults they pay in a fit.  Timed back
+    to back without this, a kernel reuses the pages its last call freed: at
+    M = 1000, N = 160 the symmetrizing pass of the dual runs in ~7 ms, inside
+    ``els-dual`` in ~15 ms (2000 page faults), which is what this gives.
+
+    Returns
+    -------
+    (G, H) : two (M, N) arrays in p; H is the one the kernels read.
+    """
+    M, N = H0.shape
+    G, cols = p.zeros((M, M)), p.zeros((M, M))
+    G[:, :N] = H0
+    cols[:, :N] = H0
+    return G[:, :N].copy(), cols[:, :N].copy()
 
 
-def _spd(n, p):
-    """A well-conditioned SPD matrix of order n (Cholesky's cost does not depend on the values)."""
-    A = p.asarray(np.full((n, n), 1.0 / n))
-    A[np.diag_indices(n)] += p.scalar(1.0)
+def _clock(func):
+    t0 = time.perf_counter()
+    out = func()
+    return out, time.perf_counter() - t0
+
+
+def _ridge_and_mirror(A, one):
+    """As the solvers make the formed matrix exactly symmetric: ridge, strict upper triangle from the lower."""
+    n = A.shape[0]
+    A[np.diag_indices(n)] = A[np.diag_indices(n)] + one
+    iu = np.triu_indices(n, 1)
+    A[iu] = A.T[iu]
     return A
+
+
+def _factor_and_solve(A, B, p, order):
+    """Cholesky (with its symmetry check), the condition estimate and the solve, as the solvers run them."""
+    L, t = _clock(lambda: p.cholesky(A))
+    yield f"chol_{order}", t
+    _, t = _clock(lambda: cholesky_conditioning(A, L, p))
+    yield f"cond_{order}", t
+    Z, t = _clock(lambda: p.cho_solve(L, B))
+    yield f"solve_{order}", t
+    return Z
+
+
+def _blas3_steps(H, y, p):
+    """The primal's kernels in ``els-primal``'s order (blas3 formation): (kernel, seconds)."""
+    M = H.shape[0]
+
+    def center():  # h_bar, H_c and H_c^T (y - y_bar): the O(M N) part of the centred formation
+        Hc = H - H.sum(axis=0) / p.scalar(M)
+        return Hc, Hc.T @ (y - y.sum() / p.scalar(M))
+
+    (Hc, rhs), t = _clock(center)
+    yield "center", t
+    A, t = _clock(lambda: Hc.T @ Hc)
+    yield "syrk_primal", t
+    _, t = _clock(lambda: _ridge_and_mirror(A, p.scalar(1)))
+    yield "sym_N", t
+    yield from _factor_and_solve(A, rhs, p, "N")
+
+
+def _as_described_steps(H, y, p, k):
+    """The as-described loop, split: k rank-one updates, then k steps of its vector updates.
+
+    Each part runs on a warm N x N (or N) accumulator, so the time of k steps
+    is k times the per-step cost of the M-step loop (no allocation or first
+    touch is scaled up with it).
+    """
+    N = H.shape[1]
+    A, s, r = p.zeros((N, N)), p.zeros(N), p.zeros(N)
+    A += np.outer(H[0], H[0])  # warm: A's pages touched, np.outer's temporary size allocated once
+
+    def outer():
+        for i in range(k):
+            h = H[i]
+            A[...] += np.outer(h, h)
+
+    def vectors():
+        for i in range(k):
+            h = H[i]
+            s[...] += h
+            r[...] += y[i] * h
+
+    yield "outer", _clock(outer)[1]
+    yield "axpy", _clock(vectors)[1]
+
+
+def _dual_steps(H, y, p):
+    """The dual's kernels in ``els-dual``'s order, y in float64 as the solver takes it: (kernel, seconds)."""
+    A, t = _clock(lambda: H @ H.T)
+    yield "syrk_dual", t
+    _, t = _clock(lambda: _ridge_and_mirror(A, p.scalar(1)))
+    yield "sym_M", t
+    B = p.asarray(np.stack([y, np.ones(len(y))], axis=1))  # y and 1, as _dual_solve
+    Z = yield from _factor_and_solve(A, B, p, "M")
+    _, t = _clock(lambda: H.T @ Z[:, 0])
+    yield "gemv_M", t
 
 
 def measure_rates(M, N, *, precision="float64", repeats=3, seed=0) -> dict:
@@ -145,73 +237,50 @@ def measure_rates(M, N, *, precision="float64", repeats=3, seed=0) -> dict:
     M, N : int, 1 <= N <= M
     precision : str, keyword-only
     repeats : int >= 1, keyword-only
-        Minimum over this many calls of each kernel.
+        Runs of each form's sequence of kernels; the minimum of each kernel is kept.
     seed : int, keyword-only
 
     Returns
     -------
     dict
-        ``time_<kernel>`` seconds and ``rate_<kernel>`` GFLOP/s (the flops of
-        :func:`flop_model` for that step / time) for the kernels
-        ``syrk_primal`` (H_c^T H_c, M N (N+1) flops), ``center`` (h_bar, H_c
-        and H_c^T (y - y_bar), 4 M N), ``outer`` (M rank-one
-        updates h h^T, 2 M N^2; timed on a sample of 64 and scaled),
-        ``syrk_dual`` (H H^T, M (M+1) N), ``chol_N`` / ``chol_M``
-        (``Precision.cholesky`` as the solvers call it, with its symmetry
-        check, N^3/3 and M^3/3), ``solve_N`` / ``solve_M`` (``cho_solve`` with
-        1 and 2 right-hand sides), ``sym_N`` / ``sym_M`` (the ridge and the
-        triangle copy that make the formed matrix exactly symmetric: memory
-        passes, no flops counted).
+        ``M``, ``N``, ``precision``; ``time_<kernel>`` seconds and
+        ``rate_<kernel>`` GFLOP/s (:func:`~lssvm_analysis.analysis.crossover.kernel_flops`
+        / time; NaN for the passes, which count no flops) for every kernel of
+        :data:`~lssvm_analysis.analysis.crossover.KERNELS`.
 
     Notes
     -----
-    The data are random (the kernels' speed does not depend on the values);
-    what is measured is the rate of each kernel at these sizes, on this
-    machine, under its current load: compare the model with timings taken in
-    the same process minutes apart.
+    Each form's kernels run in the order its solver runs them, on the
+    matrices the previous kernel made (the product, then the symmetrizing
+    pass on it, Cholesky and the condition estimate of that matrix, the
+    solve), on a copy of H made as the selection makes it (:func:`_as_selected`):
+    the temporaries pay the page faults they pay in a fit.  The as-described
+    loop is timed on a sample of 64 of its M steps and scaled by M / 64.
+    The data are random (the kernels' speed does not depend on the values;
+    the formed matrices have the structure of the solvers', a rank-N product
+    plus the ridge, so the condition estimator takes the same path).
+    Compare the model with timings taken in the same process minutes apart.
     """
     M, N = check_int("M", M, minimum=1), check_int("N", N, minimum=1)
     check_int("repeats", repeats, minimum=1)
     p = get_precision(precision)
     rng = np.random.default_rng([seed, M, N])
-    H = p.asarray(rng.standard_normal((M, N)))
-    Hc = H - H.sum(axis=0) / p.scalar(M)
+    H0 = p.asarray(rng.standard_normal((M, N)))
+    y = rng.standard_normal(M)
     k = min(M, _OUTER_SAMPLE)
-
-    def outer():
-        A = p.zeros((N, N))
-        for i in range(k):
-            A += np.outer(H[i], H[i])
-
-    def sym(n):  # as the solvers do it: ridge on the diagonal, strict upper triangle from the lower
-        A = _spd(n, p)
-
-        def run():
-            A[np.diag_indices(n)] = A[np.diag_indices(n)] + p.scalar(1.0)
-            iu = np.triu_indices(n, 1)
-            A[iu] = A.T[iu]
-        return run
-
-    r = p.asarray(rng.standard_normal(M))
-
-    def center():  # the O(M N) part of the centred formation: h_bar, H_c, H_c^T (y - y_bar)
-        Hc2 = H - H.sum(axis=0) / p.scalar(M)
-        return Hc2.T @ (r - r.sum() / p.scalar(M))
-
-    SN, SM = _spd(N, p), _spd(M, p)
-    LN, LM = p.cholesky(SN), p.cholesky(SM)
-    bN, BM = p.asarray(np.ones(N)), p.asarray(np.ones((M, 2)))
-    flops = {"syrk_primal": M * N * (N + 1.0), "center": 4.0 * M * N, "outer": 2.0 * M * N * N,
-             "syrk_dual": M * (M + 1.0) * N,
-             "chol_N": N ** 3 / 3.0, "chol_M": M ** 3 / 3.0, "solve_N": 2.0 * N * N,
-             "solve_M": 4.0 * M * M, "sym_N": 0.0, "sym_M": 0.0}
-    funcs = {"syrk_primal": lambda: Hc.T @ Hc, "center": center, "outer": outer, "syrk_dual": lambda: H @ H.T,
-             "chol_N": lambda: p.cholesky(SN), "chol_M": lambda: p.cholesky(SM),
-             "solve_N": lambda: p.cho_solve(LN, bN), "solve_M": lambda: p.cho_solve(LM, BM),
-             "sym_N": sym(N), "sym_M": sym(M)}
+    scale = {"outer": M / k, "axpy": M / k}
+    forms = (lambda H: _blas3_steps(H, p.asarray(y), p), lambda H: _as_described_steps(H, p.asarray(y), p, k),
+             lambda H: _dual_steps(H, y, p))
+    best = {}
+    for _ in range(repeats):
+        for steps in forms:
+            G, H = _as_selected(H0, p)
+            for name, t in steps(H):
+                best[name] = min(best.get(name, np.inf), t * scale.get(name, 1.0))
+            del G, H
+    flops = kernel_flops(M, N)
     out = {"M": M, "N": N, "precision": p.name}
-    for name, f in funcs.items():
-        t = _best(f, repeats) * (M / k if name == "outer" else 1.0)
-        out[f"time_{name}"] = t
-        out[f"rate_{name}"] = flops[name] / t / 1e9 if flops[name] else float("nan")
+    for name in flops:
+        out[f"time_{name}"] = best[name]
+        out[f"rate_{name}"] = flops[name] / best[name] / 1e9 if flops[name] else float("nan")
     return out

@@ -313,8 +313,10 @@ KINDS = {
     "pruning-path": (pruning_path_row, _no_solver_validate),
     "crossover-timing": (crossover_timing_row, _no_solver_validate),
 }
-#: Kinds whose rows changed meaning: version 2 of crossover-timing names its wall-clock columns time_*.
-_VERSIONS = {"crossover-timing": 2}
+#: Kinds whose rows changed meaning: version 2 of crossover-timing names its wall-clock columns time_*,
+#: version 3 adds the condition estimate, the loop's vector updates and H^T beta to the rate model and
+#: times its kernels in the solvers' order and memory state.
+_VERSIONS = {"crossover-timing": 3}
 
 for _name, (_func, _val) in KINDS.items():
     register_task_kind(_name, _func, validate=_val, version=_VERSIONS.get(_name, 1))
