@@ -83,12 +83,15 @@ from ..core._arb import ExactSystem, float_up
 from ..core._ozaki import (SAFE, U, dot, gamma, inverse_defect, safe, slice_bits,
                            split_rows)
 
-__all__ = ["SHIFT_MIN_N", "Certificate", "abs_row_sums", "cached", "certificate", "factor64",
+__all__ = ["FLOAT64_MAX_KU", "SHIFT_MIN_N", "Certificate", "abs_row_sums", "cached", "certificate", "factor64",
            "inverse_bound_float64", "inverse_bound_ozaki", "inverse_bound_r", "shift_bound"]
 
 #: Cholesky-shift certificate from this n on (measured, one core: potri + the n^3 product cost
 #: 3.4 s at n = 4000, 0.07 s at n = 1000; the second Cholesky 0.66 s and 0.02 s)
 SHIFT_MIN_N = 2048
+#: float64-product only while u kappa_inf (estimated) <= this: beyond, fl(R r) gains < 10 bits a
+#: step (12 steps at n = 40, kappa 1e13) and the Ozaki certificate's corrections gain ~40
+FLOAT64_MAX_KU = 1e-3
 _NEUMANN_BITS = 40        # the correction operator aims at a 2^-40 contraction per step
 
 
@@ -268,17 +271,23 @@ def _two_term(d, R: np.ndarray):
 
 
 def inverse_bound_r(s: ExactSystem, R: np.ndarray, A_split=None):
-    """The tightest R-based ||A^-1||_inf bound: (bound, name, apply, delta) or None.
+    """The R-based ||A^-1||_inf bound: (bound, name, apply, delta) or None.
 
-    ``float64-product`` when it certifies (delta None: not returned by it),
-    else the Ozaki ones (which need the float64 pieces of A; ``A_split`` is
-    computed if not given); delta is their bound on ||I - R A||_inf.
+    ``float64-product`` when u ||A64|| ||R|| <= ``FLOAT64_MAX_KU`` and it
+    certifies (delta None: not returned by it); else the Ozaki ones (which
+    need the float64 pieces of A; ``A_split`` is computed if not given),
+    whose corrections keep the refinement at a few steps where fl(R r)
+    contracts by only about kappa u per step; delta is their bound on
+    ||I - R A||_inf (||E^2|| for ozaki-product-2).
     """
     if not np.isfinite(R).all():
         return None
-    bound = inverse_bound_float64(s.A64, R)
-    if bound is not None:
-        return bound, "float64-product", R.__matmul__, None
+    with np.errstate(all="ignore"):
+        ku = U * float(abs_row_sums(s.A64).max()) * float(abs_row_sums(R).max())
+    if ku <= FLOAT64_MAX_KU or s.A_pieces is None:
+        bound = inverse_bound_float64(s.A64, R)
+        if bound is not None:
+            return bound, "float64-product", R.__matmul__, None
     if s.A_pieces is None:
         return None
     if A_split is None:
