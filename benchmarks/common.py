@@ -36,6 +36,7 @@ for _name in ("lssvm_analysis.analysis.crossover", "lssvm_analysis.experiments.c
 
 __all__ = ["la", "TINY", "OneShot", "Missing", "size", "optional_module", "solver_names", "require_solver",
            "regression_data", "classification_data", "spd_matrix", "conditioned_system",
+           "logspaced_spd", "kkt_system",
            "solver_problem", "crossover_problem", "paper_solvers", "hardware_precisions", "native_precisions", "require_precision", "interleaved_min", "round_sig", "round_to",
            "blas_threads", "limit_blas_threads"]
 
@@ -181,6 +182,37 @@ def conditioned_system(M: int, cond: float, *, seed: int = 0):
     A = K + d * np.eye(M)
     ev = np.linalg.eigvalsh(A)
     return _frozen(A), _frozen(rng.standard_normal(M)), float(np.log10(ev[-1] / ev[0]))
+
+
+@lru_cache(maxsize=None)
+def logspaced_spd(M: int, cond: float, *, seed: int = 0):
+    """Q diag(logspace(0, -log10 cond, M)) Q^T in float64 (Q: QR of a Gaussian matrix), b Gaussian.
+
+    The SPD test matrix of issue 13.  Returns (A, b, log10 cond_2(A)), the
+    condition number measured as in :func:`conditioned_system` (float64
+    eigenvalues of the formed A: below ~1e15 that is cond; near 1/u the
+    rounding of the formed A moves its smallest eigenvalues by ~u).
+    """
+    rng = np.random.default_rng([seed, M, 3])
+    Q, _ = np.linalg.qr(rng.standard_normal((M, M)))
+    A = (Q * np.logspace(0, -np.log10(cond), M)) @ Q.T
+    A = (A + A.T) / 2
+    ev = np.abs(np.linalg.eigvalsh(A))
+    return _frozen(A), _frozen(rng.standard_normal(M)), float(np.log10(ev.max() / ev.min()))
+
+
+@lru_cache(maxsize=None)
+def kkt_system(M: int, cond: float, *, seed: int = 0):
+    """The LS-SVM KKT system [[0, 1^T], [1, H]] [b; alpha] = [0; y] with H of :func:`conditioned_system`.
+
+    Returns (A, rhs, log10 cond_2(A)) (max |lambda| / min |lambda|, float64
+    eigenvalues; A is symmetric indefinite, so reference_solve factors it by LU).
+    """
+    H, y, _ = conditioned_system(M, cond, seed=seed)
+    linalg = optional_module("lssvm_analysis.core.linalg")
+    A, rhs = linalg.bordered_matrix(np.array(H), np.ones(M), np.array(y), "float64")
+    ev = np.abs(np.linalg.eigvalsh(A))
+    return _frozen(A), _frozen(rhs), float(np.log10(ev.max() / ev.min()))
 
 
 @lru_cache(maxsize=None)

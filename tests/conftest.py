@@ -220,6 +220,32 @@ class Exact:
         z = np.abs(L_rows[:k]).T @ np.abs(w) + np.abs(L_rows[k])
         return float(gamma * (z @ z + abs(d)))
 
+    @classmethod
+    def assert_certified(cls, ref, A, b):
+        """The absolute bound and digits ``reference_solve`` claims hold against the exact solution.
+
+        Exact comparison (fmpq), per column; the digits check evaluates -log10
+        of the exact relative error in arb at 512 bits and requires the ball
+        to lie above the claim (the two can agree to ~1e-30: the bound is
+        dominated by the exact rounding of x to the output precision).
+        """
+        xs = cls.mat(A).solve(cls.mat(b))
+        X = cls.mat(ref.x)
+        bound = cls.q(ref.error_bound)
+        for j in range(xs.ncols()):
+            err = max(abs(X[i, j] - xs[i, j]) for i in range(xs.nrows()))
+            norm = max(abs(xs[i, j]) for i in range(xs.nrows()))
+            assert err <= bound, (j, cls.to_float(err), ref.error_bound)
+            if norm == 0:
+                assert err == 0
+                continue
+            if err == 0:
+                continue
+            rel = err / norm
+            with flint.ctx.workprec(512):
+                true_digits = -(flint.arb(rel.p) / flint.arb(rel.q)).log() / flint.arb(10).log()
+                assert true_digits >= flint.arb(ref.digits), (j, true_digits, ref.digits)
+
     @staticmethod
     def _arb_exact(v):
         x = Exact.q(v)

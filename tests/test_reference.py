@@ -22,8 +22,10 @@ from conftest import LAPACK_THRESHOLD, Exact
 
 import lssvm_analysis as la
 from lssvm_analysis.analysis import measures as errors
+from lssvm_analysis.analysis import _inverse_bounds as ib
 from lssvm_analysis.analysis import reference as refmod
 from lssvm_analysis.core._arb import exact_system
+from lssvm_analysis.core._ozaki import slice_bits, split_rows
 from lssvm_analysis.analysis.measures import (ErrorReport, backward_error, correct_digits,
                                               forward_error, kkt_residual)
 from lssvm_analysis.core.exceptions import ReferenceAccuracyError
@@ -45,30 +47,7 @@ def _kkt(H):
     return A
 
 
-def _assert_honest(ref, A, b):
-    """The claimed absolute bound and digits hold against the exact solution (per column).
-
-    Exact comparison (fmpq); the digits check evaluates -log10 of the exact
-    relative error in arb at 512 bits and requires the ball to lie above the
-    claim (the two can agree to ~1e-30: the bound is dominated by the exact
-    rounding of x to the output precision).
-    """
-    xs = Exact.mat(A).solve(Exact.mat(b))
-    X = Exact.mat(ref.x)
-    bound = Exact.q(ref.error_bound)
-    for j in range(xs.ncols()):
-        err = max(abs(X[i, j] - xs[i, j]) for i in range(xs.nrows()))
-        norm = max(abs(xs[i, j]) for i in range(xs.nrows()))
-        assert err <= bound, (j, Exact.to_float(err), ref.error_bound)
-        if norm == 0:
-            assert err == 0
-            continue
-        if err == 0:
-            continue
-        rel = err / norm
-        with flint.ctx.workprec(512):
-            true_digits = -(flint.arb(rel.p) / flint.arb(rel.q)).log() / flint.arb(10).log()
-            assert true_digits >= flint.arb(ref.digits), (j, true_digits, ref.digits)
+_assert_honest = Exact.assert_certified
 
 
 def _rbf_1d_mp(rng, n, p, shift_ratio):
@@ -161,13 +140,13 @@ def test_reference_solves_the_system_as_given(name, eps_bits):
     assert ref.error_bound < 2.0 ** -eps_bits / 4
 
 
-def test_reference_arb_product_certificate(monkeypatch, rbf_system, rng):
-    """With the float64 bound disabled, the arb evaluation of ||I - R A|| certifies."""
-    monkeypatch.setattr(refmod, "_inverse_bound_float64", lambda A64, R: None)
+def test_reference_ozaki_product_certificate(monkeypatch, rbf_system, rng):
+    """With the float64 bound disabled, the Ozaki evaluation of ||I - R A|| certifies."""
+    monkeypatch.setattr(ib, "inverse_bound_float64", lambda A64, R: None)
     S = rbf_system(40, 1e8)
     b = rng.standard_normal(40)
     ref = reference_solve(S.A, b)
-    assert ref.method == "refinement-float64" and ref.certificate == "arb-product"
+    assert ref.method == "refinement-float64" and ref.certificate == "ozaki-product"
     _assert_honest(ref, S.A, b)
 
 
@@ -180,9 +159,10 @@ def test_inverse_norm_bounds_are_rigorous(rbf_system, kind):
     exact_norm = Exact.to_float(max(sum((abs(inv[i, j]) for j in range(n)), flint.fmpq(0))
                                     for i in range(n)))
     s = exact_system(A, np.ones(n))
-    _, _, inverse = refmod._factor64(s, None)
+    _, _, inverse = ib.factor64(s, None)
     R = inverse()
-    for bound in (refmod._inverse_bound_float64(s.A64, R), refmod._inverse_bound_arb(s.A, R),
+    split = split_rows(s.A64, slice_bits(n)[0], 2)
+    for bound in (ib.inverse_bound_float64(s.A64, R), ib.inverse_bound_ozaki(s, split, R)[0],
                   refmod._inverse_enclosure_arb(s.A, 128)[1]):
         # rigorous: >= ||A^-1||_inf (the float conversion of the exact norm is within u);
         # tight: delta <= (n + 2) u ||R||_inf ||A||_inf ~ 1e-7 here, so within a factor 2

@@ -2,44 +2,62 @@
 
 ``reference_solve(A, b)`` returns the solution x* of A x = b for the matrix
 and right-hand side *as given* (float32, float64, longdouble or mpmath
-entries, all converted exactly to python-flint ``arb`` balls of radius 0),
-rounded to ``digits + 10`` decimal digits, with a *proven* bound on its error.
-It is therefore the right yardstick for a solver that ran in the precision of
-the data: the rounding of the data is not counted as the solver's error.
+entries, all taken exactly), rounded to ``digits + 10`` decimal digits, with
+a *proven* bound on its error.  It is therefore the right yardstick for a
+solver that ran in the precision of the data: the rounding of the data is
+not counted as the solver's error.
 
 Certificate
 -----------
-For any approximate solution x and any matrix R,
+For any approximate solution x and r = b - A x,
 
-    ||x - x*||_inf <= ||A^-1||_inf ||r||_inf,   r = b - A x,
-    ||A^-1||_inf  <= ||R||_inf / (1 - delta)   if  ||I - R A||_inf <= delta < 1
+    ||x - x*||_inf <= ||A^-1||_p ||r||_p          (p = inf, or p = 2: ||.||_inf <= ||.||_2)
 
-(R A = I - G with ||G|| <= delta < 1 is invertible with ||(RA)^-1|| <= 1/(1-delta),
-and A^-1 = (RA)^-1 R).  r is evaluated in ball arithmetic from exact data, so
-its upper bound is rigorous.  The methods, tried in order:
+with ||r||_p bounded from a rigorous enclosure of r and ||A^-1||_p by one of
+the certificates below; their inequality chains are written out in
+:mod:`lssvm_analysis.analysis._inverse_bounds`.  All float64 bounds assume
+IEEE binary64 with round-to-nearest and a BLAS/LAPACK that forms inner
+products by ordinary multiplications, FMAs and additions in any order
+(OpenBLAS, MKL, BLIS; not Strassen-type algorithms).  The methods, tried in
+order:
 
-1. ``refinement-float64``: factor the float64 rounding of A (Cholesky when A
-   is symmetric and the factorization succeeds, else LU with partial
-   pivoting), refine x_{k+1} = x_k + A64^-1 mid(b - A x_k) with residuals in
-   arb at ``prec_x + 64`` bits, x kept at ``prec_x = max(256, 2 log2(10)
-   digits + 64)`` bits.  R = A64^-1 (float64).  delta is bounded in float64
-   arithmetic (``certificate="float64-product"``): with C = fl(R A64),
-   |C - R A64| <= gamma_n |R||A64| (Higham, *Accuracy and Stability*, 2nd ed.,
-   eq. 3.13, valid for any summation order, with or without FMA), the
-   rounding of A to A64 adds |R||A - A64| <= u/(1-u) |R||A64|, and every
-   float64 row sum of non-negative terms is divided by (1 - gamma_n) to bound
-   its exact value; gradual underflow adds at most (n+1)^2 2^-1070 (1 +
-   ||R||).  Assumes IEEE binary64 round-to-nearest and a BLAS that evaluates
-   each inner product by ordinary multiplications/FMAs and additions (true of
-   OpenBLAS, MKL, BLIS; not of Strassen-type gemm).  When this bound is >= 1
-   (about n u kappa_inf >= 1) but the refinement converged,
-   delta = ||I - R A|| is evaluated in arb instead (``"arb-product"``,
-   O(n^3) ball operations: 3-5 s at n = 1000).
+1. ``refinement-float64``: factor the float64 rounding A64 of A (Cholesky
+   when A is symmetric and it succeeds, else LU with partial pivoting) and
+   bound ||A^-1||:
+
+   * ``certificate="cholesky-shift"`` (a Cholesky factor and n >= 2048): a
+     second float64 Cholesky, of fl(A64 - sigma I), proves lambda_min(A) >=
+     lam > 0 (Rump 2006; Higham Thm 10.3), so ||A^-1||_2 <= 1/lam (p = 2;
+     the recorded ||A^-1||_inf bound is sqrt(n)/lam).
+   * otherwise R = A64^-1 and ||I - R A||_inf <= delta < 1 give ||A^-1||_inf
+     <= ||R||_inf / (1 - delta) (Rump 2010, Thm 10.2):
+     ``"float64-product"`` bounds delta from fl(R A64) and Higham's eq. 3.13
+     (certifies while about n u kappa < 1); ``"ozaki-product"`` computes R A
+     by exact float64 products (Ozaki splitting; delta within ~2^-40 kappa n
+     u of ||I - R A||, certifies up to kappa ~ 1/u); ``"ozaki-product-2"``
+     uses the two-term inverse (I + E) R, E = I - R A, when ||E|| >= 1 >
+     ||E^2|| (Rump 2010, sec. 10.3).
+
+   x is held exactly, in fixed point (limbs of ~20-bit integers,
+   ``core._ozaki.FixedPoint``), and refined, x <- x + C(r), with r computed
+   by exact float64 products (A and x split into integer slices whose
+   products and partial sums no rounding can touch, summed by TwoSum
+   distillation; ``core._ozaki.residual``): r = hi + lo + d with |d| <= rad
+   rigorously, about 2^-106 |A||x|.  A is never converted to ball
+   arithmetic.  C applies the Cholesky factor (cholesky-shift), R
+   (float64-product), or (I + E + ... + E^m) R with R r by Ozaki products
+   (ozaki-*; about 2^-40 contraction per step where the float64 factor
+   alone gives kappa u), to hi and lo both (rounding r to float64 would add
+   u |r| in every direction, amplified by up to kappa).  The route needs A
+   and b as short sums of float64 numbers within float64's exponent range
+   (float16/32/64, longdouble, integers and mpmath numbers usually are).
 2. ``arb-solve-<p>``: when the float64 route cannot certify (kappa beyond
-   1/u, float64 factorization impossible, or too few digits), flint's
-   rigorous ``arb_mat.inv`` at p = 128, 256, ... bits gives an enclosure of
-   A^-1; ||A^-1|| is bounded by its row sums (``"arb-inverse"``) and its
-   midpoint refines x at ``prec_x + p`` bits.
+   ~1/u, float64 factorization impossible, entries outside the float64
+   range, or too few digits), flint's rigorous ``arb_mat.inv`` at p = 128,
+   256, ... bits gives an enclosure of A^-1; ||A^-1|| is bounded by its row
+   sums (``"arb-inverse"``) and its midpoint refines x at ``prec_x + p``
+   bits (prec_x = max(256, 2 log2(10) digits + 64)), with residuals in ball
+   arithmetic.
 
 The returned x is the refined iterate rounded to the output context;
 ``error_bound`` adds that rounding, computed exactly.  ``digits`` is
@@ -53,13 +71,11 @@ The refinement stops at the requested digits: its target is digits log2(10)
 + log2(kappa estimate) + 16 bits (the certified error is about kappa times
 the error of x), reached when the last correction, or the next one predicted
 from the last two, is that far below x; if the certificate then falls short
-the refinement goes on to the cap (issue 13: 6 -> 4 steps at kappa 1e6,
-10 -> 7 at 1e10, 18 -> 14 at 1e13, n = 1000).
+the refinement goes on to the cap.
 
-Cost (measured, one BLAS thread): n = 1000, kappa_2 = 1e6, 30 digits: 0.5 s
-on a quiet machine, 0.85-1.2 s on 2 cores loaded 3x (0.15 s of it converting
-A to arb), 6 refinement steps; kappa_2 = 1e10: 10 steps.  The arb-inverse
-route is O(n^3) ball operations: 0.2-0.4 s at n = 200, 5 s at n = 500.
+Cost (measured, one BLAS thread, 30 digits, minimum of 3 runs): see the
+table below; the arb-inverse route is O(n^3) ball operations (0.2-0.4 s at
+n = 200, 5 s at n = 500).
 
 Error measures
 --------------
@@ -70,8 +86,13 @@ Error measures
 References
 ----------
 S. M. Rump, "Verification methods: rigorous results using floating-point
-arithmetic", Acta Numerica 19 (2010), sec. 10.  N. J. Higham, *Accuracy and
-Stability of Numerical Algorithms*, 2nd ed., SIAM 2002, ch. 3, 12.
+arithmetic", Acta Numerica 19 (2010), sec. 10.  S. M. Rump, "Verification of
+positive definiteness", BIT 46 (2006).  N. J. Higham, *Accuracy and
+Stability of Numerical Algorithms*, 2nd ed., SIAM 2002, ch. 3, 4, 10, 12.
+K. Ozaki, T. Ogita, S. Oishi, S. M. Rump, "Error-free transformations of
+matrix multiplication by using fast routines of matrix multiplication and
+its applicability", Numer. Algorithms 59 (2012).  T. Ogita, S. M. Rump,
+S. Oishi, "Accurate sum and dot product", SIAM J. Sci. Comput. 26 (2005).
 """
 from __future__ import annotations
 
@@ -81,20 +102,50 @@ from dataclasses import dataclass
 
 import flint
 import numpy as np
-import scipy.linalg
 from flint import arb, arb_mat
 from mpmath.libmp import from_man_exp
 
-from ..core._arb import ExactSystem, arb_scalar, col_abs_max, exact_system, float_up, square_matrix
+from ..core._arb import (
+    ExactSystem,
+    arb_scalar,
+    col_abs_max,
+    exact_system,
+    float_up,
+    square_matrix,
+)
+from ..core._ozaki import (
+    SAFE,
+    TINY,
+    FixedPoint,
+    OutOfRange,
+    pow2,
+    residual,
+    slice_bits,
+    split_rows,
+)
 from ..core._validation import check_int
-from ..core.linalg import MP_EIG_MAX_N, kappa2
-from .measures import (ErrorReport, backward_error, correct_digits,
-                     forward_error, kkt_residual)
 from ..core.exceptions import ReferenceAccuracyError
+from ..core.linalg import MP_EIG_MAX_N, kappa2
 from ..core.precision import get_precision
+from ._inverse_bounds import cached, certificate, factor64, inverse_bound_r
+from .measures import (
+    ErrorReport,
+    backward_error,
+    correct_digits,
+    forward_error,
+    kkt_residual,
+)
 
-__all__ = ["ReferenceSolution", "ErrorReport", "reference_solve", "forward_error",
-           "backward_error", "kkt_residual", "condition_number", "correct_digits"]
+__all__ = [
+    "ErrorReport",
+    "ReferenceSolution",
+    "backward_error",
+    "condition_number",
+    "correct_digits",
+    "forward_error",
+    "kkt_residual",
+    "reference_solve",
+]
 
 _LOG2_10 = math.log2(10)
 _EXTRA_DIGITS = 10        # x is returned at digits + 10 decimal digits
@@ -122,7 +173,9 @@ class ReferenceSolution:
     method : str
         "refinement-float64" or "arb-solve-<bits>".
     certificate : str
-        How ||A^-1||_inf was bounded: "float64-product", "arb-product", "arb-inverse".
+        How ||A^-1|| was bounded: "float64-product", "ozaki-product",
+        "ozaki-product-2", "cholesky-shift" (||A^-1||_2) or "arb-inverse"
+        (module docstring).
     factorization : str or None
         "cholesky" or "lu" for the float64 route, None for arb-solve.
     iterations : int
@@ -131,8 +184,10 @@ class ReferenceSolution:
         Rigorous upper bound on ||A^-1||_inf.
     cond_estimate : float
         ||A||_inf times ``inverse_norm_bound``: an upper estimate of
-        kappa_inf(A) (exceeding it by the factor 1/(1 - delta) at most, up to
-        the float64 rounding of ||A||_inf).
+        kappa_inf(A), exceeding it by the factor (1 + delta)/(1 - delta) at
+        most for the product certificates (up to the float64 rounding of
+        ||A||_inf), by up to 2 sqrt(n) for "cholesky-shift" (sqrt(n) from
+        ||A^-1||_inf <= sqrt(n) ||A^-1||_2, 2 from its shift).
     precision : str
         Name of the mp precision of ``x`` (e.g. "mp40").
     requested_digits : int
@@ -196,24 +251,6 @@ def _col_log2(M: arb_mat) -> list:
     return out
 
 
-def _pow2_diag(shifts) -> arb_mat:
-    k = len(shifts)
-    return arb_mat([[arb((1, int(shifts[i]))) if i == j else 0 for j in range(k)] for i in range(k)])
-
-
-def _scaled_float64(M: arb_mat):
-    """mid(M) with column j scaled by 2^-top_j (exact) and rounded to float64, and the tops."""
-    n, k = M.nrows(), M.ncols()
-    tops = [0 if t == -math.inf else t for t in _col_log2(M)]
-    F = np.empty(n * k)
-    for idx, e in enumerate(M.entries()):
-        m, ex = e.mid().man_exp()
-        m, ex = int(m), int(ex)
-        cut = max(abs(m).bit_length() - 64, 0)
-        F[idx] = math.ldexp(float(m >> cut), ex + cut - tops[idx % k])
-    return F.reshape(n, k), tops
-
-
 # ----------------------------------------------------------------------------- refinement
 def _refine(s: ExactSystem, X: arb_mat, correct, *, prec_store: int, tol_bits: int):
     """x <- x + correct(b - A x) until the correction stops halving or x is good to tol_bits.
@@ -252,87 +289,6 @@ def _gain(log2_x: float, log2_d: float) -> float:
     return log2_x - log2_d if log2_x > -math.inf else -math.inf
 
 
-def _mirror_lower(R, block=256):
-    """Copy the lower triangle of R onto the upper one, in place, by cache-sized blocks.
-
-    (``np.tril(R) + np.tril(R, -1).T`` makes three n x n temporaries: 0.6 s of
-    5.6 s at n = 2000.)
-    """
-    n = R.shape[0]
-    for i0 in range(0, n, block):
-        i1 = min(n, i0 + block)
-        R[i0:i1, i1:] = R[i1:, i0:i1].T
-        D = R[i0:i1, i0:i1]
-        iu = np.triu_indices(i1 - i0, 1)
-        D[iu] = D.T[iu]
-    return R
-
-
-def _factor64(s: ExactSystem, spd):
-    """(kind, solve, inverse) for the float64 rounding of A, or None if it cannot be factored."""
-    A64, lapack = s.A64, scipy.linalg.lapack
-    if not np.isfinite(A64).all():
-        return None
-    if s.symmetric and spd is not False:
-        c, info = lapack.dpotrf(A64, lower=1, clean=1)
-        if info == 0:
-            def inverse():
-                R, _ = lapack.dpotri(c, lower=1)
-                return _mirror_lower(R)
-
-            return ("cholesky", lambda r: lapack.dpotrs(c, r, lower=1)[0], inverse)
-    lu, piv, info = lapack.dgetrf(A64)
-    if info != 0 or not np.isfinite(lu).all():
-        return None
-    return ("lu", lambda r: lapack.dgetrs(lu, piv, r)[0],
-            lambda: lapack.dgetri(lu, piv)[0])
-
-
-def _inverse_bound_float64(A64: np.ndarray, R: np.ndarray):
-    """Rigorous upper bound on ||A^-1||_inf from float64 arithmetic only, or None.
-
-    delta = max_i [ s1_i / ((1-u)(1-g)) + (g + u/(1-u)) t_i / (1-g)^2 ] + slack
-    with s1 = fl(rowsum|fl(I - fl(R A64))|), t = fl(|R| fl(rowsum|A64|)), g = gamma_n;
-    the u/(1-u) term covers A != A64 (A rounded to float64), the slack underflow.
-    """
-    n = A64.shape[0]
-    with np.errstate(all="ignore"):
-        E = -(R @ A64)
-        E[np.diag_indices(n)] += 1.0
-        s1 = float(np.abs(E).sum(axis=1).max())
-        absR = np.abs(R)
-        t = float((absR @ np.abs(A64).sum(axis=1)).max())
-        rR = float(absR.sum(axis=1).max())
-    if not all(math.isfinite(v) for v in (s1, t, rR)):
-        return None
-    with flint.ctx.workprec(128):
-        u = arb((1, -53))
-        g = n * u / (1 - n * u)
-        norm_R = arb(rR) / (1 - g)
-        slack = arb(((n + 1) ** 2, -1070)) * (1 + norm_R)
-        delta = (arb(s1) / ((1 - u) * (1 - g)) + (g + u / (1 - u)) * arb(t) / (1 - g) ** 2
-                 + slack).upper()
-        if not delta < 1:
-            return None
-        return (norm_R / (1 - delta)).upper()
-
-
-def _inverse_bound_arb(A: arb_mat, R: np.ndarray):
-    """Rigorous ||A^-1||_inf bound with delta = ||I - R A||_inf evaluated in arb, or None."""
-    n = R.shape[0]
-    with flint.ctx.workprec(128):
-        G = arb_mat(R.tolist()) * A
-        rows, delta = G.entries(), arb(0)
-        for i in range(n):
-            row = rows[i * n:(i + 1) * n]
-            row[i] = 1 - row[i]
-            delta = delta.max(sum((abs(e) for e in row), arb(0)).upper())
-        if not delta < 1:
-            return None
-        g = n * arb((1, -53)) / (1 - n * arb((1, -53)))
-        return (arb(float(np.abs(R).sum(axis=1).max())) / (1 - g) / (1 - delta)).upper()
-
-
 def _inverse_enclosure_arb(A: arb_mat, bits: int):
     """(midpoint of A^-1 as arb_mat, rigorous ||A^-1||_inf bound) from arb_mat.inv, or None."""
     with flint.ctx.workprec(bits):
@@ -349,15 +305,17 @@ def _inverse_enclosure_arb(A: arb_mat, bits: int):
 def _inverse_norm_bound(s: ExactSystem, *, max_bits: int):
     """Rigorous upper bound (arb) on ||A^-1||_inf by the certificate above, or None.
 
-    float64 factorization with the float64-product bound, else the
-    arb-product one; failing both, arb_mat.inv enclosures at 128, 256, ...,
-    ``max_bits`` bits.  Used by ``errors.condition_number(A, p=numpy.inf)``.
+    R = A64^-1 with the float64-product bound, else the Ozaki-product one;
+    failing both, arb_mat.inv enclosures at 128, 256, ..., ``max_bits``
+    bits.  Used by ``condition_number(A, p=numpy.inf)``.
     """
-    f, bound = _factor64(s, None), None
+    f, bound = factor64(s, None), None
     if f is not None:
-        R = f[2]()
-        if np.isfinite(R).all():
-            bound = _inverse_bound_float64(s.A64, R) or _inverse_bound_arb(s.A, R)
+        try:
+            found = inverse_bound_r(s, f[2]())
+        except OutOfRange:
+            found = None
+        bound = None if found is None else found[0]
     bits = _ARB_START_BITS
     while bound is None and bits <= max_bits:
         enc, bits = _inverse_enclosure_arb(s.A, bits), 2 * bits
@@ -366,18 +324,24 @@ def _inverse_norm_bound(s: ExactSystem, *, max_bits: int):
 
 
 # ----------------------------------------------------------------------------- certification
-def _certify(s: ExactSystem, X: arb_mat, inv_bound: arb, prec_store: int, out, info: dict):
-    """Round X into the output context and bound its error; returns a ReferenceSolution."""
-    with flint.ctx.workprec(prec_store + 64):
-        rnorm = col_abs_max(s.B - s.A * X)
+def _certify(s: ExactSystem, pairs: list, rnorm: list, inv_bound: arb, prec: int, out, info: dict,
+             *, inf_bound: arb | None = None):
+    """Round x into the output context and bound its error; returns a ReferenceSolution.
+
+    ``pairs`` are the exact entries (m, e) of x (row-major), ``rnorm`` upper
+    bounds on the residual norms ||b_j - A x_j|| in the norm ``inv_bound``
+    bounds ||A^-1|| in; ``prec`` bits suffice for the exact x.
+    ``inf_bound`` (default ``inv_bound``) bounds ||A^-1||_inf for the record.
+    """
     ctx = out.ctx
-    xs = [ctx.make_mpf(from_man_exp(int(m), int(e), ctx.prec, "n"))
-          for m, e in (v.mid().man_exp() for v in X.entries())]
-    Xo = arb_mat(X.nrows(), X.ncols(), [arb_scalar(v, "x", ()) for v in xs])
+    xs = [ctx.make_mpf(from_man_exp(int(m), int(e), ctx.prec, "n")) for m, e in pairs]
+    n, k = s.B.nrows(), s.B.ncols()
+    X = arb_mat(n, k, [arb((int(m), int(e))) for m, e in pairs])
+    Xo = arb_mat(n, k, [arb_scalar(v, "x", ()) for v in xs])
     digits, ebound = math.inf, 0.0
-    with flint.ctx.workprec(prec_store + 64):
+    with flint.ctx.workprec(prec + 64):
         diff, xnorm = col_abs_max(Xo - X), col_abs_max(Xo)
-        for j, (rn, df, xn) in enumerate(zip(rnorm, diff, xnorm)):
+        for rn, df, xn in zip(rnorm, diff, xnorm):
             eb = (inv_bound * rn + df).upper()
             ebound = max(ebound, float_up(eb))
             if eb > 0:
@@ -387,58 +351,135 @@ def _certify(s: ExactSystem, X: arb_mat, inv_bound: arb, prec_store: int, out, i
     x[:] = xs
     x = x.reshape(s.shape)
     x.flags.writeable = False
+    inf_bound = inv_bound if inf_bound is None else inf_bound
     return ReferenceSolution(
-        x=x, digits=digits, error_bound=ebound, inverse_norm_bound=float_up(inv_bound),
-        cond_estimate=float_up(s.norm_a * inv_bound),
+        x=x, digits=digits, error_bound=ebound, inverse_norm_bound=float_up(inf_bound),
+        cond_estimate=float_up(s.norm_a * inf_bound),
         precision=out.name, **info)
 
 
+def _certify_arb(s: ExactSystem, X: arb_mat, inv_bound: arb, prec_store: int, out, info: dict):
+    """``_certify`` for an iterate held in arb, with its residual in ball arithmetic."""
+    with flint.ctx.workprec(prec_store + 64):
+        rnorm = col_abs_max(s.B - s.A * X)
+    pairs = [v.mid().man_exp() for v in X.entries()]
+    return _certify(s, pairs, rnorm, inv_bound, prec_store, out, info)
+
+
+def _certify_fixed(s: ExactSystem, splits, X: FixedPoint, cert, out, info: dict, last=None):
+    """``_certify`` for a fixed-point iterate: residual by exact float64 products (``last`` if
+    given: the residual of this very X), in the certificate's norm (||x - x*||_inf <=
+    ||A^-1||_p ||r||_p, p = inf or 2)."""
+    hi, lo, rad = residual(splits, s.B_pieces, X) if last is None else last
+    norm = _norm_inf if cert.norm == math.inf else _norm_2
+    rnorm = [norm(hi[:, j]) + norm(lo[:, j]) + norm(rad[:, j]) for j in range(hi.shape[1])]
+    bits = (X.Y.shape[0] + 1) * X.beta
+    return _certify(s, X.exact(), rnorm, cert.bound, bits, out,
+                    {**info, "certificate": cert.name}, inf_bound=cert.inf_bound)
+
+
+def _norm_inf(v: np.ndarray) -> arb:
+    """||v||_inf exactly, plus TINY (the radius computations' underflow slack)."""
+    return arb(float(np.abs(v).max())) + arb(TINY)
+
+
+def _norm_2(v: np.ndarray) -> arb:
+    """An upper bound on ||v||_2: scaled by the power of 2 of its largest entry (exact), the
+    float64 sum of squares (each below the exact one by (1 - u)^(n+1) at most: SAFE; squares
+    lost to underflow, n 2^-1074 in all: TINY), then sqrt in arb."""
+    m = float(np.abs(v).max())
+    if m == 0:
+        return arb(TINY)
+    e = math.frexp(m)[1]
+    w = np.ldexp(v, -e)
+    with flint.ctx.workprec(128):
+        return arb((1, e)) * (arb(float(w @ w) * SAFE) + arb(TINY)).sqrt() + arb(TINY)
+
+
+def _refine_fixed(s: ExactSystem, splits, X: FixedPoint, correct, *, tol_bits: int):
+    """x <- x + correct(b - A x) (residual exact to ~2^-106, x exact); stops as ``_refine``.
+
+    Returns (steps, converged, last); X is updated in place.  When a
+    correction is already tol_bits below x, x is left as it is and ``last``
+    is its residual (hi, lo, rad), which certifies it without another
+    product; otherwise ``last`` is None.
+    """
+    prev = -math.inf
+    for it in range(1, _MAX_ITER + 1):
+        last = residual(splits, s.B_pieces, X)
+        D = correct(last[0], last[1])
+        if D is None:
+            return it - 1, False, last
+        with np.errstate(divide="ignore"):
+            log2_x = np.log2(np.abs(X.approx()).max(axis=0))
+            log2_d = np.log2(np.abs(D).max(axis=0))
+        gain = min(_gain(a, d) for a, d in zip(log2_x.tolist(), log2_d.tolist()))
+        if not gain > prev + 1:   # the correction did not halve: stagnation or divergence
+            return it - 1, False, last
+        if gain >= tol_bits:      # x is already good to tol_bits
+            return it - 1, True, last
+        X.add(D)
+        if prev > -math.inf and 2 * gain - prev >= tol_bits:   # the next one would be
+            return it, True, None
+        prev = gain
+    return _MAX_ITER, False, None
+
+
+def _scaled(apply):
+    """The correction D = apply(hi) + apply(lo) for the residual hi + lo, applied to both as one
+    block with each column scaled by a power of 2 (exact).  Keeping lo matters: rounding r to
+    float64 adds u |r| in every direction, which A^-1 amplifies by up to kappa relative to
+    A^-1 r when r lies along the large eigenvalues."""
+    def correct(hi, lo):
+        k = hi.shape[1]
+        with np.errstate(divide="ignore"):
+            top = np.frexp(np.abs(hi).max(axis=0))[1]
+        scale = pow2(-top)[None, :]
+        with np.errstate(all="ignore"):
+            D = apply(np.hstack([hi * scale, lo * scale]))
+            D = (D[:, :k] + D[:, k:]) * pow2(top)[None, :]
+        return D if np.isfinite(D).all() else None
+    return correct
+
+
 def _solve_float64(s: ExactSystem, spd, prec_x: int, out, digits: int):
-    """Route 1: float64 factorization + arb residual refinement."""
-    f = _factor64(s, spd)
-    if f is None or not np.isfinite(s.B64).all():
+    """Route 1: float64 factorization, refinement with exact float64 residuals (Ozaki)."""
+    if s.A_pieces is None or s.B_pieces is None or not np.isfinite(s.B64).all():
+        return None
+    f = factor64(s, spd)
+    if f is None:
         return None
     kind, solve, inverse = f
     X0 = solve(s.B64)
     if not np.isfinite(X0).all():
         return None
-
-    def correct(r):
-        F, tops = _scaled_float64(r)
-        D = solve(F)
-        if not np.isfinite(D).all():
-            return None
-        with np.errstate(divide="ignore"):
-            log2_d = (np.log2(np.abs(D).max(axis=0)) + tops).tolist()
-        return arb_mat(D.tolist()) * _pow2_diag(tops), log2_d
-
-    # Stop at the requested digits: the certified error is about kappa times the error of x, so
-    # refine until the correction is below 2^-(digits log2(10) + log2(kappa) + margin) of x, with
-    # kappa estimated by ||A64||_inf ||R||_inf (an estimate only: the certificate comes after).
-    R = inverse()
+    n = X0.shape[0]
     cap = min(prec_x - 8, out.ctx.prec + 64)  # the float64 route certifies only kappa < 2^53
-    with np.errstate(all="ignore"):
-        kest = float(np.abs(s.A64).sum(axis=1).max() * np.abs(R).sum(axis=1).max())
-    tol = cap if not math.isfinite(kest) else min(
-        cap, math.ceil((digits + 1) * _LOG2_10 + math.log2(max(kest, 1.0))) + _MARGIN_BITS)
-    X, steps, converged = _refine(s, arb_mat(X0.tolist()), correct, prec_store=prec_x, tol_bits=tol)
-    info = dict(method="refinement-float64", factorization=kind, requested_digits=digits)
-    bound = _inverse_bound_float64(s.A64, R)
-    certificate = "float64-product"
-    if bound is None and converged and np.isfinite(R).all():
-        bound, certificate = _inverse_bound_arb(s.A, R), "arb-product"
-    if bound is None:
+    a_bits, c_bits = slice_bits(n)
+    levels = max(3, math.ceil((cap - 45 + 2 * math.log2(n)) / a_bits))
+    try:
+        A_split = cached(lambda: split_rows(s.A64, a_bits, levels))
+        cert = certificate(s, kind, solve, inverse, A_split)
+        if cert is None:
+            return None
+        splits = [A_split()] + [split_rows(P, a_bits, levels) for P in s.A_pieces[1:]]
+        # Stop at the requested digits: the certified error is about kappa times the error of
+        # x, so refine until the correction is below 2^-(digits log2(10) + log2(kappa) + margin)
+        # of x, with kappa estimated by ||A||_inf times the certificate's ||A^-1||_inf bound.
+        kest = float(s.norm_a * cert.inf_bound)
+        tol = cap if not math.isfinite(kest) else min(
+            cap, math.ceil((digits + 1) * _LOG2_10 + math.log2(max(kest, 1.0))) + _MARGIN_BITS)
+        X = FixedPoint(X0, c_bits, math.ceil((cap + 16) / c_bits) + 1)
+        correct = _scaled(cert.apply)
+        steps, converged, last = _refine_fixed(s, splits, X, correct, tol_bits=tol)
+        info = {"method": "refinement-float64", "factorization": kind, "requested_digits": digits}
+        sol = _certify_fixed(s, splits, X, cert, out, {**info, "iterations": steps}, last)
+        if sol.digits < digits and converged and tol < cap:  # the estimate was short: go to the cap
+            more, converged, last = _refine_fixed(s, splits, X, correct, tol_bits=cap)
+            steps += more
+            sol = _certify_fixed(s, splits, X, cert, out, {**info, "iterations": steps}, last)
+    except OutOfRange:
         return None
-    sol = _certify(s, X, bound, prec_x, out, {**info, "iterations": steps, "certificate": certificate})
-    if sol.digits < digits and converged and tol < cap:  # the estimate was short: refine to the cap
-        X, more, converged = _refine(s, X, correct, prec_store=prec_x, tol_bits=cap)
-        steps += more
-        sol = _certify(s, X, bound, prec_x, out, {**info, "iterations": steps, "certificate": certificate})
-    if sol.digits < digits and converged and certificate == "float64-product":  # a loose delta
-        bound = _inverse_bound_arb(s.A, R)
-        if bound is not None:
-            sol = _certify(s, X, bound, prec_x, out, {**info, "iterations": steps,
-                                                      "certificate": "arb-product"})
     return sol
 
 
@@ -460,9 +501,9 @@ def _solve_arb(s: ExactSystem, bits: int, prec_x: int, out, digits: int):
     # kappa < 2^bits here, hence the extra bits
     X, steps, _ = _refine(s, X0, correct, prec_store=prec_store,
                           tol_bits=min(prec_store - 8, out.ctx.prec + 64 + bits))
-    info = dict(method=f"arb-solve-{bits}", factorization=None, iterations=steps,
-                requested_digits=digits, certificate="arb-inverse")
-    return _certify(s, X, bound, prec_store, out, info)
+    info = {"method": f"arb-solve-{bits}", "factorization": None, "iterations": steps,
+            "requested_digits": digits, "certificate": "arb-inverse"}
+    return _certify_arb(s, X, bound, prec_store, out, info)
 
 
 def reference_solve(A, b, *, digits: int = 30, spd: bool | None = None,
@@ -501,9 +542,12 @@ def reference_solve(A, b, *, digits: int = 30, spd: bool | None = None,
     Notes
     -----
     See the module docstring for the certificate.  Cost: O(n^3) float64 for
-    the factorization and R = A64^-1, O(n^2) ball operations per refinement
-    step (each gains about -log2(u kappa) bits); the arb route is O(n^3) ball
-    operations per precision tried.
+    the factorization and the certificate (a second Cholesky, or R = A64^-1
+    and 1 to 8 n^3 products for the product certificates), then per
+    refinement step O(n^2) float64 products (3-4 slices of A times ~12 limbs
+    of x; each step gains about -log2(u kappa) bits, or ~40 with the Ozaki
+    certificates); the arb route is O(n^3) ball operations per precision
+    tried.
     """
     digits = check_int("digits", digits, minimum=1)
     if spd is not None and not isinstance(spd, (bool, np.bool_)):
