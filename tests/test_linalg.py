@@ -426,3 +426,36 @@ def test_cholesky_selection_diagonal_is_the_pivot_roots(precision, rng, n_for, g
     diag = np.array([float(v) for v in np.diag(sel.L)])
     assert len(diag) > 3 and np.all(diag > 0)
     np.testing.assert_array_equal(diag, roots)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 127, 128, 129, 300])
+@pytest.mark.parametrize("band", [1, 3, 128])
+def test_mirror_lower_copies_the_lower_triangle(n, band, rng):
+    """The upper triangle becomes the lower one's transpose bit for bit; the lower is untouched."""
+    from lssvm_analysis.core.linalg import mirror_lower
+
+    A = rng.standard_normal((n, n))
+    expect = np.tril(A) + np.tril(A, -1).T
+    out = mirror_lower(A, band=band)
+    assert out is A and np.array_equal(A, expect)
+
+
+def test_mirror_lower_in_every_precision(precision, rng):
+    from lssvm_analysis.core.linalg import mirror_lower
+
+    p = la.get_precision(precision)
+    A = p.asarray(rng.standard_normal((5, 5)))
+    lower = [[A[i, j] for j in range(i + 1)] for i in range(5)]
+    mirror_lower(A, band=2)
+    assert all(A[i, j] == lower[i][j] and A[j, i] == lower[i][j] for i in range(5) for j in range(i + 1))
+
+
+@pytest.mark.parametrize("kw, error, match", [({"band": 0}, ValueError, "band"),
+                                              ({"band": 1.5}, TypeError, "band")])
+def test_mirror_lower_bad_input(kw, error, match):
+    from lssvm_analysis.core.linalg import mirror_lower
+
+    with pytest.raises(error, match=match):
+        mirror_lower(np.eye(3), **kw)
+    with pytest.raises(ValueError, match="square"):
+        mirror_lower(np.ones((2, 3)))

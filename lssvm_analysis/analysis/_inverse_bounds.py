@@ -82,6 +82,7 @@ from flint import arb
 from ..core._arb import ExactSystem, float_up
 from ..core._ozaki import (SAFE, U, dot, gamma, inverse_defect, safe, slice_bits,
                            split_rows)
+from ..core.linalg import mirror_lower
 
 __all__ = ["FLOAT64_MAX_KU", "SHIFT_MIN_N", "Certificate", "abs_row_sums", "cached", "certificate", "factor64",
            "inverse_bound_float64", "inverse_bound_ozaki", "inverse_bound_r", "shift_bound"]
@@ -107,22 +108,6 @@ class Certificate(NamedTuple):
 
 
 # ----------------------------------------------------------------------------- factorization
-def _mirror_lower(R, block=256):
-    """Copy the lower triangle of R onto the upper one, in place, by cache-sized blocks.
-
-    (``np.tril(R) + np.tril(R, -1).T`` makes three n x n temporaries: 0.6 s of
-    5.6 s at n = 2000.)
-    """
-    n = R.shape[0]
-    for i0 in range(0, n, block):
-        i1 = min(n, i0 + block)
-        R[i0:i1, i1:] = R[i1:, i0:i1].T
-        D = R[i0:i1, i0:i1]
-        iu = np.triu_indices(i1 - i0, 1)
-        D[iu] = D.T[iu]
-    return R
-
-
 def factor64(s: ExactSystem, spd):
     """(kind, solve, inverse) for the float64 rounding of A, or None if it cannot be factored.
 
@@ -137,7 +122,7 @@ def factor64(s: ExactSystem, spd):
         if info == 0:
             def inverse():
                 R, _ = lapack.dpotri(c, lower=1, overwrite_c=1)
-                return _mirror_lower(R)
+                return mirror_lower(R)
 
             return ("cholesky", lambda r: lapack.dpotrs(c, r, lower=1)[0], inverse)
     lu, piv, info = lapack.dgetrf(A64)

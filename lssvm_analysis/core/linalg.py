@@ -11,6 +11,9 @@
   at once (Suykens' two systems H eta = a, H nu = d): each system keeps its own
   step lengths, stops and history, and one pass over A per iteration serves
   all of them (A times an n x k block instead of k matrix-vector products).
+* :func:`mirror_lower` - copy a square matrix's lower triangle onto its upper
+  one in place, by cache-sized bands: how every formed system is made exactly
+  symmetric.
 
 Both Cholesky variants are the same outer-product ("incomplete Cholesky")
 recurrence G[:, r] = (K[:, j] - G G[j, :]^T) / sqrt(d_j), d <- d - G[:, r]^2,
@@ -31,7 +34,50 @@ from .precision import get_precision, precision_of
 
 __all__ = ["CholeskySelection", "thresholded_cholesky", "pivoted_cholesky", "CGResult",
            "hestenes_stiefel_cg", "simultaneous_cg", "cg_iteration_bound", "Kappa2", "kappa2",
-           "bordered_matrix", "bordered_shell", "bordered_rhs", "set_border", "MP_EIG_MAX_N"]
+           "bordered_matrix", "bordered_shell", "bordered_rhs", "set_border", "mirror_lower", "MP_EIG_MAX_N"]
+
+
+#: Rows of one band of :func:`mirror_lower` (128 x n float64 rows of the source stay in L2).
+_MIRROR_BAND = 128
+
+
+def mirror_lower(A, *, band=_MIRROR_BAND):
+    """A[i, j] <- A[j, i] for j > i, in place: the strict upper triangle from the lower.
+
+    Parameters
+    ----------
+    A : (n, n) ndarray, any dtype (object arrays of mpf included)
+        Modified in place and returned.
+    band : int >= 1, keyword-only
+        Rows of A read per step.
+
+    Returns
+    -------
+    A
+
+    Notes
+    -----
+    Band i0:i1 of rows, left of its diagonal block, is copied transposed into
+    columns i0:i1 above it (one strided copy; the band stays in cache), and
+    the diagonal block's strict upper triangle is taken from its lower one
+    through a boolean mask.  No index arrays are built: the former
+    ``A[np.triu_indices(n, 1)] = A.T[...]`` made two n(n-1)/2 int64 arrays
+    and a gather and scatter through them, which at n = 1900 took 0.17-0.30 s
+    (more than the SYRK that formed A) in a fit, where the index arrays land
+    on freshly returned pages; this takes ~0.01 s.  Entries are copied, never
+    computed: the result is bitwise the lower triangle's.
+    """
+    n = A.shape[0]
+    band = check_int("band", band, minimum=1)
+    if A.ndim != 2 or A.shape[1] != n:
+        raise ValueError(f"expected a square matrix, got shape {A.shape}")
+    upper = np.triu(np.ones((min(n, band),) * 2, dtype=bool), 1)
+    for i0 in range(0, n, band):
+        i1 = min(n, i0 + band)
+        A[:i0, i0:i1] = A[i0:i1, :i0].T
+        D = A[i0:i1, i0:i1]
+        np.copyto(D, D.T, where=upper[:i1 - i0, :i1 - i0])
+    return A
 
 
 @dataclass(frozen=True)

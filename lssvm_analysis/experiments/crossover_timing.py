@@ -23,6 +23,7 @@ from ..analysis.crossover import (DATA_C, DATA_SIGMA2, FORMS, SOLVERS, TIMED_PHA
                                   eta_for_ratios, flop_model, kernel_flops)
 from ..core._validation import check_int, check_positive
 from ..core.condest import cholesky_conditioning
+from ..core.linalg import mirror_lower
 from ..core.precision import get_precision
 from ..datasets.crossover import crossover_data
 from ..solvers import fit
@@ -130,12 +131,14 @@ def _as_selected(H0, p):
 
     The selection fills the first N columns of two M x M work arrays (G and
     the kernel columns), keeps copies of them and frees the work arrays, so
-    the formations' temporaries (the product, the index arrays of the
-    symmetrizing pass, the factor) land on pages the allocator has just
-    been given back, and pay the page faults they pay in a fit.  Timed back
-    to back without this, a kernel reuses the pages its last call freed: at
-    M = 1000, N = 160 the symmetrizing pass of the dual runs in ~7 ms, inside
-    ``els-dual`` in ~15 ms (2000 page faults), which is what this gives.
+    the formations' temporaries (the product, the centred H, the factor)
+    land on pages the allocator has just been given back, and pay the page
+    faults they pay in a fit.  Timed back to back without this, a kernel
+    reuses the pages its last call freed.  (The symmetrizing pass, which
+    built two n(n-1)/2 index arrays, was the worst case: ~7 ms back to back,
+    ~15 ms in ``els-dual`` at M = 1000, N = 160, and 0.17-0.30 s against a
+    modelled 0.05-0.07 s at M = 2000, N = 1893; it is now a banded copy,
+    :func:`~lssvm_analysis.core.linalg.mirror_lower`, with no temporaries.)
 
     Returns
     -------
@@ -158,9 +161,7 @@ def _ridge_and_mirror(A, one):
     """As the solvers make the formed matrix exactly symmetric: ridge, strict upper triangle from the lower."""
     n = A.shape[0]
     A[np.diag_indices(n)] = A[np.diag_indices(n)] + one
-    iu = np.triu_indices(n, 1)
-    A[iu] = A.T[iu]
-    return A
+    return mirror_lower(A)
 
 
 def _factor_and_solve(A, B, p, order):

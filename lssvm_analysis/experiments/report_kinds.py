@@ -315,8 +315,9 @@ KINDS = {
 }
 #: Kinds whose rows changed meaning: version 2 of crossover-timing names its wall-clock columns time_*,
 #: version 3 adds the condition estimate, the loop's vector updates and H^T beta to the rate model and
-#: times its kernels in the solvers' order and memory state.
-_VERSIONS = {"crossover-timing": 3}
+#: times its kernels in the solvers' order and memory state, version 4 times the solvers after their
+#: symmetrizing pass became a banded copy (core.linalg.mirror_lower) instead of an index-array scatter.
+_VERSIONS = {"crossover-timing": 4}
 
 for _name, (_func, _val) in KINDS.items():
     register_task_kind(_name, _func, validate=_val, version=_VERSIONS.get(_name, 1))

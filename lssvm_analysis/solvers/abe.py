@@ -70,7 +70,7 @@ import numpy as np
 from ..core._validation import check_open_interval
 from ..core.condest import cholesky_conditioning
 from ..core.exceptions import CholeskyBreakdownError
-from ..core.linalg import bordered_matrix, thresholded_cholesky
+from ..core.linalg import bordered_matrix, mirror_lower, thresholded_cholesky
 from ..core.memory import ensure_memory
 from ..core.precision import get_precision, precision_of
 from .result import PhaseTimer
@@ -132,9 +132,7 @@ def _add_ridge_and_symmetrize(A, c_inv):
     """A + I/C, with the strict upper triangle copied from the lower (exact symmetry)."""
     n = A.shape[0]
     A[np.diag_indices(n)] = A[np.diag_indices(n)] + c_inv
-    iu = np.triu_indices(n, 1)
-    A[iu] = A.T[iu]
-    return A
+    return mirror_lower(A)
 
 
 def _coef(v, L, feature_map, p):

@@ -112,6 +112,7 @@ import scipy.linalg
 from ..core._validation import check_int
 from ..core.condest import matrix_conditioning
 from ..core.exceptions import CholeskyBreakdownError, FallbackWarning
+from ..core.linalg import mirror_lower
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant
 from . import _zhao_sun_recursive  # noqa: F401  (registers rr-lssvr)
@@ -181,8 +182,7 @@ def reduced_system(X, d, S, kernel, C, p):
     Z[1:] = kernel(X[S], X, precision=p)
     H = Z @ Z.T
     H[1:, 1:] = H[1:, 1:] + Z[1:, S] * p.reciprocal(C)  # R = diag(0, K/C), K = K^[:, S]
-    iu = np.triu_indices(len(S) + 1, 1)
-    H[iu] = H.T[iu]
+    mirror_lower(H)
     return H, Z @ p.asarray(d), Z
 
 
@@ -291,9 +291,7 @@ def _kernel_root(S, C, p, Z, diag):
     n = len(S)
     # K_SS is a block of the rectangular kernel K(X_S, X), whose GEMM rows need not be
     # bit-symmetric: mirror its lower triangle (each entry is one of its two roundings)
-    K = np.array(Z[1:, S], copy=True)
-    iu = np.triu_indices(n, 1)
-    K[iu] = K.T[iu]
+    K = mirror_lower(np.array(Z[1:, S], copy=True))
     base = p.scalar(n * p.unit_roundoff) * max(np.diagonal(K))
     for k in range(12):
         delta = base * p.scalar(10.0 ** k) if k else p.scalar(0)
