@@ -356,8 +356,12 @@ def _upsilon(st, gamma, update, ups_ls):
     return ups_ls - st.solve(rhs)
 
 
-#: Bytes of P per row chunk of the fused pass: the chunk stays in a core's 2 MiB L2 between its products.
-_CHUNK_BYTES = 2 ** 20
+#: Bytes of P per row chunk of the fused pass.  Measured at m = 289,916, r = 219 (30
+#: iterations, solve phase): 1 MiB chunks (in a core's 2 MiB L2 between the two products)
+#: 3.4 s with 1 or 2 BLAS threads; 4-64 MiB chunks (in the shared L3) 3.2-3.5 s with one
+#: thread and 2.1-2.4 s with two: a gemv over a few hundred rows runs on one thread, and the
+#: smoothing of 500 small chunks per iteration costs ~20 ms in calls.
+_CHUNK_BYTES = 16 * 2 ** 20
 
 
 def _fused_pass(st, ups, b, smoother):
@@ -365,7 +369,7 @@ def _fused_pass(st, ups, b, smoother):
 
     xi = y - (P_c upsilon + mean(P) upsilon + b), gamma = smooth(xi) and
     q = P_c^T gamma, by row chunks of P_c that stay in cache between the
-    two products, instead of two passes over the m x r factor, which memory
+    two products (``_CHUNK_BYTES``), instead of two passes over the m x r factor, which memory
     bandwidth bounds (2 x 0.5 GB per iteration at m = 289,916, r = 219:
     96 ms unfused, 64 ms fused for the products alone).  Per entry the
     arithmetic is that of the unfused path; only the order of the sums over
