@@ -38,8 +38,14 @@ def _spec(sleep=SLEEP, name="lifecycle"):
                      seeds=[None], options={"sleep": sleep})
 
 
+# The driver restores Python's Ctrl-C handler: a process started from a background job of a
+# non-interactive shell (``make test &``, some CI runners) inherits SIGINT ignored, and
+# Python then never installs its handler, so SIGINT would do nothing (seen: the sweep ran
+# to "finished").  What is tested is what Ctrl-C does to a process that receives it.
 DRIVER = textwrap.dedent("""
+    import signal
     import sys
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     sys.path[:0] = [{root!r}, {tests!r}]
     import _robust_kinds
     from lssvm_analysis.experiments import SweepSpec, run_sweep
