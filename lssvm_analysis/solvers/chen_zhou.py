@@ -41,7 +41,10 @@ rescues the value in IEEE arithmetic, and the overflow count is recorded);
 the non-zero set S_t of Comment 3 is then defined by *underflow*, i.e. by the
 precision.  ``smoothing="stable"`` evaluates ``xi * expit(z)`` without overflow
 and sets ``gamma_i = 0`` exactly when ``z_i = p (xi_i^2 - tau^2) <= -40``
-(``expit(-40) < 4.3e-18``), the same S_t for every precision.
+(``expit(-40) < 4.3e-18``), the same S_t for every precision; expit is
+``scipy.special.expit`` for float32/float64/longdouble (its own loops, one
+pass, relative error a few u) and 1/(1 + e^-z) or e^z/(1 + e^z), whichever
+exponent is <= 0, for mpN.
 
 Nystrom feature map
 -------------------
@@ -76,6 +79,7 @@ import warnings
 
 import numpy as np
 import scipy.linalg
+import scipy.special
 
 from ..core._validation import check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
@@ -288,8 +292,11 @@ class _Smoother:
                 n_over = 0 if E.dtype == object else int(np.count_nonzero(np.isinf(E)))
                 g = xi * np.where(E < one, E, one) / (one + prec.exp(-np.abs(z)))
             return g, n_over
-        ez = prec.exp(-np.abs(z))
-        s = np.where(z >= zero, one / (one + ez), ez / (one + ez))
+        if xi.dtype != object:  # float32/64, longdouble: one ufunc pass (scipy's expit has their loops)
+            s = scipy.special.expit(z)
+        else:  # mp: 1/(1+e^-z) or e^z/(1+e^z), whichever exponent is <= 0
+            ez = prec.exp(-np.abs(z))
+            s = np.where(z >= zero, one / (one + ez), ez / (one + ez))
         return np.where(z > self.cut, xi * s, zero), 0
 
 
