@@ -32,6 +32,7 @@ import os
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # for worker processes tests start
 
+import math  # noqa: E402
 import zlib  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 
@@ -365,3 +366,17 @@ def render_section(tmp_path):
         return RenderedSection(records, sec, info.render(sec, tmp_path, records, profile), tmp_path)
 
     return render
+
+
+def logspaced_spd(rng, n, cond):
+    """Q diag(logspace(0, -log10 cond)) Q^T in float64, symmetrized (kappa_2 ~ cond)."""
+    Q, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    A = (Q * np.logspace(0, -math.log10(cond), n)) @ Q.T
+    return (A + A.T) / 2
+
+
+def logspaced_nonsymmetric(rng, n, cond):
+    """U diag(logspace) V^T: a non-symmetric matrix with kappa_2 ~ cond."""
+    U, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    V, _ = np.linalg.qr(rng.standard_normal((n, n)))
+    return (U * np.logspace(0, -math.log10(cond), n)) @ V.T

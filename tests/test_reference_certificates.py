@@ -17,7 +17,7 @@ import math
 import flint
 import numpy as np
 import pytest
-from conftest import Exact
+from conftest import Exact, logspaced_nonsymmetric, logspaced_spd
 
 from lssvm_analysis.analysis import _inverse_bounds as ib
 from lssvm_analysis.analysis.reference import reference_solve
@@ -29,20 +29,6 @@ NEAR_1_OVER_U = 4e15      # kappa_2 target: 1/u = 9.0e15
 
 
 # -- helpers -------------------------------------------------------------------
-
-def _spd(rng, n, cond):
-    """Q diag(logspace(0, -log10 cond)) Q^T in float64, symmetrized (kappa_2 ~ cond)."""
-    Q, _ = np.linalg.qr(rng.standard_normal((n, n)))
-    A = (Q * np.logspace(0, -math.log10(cond), n)) @ Q.T
-    return (A + A.T) / 2
-
-
-def _nonsymmetric(rng, n, cond):
-    """U diag(logspace) V^T: a non-symmetric matrix with kappa_2 ~ cond."""
-    U, _ = np.linalg.qr(rng.standard_normal((n, n)))
-    V, _ = np.linalg.qr(rng.standard_normal((n, n)))
-    return (U * np.logspace(0, -math.log10(cond), n)) @ V.T
-
 
 def _kkt(H):
     n = H.shape[0]
@@ -103,16 +89,16 @@ def _two_term(monkeypatch):
 
 _CASES = {
     # name: (matrix builder, patch, expected certificate)
-    "float64-product": (lambda rng, S: _spd(rng, 40, 1e6), None, "float64-product"),
-    "ozaki-spd-near-1/u": (lambda rng, S: _spd(rng, 40, NEAR_1_OVER_U), None, "ozaki-product"),
-    "ozaki-nonsymmetric": (lambda rng, S: _nonsymmetric(rng, 40, 1e12), _no_float64,
+    "float64-product": (lambda rng, S: logspaced_spd(rng, 40, 1e6), None, "float64-product"),
+    "ozaki-spd-near-1/u": (lambda rng, S: logspaced_spd(rng, 40, NEAR_1_OVER_U), None, "ozaki-product"),
+    "ozaki-nonsymmetric": (lambda rng, S: logspaced_nonsymmetric(rng, 40, 1e12), _no_float64,
                            "ozaki-product"),
     "ozaki-kkt": (lambda rng, S: _kkt(S(40, 1e10).A), _no_float64, "ozaki-product"),
-    "ozaki-2-near-1/u": (lambda rng, S: _spd(rng, 40, NEAR_1_OVER_U), _two_term,
+    "ozaki-2-near-1/u": (lambda rng, S: logspaced_spd(rng, 40, NEAR_1_OVER_U), _two_term,
                          "ozaki-product-2"),
     "ozaki-2-kkt": (lambda rng, S: _kkt(S(40, 1e12).A), lambda mp: (_no_float64(mp), _two_term(mp)),
                     "ozaki-product-2"),
-    "cholesky-shift": (lambda rng, S: _spd(rng, 40, 1e6),
+    "cholesky-shift": (lambda rng, S: logspaced_spd(rng, 40, 1e6),
                        lambda mp: mp.setattr(ib, "SHIFT_MIN_N", 1), "cholesky-shift"),
 }
 
@@ -145,7 +131,7 @@ def test_certificate_is_rigorous_and_not_vacuous(monkeypatch, rng, rbf_system, c
 
 
 def test_cholesky_shift_bound_brackets_lambda_min(rng):
-    A = _spd(rng, 40, 1e6)
+    A = logspaced_spd(rng, 40, 1e6)
     s = exact_system(A, np.ones(40))
     _, solve, _ = ib.factor64(s, True)
     lam = ib.shift_bound(s, solve)
@@ -158,7 +144,7 @@ def test_cholesky_shift_bound_brackets_lambda_min(rng):
 def test_cholesky_shift_falls_back_when_it_cannot_certify(monkeypatch, rng):
     """kappa 1e15, n u tr(A) > lambda_min / 2: no shift certifies; R with Ozaki products does."""
     monkeypatch.setattr(ib, "SHIFT_MIN_N", 1)
-    A = _spd(rng, 40, 1e15)
+    A = logspaced_spd(rng, 40, 1e15)
     s = exact_system(A, np.ones(40))
     assert ib.shift_bound(s, ib.factor64(s, True)[1]) is None
     b = rng.standard_normal(40)

@@ -11,31 +11,15 @@ R F is accurate to u; the I - R A defect encloses the exact one and is within
 """
 from __future__ import annotations
 
-import math
-
 import flint
 import numpy as np
 import pytest
-from conftest import Exact
+from conftest import Exact, logspaced_nonsymmetric, logspaced_spd
 
 from lssvm_analysis.analysis import _inverse_bounds as ib
 from lssvm_analysis.core import _ozaki as oz
 
 U64 = 2.0 ** -53
-
-
-def _spd(rng, n, cond):
-    """Q diag(logspace(0, -log10 cond)) Q^T in float64, symmetrized (kappa_2 ~ cond)."""
-    Q, _ = np.linalg.qr(rng.standard_normal((n, n)))
-    A = (Q * np.logspace(0, -math.log10(cond), n)) @ Q.T
-    return (A + A.T) / 2
-
-
-def _nonsymmetric(rng, n, cond):
-    """U diag(logspace) V^T: a non-symmetric matrix with kappa_2 ~ cond."""
-    U, _ = np.linalg.qr(rng.standard_normal((n, n)))
-    V, _ = np.linalg.qr(rng.standard_normal((n, n)))
-    return (U * np.logspace(0, -math.log10(cond), n)) @ V.T
 
 
 def _exact_defect(R, A) -> flint.fmpq:
@@ -126,7 +110,7 @@ def test_fixed_point_iterate_is_exact(rng):
 def test_dot_is_accurate(rng):
     """R F by Ozaki products: error ~ gamma_n 2^-43 |R||F| + u |R F|, far below fl(R F)'s."""
     n = 30
-    R = np.linalg.inv(_spd(rng, n, 1e12))
+    R = np.linalg.inv(logspaced_spd(rng, n, 1e12))
     F = rng.standard_normal((n, 2))
     D = oz.dot([oz.split_rows(R, oz.slice_bits(n)[1], 2)], F)
     exact = Exact.mat(R) * Exact.mat(F)
@@ -157,7 +141,7 @@ def test_float64_pieces_are_exact():
 def test_inverse_defect_encloses_the_exact_defect(rng, kind):
     """n u kappa >> 1: float64 cannot certify; the Ozaki defect does, within 1e-9 of the truth."""
     n = 30
-    A = _nonsymmetric(rng, n, 1e15) if kind == "nonsymmetric" else _spd(rng, n, 1e15)
+    A = logspaced_nonsymmetric(rng, n, 1e15) if kind == "nonsymmetric" else logspaced_spd(rng, n, 1e15)
     Aq = Exact.mat(A)
     extras = []
     if kind == "longdouble":
