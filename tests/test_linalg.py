@@ -181,13 +181,17 @@ def test_pivoted_cholesky_stops_at_rank_and_at_trace_tol(precision, rng, n_for):
     assert la.pivoted_cholesky(X, kernel, rank=10 * m, precision=p).G.shape[1] <= m
 
 
-def test_pivoted_cholesky_columns_are_the_differences_kernel_bit_for_bit(precision, rng, n_for):
+@pytest.mark.parametrize("greedy", [True, False], ids=["pivoted", "thresholded"])
+def test_cholesky_selection_columns_are_the_differences_kernel_bit_for_bit(precision, rng, n_for, greedy):
     """The per-pivot kernel column (contiguous coordinate rows, in-place ops for float32/64) is
     exactly the column of rbf_kernel(formation="differences"), and so are the pivots' factor rows'
-    source: keep_columns=True returns those columns."""
+    source: the selection returns those columns."""
     p, m = precision, n_for(precision, 50, 20)
     X = rng.uniform(-2, 2, size=(m, 3))
-    sel = la.pivoted_cholesky(X, la.make_kernel("rbf", sigma2=0.7), rank=6, precision=p)
+    kernel = la.make_kernel("rbf", sigma2=0.7)
+    sel = (la.pivoted_cholesky(X, kernel, rank=6, precision=p) if greedy
+           else la.thresholded_cholesky(X, kernel, 0.5, precision=p))
+    assert len(sel.indices) >= 2
     K = la.rbf_kernel(X, sigma2=0.7, precision=p, formation="differences")
     for t, j in enumerate(sel.indices):
         assert all(a == b for a, b in zip(sel.columns[:, t], K[:, j])), t
@@ -459,3 +463,24 @@ def test_mirror_lower_bad_input(kw, error, match):
         mirror_lower(np.eye(3), **kw)
     with pytest.raises(ValueError, match="square"):
         mirror_lower(np.ones((2, 3)))
+
+
+def test_householder_qr_in_every_precision(precision, rng):
+    """R^T R = A^T A + E with |E| <= c m n u ||A||_F^2 (backward stability, Higham Thm 19.4; c = 4
+    covers the two-sided product of the backward error), R exactly upper triangular, and R x = Q^T b
+    gives the least-squares solution (normal equations A^T (A x - b) = 0 to the same order)."""
+    from lssvm_analysis.core.linalg import householder_qr
+
+    p = la.get_precision(precision)
+    m, n = 9, 4
+    A, b = p.asarray(rng.standard_normal((m, n))), p.asarray(rng.standard_normal(m))
+    A0 = A.copy()
+    R, y = householder_qr(A, p, b)
+    assert all(A[i, j] == A0[i, j] for i in range(m) for j in range(n))  # input untouched
+    assert all(R[i, j] == 0 for i in range(n) for j in range(i))
+    f = p.to_float64
+    bound = 4 * m * n * p.unit_roundoff * float(np.sum(f(A) ** 2))
+    assert np.abs(f(R.T @ R - A.T @ A)).max() <= bound  # the difference formed in p, then rounded
+    x = p.solve_triangular(R, y, lower=False)
+    assert np.abs(f(A.T @ (A @ x - b))).max() <= bound * (1 + np.abs(f(x)).max())
+    assert householder_qr(A, p)[1] is None

@@ -35,6 +35,7 @@ import numpy as np
 
 from ._validation import _all_finite, _short, as_matrix, check_finite, check_int, check_positive, \
     check_representable
+from .linalg import mirror_band, strict_upper_mask
 from .memory import ensure_memory
 from .precision import get_precision
 
@@ -187,7 +188,7 @@ def _rbf_gemm(Xp, Zp, sigma2, p, out):
         for i0 in range(0, n, rows):
             _exp_block(out[i0:i0 + rows], U[i0:i0 + rows], W)
         return out
-    upper = np.triu(np.ones((min(n, _BAND),) * 2, dtype=bool), 1)  # strict upper triangle of a block
+    upper = strict_upper_mask(min(n, _BAND))
     for i0 in range(0, n, _BAND):
         i1 = min(n, i0 + _BAND)
         band = out[i0:i1, :i1]  # the band on and left of the diagonal: one GEMM, clamp, exp
@@ -195,10 +196,8 @@ def _rbf_gemm(Xp, Zp, sigma2, p, out):
         _clamp(out[i0:i1, :i0])
         _clamp(out[i0:i1, i0:i1])  # the diagonal block (E_ii ~ 0): clamped apart from the rest
         np.exp(band, out=band)
-        out[:i0, i0:i1] = out[i0:i1, :i0].T  # mirrored above the diagonal while the band is in cache
-        v = out[i0:i1, i0:i1]  # its diagonal block: the lower triangle, mirrored; an exact unit diagonal
-        np.copyto(v, v.T, where=upper[:i1 - i0, :i1 - i0])
-        v[np.diag_indices(i1 - i0)] = 1
+        mirror_band(out, i0, i1, upper)  # mirrored above the diagonal while the band is in cache
+        out[i0:i1, i0:i1][np.diag_indices(i1 - i0)] = 1  # an exact unit diagonal
     return out
 
 

@@ -11,6 +11,9 @@
   at once (Suykens' two systems H eta = a, H nu = d): each system keeps its own
   step lengths, stops and history, and one pass over A per iteration serves
   all of them (A times an n x k block instead of k matrix-vector products).
+* :func:`householder_qr` - R of A = QR (and Q^T b) by Householder
+  reflections with every operation in the precision, for the precisions
+  LAPACK does not have.
 * :func:`mirror_lower` - copy a square matrix's lower triangle onto its upper
   one in place, by cache-sized bands: how every formed system is made exactly
   symmetric.
@@ -34,7 +37,8 @@ from .precision import get_precision, precision_of
 
 __all__ = ["CholeskySelection", "thresholded_cholesky", "pivoted_cholesky", "CGResult",
            "hestenes_stiefel_cg", "simultaneous_cg", "cg_iteration_bound", "Kappa2", "kappa2",
-           "bordered_matrix", "bordered_shell", "bordered_rhs", "set_border", "mirror_lower", "MP_EIG_MAX_N"]
+           "bordered_matrix", "bordered_shell", "bordered_rhs", "set_border", "mirror_lower", "mirror_band",
+           "strict_upper_mask", "householder_qr", "MP_EIG_MAX_N"]
 
 
 #: Rows of one band of :func:`mirror_lower` (128 x n float64 rows of the source stay in L2).
@@ -71,13 +75,71 @@ def mirror_lower(A, *, band=_MIRROR_BAND):
     band = check_int("band", band, minimum=1)
     if A.ndim != 2 or A.shape[1] != n:
         raise ValueError(f"expected a square matrix, got shape {A.shape}")
-    upper = np.triu(np.ones((min(n, band),) * 2, dtype=bool), 1)
+    upper = strict_upper_mask(min(n, band))
     for i0 in range(0, n, band):
-        i1 = min(n, i0 + band)
-        A[:i0, i0:i1] = A[i0:i1, :i0].T
-        D = A[i0:i1, i0:i1]
-        np.copyto(D, D.T, where=upper[:i1 - i0, :i1 - i0])
+        mirror_band(A, i0, min(n, i0 + band), upper)
     return A
+
+
+def strict_upper_mask(k):
+    """(k, k) boolean mask of the strict upper triangle, for :func:`mirror_band`."""
+    return np.triu(np.ones((k, k), dtype=bool), 1)
+
+
+def mirror_band(A, i0, i1, upper):
+    """One band of :func:`mirror_lower`: rows i0:i1 left of the diagonal onto columns i0:i1 above it.
+
+    ``upper`` is :func:`strict_upper_mask` of at least i1 - i0.  Callers that
+    compute A by bands (``core.kernels``) mirror each band while it is in cache.
+    """
+    A[:i0, i0:i1] = A[i0:i1, :i0].T
+    D = A[i0:i1, i0:i1]
+    np.copyto(D, D.T, where=upper[:i1 - i0, :i1 - i0])
+
+
+def householder_qr(A, p, b=None):
+    """R of A = Q R by Householder reflections, every operation in precision p (Golub & Van Loan 5.2.1).
+
+    Parameters
+    ----------
+    A : (m, n) array in p, m >= n
+        Not modified.
+    p : Precision
+    b : (m,) array in p, optional
+        Reflected along with A's columns.
+
+    Returns
+    -------
+    R : (n, n) array, upper triangular (its strict lower part exactly 0)
+    y : (n,) array, the first n entries of Q^T b, or None without b
+
+    Notes
+    -----
+    For longdouble and mpN, which LAPACK does not have (float32/float64 callers
+    use geqrf).  2 m n^2 - 2 n^3/3 flops.  Backward stable: R is the exact
+    factor of A + dA with ||dA_j|| <= c m n u ||A_j|| (Higham, *Accuracy and
+    Stability*, Thm 19.4).  The reflection sends each column to -sign(a_0) ||a||
+    e_1 (no cancellation in v_0 = a_0 - alpha).
+    """
+    A = np.array(A, copy=True)
+    y = None if b is None else np.array(b, copy=True)
+    n = A.shape[1]
+    two, zero = p.scalar(2), p.scalar(0)
+    for k in range(n):
+        a = A[k:, k]
+        alpha = p.sqrt(np.array([a @ a], dtype=A.dtype))[0]
+        if not (alpha > zero):
+            continue
+        if a[0] > zero:
+            alpha = -alpha
+        v = a.copy()
+        v[0] = v[0] - alpha
+        beta = two / (v @ v)
+        A[k:, k:] = A[k:, k:] - np.outer(v, beta * (v @ A[k:, k:]))
+        if y is not None:
+            y[k:] = y[k:] - v * (beta * (v @ y[k:]))
+        A[k + 1:, k] = zero
+    return A[:n, :n], (None if y is None else y[:n])
 
 
 @dataclass(frozen=True)
@@ -137,14 +199,14 @@ def _setup(X, kernel, precision):
     return p, X, m, diag, kernel
 
 
-def _add_column(p, X, kernel, G, cols, r, j, d, done):
-    """Append pivot j as column r of G (outer-product Cholesky step).
+def _add_column(p, column, G, cols, r, j, d, done):
+    """Append pivot j as column r of G (outer-product Cholesky step); ``column(j)`` is K[:, j].
 
     ``done`` are the earlier pivots: their rows of the new column are zero in
     exact arithmetic (their residual is eliminated), so they are set to an
     exact zero and ``G[pivots]`` is exactly lower triangular.
     """
-    kcol = kernel(X, X[j:j + 1], precision=p)[:, 0]
+    kcol = column(j)
     if cols is not None:
         cols[:, r] = kcol
     s = p.sqrt(np.array([d[j]], dtype=p.dtype))[0]
@@ -204,34 +266,30 @@ def _greedy_step(p, column, G, cols, r, j, d, done):
 
     For float32/float64 one BLAS gemv, y <- K[:, j] - G[:, :r] G[j, :r]^T,
     reads G once and every other pass is in place: the step is bound by
-    reading G (8 m r bytes in float64).
+    reading G (8 m r bytes in float64).  Otherwise :func:`_add_column`.
     """
+    if not p.hardware:
+        s = _add_column(p, column, G, cols, r, j, d, done)
+        zero = p.scalar(0)
+        d[j] = zero  # exact zero at a pivot (removes rounding residue)
+        d[d < zero] = zero  # clamp rounding below 0
+        return s
     kcol = column(j)
     if cols is not None:
         cols[:, r] = kcol
     s = p.sqrt(np.array([d[j]], dtype=p.dtype))[0]
-    if p.hardware:
-        g = kcol
-        if r:
-            gemv = get_blas_funcs("gemv", dtype=p.dtype)
-            g = gemv(-1.0, G[:, :r], G[j, :r], beta=1.0, y=kcol, overwrite_y=1)
-        np.divide(g, s, out=g)
-        g[done] = 0
-        g[j] = s  # d_j / s = s exactly: (K_jj - ||G_j||^2) / s cancels (float32: to 0 or below)
-        G[:, r] = g
-        np.multiply(g, g, out=g)
-        np.subtract(d, g, out=d)
-        d[j] = 0
-        np.maximum(d, 0, out=d)
-        return s
-    g = (kcol - G[:, :r] @ G[j, :r]) / s if r else kcol / s
-    g[done] = p.scalar(0)
-    g[j] = s
+    g = kcol
+    if r:
+        gemv = get_blas_funcs("gemv", dtype=p.dtype)
+        g = gemv(-1.0, G[:, :r], G[j, :r], beta=1.0, y=kcol, overwrite_y=1)
+    np.divide(g, s, out=g)
+    g[done] = 0
+    g[j] = s  # d_j / s = s exactly: (K_jj - ||G_j||^2) / s cancels (float32: to 0 or below)
     G[:, r] = g
-    zero = p.scalar(0)
-    d -= g * g
-    d[j] = zero  # exact zero at a pivot (removes rounding residue)
-    d[d < zero] = zero  # clamp rounding below 0
+    np.multiply(g, g, out=g)
+    np.subtract(d, g, out=d)
+    d[j] = 0
+    np.maximum(d, 0, out=d)
     return s
 
 
@@ -261,13 +319,14 @@ def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySele
     cols = p.zeros((m, m))
     keep, roots = [], np.empty(m)
     eta_p = p.scalar(eta)
+    column = _KernelColumns(p, X, kernel)
     for j in range(m):
         dj = d[j]
         root = p.sqrt(np.array([dj], dtype=p.dtype))[0] if dj > 0 else p.scalar(0)
         roots[j] = float(root)
         if not (root >= eta_p):
             continue
-        _add_column(p, X, kernel, G, cols, len(keep), j, d, keep)
+        _add_column(p, column, G, cols, len(keep), j, d, keep)
         keep.append(j)
     r = len(keep)
     return CholeskySelection(np.array(keep, dtype=np.intp), G[:, :r].copy(), cols[:, :r].copy(), roots)

@@ -23,10 +23,10 @@ from ..analysis.crossover import (DATA_C, DATA_SIGMA2, FORMS, SOLVERS, TIMED_PHA
                                   eta_for_ratios, flop_model, kernel_flops)
 from ..core._validation import check_int, check_positive
 from ..core.condest import cholesky_conditioning
-from ..core.linalg import mirror_lower
 from ..core.precision import get_precision
 from ..datasets.crossover import crossover_data
 from ..solvers import fit
+from ..solvers.abe import _add_ridge_and_symmetrize  # the solvers' own pass, timed as they run it
 
 __all__ = ["measure_crossover", "measure_rates"]
 
@@ -157,13 +157,6 @@ def _clock(func):
     return out, time.perf_counter() - t0
 
 
-def _ridge_and_mirror(A, one):
-    """As the solvers make the formed matrix exactly symmetric: ridge, strict upper triangle from the lower."""
-    n = A.shape[0]
-    A[np.diag_indices(n)] = A[np.diag_indices(n)] + one
-    return mirror_lower(A)
-
-
 def _factor_and_solve(A, B, p, order):
     """Cholesky (with its symmetry check), the condition estimate and the solve, as the solvers run them."""
     L, t = _clock(lambda: p.cholesky(A))
@@ -187,7 +180,7 @@ def _blas3_steps(H, y, p):
     yield "center", t
     A, t = _clock(lambda: Hc.T @ Hc)
     yield "syrk_primal", t
-    _, t = _clock(lambda: _ridge_and_mirror(A, p.scalar(1)))
+    _, t = _clock(lambda: _add_ridge_and_symmetrize(A, p.scalar(1)))
     yield "sym_N", t
     yield from _factor_and_solve(A, rhs, p, "N")
 
@@ -222,7 +215,7 @@ def _dual_steps(H, y, p):
     """The dual's kernels in ``els-dual``'s order, y in float64 as the solver takes it: (kernel, seconds)."""
     A, t = _clock(lambda: H @ H.T)
     yield "syrk_dual", t
-    _, t = _clock(lambda: _ridge_and_mirror(A, p.scalar(1)))
+    _, t = _clock(lambda: _add_ridge_and_symmetrize(A, p.scalar(1)))
     yield "sym_M", t
     B = p.asarray(np.stack([y, np.ones(len(y))], axis=1))  # y and 1, as _dual_solve
     Z = yield from _factor_and_solve(A, B, p, "M")

@@ -83,7 +83,7 @@ import scipy.special
 
 from ..core._validation import check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
-from ..core.linalg import pivoted_cholesky
+from ..core.linalg import householder_qr, pivoted_cholesky
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant
@@ -229,29 +229,10 @@ def qr_factor_j(Pc, mlam, prec):
         S[m + np.arange(r), np.arange(r)] = root
         R = scipy.linalg.qr(S, mode="r", overwrite_a=True, check_finite=False)[0][:r]
     else:
-        R = _householder_r(np.concatenate([Pc, root * prec.eye(r)]), prec)
+        R = householder_qr(np.concatenate([Pc, root * prec.eye(r)]), prec)[0]
     R = np.triu(R)
     signs = np.where(np.array([v < 0 for v in np.diag(R)]), -1, 1)
     return (R * prec.asarray(signs.astype(float))[:, None]).T.copy()
-
-
-def _householder_r(A, prec):
-    """R of A = Q R by Householder reflections, every operation in ``prec`` (Golub & Van Loan 5.2.1)."""
-    A = A.copy()
-    n, r = A.shape
-    zero, two = prec.scalar(0), prec.scalar(2)
-    for k in range(min(n, r)):
-        x = A[k:, k]
-        norm = prec.sqrt(np.array([np.sum(x * x)], dtype=A.dtype))[0]
-        if norm == zero:
-            continue
-        alpha = -norm if x[0] >= zero else norm
-        v = x.copy()
-        v[0] = v[0] - alpha
-        vv = np.sum(v * v)
-        A[k:, k:] = A[k:, k:] - np.multiply.outer(v, (two / vv) * (v @ A[k:, k:]))
-        A[k + 1:, k] = zero
-    return A[:r]
 
 
 def smooth_gamma(xi, tau, p_smooth, prec, smoothing):

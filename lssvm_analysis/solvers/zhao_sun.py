@@ -112,7 +112,7 @@ import scipy.linalg
 from ..core._validation import check_int
 from ..core.condest import matrix_conditioning
 from ..core.exceptions import CholeskyBreakdownError, FallbackWarning
-from ..core.linalg import mirror_lower
+from ..core.linalg import householder_qr, mirror_lower
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant
 from . import _zhao_sun_recursive  # noqa: F401  (registers rr-lssvr)
@@ -246,32 +246,10 @@ def householder_lstsq(M, b, p):
         Q, R = scipy.linalg.qr(M, mode="economic", check_finite=False)
         y = Q.T @ b
     else:
-        R, y = _householder(M, b, p)
+        R, y = householder_qr(M, p, b)
     r_diag = np.abs(np.diag(R))
     x = p.solve_triangular(np.triu(R), y, lower=False)
     return x, r_diag
-
-
-def _householder(M, b, p):
-    """Generic Householder QR applied to [M | b]: (R (n x n), Q^T b [:n])."""
-    A = np.array(M, copy=True)
-    y = np.array(b, copy=True)
-    m, n = A.shape
-    two, zero = p.scalar(2), p.scalar(0)
-    for k in range(n):
-        a = A[k:, k]
-        alpha = p.sqrt(np.array([a @ a], dtype=A.dtype))[0]
-        if not (alpha > zero):
-            continue
-        if a[0] > zero:
-            alpha = -alpha
-        v = a.copy()
-        v[0] = v[0] - alpha
-        beta = two / (v @ v)
-        A[k:, k:] = A[k:, k:] - np.outer(v, beta * (v @ A[k:, k:]))
-        y[k:] = y[k:] - v * (beta * (v @ y[k:]))
-        A[k + 1:, k] = zero
-    return A[:n, :n], y[:n]
 
 
 def _kernel_root(S, C, p, Z, diag):
