@@ -16,7 +16,9 @@
   LAPACK test threshold), plus the kernel formation's own perturbation when
   the formations differ.
 * Simultaneous CG against one Hestenes-Stiefel run per system: same stop
-  reason and iteration count, iterates within the CG residual bound.
+  reason, iterates within the CG residual bound; the same iteration count
+  where the two products round identically (longdouble, mp), the theoretical
+  CG bound (Suykens 3.27) on it for BLAS precisions.
 """
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ from lssvm_analysis.analysis.reference import reference_solve
 from lssvm_analysis.core.exceptions import CholeskyBreakdownError
 from lssvm_analysis.core import kernels
 from lssvm_analysis.core.kernels import RBF_FORMATIONS, rbf_error_bound
-from lssvm_analysis.core.linalg import hestenes_stiefel_cg, simultaneous_cg
+from lssvm_analysis.core.linalg import cg_iteration_bound, hestenes_stiefel_cg, simultaneous_cg
 
 HW = ["float32", "float64"]
 
@@ -236,13 +238,34 @@ def test_inplace_fit_breaks_down_at_the_replaced_step(name, solver, rng):
 
 
 # -- simultaneous CG -------------------------------------------------------------------
-@pytest.mark.parametrize("name", HW + ["longdouble"])
+#: Precisions whose block product A P rounds each column exactly as the product A p of one vector:
+#: NumPy's own loops for longdouble and object arrays (one dot per entry, same order) -- there the
+#: two runs are the same computation and must agree to the iteration.  float32/64 go through BLAS,
+#: whose GEMM and GEMV kernels (chosen per CPU) sum in different orders.
+SAME_ROUNDING = ["longdouble", "mp30"]
+
+
+@pytest.mark.parametrize("name", HW + SAME_ROUNDING)
 def test_simultaneous_cg_runs_each_system_as_hestenes_stiefel(name, rng):
-    """Per column: same reason; iteration counts within 1 (a product H P rounds differently from
-    H p, so a residual on the threshold may cross it one step apart); ||x - x_hs|| within the two
-    runs' stopping error, 2 rtol kappa ||x*|| (||e|| <= kappa ||r|| / ||A||)."""
+    """Each column of the simultaneous run against its own Hestenes-Stiefel run.
+
+    * Both stop on the residual test and ``||x - x_hs||`` is within the two runs' stopping error:
+      ``||e|| <= ||A^-1|| ||r|| <= kappa rtol ||x*||`` per run (the recursive residual the test
+      reads differs from the true one by O(i n u ||A|| ||x||), far below rtol = 1e3 n u), so
+      ``||x - x_hs||_inf <= 2 kappa rtol sqrt(n) ||x*||_inf``.
+    * Iteration counts: equal where the products round identically (``SAME_ROUNDING``).  For
+      float32/64 the BLAS block product and vector product round differently from the first
+      step and finite-precision CG turns such differences into delays of any size (Greenbaum
+      1989), so no "within 1" holds; the count is bounded by what theory gives instead.
+      ``||r|| <= sqrt(lambda_max) ||e||_A`` and ``||x*||_A <= ||B|| / sqrt(lambda_min)``, so
+      ``||e_i||_A <= (rtol / sqrt(kappa)) ||x*||_A`` implies ``||r_i|| <= rtol ||B||``: the
+      residual test has fired by ``cg_iteration_bound(kappa, rtol / sqrt(kappa))`` steps
+      (Suykens 3.27, the exact-arithmetic bound); Greenbaum's result
+      keeps this bound in finite precision for a kappa of an interval widened by O(n u ||A||),
+      negligible here (kappa ~ 2e2, n u ||A|| ~ 1.5e-13 in float64), so it is applied with factor 1.
+    """
     p = la.get_precision(name)
-    n = 70
+    n = 70 if name not in SAME_ROUNDING[1:] else 30  # mp: object-array products, keep it short
     X = rng.uniform(-1, 1, (n, 2))
     H = la.rbf_kernel(X, sigma2=0.5, precision=p) + p.scalar(0.1) * p.eye(n)
     B = np.stack([p.asarray(np.ones(n)), p.asarray(np.sin(3 * X[:, 0]))], axis=1)
@@ -250,17 +273,26 @@ def test_simultaneous_cg_runs_each_system_as_hestenes_stiefel(name, rng):
     runs = simultaneous_cg(H, B, rtol=rtol, vtol=0, precision=p)
     ev = np.linalg.eigvalsh(_f64(H))
     kappa = ev[-1] / ev[0]
+    bound = np.ceil(cg_iteration_bound(kappa, rtol / np.sqrt(kappa)))
     for j, run in enumerate(runs):
         hs = hestenes_stiefel_cg(H, B[:, j], rtol=rtol, vtol=0, precision=p)
-        assert run.reason == hs.reason == "residual" and abs(run.iterations - hs.iterations) <= 1
+        assert run.reason == hs.reason == "residual"
         assert len(run.history["residual_norm"]) == run.iterations + 1
+        if name in SAME_ROUNDING:
+            assert run.iterations == hs.iterations
+        else:
+            assert max(run.iterations, hs.iterations) <= bound, (run.iterations, hs.iterations, bound)
         xs = np.abs(_f64(hs.x)).max()
         assert np.abs(_f64(run.x) - _f64(hs.x)).max() <= 2 * rtol * kappa * np.sqrt(n) * xs
     # a system that is solved at once leaves the block; the other goes on
     B0 = B.copy()
     B0[:, 0] = p.scalar(0)
     r0, r1 = simultaneous_cg(H, B0, rtol=rtol, vtol=0, precision=p)
-    assert (r0.iterations, r0.reason) == (0, "residual") and abs(r1.iterations - runs[1].iterations) <= 1
+    assert (r0.iterations, r0.reason) == (0, "residual") and r1.reason == "residual"
+    if name in SAME_ROUNDING:
+        assert r1.iterations == runs[1].iterations
+    else:
+        assert r1.iterations <= bound
 
 
 def test_lssvm_cg_keeps_both_histories(rng):
