@@ -196,3 +196,20 @@ def test_import_graph_has_no_cycle():
         if m not in state:
             visit(m)
     assert not cycles, f"import cycles: {cycles[:5]}"
+
+
+def test_task_kinds_register_without_the_report():
+    """``import lssvm_analysis.experiments`` alone registers every task kind (a Dask worker or a
+    user script never imports ``report``): the set is the one a process that imports the whole
+    package sees, and a cz-fit spec validates in that fresh process (issue 23)."""
+    import subprocess
+    import sys
+
+    code = ("import lssvm_analysis.experiments as E; a = sorted(E.task_kinds());"
+            "E.SweepSpec('cz', kind='cz-fit', solvers=['sr-lssvm'], precisions=['float64'],"
+            " datasets=['sinc']).validate();"
+            "import lssvm_analysis.report, lssvm_analysis.cli; b = sorted(E.task_kinds());"
+            "assert a == b, sorted(set(b) - set(a)); print(len(a))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert int(out.stdout) >= 15
