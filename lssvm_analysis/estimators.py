@@ -5,27 +5,73 @@ keep the resulting :class:`~lssvm_analysis.result.Fit` in ``fit_`` so users
 get GridSearchCV, pipelines and ``check_estimator`` conformance while the
 numerics stay in the solver functions.
 
-A solver outcome other than ``"ok"`` (a Cholesky breakdown, CG not converged)
-is raised from ``fit`` as the numerical error it is: an estimator without a
-model must not pretend to have one, and scikit-learn's model selection turns
-the exception into ``error_score``.  The solver functions themselves return
-such outcomes as data.
+Every solver option, from the registry
+--------------------------------------
+The kernel and regularization (``C``, ``sigma2``, ``kernel``, ``degree``,
+``t``), the ``solver`` and the ``precision`` are explicit parameters.  Every
+other keyword of the chosen solver -- its variants (``j_form``, ``ranking``,
+``weights``, ...) and its options (``tau``, ``n_support``, ``max_iter``,
+``index`` of ``lssvm-pruned``, ...) -- goes in one dict, ``solver_params``,
+validated at ``fit`` against the solver's registry entry
+(``la.get_solver(name).params`` and ``.variant_options()``): an unknown key is
+an ``UnexpectedParameterError`` naming it, a variant value the solver does not
+have a ``ValueError`` naming it, so a newly registered solver's options are
+usable without touching this module.  Why a dict and not one estimator
+parameter per solver keyword: scikit-learn reads the parameters from the
+signature of ``__init__``, so a per-keyword design needs either one class per
+solver generated from the registry (signatures built at import, pickling by
+generated names, defaults the registry does not hold) or the union of all
+solvers' keywords on one class (some 50 parameters, most meaningless for the
+solver chosen, and colliding meanings: ``tol`` of CCCP against ``tol`` of
+LIBSVM).  A dict keeps ``get_params`` / ``set_params`` / ``clone`` /
+``check_estimator`` exact and is tuned like any parameter
+(``{"solver_params": [{"j_form": "qr"}, {"j_form": "literal"}]}`` in a grid).
+
+Outcomes
+--------
+A Cholesky or LU breakdown, or a non-finite model, is raised from ``fit`` as
+the numerical error it is: an estimator without a model must not pretend to
+have one, and scikit-learn's model selection turns the exception into
+``error_score``.  An iterative solver that stops at its cap *with* a model
+(CCCP of ``r-lssvm-w/-y``, ``sr-lssvm``, iterated ``w-lssvm``) warns
+:class:`EstimatorConvergenceWarning` (a scikit-learn ``ConvergenceWarning``
+and an ``lssvm_analysis.ConvergenceWarning``) and keeps the last iterate, as
+scikit-learn's iterative estimators do; ``fit_.status`` stays
+``"not-converged"``.  A solver that stops without a model (CG) raises.  The
+solver functions themselves return all of these as data.
 """
 from __future__ import annotations
 
+import dataclasses
+import warnings
+from collections.abc import Mapping
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.exceptions import ConvergenceWarning as SklearnConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .analysis.validation import loo_residuals
 from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning,  # noqa: F401 (documented)
                               NonFiniteModelError, breakdown_error)
+from .core.precision import get_precision
 from .solvers import fit as _fit
 from .solvers import get_solver, solvers
 from .solvers.multiclass import fit_multiclass
 
-__all__ = ["LSSVMRegressor", "LSSVMClassifier", "ELSRegressor"]
+__all__ = ["LSSVMRegressor", "LSSVMClassifier", "ELSRegressor", "EstimatorConvergenceWarning"]
+
+#: Keywords the estimators set from their own parameters (never in ``solver_params``).
+_OWN = ("C", "kernel", "sigma2", "degree", "t", "task")
+
+
+class EstimatorConvergenceWarning(ConvergenceWarning, SklearnConvergenceWarning):
+    """An estimator kept the last iterate of a solver that did not converge.
+
+    Both scikit-learn's ``ConvergenceWarning`` and lssvm_analysis's: filters
+    written for either catch it.
+    """
 
 
 def _check_numeric(a, name):
@@ -41,11 +87,32 @@ def _check_numeric(a, name):
                         f"convert {name} to numbers first")
 
 
+def _fit_quietly(func, *args, **kwargs):
+    """Run a fit, holding back the solver's own ConvergenceWarning (the estimator warns once).
+
+    Every other warning the fit raised is re-emitted unchanged.
+
+    Returns
+    -------
+    result, held : the fit, and the messages of the held-back warnings.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = func(*args, **kwargs)
+    held = []
+    for w in caught:
+        if issubclass(w.category, ConvergenceWarning):
+            held.append(str(w.message))
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return result, held
+
+
 class _LSSVMBase(BaseEstimator):
     _task = "regression"
 
     def __init__(self, C=1.0, sigma2=1.0, kernel="rbf", degree=3, t=1.0,
-                 solver="lssvm-schur", precision="float64"):
+                 solver="lssvm-schur", precision="float64", solver_params=None):
         self.C = C
         self.sigma2 = sigma2
         self.kernel = kernel
@@ -53,19 +120,50 @@ class _LSSVMBase(BaseEstimator):
         self.t = t
         self.solver = solver
         self.precision = precision
+        self.solver_params = solver_params
 
     def _kernel_params(self):
         return {"C": self.C, "kernel": self.kernel, "sigma2": self.sigma2,
                 "degree": self.degree, "t": self.t}
 
-    def _run(self, X, y, **extra):
+    def _own_extra(self):
+        """Keywords an estimator subclass sets from parameters of its own (ELSRegressor: eta)."""
+        return {}
+
+    def _solver_keywords(self, info):
+        """``solver_params`` checked against the estimator's own parameters, plus the subclass's.
+
+        The solver's registry entry checks the rest in ``la.fit`` (unknown
+        keyword: UnexpectedParameterError; unknown variant value: ValueError).
+        """
+        given = self.solver_params
+        if given is None:
+            given = {}
+        if not isinstance(given, Mapping):
+            raise TypeError(f"expected a dict of solver keywords for solver_params, "
+                            f"got solver_params={given!r}")
+        own = dict(self._own_extra())
+        clash = sorted(k for k in given if k in _OWN or k in own or k == "precision")
+        if clash:
+            raise ValueError(f"expected {clash[0]} as a parameter of {type(self).__name__}, not in "
+                             f"solver_params, got solver_params[{clash[0]!r}]={given[clash[0]]!r}")
+        keywords = {**given, **own}
+        if info.takes_task:
+            keywords["task"] = self._task
+        return keywords
+
+    def _run(self, X, y):
         info = get_solver(self.solver)
         if self._task not in info.tasks:
             raise ValueError(f"expected a solver for {self._task}, got solver={self.solver!r} "
                              f"(tasks {info.tasks})")
-        if info.takes_task:
-            extra["task"] = self._task
-        f = _fit(self.solver, X, y, precision=self.precision, **self._kernel_params(), **extra)
+        keywords = self._solver_keywords(info)
+        f, held = _fit_quietly(_fit, self.solver, X, y, precision=self.precision,
+                               **self._kernel_params(), **keywords)
+        return self._accept(f, held)
+
+    def _accept(self, f, held=()):
+        """The fit as the estimator's model, or the numerical error it is (module docstring)."""
         if f.status == "breakdown" and f.breakdown is not None:
             raise breakdown_error(f.breakdown)
         if f.status == "overflow":
@@ -75,9 +173,34 @@ class _LSSVMBase(BaseEstimator):
                 f"'overflow' in phase {bad.get('phase', '?')!r}: {bad.get('coef_nan', '?')} NaN and "
                 f"{bad.get('coef_inf', '?')} inf of {bad.get('n_coef', '?')} coefficients, bias "
                 f"{bad.get('bias', '?')}); scale y or C down, or use a wider precision", fit=f)
+        if f.status == "not-converged" and f.coef_ is not None:
+            warnings.warn(f"solver {self.solver!r} stopped before its tolerance after "
+                          f"{f.iterations} iterations (status 'not-converged'{': ' if held else ''}"
+                          f"{'; '.join(held)}); the estimator keeps the last iterate. Raise max_iter "
+                          f"or tol in solver_params, or scale y",
+                          EstimatorConvergenceWarning, stacklevel=4)
+            return f, dataclasses.replace(f, status="ok")
         if f.status != "ok":
             raise np.linalg.LinAlgError(f"solver {self.solver!r} ended with status {f.status!r}")
-        return f
+        return f, f
+
+    def _set_model(self, f, model):
+        """``fit_`` (the solver's record), the model used to predict, and scikit-learn's names.
+
+        ``dual_coef_`` (1, n_SV) and ``intercept_`` (1,) follow ``sklearn.svm.SVR``:
+        f(x) = dual_coef_ @ K(support_vectors_, x) + intercept_, in float64;
+        the paper's coefficients and bias, in the fit's precision, stay in
+        ``fit_.coef_`` (Suykens' alpha, or alpha_k y_k for a classifier) and
+        ``fit_.bias_`` (b).
+        """
+        p = get_precision(f.precision)
+        self.fit_ = f
+        self._model = model
+        self.dual_coef_ = np.asarray(p.to_float64(model.coef_), dtype=np.float64).reshape(1, -1)
+        self.intercept_ = np.asarray(p.to_float64(np.asarray([model.bias_], dtype=model.coef_.dtype)),
+                                     dtype=np.float64).reshape(1)
+        self.support_ = np.asarray(f.support_)
+        self.support_vectors_ = np.asarray(f.X_support_)
 
     @property
     def loo_error_(self):
@@ -110,62 +233,110 @@ class _LSSVMBase(BaseEstimator):
         return tags
 
 
-class LSSVMRegressor(RegressorMixin, _LSSVMBase):
-    """LS-SVM regression (Suykens 3.32) with any registered regression solver.
-
-    Parameters
-    ----------
-    C : float, default=1.0
-        Regularization weight (Suykens' gamma).
+_PARAMS_DOC = """C : float, default=1.0
+        Regularization weight (Suykens' gamma; Chen & Zhou's 1/(m lambda)).
     sigma2 : float, default=1.0
         RBF width sigma^2, K(x, z) = exp(-||x - z||^2 / sigma2).
     kernel : {"rbf", "linear", "poly"}, default="rbf"
     degree, t : polynomial kernel (x^T z + t)^degree.
     solver : str, default="lssvm-schur"
-        A registry name with the regression task (``la.solvers("regression")``).
+        A registry name (``la.solvers(task)``).
     precision : str, default="float64"
         A precision name (``la.precisions()``, or "mpN").
+    solver_params : dict, optional
+        Every other keyword of the solver: its variants and options, as
+        listed by ``la.get_solver(solver).params`` and
+        ``.variant_options()`` (e.g. ``{"j_form": "qr", "tau": 2.0}`` for
+        ``sr-lssvm``, ``{"index": "training"}`` or
+        ``{"validation": (X_val, y_val)}`` for ``lssvm-pruned``).  Checked at
+        ``fit``: a keyword the solver does not take raises
+        ``UnexpectedParameterError``, a variant value it does not have
+        ``ValueError``, and a keyword that is a parameter of the estimator
+        (C, sigma2, kernel, degree, t, task, precision) ``ValueError``."""
+
+_ATTRIBUTES_DOC = """dual_coef_ : ndarray of shape (1, n_SV)
+        scikit-learn's name (as ``sklearn.svm.SVR``) for ``fit_.coef_`` in float64.
+    intercept_ : ndarray of shape (1,)
+        scikit-learn's name for the bias ``fit_.bias_`` (Suykens' b) in float64.
+    support_ : ndarray of int
+        Indices of the support vectors in the training set.
+    support_vectors_ : ndarray of shape (n_SV, n_features)
+    n_features_in_ : int"""
+
+
+class LSSVMRegressor(RegressorMixin, _LSSVMBase):
+    __doc__ = f"""LS-SVM regression (Suykens 3.32) with any registered regression solver.
+
+    Parameters
+    ----------
+    {_PARAMS_DOC}
 
     Attributes
     ----------
     fit_ : Fit
-        The solver's outcome (coefficients, timings, diagnostics).
-    n_features_in_ : int
+        The solver's outcome (the paper's ``coef_`` and ``bias_`` in the
+        precision, status, timings, diagnostics).
+    {_ATTRIBUTES_DOC}
     loo_error_ : float
         Exact leave-one-out MSE from one inverse of the KKT matrix (dense
         solvers; Cawley & Talbot 2004), computed on first access.
 
+    Warns
+    -----
+    EstimatorConvergenceWarning
+        The solver stopped at its iteration cap with a model; the last iterate is kept.
+
+    Raises
+    ------
+    CholeskyBreakdownError, LUBreakdownError, NonFiniteModelError
+        From ``fit``, when the solver ends without a model.
+
     Examples
     --------
+    >>> import numpy as np, lssvm_analysis as la
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.uniform(-3, 3, (60, 1)); y = np.sinc(X[:, 0])
+    >>> est = la.LSSVMRegressor(C=10.0, sigma2=0.5).fit(X, y)
+    >>> est.dual_coef_.shape, est.intercept_.shape
+    ((1, 60), (1,))
+
+    Any solver with any of its options and variants (the registry lists them):
+
+    >>> sparse = la.LSSVMRegressor(C=10.0, sigma2=0.5, solver="pcp-lssvm",
+    ...                            solver_params={{"n_support": 10, "j_form": "qr"}}).fit(X, y)
+    >>> sparse.support_.size
+    10
+    >>> pruned = la.LSSVMRegressor(C=10.0, sigma2=0.5, solver="lssvm-pruned",
+    ...                            solver_params={{"index": "training"}}).fit(X, y)
+
     Model selection with scikit-learn (Vieira et al.: 10-fold CV over
     gamma in 2^-5..2^12; our C is Suykens'/Vieira's gamma, sigma2 the RBF
-    width, LIBSVM's gamma = 1/sigma2):
+    width, LIBSVM's gamma = 1/sigma2), variants tuned like any parameter:
 
     >>> from sklearn.model_selection import GridSearchCV
-    >>> grid = {"C": 2.0 ** np.arange(-5, 13), "sigma2": 2.0 ** np.arange(-2, 5)}
-    >>> search = GridSearchCV(LSSVMRegressor(), grid, cv=10, scoring="neg_mean_squared_error")
+    >>> grid = {{"C": 2.0 ** np.arange(-5, 13), "sigma2": 2.0 ** np.arange(-2, 5)}}
+    >>> search = GridSearchCV(la.LSSVMRegressor(), grid, cv=10, scoring="neg_mean_squared_error")
     >>> search.fit(X, y).best_params_  # doctest: +SKIP
+    >>> grid = {{"solver": ["sr-lssvm"], "solver_params": [{{"j_form": v}} for v in ("centered", "literal")]}}
 
     A breakdown raised from ``fit`` becomes ``error_score`` (set
     ``error_score="raise"`` to see it).  For one C, ``loo_error_`` is the
-    N-fold CV score at the cost of a single fit.
+    N-fold CV score at the cost of a single fit; :func:`lssvm_analysis.tune`
+    runs the chapter's grid-and-refine protocol.
     """
 
     def fit(self, X, y):
         _check_numeric(X, "X")
         _check_numeric(y, "y")
         X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
-        self.fit_ = self._run(X, y, **self._extra())
+        self._set_model(*self._run(X, y))
         self._remember_targets(y)
         return self
-
-    def _extra(self):
-        return {}
 
     def predict(self, X):
         check_is_fitted(self, "fit_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self.fit_.predict(X)
+        return self._model.predict(X)
 
 
 class ELSRegressor(LSSVMRegressor):
@@ -176,63 +347,70 @@ class ELSRegressor(LSSVMRegressor):
     eta : float in (0, 1), default=1e-3
         Threshold on the Cholesky pivot root that selects the support vectors
         (Abe §2.1); larger eta gives the sparse variants.
-    solver : {"els-primal", "els-dual"}, default="els-primal"
-        PrLS (eq. 6-7) or DuLS (eq. 10-11).
+    solver : str, default="els-primal"
+        A regression solver that takes ``eta`` (registry): "els-primal"
+        (PrLS, eq. 6-7) or "els-dual" (DuLS, eq. 10-11).
     formation : {"blas3", "as-described"}, default="blas3"
-        How the primal matrix of eq. (7) is formed (els-primal only).
-    Other parameters as :class:`LSSVMRegressor`.
+        How the primal matrix of eq. (7) is formed (passed to the solvers
+        whose registry entry takes ``formation``).
+    Other parameters as :class:`LSSVMRegressor` (``solver_params`` for
+    the remaining keywords, e.g. ``feature_map``).
     """
 
     def __init__(self, C=1.0, sigma2=1.0, kernel="rbf", degree=3, t=1.0, eta=1e-3,
-                 solver="els-primal", precision="float64", formation="blas3"):
+                 solver="els-primal", precision="float64", formation="blas3", solver_params=None):
         super().__init__(C=C, sigma2=sigma2, kernel=kernel, degree=degree, t=t,
-                         solver=solver, precision=precision)
+                         solver=solver, precision=precision, solver_params=solver_params)
         self.eta = eta
         self.formation = formation
 
-    def _extra(self):
+    def _own_extra(self):
         info = get_solver(self.solver)
         if not info.accepts("eta"):
             takers = [n for n in solvers("regression") if get_solver(n).accepts("eta")]
             raise ValueError(f"expected a solver that takes eta (one of {takers}) for ELSRegressor, "
                              f"got solver={self.solver!r}, which takes {list(info.params)}")
         extra = {"eta": self.eta}
-        if get_solver(self.solver).accepts("formation"):
+        if info.accepts("formation"):
             extra["formation"] = self.formation
         return extra
 
 
 class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
-    """LS-SVM classifier (Suykens 3.5/3.7); multiclass by output coding (3.12).
+    __doc__ = f"""LS-SVM classifier (Suykens 3.5/3.7); multiclass by output coding (3.12).
 
     Parameters
     ----------
-    solver : str, default="lssvm-schur"
-        A registry name with the classification task.
-    code : {"1vs1", "1vsa", "moc", "ecoc"}, default="1vs1"
+    {_PARAMS_DOC}
+    code : {{"1vs1", "1vsa", "moc", "ecoc"}}, default="1vs1"
         Output code for more than two classes (Suykens §3.2.4, Hamming decoding).
-    Other parameters as :class:`LSSVMRegressor`.
 
     Attributes
     ----------
     classes_ : ndarray
     fit_ : Fit (binary) or MulticlassFit
+    {_ATTRIBUTES_DOC}
+        (binary problems only; a multiclass fit keeps its binary fits in ``fit_``).
     loo_error_ : float
         Exact leave-one-out misclassification rate (binary, dense solvers).
 
     Examples
     --------
-    >>> from sklearn.model_selection import GridSearchCV
-    >>> grid = {"C": 2.0 ** np.arange(-5, 13), "sigma2": 2.0 ** np.arange(-2, 5)}
-    >>> GridSearchCV(LSSVMClassifier(), grid, cv=10).fit(X, y).best_params_  # doctest: +SKIP
+    >>> import numpy as np, lssvm_analysis as la
+    >>> from sklearn.datasets import load_iris
+    >>> X, y = load_iris(return_X_y=True)
+    >>> clf = la.LSSVMClassifier(C=10.0, sigma2=2.0, solver="op-lssvm",
+    ...                          solver_params={{"ranking": "bordered-inverse"}}).fit(X, y)
+    >>> float(clf.score(X, y)) > 0.9
+    True
     """
 
     _task = "classification"
 
     def __init__(self, C=1.0, sigma2=1.0, kernel="rbf", degree=3, t=1.0,
-                 solver="lssvm-schur", precision="float64", code="1vs1"):
+                 solver="lssvm-schur", precision="float64", code="1vs1", solver_params=None):
         super().__init__(C=C, sigma2=sigma2, kernel=kernel, degree=degree, t=t,
-                         solver=solver, precision=precision)
+                         solver=solver, precision=precision, solver_params=solver_params)
         self.code = code
 
     def fit(self, X, y):
@@ -243,12 +421,16 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
         if len(self.classes_) < 2:
             raise ValueError(f"expected two classes in y, got one class: {self.classes_.tolist()}")
         if len(self.classes_) == 2:
-            self.fit_ = self._run(X, np.where(yi == 1, 1.0, -1.0))
-            self._remember_targets(np.where(yi == 1, 1.0, -1.0))
+            signs = np.where(yi == 1, 1.0, -1.0)
+            self._set_model(*self._run(X, signs))
+            self._remember_targets(signs)
         else:
             self._remember_targets(None)
-            self.fit_ = fit_multiclass(X, yi, solver=self.solver, code=self.code,
-                                       precision=self.precision, **self._kernel_params())
+            keywords = self._solver_keywords(get_solver(self.solver))
+            keywords.pop("task", None)  # fit_multiclass sets it for every binary fit
+            self.fit_ = self._model = fit_multiclass(X, yi, solver=self.solver, code=self.code,
+                                                     precision=self.precision,
+                                                     **self._kernel_params(), **keywords)
         return self
 
     def decision_function(self, X):
@@ -257,8 +439,8 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
         check_is_fitted(self, "fit_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
         if len(self.classes_) == 2:
-            return self.fit_.decision_function(X)
-        return self.fit_.class_scores(X)
+            return self._model.decision_function(X)
+        return self._model.class_scores(X)
 
     def predict(self, X):
         scores = self.decision_function(X)
