@@ -19,7 +19,8 @@ from .solvers import fit, get_solver, solvers
 from .solvers.multiclass import MulticlassFit, fit_multiclass
 from .analysis.reference import (ErrorReport, ReferenceSolution, backward_error, condition_number,
                         correct_digits, forward_error, kkt_residual, reference_solve)
-from .analysis.validation import cross_validate, loo_residuals
+from .analysis.validation import cross_validate, leave_one_out, loo_residuals
+from .analysis.tuning import TuneResult, tune
 from .estimators import ELSRegressor, LSSVMClassifier, LSSVMRegressor
 
 __version__ = "0.1.0"
@@ -35,5 +36,6 @@ __all__ = [
     "rbf_kernel", "solvers", "thresholded_cholesky",
     "ErrorReport", "ReferenceSolution", "backward_error", "condition_number", "correct_digits",
     "forward_error", "kkt_residual", "reference_solve", "cross_validate", "loo_residuals",
+    "leave_one_out", "tune", "TuneResult",
     "ELSRegressor", "LSSVMClassifier", "LSSVMRegressor", "MulticlassFit", "fit_multiclass",
 ]

@@ -4,7 +4,10 @@
   from the diagonal of the inverse of its system (Cawley & Talbot 2004):
   one O(N^3) inverse instead of N refits.
 * :func:`cross_validate` - fold scores of a registered solver as a pandas
-  frame; the package's one CV implementation (the report's sweeps call it).
+  frame, on k folds, explicit (train, test) pairs or a scikit-learn
+  splitter; the package's one CV implementation (the report's sweeps call it).
+* :func:`leave_one_out` - LS-SVMlab's ``leaveoneout``: the LOO score of any
+  solver, in closed form where :func:`loo_residuals` applies.
 
 References
 ----------
@@ -26,7 +29,8 @@ from ..solvers import fit as _fit
 from ..solvers import get_solver
 from ..solvers.suykens import fisher_system, kkt_system, krr_system
 
-__all__ = ["loo_residuals", "cross_validate", "SCORINGS"]
+__all__ = ["loo_residuals", "cross_validate", "check_folds", "leave_one_out", "has_closed_form_loo",
+           "SCORINGS", "GREATER_IS_BETTER", "resolve_scoring"]
 
 _WITH_BIAS = (kkt_system, fisher_system)
 _NO_BIAS = (krr_system,)
@@ -111,9 +115,18 @@ def _error_rate(y, f):
 
 #: Named scorings: ``scoring(y_true, decision_values) -> float``.
 SCORINGS = {"mse": _mse, "mae": _mae, "accuracy": _accuracy, "error-rate": _error_rate}
+#: Direction of each named scoring: True for a score (higher is better), False for a cost.
+GREATER_IS_BETTER = {"mse": False, "mae": False, "accuracy": True, "error-rate": False}
 
 
-def _scorer(scoring, task):
+def resolve_scoring(scoring, task):
+    """``(scoring function, name)`` of a named scoring or a callable; default by task.
+
+    Raises
+    ------
+    ValueError
+        An unknown name (named).
+    """
     if scoring is None:
         scoring = "accuracy" if task == "classification" else "mse"
     if callable(scoring):
@@ -123,7 +136,57 @@ def _scorer(scoring, task):
     return SCORINGS[scoring], scoring
 
 
-def _folds(n, folds, seed):
+def has_closed_form_loo(solver) -> bool:
+    """Whether :func:`loo_residuals` serves ``solver`` (its registry system is a dense LS-SVM / KRR one)."""
+    return get_solver(solver).system in _WITH_BIAS + _NO_BIAS
+
+
+def leave_one_out(solver, X, y, *, scoring=None, precision="float64", **params) -> float:
+    """Leave-one-out score of a registered solver (LS-SVMlab's ``leaveoneout``).
+
+    Parameters
+    ----------
+    solver : str
+    X : (N, n) array_like, y : (N,) array_like
+    scoring : as :func:`cross_validate`
+        Computed once over the N held-out predictions (for "mse" the mean of
+        the N squared LOO residuals, PRESS / N).
+    precision : str
+    **params
+        Passed to the solver.
+
+    Returns
+    -------
+    float
+        NaN when the fit (closed form) or any of the N refits failed.
+
+    Notes
+    -----
+    Dense LS-SVM / KRR solvers (:func:`has_closed_form_loo`): one fit and
+    the exact residuals of :func:`loo_residuals` (Cawley & Talbot 2004),
+    O(N^3) once.  Any other solver: N refits on N - 1 points, O(N^4) for a
+    dense one.  The two agree to the rounding of the inverse, ~kappa(A) u
+    relative (tests/test_tuning.py).
+    """
+    X = as_matrix(X, "X", allow_object=False)
+    y = as_vector(y, "y", allow_object=False)
+    task = params.get("task", get_solver(solver).tasks[0])
+    score_fn, _ = resolve_scoring(scoring, task)
+    if has_closed_form_loo(solver):
+        f = _fit(solver, X, y, precision=precision, **params)
+        if not f.ok:
+            return float("nan")
+        return float(score_fn(y, y - loo_residuals(f)))
+    held_out = np.empty(len(y))
+    for train, test in check_folds(len(y), X, y):
+        f = _fit(solver, X[train], y[train], precision=precision, **params)
+        if not f.ok:
+            return float("nan")
+        held_out[test] = f.predict(X[test])
+    return float(score_fn(y, held_out))
+
+
+def _seeded_parts(n, folds, seed):
     """Deterministic contiguous folds (seed None) or folds of a seeded permutation."""
     if seed is None:
         order = np.arange(n)
@@ -134,24 +197,107 @@ def _folds(n, folds, seed):
     return np.array_split(order, folds)
 
 
+def _index_array(a, n, what):
+    """One side of an explicit fold as a 1-D intp array of indices in [0, n), or a typed error."""
+    arr = np.asarray(a)
+    if arr.ndim != 1 or not (arr.dtype.kind in "iu" or (arr.dtype.kind == "b" and len(arr) == n)):
+        raise TypeError(f"expected {what} as a 1-D array of integer indices (or a boolean mask of "
+                        f"length N={n}), got an array of dtype {arr.dtype} and shape {arr.shape}")
+    if arr.dtype.kind == "b":
+        arr = np.flatnonzero(arr)
+    if arr.size == 0:
+        raise ValueError(f"expected a non-empty {what}, got an empty one")
+    if arr.min() < 0 or arr.max() >= n:
+        raise ValueError(f"expected {what} indices in [0, {n}), got indices from {arr.min()} to {arr.max()}")
+    return arr.astype(np.intp, copy=False)
+
+
+def check_folds(folds, X, y, *, seed=None) -> list:
+    """The (train, test) index pairs that ``folds`` describes, validated.
+
+    Parameters
+    ----------
+    folds : int, iterable of (train, test) pairs, or an object with ``split``
+        An int k (2 <= k <= N): k folds, contiguous (``seed`` None) or of
+        ``default_rng(seed).permutation(N)``, split by ``numpy.array_split``;
+        explicit pairs of index arrays (or boolean masks of length N); or any
+        scikit-learn splitter (``KFold``, ``StratifiedKFold``, ``GroupKFold``
+        needs its groups: pass ``list(splitter.split(X, y, groups))``).
+    X, y : arrays
+        Passed to ``folds.split(X, y)``; ``len(y)`` is N.
+    seed : int or numpy.random.Generator, optional
+        Only with an int ``folds``.
+
+    Returns
+    -------
+    list of (train, test) pairs of intp arrays.
+
+    Raises
+    ------
+    TypeError
+        ``folds`` of another type, a pair that is not two index arrays, a
+        ``seed`` with explicit folds; the message names ``folds`` (or ``seed``).
+    ValueError
+        An int out of [2, N], no pairs, an empty side, an index out of
+        [0, N), a point both in train and test; named.
+    """
+    n = len(y)
+    if isinstance(folds, numbers.Integral) and not isinstance(folds, bool):
+        k = check_int("folds", folds, minimum=2)
+        if k > n:
+            raise ValueError(f"expected folds <= N={n}, got folds={k}")
+        parts = _seeded_parts(n, k, seed)
+        return [(np.concatenate([parts[j] for j in range(k) if j != i]), test)
+                for i, test in enumerate(parts)]
+    if seed is not None:
+        raise TypeError(f"expected seed=None with explicit folds or a splitter (their order is "
+                        f"theirs), got seed={seed!r}")
+    if hasattr(folds, "split") and callable(folds.split):
+        pairs = list(folds.split(X, y))
+    elif isinstance(folds, (str, bytes, bool, numbers.Number)) or not hasattr(folds, "__iter__"):
+        raise TypeError(f"expected an int, (train, test) index pairs or a splitter with .split "
+                        f"for folds, got folds={folds!r}")
+    else:
+        pairs = list(folds)
+    if not pairs:
+        raise ValueError("expected at least one (train, test) pair in folds, got none")
+    out = []
+    for i, pair in enumerate(pairs):
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise TypeError(f"expected folds[{i}] as a (train, test) pair, got {pair!r:.80}")
+        train = _index_array(pair[0], n, f"folds[{i}] train")
+        test = _index_array(pair[1], n, f"folds[{i}] test")
+        both = np.intersect1d(train, test)
+        if both.size:
+            raise ValueError(f"expected disjoint train and test in folds[{i}], got {both.size} "
+                             f"point(s) in both (first index {both[0]})")
+        out.append((train, test))
+    return out
+
+
 def cross_validate(solver, X, y, *, folds=10, scoring=None, precision="float64", seed=None,
                    **params) -> pd.DataFrame:
-    """k-fold cross-validation of a registered solver: one row per fold.
+    """Cross-validation of a registered solver: one row per fold.
 
     Parameters
     ----------
     solver : str
         Registry name.
     X : (N, n) array_like, y : (N,) array_like
-    folds : int, 2 <= folds <= N
+    folds : int, iterable of (train, test) index pairs, or a splitter
+        An int k, 2 <= k <= N (k-fold, see ``seed``); explicit folds, e.g.
+        ``[(train0, test0), (train1, test1)]``; or any object with
+        ``split(X, y)`` yielding such pairs (scikit-learn's ``KFold``,
+        ``StratifiedKFold``, ``ShuffleSplit``, ...).  See :func:`check_folds`.
     scoring : {"mse", "mae", "accuracy", "error-rate"} or callable, optional
         ``scoring(y_true, decision_values) -> float`` on the held-out fold.
         Default "accuracy" for ``task="classification"``, else "mse".
     precision : str
     seed : int or numpy.random.Generator, optional
-        None: contiguous folds in the given order (deterministic, like
-        scikit-learn's ``KFold(shuffle=False)``); else the folds of
-        ``default_rng(seed).permutation(N)`` split by ``numpy.array_split``.
+        Only with an int ``folds``: None gives contiguous folds in the given
+        order (deterministic, like scikit-learn's ``KFold(shuffle=False)``);
+        else the folds of ``default_rng(seed).permutation(N)`` split by
+        ``numpy.array_split``.
     **params
         Passed to the solver (C, sigma2, task, variants, ...).
 
@@ -166,19 +312,31 @@ def cross_validate(solver, X, y, *, folds=10, scoring=None, precision="float64",
     ------
     ValueError, TypeError
         Bad folds, scoring or seed (named); the solver's own errors.
+
+    Examples
+    --------
+    >>> import numpy as np, lssvm_analysis as la
+    >>> from sklearn.model_selection import KFold
+    >>> X = np.linspace(-3, 3, 40)[:, None]; y = np.sinc(X[:, 0])
+    >>> la.cross_validate("lssvm-schur", X, y, folds=5, C=10.0, sigma2=0.5).shape[0]
+    5
+    >>> splitter = KFold(4, shuffle=True, random_state=0)
+    >>> la.cross_validate("lssvm-schur", X, y, folds=splitter, C=10.0, sigma2=0.5).shape[0]
+    4
+    >>> pairs = [(np.arange(20, 40), np.arange(20)), (np.arange(20), np.arange(20, 40))]
+    >>> la.cross_validate("krr", X, y, folds=pairs, C=10.0, sigma2=0.5).n_test.tolist()
+    [20, 20]
     """
     X = as_matrix(X, "X", allow_object=False)
     y = as_vector(y, "y", allow_object=False)
-    n = len(y)
-    folds = check_int("folds", folds, minimum=2)
-    if folds > n:
-        raise ValueError(f"expected folds <= N={n}, got folds={folds}")
+    if X.shape[0] != len(y):
+        raise ValueError(f"expected X and y with the same number of samples, got X.shape={X.shape}, "
+                         f"y.shape={y.shape}")
     task = params.get("task", get_solver(solver).tasks[0])
-    score_fn, score_name = _scorer(scoring, task)
-    parts = _folds(n, folds, seed)
+    score_fn, score_name = resolve_scoring(scoring, task)
+    pairs = check_folds(folds, X, y, seed=seed)
     rows = []
-    for i, test in enumerate(parts):
-        train = np.concatenate([parts[j] for j in range(folds) if j != i])
+    for i, (train, test) in enumerate(pairs):
         t0 = time.perf_counter()
         f = _fit(solver, X[train], y[train], precision=precision, **params)
         wall = time.perf_counter() - t0

@@ -2,7 +2,7 @@
 
 ``suykens-table-binary``  one method on one randomisation of one binary set:
                           §3.4.2's shrinking grid search by k-fold CV
-                          (:func:`lssvm_analysis.cross_validate`) on the
+                          (:func:`lssvm_analysis.tune`) on the
                           training part, then the test accuracy.  For the RBF
                           LS-SVM also the precision reruns at the tuned
                           (gamma, sigma) and, when asked, Table 3.5's pruning.
@@ -27,9 +27,10 @@ import time
 import numpy as np
 
 from .. import datasets
-from ..analysis.benchmarking import CVSignificanceIndex, grid_search
+from ..analysis.benchmarking import CVSignificanceIndex
 from ..analysis.conditioning.suykens import kkt_condition
-from ..analysis.validation import cross_validate
+from ..analysis.tuning import GAMMAS, SIGMA_FACTORS
+from ..analysis.tuning import tune as la_tune
 from ..solvers import fit, get_solver
 from ..solvers.multiclass import MulticlassFit, hamming_decode, make_code
 from .kinds import register_task_kind
@@ -38,9 +39,6 @@ __all__ = ["BINARY_METHODS", "MULTI_METHODS", "SIGMA_FACTORS", "GAMMAS", "tune",
            "multi_row"]
 
 NAN = float("nan")
-#: §3.4.2's Sigma_0 (times sqrt(n)) and Gamma_0.
-SIGMA_FACTORS = (0.5, 5, 10, 15, 25, 50, 100, 250, 500)
-GAMMAS = (0.01, 0.05, 0.1, 0.5, 1, 5, 10, 50, 100, 500, 1000)
 #: Table 3.3's LS-SVM and SVM rows: label -> (registry solver, kernel).
 BINARY_METHODS = {
     "RBF LS-SVM": ("lssvm-schur", "rbf"), "RBF LS-SVM_F": ("lssvm-fisher", "rbf"),
@@ -86,13 +84,13 @@ def _acc(f, X, y) -> float:
 def tune(solver, kernel, X, y, o, *, seed=0) -> tuple[dict, float, int]:
     """§3.4.2 grid search of one binary problem: (best params, CV accuracy, #evaluations).
 
-    The CV accuracy of a point is the mean fold accuracy of
-    :func:`~lssvm_analysis.cross_validate` (``o["folds"]`` folds of a
-    permutation seeded by ``seed``); a failed fit or an error (a fold with
+    :func:`lssvm_analysis.tune` with the CV accuracy of ``o["folds"]`` folds
+    of a permutation seeded by ``seed``; a failed fit or an error (a fold with
     one class for LIBSVM) scores NaN, i.e. never best.  Polynomial kernels:
     the best over ``o["degrees"]`` of the (tau, gamma) searches (see
     :func:`_solver_params`).  LIBSVM gets ``max_iter = o["svm_max_iter"]``
     (default 1e5: a linear C-SVC at C = 1000 otherwise takes seconds per fit).
+    When every point fails, the first grid point with CV accuracy -inf.
     """
     info = get_solver(solver)
     base = {"kernel": kernel}
@@ -102,22 +100,16 @@ def tune(solver, kernel, X, y, o, *, seed=0) -> tuple[dict, float, int]:
         base["max_iter"] = int(o.get("svm_max_iter", 100000))
     folds = max(2, min(int(o.get("folds", 10)), len(y)))
     axes = _axes(kernel, X.shape[1], o)
-
-    def objective(params):
-        try:
-            df = cross_validate(solver, X, y, folds=folds, scoring="accuracy", seed=seed,
-                                **base, **params)
-        except (ValueError, ArithmeticError):
-            return NAN
-        return float(df.score.mean()) if (df.status == "ok").all() else NAN
-
     best, score, evals = None, -math.inf, 0
     for degree in (o.get("degrees", (2,)) if kernel == "poly" else (None,)):
-        p, s, hist = grid_search(lambda q: objective(_solver_params(q, degree)), axes,
-                                 refinements=int(o.get("refinements", 3)), points=int(o.get("points", 3)))
-        evals += len(hist)
+        res = la_tune(solver, X, y, grid=axes, refinements=int(o.get("refinements", 3)),
+                      points=int(o.get("points", 3)), folds=folds, seed=seed, scoring="accuracy",
+                      transform=lambda q, d=degree: _solver_params(q, d), **base)
+        evals += res.n_evaluations
+        point, s = ((res.best, res.score) if res.best else
+                    ({k: float(res.history.iloc[0][k]) for k in axes}, -math.inf))
         if best is None or s > score:
-            best, score = {**base, **_solver_params(p, degree)}, s
+            best, score = {**base, **_solver_params(point, degree)}, s
     return best, score, evals
 
 

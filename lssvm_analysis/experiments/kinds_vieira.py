@@ -2,7 +2,7 @@
 
 ``vieira-split``      one random split of one data set: (C, sigma2) of the
                       LS-SVM and of the C-SVC by k-fold CV on the training
-                      part (:func:`lssvm_analysis.cross_validate`), then every
+                      part (:func:`lssvm_analysis.tune`, full grid), then every
                       method of Table 2 with them: ACC, #SV, training time.
 ``vieira-scaling``    training time of op-lssvm and of the LS-SVM (lssvm-kkt,
                       Vieira's z = D^{-1} l) at one training size L.
@@ -18,7 +18,7 @@ import time
 import numpy as np
 
 from .. import datasets
-from ..analysis.validation import cross_validate
+from ..analysis.tuning import tune
 from ..core.kernels import make_kernel
 from ..core.precision import DEFAULT_MP_DIGITS, get_precision
 from ..solvers import fit, get_solver
@@ -55,17 +55,18 @@ def _fit_seconds(f) -> float:
 
 
 def _tune(solver, X, y, grid_C, grid_s2, folds):
-    """(C, sigma2, cv accuracy) with the best mean fold accuracy (first best on ties)."""
-    best = (NAN, NAN, -1.0)
+    """(C, sigma2, cv accuracy) with the best mean fold accuracy (first best on ties, C outermost).
+
+    :func:`lssvm_analysis.tune` on the full grid (no refinement), folds of
+    the permutation seeded by 0; a point with a failed fold is never best,
+    an exception propagates; (NaN, NaN, -1) when every point failed.
+    """
     kw = {"task": "classification"} if get_solver(solver).takes_task else {}
-    for C in grid_C:
-        for s2 in grid_s2:
-            df = cross_validate(solver, X, y, folds=folds, scoring="accuracy", seed=0,
-                                C=C, sigma2=s2, **kw)
-            acc = float(df.score.mean()) if (df.status == "ok").all() else -1.0
-            if acc > best[2]:
-                best = (C, s2, acc)
-    return best
+    res = tune(solver, X, y, grid={"C": grid_C, "sigma2": grid_s2}, refinements=0, folds=folds, seed=0,
+               scoring="accuracy", error_score="raise", **kw)
+    if not res.best:
+        return (NAN, NAN, -1.0)
+    return (res.best["C"], res.best["sigma2"], res.score)
 
 
 def split_row(task) -> dict:
