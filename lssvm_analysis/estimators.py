@@ -153,6 +153,9 @@ class _LSSVMBase(BaseEstimator):
         return keywords
 
     def _run(self, X, y):
+        if X.shape[0] < 2:
+            raise ValueError(f"expected at least 2 samples in X (a model with a bias needs two), got "
+                             f"n_samples={X.shape[0]}")
         info = get_solver(self.solver)
         if self._task not in info.tasks:
             raise ValueError(f"expected a solver for {self._task}, got solver={self.solver!r} "

@@ -114,3 +114,72 @@ def test_lu_breakdown_is_a_typed_record_through_the_estimator():
     with pytest.raises(la.LUBreakdownError) as exc:
         est.fit(X, y)
     assert exc.value.record == fit.breakdown
+
+
+# --------------------------------------------------------------------------- issue 22
+@pytest.mark.parametrize("solver", [s for s in la.solvers("regression") if la.get_solver(s).accepts("tau")])
+def test_not_converged_robust_fit_warns_and_keeps_the_last_iterate(solver):
+    """Unscaled make_regression targets (|y| ~ 100 against tau = 1): the truncated-loss
+    iterations cycle and stop at max_iter, as scikit-learn's iterative estimators do."""
+    from sklearn.datasets import make_regression
+    from sklearn.exceptions import ConvergenceWarning as SklearnConvergenceWarning
+    X, y = make_regression(n_samples=80, n_features=3, noise=5.0, random_state=0)
+    est = la.LSSVMRegressor(solver=solver, C=10.0, sigma2=3.0, solver_params={"max_iter": 5})
+    with pytest.warns(SklearnConvergenceWarning, match="last iterate") as record:
+        est.fit(X, y)
+    assert est.fit_.status == "not-converged" and est.fit_.iterations == 5
+    # One warning, not the solver's and the estimator's both.
+    assert sum(issubclass(w.category, la.ConvergenceWarning) for w in record) == 1
+    f = est.predict(X)
+    # The prediction is the kept iterate's model, evaluated by the same kernel and dot product.
+    K = est.fit_.kernel(X, est.fit_.X_support_)
+    np.testing.assert_array_equal(f, K @ est.fit_.coef_ + est.fit_.bias_)
+
+
+def test_pruned_is_usable_from_the_estimator(rng):
+    X = rng.uniform(-3, 3, (80, 1))
+    y = np.sinc(X[:, 0]) + 0.02 * rng.standard_normal(80)
+    Xv = rng.uniform(-3, 3, (40, 1))
+    yv = np.sinc(Xv[:, 0])
+    for sp in ({"index": "training", "atol": 1e-3}, {"validation": (Xv, yv), "fraction": 0.1}):
+        est = LSSVMRegressor(C=10.0, sigma2=0.5, solver="lssvm-pruned", solver_params=sp).fit(X, y)
+        direct = la.fit("lssvm-pruned", X, y, C=10.0, sigma2=0.5, task="regression", **sp)
+        np.testing.assert_array_equal(est.support_, direct.support_)
+    # Suykens' rule with a training-MSE slack of 1e-3 (noise variance 4e-4): pruning steps are
+    # accepted while the training MSE stays within the slack of the best.
+    est = LSSVMRegressor(C=10.0, sigma2=0.5, solver="lssvm-pruned",
+                         solver_params={"index": "training", "atol": 1e-3}).fit(X, y)
+    assert est.fit_.n_support < 80
+
+
+def test_one_sample_is_refused_with_its_count():
+    with pytest.raises(ValueError, match="n_samples=1"):
+        LSSVMRegressor().fit(np.zeros((1, 2)), np.ones(1))
+
+
+def test_multiclass_routes_solver_params_through_the_registry():
+    X, y = load_iris(return_X_y=True)
+    clf = LSSVMClassifier(C=10.0, sigma2=2.0, solver="w-lssvm", solver_params={"weights": "huber"}).fit(X, y)
+    assert all(f.params["weights"] == "huber" for f in clf.fit_.fits)
+    with pytest.raises(ValueError, match="weights='nope'"):
+        LSSVMClassifier(solver="w-lssvm", solver_params={"weights": "nope"}).fit(X, y)
+    # LIBSVM's C-SVC takes no task keyword; the multiclass decomposition must not pass one.
+    assert LSSVMClassifier(C=10.0, sigma2=2.0, solver="svm-c").fit(X, y).score(X, y) >= 0.9
+
+
+def test_grid_search_over_variants(rng):
+    X = rng.uniform(-3, 3, (60, 1))
+    y = np.sinc(X[:, 0])
+    grid = {"solver": ["pcp-lssvm"],
+            "solver_params": [{"j_form": o.value} for o in la.get_solver("pcp-lssvm").variant_options()["j_form"]]}
+    gs = GridSearchCV(LSSVMRegressor(C=10.0, sigma2=0.5), grid, cv=3, error_score="raise").fit(X, y)
+    assert len(gs.cv_results_["params"]) == len(grid["solver_params"])
+    assert gs.best_estimator_.fit_.params["j_form"] == gs.best_params_["solver_params"]["j_form"]
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    import lssvm_analysis.estimators as mod
+    result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 5 and result.failed == 0

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from ..core._validation import as_matrix, check_finite, check_int
+from ._registry import fit as registry_fit
 from ._registry import get_solver
 
 __all__ = ["MulticlassFit", "fit_multiclass", "make_code", "hamming_decode", "hamming_distances", "CODES"]
@@ -242,8 +243,9 @@ def fit_multiclass(X, y, *, solver="lssvm-schur", code="1vs1", precision="float6
         labels = M[y_idx, j]
         rows = np.flatnonzero(labels != 0)
         subsets.append(rows)
-        fits.append(info.func(X[rows], labels[rows].astype(np.float64), precision=precision,
-                              task="classification", **params))
+        task = {"task": "classification"} if info.takes_task else {}  # LIBSVM's svm-c takes none
+        fits.append(registry_fit(solver, X[rows], labels[rows].astype(np.float64), precision=precision,
+                                 **task, **params))
     return MulticlassFit(classes_=classes, codebook=M, code=code, solver=solver, fits=tuple(fits),
                          rows=tuple(subsets),
                          params=dict(params, precision=str(getattr(precision, "name", precision))))

@@ -1,0 +1,178 @@
+"""The estimator battery, over the solver registry: every solver, task and variant value.
+
+Two layers, to keep CI time small (measured in one process on a shared
+2-core machine: 745 tests in 41 s, of which the fast layer's 68 cases 27 s
+and the full layer's 11 estimators x ~55 checks 38 s when run alone):
+
+* fast: every registered solver x task x configuration (the default, then
+  each non-default variant value alone: every value of every variant keyword
+  is fitted at least once) through the estimator, with a subset of
+  scikit-learn's checks (parameters, clone, pickle, idempotence, dtypes,
+  subset invariance, input untouched) and ours (routing through the
+  registry, scikit-learn's attribute names, typed errors);
+* full: ``check_estimator`` over one configuration per paper and task (the
+  first solver the registry lists for them, default variants).
+
+Nothing names a solver: a newly registered solver or variant joins both
+layers by registering.
+"""
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.utils.estimator_checks import (check_dict_unchanged, check_dont_overwrite_parameters,
+                                            check_estimators_dtypes, check_estimators_overwrite_params,
+                                            check_estimators_pickle, check_fit2d_1sample,
+                                            check_fit_idempotent, check_fit_score_takes_y,
+                                            check_get_params_invariance, check_methods_subset_invariance,
+                                            check_n_features_in, check_set_params, parametrize_with_checks)
+
+import lssvm_analysis as la
+from lssvm_analysis.core.exceptions import UnexpectedParameterError
+from lssvm_analysis.estimators import LSSVMClassifier, LSSVMRegressor
+
+ESTIMATORS = {"regression": LSSVMRegressor, "classification": LSSVMClassifier}
+#: Keywords the estimators set from their own parameters (the registry's example gives some).
+OWN = ("C", "kernel", "sigma2", "degree", "t", "task")
+U64 = np.finfo(np.float64).eps / 2
+
+
+def configurations(info):
+    """The default configuration, then each non-default variant value alone."""
+    out = [{}]
+    for option, values in info.variant_options().items():
+        out += [{option: v.value} for v in values[1:]]
+    return out
+
+
+def solver_params(info, task, config=None):
+    """The registry's example keywords that are plain values, the variant configuration, and
+    for a solver whose required keyword is a validation set (data-bound: the checks change the
+    number of features), the documented alternative ``index="training"``."""
+    example = info.example_problem(task, n=20, rng=0).params
+    params = {k: v for k, v in example.items() if k not in OWN and np.isscalar(v)}
+    if "validation" in info.required:
+        params["index"] = "training"
+    return {**params, **(config or {})}
+
+
+CASES = [pytest.param(name, task, config, id=la.get_solver(name).configuration_label(
+    {**la.get_solver(name).default_variant(), **config}) + f"-{task}")
+    for name in la.solvers() for task in la.get_solver(name).tasks
+    for config in configurations(la.get_solver(name))]
+
+FAST_CHECKS = (check_get_params_invariance, check_set_params, check_estimators_overwrite_params,
+               check_dont_overwrite_parameters, check_fit_score_takes_y, check_estimators_dtypes,
+               check_fit_idempotent, check_estimators_pickle, check_n_features_in,
+               check_methods_subset_invariance, check_dict_unchanged, check_fit2d_1sample)
+
+
+def make(name, task, config):
+    info = la.get_solver(name)
+    return ESTIMATORS[task](C=10.0, sigma2=1.0, solver=name, solver_params=solver_params(info, task, config))
+
+
+@pytest.mark.parametrize("name, task, config", CASES)
+def test_fast_checks(name, task, config):
+    est = make(name, task, config)
+    with warnings.catch_warnings():
+        # Non-convergence of the iterative solvers on the checks' random data is a
+        # warned, kept outcome (tests/test_estimators.py asserts the warning itself).
+        warnings.simplefilter("ignore", la.ConvergenceWarning)
+        for check in FAST_CHECKS:
+            check(type(est).__name__, est)
+
+
+@pytest.mark.parametrize("name, task, config", CASES)
+def test_routes_through_the_registry(name, task, config):
+    info = la.get_solver(name)
+    p = info.example_problem(task, n=40, rng=1)
+    est = make(name, task, config)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", la.ConvergenceWarning)
+        est.fit(p.X, p.y)
+        direct = la.fit(name, p.X, p.y, C=10.0, sigma2=1.0,
+                        **({"task": task} if info.takes_task else {}), **est.solver_params)
+    # The estimator calls the same registry function on the same data: the same model, bit for bit.
+    np.testing.assert_array_equal(np.asarray(est.fit_.coef_, dtype=float), np.asarray(direct.coef_, dtype=float))
+    assert est.fit_.status == direct.status and est.fit_.params == direct.params
+    for key, value in config.items():
+        assert est.fit_.params.get(key, value) == value  # the variant reached the solver
+    # scikit-learn's names beside the paper's: f(x) = dual_coef_ @ K(SV, x) + intercept_.
+    assert est.dual_coef_.shape == (1, est.fit_.n_support) and est.intercept_.shape == (1,)
+    K = est.fit_.kernel(p.X, est.support_vectors_)
+    by_names = K @ est.dual_coef_[0] + est.intercept_[0]
+    f = est.decision_function(p.X) if task == "classification" else est.predict(p.X)
+    # Both are float64 dot products of the same n_SV terms (only the summation order may
+    # differ): |difference| <= 2 gamma_{n_SV} sum_k |c_k K_k| + 2u|b| (Higham eq. 3.5, twice).
+    n_sv = est.fit_.n_support
+    bound = 2 * n_sv * U64 / (1 - n_sv * U64) * (np.abs(K) @ np.abs(est.dual_coef_[0])) \
+        + 2 * U64 * abs(est.intercept_[0])
+    assert np.all(np.abs(by_names - f) <= bound)
+
+
+@pytest.mark.parametrize("name", la.solvers())
+def test_bad_solver_params_are_named(name):
+    info = la.get_solver(name)
+    task = info.tasks[0]
+    p = info.example_problem(task, n=20, rng=2)
+    est = ESTIMATORS[task](solver=name, solver_params={**solver_params(info, task), "not_a_keyword": 1})
+    with pytest.raises(UnexpectedParameterError, match="not_a_keyword"):
+        est.fit(p.X, p.y)
+    with pytest.raises(ValueError, match="solver_params\\['C'\\]"):
+        ESTIMATORS[task](solver=name, solver_params={"C": 3.0}).fit(p.X, p.y)
+    for option in info.variant_options():
+        est = ESTIMATORS[task](solver=name, solver_params={**solver_params(info, task), option: "no-such"})
+        with pytest.raises(ValueError, match=f"{option}='no-such'"):
+            est.fit(p.X, p.y)
+
+
+def test_solver_params_type_is_named():
+    with pytest.raises(TypeError, match="solver_params"):
+        LSSVMRegressor(solver_params=[("tau", 1.0)]).fit(np.eye(3), np.arange(3.0))
+
+
+def test_clone_copies_solver_params_and_pickle_keeps_the_model():
+    est = LSSVMRegressor(solver="sr-lssvm", solver_params={"j_form": "qr", "tau": 2.0})
+    twin = clone(est)
+    assert twin.solver_params == est.solver_params and twin.solver_params is not est.solver_params
+    X = np.linspace(-3, 3, 30)[:, None]
+    y = np.sinc(X[:, 0])
+    est.fit(X, y)
+    back = pickle.loads(pickle.dumps(est))
+    np.testing.assert_array_equal(back.predict(X), est.predict(X))
+
+
+# --------------------------------------------------------------------------- full check_estimator
+def _representatives():
+    """One estimator per (paper, task): the paper's first registered solver for it, defaults."""
+    seen, out = set(), []
+    for name in la.solvers():
+        info = la.get_solver(name)
+        for task in info.tasks:
+            if (info.paper, task) not in seen:
+                seen.add((info.paper, task))
+                out.append(ESTIMATORS[task](solver=name, solver_params=solver_params(info, task) or None))
+    return out
+
+
+def _expected_failures(est):
+    """``check_regressors_train`` asserts a training R^2 > 0.5 at the estimator's defaults
+    (C = 1, sigma2 = 1) on 200 standardized 10-D points.  There the median off-diagonal
+    kernel entry is 7.8e-9 (K ~ I), and a model with a support budget (the solvers taking
+    ``n_support``; measured with 10 points of 200) explains little: training R^2 0.02-0.24
+    (reduced-lssvr, rr-lssvr, pcp-lssvm, sr-lssvm, fs-lssvm); with sigma2 = 100 they reach
+    0.55-0.76.  An outcome of the defaults, not a defect of the estimator."""
+    info = la.get_solver(est.solver)
+    if isinstance(est, LSSVMRegressor) and info.accepts("n_support"):
+        return {"check_regressors_train": "support budget at default sigma2=1 (see _expected_failures)"}
+    return {}
+
+
+@parametrize_with_checks(_representatives(), expected_failed_checks=_expected_failures)
+def test_check_estimator_one_configuration_per_family(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", la.ConvergenceWarning)
+        check(estimator)
