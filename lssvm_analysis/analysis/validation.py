@@ -252,13 +252,11 @@ def check_folds(folds, X, y, *, seed=None) -> list:
     if seed is not None:
         raise TypeError(f"expected seed=None with explicit folds or a splitter (their order is "
                         f"theirs), got seed={seed!r}")
-    if hasattr(folds, "split") and callable(folds.split):
-        pairs = list(folds.split(X, y))
-    elif isinstance(folds, (str, bytes, bool, numbers.Number)) or not hasattr(folds, "__iter__"):
+    if isinstance(folds, (str, bytes, bool, numbers.Number)) or not (
+            hasattr(folds, "__iter__") or callable(getattr(folds, "split", None))):
         raise TypeError(f"expected an int, (train, test) index pairs or a splitter with .split "
                         f"for folds, got folds={folds!r}")
-    else:
-        pairs = list(folds)
+    pairs = list(folds.split(X, y)) if callable(getattr(folds, "split", None)) else list(folds)
     if not pairs:
         raise ValueError("expected at least one (train, test) pair in folds, got none")
     out = []
