@@ -54,7 +54,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .analysis.validation import loo_residuals
 from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning,  # noqa: F401 (documented)
-                              NonFiniteModelError, breakdown_error)
+                              NonFiniteModelError, UnexpectedParameterError, breakdown_error)
 from .core.precision import get_precision
 from .solvers import fit as _fit
 from .solvers import get_solver, solvers
@@ -142,6 +142,9 @@ class _LSSVMBase(BaseEstimator):
         if not isinstance(given, Mapping):
             raise TypeError(f"expected a dict of solver keywords for solver_params, "
                             f"got solver_params={given!r}")
+        if "sample_weight" in given:
+            raise ValueError("expected sample_weight as an argument of fit(X, y, sample_weight), not in "
+                             "solver_params, got solver_params['sample_weight']")
         own = dict(self._own_extra())
         clash = sorted(k for k in given if k in _OWN or k in own or k == "precision")
         if clash:
@@ -152,7 +155,25 @@ class _LSSVMBase(BaseEstimator):
             keywords["task"] = self._task
         return keywords
 
-    def _run(self, X, y):
+    def _weights(self, info, sample_weight):
+        """``{"sample_weight": w}`` for a solver whose registry entry takes per-point weights.
+
+        Raises
+        ------
+        UnexpectedParameterError
+            ``sample_weight`` given for a solver without per-point weights (a
+            TypeError naming the solver and the solvers that take them).
+        """
+        if sample_weight is None:
+            return {}
+        if not info.accepts("sample_weight"):
+            takers = [n for n in solvers(self._task) if get_solver(n).accepts("sample_weight")]
+            raise UnexpectedParameterError(
+                f"expected sample_weight=None for solver={self.solver!r}, whose formulation has no "
+                f"per-point weights (solvers with them: {takers}), got a sample_weight")
+        return {"sample_weight": np.asarray(sample_weight)}
+
+    def _run(self, X, y, sample_weight=None):
         if X.shape[0] < 2:
             raise ValueError(f"expected at least 2 samples in X (a model with a bias needs two), got "
                              f"n_samples={X.shape[0]}")
@@ -160,7 +181,7 @@ class _LSSVMBase(BaseEstimator):
         if self._task not in info.tasks:
             raise ValueError(f"expected a solver for {self._task}, got solver={self.solver!r} "
                              f"(tasks {info.tasks})")
-        keywords = self._solver_keywords(info)
+        keywords = {**self._solver_keywords(info), **self._weights(info, sample_weight)}
         f, held = _fit_quietly(_fit, self.solver, X, y, precision=self.precision,
                                **self._kernel_params(), **keywords)
         return self._accept(f, held)
@@ -328,11 +349,12 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
     runs the chapter's grid-and-refine protocol.
     """
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
+        """Fit the solver on (X, y); ``sample_weight`` for solvers with per-point weights (w-lssvm)."""
         _check_numeric(X, "X")
         _check_numeric(y, "y")
         X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
-        self._set_model(*self._run(X, y))
+        self._set_model(*self._run(X, y, sample_weight))
         self._remember_targets(y)
         return self
 
@@ -416,7 +438,8 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
                          solver=solver, precision=precision, solver_params=solver_params)
         self.code = code
 
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
+        """Fit on (X, y); ``sample_weight`` for solvers with per-point weights (w-lssvm)."""
         _check_numeric(X, "X")
         X, y = validate_data(self, X, y, dtype=np.float64)
         check_classification_targets(y)
@@ -425,11 +448,12 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
             raise ValueError(f"expected two classes in y, got one class: {self.classes_.tolist()}")
         if len(self.classes_) == 2:
             signs = np.where(yi == 1, 1.0, -1.0)
-            self._set_model(*self._run(X, signs))
+            self._set_model(*self._run(X, signs, sample_weight))
             self._remember_targets(signs)
         else:
             self._remember_targets(None)
-            keywords = self._solver_keywords(get_solver(self.solver))
+            info = get_solver(self.solver)
+            keywords = {**self._solver_keywords(info), **self._weights(info, sample_weight)}
             keywords.pop("task", None)  # fit_multiclass sets it for every binary fit
             self.fit_ = self._model = fit_multiclass(X, yi, solver=self.solver, code=self.code,
                                                      precision=self.precision,

@@ -11,7 +11,9 @@ and the full layer's 11 estimators x ~55 checks 38 s when run alone):
   subset invariance, input untouched) and ours (routing through the
   registry, scikit-learn's attribute names, typed errors);
 * full: ``check_estimator`` over one configuration per paper and task (the
-  first solver the registry lists for them, default variants).
+  first solver the registry lists for them, default variants), and the first
+  solver with per-point weights per task (the sample_weight checks: integer
+  weights equal repeated points, zero weights removed ones).
 
 Nothing names a solver: a newly registered solver or variant joins both
 layers by registering.
@@ -32,6 +34,8 @@ from sklearn.utils.estimator_checks import (check_dict_unchanged, check_dont_ove
 import lssvm_analysis as la
 from lssvm_analysis.core.exceptions import UnexpectedParameterError
 from lssvm_analysis.estimators import LSSVMClassifier, LSSVMRegressor
+
+from _estimator_checks import expected_failures
 
 ESTIMATORS = {"regression": LSSVMRegressor, "classification": LSSVMClassifier}
 #: Keywords the estimators set from their own parameters (the registry's example gives some).
@@ -147,31 +151,23 @@ def test_clone_copies_solver_params_and_pickle_keeps_the_model():
 
 # --------------------------------------------------------------------------- full check_estimator
 def _representatives():
-    """One estimator per (paper, task): the paper's first registered solver for it, defaults."""
+    """One estimator per (paper, task): the paper's first registered solver for it, defaults;
+    and per task the first solver with per-point weights (its sample_weight checks run)."""
     seen, out = set(), []
     for name in la.solvers():
         info = la.get_solver(name)
         for task in info.tasks:
-            if (info.paper, task) not in seen:
-                seen.add((info.paper, task))
+            key = (info.paper, task)
+            weighted = ("sample_weight", task)
+            if key not in seen or (info.accepts("sample_weight") and weighted not in seen):
+                seen.add(key)
+                if info.accepts("sample_weight"):
+                    seen.add(weighted)
                 out.append(ESTIMATORS[task](solver=name, solver_params=solver_params(info, task) or None))
     return out
 
 
-def _expected_failures(est):
-    """``check_regressors_train`` asserts a training R^2 > 0.5 at the estimator's defaults
-    (C = 1, sigma2 = 1) on 200 standardized 10-D points.  There the median off-diagonal
-    kernel entry is 7.8e-9 (K ~ I), and a model with a support budget (the solvers taking
-    ``n_support``; measured with 10 points of 200) explains little: training R^2 0.02-0.24
-    (reduced-lssvr, rr-lssvr, pcp-lssvm, sr-lssvm, fs-lssvm); with sigma2 = 100 they reach
-    0.55-0.76.  An outcome of the defaults, not a defect of the estimator."""
-    info = la.get_solver(est.solver)
-    if isinstance(est, LSSVMRegressor) and info.accepts("n_support"):
-        return {"check_regressors_train": "support budget at default sigma2=1 (see _expected_failures)"}
-    return {}
-
-
-@parametrize_with_checks(_representatives(), expected_failed_checks=_expected_failures)
+@parametrize_with_checks(_representatives(), expected_failed_checks=expected_failures)
 def test_check_estimator_one_configuration_per_family(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", la.ConvergenceWarning)

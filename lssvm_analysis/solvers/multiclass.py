@@ -186,7 +186,7 @@ def _labels(y) -> np.ndarray:
 
 
 def fit_multiclass(X, y, *, solver="lssvm-schur", code="1vs1", precision="float64",
-                   random_state=0, **params) -> MulticlassFit:
+                   random_state=0, sample_weight=None, **params) -> MulticlassFit:
     """Multiclass LS-SVM: decompose (3.12) into binary problems, one per code column.
 
     Parameters
@@ -201,6 +201,9 @@ def fit_multiclass(X, y, *, solver="lssvm-schur", code="1vs1", precision="float6
     precision : str or Precision
     random_state : int
         Seed of the random ECOC code (n_C > 7 only; the code is deterministic).
+    sample_weight : (N,) array_like, optional
+        Per-point weights, for a solver that takes them (its registry entry
+        lists ``sample_weight``); each binary problem gets those of its rows.
     **params
         Passed to every binary fit (C = Suykens' gamma, sigma2, kernel, ...).
         Suykens tunes (gamma_i, sigma_i) per output; fit the binary problems
@@ -243,9 +246,11 @@ def fit_multiclass(X, y, *, solver="lssvm-schur", code="1vs1", precision="float6
         labels = M[y_idx, j]
         rows = np.flatnonzero(labels != 0)
         subsets.append(rows)
-        task = {"task": "classification"} if info.takes_task else {}  # LIBSVM's svm-c takes none
+        extra = {"task": "classification"} if info.takes_task else {}  # LIBSVM's svm-c takes none
+        if sample_weight is not None:
+            extra["sample_weight"] = np.asarray(sample_weight)[rows]
         fits.append(registry_fit(solver, X[rows], labels[rows].astype(np.float64), precision=precision,
-                                 **task, **params))
+                                 **extra, **params))
     return MulticlassFit(classes_=classes, codebook=M, code=code, solver=solver, fits=tuple(fits),
                          rows=tuple(subsets),
                          params=dict(params, precision=str(getattr(precision, "name", precision))))

@@ -63,7 +63,7 @@ import warnings
 import numpy as np
 
 from ..core.condest import cholesky_conditioning
-from ..core._validation import check_int, check_positive
+from ..core._validation import as_vector, check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
@@ -72,7 +72,7 @@ from .chen_zhou import coefficient_counts
 from .result import PhaseTimer
 
 __all__ = ["fit_rlssvm_w", "fit_rlssvm_y", "fit_wlssvm", "fit_irls01", "cccp_system",
-           "weighted_system", "yang_gamma", "wang_gamma", "robust_weights"]
+           "weighted_system", "yang_gamma", "wang_gamma", "robust_weights", "weighted_median"]
 
 _BOTH = ("regression", "classification")
 _KERNEL = ("C", "kernel", "sigma2", "degree", "t", "task")
@@ -135,6 +135,8 @@ def cccp_system(X, y, fit, **params):
     merged = {**dict(fit.params), **params}
     X, y, _, prec = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
                                 precision=fit.precision)
+    kept, _ = _sample_weight(merged.get("sample_weight"), len(y))
+    X, y = X[kept], y[kept]
     m = len(y)
     with prec.context():
         A = prec.zeros((m + 1, m + 1))
@@ -280,15 +282,39 @@ fit_rlssvm_y.__doc__ = ("R-LSSVM-Y: CCCP on (6) with a reconstructed piecewise-q
 # ---------------------------------------------------------------------------
 # Weighted LS-SVM
 # ---------------------------------------------------------------------------
-def robust_weights(e, weights="hampel") -> tuple[np.ndarray, float]:
+def weighted_median(a, w=None) -> float:
+    """The median of ``a`` with each a_k counted w_k times (w >= 0; None: ``numpy.median``).
+
+    The mean of the lower and the upper weighted medians: the smallest sorted
+    a_(i) whose cumulative weight reaches W/2, and the smallest whose
+    cumulative weight exceeds W/2 (W the total).  For integer weights this is
+    ``numpy.median`` of the array with a_k repeated w_k times, value for
+    value, which is what makes integer sample weights equivalent to repeated
+    points.
+    """
+    a = np.asarray(a, dtype=np.float64)
+    if w is None:
+        return float(np.median(a))
+    order = np.argsort(a, kind="stable")
+    cum = np.cumsum(np.asarray(w, dtype=np.float64)[order])
+    half = cum[-1] / 2.0
+    lower = a[order[np.searchsorted(cum, half, side="left")]]
+    upper = a[order[np.searchsorted(cum, half, side="right")]]
+    return float((lower + upper) / 2.0)
+
+
+def robust_weights(e, weights="hampel", sample_weight=None) -> tuple[np.ndarray, float]:
     """Weights v_k of the residuals e (float64) and the robust scale s = 1.483 MAD(e).
+
+    With ``sample_weight`` the MAD is the weighted one (:func:`weighted_median`
+    twice), as if point k were repeated sample_weight_k times.
 
     Hampel: 1 (r <= 2.5), (3 - r)/0.5 (2.5 < r <= 3), 1e-4 (r > 3); Huber:
     min(1, 1.345/r); logistic: tanh(r)/r; Myriad: 1/(1 + r^2); r = |e_k|/s; all
     floored at 1e-4.  s = 0 (a perfect fit) gives v = 1.
     """
     e = np.asarray(e, dtype=np.float64)
-    s = _MAD * float(np.median(np.abs(e - np.median(e))))
+    s = _MAD * weighted_median(np.abs(e - weighted_median(e, sample_weight)), sample_weight)
     if not s > 0:
         return np.ones_like(e), s
     r = np.abs(e) / s
@@ -318,11 +344,35 @@ def _weighted_kkt_solve(K, y, C, v, prec):
     return sol[:, 1] - sol[:, 0] * b, b, (H, L)
 
 
+def _sample_weight(sample_weight, m):
+    """(indices of the points kept, their weights) or (arange(m), None) without weights.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Not a finite non-negative vector of length m, or all zero (named).
+    """
+    if sample_weight is None:
+        return np.arange(m), None
+    sw = as_vector(sample_weight, "sample_weight", allow_object=False).astype(np.float64)
+    if sw.shape != (m,):
+        raise ValueError(f"expected sample_weight of shape ({m},), got sample_weight.shape={sw.shape}")
+    if not np.all(np.isfinite(sw)) or np.any(sw < 0):
+        raise ValueError(f"expected finite non-negative sample_weight, got values from {np.min(sw)!r} "
+                         f"to {np.max(sw)!r}")
+    kept = np.flatnonzero(sw > 0)
+    if kept.size == 0:
+        raise ValueError("expected sample_weight with at least one non-zero weight, got all weights zero")
+    return kept, sw
+
+
 def weighted_system(X, y, fit, **params):
     """The weighted KKT system the last w-lssvm refit solved (weights in diagnostics)."""
     merged = {**dict(fit.params), **params}
     X, y, _, prec = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
                                 precision=fit.precision)
+    kept, _ = _sample_weight(merged.get("sample_weight"), len(y))
+    X, y = X[kept], y[kept]
     m = len(y)
     with prec.context():
         H = fit.kernel(X, precision=prec)
@@ -343,14 +393,14 @@ def weighted_system(X, y, fit, **params):
 
 
 @register("w-lssvm", tasks=_BOTH, paper="chen-zhou", equations="Suykens et al. 2002 (weighted LS-SVM)",
-          params=_KERNEL + ("weights", "max_iter", "tol"), system=weighted_system,
+          params=_KERNEL + ("weights", "max_iter", "tol", "sample_weight"), system=weighted_system,
           backward_bound=_two_solve_bound,
           variants=(variant("weights", "hampel", "Hampel c1 = 2.5, c2 = 3 (Suykens et al. 2002)"),
                     variant("weights", "huber", "Huber 1.345 (LS-SVMlab)"),
                     variant("weights", "logistic", "tanh(r)/r (LS-SVMlab)"),
                     variant("weights", "myriad", "1/(1 + r^2), delta = 1 (reconstructed)")))
 def fit_wlssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
-               task="regression", weights="hampel", max_iter=1, tol=1e-4):
+               task="regression", weights="hampel", max_iter=1, tol=1e-4, sample_weight=None):
     """W-LSSVM: unweighted LS-SVM, robust weights, refit with per-point C v_k.
 
     Parameters
@@ -363,13 +413,20 @@ def fit_wlssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
         the iterated form, stopped when max|alpha_new - alpha_old| < tol
         (status "not-converged" at the cap).
     tol : float > 0
+    sample_weight : (m,) array_like of float >= 0, optional
+        The user's per-point weights s_k of the loss, C/2 sum s_k v_k e_k^2:
+        the first fit uses v = s, each refit v_k = s_k W(r_k) with the
+        weighted robust scale (:func:`robust_weights`).  Integer weights
+        equal repeated points and zero weights removed points (they are left
+        out of the fit and of ``support_``).
 
     Returns
     -------
     Fit
-        ``coef_ = alpha`` (m,), ``bias_ = b``; diagnostics ``weights`` (v_k of the
-        last refit), ``scale`` (s), ``n_downweighted`` (v_k < 1), counts of
-        zeros/significant alpha, ``solution`` = [b; alpha].
+        ``coef_ = alpha`` on the points of positive weight, ``bias_ = b``;
+        diagnostics ``weights`` (v_k of the last refit), ``scale`` (s),
+        ``n_downweighted`` (v_k < 1), counts of zeros/significant alpha,
+        ``solution`` = [b; alpha].
 
     Raises
     ------
@@ -388,20 +445,26 @@ def fit_wlssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
     check_positive("tol", tol)
     params = {"C": C, "task": task, "kernel": k.name, **k.params, "weights": weights,
               "max_iter": max_iter, "tol": float(tol)}
+    kept, sw = _sample_weight(sample_weight, len(y))
+    X_all = X
+    if sw is not None:
+        params["sample_weight"] = sw.copy()
+        X, y, sw = X[kept], y[kept], sw[kept]
     timer, m = PhaseTimer(), len(y)
     hist = {"delta_alpha": []}
     with prec.context():
         with timer("kernel"):
             K = k(X, precision=prec)
         yp = prec.asarray(y)
-        v = np.ones(m)
+        v = np.ones(m) if sw is None else sw
         try:
             with timer("factorization"):
                 alpha, b, factor = _weighted_kkt_solve(K, yp, C, v, prec)
                 conv = max_iter == 1
                 for _ in range(max_iter):
                     e = prec.to_float64(alpha) / (C * v)  # alpha_k = C v_k e_k
-                    v, s = robust_weights(e, weights)
+                    v, s = robust_weights(e, weights, sw)
+                    v = v if sw is None else sw * v
                     new, b, factor = _weighted_kkt_solve(K, yp, C, v, prec)
                     hist["delta_alpha"].append(float(np.max(np.abs(prec.to_float64(new - alpha)))))
                     alpha = new
@@ -410,12 +473,12 @@ def fit_wlssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
                         break
                 cond = cholesky_conditioning(*factor, prec, matrix="K + diag(1/(C v)), last refit")
         except CholeskyBreakdownError as err:
-            return breakdown_fit("w-lssvm", prec, err, X=X, kernel=k, timer=timer, support=np.arange(m),
+            return breakdown_fit("w-lssvm", prec, err, X=X_all, kernel=k, timer=timer, support=kept,
                                  params=params)
     diag = {**coefficient_counts(alpha, m), "weights": v, "scale": s,
             "n_downweighted": int(np.count_nonzero(v < 1)), "converged": conv,
             "solution": np.concatenate([np.array([b], dtype=alpha.dtype), alpha])}
-    return make_fit("w-lssvm", prec, coef=alpha, bias=b, support=np.arange(m), X=X, kernel=k,
+    return make_fit("w-lssvm", prec, coef=alpha, bias=b, support=kept, X=X_all, kernel=k,
                     timer=timer, status="ok" if conv else "not-converged",
                     iterations=len(hist["delta_alpha"]), history={"delta_alpha": np.asarray(hist["delta_alpha"])},
                     diagnostics=diag, params=params, conditioning=cond)
