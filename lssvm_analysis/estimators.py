@@ -55,10 +55,11 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .analysis.validation import loo_residuals
 from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning,  # noqa: F401 (documented)
                               NonFiniteModelError, UnexpectedParameterError, breakdown_error)
+from .core.kernels import PrecomputedKernel
 from .core.precision import get_precision
 from .solvers import fit as _fit
 from .solvers import get_solver, solvers
-from .solvers.multiclass import fit_multiclass
+from .solvers.multiclass import MulticlassFit, fit_multiclass
 
 __all__ = ["LSSVMRegressor", "LSSVMClassifier", "ELSRegressor", "EstimatorConvergenceWarning"]
 
@@ -122,9 +123,53 @@ class _LSSVMBase(BaseEstimator):
         self.precision = precision
         self.solver_params = solver_params
 
-    def _kernel_params(self):
-        return {"C": self.C, "kernel": self.kernel, "sigma2": self.sigma2,
+    def _kernel_params(self, kernel=None):
+        return {"C": self.C, "kernel": self.kernel if kernel is None else kernel, "sigma2": self.sigma2,
                 "degree": self.degree, "t": self.t}
+
+    def _user_gram(self, X, Z, name):
+        """The matrix of a callable kernel, ``kernel(X, Z)``, checked (scikit-learn's SVC semantics)."""
+        G = np.asarray(self.kernel(X, Z), dtype=np.float64)
+        if G.shape != (X.shape[0], Z.shape[0]):
+            raise ValueError(f"expected kernel({name}, X_fit) of shape {(X.shape[0], Z.shape[0])}, got "
+                             f"shape {G.shape} from kernel={self.kernel!r}")
+        return G
+
+    def _solver_inputs(self, X):
+        """(inputs, kernel) for the solver: X and the named kernel, or row indices and the Gram matrix.
+
+        ``kernel="precomputed"``: X is the (n, n) training Gram matrix; a
+        callable: its Gram matrix ``kernel(X, X)``.  Either way the solver gets
+        the row indices ``arange(n)[:, None]`` and a :class:`PrecomputedKernel`.
+        """
+        if isinstance(self.kernel, str) and self.kernel == "precomputed":
+            if X.shape[0] != X.shape[1]:
+                raise ValueError(f"expected a square Gram matrix X for kernel='precomputed', got "
+                                 f"X.shape={X.shape}")
+            gram = X
+        elif callable(self.kernel):
+            self._X_fit = X
+            gram = self._user_gram(X, X, "X")
+        else:
+            return X, None
+        return np.arange(X.shape[0], dtype=np.float64)[:, None], PrecomputedKernel(gram=gram)
+
+    def _model_at(self, X):
+        """(model, inputs) to evaluate at the rows of X; for a Gram kernel, the model with its
+        kernel swapped for the test Gram matrix (test rows x training columns)."""
+        if isinstance(self.kernel, str) and self.kernel == "precomputed":
+            gram = X
+        elif callable(self.kernel):
+            gram = self._user_gram(X, self._X_fit, "X")
+        else:
+            return self._model, X
+        k = PrecomputedKernel(gram=gram)
+        model = self._model
+        if isinstance(model, MulticlassFit):
+            model = dataclasses.replace(model, fits=tuple(dataclasses.replace(f, kernel=k) for f in model.fits))
+        else:
+            model = dataclasses.replace(model, kernel=k)
+        return model, np.arange(X.shape[0], dtype=np.float64)[:, None]
 
     def _own_extra(self):
         """Keywords an estimator subclass sets from parameters of its own (ELSRegressor: eta)."""
@@ -182,8 +227,9 @@ class _LSSVMBase(BaseEstimator):
             raise ValueError(f"expected a solver for {self._task}, got solver={self.solver!r} "
                              f"(tasks {info.tasks})")
         keywords = {**self._solver_keywords(info), **self._weights(info, sample_weight)}
-        f, held = _fit_quietly(_fit, self.solver, X, y, precision=self.precision,
-                               **self._kernel_params(), **keywords)
+        inputs, kernel = self._solver_inputs(X)
+        f, held = _fit_quietly(_fit, self.solver, inputs, y, precision=self.precision,
+                               **self._kernel_params(kernel), **keywords)
         return self._accept(f, held)
 
     def _accept(self, f, held=()):
@@ -224,7 +270,12 @@ class _LSSVMBase(BaseEstimator):
         self.intercept_ = np.asarray(p.to_float64(np.asarray([model.bias_], dtype=model.coef_.dtype)),
                                      dtype=np.float64).reshape(1)
         self.support_ = np.asarray(f.support_)
-        self.support_vectors_ = np.asarray(f.X_support_)
+        if isinstance(self.kernel, str) and self.kernel == "precomputed":
+            self.support_vectors_ = np.empty((0, 0))  # as sklearn.svm.SVR: no inputs to keep
+        elif callable(self.kernel):
+            self.support_vectors_ = self._X_fit[self.support_]
+        else:
+            self.support_vectors_ = np.asarray(f.X_support_)
 
     @property
     def loo_error_(self):
@@ -254,6 +305,8 @@ class _LSSVMBase(BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = False
+        # A Gram matrix is indexed by samples on both axes: model selection slices it so.
+        tags.input_tags.pairwise = isinstance(self.kernel, str) and self.kernel == "precomputed"
         return tags
 
 
@@ -261,7 +314,14 @@ _PARAMS_DOC = """C : float, default=1.0
         Regularization weight (Suykens' gamma; Chen & Zhou's 1/(m lambda)).
     sigma2 : float, default=1.0
         RBF width sigma^2, K(x, z) = exp(-||x - z||^2 / sigma2).
-    kernel : {"rbf", "linear", "poly"}, default="rbf"
+    kernel : {"rbf", "linear", "poly", "precomputed"} or callable, default="rbf"
+        "precomputed": ``fit`` takes the (n, n) Gram matrix as X and
+        ``predict`` the (m, n) matrix K(test, train), as scikit-learn's SVR;
+        a callable ``kernel(X, Z) -> (len(X), len(Z))`` Gram matrix (SVR's
+        semantics) is evaluated once at ``fit`` and on (new points, training
+        points) at ``predict`` (the training inputs are kept).  Either way
+        the solver runs on a :class:`~lssvm_analysis.core.kernels.PrecomputedKernel`,
+        whose float64 entries are rounded to ``precision``.
     degree, t : polynomial kernel (x^T z + t)^degree.
     solver : str, default="lssvm-schur"
         A registry name (``la.solvers(task)``).
@@ -361,7 +421,8 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
     def predict(self, X):
         check_is_fitted(self, "fit_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
-        return self._model.predict(X)
+        model, inputs = self._model_at(X)
+        return model.predict(inputs)
 
 
 class ELSRegressor(LSSVMRegressor):
@@ -455,9 +516,10 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
             info = get_solver(self.solver)
             keywords = {**self._solver_keywords(info), **self._weights(info, sample_weight)}
             keywords.pop("task", None)  # fit_multiclass sets it for every binary fit
-            self.fit_ = self._model = fit_multiclass(X, yi, solver=self.solver, code=self.code,
+            inputs, kernel = self._solver_inputs(X)
+            self.fit_ = self._model = fit_multiclass(inputs, yi, solver=self.solver, code=self.code,
                                                      precision=self.precision,
-                                                     **self._kernel_params(), **keywords)
+                                                     **self._kernel_params(kernel), **keywords)
         return self
 
     def decision_function(self, X):
@@ -465,9 +527,10 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
         Hamming distance of the code outputs to each class's codeword."""
         check_is_fitted(self, "fit_")
         X = validate_data(self, X, reset=False, dtype=np.float64)
+        model, inputs = self._model_at(X)
         if len(self.classes_) == 2:
-            return self._model.decision_function(X)
-        return self._model.class_scores(X)
+            return model.decision_function(inputs)
+        return model.class_scores(inputs)
 
     def predict(self, X):
         scores = self.decision_function(X)

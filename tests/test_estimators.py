@@ -232,3 +232,63 @@ def test_weighted_median_is_the_median_of_repeated_values(rng):
         w = rng.integers(0, 5, size=len(a))
         if w.sum():
             assert weighted_median(a, w) == np.median(np.repeat(a, w))
+
+
+# --------------------------------------------------------------------------- precomputed / callable kernels
+def _sp(info):
+    """The registry's example keywords that are plain values (pruning: the training index)."""
+    sp = {k: v for k, v in info.example_problem("regression", rng=0).params.items()
+          if k not in ("C", "sigma2", "task", "kernel") and np.isscalar(v)}
+    if "validation" in info.required:
+        sp["index"] = "training"
+    return sp
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("solver", la.solvers("regression"))
+def test_precomputed_and_callable_kernels(solver, rng):
+    X = rng.uniform(-3, 3, (50, 2))
+    y = np.sinc(X[:, 0])
+    Xt = rng.uniform(-3, 3, (15, 2))
+    G, Gt = la.rbf_kernel(X, sigma2=0.7), la.rbf_kernel(Xt, X, sigma2=0.7)
+    info = la.get_solver(solver)
+    kw = dict(C=10.0, solver=solver, solver_params=_sp(info))
+    try:
+        pre = LSSVMRegressor(kernel="precomputed", **kw).fit(G, y)
+    except ValueError as err:
+        # LIBSVM is given its kernel by name: a Gram matrix is refused, by name, never
+        # silently replaced by another kernel.
+        assert "expected kernel in ('rbf', 'linear', 'poly') for LIBSVM" in str(err)
+        return
+    # A callable gets (X, X) at fit, as one object twice: it can give the symmetric K(X, X).
+    call = LSSVMRegressor(kernel=lambda A, B: la.rbf_kernel(A, None if B is A else B, sigma2=0.7), **kw)
+    call.fit(X, y)
+    # The same Gram matrices reach the same solver: bit-identical models and predictions.
+    np.testing.assert_array_equal(pre.predict(Gt), call.predict(Xt))
+    np.testing.assert_array_equal(pre.dual_coef_, call.dual_coef_)
+    np.testing.assert_array_equal(call.support_vectors_, X[call.support_])
+    if la.analysis.validation.has_closed_form_loo(solver):
+        # Dense solvers evaluate K(X, X) and K(test, X) by the same calls as above: identical.
+        named = LSSVMRegressor(sigma2=0.7, **kw).fit(X, y)
+        np.testing.assert_array_equal(named.predict(Xt), pre.predict(Gt))
+        assert named.loo_error_ == pre.loo_error_
+
+
+def test_precomputed_model_selection_slices_the_gram_matrix():
+    from sklearn.model_selection import cross_val_score
+    X, y = load_iris(return_X_y=True)
+    G = la.rbf_kernel(X, sigma2=2.0)
+    est = LSSVMClassifier(C=10.0, kernel="precomputed")
+    assert est.__sklearn_tags__().input_tags.pairwise
+    # Each fold's (train x train) and (test x train) blocks of G are the kernel the named
+    # RBF estimator computes on the same rows, so the fold scores are equal.
+    np.testing.assert_array_equal(cross_val_score(est, G, y, cv=3),
+                                  cross_val_score(LSSVMClassifier(C=10.0, sigma2=2.0), X, y, cv=3))
+
+
+def test_bad_gram_inputs_are_named(rng):
+    X = rng.uniform(-1, 1, (10, 3))
+    with pytest.raises(ValueError, match="square Gram matrix X"):
+        LSSVMRegressor(kernel="precomputed").fit(X, X[:, 0])
+    with pytest.raises(ValueError, match="kernel\\(X, X_fit\\) of shape"):
+        LSSVMRegressor(kernel=lambda A, B: np.ones((len(A), 2))).fit(X, X[:, 0])

@@ -39,7 +39,7 @@ from .linalg import mirror_band, strict_upper_mask
 from .memory import ensure_memory
 from .precision import get_precision
 
-__all__ = ["rbf_kernel", "linear_kernel", "poly_kernel", "Kernel", "make_kernel", "KERNELS",
+__all__ = ["rbf_kernel", "linear_kernel", "poly_kernel", "Kernel", "PrecomputedKernel", "make_kernel", "KERNELS",
            "from_lssvmlab", "to_lssvmlab", "RBF_FORMATIONS", "rbf_error_bound"]
 
 
@@ -360,6 +360,62 @@ class Kernel:
         if self.formation != "gemm":
             args += f", formation={self.formation!r}"
         return f"Kernel({self.name}{', ' if args else ''}{args})"
+
+
+def _gram_indices(A, n, name):
+    """Row indices stored in the single column of A (floats holding integers in [0, n))."""
+    A = as_matrix(A, name, allow_object=False)
+    i = A[:, 0].astype(np.intp) if A.shape[1] == 1 else None
+    if i is None or np.any(i != A[:, 0]) or np.any(i < 0) or np.any(i >= n):
+        raise ValueError(f"expected {name} as one column of row indices in [0, {n}) of the Gram "
+                         f"matrix, got {name} of shape {A.shape}")
+    return i
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class PrecomputedKernel(Kernel):
+    """A kernel given by its matrix: ``K(X, Z) = gram[X[:, 0], Z[:, 0]]``.
+
+    The "inputs" are row indices into ``gram`` held in one float column
+    (``np.arange(n)[:, None]``), so every solver, which only evaluates its
+    kernel on rows of X, runs on a user's Gram matrix unchanged (scikit-learn's
+    ``kernel="precomputed"``; the estimators build it).  Z indexes the
+    columns: a rectangular ``gram`` (test rows x training columns) evaluates
+    a fitted model at new points.
+
+    Parameters
+    ----------
+    gram : (n, m) array_like of finite float64
+        K(x_i, z_j).  It enters a precision by rounding float64 to it, so the
+        model error of a fit in extended precision is relative to this
+        float64 matrix, not to the kernel it was computed from.
+    """
+
+    name: str = "precomputed"
+    params: Mapping[str, Any] = field(default_factory=dict)
+    gram: Any = None
+
+    def __post_init__(self):
+        G = as_matrix(self.gram, "gram", allow_object=False)
+        check_finite(G, "gram")
+        object.__setattr__(self, "gram", np.asarray(G, dtype=np.float64))
+
+    def __call__(self, X, Z=None, *, precision="float64", out=None):
+        p = get_precision(precision)
+        i = _gram_indices(X, self.gram.shape[0], "X")
+        j = i if Z is None else _gram_indices(Z, self.gram.shape[1], "Z")
+        K = p.asarray(self.gram[np.ix_(i, j)])
+        if out is None:
+            return K
+        _check_out(out, K.shape, p)
+        out[...] = K
+        return out
+
+    def __repr__(self):
+        return f"PrecomputedKernel(gram of shape {self.gram.shape})"
+
+    __eq__ = object.__eq__  # two Gram matrices are the same kernel only if they are one object
+    __hash__ = object.__hash__
 
 
 def make_kernel(kernel="rbf", *, sigma2=1.0, degree=3, t=1.0, formation="gemm") -> Kernel:

@@ -48,7 +48,10 @@ def _libsvm_kernel(k) -> dict:
         return {"kernel": "rbf", "gamma": 1.0 / k.params["sigma2"]}
     if k.name == "poly":
         return {"kernel": "poly", "gamma": 1.0, "coef0": k.params["t"], "degree": k.params["degree"]}
-    return {"kernel": "linear"}
+    if k.name == "linear":
+        return {"kernel": "linear"}
+    # LIBSVM is given the kernel by name and parameters: another kernel must not become linear.
+    raise ValueError(f"expected kernel in ('rbf', 'linear', 'poly') for LIBSVM, got kernel={k!r}")
 
 
 def _check_options(tol, max_iter):
