@@ -251,7 +251,8 @@ class _LSSVMBase(BaseEstimator):
                           EstimatorConvergenceWarning, stacklevel=4)
             return f, dataclasses.replace(f, status="ok")
         if f.status != "ok":
-            raise np.linalg.LinAlgError(f"solver {self.solver!r} ended with status {f.status!r}")
+            raise np.linalg.LinAlgError(f"solver {self.solver!r} ended with status {f.status!r} and no "
+                                        f"model" + (f" ({'; '.join(held)})" if held else ""))
         return f, f
 
     def _set_model(self, f, model):
