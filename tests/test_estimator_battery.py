@@ -1,8 +1,9 @@
 """The estimator battery, over the solver registry: every solver, task and variant value.
 
-Two layers, to keep CI time small (measured in one process on a shared
-2-core machine: 745 tests in 41 s, of which the fast layer's 68 cases 27 s
-and the full layer's 11 estimators x ~55 checks 38 s when run alone):
+Two layers, to keep CI time small (measured in one process, CPU time, on a
+shared 2-core machine: the whole file 34 s user for 943 tests, of which the
+full layer's 13 estimators x ~60 checks 25 s; wall time was 41-110 s
+depending on the machine's load):
 
 * fast: every registered solver x task x configuration (the default, then
   each non-default variant value alone: every value of every variant keyword
