@@ -39,7 +39,7 @@ def client(tmp_path_factory):
     os.environ["LSSVM_KILL_MARKER"] = str(tmp_path_factory.mktemp("dask") / "no-kill")
     t0 = time.perf_counter()
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as c:
         print(f"LocalCluster up in {time.perf_counter() - t0:.1f} s")
         yield c
