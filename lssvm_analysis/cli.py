@@ -70,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     dask.add_argument("--dask-workers", type=_positive, default=None, metavar="N",
                       help="run the sweeps on a Dask LocalCluster of N worker processes")
     rep.add_argument("--debug", action="store_true", help="show tracebacks of errors")
-    rep.add_argument("--no-progress", action="store_true", help="no progress bars")
+    rep.add_argument("--no-progress", action="store_true", help="no progress bar")
     rep.add_argument("--asv-results", default=".asv/results",
                      help="asv results read for the crossover figure when present")
     sub.add_parser("list", help="list solvers, precisions and data sets")
