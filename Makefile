@@ -1,6 +1,9 @@
 # Two commands do all the set-up on a fresh machine (Python 3.11 + pip):
-#   make report   -> .venv, install, write reports/default/index.html
-#   make test     -> .venv, install with the test extras, run pytest
+#   make report   -> .venv, install the package, write reports/default/index.html
+#   make test     -> .venv, install with the test, dask and bench extras, run pytest
+# (test needs dask for the LocalCluster tests and bench, i.e. asv, for the benchmark
+# smoke tests).  make test-min installs the declared minimum versions in .venv-min and
+# runs the tests there (.ci/min_versions.py).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -10,23 +13,31 @@ export OPENBLAS_NUM_THREADS ?= 1
 export OMP_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
-.PHONY: report test install clean
+.PHONY: report test test-min install clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(PY)
-	$(PY) -m pip install --quiet -e '.[test]'
+# One stamp per set of extras: `make report` after `make test` installs nothing new.
+$(VENV)/.installed-report: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
 	touch $@
 
-install: $(VENV)/.installed
+$(VENV)/.installed-test: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test,dask,bench]'
+	touch $@ $(VENV)/.installed-report
 
-report: install
+install: $(VENV)/.installed-report
+
+report: $(VENV)/.installed-report
 	$(VENV)/bin/lssvm-analysis report --out reports/default
 
-test: install
+test: $(VENV)/.installed-test
 	$(PY) -m pytest -n 2 --dist loadgroup
 
+test-min:
+	$(PYTHON) .ci/min_versions.py --venv .venv-min
+
 clean:
-	rm -rf $(VENV) .asv build *.egg-info
+	rm -rf $(VENV) .venv-min .asv build *.egg-info

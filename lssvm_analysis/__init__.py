@@ -1,8 +1,10 @@
 """lssvm_analysis: which LS-SVM formulation to trust, in which arithmetic, and which is faster.
 
-Public API (see DESIGN.md): precisions / get_precision, rbf_kernel and
-friends, solvers / fit, reference_solve and the error measures, the
-scikit-learn estimators, and the named exceptions.
+Public API (README.md, "The API in a few lines"): precisions / get_precision,
+rbf_kernel and friends, solvers / fit, reference_solve and the error
+measures, cross_validate / loo_residuals, mrsr, the scikit-learn estimators,
+and the named exceptions.  ``__version__`` is the one place of the version
+(pyproject.toml reads it from here).
 """
 from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning, FallbackWarning,
                               IllConditionedWarning, LSSVMWarning, LUBreakdownError,

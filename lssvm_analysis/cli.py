@@ -3,6 +3,12 @@
 ``lssvm-analysis report [--quick] [--out reports/NAME]`` runs (or resumes)
 the report's sweeps and writes ``reports/NAME/index.html`` with its PNG
 figures and CSV tables.  ``lssvm-analysis list`` prints the registries.
+
+Every error of the command line is one line on stderr and exit status 2,
+before any work: unknown or malformed options, and options that contradict
+each other (:data:`CONFLICTS`).  While the sweeps run, one progress bar
+covers all of them, with the tasks already stored counted as done; the
+outcome counts printed at the end are read back from the store.
 """
 from __future__ import annotations
 
@@ -12,17 +18,39 @@ import time
 
 from threadpoolctl import threadpool_limits
 
-from . import datasets, precisions, solvers
-from .core.exceptions import OutputPathError, StoreError
+from . import __version__, datasets, precisions, solvers
+from .core.exceptions import MissingDependencyError, OutputPathError, StoreError
+from .experiments import SweepProgress
 from .report import PROFILE_NAMES, build_report
+from .report.build import require_distributed
 
-__all__ = ["main", "build_parser"]
+__all__ = ["main", "build_parser", "check_options", "CONFLICTS"]
+
+#: Pairs of ``report`` options that contradict each other, refused before any work:
+#: (option, other option, when they conflict given the parsed arguments, why).
+#: ``--scheduler`` with ``--dask-workers`` is refused by argparse (a mutually exclusive group).
+CONFLICTS = (
+    ("--quick", "--profile", lambda a: a.quick and a.profile not in (None, "quick"),
+     "--quick means --profile quick"),
+    ("--jobs", "--scheduler", lambda a: a.jobs is not None and a.scheduler is not None,
+     "the Dask cluster's workers run the sweeps"),
+    ("--jobs", "--dask-workers", lambda a: a.jobs is not None and a.dask_workers is not None,
+     "the LocalCluster's workers run the sweeps"),
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``lssvm-analysis: error: ...`` and exit status 2."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="lssvm-analysis",
         description="Numerical-stability analysis of LS-SVM solvers: generated reports.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     rep = sub.add_parser("report", help="run the report's sweeps and write index.html")
     rep.add_argument("--profile", choices=PROFILE_NAMES, default=None,
@@ -42,7 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     dask.add_argument("--dask-workers", type=_positive, default=None, metavar="N",
                       help="run the sweeps on a Dask LocalCluster of N worker processes")
     rep.add_argument("--debug", action="store_true", help="show tracebacks of errors")
-    rep.add_argument("--no-progress", action="store_true", help="no progress bars")
+    rep.add_argument("--no-progress", action="store_true", help="no progress bar")
     rep.add_argument("--asv-results", default=".asv/results",
                      help="asv results read for the crossover figure when present")
     sub.add_parser("list", help="list solvers, precisions and data sets")
@@ -70,13 +98,38 @@ def _positive(text: str) -> int:
     return n
 
 
+def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse contradicting options (:data:`CONFLICTS`) and a Dask option without Dask, before any work."""
+    if args.command != "report":
+        return
+    for option, other, clash, why in CONFLICTS:
+        if clash(args):
+            value = getattr(args, other.lstrip("-").replace("-", "_"))
+            parser.error(f"{option} conflicts with {other} {value} ({why}): give one of them")
+    dask = ("--scheduler" if args.scheduler is not None
+            else "--dask-workers" if args.dask_workers is not None else None)
+    if dask is not None:
+        try:
+            require_distributed(dask)
+        except MissingDependencyError as exc:
+            parser.error(str(exc))
+
+
+def _counts(counts) -> str:
+    return " ".join(f"{status}={n}" for status, n in sorted(counts.items())) or "none"
+
+
 def _report(args) -> int:
     t0 = time.perf_counter()
-    with threadpool_limits(limits=1, user_api="blas"):  # timings: one BLAS thread per process
+    with threadpool_limits(limits=1, user_api="blas"), \
+            SweepProgress(False if args.no_progress else True, desc="report") as bar:
         path = build_report(args.out, quick=args.quick, profile=args.profile, store=args.store,
-                            n_jobs=args.jobs, progress=not args.no_progress, asv_dir=args.asv_results,
+                            n_jobs=args.jobs, progress=bar, asv_dir=args.asv_results,
                             scheduler=args.scheduler, dask_workers=args.dask_workers)
     print(f"wrote {path} in {time.perf_counter() - t0:.1f} s")
+    if bar.stored_counts is not None:
+        print(f"tasks of this report in the store: {sum(bar.stored_counts.values())} "
+              f"({_counts(bar.stored_counts)}); computed in this run: {sum(bar.new_counts.values())}")
     return 0
 
 
@@ -96,6 +149,7 @@ def main(argv=None) -> int:
     """
     parser = build_parser()
     args = parser.parse_args(argv)
+    check_options(parser, args)
     try:
         return {"report": _report, "list": _list}[args.command](args)
     except (StoreError, OutputPathError, ValueError, TypeError, OSError) as exc:

@@ -31,14 +31,15 @@ def _det(df):
 
 
 @pytest.fixture(scope="module")
-def client():
+def client(tmp_path_factory):
     # spawned workers import lssvm_analysis from this worktree and the test kinds from tests/
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), str(TESTS)] + ([old] if old else []))
-    os.environ["LSSVM_KILL_MARKER"] = str(ROOT / ".pytest-dask-kill-marker-unused")
+    # any marker a kill-once task creates lands in a temporary directory, never in the repository
+    os.environ["LSSVM_KILL_MARKER"] = str(tmp_path_factory.mktemp("dask") / "no-kill")
     t0 = time.perf_counter()
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
+                                  dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as c:
         print(f"LocalCluster up in {time.perf_counter() - t0:.1f} s")
         yield c

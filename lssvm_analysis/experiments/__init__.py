@@ -17,12 +17,13 @@ of a module workers can import; kind "fit" (:mod:`.fit_kind`) is built in.
 """
 from .kinds import (TaskKind, UnknownTaskKindError, get_task_kind, register_task_kind,
                     task_kinds)
+from .progress import SweepProgress
 from .runner import TIMING_PREFIX, execute_task, load_records, run_sweep
 from .spec import INPUT_COLUMNS, SPEC_VERSION, SweepSpec, Task, canonical_json
 from .store import Store
 
 __all__ = [
-    "INPUT_COLUMNS", "SPEC_VERSION", "TIMING_PREFIX", "Store", "SweepSpec", "Task", "TaskKind",
+    "INPUT_COLUMNS", "SPEC_VERSION", "TIMING_PREFIX", "Store", "SweepProgress", "SweepSpec", "Task", "TaskKind",
     "UnknownTaskKindError", "canonical_json", "execute_task", "get_task_kind", "load_records",
     "register_task_kind", "run_sweep", "task_kinds",
 ]

@@ -31,6 +31,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import contextlib
 import ctypes
+import hashlib
 import os
 import signal
 import sys
@@ -38,15 +39,15 @@ import threading
 import time
 import traceback
 import warnings
-from collections import Counter
 
 import pandas as pd
 
 from .kinds import get_task_kind, task_kinds
+from .progress import SweepProgress
 from .spec import SweepSpec, Task, json_scalar
 from .store import LEASE_SECONDS, open_store, records_frame
 
-__all__ = ["run_sweep", "local_pool", "load_records", "execute_task", "TIMING_PREFIX"]
+__all__ = ["run_sweep", "local_pool", "load_records", "execute_task", "sweep_id", "TIMING_PREFIX"]
 
 #: Columns whose name starts with this are wall-clock seconds (not deterministic).
 TIMING_PREFIX = "time_"
@@ -96,19 +97,29 @@ def execute_task(task: Task, module: str | None = None) -> dict:
     return row
 
 
-def _progress_bar(progress, total, done, desc):
-    from tqdm import tqdm
+@contextlib.contextmanager
+def _progress_bar(progress, name, keys, stored):
+    """The bar this sweep reports to: the caller's :class:`SweepProgress`, or one of its own."""
+    if isinstance(progress, SweepProgress):
+        progress.start(name, len(keys), stored, sweep_id=sweep_id(keys))
+        yield progress
+        return
+    with SweepProgress(progress, desc=name) as bar:
+        bar.start(name, len(keys), stored)
+        yield bar
 
-    disable = None if progress is True else (progress is False)  # None: only on a TTY
-    return tqdm(total=total, initial=done, desc=desc, unit="task", file=sys.stderr,
-                disable=disable, dynamic_ncols=True)
+
+def sweep_id(keys) -> str:
+    """A sweep's identity for progress bars: a digest of its task keys (names may repeat)."""
+    return hashlib.sha1("\n".join(keys).encode()).hexdigest()
 
 
 def _check_run_args(spec, n_jobs, executor, progress, max_tasks) -> None:
     if not isinstance(spec, SweepSpec):
         raise TypeError(f"expected a SweepSpec for spec, got spec={spec!r}")
-    if progress not in (True, False, "force"):
-        raise ValueError(f"expected progress in (True, False, 'force'), got progress={progress!r}")
+    if not isinstance(progress, SweepProgress) and progress not in (True, False, "force"):
+        raise ValueError(f"expected progress in (True, False, 'force') or a SweepProgress, "
+                         f"got progress={progress!r}")
     if max_tasks is not None and (isinstance(max_tasks, bool) or not isinstance(max_tasks, int)
                                   or max_tasks < 0):
         raise ValueError(f"expected max_tasks >= 0 or None, got max_tasks={max_tasks!r}")
@@ -205,12 +216,10 @@ def local_pool(n_jobs=None):
     pool.shutdown(wait=True)
 
 
-def _write(store, row, bar, counts, replace):
+def _write(store, row, bar, replace):
     store.write(row, replace=replace)
     store.release([row["key"]])
-    counts[row["status"]] += 1
-    bar.update(1)
-    bar.set_postfix_str(" ".join(f"{s}={n}" for s, n in sorted(counts.items())), refresh=False)
+    bar.task_done(row["status"])
 
 
 def _terminate_workers(pool) -> None:
@@ -275,18 +284,18 @@ class _Scheduler:
             self._renewed = time.monotonic()
 
 
-def _run_serial(sched, modules, store, bar, counts, replace):
+def _run_serial(sched, modules, store, bar, replace):
     while True:
         task = sched.next()
         if task is None:
             if sched.idle():
                 continue
             return
-        _write(store, execute_task(task, modules[task.kind]), bar, counts, replace)
+        _write(store, execute_task(task, modules[task.kind]), bar, replace)
         sched.done(task.key)
 
 
-def _run_pool(pool, owned, sched, modules, store, bar, counts, replace, window):
+def _run_pool(pool, owned, sched, modules, store, bar, replace, window):
     futures: dict = {}
     try:
         while True:
@@ -302,7 +311,7 @@ def _run_pool(pool, owned, sched, modules, store, bar, counts, replace, window):
             done, _ = cf.wait(list(futures), timeout=LEASE_SECONDS / 6, return_when=cf.FIRST_COMPLETED)
             for fut in done:
                 key = futures.pop(fut)
-                _write(store, fut.result(), bar, counts, replace)
+                _write(store, fut.result(), bar, replace)
                 sched.done(key)
             sched.heartbeat()
     except BaseException:
@@ -345,8 +354,11 @@ def run_sweep(spec: SweepSpec, store, *, n_jobs: int | None = None, executor=Non
     executor : concurrent.futures.Executor or dask.distributed.Client, optional
         Run the tasks there instead (then ``n_jobs`` must be None).  Kind
         modules must be importable on its workers.
-    progress : {True, False, "force"}
-        tqdm bar on stderr; True shows it only when stderr is a TTY.
+    progress : {True, False, "force"} or SweepProgress
+        tqdm bar on stderr; True shows it only when stderr is a TTY.  A
+        :class:`~lssvm_analysis.experiments.progress.SweepProgress` shared by
+        several sweeps (one bar, one ETA, for a whole report) is advanced
+        instead of a bar of this sweep's own.
     max_tasks : int, optional
         Run at most this many pending tasks (in task order), then return.
     retry_errors : bool, default False
@@ -385,15 +397,14 @@ def run_sweep(spec: SweepSpec, store, *, n_jobs: int | None = None, executor=Non
         pending, redo = _pending(store, tasks, retry_errors, max_tasks)
         pool, owned = _resolve_executor(executor, n_jobs, len(pending))
         sched = _Scheduler(store, pending, redo)
-        with _progress_bar(progress, len(tasks), len(tasks) - len(pending), spec.name) as bar:
-            counts = Counter()
+        with _progress_bar(progress, spec.name, keys, len(tasks) - len(pending)) as bar:
             if pool is None:
-                _run_serial(sched, modules, store, bar, counts, bool(redo))
+                _run_serial(sched, modules, store, bar, bool(redo))
             else:
                 window = 2 * (getattr(pool, "_max_workers", None) or os.cpu_count() or 2)
                 if executor is not None and hasattr(executor, "nthreads"):  # dask: its thread count
                     window = 2 * max(1, sum(executor.nthreads().values()))
-                _run_pool(pool, owned, sched, modules, store, bar, counts, bool(redo), window)
+                _run_pool(pool, owned, sched, modules, store, bar, bool(redo), window)
         return records_frame(store.rows(keys=keys))
     finally:
         store.release()

@@ -18,21 +18,30 @@ path and the reason, not after the sweeps.
 
 Dask: ``scheduler="tcp://host:8786"`` runs the sweeps on an existing
 cluster, ``dask_workers=N`` on a ``LocalCluster`` of N single-threaded
-worker processes started for this report (and closed after it).
+worker processes started for this report (and closed after it).  Both need
+the ``dask`` extra (``pip install 'lssvm_analysis[dask]'``, which installs
+``distributed``); without it they raise ``MissingDependencyError`` naming
+the option.  The LocalCluster serves its HTTP routes on a free port (no
+"Port 8787 is already in use" when another cluster runs), its log messages
+below ERROR are silenced, and a warning Dask raises while the cluster or
+the client starts becomes one line on stderr.
 """
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import platform
+import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import pandas as pd
 
 from .. import __version__
-from ..core.exceptions import OutputPathError
+from ..core.exceptions import MissingDependencyError, OutputPathError
 from ..experiments import load_records
 from ..experiments.asv_import import import_asv_results
 from ..experiments.store import Store
@@ -41,7 +50,7 @@ from .plan import run_report_sweeps
 from .registry import check_profile, report_sections
 
 __all__ = ["default_store", "build_report", "write_report", "read_records", "prepare_out",
-           "open_report_store", "dask_client"]
+           "open_report_store", "dask_client", "require_distributed"]
 
 
 def default_store() -> Path:
@@ -89,26 +98,77 @@ def open_report_store(store) -> Store:
     return st
 
 
+def require_distributed(option: str):
+    """The ``distributed`` module, or MissingDependencyError naming ``option`` and the extra to install."""
+    try:
+        import distributed  # the optional dependency of the dask extra, imported when used
+    except ImportError as exc:
+        raise MissingDependencyError(
+            f"{option} needs Dask's distributed, which is not installed ({exc}): "
+            "pip install 'lssvm_analysis[dask]'") from None
+    return distributed
+
+
+@contextlib.contextmanager
+def _one_line_warnings():
+    """Warnings raised inside become one line each on stderr (Dask's multi-line start-up notes)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for category in (ResourceWarning, DeprecationWarning, PendingDeprecationWarning):
+            warnings.simplefilter("ignore", category)  # for developers, not for the user
+        yield
+    for msg in dict.fromkeys(" ".join(str(w.message).split()) for w in caught):
+        print(f"lssvm-analysis: dask: {msg}", file=sys.stderr)
+
+
+@contextlib.contextmanager
+def _dask_logs_above(level):
+    logger = logging.getLogger("distributed")
+    old = logger.level
+    logger.setLevel(level)
+    try:
+        yield
+    finally:
+        logger.setLevel(old)
+
+
 @contextlib.contextmanager
 def dask_client(scheduler=None, dask_workers=None):
-    """A ``distributed.Client`` for ``scheduler`` or a new LocalCluster of ``dask_workers``; else None."""
+    """A ``distributed.Client`` for ``scheduler`` or a new LocalCluster of ``dask_workers``; else None.
+
+    Raises
+    ------
+    MissingDependencyError
+        ``distributed`` is not installed (the ``dask`` extra).
+    ValueError
+        Both or a bad ``dask_workers``.
+    """
     if scheduler is None and dask_workers is None:
         yield None
         return
     if scheduler is not None and dask_workers is not None:
         raise ValueError(f"expected either scheduler or dask_workers, got scheduler={scheduler!r} "
                          f"and dask_workers={dask_workers!r}")
-    from distributed import Client, LocalCluster  # a declared dependency, imported when used
-
-    if scheduler is not None:
-        with Client(scheduler) as client:
-            yield client
-        return
-    if isinstance(dask_workers, bool) or not isinstance(dask_workers, int) or dask_workers < 1:
+    if dask_workers is not None and (isinstance(dask_workers, bool) or not isinstance(dask_workers, int)
+                                     or dask_workers < 1):
         raise ValueError(f"expected dask_workers >= 1, got dask_workers={dask_workers!r}")
-    with LocalCluster(n_workers=dask_workers, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as client:
-        yield client
+    distributed = require_distributed(f"scheduler={scheduler!r}" if scheduler is not None
+                                      else f"dask_workers={dask_workers!r}")
+    with _dask_logs_above(logging.ERROR):  # e.g. the nanny's "still alive after 4 s, killing"
+        stack = contextlib.ExitStack()
+        try:
+            with _one_line_warnings():  # only while starting: the sweeps' own warnings are untouched
+                if scheduler is not None:
+                    client = stack.enter_context(distributed.Client(scheduler))
+                else:
+                    cluster = stack.enter_context(distributed.LocalCluster(
+                        n_workers=dask_workers, threads_per_worker=1, processes=True,
+                        dashboard_address=":0", silence_logs=logging.ERROR))
+                    client = stack.enter_context(distributed.Client(cluster))
+            yield client
+        finally:
+            with _one_line_warnings():
+                stack.close()
 
 
 def read_records(store, specs) -> dict[str, dict[str, pd.DataFrame]]:
@@ -166,8 +226,9 @@ def build_report(out="reports/default", *, quick=False, profile=None, store=None
         Local worker processes for the sweeps (default: all cores).
     executor : concurrent.futures.Executor or dask.distributed.Client, optional
         Run the sweeps there instead of local processes.
-    progress : {True, False, "force"}
-        tqdm progress bars on stderr.
+    progress : {True, False, "force"} or SweepProgress
+        One tqdm bar over every sweep, on stderr (see
+        :func:`~lssvm_analysis.report.plan.run_report_sweeps`).
     asv_dir : path
         asv results to import into the store first (crossover figure); none is fine.
     scheduler : str, optional

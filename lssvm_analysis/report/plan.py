@@ -14,15 +14,19 @@ Each section states its sizes and grids in the report.
 """
 from __future__ import annotations
 
+import contextlib
 import math
+from collections import Counter
 
 import pandas as pd
 
-from ..experiments import SweepSpec, load_records, run_sweep
-from ..experiments.runner import local_pool
+from ..experiments import SweepProgress, SweepSpec, load_records, run_sweep
+from ..experiments.runner import local_pool, sweep_id
+from ..experiments.store import open_store
 from .registry import check_profile, report_sections
 
-__all__ = ["REPORT_VERSION", "options", "decades", "run_report_sweeps"]
+__all__ = ["REPORT_VERSION", "options", "decades", "run_report_sweeps", "stored_plan",
+           "status_counts"]
 
 #: Part of every spec's options: bump to invalidate every stored report row.
 REPORT_VERSION = 1
@@ -46,17 +50,93 @@ def run_report_sweeps(store, profile: str, *, n_jobs=None, executor=None,
     e.g. the asv-results import).  A sweep whose tasks fail still yields
     rows: the engine records each failing task as an "error" row, and the
     section says so.
+
+    ``progress`` (True, False, "force", or a :class:`SweepProgress` the
+    caller keeps, e.g. to read its counts) is one bar over every sweep of the
+    report: before anything runs, :func:`stored_plan` announces every sweep
+    with its stored tasks counted as done, so the total and the ETA cover
+    the whole report from the start.  When every sweep has run, the bar's
+    ``stored_counts`` are set to :func:`status_counts` of the returned plan:
+    the outcomes as the store holds them, stored and new alike.
     """
     check_profile(profile)
-    if executor is None:  # one local pool for every sweep of the report, not one per sweep
-        with local_pool(n_jobs) as pool:
-            return _run_sections(store, profile, pool, n_jobs if pool is None else None, progress)
-    return _run_sections(store, profile, executor, None, progress)
+    with contextlib.ExitStack() as stack:
+        if not isinstance(progress, SweepProgress):
+            progress = stack.enter_context(SweepProgress(progress, desc=f"report '{profile}'"))
+        _expect(store, profile, progress)
+        if executor is None:  # one local pool for every sweep of the report, not one per sweep
+            pool = stack.enter_context(local_pool(n_jobs))
+            specs = _run_sections(store, profile, pool, n_jobs if pool is None else None, progress)
+        else:
+            specs = _run_sections(store, profile, executor, None, progress)
+        progress.stored_counts = status_counts(store, specs)
+        return specs
+
+
+def stored_plan(store, profile: str) -> dict[str, dict[str, SweepSpec | str]]:
+    """Every section's specs as planned from the rows already stored; runs nothing.
+
+    A dependent stage (tune, then test at the chosen point) reads the stored
+    rows of the stage before it, as in :func:`run_report_sweeps`.  Once the
+    report has run, this is exactly its plan; before, a dependent stage whose
+    input is not stored yet is planned at the section's fallback point, which
+    has the same number of tasks (what the progress bar needs).
+    """
+    check_profile(profile)
+    st, owned = open_store(store)
+    try:
+        out = {}
+        for sec in report_sections():
+            out[sec.key] = sec.plan(profile, lambda spec: load_records(st, spec))
+        return out
+    finally:
+        if owned:
+            st.close()
+
+
+def status_counts(store, specs) -> Counter:
+    """Stored status of every distinct task of ``specs`` (``{section: {key: spec}}``), read from ``store``.
+
+    Tasks of the plan with no row in the store count under "missing".
+    """
+    keys = list(dict.fromkeys(t.key for by_key in specs.values() for spec in by_key.values()
+                              if isinstance(spec, SweepSpec) for t in spec.tasks()))
+    st, owned = open_store(store)
+    try:
+        stored = st.statuses(keys)
+    finally:
+        if owned:
+            st.close()
+    counts = Counter(stored.values())
+    if len(stored) < len(keys):
+        counts["missing"] = len(keys) - len(stored)
+    return counts
+
+
+def _expect(store, profile, progress) -> None:
+    st, owned = open_store(store)
+    try:
+        for by_key in stored_plan(st, profile).values():
+            for spec in by_key.values():
+                if isinstance(spec, SweepSpec):
+                    keys = [t.key for t in spec.tasks()]
+                    stored = st.statuses(keys).values()  # error rows are retried: not done
+                    progress.expect(spec.name, len(keys), sum(s != "error" for s in stored),
+                                    sweep_id=sweep_id(keys))
+    finally:
+        if owned:
+            st.close()
 
 
 def _run_sections(store, profile, executor, n_jobs, progress):
+    done = set()  # specs run in this report: a second run would only retry their errors again
+
     def run(spec: SweepSpec) -> pd.DataFrame:
-        run_sweep(spec, store, n_jobs=n_jobs, executor=executor, progress=progress, retry_errors=True)
+        keys = tuple(t.key for t in spec.tasks())
+        if keys not in done:
+            run_sweep(spec, store, n_jobs=n_jobs, executor=executor, progress=progress,
+                      retry_errors=True)
+            done.add(keys)
         return load_records(store, spec)
 
     out = {}
