@@ -17,6 +17,7 @@ import numpy as np
 from flint import arb, arb_mat
 
 from ._ozaki import float64_pieces
+from .extended import DD
 from ._validation import as_matrix, check_finite, check_square
 
 __all__ = ["ExactSystem", "abs_max", "arb_scalar", "check_array", "col_abs_max", "exact_system",
@@ -134,8 +135,11 @@ class ExactSystem:
         ||A||_inf (see row_sums).
     """
 
-    def __init__(self, A: np.ndarray, b2: np.ndarray, shape: tuple):
+    def __init__(self, A: np.ndarray | DD, b2: np.ndarray, shape: tuple):
         self._A = A
+        if isinstance(A, DD):
+            self._init_dd(A, b2, shape)
+            return
         if A.dtype == object:   # convert now: validates every entry, naming its index
             self.norm_a = max(row_sums(A, self.A))
         self.B = to_arb(b2, "b")
@@ -149,8 +153,22 @@ class ExactSystem:
         if A.dtype != object:
             self.norm_a = max(row_sums(A, None))
 
+    def _init_dd(self, A: DD, b2: np.ndarray, shape: tuple) -> None:
+        """A given as a double-double pair: hi + lo exactly (both float64)."""
+        self.B = to_arb(b2, "b")
+        self.A_pieces = [_readonly(A.hi), _readonly(A.lo)]
+        self.B_pieces = float64_pieces(b2, count=40)
+        self.A64 = self.A_pieces[0]
+        self.B64 = self.B_pieces[0] if self.B_pieces is not None else to_float64(b2)
+        self.symmetric = bool(np.array_equal(A.hi, A.hi.T) and np.array_equal(A.lo, A.lo.T))
+        self.shape = shape
+        self.norm_a = max(a + b for a, b in zip(row_sums(A.hi, None), row_sums(np.abs(A.lo), None)))
+
     @functools.cached_property
     def A(self) -> arb_mat:
+        if isinstance(self._A, DD):   # hi + lo in a 128-bit ball (exact unless lo << ulp(hi))
+            with flint.ctx.workprec(128):
+                return arb_mat(self._A.hi.tolist()) + arb_mat(self._A.lo.tolist())
         return to_arb(self._A, "A")
 
 
@@ -161,7 +179,20 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 
 
 def exact_system(A, b) -> ExactSystem:
-    """Validate A (n, n) and b (n,) or (n, k) and take both exactly."""
+    """Validate A (n, n) and b (n,) or (n, k) and take both exactly.
+
+    ``A`` may be a :class:`~lssvm_analysis.core.extended.DD` pair (the matrix hi + lo).
+    """
+    if isinstance(A, DD):
+        for part in (A.hi, A.lo):
+            square_matrix(part)
+        if A.hi.shape != A.lo.shape:
+            raise ValueError(f"expected hi and lo of one shape, got {A.hi.shape} and {A.lo.shape}")
+        n = A.hi.shape[0]
+        b = check_array(b, "b")
+        if b.shape[0] != n:
+            raise ValueError(f"expected b with A.shape[0]={n} rows, got b.shape={b.shape}")
+        return ExactSystem(A, b.reshape(n, -1), b.shape)
     A = square_matrix(A)
     n = A.shape[0]
     b = check_array(b, "b")

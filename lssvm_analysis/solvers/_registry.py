@@ -129,6 +129,16 @@ class SolverInfo:
         ``30 n u``: one backward-stable factorization and solve).
     description : str
         One line for listings and the report.
+    exact_model : callable or None
+        ``exact_model(X, y, fit, **params) -> formation.ExactProblem``: the
+        *exact model* of the fit -- the paper's problem with X and y as
+        given, the kernel and the system formed in extended precision, the
+        fit's discrete choices (support, kept columns, k*) frozen -- as a
+        system that ``reference_solve`` certifies, with the bound on its
+        formation error and the definition of the fit's problem condition
+        (:mod:`lssvm_analysis.solvers.formation`).  The model error of a fit
+        (the report's headline) is measured against it.  None: no exact
+        model (the fit's rows say so).
     """
 
     name: str
@@ -144,6 +154,7 @@ class SolverInfo:
     example: Callable | None = None
     backward_bound: Callable = _default_backward_bound
     description: str = ""
+    exact_model: Callable | None = None
 
     # -- what it takes ------------------------------------------------------
     def accepts(self, keyword: str) -> bool:
@@ -239,7 +250,8 @@ _SOLVERS: dict[str, SolverInfo] = {}
 
 
 def register(name: str, *, tasks, paper: str, equations: str, params=(), required=(), variants=(),
-             precisions=None, system=None, example=None, backward_bound=None, description=""):
+             precisions=None, system=None, example=None, backward_bound=None, description="",
+             exact_model=None):
     """Decorator adding a solver function to the registry under ``name``.
 
     See :class:`SolverInfo` for the arguments.  Variant keywords must be
@@ -263,7 +275,7 @@ def register(name: str, *, tasks, paper: str, equations: str, params=(), require
         _SOLVERS[name] = SolverInfo(name, func, tasks, paper, equations, params, required, variants,
                                     precisions, system, example,
                                     backward_bound or _default_backward_bound,
-                                    description or _first_line(func))
+                                    description or _first_line(func), exact_model)
         return func
 
     return deco

@@ -72,6 +72,7 @@ from .result import PhaseTimer
 from ..core._validation import check_int, check_positive
 from ._common import breakdown_fit, check_binary_labels, make_fit, validate_xy
 from ._registry import LAPACK_THRESHOLD, register
+from .formation import ExactProblem, lssvm_system_dd
 
 __all__ = ["fit_kkt", "fit_schur", "fit_cg", "fit_krr", "fit_fisher",
            "kkt_system", "fisher_system", "krr_system", "fisher_targets"]
@@ -246,6 +247,43 @@ def krr_system(X, y, fit, **params):
     return H, d, unpack
 
 
+def exact_kkt_model(X, y, fit, **params):
+    """Exact model of an lssvm-kkt / -schur / -cg fit (registry ``exact_model=``).
+
+    (3.5) / (3.32) with the kernel, the label signs and 1/C formed in
+    double-double from X and y as given (:func:`formation.lssvm_system_dd`);
+    no discrete choice.  Problem condition: kappa_inf of the KKT matrix
+    [[0, a^T], [a, Omega + I/C]] (3.24), the problem the full solve, the
+    Schur two-solve and CG all solve (``condition_power`` 1).
+    """
+    X, y, _, C, form = _builder_inputs(X, y, fit, params, None)
+    A, rhs = lssvm_system_dd(X, y, fit.kernel, C, form)
+
+    def unpack(z):
+        z = np.asarray(z)
+        return {"coef": _coef(z[1:], y, form), "bias": z[0]}
+
+    return ExactProblem(A, rhs, unpack, A_bound=float(np.max(np.sum(A.bound, axis=1))),
+                        method="KKT (3.24) in double-double")
+
+
+def exact_krr_model(X, y, fit, **params):
+    """Exact model of a krr fit: (Omega + I/C) alpha = y (3.50) in double-double.
+
+    Problem condition: kappa_inf(Omega + I/C) (``condition_power`` 1).
+    """
+    X, y, _, C, _ = _builder_inputs(X, y, fit, params, "zero-bias")
+    # the zero-bias form (3.50) regresses y (labels too): Omega = K, d = y, as _form does
+    A, rhs = lssvm_system_dd(X, y, fit.kernel, C, "regression", bias=False)
+
+    def unpack(x):
+        x = np.asarray(x)
+        return {"coef": x, "bias": 0 * x[0]}
+
+    return ExactProblem(A, rhs, unpack, A_bound=float(np.max(np.sum(A.bound, axis=1))),
+                        method="Omega + I/C (3.50) in double-double")
+
+
 # ---------------------------------------------------------------------------
 # A-priori backward-error bounds of the solution of the system each solver forms
 # ---------------------------------------------------------------------------
@@ -265,7 +303,7 @@ def _cg_bound(fit, n):
 # Solvers
 # ---------------------------------------------------------------------------
 @register("lssvm-kkt", tasks=_BOTH, paper="suykens-ch3", equations="(3.5), (3.32)",
-          params=_PARAMS, system=kkt_system)
+          params=_PARAMS, system=kkt_system, exact_model=exact_kkt_model)
 def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression"):
     """LS-SVM by the full (N+1) indefinite KKT system, LU with partial pivoting.
@@ -347,7 +385,8 @@ def _schur(X, y, k, p, C, form, timer):
 
 
 @register("lssvm-schur", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.25), (3.5), (3.32)",
-          params=_PARAMS, system=kkt_system, backward_bound=_two_solve_bound)
+          params=_PARAMS, system=kkt_system, backward_bound=_two_solve_bound,
+          exact_model=exact_kkt_model)
 def fit_schur(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
               task="regression"):
     """LS-SVM by the Schur-complement two-solve (3.25): Cholesky of H = Omega + I/C.
@@ -405,7 +444,7 @@ def _cg_options(n, p, rtol, vtol, maxiter, estimate_kappa):
 
 @register("lssvm-cg", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.27), (3.5), (3.32)",
           params=_PARAMS + ("rtol", "vtol", "maxiter", "estimate_kappa"), system=kkt_system,
-          backward_bound=_cg_bound)
+          backward_bound=_cg_bound, exact_model=exact_kkt_model)
 def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
            task="regression", rtol=None, vtol=0.0, maxiter=None, estimate_kappa=True):
     """LS-SVM by the "LS-SVM CG large scale algorithm" (§3.4.1): two SPD solves by CG.
@@ -513,7 +552,7 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
 
 
 @register("krr", tasks=_BOTH, paper="suykens-ch3", equations="(3.50), (3.62)", params=_PARAMS,
-          system=krr_system)
+          system=krr_system, exact_model=exact_krr_model)
 def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression"):
     """Zero-bias LS-SVM: ``[Omega + I/C] alpha = y`` by Cholesky (kernel ridge / GP mean).

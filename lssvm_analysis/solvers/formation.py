@@ -1,0 +1,244 @@
+"""The exact model of a fit: the paper's problem formed from the data as given, far below u.
+
+A solver's ``exact_model`` hook (``SolverInfo.exact_model``, registered with
+the solver) returns an :class:`ExactProblem`: a square linear system whose
+solution is the *exact model* of the fit (the paper's mathematical problem,
+with X and y as given in float64 and the discrete choices the fit made --
+support set, kept columns, k* -- frozen), formed here in extended
+precision, together with a bound on how far the formed system is from the
+exact one.  :mod:`lssvm_analysis.experiments.fit_kind` solves it with
+``reference_solve`` (>= 30 certified digits of the formed system) and adds
+the formation bound, so the recorded ``exact_digits`` are certified for the
+model itself, not only for the system.
+
+Choice of the arithmetic (measured at n = 1000, 4 features, one thread)
+------------------------------------------------------------------------
+* The kernel is the one irrational part.  python-flint ``arb.exp`` per entry
+  plus the conversion back to float64 pieces costs 2.2 s + 2.7 s for the
+  10^6 entries; mpmath is ~10x slower.  The kernel is therefore evaluated
+  in vectorized double-double arithmetic
+  (:mod:`lssvm_analysis.core.extended`, 0.5-0.8 s, relative error
+  <= ~1e-29 per entry with an a-priori elementwise bound, checked against
+  arb in the tests).
+* Dense families (the LS-SVM KKT system, kernel ridge): the system is the
+  double-double pair hi + lo itself (the border, the signs and 1/C added
+  with DD operations, whose rounding enters the bound).  ``reference_solve``
+  takes the pair exactly (float64 factorization, Ozaki-exact residuals):
+  0.9 s at n = 1000.  No product is formed, so nothing squares kappa.
+* Least-squares families on a support set (Zhao & Sun (7), Vieira's D_*):
+  the normal equations H = D^T D (+ R) are formed in ball arithmetic at 256
+  bits from the DD columns (``arb_mat`` product in C: 0.26 s for 1000 x
+  101), and their rounding to 256 bits plus the propagated DD bound is the
+  formation bound.  H is small (order |S| + 1), so its certified solve costs
+  little even at kappa(H) = kappa(M)^2 ~ 1e18 (arb route).  The augmented
+  form [[I, M], [M^T, 0]] would avoid the product but has order N + |S| and,
+  unscaled, a condition number ~ kappa(M)^2 too, beyond the float64
+  certificate at kappa(M) > 1e8: ball arithmetic on the small H is cheaper.
+
+The formation bound gives, with ||A^-1|| from the certificate (first-order
+perturbation theory, Higham Thm 7.2),
+
+    ||x~ - x||_inf <= ||A^-1||_inf (||dA||_inf ||x~||_inf + ||db||_inf) / (1 - ||A^-1||_inf ||dA||_inf)
+
+which the fit kind adds to the certified error of the solve.
+
+Problem condition
+-----------------
+Each hook states the number reported as ``problem_condition``: a property
+of the data, the hyper-parameters and the frozen choices only (never of a
+formulation), so that a literal and a stable variant of one solver share
+the x-axis.  It is ``kappa ** condition_power`` with kappa the certified
+kappa_inf upper bound of the exact system (1 for a square problem; 1/2 for
+normal equations H = M^T M, where sqrt(kappa_inf(H)) is kappa_2(M) within a
+factor sqrt(order)).
+
+References
+----------
+N. J. Higham, *Accuracy and Stability of Numerical Algorithms*, 2nd ed.,
+SIAM 2002, Thm 7.2, ch. 20.  Å. Björck, *Numerical Methods for Least
+Squares Problems*, SIAM 1996, §2.5 (the augmented system).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+import flint
+import mpmath
+import numpy as np
+from flint import arb, arb_mat
+
+from ..core.extended import DD, U2, dd_add, dd_mul, kernel_dd, reciprocal_dd
+from ..core.linalg import bordered_matrix
+
+__all__ = ["ExactProblem", "ridge_dd", "add_to_diagonal", "lssvm_system_dd", "kernel_columns_dd",
+           "normal_equations", "scaled_dd", "FORMATION_BITS"]
+
+#: Working precision of the ball products of the least-squares families.
+FORMATION_BITS = 256
+
+
+@dataclass(frozen=True)
+class ExactProblem:
+    """The exact model of a fit as a square system, formed in extended precision.
+
+    Attributes
+    ----------
+    A : DD or ndarray of mpmath mpf, shape (n, n)
+        The formed system (taken exactly by ``reference_solve``).
+    rhs : ndarray (float64 or mpf), shape (n,)
+    unpack : callable
+        ``unpack(x) -> {"coef": ..., "bias": ...}``: the model of a solution x,
+        a signed selection of its entries (so that ||m - m~|| <= ||x - x~||).
+    A_bound, rhs_bound : float
+        ||A - A_exact||_inf and ||rhs - rhs_exact||_inf bounds (formation).
+    condition_power : float
+        ``problem_condition = kappa_inf(A) ** condition_power`` (module docstring).
+    choices : mapping
+        The discrete choices frozen from the fit (e.g. ``{"support": S}``),
+        compared by the fit kind with an extended-precision run; empty when
+        the arithmetic makes none.
+    method : str
+        One line: how the system was formed.
+    """
+
+    A: Any
+    rhs: np.ndarray
+    unpack: Callable
+    A_bound: float
+    rhs_bound: float = 0.0
+    condition_power: float = 1.0
+    choices: Mapping = field(default_factory=dict)
+    method: str = ""
+
+
+# ----------------------------------------------------------------------------- DD pieces
+def ridge_dd(C) -> tuple:
+    """1/C as a DD pair (relative error <= 4 u^2): the ridge of every LS-SVM diagonal."""
+    return reciprocal_dd(float(C))
+
+
+def add_to_diagonal(M: DD, value: tuple, rows, cols) -> DD:
+    """M with the DD ``value`` added at (rows[k], cols[k]); its rounding (3 u^2) joins the bound."""
+    hi, lo = M.hi.copy(), M.lo.copy()
+    bound = np.array(np.broadcast_to(M.bound, M.shape), dtype=np.float64)
+    h, l = dd_add(hi[rows, cols], lo[rows, cols], value[0], value[1])
+    hi[rows, cols], lo[rows, cols] = h, l
+    bound[rows, cols] += 3.0 * U2 * np.abs(h) + 4.0 * U2 * abs(value[0])
+    return DD(hi, lo, bound)
+
+
+def _signed(M: DD, row_signs, col_signs) -> DD:
+    """diag(r) M diag(c) for sign vectors (exact)."""
+    s = np.outer(row_signs, col_signs)
+    return DD(M.hi * s, M.lo * s, np.abs(M.bound))
+
+
+def lssvm_system_dd(X, y, kernel, C, task, *, bias=True):
+    """The LS-SVM system (Suykens 3.5 / 3.32; 3.50 without bias) of float64 data in DD.
+
+    Parameters
+    ----------
+    X : (N, m) float64, y : (N,) float64 (labels +-1 for classification)
+    kernel : Kernel
+    C : float > 0
+    task : {"regression", "classification"}
+    bias : bool
+        False: kernel ridge ``(Omega + I/C) alpha = y`` (3.50).
+
+    Returns
+    -------
+    A : DD, (N+1, N+1) ([[0, a^T], [a, Omega + I/C]]) or (N, N) without bias
+    rhs : (N+1,) or (N,) float64 ([0; d])
+    """
+    K = kernel_dd(kernel, X)
+    if task == "classification":
+        K = _signed(K, y, y)                       # (3.6): Omega_kl = y_k y_l K_kl
+        a, d = y, np.ones_like(y)
+    else:
+        a, d = np.ones_like(y), y
+    idx = np.arange(len(y))
+    H = add_to_diagonal(K, ridge_dd(C), idx, idx)
+    if not bias:
+        return H, np.array(d, dtype=np.float64)
+    hi, rhs = bordered_matrix(H.hi, a, d, "float64")
+    lo, _ = bordered_matrix(H.lo, np.zeros_like(a), d, "float64")
+    bound, _ = bordered_matrix(np.asarray(H.bound), np.zeros_like(a), d, "float64")
+    return DD(hi, lo, bound), rhs
+
+
+def kernel_columns_dd(X, kernel, support, *, signs=None) -> DD:
+    """K(X, X[support]) in DD, (N, |S|); ``signs`` (y) scales rows and columns (Omega)."""
+    K = kernel_dd(kernel, X, X[np.asarray(support, dtype=np.intp)])
+    if signs is not None:
+        K = _signed(K, signs, signs[np.asarray(support, dtype=np.intp)])
+    return K
+
+
+# ----------------------------------------------------------------------------- ball products
+def _to_arb(M: DD) -> arb_mat:
+    return arb_mat(np.atleast_2d(M.hi).tolist()) + arb_mat(np.atleast_2d(M.lo).tolist())
+
+
+def _to_mpf(M: arb_mat) -> tuple:
+    """(object array of mpmath mpf midpoints, float array of radii) of an arb_mat."""
+    ent = M.entries()
+    mids = np.empty(len(ent), dtype=object)
+    rads = np.empty(len(ent))
+    for k, e in enumerate(ent):
+        man, exp = e.mid().man_exp()
+        mids[k] = mpmath.mpf((int(man), int(exp)))
+        rads[k] = float(e.rad().upper()) if not e.is_exact() else 0.0
+    shape = (M.nrows(), M.ncols())
+    return mids.reshape(shape), rads.reshape(shape)
+
+
+def normal_equations(D: DD, l, reg: DD | None = None):
+    """H = D^T D (+ reg) and c = D^T l formed in 256-bit balls, with their formation bounds.
+
+    Parameters
+    ----------
+    D : DD, (rows, k)
+        The least-squares matrix (entries within ``D.bound`` of the exact ones).
+    l : (rows,) float64
+        The exact right-hand side.
+    reg : DD, (k, k), optional
+        A term added to D^T D (Zhao & Sun's R).
+
+    Returns
+    -------
+    H : (k, k) object array of mpf, c : (k,) object array of mpf
+    H_bound, c_bound : float
+        ||H - H_exact||_inf and ||c - c_exact||_inf bounds: the ball radii
+        (rounding at 256 bits) plus the propagation of the DD bound B of D,
+        |dH| <= |D|^T B + B^T |D| + B^T B and |dc| <= B^T |l|, evaluated in
+        float64 and enlarged by (1 + 4 rows u) for their own rounding.
+    """
+    l = np.asarray(l, dtype=np.float64)
+    with flint.ctx.workprec(FORMATION_BITS):
+        Da = _to_arb(D)
+        Dt = Da.transpose()
+        Ha = Dt * Da
+        if reg is not None:
+            Ha = Ha + _to_arb(reg)
+        ca = Dt * arb_mat([[float(v)] for v in l])
+    H, Hr = _to_mpf(Ha)
+    c, cr = _to_mpf(ca)
+    B = np.broadcast_to(np.asarray(D.bound, dtype=np.float64), D.shape)
+    absD = np.abs(D.hi) + np.abs(D.lo)
+    dH = absD.T @ B + B.T @ absD + B.T @ B
+    if reg is not None:
+        dH = dH + np.broadcast_to(np.asarray(reg.bound, dtype=np.float64), dH.shape)
+    dc = B.T @ np.abs(l)
+    grow = 1.0 + 4.0 * D.shape[0] * 2.0 ** -53
+    H_bound = float(((dH + Hr).sum(axis=1)).max()) * grow
+    c_bound = float((dc + cr.ravel()).max()) * grow
+    return H, c.ravel(), H_bound, c_bound
+
+
+def scaled_dd(M: DD, value: tuple) -> DD:
+    """M times the DD scalar ``value`` (each product 5 u^2; the bound scales with it)."""
+    h, l = dd_mul(M.hi, M.lo, value[0], value[1])
+    bound = np.abs(M.bound) * (abs(value[0]) * (1 + 1e-15)) + 5.0 * U2 * np.abs(h)
+    return DD(h, l, bound)
+
