@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 import flint
 import mpmath
+from mpmath.libmp import from_man_exp
 import numpy as np
 from flint import arb_mat
 
@@ -114,7 +115,7 @@ def _exact_predictions(fit, exact: ExactModel, X_test) -> np.ndarray:
         f = Ka * a
         b = flint.arb(_mpf_pair(exact.bias))
         vals = [(f[i, 0] + b).mid().man_exp() for i in range(f.nrows())]
-    return np.array([mpmath.mpf((int(m), int(e))) for m, e in vals], dtype=object)
+    return np.array([_exact_mpf(m, e) for m, e in vals], dtype=object)
 
 
 def _mpf_pair(v):
@@ -157,3 +158,8 @@ def model_errors(fit, exact: ExactModel, X_test=None) -> dict:
 def _digits(err: float) -> float:
     """-log10 of a relative error (0 digits for an infinite one)."""
     return float(correct_digits(err)) if np.isfinite(err) else 0.0
+
+
+def _exact_mpf(man, exp):
+    """The mpf man 2^exp, exact (``mpmath.mpf((man, exp))`` would round to the context)."""
+    return mpmath.mp.make_mpf(from_man_exp(int(man), int(exp)))

@@ -21,6 +21,7 @@ from ..core._validation import check_int
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import make_fit, validate_xy
 from ._registry import register, variant
+from .formation import reduced_lssvr_problem
 from .result import PhaseTimer
 
 __all__ = ["fit_rr_lssvr", "rr_system", "rr_step_system", "UPDATES", "JIAO_CANDIDATES"]
@@ -362,6 +363,20 @@ def rr_system(X, y, fit, **params):
     return H, cS, unpack
 
 
+def exact_rr_model(X, y, fit, **params):
+    """Exact model of an rr-lssvr fit (registry ``exact_model=``): (7) on the greedy support.
+
+    The support (in selection order) is a choice the arithmetic makes: it is
+    frozen here and recorded in ``choices`` for comparison with an
+    extended-precision run.  Problem condition as for reduced-lssvr.
+    """
+    merged = {**dict(fit.params), **params}
+    X, y, _, _ = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
+                             kernel=fit.kernel, precision="float64")
+    return reduced_lssvr_problem(X, y, fit.kernel, merged["C"], fit.support_,
+                                 choices={"support": tuple(int(i) for i in fit.support_)})
+
+
 def _example(X, y, task, rng) -> dict:
     return {"n_support": max(2, len(y) // 4), "tol": 0.0}
 
@@ -389,7 +404,7 @@ def _diagnostics(log, order, stop, update, theta, n_candidates):
 
 @register("rr-lssvr", tasks=("regression", "classification"), paper="zhao-sun",
           equations="(6)-(11); recursion derived", params=_PARAMS, variants=_VARIANTS,
-          system=rr_system, example=_example)
+          system=rr_system, example=_example, exact_model=exact_rr_model)
 def fit_rr_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", n_support=None, tol=1e-4, update="cholesky", schur_tol=None,
                  n_candidates=None, rng=None, drift=True):

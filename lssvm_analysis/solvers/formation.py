@@ -65,6 +65,7 @@ from typing import Any, Callable, Mapping
 
 import flint
 import mpmath
+from mpmath.libmp import from_man_exp
 import numpy as np
 from flint import arb, arb_mat
 
@@ -72,7 +73,8 @@ from ..core.extended import DD, U2, dd_add, dd_mul, kernel_dd, reciprocal_dd
 from ..core.linalg import bordered_matrix
 
 __all__ = ["ExactProblem", "ridge_dd", "add_to_diagonal", "lssvm_system_dd", "kernel_columns_dd",
-           "normal_equations", "scaled_dd", "FORMATION_BITS"]
+           "normal_equations", "scaled_dd", "reduced_lssvr_problem", "bordered_columns_dd",
+           "FORMATION_BITS"]
 
 #: Working precision of the ball products of the least-squares families.
 FORMATION_BITS = 256
@@ -187,7 +189,7 @@ def _to_mpf(M: arb_mat) -> tuple:
     rads = np.empty(len(ent))
     for k, e in enumerate(ent):
         man, exp = e.mid().man_exp()
-        mids[k] = mpmath.mpf((int(man), int(exp)))
+        mids[k] = _exact_mpf(man, exp)
         rads[k] = float(e.rad().upper()) if not e.is_exact() else 0.0
     shape = (M.nrows(), M.ncols())
     return mids.reshape(shape), rads.reshape(shape)
@@ -242,3 +244,63 @@ def scaled_dd(M: DD, value: tuple) -> DD:
     bound = np.abs(M.bound) * (abs(value[0]) * (1 + 1e-15)) + 5.0 * U2 * np.abs(h)
     return DD(h, l, bound)
 
+
+
+# ----------------------------------------------------------------------------- support-set problems
+def reduced_lssvr_problem(X, y, kernel, C, support, *, choices=None) -> ExactProblem:
+    """Zhao & Sun (7) on a frozen support set S: (R + Z Z^T) theta = Z d, theta = [b; alpha].
+
+    Z^T = [1, K(X, X_S)] (N x (|S|+1)) in DD, R = diag(0, K_SS / C); H and Z d
+    formed by :func:`normal_equations`.  Problem condition: kappa_2 of the
+    least-squares matrix M of (7) (M^T M = H), reported as
+    sqrt(kappa_inf(H)) (``condition_power`` 1/2).
+    """
+    S = np.asarray(support, dtype=np.intp)
+    Kc = kernel_columns_dd(X, kernel, S)
+    N = Kc.shape[0]
+    ones = np.ones((N, 1))
+    D = DD(np.hstack([ones, Kc.hi]), np.hstack([0 * ones, Kc.lo]),
+           np.hstack([0 * ones, np.broadcast_to(Kc.bound, Kc.shape)]))
+    KS = scaled_dd(DD(Kc.hi[S], Kc.lo[S], np.broadcast_to(Kc.bound, Kc.shape)[S]), ridge_dd(C))
+    k = len(S) + 1
+    pad = np.zeros((k, k))
+    R = DD(pad.copy(), pad.copy(), pad.copy())
+    R.hi[1:, 1:], R.lo[1:, 1:], R.bound[1:, 1:] = KS.hi, KS.lo, KS.bound
+    H, c, H_bound, c_bound = normal_equations(D, y, R)
+
+    def unpack(theta):
+        theta = np.asarray(theta)
+        return {"coef": theta[1:], "bias": theta[0]}
+
+    return ExactProblem(H, c, unpack, H_bound, c_bound, condition_power=0.5,
+                        choices=dict(choices or {}),
+                        method="Zhao-Sun (7) normal equations in 256-bit balls, kernel in DD")
+
+
+def bordered_columns_dd(X, y, kernel, C, task, columns) -> tuple:
+    """Columns ``columns`` of the bordered LS-SVM matrix D = [[0, a^T], [a, Omega + I/C]] in DD.
+
+    Column 0 is the border [0; a]; column c >= 1 is pattern c - 1.  Returns
+    (D_* as DD of shape (N+1, k), l = [0; d]) (Vieira eq. 4; Suykens 3.5 / 3.32).
+    """
+    cols = np.asarray(columns, dtype=np.intp)
+    N = len(y)
+    clf = task == "classification"
+    a, d = (y, np.ones_like(y)) if clf else (np.ones_like(y), y)
+    pats = cols[cols > 0] - 1
+    Kc = kernel_columns_dd(X, kernel, pats, signs=y if clf else None)
+    Kc = add_to_diagonal(Kc, ridge_dd(C), pats, np.arange(len(pats)))
+    hi, lo, bd = (np.zeros((N + 1, len(cols))) for _ in range(3))
+    where = np.flatnonzero(cols > 0)
+    hi[1:, where], lo[1:, where], bd[1:, where] = Kc.hi, Kc.lo, Kc.bound
+    hi[0, where] = a[pats]
+    for j in np.flatnonzero(cols == 0):
+        hi[1:, j] = a
+    l = np.zeros(N + 1)
+    l[1:] = d
+    return DD(hi, lo, bd), l
+
+
+def _exact_mpf(man, exp):
+    """The mpf man 2^exp, exact (``mpmath.mpf((man, exp))`` would round to the context)."""
+    return mpmath.mp.make_mpf(from_man_exp(int(man), int(exp)))

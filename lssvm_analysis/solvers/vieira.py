@@ -52,6 +52,7 @@ from ..core.mrsr import ColumnQR, mrsr
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import LAPACK_THRESHOLD, register, variant
+from .formation import ExactProblem, bordered_columns_dd, normal_equations
 from .result import PhaseTimer
 from ..core.linalg import bordered_matrix, kappa2
 from .suykens import _coef, _form
@@ -152,6 +153,45 @@ def least_squares_system(X, y, fit, **params):
         return {"coef": coef, "bias": bias}
 
     return A, rhs, unpack
+
+
+def _exact_kept_model(X, y, fit, params, choices):
+    merged = {**dict(fit.params), **params}
+    task = merged.get("task", "regression")
+    X, y, _, _ = validate_xy(X, y, task=task, C=merged["C"], precision="float64")
+    cols = np.asarray(fit.diagnostics["columns"], dtype=np.intp)
+    D, l = bordered_columns_dd(X, y, fit.kernel, merged["C"], task, cols)
+    H, c, H_bound, c_bound = normal_equations(D, l)
+    wide = get_precision("mp40")
+
+    def unpack(z):
+        coef, bias, _ = _unpack_solution(np.asarray(z), cols, y, task, wide)
+        return {"coef": coef, "bias": bias}
+
+    return ExactProblem(H, c, unpack, H_bound, c_bound, condition_power=0.5, choices=choices,
+                        method="normal equations of D_* in 256-bit balls, kernel in DD")
+
+
+def exact_op_model(X, y, fit, **params):
+    """Exact model of an op-lssvm fit (registry ``exact_model=``): min ||D_* z - l|| on its columns.
+
+    D_* = the kept columns of D (eq. 4) in DD, every row kept (step 4); its
+    normal equations formed in balls (:func:`formation.normal_equations`).
+    Every ``solve`` variant has this one exact model.  The MRSR order and
+    k* are choices the arithmetic makes: the kept columns (in rank order)
+    and k* are frozen and recorded.  Problem condition: kappa_2(D_*) as
+    sqrt(kappa_inf(D_*^T D_*)).
+    """
+    choices = {"columns": tuple(int(c) for c in fit.diagnostics["columns"]),
+               "k_star": int(fit.diagnostics["k_star"])}
+    return _exact_kept_model(X, y, fit, params, choices)
+
+
+def exact_ip_model(X, y, fit, **params):
+    """Exact model of an ip-lssvm fit: as :func:`exact_op_model` on the kept patterns (the
+    pruning by |alpha| is the choice recorded).  Problem condition: kappa_2(D_*)."""
+    return _exact_kept_model(X, y, fit, params,
+                             {"columns": tuple(int(c) for c in fit.diagnostics["columns"])})
 
 
 def _ls_backward_bound(fit, n):
@@ -357,6 +397,7 @@ def _op_select(D, l, p, ranked, rank_bias, press, timer):
                     variant("press", "normal-equations", "hat diagonal from (D_k^T D_k)^{-1}, as "
                             "printed (bordered update)", literal=True),
                     *_SOLVE_VARIANTS),
+          exact_model=exact_op_model,
           system=least_squares_system, backward_bound=_ls_backward_bound)
 def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", ranking="qr", press="qr", solve="lstsq", k_max=None,
@@ -477,7 +518,8 @@ def _n_keep(L, prune_fraction):
 
 @register("ip-lssvm", tasks=_BOTH, paper="vieira", equations="(3)-(5); Carvalho & Braga 2009",
           params=_KERNEL + ("prune_fraction", "order_by", "solve"),
-          variants=_SOLVE_VARIANTS, system=least_squares_system, backward_bound=_ls_backward_bound)
+          variants=_SOLVE_VARIANTS, system=least_squares_system, backward_bound=_ls_backward_bound,
+          exact_model=exact_ip_model)
 def fit_ip_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", prune_fraction=0.1, order_by="signed-alpha", solve="lstsq"):
     """IP-LSSVM: full LS-SVM, keep the L - round(pL) largest alpha, re-solve over all rows.

@@ -116,6 +116,7 @@ from ..core.linalg import householder_qr, mirror_lower
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant
 from . import _zhao_sun_recursive  # noqa: F401  (registers rr-lssvr)
+from .formation import reduced_lssvr_problem
 from .result import PhaseTimer
 
 __all__ = ["fit_reduced_lssvr", "reduced_system", "RIDGES", "ABSOLUTE_RIDGE", "RIDGE_FACTOR",
@@ -329,6 +330,21 @@ def _builder_system(X, y, fit, **params):
     return H, rhs, unpack
 
 
+def exact_reduced_model(X, y, fit, **params):
+    """Exact model of a reduced-lssvr fit (registry ``exact_model=``): (7) on ``fit.support_``.
+
+    Every ``ridge`` variant has this one exact model: problem (6) without the
+    fallback ridge (which is a choice of the solve, not of the problem).  The
+    random support comes from the seed, not the arithmetic: no choices to
+    compare.  Problem condition: kappa_2(M) of (7) as sqrt(kappa_inf(H))
+    (:func:`formation.reduced_lssvr_problem`).
+    """
+    merged = {**dict(fit.params), **{k: v for k, v in params.items() if k in _PARAMS}}
+    X, y, _, _ = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
+                             kernel=fit.kernel, precision="float64")
+    return reduced_lssvr_problem(X, y, fit.kernel, merged["C"], fit.support_)
+
+
 def _example(X, y, task, rng) -> dict:
     """A quarter of the points as support set, seeded."""
     return {"n_support": max(2, len(y) // 4), "rng": int(rng.integers(2 ** 31))}
@@ -342,7 +358,7 @@ def _readonly(a):
 
 @register("reduced-lssvr", tasks=("regression", "classification"), paper="zhao-sun",
           equations="(6)-(8)", params=_PARAMS, variants=_VARIANTS, system=_builder_system,
-          example=_example)
+          example=_example, exact_model=exact_reduced_model)
 def fit_reduced_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                       task="regression", n_support=None, support=None, rng=None, ridge="lstsq"):
     """Reduced LSSVR (Zhao & Sun eq. 7): w on a support set S, all N residuals kept.
