@@ -499,16 +499,24 @@ def test_fit_kind_records_errors_against_the_reference(tmp_path):
         assert np.isnan(row["breakdown_step"]) and np.isnan(row["breakdown_pivot"])
         assert row["unit_roundoff"] == u and row["task"] == "regression"
         # default digits for float64: max(30, ceil(-log10 u) + 15) = 31, certified
-        assert row["reference_digits"] >= 31 and row["condition"] >= 1
+        assert row["reference_digits"] >= 31 and row["system_condition"] >= 1
         # the recorded error is the error: both references carry >= 31 correct digits
         # (mpmath LU at 60 digits loses <= log10(kappa) + 2 < 12 of them), so the two
         # measures differ by <= 2 * 10^-31 absolutely, plus one float64 rounding each
-        assert abs(row["forward_error"] - fe) <= 2 * 10.0 ** -31 + 2 * u * fe
-        assert row["correct_digits"] == -np.log10(row["forward_error"])
+        assert abs(row["solve_error"] - fe) <= 2 * 10.0 ** -31 + 2 * u * fe
+        assert row["solve_digits"] == -np.log10(row["solve_error"])
         # Schur-complement solve (Cholesky of H, two solves): forward error <= c kappa u
         # with c = 30, LAPACK's threshold on error / (kappa u) in xPOT04 / xGET04;
         # kappa is the certified kappa_inf estimate of the KKT matrix.
-        assert row["forward_error"] <= 30 * row["condition"] * u
+        assert row["solve_error"] <= 30 * row["system_condition"] * u
+        # model error against the exact model (kernel in double-double): the fit's own
+        # kernel rounding (~ u per entry) adds at most kappa u to the solve's, so the
+        # same c = 30 on 2 kappa u; the exact model carries >= 15 certified digits here
+        assert row["exact_digits"] >= 15 and row["problem_condition"] >= 1
+        assert row["model_error"] <= 30 * 2 * row["problem_condition"] * u
+        assert row["model_digits"] == -np.log10(row["model_error"])
+        assert 0 < row["prediction_error"] < 1 and row["choices_agree"] is None
+        assert row["exact_note"] == "" and row["time_exact"] > 0
         # normwise backward error of the KKT unknowns [b; alpha] the solver kept:
         # two backward-stable solves recombined, <= 2 * 30 * n * u (xPOT02's 30)
         assert 0 <= row["backward_error"] <= 2 * 30 * row["system_n"] * u
@@ -519,7 +527,7 @@ def test_fit_kind_records_errors_against_the_reference(tmp_path):
     # the reference-size cap: no reference, NaN errors, and the reason
     capped = run_sweep(schur_spec(reference_max_n=10), tmp_path / "r.sqlite", n_jobs=1,
                        progress=False)
-    assert capped["forward_error"].isna().all() and (capped["system_n"] == 31).all()
+    assert capped["solve_error"].isna().all() and (capped["system_n"] == 31).all()
     assert capped["reference_note"].str.contains("31 > reference_max_n=10").all()
     assert list(capped["test_mae"]) == list(df["test_mae"])
 
@@ -561,5 +569,6 @@ def test_fit_kind_breakdown_is_a_row(tmp_path):
     assert (row["breakdown_step"], row["breakdown_pivot"]) == (fit.breakdown.step,
                                                                fit.breakdown.pivot)
     assert f"step {fit.breakdown.step}" in row["message"]
-    assert np.isnan(row["test_mae"]) and np.isnan(row["forward_error"])
+    assert np.isnan(row["test_mae"]) and np.isnan(row["solve_error"])
+    assert np.isnan(row["model_error"]) and "no exact_model hook" in row["exact_note"]
     assert "no solution to compare" in row["reference_note"]

@@ -12,22 +12,43 @@ For a task (solver, precision, dataset, params, seed) the row records
   ``test_rmse`` for regression, ``test_error_rate`` (misclassification rate
   of sign f(x), f = 0 counted as an error) for classification; NaN without a
   model;
-* the errors against the certified reference of the system the solver
+* the **model error** (the headline), against the *exact model* the data
+  define (``SolverInfo.exact_model``: the paper's problem with X and y as
+  given, kernel and system formed in extended precision, the fit's discrete
+  choices frozen; :mod:`lssvm_analysis.solvers.formation`), certified by
+  :func:`lssvm_analysis.analysis.model_error.solve_exact_model`:
+  ``model_error`` = ||m - m*||_inf / ||m*||_inf on m = (bias, coef),
+  ``model_digits`` = -log10 of it, ``prediction_error`` /
+  ``prediction_digits`` likewise on the decision values at the first
+  ``exact_test_max`` test points, ``problem_condition`` (one number per data
+  set, hyper-parameters and frozen choices, independent of the formulation;
+  its definition per family is in the hook's docstring),
+  ``exact_digits`` (certified digits of the exact model itself: the solve
+  and the formation bound both counted; a model_digits above it is capped
+  by it), ``exact_method``, ``exact_note`` (why NaN), ``time_exact``;
+  ``choices_agree`` (True / False when the fit's discrete choices -- support
+  in order, kept columns, k* -- equal those of a run of the same solver in
+  ``choices_precision``; None when the solver makes no arithmetic-dependent
+  choice or the run was skipped) and ``choices_overlap`` (|S n S'| / |S u S'|
+  of the supports or kept columns; NaN without);
+* the **solve error**: against the certified reference of the system the
+  solver formed in its working precision (whether the solve was backward
+  stable; it cannot see the rounding of the formation), of the system the solver
   solved (``SolverInfo.system(X, y, fit, **params) -> (A, rhs, unpack)``,
   solved by ``reference.reference_solve(A, rhs, digits=...)``):
-  ``system_n``, ``condition`` (kappa_inf(A) estimated from above by the
+  ``system_n``, ``system_condition`` (kappa_inf(A) estimated from above by the
   certificate: ||A||_inf times the proven bound on ||A^-1||_inf),
   ``reference_digits`` (certified), ``reference_method``,
-  ``forward_error`` = ||m - m*||_inf / ||m*||_inf on the model vector
-  m = (bias, coef) against m* = unpack(x*) (the errors of the model a user
-  gets, whatever the system's unknowns are), ``correct_digits``, and
+  ``solve_error`` = ||m - m*||_inf / ||m*||_inf on the model vector
+  m = (bias, coef) against m* = unpack(x*) of the system as formed,
+  ``solve_digits``, and
   ``backward_error`` (normwise, Rigal-Gaches) of the solver's own solution of
   that system when the Fit exposes it as ``diagnostics["solution"]`` (the
   model alone does not determine the system's unknowns for every solver,
   e.g. Abe's dual coef = H^T beta).  A skipped or failed reference leaves
   NaN and says why in ``reference_note``;
 * timings: ``time_load``, ``time_fit`` (wall-clock of ``fit``), the Fit's
-  phases as ``time_<phase>``, ``time_reference``;
+  phases as ``time_<phase>``, ``time_reference``, ``time_exact``;
 * the Fit's scalar diagnostics as ``diag_<name>``.
 
 Combinations of a solver with a data set of a task it does not solve are
@@ -41,7 +62,15 @@ Options (``SweepSpec.options``): ``reference`` (bool, default True),
 ``reference_max_n`` (default 1000: systems larger than this get no
 reference), ``reference_digits`` (default max(30, digits(u) + 15), so the
 reference resolves errors far below the unit roundoff of every precision,
-mp included).
+mp included); ``exact`` (bool, default True), ``exact_max_n`` (default
+1000: larger training sets get no exact model), ``exact_test_max`` (default
+200), ``choices_precision`` (default "mp30") and ``choices_max_n`` (default
+40: an mp30 op-lssvm run costs 1.7 s at N = 60 and 4.2 s at N = 120,
+ip-lssvm 4.2 s and 35 s, measured; the wide run's choices are cached per
+process, so the precisions of one configuration share it).
+
+Version 2: the exact-model columns; ``forward_error`` / ``correct_digits`` /
+``condition`` renamed ``solve_error`` / ``solve_digits`` / ``system_condition``.
 """
 from __future__ import annotations
 
@@ -55,14 +84,23 @@ from ..core.exceptions import ReferenceAccuracyError
 from .kinds import register_task_kind, validate_registry_names
 from ..solvers import get_solver
 from .. import datasets
-from ..analysis import reference
+from ..analysis import model_error, reference
 from ..core.precision import get_precision
 from ..solvers import fit as run_fit
 
-__all__ = ["fit_row", "load_task_data", "accepts_combination", "select_solver_params", "FIT_OPTIONS", "DEFAULT_REFERENCE_MAX_N"]
+__all__ = ["fit_row", "load_task_data", "accepts_combination", "select_solver_params", "exact_columns",
+           "FIT_OPTIONS", "FIT_KIND_VERSION", "EXACT_COLUMNS", "DEFAULT_REFERENCE_MAX_N"]
 
 DEFAULT_REFERENCE_MAX_N = 1000
-FIT_OPTIONS = ("reference", "reference_max_n", "reference_digits", "first_task_only")
+FIT_OPTIONS = ("reference", "reference_max_n", "reference_digits", "first_task_only", "exact",
+               "exact_max_n", "exact_test_max", "choices_precision", "choices_max_n")
+FIT_KIND_VERSION = 2
+DEFAULT_EXACT_MAX_N = 1000
+DEFAULT_EXACT_TEST_MAX = 200
+DEFAULT_CHOICES_PRECISION = "mp30"
+DEFAULT_CHOICES_MAX_N = 40
+_CHOICES_CACHE: dict = {}   # (solver, params, precision, data) -> choices of the wide run
+_CHOICES_CACHE_SIZE = 64
 NAN = float("nan")
 
 
@@ -75,11 +113,14 @@ def _validate(spec) -> None:
     bad = sorted(set(spec.options) - set(FIT_OPTIONS))
     if bad:
         raise ValueError(f"expected options among {FIT_OPTIONS} for kind 'fit', got option {bad[0]!r}")
-    for name in ("reference", "first_task_only"):
+    for name in ("reference", "first_task_only", "exact"):
         if not isinstance(spec.options.get(name, True), bool):
             raise TypeError(f"expected a bool for options[{name!r}], "
                             f"got options[{name!r}]={spec.options[name]!r}")
-    for name in ("reference_max_n", "reference_digits"):
+    if "choices_precision" in spec.options:
+        get_precision(spec.options["choices_precision"])
+    for name in ("reference_max_n", "reference_digits", "exact_max_n", "exact_test_max",
+                 "choices_max_n"):
         if name in spec.options:
             check_int(f"options[{name!r}]", spec.options[name], minimum=1)
     if "task" in spec.grid:
@@ -160,8 +201,8 @@ def _model_vector(model, p) -> np.ndarray:
 
 def _reference_columns(info, X, y, fit, params, options, p) -> dict:
 
-    out = {"system_n": NAN, "condition": NAN, "reference_digits": NAN, "reference_method": "",
-           "forward_error": NAN, "correct_digits": NAN, "backward_error": NAN, "reference_note": ""}
+    out = {"system_n": NAN, "system_condition": NAN, "reference_digits": NAN, "reference_method": "",
+           "solve_error": NAN, "solve_digits": NAN, "backward_error": NAN, "reference_note": ""}
     if not options.get("reference", True):
         return {**out, "reference_note": "reference disabled (options['reference'] = False)"}
     if info.system is None:
@@ -180,12 +221,12 @@ def _reference_columns(info, X, y, fit, params, options, p) -> dict:
     except ReferenceAccuracyError as exc:  # e.g. A numerically singular at the bit cap
         return {**out, "reference_note": f"reference not certified: {exc}",
                 "time_reference": time.perf_counter() - t0}
-    out.update(condition=float(ref.cond_estimate), reference_digits=float(ref.digits),
+    out.update(system_condition=float(ref.cond_estimate), reference_digits=float(ref.digits),
                reference_method=str(ref.method))
     m_fit = _model_vector({"coef": fit.coef_, "bias": fit.bias_}, p)
     m_ref = _model_vector(unpack(ref.x), p)
     fe = reference.forward_error(m_fit, m_ref, precision=p).value
-    out.update(forward_error=fe, correct_digits=reference.correct_digits(fe))
+    out.update(solve_error=fe, solve_digits=reference.correct_digits(fe))
     x_fit = fit.diagnostics.get("solution")
     if x_fit is not None:
         out["backward_error"] = reference.backward_error(A, x_fit, rhs, precision=p).value
@@ -193,6 +234,74 @@ def _reference_columns(info, X, y, fit, params, options, p) -> dict:
         out["reference_note"] = "backward error needs the Fit's diagnostics['solution']"
     out["time_reference"] = time.perf_counter() - t0
     return out
+
+
+EXACT_COLUMNS = {"model_error": NAN, "model_digits": NAN, "prediction_error": NAN,
+                 "prediction_digits": NAN, "problem_condition": NAN, "exact_digits": NAN,
+                 "exact_method": "", "exact_note": "", "choices_agree": None,
+                 "choices_overlap": NAN, "time_exact": NAN}
+
+
+def exact_columns(info, ds, fit, params, options) -> dict:
+    """The model-error columns of a fit (module docstring); NaN with ``exact_note`` saying why."""
+    out = dict(EXACT_COLUMNS)
+    n = int(ds.X_train.shape[0])
+    max_n = options.get("exact_max_n", DEFAULT_EXACT_MAX_N)
+    why = ("exact model disabled (options['exact'] = False)" if not options.get("exact", True) else
+           f"solver {info.name!r} registers no exact_model hook" if info.exact_model is None else
+           f"no model to compare (status {fit.status!r})" if fit.coef_ is None else
+           f"n_train={n} > exact_max_n={max_n}" if n > max_n else "")
+    if why:
+        return {**out, "exact_note": why}
+    t0 = time.perf_counter()
+    try:
+        problem = info.exact_model(ds.X_train, ds.y_train, fit, **params)
+        exact = model_error.solve_exact_model(problem)
+    except (NotImplementedError, ReferenceAccuracyError) as exc:
+        return {**out, "exact_note": f"exact model not available: {exc}",
+                "time_exact": time.perf_counter() - t0}
+    X_test = ds.X_test[:options.get("exact_test_max", DEFAULT_EXACT_TEST_MAX)]
+    out.update(model_error.model_errors(fit, exact, X_test))
+    out.update(problem_condition=exact.problem_condition, exact_digits=exact.digits,
+               exact_method=exact.method, time_exact=time.perf_counter() - t0)
+    out.update(_choices_columns(info, ds, fit, params, options, problem.choices))
+    return out
+
+
+def _choices_columns(info, ds, fit, params, options, choices) -> dict:
+    """Whether the fit's discrete choices equal those of a run in ``choices_precision``."""
+    if not choices:
+        return {}
+    wide = get_precision(options.get("choices_precision", DEFAULT_CHOICES_PRECISION))
+    max_n = options.get("choices_max_n", DEFAULT_CHOICES_MAX_N)
+    n = int(ds.X_train.shape[0])
+    if n > max_n or not info.supports_precision(wide):
+        return {"exact_note": f"choices not compared (n_train={n} > choices_max_n={max_n} "
+                              f"or {wide.name} not supported)"}
+    theirs = _wide_choices(info, ds, params, wide)
+    if isinstance(theirs, str):
+        return {"exact_note": f"choices not compared: the {wide.name} run has status {theirs!r}"}
+    agree = all(np.array_equal(np.asarray(choices[k]), np.asarray(theirs.get(k))) for k in choices)
+    sets = [set(np.atleast_1d(choices[k])) for k in ("support", "columns") if k in choices]
+    other = [set(np.atleast_1d(theirs[k])) for k in ("support", "columns") if k in theirs]
+    overlap = NAN
+    if sets and other:
+        overlap = len(sets[0] & other[0]) / max(len(sets[0] | other[0]), 1)
+    return {"choices_agree": bool(agree), "choices_overlap": float(overlap)}
+
+
+def _wide_choices(info, ds, params, wide):
+    """The choices of a run in ``wide`` (its status string when it has no model), cached."""
+    key = (info.name, repr(sorted(params.items(), key=lambda kv: kv[0])), wide.name,
+           hash(ds.X_train.tobytes()), hash(np.asarray(ds.y_train).tobytes()))
+    if key not in _CHOICES_CACHE:
+        run = run_fit(info.name, ds.X_train, ds.y_train, precision=wide.name, **params)
+        value = run.status if run.coef_ is None else dict(
+            info.exact_model(ds.X_train, ds.y_train, run, **params).choices)
+        if len(_CHOICES_CACHE) >= _CHOICES_CACHE_SIZE:
+            _CHOICES_CACHE.pop(next(iter(_CHOICES_CACHE)))
+        _CHOICES_CACHE[key] = value
+    return _CHOICES_CACHE[key]
 
 
 def _fit_columns(fit) -> dict:
@@ -240,11 +349,12 @@ def fit_row(task) -> dict:
            "n_features": int(ds.X_train.shape[1]), "unit_roundoff": float(p.unit_roundoff),
            **_fit_columns(fit), **_test_errors(fit, ds.task, ds.X_test, ds.y_test)}
     row.update(_reference_columns(info, ds.X_train, ds.y_train, fit, params, task.options, p))
+    row.update(exact_columns(info, ds, fit, params, task.options))
     row.update(time_load=t_load, time_fit=t_fit)
     row.update({f"time_{phase}": float(s) for phase, s in fit.timings.items()})
     row.update(_diagnostic_columns(fit))
     return row
 
 
-register_task_kind("fit", fit_row, validate=_validate, select_params=select_solver_params,
-                   accepts=accepts_combination)
+register_task_kind("fit", fit_row, version=FIT_KIND_VERSION, validate=_validate,
+                   select_params=select_solver_params, accepts=accepts_combination)

@@ -108,24 +108,26 @@ def _accuracy(sec, out, acc):
         for s, mark in zip(names, _MARKS * len(names)):
             d = g[g.solver == s].sort_values("C")
             if len(d):
-                y = num(d, "forward_error").clip(lower=1e-80)
+                y = num(d, "solve_error").clip(lower=1e-80)
                 a.plot(d.C, y, mark, ms=4, label=s)
         u = float(num(g, "unit_roundoff").iloc[0])
         d = g.sort_values("C").drop_duplicates("C")
-        a.plot(d.C, num(d, "condition") * u, color="gray", lw=0.8, label="κ·u (KKT matrix)")
+        a.plot(d.C, num(d, "system_condition") * u, color="gray", lw=0.8, label="κ·u (KKT matrix)")
         log_axes(a)
         a.set_title(prec, fontsize=10)
         a.set_xlabel("C (Suykens' γ) [–]")
-        a.set_ylabel("forward error vs certified reference [–]")
+        a.set_ylabel("solve error vs certified reference [–]")
         a.legend(fontsize=7)
     sec.figure(save_figure(fig, rows, out, "suykens-accuracy",
-                           "Forward error of the model (b, α) against the certified reference, per "
+                           "Solve error of the model (b, α) against the certified solution of the KKT "
+                           "system as formed, per "
                            "precision, for the full KKT solve (LU), the Schur-complement form (3.25) "
                            "(Cholesky) and CG, against γ; grey: κ·u."))
-    r = rows.assign(ratio=num(rows, "forward_error") / (num(rows, "condition") * num(rows, "unit_roundoff")))
+    r = rows.assign(ratio=num(rows, "solve_error") / (num(rows, "system_condition")
+                                                      * num(rows, "unit_roundoff")))
     med = r.groupby("solver").ratio.median()
     brk = rows[rows.status != "ok"].groupby(["solver", "precision"]).size()
-    s = ("median forward error / (κ·u): " + ", ".join(f"{k} {fmt_num(v)}" for k, v in med.items()))
+    s = ("median solve error / (κ·u): " + ", ".join(f"{k} {fmt_num(v)}" for k, v in med.items()))
     if len(brk):
         s += "; failures (breakdown / not converged): " + ", ".join(
             f"{a} in {b}: {n}" for (a, b), n in brk.items())
