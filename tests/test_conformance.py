@@ -144,3 +144,44 @@ def test_unknown_variant_is_refused_by_name(name, rng):
     X, y, kw = _problem(name, "float64", rng)
     with pytest.raises(ValueError, match=f"{option}='no-such-variant'"):
         la.fit(name, X, y, **{**kw, option: "no-such-variant"})
+
+
+def _exact_cases():
+    """Every registered solver with an exact-model hook, in every configuration (registry-driven)."""
+    out = []
+    for name in la.solvers():
+        info = la.get_solver(name)
+        if info.exact_model is not None and info.supports_precision("mp40"):
+            out += [pytest.param(name, cfg, id=info.configuration_label(cfg))
+                    for cfg in info.configurations()]
+    return out
+
+
+@pytest.mark.parametrize("name, config", _exact_cases())
+def test_exact_model_hook_matches_an_mp_run(name, config, rng):
+    """The exact model (double-double kernel, certified solve) against the solver run in mp40.
+
+    The mp40 run forms its kernel and system with u = 1e-40 per operation; whatever
+    its variant (a literal one squares the condition: kappa(H) = kappa(M)^2), its
+    model error is at most c n kappa_H u40 with c = 30 (LAPACK's threshold, as above)
+    and kappa_H = problem_condition ** (1 / condition_power) the condition of the
+    square system.  The exact model is certified to ``digits``, so the two differ by
+    at most 10^-digits plus that.
+    """
+    from lssvm_analysis.analysis.model_error import model_errors, solve_exact_model
+
+    info = la.get_solver(name)
+    X, y, kw = _problem(name, "mp40", rng)
+    kw.update(config)
+    fit = la.fit(name, X, y, precision="mp40", C=10.0, sigma2=1.0, **kw)
+    assert fit.status == "ok", fit.breakdown
+    problem = info.exact_model(X, y, fit, C=10.0, sigma2=1.0, **kw)
+    exact = solve_exact_model(problem)
+    assert exact.solve_digits >= 30 and exact.digits >= 15, exact
+    kappa_sq = exact.problem_condition ** (1.0 / problem.condition_power)
+    err = model_errors(fit, exact)["model_error"]
+    bound = 10.0 ** -exact.digits + 30 * len(y) * kappa_sq * la.get_precision("mp40").unit_roundoff
+    assert err <= bound, (err, bound, exact)
+    for key, value in problem.choices.items():  # the frozen choices are the fit's own
+        assert tuple(np.atleast_1d(value)) == tuple(
+            np.atleast_1d(fit.diagnostics.get(key, fit.support_ if key == "support" else None)))
