@@ -44,7 +44,7 @@ def _residual_ratio(y, exact, problem):
     with mp.context():
         theta = mp.asarray(exact.vector())
         r2 = sum(mp.asarray(y) ** 2) - sum(theta * mp.asarray(problem.rhs))
-        H = np.array([[float(v) for v in row] for row in problem.A])
+        H = problem.A.hi + problem.A.lo
         norm_m = math.sqrt(float(np.abs(np.linalg.eigvalsh(H)).max()))
         return float(mp.sqrt(max(r2, 0))) / (norm_m * float(max(abs(v) for v in theta)))
 

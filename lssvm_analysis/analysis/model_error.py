@@ -77,8 +77,8 @@ def _model_vector(coef, bias) -> np.ndarray:
 
 
 def _norm_inf(A) -> float:
-    if hasattr(A, "hi"):
-        return float(np.max(np.abs(A.hi).sum(axis=1) + np.abs(A.lo).sum(axis=1))) * (1 + 1e-12)
+    if hasattr(A, "pieces"):
+        return float(np.max(sum(np.abs(P).sum(axis=1) for P in A.pieces()))) * (1 + 1e-12)
     return float(max(sum(abs(float(v)) for v in row) for row in A)) * (1 + 1e-12)
 
 

@@ -154,21 +154,26 @@ class ExactSystem:
             self.norm_a = max(row_sums(A, None))
 
     def _init_dd(self, A: DD, b2: np.ndarray, shape: tuple) -> None:
-        """A given as a double-double pair: hi + lo exactly (both float64)."""
+        """A given as float64 pieces (a double-double pair, or longer): their sum exactly."""
         self.B = to_arb(b2, "b")
-        self.A_pieces = [_readonly(A.hi), _readonly(A.lo)]
+        self.A_pieces = [_readonly(P) for P in A.pieces()]
         self.B_pieces = float64_pieces(b2, count=40)
         self.A64 = self.A_pieces[0]
         self.B64 = self.B_pieces[0] if self.B_pieces is not None else to_float64(b2)
-        self.symmetric = bool(np.array_equal(A.hi, A.hi.T) and np.array_equal(A.lo, A.lo.T))
+        self.symmetric = all(np.array_equal(P, P.T) for P in self.A_pieces)
         self.shape = shape
-        self.norm_a = max(a + b for a, b in zip(row_sums(A.hi, None), row_sums(np.abs(A.lo), None)))
+        sums = [row_sums(np.abs(P), None) for P in self.A_pieces]
+        self.norm_a = max(sum(r[1:], r[0]) for r in zip(*sums))
 
     @functools.cached_property
     def A(self) -> arb_mat:
-        if isinstance(self._A, DD):   # hi + lo in a 128-bit ball (exact unless lo << ulp(hi))
-            with flint.ctx.workprec(128):
-                return arb_mat(self._A.hi.tolist()) + arb_mat(self._A.lo.tolist())
+        if isinstance(self._A, DD):   # the pieces summed in a ball (exact unless they spread wide)
+            pieces = self._A.pieces()
+            with flint.ctx.workprec(64 * len(pieces) + 64):
+                out = arb_mat(pieces[0].tolist())
+                for P in pieces[1:]:
+                    out = out + arb_mat(P.tolist())
+                return out
         return to_arb(self._A, "A")
 
 
@@ -184,10 +189,10 @@ def exact_system(A, b) -> ExactSystem:
     ``A`` may be a :class:`~lssvm_analysis.core.extended.DD` pair (the matrix hi + lo).
     """
     if isinstance(A, DD):
-        for part in (A.hi, A.lo):
+        for part in A.pieces():
             square_matrix(part)
-        if A.hi.shape != A.lo.shape:
-            raise ValueError(f"expected hi and lo of one shape, got {A.hi.shape} and {A.lo.shape}")
+            if part.shape != A.hi.shape:
+                raise ValueError(f"expected pieces of one shape, got {A.hi.shape} and {part.shape}")
         n = A.hi.shape[0]
         b = check_array(b, "b")
         if b.shape[0] != n:

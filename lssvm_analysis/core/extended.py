@@ -77,22 +77,25 @@ class DD:
     Attributes
     ----------
     hi, lo : ndarray of float64, same shape
-        The value is hi + lo exactly; |lo| <= ulp(hi) / 2 after normalization.
+        The value is hi + lo (+ the ``rest``) exactly; |lo| <= ulp(hi) / 2 after normalization.
     bound : ndarray of float64 or float
-        |hi + lo - exact| <= bound elementwise (0 for values formed exactly).
+        |value - exact| <= bound elementwise (0 for values formed exactly).
+    rest : tuple of ndarray
+        Further float64 pieces of a longer expansion (empty for a double-double).
     """
 
     hi: np.ndarray
     lo: np.ndarray
     bound: np.ndarray | float = 0.0
+    rest: tuple = ()
 
     @property
     def shape(self) -> tuple:
         return self.hi.shape
 
     def pieces(self) -> list:
-        """[hi, lo] (float64 arrays summing exactly to the value)."""
-        return [self.hi, self.lo]
+        """[hi, lo, *rest]: float64 arrays summing exactly to the value."""
+        return [self.hi, self.lo, *self.rest]
 
 
 # ----------------------------------------------------------------------------- error-free steps

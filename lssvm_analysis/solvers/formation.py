@@ -76,8 +76,12 @@ __all__ = ["ExactProblem", "ridge_dd", "add_to_diagonal", "lssvm_system_dd", "ke
            "normal_equations", "scaled_dd", "reduced_lssvr_problem", "bordered_columns_dd",
            "FORMATION_BITS"]
 
-#: Working precision of the ball products of the least-squares families.
-FORMATION_BITS = 256
+#: Working precision of the ball products of the least-squares families (D = hi + lo has
+#: 106-bit entries: their products are exact in 212 bits; 192 bits round each entry of
+#: D^T D at 2^-192 relative, ~1e-40 after kappa(H) = 1e18, and cost 2/3 of 256 bits).
+FORMATION_BITS = 192
+#: float64 pieces of the formed normal equations (4 x 53 bits: beyond the working precision).
+PIECES = 4
 
 
 @dataclass(frozen=True)
@@ -182,6 +186,26 @@ def _to_arb(M: DD) -> arb_mat:
     return arb_mat(np.atleast_2d(M.hi).tolist()) + arb_mat(np.atleast_2d(M.lo).tolist())
 
 
+def _to_pieces(M: arb_mat, count: int = PIECES) -> tuple:
+    """(DD with ``count`` float64 pieces of the midpoints, radius + remainder bound array).
+
+    Each piece is the float64 rounding of what the previous ones left (C-level
+    ball subtraction, one Python float per entry and piece); the remainder
+    after the last piece and the ball radii form the returned bound.
+    """
+    shape = (M.nrows(), M.ncols())
+    pieces = []
+    R = M
+    with flint.ctx.workprec(64 * count + 64):
+        for _ in range(count):
+            P = np.array([float(e.mid()) for e in R.entries()]).reshape(shape)
+            pieces.append(P)
+            R = R - arb_mat(P.tolist())
+        bound = np.array([float(abs(e).upper()) for e in R.entries()]).reshape(shape)
+    bound = np.nextafter(bound, np.inf)          # float() of the upper end may round down
+    return DD(pieces[0], pieces[1], bound, tuple(pieces[2:])), bound
+
+
 def _to_mpf(M: arb_mat) -> tuple:
     """(object array of mpmath mpf midpoints, float array of radii) of an arb_mat."""
     ent = M.entries()
@@ -209,7 +233,9 @@ def normal_equations(D: DD, l, reg: DD | None = None):
 
     Returns
     -------
-    H : (k, k) object array of mpf, c : (k,) object array of mpf
+    H : DD, (k, k)
+        ``PIECES`` float64 pieces of the formed H (the reference takes their sum exactly).
+    c : (k,) object array of mpf
     H_bound, c_bound : float
         ||H - H_exact||_inf and ||c - c_exact||_inf bounds: the ball radii
         (rounding at 256 bits) plus the propagation of the DD bound B of D,
@@ -224,7 +250,7 @@ def normal_equations(D: DD, l, reg: DD | None = None):
         if reg is not None:
             Ha = Ha + _to_arb(reg)
         ca = Dt * arb_mat([[float(v)] for v in l])
-    H, Hr = _to_mpf(Ha)
+    H, Hr = _to_pieces(Ha)
     c, cr = _to_mpf(ca)
     B = np.broadcast_to(np.asarray(D.bound, dtype=np.float64), D.shape)
     absD = np.abs(D.hi) + np.abs(D.lo)

@@ -1,0 +1,52 @@
+"""The exact model of a fit (issue 19): its cost at n = 1000, per registered solver with a hook.
+
+Target (tracked here, asserted nowhere): ``ExactModel.time_exact_model`` <= 2 s at
+n = 1000 for every solver with an ``exact_model`` hook (formation of the exact
+problem -- the kernel in double-double, the system or the normal equations in
+balls -- and its certified solve, >= 30 digits), so that the default report,
+which measures every fit against its exact model, stays within 5 minutes.
+``track_exact_digits`` is the certified digits of the exact model itself.
+The solver list is the registry: a new hook is benchmarked without touching this file.
+"""
+from . import common
+from .common import la
+
+__all__ = ["ExactModel"]
+
+
+def _exact_names() -> list:
+    return [n for n in common.solver_names()
+            if la is not None and getattr(la.get_solver(n), "exact_model", None) is not None]
+
+
+class ExactModel(common.OneShot):
+    """Exact model of one float64 fit of each solver with a hook, at n = 1000."""
+
+    params = [_exact_names(), [1000]]
+    param_names = ["solver", "M"]
+    timeout = 300
+    repeat = (1, 5, 3.0)
+    min_run_count = 1
+
+    def setup(self, solver, M):
+        info = common.require_solver(solver)
+        model_error = common.optional_module("lssvm_analysis.analysis.model_error")
+        self.solve = model_error.solve_exact_model
+        X, y, kw = common.solver_problem(solver, common.size(M))
+        self.fit = la.fit(solver, X, y, precision="float64", **kw)
+        if self.fit.coef_ is None:
+            raise NotImplementedError(f"{solver} has no model here (status {self.fit.status})")
+        self.args = (info, X, y, kw)
+
+    def _exact(self):
+        info, X, y, kw = self.args
+        return self.solve(info.exact_model(X, y, self.fit, **kw))
+
+    def time_exact_model(self, solver, M):
+        self._exact()
+
+    def track_exact_digits(self, solver, M):
+        """Certified digits of the exact model (formation and solve both counted)."""
+        return common.round_to(self._exact().digits)
+
+    track_exact_digits.unit = "digits"
