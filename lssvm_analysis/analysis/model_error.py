@@ -36,7 +36,7 @@ from ..core.precision import get_precision
 from .measures import correct_digits, forward_error
 from .reference import reference_solve
 
-__all__ = ["ExactModel", "solve_exact_model", "model_errors"]
+__all__ = ["ExactModel", "solve_exact_model", "model_errors", "model_vector"]
 
 
 @dataclass(frozen=True)
@@ -66,14 +66,15 @@ class ExactModel:
     method: str
 
     def vector(self) -> np.ndarray:
-        return _model_vector(self.coef, self.bias)
+        return model_vector(self.coef, self.bias)
 
 
-def _model_vector(coef, bias) -> np.ndarray:
-    coef = np.asarray(coef).ravel()
-    head = np.empty(1, dtype=object if coef.dtype == object else coef.dtype)
+def model_vector(coef, bias) -> np.ndarray:
+    """(bias, coef...) as one object array of the values as they are (any precision's
+    scalars; the error measures take each exactly)."""
+    head = np.empty(1, dtype=object)
     head[0] = 0 if bias is None else bias
-    return np.concatenate([head, coef])
+    return np.concatenate([head, np.asarray(coef).ravel().astype(object)])
 
 
 def _norm_inf(A) -> float:
@@ -92,7 +93,7 @@ def solve_exact_model(problem, *, digits: int = 30) -> ExactModel:
     """
     ref = reference_solve(problem.A, problem.rhs, digits=digits)
     model = problem.unpack(ref.x)
-    m = _model_vector(model["coef"], model["bias"])
+    m = model_vector(model["coef"], model["bias"])
     m_norm = max(abs(float(v)) for v in m)
     x_norm = max(abs(float(v)) for v in np.asarray(ref.x).ravel())
     inv = float(ref.cond_estimate) / _norm_inf(problem.A)
@@ -141,9 +142,7 @@ def model_errors(fit, exact: ExactModel, X_test=None) -> dict:
         relative) besides the model's ``exact.digits``.
     """
     p = get_precision(fit.precision)
-    m_fit = _model_vector(fit.coef_, fit.bias_)
-    if m_fit.dtype != object:
-        m_fit = p.asarray(m_fit)
+    m_fit = model_vector(fit.coef_, fit.bias_)
     me = forward_error(m_fit, exact.vector(), precision=p).value
     out = {"model_error": me, "model_digits": _digits(me),
            "prediction_error": math.nan, "prediction_digits": math.nan}

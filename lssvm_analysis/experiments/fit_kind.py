@@ -188,17 +188,6 @@ def _test_errors(fit, task: str, X_test, y_test) -> dict:
     return out
 
 
-def _model_vector(model, p) -> np.ndarray:
-    """(bias, coef...) as one vector in the precision ``p`` (the bias may be a 0)."""
-    coef = np.asarray(model["coef"]).ravel()
-    bias = model["bias"]
-    if bias is None:
-        bias = 0
-    head = np.empty(1, dtype=coef.dtype)
-    head[0] = bias if coef.dtype == object else p.asarray(np.asarray([bias]))[0]
-    return np.concatenate([head, coef])
-
-
 def _reference_columns(info, X, y, fit, params, options, p) -> dict:
 
     out = {"system_n": NAN, "system_condition": NAN, "reference_digits": NAN, "reference_method": "",
@@ -223,8 +212,9 @@ def _reference_columns(info, X, y, fit, params, options, p) -> dict:
                 "time_reference": time.perf_counter() - t0}
     out.update(system_condition=float(ref.cond_estimate), reference_digits=float(ref.digits),
                reference_method=str(ref.method))
-    m_fit = _model_vector({"coef": fit.coef_, "bias": fit.bias_}, p)
-    m_ref = _model_vector(unpack(ref.x), p)
+    m_fit = model_error.model_vector(fit.coef_, fit.bias_)
+    ref_model = unpack(ref.x)
+    m_ref = model_error.model_vector(ref_model["coef"], ref_model["bias"])
     fe = reference.forward_error(m_fit, m_ref, precision=p).value
     out.update(solve_error=fe, solve_digits=reference.correct_digits(fe))
     x_fit = fit.diagnostics.get("solution")

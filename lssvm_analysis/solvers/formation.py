@@ -24,13 +24,26 @@ Choice of the arithmetic (measured at n = 1000, 4 features, one thread)
   double-double pair hi + lo itself (the border, the signs and 1/C added
   with DD operations, whose rounding enters the bound).  ``reference_solve``
   takes the pair exactly (float64 factorization, Ozaki-exact residuals):
-  0.9 s at n = 1000.  No product is formed, so nothing squares kappa.
+  0.9 s at n = 1000; the whole exact model 1.3-1.6 s on a quiet machine
+  (1.9-2.4 s under load).  No product is formed, so nothing squares kappa.
+
+What is certified: ``reference_solve`` gives >= 30 digits of the *formed*
+system; with the formation bound added (first-order, below), the exact
+model itself is certified to ``exact_digits`` ~ -log10(kappa 1e-29), e.g.
+~22 at kappa = 3e8 (dense) and ~11 at kappa(M) = 1.7e9 for normal equations
+(the unstructured bound costs kappa(H) = kappa(M)^2 there): always beyond
+what a float64 fit resolves at that kappa, not always beyond longdouble's.
 * Least-squares families on a support set (Zhao & Sun (7), Vieira's D_*):
-  the normal equations H = D^T D (+ R) are formed in ball arithmetic at 256
-  bits from the DD columns (``arb_mat`` product in C: 0.26 s for 1000 x
-  101), and their rounding to 256 bits plus the propagated DD bound is the
-  formation bound.  H is small (order |S| + 1), so its certified solve costs
-  little even at kappa(H) = kappa(M)^2 ~ 1e18 (arb route).  The augmented
+  the normal equations H = D^T D (+ R) are formed in ball arithmetic at
+  ``FORMATION_BITS`` = 192 bits from the DD columns (``arb_mat`` product in
+  C: 0.26 s at 256 bits for 1000 x 101) and kept as four float64 pieces;
+  the balls' radii, the remainder after the pieces and the propagated DD
+  bound are the formation bound.  H is small (order |S| + 1), so its
+  certified solve costs little even at kappa(H) = kappa(M)^2 ~ 1e18 (arb
+  route).  Measured at N = 1000 (exact model, formation and solve):
+  reduced-lssvr |S| = 250 2.5 s, op-lssvm k* = 90 0.4-0.65 s; the cost
+  grows as N k^2, so ip-lssvm, which keeps 900 of 1000 patterns, takes
+  24 s (an Ozaki-exact float64 product would be the remedy).  The augmented
   form [[I, M], [M^T, 0]] would avoid the product but has order N + |S| and,
   unscaled, a condition number ~ kappa(M)^2 too, beyond the float64
   certificate at kappa(M) > 1e8: ball arithmetic on the small H is cheaper.
