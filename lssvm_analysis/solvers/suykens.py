@@ -267,6 +267,27 @@ def exact_kkt_model(X, y, fit, **params):
                         method="KKT (3.24) in double-double")
 
 
+def exact_fisher_model(X, y, fit, **params):
+    """Exact model of an lssvm-fisher fit: (3.32) with the Fisher targets, kernel in DD.
+
+    The targets N/N_1 and -N/N_2 (:func:`fisher_targets`) enter as their
+    float64 roundings, whose error (<= u max |t|) is counted in the
+    formation bound.  Problem condition: kappa_inf of the KKT matrix (3.24),
+    as for :func:`exact_kkt_model`.
+    """
+    X, y, _, C, _ = _builder_inputs(X, y, fit, params, "fisher")
+    t = fisher_targets(y)
+    A, rhs = lssvm_system_dd(X, t, fit.kernel, C, "regression")
+
+    def unpack(z):
+        z = np.asarray(z)
+        return {"coef": z[1:], "bias": z[0]}
+
+    return ExactProblem(A, rhs, unpack, A_bound=float(np.max(np.sum(A.bound, axis=1))),
+                        rhs_bound=float(np.abs(t).max()) * 2.0 ** -53,
+                        method="KKT (3.32) with Fisher targets in double-double")
+
+
 def exact_krr_model(X, y, fit, **params):
     """Exact model of a krr fit: (Omega + I/C) alpha = y (3.50) in double-double.
 
@@ -604,7 +625,7 @@ def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
 
 @register("lssvm-fisher", tasks=("classification",), paper="suykens-ch3",
           equations="(3.23), (3.32), §3.4.2 LS-SVM_F", params=_PARAMS, system=fisher_system,
-          backward_bound=_two_solve_bound)
+          backward_bound=_two_solve_bound, exact_model=exact_fisher_model)
 def fit_fisher(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                task="classification"):
     """LS-SVM_F: regression (3.32) on the Fisher targets {-N/N_2, +N/N_1}; predict sign.
