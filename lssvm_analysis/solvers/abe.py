@@ -73,6 +73,7 @@ from ..core.exceptions import CholeskyBreakdownError
 from ..core.linalg import bordered_matrix, mirror_lower, thresholded_cholesky
 from ..core.memory import ensure_memory
 from ..core.precision import get_precision, precision_of
+from .formation import reduced_lssvr_problem
 from .result import PhaseTimer
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant
@@ -292,6 +293,26 @@ def _primal_conformance(X, y, fit, **params):
     return A, rhs, unpack
 
 
+def exact_els_model(X, y, fit, **params):
+    """Exact model of an els-primal or els-dual fit (registry ``exact_model=``).
+
+    Both solve (1)-(2) in the empirical feature space of the support S the
+    thresholded Cholesky selected (a choice the arithmetic makes: frozen and
+    recorded): min 1/2 ||v||^2 + C/2 sum_i (y_i - v^T h(x_i) - b)^2.  With
+    ``feature_map="kernel"`` h(x) = K(X_S, x) and the model's coef is v (R =
+    I/C); with ``"whitened"`` h(x) = L^-1 K(X_S, x), coef = L^-T v and ||v||^2
+    = coef^T K_SS coef (R = K_SS / C, Zhao & Sun's (7)), so the exact model
+    does not depend on the factor L the fit computed.  Problem condition:
+    kappa_2 of the least-squares matrix (:func:`formation.reduced_lssvr_problem`).
+    """
+    merged = {**dict(fit.params), **params}
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y, dtype=np.float64)
+    penalty = "identity" if merged.get("feature_map", "kernel") == "kernel" else "kernel"
+    return reduced_lssvr_problem(X, y, fit.kernel, merged["C"], fit.support_, penalty=penalty,
+                                 choices={"support": tuple(int(i) for i in fit.support_)})
+
+
 def _dual_conformance(X, y, fit, **params):
     """The dual system an ``els-dual`` fit solved, in bordered form (registry ``system=``).
 
@@ -330,7 +351,7 @@ def _dual_conformance(X, y, fit, **params):
 # --------------------------------------------------------------------------- #
 @register("els-primal", tasks=("regression",), paper="abe", equations="(1)-(2), (6)-(7)",
           params=_PRIMAL_PARAMS, system=_primal_conformance, variants=_FORMATION_VARIANTS,
-          example=_example_eta)
+          example=_example_eta, exact_model=exact_els_model)
 def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                    eta=1e-3, formation="blas3", feature_map="kernel"):
     """Primal LS SVR in the empirical feature space (Abe's PrLS SVR, eq. 6-7).
@@ -410,7 +431,8 @@ def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0
 
 
 @register("els-dual", tasks=("regression",), paper="abe", equations="(1)-(2), (9)-(11)",
-          params=_KERNEL_PARAMS, system=_dual_conformance, example=_example_eta)
+          params=_KERNEL_PARAMS, system=_dual_conformance, example=_example_eta,
+          exact_model=exact_els_model)
 def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  eta=1e-3, feature_map="kernel"):
     """Dual LS SVR in the empirical feature space (Abe's DuLS SVR, eq. 9-11).

@@ -286,11 +286,16 @@ def scaled_dd(M: DD, value: tuple) -> DD:
 
 
 # ----------------------------------------------------------------------------- support-set problems
-def reduced_lssvr_problem(X, y, kernel, C, support, *, choices=None) -> ExactProblem:
+def reduced_lssvr_problem(X, y, kernel, C, support, *, penalty="kernel",
+                          choices=None) -> ExactProblem:
     """Zhao & Sun (7) on a frozen support set S: (R + Z Z^T) theta = Z d, theta = [b; alpha].
 
-    Z^T = [1, K(X, X_S)] (N x (|S|+1)) in DD, R = diag(0, K_SS / C); H and Z d
-    formed by :func:`normal_equations`.  Problem condition: kappa_2 of the
+    Z^T = [1, K(X, X_S)] (N x (|S|+1)) in DD, R = diag(0, K_SS / C)
+    (``penalty="kernel"``: 1/2 ||w||^2 with w = sum alpha_j phi(x_j); also
+    Abe's primal (6)-(7) in the whitened empirical feature space) or
+    R = diag(0, I / C) (``penalty="identity"``: Abe's (6)-(7) with h(x) =
+    K(X_S, x), 1/2 ||v||^2 on the coefficients themselves); H and Z d formed
+    by :func:`normal_equations`.  Problem condition: kappa_2 of the
     least-squares matrix M of (7) (M^T M = H), reported as
     sqrt(kappa_inf(H)) (``condition_power`` 1/2).
     """
@@ -300,11 +305,16 @@ def reduced_lssvr_problem(X, y, kernel, C, support, *, choices=None) -> ExactPro
     ones = np.ones((N, 1))
     D = DD(np.hstack([ones, Kc.hi]), np.hstack([0 * ones, Kc.lo]),
            np.hstack([0 * ones, np.broadcast_to(Kc.bound, Kc.shape)]))
-    KS = scaled_dd(DD(Kc.hi[S], Kc.lo[S], np.broadcast_to(Kc.bound, Kc.shape)[S]), ridge_dd(C))
     k = len(S) + 1
     pad = np.zeros((k, k))
     R = DD(pad.copy(), pad.copy(), pad.copy())
-    R.hi[1:, 1:], R.lo[1:, 1:], R.bound[1:, 1:] = KS.hi, KS.lo, KS.bound
+    if penalty == "kernel":
+        KS = scaled_dd(DD(Kc.hi[S], Kc.lo[S], np.broadcast_to(Kc.bound, Kc.shape)[S]), ridge_dd(C))
+        R.hi[1:, 1:], R.lo[1:, 1:], R.bound[1:, 1:] = KS.hi, KS.lo, KS.bound
+    elif penalty == "identity":
+        R = add_to_diagonal(R, ridge_dd(C), np.arange(1, k), np.arange(1, k))
+    else:
+        raise ValueError(f"expected penalty in ('kernel', 'identity'), got penalty={penalty!r}")
     H, c, H_bound, c_bound = normal_equations(D, y, R)
 
     def unpack(theta):
