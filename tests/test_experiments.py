@@ -570,5 +570,5 @@ def test_fit_kind_breakdown_is_a_row(tmp_path):
                                                                fit.breakdown.pivot)
     assert f"step {fit.breakdown.step}" in row["message"]
     assert np.isnan(row["test_mae"]) and np.isnan(row["solve_error"])
-    assert np.isnan(row["model_error"]) and "no exact_model hook" in row["exact_note"]
+    assert np.isnan(row["model_error"]) and "no model to compare" in row["exact_note"]
     assert "no solution to compare" in row["reference_note"]
