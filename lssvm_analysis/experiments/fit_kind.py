@@ -281,13 +281,19 @@ def _choices_columns(info, ds, fit, params, options, choices) -> dict:
 
 
 def _wide_choices(info, ds, params, wide):
-    """The choices of a run in ``wide`` (its status string when it has no model), cached."""
+    """The choices of a run in ``wide`` (its status, or the error it raised, as a string when it
+    has no model), cached.  Seen: rr-lssvr on +-1 labels in mp30 raises ZeroDivisionError in its
+    drift diagnostic (a solver bug left to its owner)."""
     key = (info.name, repr(sorted(params.items(), key=lambda kv: kv[0])), wide.name,
            hash(ds.X_train.tobytes()), hash(np.asarray(ds.y_train).tobytes()))
     if key not in _CHOICES_CACHE:
-        run = run_fit(info.name, ds.X_train, ds.y_train, precision=wide.name, **params)
-        value = run.status if run.coef_ is None else dict(
-            info.exact_model(ds.X_train, ds.y_train, run, **params).choices)
+        try:
+            run = run_fit(info.name, ds.X_train, ds.y_train, precision=wide.name, **params)
+        except Exception as exc:  # noqa: BLE001 - the wide run is a side measurement: a crash
+            value = f"error: {type(exc).__name__}: {exc}"  # of it is recorded, not the fit's row
+        else:
+            value = run.status if run.coef_ is None else dict(
+                info.exact_model(ds.X_train, ds.y_train, run, **params).choices)
         if len(_CHOICES_CACHE) >= _CHOICES_CACHE_SIZE:
             _CHOICES_CACHE.pop(next(iter(_CHOICES_CACHE)))
         _CHOICES_CACHE[key] = value

@@ -87,6 +87,7 @@ from ..core.linalg import bordered_matrix
 
 __all__ = ["ExactProblem", "ridge_dd", "add_to_diagonal", "lssvm_system_dd", "kernel_columns_dd",
            "normal_equations", "scaled_dd", "reduced_lssvr_problem", "bordered_columns_dd",
+           "fisher_targets_exact",
            "FORMATION_BITS"]
 
 #: Working precision of the ball products of the least-squares families (D = hi + lo has
@@ -184,6 +185,22 @@ def lssvm_system_dd(X, y, kernel, C, task, *, bias=True):
     lo, _ = bordered_matrix(H.lo, np.zeros_like(a), d, "float64")
     bound, _ = bordered_matrix(np.asarray(H.bound), np.zeros_like(a), d, "float64")
     return DD(hi, lo, bound), rhs
+
+
+def fisher_targets_exact(y) -> tuple:
+    """[0; t] with the LS-SVM_F targets t = N/N_1 (label +1), -N/N_2 (label -1) to 200 bits.
+
+    Returns (object array of mpmath mpf, bound on |t - t_exact|): Suykens §3.4.2's
+    targets as rationals, not their float64 roundings (which are not the data).
+    """
+    y = np.asarray(y, dtype=np.float64)
+    n, n1 = y.size, int(np.count_nonzero(y > 0))
+    with mpmath.workprec(200):
+        pos, neg = mpmath.mpf(n) / n1, -mpmath.mpf(n) / (n - n1)
+    rhs = np.empty(n + 1, dtype=object)
+    rhs[0] = mpmath.mpf(0)
+    rhs[1:] = [pos if v > 0 else neg for v in y]
+    return rhs, float(max(pos, -neg)) * 2.0 ** -199
 
 
 def kernel_columns_dd(X, kernel, support, *, signs=None) -> DD:

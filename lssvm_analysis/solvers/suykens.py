@@ -72,7 +72,7 @@ from .result import PhaseTimer
 from ..core._validation import check_int, check_positive
 from ._common import breakdown_fit, check_binary_labels, make_fit, validate_xy
 from ._registry import LAPACK_THRESHOLD, register
-from .formation import ExactProblem, lssvm_system_dd
+from .formation import ExactProblem, fisher_targets_exact, lssvm_system_dd
 
 __all__ = ["fit_kkt", "fit_schur", "fit_cg", "fit_krr", "fit_fisher",
            "kkt_system", "fisher_system", "krr_system", "fisher_targets"]
@@ -270,22 +270,21 @@ def exact_kkt_model(X, y, fit, **params):
 def exact_fisher_model(X, y, fit, **params):
     """Exact model of an lssvm-fisher fit: (3.32) with the Fisher targets, kernel in DD.
 
-    The targets N/N_1 and -N/N_2 (:func:`fisher_targets`) enter as their
-    float64 roundings, whose error (<= u max |t|) is counted in the
+    The targets N/N_1 and -N/N_2 enter rounded to 200 bits
+    (:func:`formation.fisher_targets_exact`), the rounding counted in the
     formation bound.  Problem condition: kappa_inf of the KKT matrix (3.24),
     as for :func:`exact_kkt_model`.
     """
     X, y, _, C, _ = _builder_inputs(X, y, fit, params, "fisher")
-    t = fisher_targets(y)
-    A, rhs = lssvm_system_dd(X, t, fit.kernel, C, "regression")
+    A, _ = lssvm_system_dd(X, y, fit.kernel, C, "regression")
+    rhs, t_bound = fisher_targets_exact(y)
 
     def unpack(z):
         z = np.asarray(z)
         return {"coef": z[1:], "bias": z[0]}
 
     return ExactProblem(A, rhs, unpack, A_bound=float(np.max(np.sum(A.bound, axis=1))),
-                        rhs_bound=float(np.abs(t).max()) * 2.0 ** -53,
-                        method="KKT (3.32) with Fisher targets in double-double")
+                        rhs_bound=t_bound, method="KKT (3.32) with Fisher targets in double-double")
 
 
 def exact_krr_model(X, y, fit, **params):
