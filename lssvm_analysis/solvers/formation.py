@@ -35,16 +35,18 @@ model itself is certified to ``exact_digits`` ~ -log10(kappa 1e-29), e.g.
 what a float64 fit resolves at that kappa, not always beyond longdouble's.
 * Least-squares families on a support set (Zhao & Sun (7), Vieira's D_*):
   the normal equations H = D^T D (+ R) are formed in ball arithmetic at
-  ``FORMATION_BITS`` = 192 bits from the DD columns (``arb_mat`` product in
-  C: 0.26 s at 256 bits for 1000 x 101) and kept as four float64 pieces;
+  ``FORMATION_BITS`` = 128 bits from the DD columns (``arb_mat`` product in
+  C: 0.26 s at 256 bits for 1000 x 101) and kept as three float64 pieces;
   the balls' radii, the remainder after the pieces and the propagated DD
   bound are the formation bound.  H is small (order |S| + 1), so its
   certified solve costs little even at kappa(H) = kappa(M)^2 ~ 1e18 (arb
-  route).  Measured at N = 1000 (exact model, formation and solve):
-  reduced-lssvr |S| = 250 2.5 s, op-lssvm k* = 90 0.4-0.65 s; the cost
-  grows as N k^2, so ip-lssvm, which keeps 900 of 1000 patterns, takes
-  24 s (an Ozaki-exact float64 product would be the remedy).  The augmented
-  form [[I, M], [M^T, 0]] would avoid the product but has order N + |S| and,
+  route).  Measured at N = 1000 (exact model, formation and solve, shared
+  machine): reduced-lssvr and rr-lssvr |S| = 250 2.0 s, op-lssvm k* = 90
+  0.4 s; the cost grows as N k^2 (ball products, then one Python float per
+  entry and piece), so ip-lssvm (900 of 1000 patterns kept) takes 19 s and
+  els-primal / els-dual with eta = 0.05 (997 supports) 17-19 s: an
+  Ozaki-exact float64 product of the DD columns would be the remedy.  The
+  augmented form [[I, M], [M^T, 0]] would avoid the product but has order N + |S| and,
   unscaled, a condition number ~ kappa(M)^2 too, beyond the float64
   certificate at kappa(M) > 1e8: ball arithmetic on the small H is cheaper.
 
@@ -90,12 +92,13 @@ __all__ = ["ExactProblem", "ridge_dd", "add_to_diagonal", "lssvm_system_dd", "ke
            "fisher_targets_exact",
            "FORMATION_BITS"]
 
-#: Working precision of the ball products of the least-squares families (D = hi + lo has
-#: 106-bit entries: their products are exact in 212 bits; 192 bits round each entry of
-#: D^T D at 2^-192 relative, ~1e-40 after kappa(H) = 1e18, and cost 2/3 of 256 bits).
-FORMATION_BITS = 192
-#: float64 pieces of the formed normal equations (4 x 53 bits: beyond the working precision).
-PIECES = 4
+#: Working precision of the ball products of the least-squares families.  The entries of
+#: D = hi + lo carry the kernel's DD error (~1e-29 relative, already amplified by kappa(H) in
+#: the formation bound); rounding the products and sums of D^T D at 2^-128 ~ 3e-39 adds a
+#: ten-billionth of that, and 128 bits (two limbs) cost about half of 192 (measured).
+FORMATION_BITS = 128
+#: float64 pieces of the formed normal equations (3 x 53 bits hold a 128-bit midpoint).
+PIECES = 3
 
 
 @dataclass(frozen=True)
