@@ -53,6 +53,7 @@ import numpy as np
 from ..core._validation import check_int
 from ..core.exceptions import ReferenceAccuracyError
 from .kinds import register_task_kind, validate_registry_names
+from .seeding import with_task_rng
 from ..solvers import get_solver
 from .. import datasets
 from ..analysis import reference
@@ -224,7 +225,7 @@ def fit_row(task) -> dict:
     if ds.task not in info.tasks:
         raise ValueError(f"expected a dataset for {info.tasks} with solver={info.name!r}, "
                          f"got dataset={task.dataset!r} (task {ds.task!r})")
-    params = dict(task.params)
+    params = with_task_rng(task.solver, task, task.params)
     if info.takes_task:
         params["task"] = ds.task
     t0 = time.perf_counter()
@@ -246,5 +247,5 @@ def fit_row(task) -> dict:
     return row
 
 
-register_task_kind("fit", fit_row, validate=_validate, select_params=select_solver_params,
+register_task_kind("fit", fit_row, version=2, validate=_validate, select_params=select_solver_params,
                    accepts=accepts_combination)

@@ -42,7 +42,7 @@ from .result import PhaseTimer
 __all__ = ["fit_fslssvm", "renyi_prototypes", "eigh"]
 
 
-def renyi_prototypes(X, kernel, n_prototypes, *, n_swaps=None, seed=0):
+def renyi_prototypes(X, kernel, n_prototypes, *, n_swaps=None, rng=0):
     """Prototype indices maximising the quadratic Renyi entropy by random swaps.
 
     Parameters
@@ -52,7 +52,8 @@ def renyi_prototypes(X, kernel, n_prototypes, *, n_swaps=None, seed=0):
     n_prototypes : int in 1..m
     n_swaps : int >= 0, optional
         Swap attempts (default 20 M).
-    seed : int or numpy.random.Generator
+    rng : int or numpy.random.Generator
+        Seed (or generator) of the initial working set and of the swaps.
 
     Returns
     -------
@@ -61,7 +62,7 @@ def renyi_prototypes(X, kernel, n_prototypes, *, n_swaps=None, seed=0):
         H_R of the final working set.
     n_accepted : int
     """
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(rng)
     m, M = X.shape[0], n_prototypes
     n_swaps = 20 * M if n_swaps is None else check_int("n_swaps", n_swaps, minimum=0)
     idx = rng.choice(m, M, replace=False)
@@ -113,10 +114,10 @@ def eigh(A, prec):
 
 @register("fs-lssvm", tasks=("regression", "classification"), paper="chen-zhou",
           equations="Suykens et al. 2002 §6.4 (fixed-size LS-SVM, LS-SVMlab)",
-          params=("C", "kernel", "sigma2", "degree", "t", "task", "n_support", "n_swaps", "seed",
+          params=("C", "kernel", "sigma2", "degree", "t", "task", "n_support", "n_swaps", "rng",
                   "eig_floor"))
 def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
-                task="regression", n_support=None, n_swaps=None, seed=0, eig_floor=None):
+                task="regression", n_support=None, n_swaps=None, rng=0, eig_floor=None):
     """FS-LSSVM: Renyi-entropy prototypes, Nystrom features, primal ridge with bias.
 
     Parameters
@@ -136,7 +137,9 @@ def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, d
         M, the working-set size (default floor(0.05 m), as SR-LSSVM's r).
     n_swaps : int >= 0, optional
         Entropy swap attempts (default 20 M).
-    seed : int or numpy.random.Generator
+    rng : int or numpy.random.Generator, default 0
+        Seed of the prototype search (the registry's random keyword: sweeps
+        pass one drawn from the task's seed).
     eig_floor : float >= 0, optional
         Relative eigenvalue floor (default M u).
 
@@ -170,7 +173,7 @@ def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, d
     params = {"C": C, "task": task, "kernel": k.name, **k.params, "n_support": M, "eig_floor": floor}
     timer = PhaseTimer()
     with timer("selection"):
-        idx, entropy, acc = renyi_prototypes(X, k, M, n_swaps=n_swaps, seed=seed)
+        idx, entropy, acc = renyi_prototypes(X, k, M, n_swaps=n_swaps, rng=rng)
     with prec.context():
         with timer("formation"):
             lam, U = eigh(k(X[idx], precision=prec), prec)
