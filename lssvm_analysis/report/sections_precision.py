@@ -1,4 +1,4 @@
-"""Precisions side by side, generated from the registries: correct digits and breakdown maps.
+"""Precisions side by side, generated from the registries: solve digits and breakdown maps.
 
 Every registered solver that forms a single linear system (``SolverInfo.system``)
 runs, in every precision it declares and every variant configuration, on the
@@ -25,7 +25,8 @@ from .html import Section
 from .plan import decades
 from .registry import register_section
 
-__all__ = ["PrecisionSettings", "SETTINGS", "accuracy_spec", "grid_for", "variant_grid", "plan", "render"]
+__all__ = ["PrecisionSettings", "SETTINGS", "MAP_ERRORS", "accuracy_spec", "grid_for", "variant_grid", "plan",
+           "render", "outcomes", "map_error", "first_column"]
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,22 @@ def plt_handle(marker, color, label):
 
 _OUTCOME_STYLE = {"ok": ("o", "tab:green"), "large-error": ("D", "tab:orange"),
                   "breakdown": ("x", "tab:red"), "not-converged": ("s", "tab:purple"),
-                  "error": ("+", "black")}
+                  "not-measured": ("o", "0.75"), "error": ("+", "black")}
+
+#: The error the maps classify by, first present: the model error against the exact model, else the
+#: error against the certified solution of the system as the solver formed it (older records:
+#: "forward_error").  A fit without it is "not measured", never "ok".
+MAP_ERRORS = (("model_error", "model error against the exact model"),
+              ("solve_error", "solve error against the system as formed"),
+              ("forward_error", "solve error against the system as formed"))
+
+#: The solve-error columns (records before the exact model: "condition" and "correct_digits").
+_SOLVE_DIGITS, _SYSTEM_CONDITION = ("solve_digits", "correct_digits"), ("system_condition", "condition")
+
+
+def first_column(rows: pd.DataFrame, names) -> str:
+    """The first of ``names`` that ``rows`` has (the last one if none: a column of NaN)."""
+    return next((n for n in names if n in rows.columns), names[-1])
 
 
 def _label(rows: pd.DataFrame) -> pd.Series:
@@ -134,62 +150,72 @@ def _by_paper(rows: pd.DataFrame):
 
 
 def _digits_figure(sec, out, paper, rows):
+    kcol, dcol = first_column(rows, _SYSTEM_CONDITION), first_column(rows, _SOLVE_DIGITS)
     configs = list(dict.fromkeys(rows._config))
     fig, axs = panel_grid(len(configs), 3, width=4.3, height=3.6)
     for a, c in zip(axs, configs):
         g = rows[rows._config == c]
         for prec in sorted(g.precision.unique(), key=precision_rank):
-            d = g[g.precision == prec].sort_values("condition")
+            d = g[g.precision == prec].sort_values(kcol)
             color = precision_color(prec)
-            a.plot(num(d, "condition"), num(d, "correct_digits"), "o", ms=4, color=color, label=prec)
+            a.plot(num(d, kcol), num(d, dcol), "o", ms=4, color=color, label=prec)
             u = float(num(d, "unit_roundoff").iloc[0])
             k = np.logspace(0, 20, 50)
             a.plot(k, np.clip(-np.log10(k * u), 0, None), "-", lw=0.7, color=color)
         log_axes(a, y=False)
         a.set_title(c, fontsize=9)
         a.set_xlabel("condition number of the solved system κ [–]")
-        a.set_ylabel("correct digits −log₁₀(forward error) [–]")
+        a.set_ylabel("solve digits −log₁₀(solve error) [–]")
         a.legend(fontsize=7)
     sec.figure(save_figure(fig, rows.drop(columns=["_paper", "_config"]), out, f"precision-digits-{paper}",
-                           f"{paper}: correct digits of the model against the condition number of the "
-                           "system each solver (and variant) formed, per precision (markers), with the "
-                           "rule of thumb −log₁₀(κ·u) (lines)."))
+                           f"{paper}: solve digits (the model against the certified solution of the "
+                           "system as each solver and variant formed it in the working precision: "
+                           "backward stability of the solve, not the model's correct digits, which "
+                           "the first section measures) against that system's condition number, per "
+                           "precision (markers), with the rule of thumb −log₁₀(κ·u) (lines)."))
 
 
 def _digits(sec, out, acc):
     rows = ok(acc)
-    rows = rows[np.isfinite(num(rows, "correct_digits"))] if len(rows) else rows
+    kcol, dcol = first_column(rows, _SYSTEM_CONDITION), first_column(rows, _SOLVE_DIGITS)
+    rows = rows[np.isfinite(num(rows, dcol))] if len(rows) else rows
     if not len(rows):
         sec.note(errors_note(acc, "the accuracy sweep") or "No accuracy records with a reference.")
-        return "no correct-digit measurements"
+        return "no solve-digit measurements"
     note = errors_note(acc, "the accuracy sweep")
     if note:
         sec.note(note)
     for paper, g in _by_paper(rows):
         _digits_figure(sec, out, paper, g)
-    ku = num(rows, "condition") * num(rows, "unit_roundoff")
-    r = rows.assign(excess=num(rows, "correct_digits") + np.log10(ku), config=_label(rows))
+    ku = num(rows, kcol) * num(rows, "unit_roundoff")
+    r = rows.assign(excess=num(rows, dcol) + np.log10(ku), config=_label(rows), solve_digits=num(rows, dcol))
     table = (r.groupby(["config", "precision"]).agg(fits=("excess", "size"),
-                                                   median_digits=("correct_digits", "median"),
+                                                   median_digits=("solve_digits", "median"),
                                                    worst_excess=("excess", "min"))
              .reset_index().rename(columns={"config": "solver [variant]", "median_digits":
-                                            "median correct digits",
+                                            "median solve digits",
                                             "worst_excess": "worst digits − (−log₁₀ κu)"}))
     sec.table(save_table(table, out, "precision-digits-summary",
                          "Per solver configuration and precision: fits with a certified reference, median "
-                         "correct digits, and the worst margin to the rule −log₁₀(κ·u) (negative: fewer "
+                         "solve digits, and the worst margin to the rule −log₁₀(κ·u) (negative: fewer "
                          "digits than the rule; the fragile, as-printed variants show here)."))
-    med = r.groupby("precision").correct_digits.median().sort_index(key=lambda s: s.map(precision_rank))
+    med = r.groupby("precision").solve_digits.median().sort_index(key=lambda s: s.map(precision_rank))
     worst = r.loc[r.excess.idxmin()]
-    return ("median correct digits " + ", ".join(f"{p} {fmt_num(v, 3)}" for p, v in med.items())
+    return ("median solve digits " + ", ".join(f"{p} {fmt_num(v, 3)}" for p, v in med.items())
             + f"; measured digits minus −log₁₀(κu) span {span(r.excess)} (positive: better than the rule;"
             f" the worst is {worst.config} in {worst.precision})")
 
 
-def _outcomes(rows: pd.DataFrame) -> pd.Series:
+def map_error(rows: pd.DataFrame) -> tuple[str, str]:
+    """(column, what it is) of the error the maps classify by (see :data:`MAP_ERRORS`)."""
+    return next(((c, what) for c, what in MAP_ERRORS if c in rows.columns), MAP_ERRORS[-1])
+
+
+def outcomes(rows: pd.DataFrame) -> pd.Series:
+    """The map outcome of each row; "not-measured" where the row has no error (no reference)."""
+    err = num(rows, map_error(rows)[0])
     return pd.Series([cond.classify_outcome(s, fe, u) for s, fe, u in
-                      zip(rows.status, num(rows, "forward_error"), num(rows, "unit_roundoff"))],
-                     index=rows.index)
+                      zip(rows.status, err, num(rows, "unit_roundoff"))], index=rows.index)
 
 
 def _map_figure(sec, out, paper, rows, P):
@@ -216,8 +242,10 @@ def _map_figure(sec, out, paper, rows, P):
                            f"precision-breakdown-maps-{paper}",
                            f"{paper}: outcome over the (C, σ²) plane (Mackey-Glass, M={P.map_M}, for "
                            f"regression solvers; Ripley's mixture for classification-only ones; η = 0.1 "
-                           "where a solver takes it): ok, breakdown, not converged, or large error "
-                           "(forward error > √u, fewer than half the precision's digits correct)."))
+                           "where a solver takes it): ok, breakdown, not converged, large error "
+                           f"({map_error(rows)[1]} > √u, fewer than half the precision's digits "
+                           "correct), or not measured (no certified reference: nothing says the "
+                           "model is right, so it is not counted ok)."))
 
 
 def _maps(sec, out, maps, P):
@@ -229,7 +257,7 @@ def _maps(sec, out, maps, P):
     if note:
         sec.note(note)
     rows = rows.copy()
-    rows["outcome"] = _outcomes(rows)
+    rows["outcome"] = outcomes(rows)
     for paper, g in _by_paper(rows):
         _map_figure(sec, out, paper, g, P)
     rows["config"] = _label(rows)
@@ -237,22 +265,27 @@ def _maps(sec, out, maps, P):
     sec.table(save_table(counts.rename(columns={"config": "solver [variant]"}), out,
                          "precision-breakdown-counts",
                          "Number of (C, σ²) points per outcome, solver configuration and precision."))
+    unmeasured = int((rows.outcome == "not-measured").sum())
+    tail = f" ({unmeasured} of {len(rows)} map points not measured: no certified reference)"
     bd = rows[rows.outcome == "breakdown"]
     if not len(bd):
-        return "no solver broke down on the (C, σ²) grid"
+        return "no solver broke down on the (C, σ²) grid" + tail
     first = bd.groupby(["config", "precision"]).C.min()
-    return "smallest C with a breakdown: " + ", ".join(f"{s} {p} {fmt_num(c)}" for (s, p), c in first.items())
+    return ("smallest C with a breakdown: " + ", ".join(f"{s} {p} {fmt_num(c)}" for (s, p), c in first.items())
+            + tail)
 
 
 def render(sec: Section, out, records, profile: str) -> str:
-    """Correct digits and breakdown maps from the records "accuracy" and "maps"; returns the verdict."""
+    """Solve digits and breakdown maps from the records "accuracy" and "maps"; returns the verdict."""
     P = SETTINGS[profile]
     sec.p(f"Every registered solver that forms a single linear system, in every precision it declares "
           f"and every variant, on the same problems over C: sinc (n = {P.sinc_n}, σ² = {P.sinc_sigma2}) "
           f"for solvers whose first task is regression, Ripley's mixture (n = {P.ripley_n}) for the "
-          "others. The number of correct digits of the model is measured against a certified "
-          "extended-precision solution of the system each solver formed, and plotted against that "
-          "system's condition number. Below: the outcome of every registered solver over the (C, σ²) "
+          "others. The solve digits of the model are measured against a certified "
+          "extended-precision solution of the system each solver formed in its working precision, "
+          "and plotted against that system's condition number: they say whether the solve was "
+          "backward stable, not what the formation lost (the model digits of the first section do). "
+          "Below: the outcome of every registered solver over the (C, σ²) "
           "plane in the hardware precisions. Solvers that declare fewer precisions (the LIBSVM "
           "baselines: float64 only) appear only in those.")
     clauses = [_digits(sec, out, records.get("accuracy", pd.DataFrame()))]
