@@ -122,3 +122,32 @@ def test_literal_smoothing_overflows_and_its_active_set_is_defined_by_underflow(
     assert len(stable_sets) == 1  # the stable S_t: the same in every precision
     assert set(active["mp30"][1]) == {300}  # literal in mp: nothing underflows, every point "active"
     assert active["float32"][1] != active["mp30"][1]
+
+
+# -- Chen & Zhou Comment 2: alpha_B = P_B^{-T} upsilon against the feature map ---------------
+@pytest.mark.parametrize("solver", ["pcp-lssvm", "sr-lssvm"])
+def test_explicit_alpha_b_and_the_feature_map_differ_by_no_more_than_their_common_bound(solver):
+    # Large C and r = 30 pivots: cond(P_B) ~ 4e7, ||alpha_B|| ~ 4e7 against ||upsilon|| ~ 5e2.
+    # Printed: f = k_B(x)^T alpha_B.  alpha_B solves (P_B + E)^T alpha = upsilon, |E| <= gamma_r |P_B|
+    # (Higham Thm 8.5), so f errs by p(x)^T E^T alpha + the sum's gamma_r |k_B|^T |alpha|, with
+    # ||p(x)|| <= sqrt(k(x, x)) = 1: <= gamma_r (||P_B||_F + sqrt(r)) ||alpha||.  Feature map:
+    # p(x) solves (P_B + E') p = k_B, so f errs by <= gamma_r cond(P_B) ||upsilon|| (+ the dot
+    # product's gamma_r ||upsilon||).  With ||alpha|| <= ||P_B^-1|| ||upsilon|| both bounds are
+    # gamma_r cond(P_B) ||upsilon|| up to a constant: theory predicts no digit lost by the printed
+    # form beyond that bound (SEED_NOTES' "cancellation" is bounded by it); c = 2 for both sums.
+    rng = np.random.default_rng(0)
+    X, y = _sinc(rng, 300)
+    Xt = np.linspace(-3, 3, 60)[:, None]
+    kw = dict(C=1e8, sigma2=1.0, n_support=30, trace_tol=0.0, trace_rule="absolute")
+    printed = la.fit(solver, X, y, **kw)
+    fmap = la.fit(solver, X, y, coef="feature-map", **kw)
+    assert type(fmap).__name__ == "NystromFit" and printed.ok and fmap.ok
+    np.testing.assert_array_equal(printed.coef_, fmap.coef_)  # same fit, another evaluation
+    r, u = printed.n_support, get_precision("float64").unit_roundoff
+    g_r = r * u / (1 - r * u)
+    P_B = np.asarray(printed.diagnostics["P_B"], float)
+    ups, alpha = np.asarray(printed.diagnostics["upsilon"], float), np.asarray(printed.coef_, float)
+    bound = 2 * g_r * ((np.linalg.norm(P_B) + math.sqrt(r)) * np.linalg.norm(alpha)
+                       + (np.linalg.cond(P_B) + 1) * np.linalg.norm(ups))
+    gap = np.max(np.abs(printed.predict(Xt) - fmap.predict(Xt)))
+    assert 0 < gap <= bound
