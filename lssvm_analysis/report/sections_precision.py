@@ -189,16 +189,6 @@ def _digits(sec, out, acc):
         _digits_figure(sec, out, paper, g)
     ku = num(rows, kcol) * num(rows, "unit_roundoff")
     r = rows.assign(excess=num(rows, dcol) + np.log10(ku), config=_label(rows), solve_digits=num(rows, dcol))
-    table = (r.groupby(["config", "precision"]).agg(fits=("excess", "size"),
-                                                   median_digits=("solve_digits", "median"),
-                                                   worst_excess=("excess", "min"))
-             .reset_index().rename(columns={"config": "solver [variant]", "median_digits":
-                                            "median solve digits",
-                                            "worst_excess": "worst digits − (−log₁₀ κu)"}))
-    sec.table(save_table(table, out, "precision-digits-summary",
-                         "Per solver configuration and precision: fits with a certified reference, median "
-                         "solve digits, and the worst margin to the rule −log₁₀(κ·u) (negative: fewer "
-                         "digits than the rule; the fragile, as-printed variants show here)."))
     med = r.groupby("precision").solve_digits.median().sort_index(key=lambda s: s.map(precision_rank))
     worst = r.loc[r.excess.idxmin()]
     return ("median solve digits " + ", ".join(f"{p} {fmt_num(v, 3)}" for p, v in med.items())
