@@ -125,3 +125,30 @@ def test_render_writes_the_grid_and_says_not_measured_without_model_digits(tmp_p
     assert "zhao-sun: in float32 reduced-lssvr" in text
     bare = {"ladder": pd.DataFrame(_fit_rows("reduced-lssvr", "reduced-lssvr", model=False))}
     assert sd.render(Section("t", "t"), tmp_path, bare, "quick").startswith("not measured")
+
+
+def test_the_ladder_plan_runs_every_solver_variant_and_precision_and_crosses_float64():
+    from lssvm_analysis.experiments.fit_kind import accepts_combination
+    from lssvm_analysis.solvers import get_solver, solvers
+    specs = sd.plan("default", None)
+    tasks = [t for s in specs.values() for t in s.tasks() if accepts_combination(t)]
+    seen = {(t.solver, opt, t.params.get(opt, get_solver(t.solver).default_variant()[opt]))
+            for t in tasks for opt in get_solver(t.solver).variant_options()}
+    for name in solvers():
+        info = get_solver(name)
+        if info.required:  # e.g. pruning's validation set: no grid value can give it
+            continue
+        assert {t.precision for t in tasks if t.solver == name} == set(info.supported_precisions())
+        for v in info.variants:
+            assert (name, v.option, v.value) in seen
+    # kappa(K + I/C) ~ 10 C on sinc at sigma2 = 10 (lambda_max ~ 10, lambda_min ~ 2e-24): the top rung
+    # must pass 1/u of float64 and the bottom one stay near 1e2
+    import mpmath
+    from lssvm_analysis import datasets, rbf_kernel
+    P = sd.SETTINGS["default"]
+    X = datasets.load("sinc", seed=0, n_train=P.n, n_test=100).X_train
+    with mpmath.workdps(50):
+        K = rbf_kernel(X, X, sigma2=P.sigma2, precision="mp50")
+        ev = sorted(mpmath.eigsy(mpmath.matrix(K.tolist()))[0])
+        kappa = [float((ev[-1] + 1 / mpmath.mpf(C)) / (ev[0] + 1 / mpmath.mpf(C))) for C in (min(P.C), max(P.C))]
+    assert kappa[0] <= 1e3 and kappa[1] > 1 / U64
