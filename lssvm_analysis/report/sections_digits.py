@@ -40,7 +40,8 @@ from .figures import (fmt_num, log_axes, new_figure, panel_grid, precision_color
 from .html import Section
 from .registry import register_section
 
-__all__ = ["DigitsSettings", "SETTINGS", "plan", "render", "render_appendix", "with_settings", "ladder_rows"]
+__all__ = ["DigitsSettings", "SETTINGS", "plan", "render", "render_appendix", "with_settings", "ladder_rows",
+           "records_of", "variant_specs"]
 
 
 @dataclass(frozen=True)
@@ -75,37 +76,66 @@ def _names(P: DigitsSettings) -> list[str]:
     return list(P.solvers or solvers())
 
 
-def plan(profile: str, run) -> dict:
-    """The ladder: one spec for the default configurations, one per variant option (values one at a time)."""
-    P = SETTINGS[profile]
-    names = _names(P)
-    base = {"C": list(P.C), "sigma2": [P.sigma2], "eta": [1e-3]}
-    datasets = [("sinc", {"n_train": P.n, "n_test": 100}), ("ripley-mixture", {"n_train": P.n, "n_test": 100})]
-    precs = list(P.precisions or precisions())
+def variant_specs(key: str, name: str, names, values: dict, **spec_kw) -> dict[str, SweepSpec]:
+    """Fit sweeps running each solver's variants one option at a time, not their product.
 
-    def spec(key, members, extra):
+    ``{key: defaults, f"{key}-{option}": the option's other values}``: the
+    first spec runs every solver of ``names`` in its default configuration,
+    each further one the solvers taking ``option`` with its non-default
+    values (the fit kind keeps, per solver, only the values it has).  Every
+    spec's grid holds the ``values`` that one of its solvers takes.  The
+    product of every option (24 configurations of sr-lssvm) would multiply
+    the cost without adding a printed/stable pair.
+
+    Parameters
+    ----------
+    key, name : str
+        The records' key prefix and the specs' name prefix.
+    names : list of str
+        Registered solvers.
+    values : dict
+        Grid values (C, sigma2, eta, ...).
+    **spec_kw
+        ``precisions``, ``datasets``, ``options`` ... of every SweepSpec.
+    """
+    def spec(suffix, members, extra):
         taken = {k for n in members for k in get_solver(n).params}
-        grid = {k: v for k, v in base.items() if k in taken}
-        return SweepSpec(f"{profile}-digits-{key}", kind="fit", solvers=members, precisions=precs,
-                         datasets=datasets, grid={**grid, **extra}, options={"first_task_only": True})
+        grid = {k: list(v) for k, v in values.items() if k in taken}
+        return SweepSpec(f"{name}{suffix}", kind="fit", solvers=members, grid={**grid, **extra}, **spec_kw)
 
-    specs = {"ladder": spec("ladder", names, {})}
+    specs = {key: spec("", list(names), {})}
     options: dict[str, dict[str, list]] = {}
     for n in names:
         for opt, vs in get_solver(n).variant_options().items():
             options.setdefault(opt, {})[n] = [v.value for v in vs[1:]]
     for opt, by_solver in options.items():
         members = [n for n, vals in by_solver.items() if vals]
-        values = list(dict.fromkeys(v for n in members for v in by_solver[n]))
         if members:
-            specs[f"ladder-{opt}"] = spec(f"ladder-{opt}", members, {opt: values})
+            specs[f"{key}-{opt}"] = spec(f"-{opt}", members,
+                                         {opt: list(dict.fromkeys(v for n in members for v in by_solver[n]))})
     return specs
+
+
+def plan(profile: str, run) -> dict:
+    """The ladder: one spec for the default configurations, one per variant option (values one at a time)."""
+    P = SETTINGS[profile]
+    return variant_specs("ladder", f"{profile}-digits-ladder", _names(P),
+                         {"C": P.C, "sigma2": [P.sigma2], "eta": [1e-3]},
+                         precisions=list(P.precisions or precisions()),
+                         datasets=[("sinc", {"n_train": P.n, "n_test": 100}),
+                                   ("ripley-mixture", {"n_train": P.n, "n_test": 100})],
+                         options={"first_task_only": True})
+
+
+def records_of(records: dict, key: str) -> pd.DataFrame:
+    """The records of ``key`` and of its per-option specs (``key-<option>``) in one frame."""
+    frames = [df for k, df in records.items() if (k == key or k.startswith(f"{key}-")) and len(df)]
+    return pd.concat(frames, ignore_index=True, sort=False) if frames else pd.DataFrame()
 
 
 def ladder_rows(records: dict) -> pd.DataFrame:
     """Every ladder record of the section in one frame."""
-    frames = [df for key, df in records.items() if key.startswith("ladder") and len(df)]
-    return pd.concat(frames, ignore_index=True, sort=False) if frames else pd.DataFrame()
+    return records_of(records, "ladder")
 
 
 # -- the grid -----------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from .figures import (fmt_num, log_axes, new_figure, panel_grid, precision_color
 from .html import Section
 from .plan import decades
 from .registry import register_section
+from .sections_digits import records_of, variant_specs
 
 __all__ = ["PrecisionSettings", "SETTINGS", "MAP_ERRORS", "accuracy_spec", "grid_for", "variant_grid", "plan",
            "render", "outcomes", "map_error", "first_column"]
@@ -96,15 +97,21 @@ def accuracy_spec(profile: str, names=None, *, key: str = "accuracy") -> SweepSp
 
 
 def plan(profile: str, run) -> dict:
-    """The accuracy sweep and the breakdown maps over every registered solver."""
+    """The accuracy sweep and the breakdown maps over every registered solver.
+
+    The maps run each solver's variants one option at a time
+    (:func:`~.sections_digits.variant_specs`: ``maps`` the defaults,
+    ``maps-<option>`` the other values), not their product.
+    """
     P = SETTINGS[profile]
     names = list(P.solvers or solvers())
-    maps = SweepSpec(f"{profile}-maps", kind="fit", solvers=names, precisions=precisions(hardware=True),
-                     datasets=[("mackey-glass", {"n_train": P.map_M, "n_test": P.map_M}),
-                               ("ripley-mixture", {"n_train": P.map_M, "n_test": 100})],
-                     grid=grid_for(names, C=P.map_C, sigma2=P.map_sigma2, eta=[0.1]),
-                     options={"first_task_only": True})
-    return {"accuracy": accuracy_spec(profile), "maps": maps}
+    maps = variant_specs("maps", f"{profile}-maps", names,
+                         {"C": P.map_C, "sigma2": P.map_sigma2, "eta": [0.1]},
+                         precisions=precisions(hardware=True),
+                         datasets=[("mackey-glass", {"n_train": P.map_M, "n_test": P.map_M}),
+                                   ("ripley-mixture", {"n_train": P.map_M, "n_test": 100})],
+                         options={"first_task_only": True})
+    return {"accuracy": accuracy_spec(profile), **maps}
 
 
 def with_settings(profile: str, **kw) -> PrecisionSettings:
@@ -276,11 +283,12 @@ def render(sec: Section, out, records, profile: str) -> str:
           "and plotted against that system's condition number: they say whether the solve was "
           "backward stable, not what the formation lost (the model digits of the first section do). "
           "Below: the outcome of every registered solver over the (C, σ²) "
-          "plane in the hardware precisions. Solvers that declare fewer precisions (the LIBSVM "
+          "plane in the hardware precisions, in its default configuration and with each other variant "
+          "value one option at a time. Solvers that declare fewer precisions (the LIBSVM "
           "baselines: float64 only) appear only in those.")
     clauses = [_digits(sec, out, records.get("accuracy", pd.DataFrame()))]
     sec.h3("Breakdown maps")
-    clauses.append(_maps(sec, out, records.get("maps", pd.DataFrame()), P))
+    clauses.append(_maps(sec, out, records_of(records, "maps"), P))
     return "; ".join(clauses) + "."
 
 
