@@ -80,13 +80,18 @@ def literal_pairs(names=None) -> list[dict]:
 
 
 def config_order(names=None) -> list[str]:
-    """Configuration labels in grid order: per solver the default, then each stable value beside its printed one."""
+    """Configuration labels in grid order: per solver the default, then each stable value beside its printed one.
+
+    An option whose default is the printed form (e.g. ``coef``) comes first,
+    so that its stable partner sits right under the default row.
+    """
     out = []
     for name in names or solvers():
         info = get_solver(name)
         default = info.default_variant()
         out.append(info.configuration_label(default))
-        for opt, vs in info.variant_options().items():
+        options = sorted(info.variant_options().items(), key=lambda kv: not kv[1][0].literal)
+        for opt, vs in options:
             ordered = sorted(vs[1:] if vs else (), key=lambda v: v.literal)  # stable first, printed next
             out += [info.configuration_label({**default, opt: v.value}) for v in ordered]
     return list(dict.fromkeys(out))
