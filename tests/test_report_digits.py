@@ -6,11 +6,18 @@ fit rows' contract: ``model_error``/``model_digits`` against the exact model,
 """
 from __future__ import annotations
 
+import mpmath
 import numpy as np
 import pandas as pd
 import pytest
 
+from lssvm_analysis import datasets, rbf_kernel
+from lssvm_analysis.experiments.fit_kind import accepts_combination
+from lssvm_analysis.report import digits_grid as dg
+from lssvm_analysis.report import sections_digits as sd
 from lssvm_analysis.report import sections_precision as sp
+from lssvm_analysis.report.html import Section
+from lssvm_analysis.solvers import get_solver, solvers
 
 U32, U64 = 2.0 ** -24, 2.0 ** -53
 
@@ -34,9 +41,6 @@ def test_map_outcome_prefers_the_model_error_to_the_solve_error():
 
 
 # -- the grid ---------------------------------------------------------------------------------
-from lssvm_analysis.report import digits_grid as dg  # noqa: E402
-from lssvm_analysis.report import sections_digits as sd  # noqa: E402
-from lssvm_analysis.report.html import Section  # noqa: E402
 
 KAPPAS = [1e2, 1e5, 1e8, 1e11, 1e14, 1e17]
 U = {"float32": U32, "float64": U64}
@@ -103,7 +107,6 @@ def test_without_model_digits_every_cell_is_not_measured_never_the_solve_digits(
 
 
 def test_every_literal_variant_of_the_registry_has_a_stable_partner_in_the_grid():
-    from lssvm_analysis.solvers import get_solver, solvers
     pairs = {(p["solver"], p["option"], p["literal"]) for p in dg.literal_pairs()}
     for name in solvers():
         for v in get_solver(name).variants:
@@ -128,8 +131,6 @@ def test_render_writes_the_grid_and_says_not_measured_without_model_digits(tmp_p
 
 
 def test_the_ladder_plan_runs_every_solver_variant_and_precision_and_crosses_float64():
-    from lssvm_analysis.experiments.fit_kind import accepts_combination
-    from lssvm_analysis.solvers import get_solver, solvers
     specs = sd.plan("default", None)
     tasks = [t for s in specs.values() for t in s.tasks() if accepts_combination(t)]
     seen = {(t.solver, opt, t.params.get(opt, get_solver(t.solver).default_variant()[opt]))
@@ -143,8 +144,6 @@ def test_the_ladder_plan_runs_every_solver_variant_and_precision_and_crosses_flo
             assert (name, v.option, v.value) in seen
     # kappa(K + I/C) ~ 10 C on sinc at sigma2 = 10 (lambda_max ~ 10, lambda_min ~ 2e-24): the top rung
     # must pass 1/u of float64 and the bottom one stay near 1e2
-    import mpmath
-    from lssvm_analysis import datasets, rbf_kernel
     P = sd.SETTINGS["default"]
     X = datasets.load("sinc", seed=0, n_train=P.n, n_test=100).X_train
     with mpmath.workdps(50):
