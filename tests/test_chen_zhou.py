@@ -275,8 +275,8 @@ def test_fs_lssvm_prototypes_raise_entropy_and_floor_eigenvalues(rng):
     X, y = _sinc(rng, 200)
     k = la.make_kernel("rbf", sigma2=1.0)
     idx0, h0, _ = __import__("lssvm_analysis.solvers.fixed_size", fromlist=["x"]).renyi_prototypes(
-        X, k, 10, n_swaps=0, seed=1)
-    f = la.fit("fs-lssvm", X, y, C=10.0, n_support=10, seed=1)
+        X, k, 10, n_swaps=0, rng=1)
+    f = la.fit("fs-lssvm", X, y, C=10.0, n_support=10, rng=1)
     assert f.diagnostics["entropy"] >= h0 and f.n_support == 10
     wide = la.fit("fs-lssvm", X, y, C=10.0, sigma2=1e4, n_support=30, precision="float32")
     assert wide.status == "ok" and wide.diagnostics["n_features"] < 30  # floored eigenpairs dropped

@@ -239,7 +239,9 @@ def test_classify_outcome():
     u = 2.0 ** -24
     assert cd.classify_outcome("ok", 1e-6, u) == "ok"
     assert cd.classify_outcome("ok", 1e-3, u) == "large-error"  # > sqrt(u) = 2.4e-4
-    assert cd.classify_outcome("ok", float("nan"), u) == "ok"
+    assert cd.classify_outcome("ok", float("nan"), u) == "not-measured"  # no reference: not "ok"
+    assert cd.classify_outcome("ok", None, u) == "not-measured"
+    assert cd.classify_outcome("ok", float("inf"), u) == "large-error"  # measured: nothing right
     assert cd.classify_outcome("breakdown", float("nan"), u) == "breakdown"
     assert cd.classify_outcome("weird", 0.0, u) == "error"
 

@@ -18,7 +18,7 @@ import pytest
 
 from lssvm_analysis import cli
 from lssvm_analysis.experiments import Store
-from lssvm_analysis.report import (plan, report_sections, sections_abe, sections_appendix,
+from lssvm_analysis.report import (plan, report_sections, sections_abe, sections_appendix, sections_digits,
                                    sections_precision, sections_suykens, write_report)
 from lssvm_analysis.report.figures import fmt_num, new_figure, save_figure
 from lssvm_analysis.report.html import Section, write_page
@@ -40,6 +40,9 @@ TINY = {
         "quick", sinc_n=10, ripley_n=12, accuracy_C=(1.0, 1e6), map_M=30, map_C=(1e0, 1e16),
         map_sigma2=(1.0,), solvers=("lssvm-kkt", "lssvm-schur", "lssvm-cg", "els-dual", "svm-c")),
     sections_appendix: sections_appendix.with_settings("quick", C=(1.0,)),
+    sections_digits: sections_digits.with_settings(
+        "quick", n=10, C=(1e1, 1e16), precisions=("float32", "float64"),
+        solvers=("lssvm-schur", "reduced-lssvr", "fs-lssvm", "svm-c")),
 }
 
 

@@ -82,6 +82,7 @@ import numpy as np
 from ..core._validation import check_int
 from ..core.exceptions import ReferenceAccuracyError
 from .kinds import register_task_kind, validate_registry_names
+from .seeding import with_task_rng
 from ..solvers import get_solver
 from .. import datasets
 from ..analysis import model_error, reference
@@ -329,7 +330,7 @@ def fit_row(task) -> dict:
     if ds.task not in info.tasks:
         raise ValueError(f"expected a dataset for {info.tasks} with solver={info.name!r}, "
                          f"got dataset={task.dataset!r} (task {ds.task!r})")
-    params = dict(task.params)
+    params = with_task_rng(task.solver, task, task.params)
     if info.takes_task:
         params["task"] = ds.task
     t0 = time.perf_counter()

@@ -40,6 +40,7 @@ from ..datasets.chen_zhou import lssvm_reference_decision
 from ..solvers import fit, get_solver
 from ..solvers.chen_zhou import decision_values
 from .kinds import register_task_kind
+from .seeding import with_task_rng
 
 __all__ = ["SKIPPED_MEMORY", "check_dense_memory", "cz_fit_row"]
 
@@ -131,7 +132,7 @@ def cz_fit_row(task) -> dict:
 
     kind, X, y, Xt, yt = _data(task)
     info = get_solver(task.solver)
-    params = {k: v for k, v in task.params.items() if info.accepts(k)}
+    params = with_task_rng(task.solver, task, {k: v for k, v in task.params.items() if info.accepts(k)})
     if info.accepts("task"):
         params["task"] = kind
     if "n_support" in info.params and "r_fraction" in task.options and "n_support" not in params:
@@ -168,4 +169,4 @@ def cz_fit_row(task) -> dict:
 
 
 # version 2: options["scale"] (inputs scaled after the re-split), "skipped-memory" rows
-register_task_kind("cz-fit", cz_fit_row, version=2)
+register_task_kind("cz-fit", cz_fit_row, version=3)  # 3: fs-lssvm draws from the task seed

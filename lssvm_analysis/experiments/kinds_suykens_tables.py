@@ -171,7 +171,7 @@ def binary_row(task) -> dict:
 def _multi_fits(ds, solver, kernel, code, o, seed, prune):
     """Tuned binary fits per code column (and pruned ones at each alpha when ``prune``)."""
     y_idx = ds.y_train.astype(int)
-    M = make_code(code, len(ds.classes))
+    M = make_code(code, len(ds.classes), random_state=0 if seed is None else seed)  # ECOC: the task's seed
     fits, pruned, evals, n_rows = [], {}, 0, 0
     for j in range(M.shape[1]):
         rows = np.flatnonzero(M[y_idx, j] != 0)
@@ -217,4 +217,4 @@ def multi_row(task) -> dict:
 
 
 register_task_kind("suykens-table-binary", binary_row, validate=None)
-register_task_kind("suykens-table-multi", multi_row, validate=None)
+register_task_kind("suykens-table-multi", multi_row, validate=None, version=2)  # 2: ECOC code from the seed

@@ -26,6 +26,7 @@ from ..solvers import vieira as V
 from ..solvers.result import PhaseTimer
 from .kinds import register_task_kind
 from .report_kinds import dumps
+from .seeding import task_rng
 
 __all__ = ["split_row", "scaling_row", "stability_row", "TABLE_METHODS", "REFERENCE_PRECISION"]
 
@@ -101,7 +102,7 @@ def scaling_row(task) -> dict:
     L = int(task.params["L"])
     if L > len(ds.y_train):
         raise ValueError(f"expected L <= {len(ds.y_train)} training points, got L={L}")
-    idx = np.random.default_rng(0).permutation(len(ds.y_train))[:L]
+    idx = task_rng(task).permutation(len(ds.y_train))[:L]
     X, y = ds.X_train[idx], ds.y_train[idx]
     if len(np.unique(y)) < 2:
         raise ValueError(f"expected both classes in the first L={L} points")
@@ -190,5 +191,5 @@ def stability_row(task) -> dict:
 
 
 register_task_kind("vieira-split", split_row, validate=None)
-register_task_kind("vieira-scaling", scaling_row, validate=None)
+register_task_kind("vieira-scaling", scaling_row, validate=None, version=2)  # 2: subset from the task seed
 register_task_kind("vieira-stability", stability_row, validate=None)

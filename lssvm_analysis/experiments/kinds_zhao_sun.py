@@ -35,6 +35,7 @@ from ..solvers._zhao_sun_recursive import rr_step_system
 from ..solvers.zhao_sun import reduced_system
 from .kinds import register_task_kind
 from .report_kinds import dumps
+from .seeding import with_task_rng
 
 __all__ = ["error_growth_row", "ridge_row", "greedy_random_row", "support_sizes", "objective_ld"]
 
@@ -70,7 +71,7 @@ def error_growth_row(task) -> dict:
     ds = _train(task)
     X, y = ds.X_train, ds.y_train
     p = get_precision(task.precision)
-    params = {**task.params, "tol": 0.0, "drift": True}
+    params = with_task_rng(task.solver, task, {**task.params, "tol": 0.0, "drift": True})
     f = fit(task.solver, X, y, precision=p.name, **params)
     digits, conds = _step_digits(X, y, f, p)
     half = p.digits / 2
@@ -171,7 +172,8 @@ def greedy_random_row(task) -> dict:
     X, y, Xt, yt = ds.X_train, ds.y_train, ds.X_test, ds.y_test
     params = dict(task.params)
     n_max = int(params.pop("n_max"))
-    g = fit("rr-lssvr", X, y, n_support=n_max, tol=0.0, drift=False, **params)
+    g = fit("rr-lssvr", X, y, n_support=n_max, tol=0.0, drift=False,
+            **with_task_rng("rr-lssvr", task, params))  # candidate draws (n_candidates) from the task seed
     Kt = g.kernel(Xt, X[g.support_])
     path = [float(np.sqrt(np.mean((Kt[:, :m] @ th[1:] + th[0] - yt) ** 2)))
             for m, th in enumerate(g.diagnostics["theta_path"])]

@@ -40,6 +40,7 @@ from ..solvers import fit, get_solver
 from . import crossover_timing
 from .fit_kind import accepts_combination, load_task_data, select_solver_params
 from .kinds import check_dataset_names, register_task_kind, validate_registry_names
+from .seeding import with_task_rng
 
 __all__ = ["KINDS", "dumps", "loads"]
 
@@ -262,7 +263,7 @@ def system_spectrum_row(task) -> dict:
     """
     info = get_solver(task.solver)
     ds = load_task_data(task)
-    params = dict(task.params)
+    params = with_task_rng(task.solver, task, task.params)  # the fit rows' draws (e.g. support)
     if info.takes_task:
         params["task"] = ds.task
     f = fit(task.solver, ds.X_train, ds.y_train, precision=task.precision, **params)
@@ -322,5 +323,5 @@ _VERSIONS = {"crossover-timing": 4}
 for _name, (_func, _val) in KINDS.items():
     register_task_kind(_name, _func, validate=_val, version=_VERSIONS.get(_name, 1))
 # like kind "fit": a solver gets only the grid keys it takes, on data sets of its task
-register_task_kind("system-spectrum", system_spectrum_row, validate=_spectrum_validate,
+register_task_kind("system-spectrum", system_spectrum_row, validate=_spectrum_validate, version=2,
                    select_params=select_solver_params, accepts=accepts_combination, replace=True)

@@ -24,8 +24,10 @@ from .figures import (fmt_num, log_axes, new_figure, panel_grid, precision_color
 from .html import Section
 from .plan import decades
 from .registry import register_section
+from .sections_digits import records_of, variant_specs
 
-__all__ = ["PrecisionSettings", "SETTINGS", "accuracy_spec", "grid_for", "variant_grid", "plan", "render"]
+__all__ = ["PrecisionSettings", "SETTINGS", "MAP_ERRORS", "accuracy_spec", "grid_for", "variant_grid", "plan",
+           "render", "outcomes", "map_error"]
 
 
 @dataclass(frozen=True)
@@ -97,15 +99,21 @@ def accuracy_spec(profile: str, names=None, *, key: str = "accuracy") -> SweepSp
 
 
 def plan(profile: str, run) -> dict:
-    """The accuracy sweep and the breakdown maps over every registered solver."""
+    """The accuracy sweep and the breakdown maps over every registered solver.
+
+    The maps run each solver's variants one option at a time
+    (:func:`~.sections_digits.variant_specs`: ``maps`` the defaults,
+    ``maps-<option>`` the other values), not their product.
+    """
     P = SETTINGS[profile]
     names = list(P.solvers or solvers())
-    maps = SweepSpec(f"{profile}-maps", kind="fit", solvers=names, precisions=precisions(hardware=True),
-                     datasets=[("mackey-glass", {"n_train": P.map_M, "n_test": P.map_M}),
-                               ("ripley-mixture", {"n_train": P.map_M, "n_test": 100})],
-                     grid=grid_for(names, C=P.map_C, sigma2=P.map_sigma2, eta=[0.1]),
-                     options={"first_task_only": True})
-    return {"accuracy": accuracy_spec(profile), "maps": maps}
+    maps = variant_specs("maps", f"{profile}-maps", names,
+                         {"C": P.map_C, "sigma2": P.map_sigma2, "eta": [0.1]},
+                         precisions=precisions(hardware=True),
+                         datasets=[("mackey-glass", {"n_train": P.map_M, "n_test": P.map_M}),
+                                   ("ripley-mixture", {"n_train": P.map_M, "n_test": 100})],
+                         options={"first_task_only": True})
+    return {"accuracy": accuracy_spec(profile), **maps}
 
 
 def with_settings(profile: str, **kw) -> PrecisionSettings:
@@ -118,8 +126,14 @@ def plt_handle(marker, color, label):
 
 _OUTCOME_STYLE = {"ok": ("o", "tab:green"), "large-error": ("D", "tab:orange"),
                   "breakdown": ("x", "tab:red"), "not-converged": ("s", "tab:purple"),
-                  "error": ("+", "black")}
+                  "not-measured": ("o", "0.75"), "error": ("+", "black")}
 
+#: The error the maps classify by, first present: the model error against the exact model, else the
+#: error against the certified solution of the system as the solver formed it (older records:
+#: "forward_error").  A fit without it is "not measured", never "ok".
+MAP_ERRORS = (("model_error", "model error against the exact model"),
+              ("solve_error", "solve error against the system as formed"),
+              ("forward_error", "solve error against the system as formed"))
 
 def _label(rows: pd.DataFrame) -> pd.Series:
     """The configuration label of each row (solver[variant=...]; the solver for older rows)."""
@@ -174,16 +188,6 @@ def _digits(sec, out, acc):
     ku = num(rows, "problem_condition") * num(rows, "unit_roundoff")
     r = rows.assign(excess=num(rows, "model_digits") + np.log10(ku), config=_label(rows),
                     model_digits=num(rows, "model_digits"))
-    table = (r.groupby(["config", "precision"]).agg(fits=("excess", "size"),
-                                                   median_digits=("model_digits", "median"),
-                                                   worst_excess=("excess", "min"))
-             .reset_index().rename(columns={"config": "solver [variant]", "median_digits":
-                                            "median model digits",
-                                            "worst_excess": "worst digits − (−log₁₀ κu)"}))
-    sec.table(save_table(table, out, "precision-digits-summary",
-                         "Per solver configuration and precision: fits with a certified exact model, "
-                         "median model digits, and the worst margin to the rule −log₁₀(κ·u) (negative: fewer "
-                         "digits than the rule; the fragile, as-printed variants show here)."))
     med = r.groupby("precision").model_digits.median().sort_index(key=lambda s: s.map(precision_rank))
     worst = r.loc[r.excess.idxmin()]
     return ("median model digits " + ", ".join(f"{p} {fmt_num(v, 3)}" for p, v in med.items())
@@ -191,10 +195,16 @@ def _digits(sec, out, acc):
             f" the worst is {worst.config} in {worst.precision})")
 
 
-def _outcomes(rows: pd.DataFrame) -> pd.Series:
+def map_error(rows: pd.DataFrame) -> tuple[str, str]:
+    """(column, what it is) of the error the maps classify by (see :data:`MAP_ERRORS`)."""
+    return next(((c, what) for c, what in MAP_ERRORS if c in rows.columns), MAP_ERRORS[-1])
+
+
+def outcomes(rows: pd.DataFrame) -> pd.Series:
+    """The map outcome of each row; "not-measured" where the row has no error (no reference)."""
+    err = num(rows, map_error(rows)[0])
     return pd.Series([cond.classify_outcome(s, fe, u) for s, fe, u in
-                      zip(rows.status, num(rows, "model_error"), num(rows, "unit_roundoff"))],
-                     index=rows.index)
+                      zip(rows.status, err, num(rows, "unit_roundoff"))], index=rows.index)
 
 
 def _map_figure(sec, out, paper, rows, P):
@@ -221,8 +231,10 @@ def _map_figure(sec, out, paper, rows, P):
                            f"precision-breakdown-maps-{paper}",
                            f"{paper}: outcome over the (C, σ²) plane (Mackey-Glass, M={P.map_M}, for "
                            f"regression solvers; Ripley's mixture for classification-only ones; η = 0.1 "
-                           "where a solver takes it): ok, breakdown, not converged, or large error "
-                           "(forward error > √u, fewer than half the precision's digits correct)."))
+                           "where a solver takes it): ok, breakdown, not converged, large error "
+                           f"({map_error(rows)[1]} > √u, fewer than half the precision's digits "
+                           "correct), or not measured (no certified reference: nothing says the "
+                           "model is right, so it is not counted ok)."))
 
 
 def _maps(sec, out, maps, P):
@@ -234,7 +246,7 @@ def _maps(sec, out, maps, P):
     if note:
         sec.note(note)
     rows = rows.copy()
-    rows["outcome"] = _outcomes(rows)
+    rows["outcome"] = outcomes(rows)
     for paper, g in _by_paper(rows):
         _map_figure(sec, out, paper, g, P)
     rows["config"] = _label(rows)
@@ -242,15 +254,18 @@ def _maps(sec, out, maps, P):
     sec.table(save_table(counts.rename(columns={"config": "solver [variant]"}), out,
                          "precision-breakdown-counts",
                          "Number of (C, σ²) points per outcome, solver configuration and precision."))
+    unmeasured = int((rows.outcome == "not-measured").sum())
+    tail = f" ({unmeasured} of {len(rows)} map points not measured: no certified reference)"
     bd = rows[rows.outcome == "breakdown"]
     if not len(bd):
-        return "no solver broke down on the (C, σ²) grid"
+        return "no solver broke down on the (C, σ²) grid" + tail
     first = bd.groupby(["config", "precision"]).C.min()
-    return "smallest C with a breakdown: " + ", ".join(f"{s} {p} {fmt_num(c)}" for (s, p), c in first.items())
+    return ("smallest C with a breakdown: " + ", ".join(f"{s} {p} {fmt_num(c)}" for (s, p), c in first.items())
+            + tail)
 
 
 def render(sec: Section, out, records, profile: str) -> str:
-    """Correct digits and breakdown maps from the records "accuracy" and "maps"; returns the verdict."""
+    """Solve digits and breakdown maps from the records "accuracy" and "maps"; returns the verdict."""
     P = SETTINGS[profile]
     sec.p(f"Every registered solver that forms a single linear system, in every precision it declares "
           f"and every variant, on the same problems over C: sinc (n = {P.sinc_n}, σ² = {P.sinc_sigma2}) "
@@ -261,11 +276,12 @@ def render(sec: Section, out, records, profile: str) -> str:
           "certified), and plotted against the condition number of the problem, which does not "
           "depend on the formulation: the literal and stable variants of a solver share the axis. "
           "Solvers without an exact-model hook are left out of the digits. Below: the outcome of every registered solver over the (C, σ²) "
-          "plane in the hardware precisions. Solvers that declare fewer precisions (the LIBSVM "
+          "plane in the hardware precisions, in its default configuration and with each other variant "
+          "value one option at a time. Solvers that declare fewer precisions (the LIBSVM "
           "baselines: float64 only) appear only in those.")
     clauses = [_digits(sec, out, records.get("accuracy", pd.DataFrame()))]
     sec.h3("Breakdown maps")
-    clauses.append(_maps(sec, out, records.get("maps", pd.DataFrame()), P))
+    clauses.append(_maps(sec, out, records_of(records, "maps"), P))
     return "; ".join(clauses) + "."
 
 

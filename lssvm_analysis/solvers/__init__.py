@@ -3,10 +3,11 @@
 Importing this package imports every family module, which registers its
 solvers; ``solvers()`` then lists them all.
 """
-from ._registry import Problem, SolverInfo, Variant, fit, get_solver, register, solvers, unregister, variant
+from ._registry import (RANDOM_KEYWORD, Problem, SolverInfo, Variant, fit, get_solver, register, solvers,
+                        unregister, variant)
 from .result import STATUSES, Fit, PhaseTimer
 
-__all__ = ["Fit", "PhaseTimer", "Problem", "STATUSES", "SolverInfo", "Variant", "fit", "get_solver",
+__all__ = ["Fit", "PhaseTimer", "Problem", "RANDOM_KEYWORD", "STATUSES", "SolverInfo", "Variant", "fit", "get_solver",
            "register", "solvers", "unregister", "variant"]
 
 # Family modules register themselves on import (one line per family).

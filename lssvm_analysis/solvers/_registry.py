@@ -27,10 +27,13 @@ import numpy as np
 from ..core.exceptions import UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
 from ..core.precision import get_precision, precisions as _precisions
 
-__all__ = ["SolverInfo", "Variant", "Problem", "TASKS", "register", "unregister", "solvers",
+__all__ = ["SolverInfo", "Variant", "Problem", "TASKS", "RANDOM_KEYWORD", "register", "unregister", "solvers",
            "get_solver", "fit", "variant"]
 
 TASKS = ("regression", "classification")
+
+#: The one keyword through which a solver takes its random choices (seed or Generator).
+RANDOM_KEYWORD = "rng"
 
 #: LAPACK's acceptance threshold on (backward error) / (n u) (xPOT03/xGET03 ratio 30).
 LAPACK_THRESHOLD = 30.0
@@ -105,6 +108,8 @@ class SolverInfo:
     params : tuple of str
         Every keyword it takes besides ``precision`` (unified names: C,
         sigma2, eta, task, validation, n_support, the variant keywords, ...).
+        A solver that makes random choices takes them from ``rng``
+        (:attr:`takes_rng`), never from a global or unseeded generator.
     required : tuple of str
         Those of ``params`` a caller must give (no usable default; for
         ``lssvm-pruned``, ``validation``, or ``index`` in its place).  Sweeps
@@ -164,6 +169,18 @@ class SolverInfo:
     @property
     def takes_task(self) -> bool:
         return "task" in self.params
+
+    @property
+    def takes_rng(self) -> bool:
+        """Whether the solver makes random choices, drawn from its keyword ``rng`` (:data:`RANDOM_KEYWORD`).
+
+        Every random choice of a registered solver (a random support set,
+        candidate draws, prototype swaps) comes from this one keyword, an int
+        seed or a ``numpy.random.Generator``; sweeps pass one derived from the
+        task's seed, so that every precision and variant of one task makes the
+        same draws and reruns reproduce them.
+        """
+        return RANDOM_KEYWORD in self.params
 
     def supported_precisions(self) -> list[str]:
         """The registered precisions it runs in (``precisions`` or every registered one)."""

@@ -76,6 +76,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from dataclasses import dataclass, fields
 
 import numpy as np
 import scipy.linalg
@@ -87,9 +88,9 @@ from ..core.linalg import householder_qr, pivoted_cholesky
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant
-from .result import PhaseTimer
+from .result import Fit, PhaseTimer
 
-__all__ = ["fit_pcp", "fit_sr", "predict_nystrom", "decision_values", "smooth_gamma", "form_j",
+__all__ = ["fit_pcp", "fit_sr", "NystromFit", "predict_nystrom", "decision_values", "smooth_gamma", "form_j",
            "coefficient_counts", "default_n_support", "EXPIT_CUTOFF"]
 
 _BOTH = ("regression", "classification")
@@ -104,7 +105,8 @@ _TAU_DELTA, _TAU_FACTOR, _TAU_SMALL = 0.5, 0.5, 10.0
 _J_FORMS = (variant("j_form", "centered", "J = m lambda I + P_c^T P_c with P_c = P - e mean(P): no cancellation"),
             variant("j_form", "qr", "J = R^T R from Householder QR of [P_c; sqrt(m lambda) I]: P_c^T P_c never formed"),
             variant("j_form", "literal", "J by (27): P^T P - (1/m)(P^T e)(P^T e)^T, cancels", literal=True))
-_COEF = (variant("coef", "triangular", "alpha_B = P_B^{-T} upsilon (Comment 2), as printed", literal=True),)
+_COEF = (variant("coef", "triangular", "alpha_B = P_B^{-T} upsilon (Comment 2), as printed", literal=True),
+         variant("coef", "feature-map", "predict by p(x) = P_B^{-1} k_B(x), upsilon: alpha_B never used"))
 
 
 # ---------------------------------------------------------------------------
@@ -482,15 +484,44 @@ def _run(name, X, y, *, precision, C, kernel, sigma2, degree, t, task, n_support
     if not conv:
         warnings.warn(f"{name}: ||gamma^(t+1) - gamma^(t)|| = {hist['delta_gamma'][-1]:.3g} >= "
                       f"tol={tol} after max_iter={max_iter} iterations", ConvergenceWarning, stacklevel=3)
-    return make_fit(name, prec, coef=alpha_B, bias=b, support=piv, X=X, kernel=k, timer=timer,
-                    status=status, iterations=len(hist["delta_gamma"]),
-                    history={k_: np.asarray(v) for k_, v in hist.items()}, diagnostics=diag,
-                    params=params)
+    fit = make_fit(name, prec, coef=alpha_B, bias=b, support=piv, X=X, kernel=k, timer=timer,
+                   status=status, iterations=len(hist["delta_gamma"]),
+                   history={k_: np.asarray(v) for k_, v in hist.items()}, diagnostics=diag,
+                   params=params)
+    if coef == "feature-map" and fit.coef_ is not None:
+        return NystromFit(**{f.name: getattr(fit, f.name) for f in fields(Fit)})
+    return fit
 
 
 # ---------------------------------------------------------------------------
 # Prediction
 # ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class NystromFit(Fit):
+    """A pcp/sr-lssvm Fit with ``coef="feature-map"``: it predicts by :func:`predict_nystrom`.
+
+    ``coef_`` still holds alpha_B = P_B^{-T} upsilon (for the coefficient
+    counts and comparisons), but ``decision_function`` never uses it: f(x) =
+    p(x)^T upsilon + b with p(x) = P_B^{-1} k_B(x), the stable form of (30)
+    (SEED_NOTES §6: no explicit G, no cancellation over alpha_B).
+    """
+
+    def decision_function(self, X, *, native: bool = False):
+        """f(x) at the rows of X through the Nystrom feature map (float64 unless ``native``)."""
+        if self.status != "ok":
+            return super().decision_function(X, native=native)  # raises: no model
+        return _nystrom_values(self, X, native)
+
+
+def _nystrom_values(fit, X, native=False):
+    prec = get_precision(fit.precision)
+    with prec.context():
+        KB = fit.kernel(fit.X_support_, X, precision=prec)  # (r, n)
+        feats = prec.solve_triangular(fit.diagnostics["P_B"], KB, lower=True)
+        f = feats.T @ fit.diagnostics["upsilon"] + fit.bias_
+    return f if native else prec.to_float64(f)
+
+
 def _model_check(fit):
     if fit.coef_ is None:
         raise RuntimeError(f"expected a fit with a model, got status={fit.status!r}")
@@ -531,12 +562,7 @@ def predict_nystrom(fit, X):
     final dot product does not cancel the way the kernel sum over alpha_B can.
     """
     _model_check(fit)
-    prec = get_precision(fit.precision)
-    with prec.context():
-        KB = fit.kernel(fit.X_support_, X, precision=prec)  # (r, n)
-        feats = prec.solve_triangular(fit.diagnostics["P_B"], KB, lower=True)
-        f = feats.T @ fit.diagnostics["upsilon"] + fit.bias_
-    return prec.to_float64(f)
+    return _nystrom_values(fit, X)
 
 
 # ---------------------------------------------------------------------------
@@ -562,9 +588,10 @@ _COMMON_DOC = """
     trace_rule : {"relative", "absolute"}
     j_form : {"centered", "qr", "literal"}
         J by mlam I + P_c^T P_c, by the QR of [P_c; sqrt(mlam) I], or by (27) as printed.
-    coef : {"triangular"}
-        alpha_B = P_B^{-T} upsilon (Comment 2).  The Nystrom feature-map
-        prediction :func:`predict_nystrom` needs no alpha_B."""
+    coef : {"triangular", "feature-map"}
+        The model as printed, (30) over alpha_B = P_B^{-T} upsilon (Comment 2),
+        or a :class:`NystromFit` predicting by the feature map
+        (:func:`predict_nystrom`: alpha_B is still computed, never used)."""
 
 
 @register("pcp-lssvm", tasks=_BOTH, paper="chen-zhou", equations="(24)-(29), Comment 1",

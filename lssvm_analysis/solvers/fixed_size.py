@@ -10,7 +10,13 @@
    ``K_MM = U Lambda U^T`` in the precision; eigenpairs with
    ``lambda <= eig_floor * lambda_max`` are dropped (``Lambda^{-1/2}`` would
    amplify their rounding noise; default floor ``M u``, the relative accuracy
-   of the computed eigenvalues).
+   of the computed eigenvalues): ``features="floored"``.  ``features="literal"``
+   is the formula as printed, ``Lambda^{-1/2}`` of every computed eigenvalue:
+   a computed eigenvalue below ``M u lambda_max`` is rounding noise (its
+   relative error is >= 1, it may even be <= 0), and ``lambda^{-1/2}``
+   multiplies that noise into a feature column of size up to
+   ``(M u)^{-1/2}`` times the others (a non-positive one gives a NaN or
+   infinite feature: status "overflow").
 3. Primal ridge with bias (C = 1/(m lambda) = LS-SVMlab's gamma):
    ``[[Phi^T Phi + I/C, Phi^T e], [e^T Phi, m]] [w; b] = [Phi^T y; e^T y]``, solved
    by eliminating b: ``(Phi_c^T Phi_c + I/C) w = Phi_c^T (y - mean y)``,
@@ -35,14 +41,14 @@ from ..core._validation import check_int
 from ..core.exceptions import CholeskyBreakdownError
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
-from ._registry import register
+from ._registry import register, variant
 from .chen_zhou import coefficient_counts, default_n_support
 from .result import PhaseTimer
 
 __all__ = ["fit_fslssvm", "renyi_prototypes", "eigh"]
 
 
-def renyi_prototypes(X, kernel, n_prototypes, *, n_swaps=None, seed=0):
+def renyi_prototypes(X, kernel, n_prototypes, *, n_swaps=None, rng=0):
     """Prototype indices maximising the quadratic Renyi entropy by random swaps.
 
     Parameters
@@ -52,7 +58,8 @@ def renyi_prototypes(X, kernel, n_prototypes, *, n_swaps=None, seed=0):
     n_prototypes : int in 1..m
     n_swaps : int >= 0, optional
         Swap attempts (default 20 M).
-    seed : int or numpy.random.Generator
+    rng : int or numpy.random.Generator
+        Seed (or generator) of the initial working set and of the swaps.
 
     Returns
     -------
@@ -61,7 +68,7 @@ def renyi_prototypes(X, kernel, n_prototypes, *, n_swaps=None, seed=0):
         H_R of the final working set.
     n_accepted : int
     """
-    rng = np.random.default_rng(seed)
+    rng = np.random.default_rng(rng)
     m, M = X.shape[0], n_prototypes
     n_swaps = 20 * M if n_swaps is None else check_int("n_swaps", n_swaps, minimum=0)
     idx = rng.choice(m, M, replace=False)
@@ -92,6 +99,13 @@ def renyi_prototypes(X, kernel, n_prototypes, *, n_swaps=None, seed=0):
     return idx.copy(), float(-np.log(total / M ** 2)), accepted
 
 
+def _sqrt_any(lam, prec):
+    """sqrt of each eigenvalue in ``prec``; NaN for a non-positive one (the literal form's failure)."""
+    pos = np.array([v > 0 for v in lam], dtype=bool)
+    root = prec.sqrt(np.where(pos, lam, prec.scalar(1)))
+    return np.where(pos, root, prec.scalar(float("nan")))
+
+
 def eigh(A, prec):
     """Eigenvalues (ascending) and eigenvectors of the symmetric A in ``prec``.
 
@@ -113,10 +127,14 @@ def eigh(A, prec):
 
 @register("fs-lssvm", tasks=("regression", "classification"), paper="chen-zhou",
           equations="Suykens et al. 2002 §6.4 (fixed-size LS-SVM, LS-SVMlab)",
-          params=("C", "kernel", "sigma2", "degree", "t", "task", "n_support", "n_swaps", "seed",
-                  "eig_floor"))
+          params=("C", "kernel", "sigma2", "degree", "t", "task", "n_support", "n_swaps", "rng",
+                  "eig_floor", "features"),
+          variants=(variant("features", "floored", "Lambda^{-1/2} of the eigenvalues above M u lambda_max only"),
+                    variant("features", "literal", "Lambda^{-1/2} of every computed eigenvalue, as printed",
+                            literal=True)))
 def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
-                task="regression", n_support=None, n_swaps=None, seed=0, eig_floor=None):
+                task="regression", n_support=None, n_swaps=None, rng=0, eig_floor=None,
+                features="floored"):
     """FS-LSSVM: Renyi-entropy prototypes, Nystrom features, primal ridge with bias.
 
     Parameters
@@ -136,9 +154,14 @@ def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, d
         M, the working-set size (default floor(0.05 m), as SR-LSSVM's r).
     n_swaps : int >= 0, optional
         Entropy swap attempts (default 20 M).
-    seed : int or numpy.random.Generator
+    rng : int or numpy.random.Generator, default 0
+        Seed of the prototype search (the registry's random keyword: sweeps
+        pass one drawn from the task's seed).
     eig_floor : float >= 0, optional
-        Relative eigenvalue floor (default M u).
+        Relative eigenvalue floor (default M u; ``features="floored"`` only).
+    features : {"floored", "literal"}
+        Drop the eigenpairs below the floor (stable), or keep every computed
+        one, ``Lambda^{-1/2}`` as printed (module docstring, item 2).
 
     Returns
     -------
@@ -167,15 +190,28 @@ def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, d
     floor = M * prec.unit_roundoff if eig_floor is None else float(eig_floor)
     if eig_floor is not None and not (np.isfinite(floor) and floor >= 0):
         raise ValueError(f"expected a finite eig_floor >= 0, got eig_floor={eig_floor!r}")
-    params = {"C": C, "task": task, "kernel": k.name, **k.params, "n_support": M, "eig_floor": floor}
+    if features not in ("floored", "literal"):
+        raise ValueError(f"expected features in ('floored', 'literal'), got features={features!r}")
+    params = {"C": C, "task": task, "kernel": k.name, **k.params, "n_support": M, "eig_floor": floor,
+              "features": features}
     timer = PhaseTimer()
     with timer("selection"):
-        idx, entropy, acc = renyi_prototypes(X, k, M, n_swaps=n_swaps, seed=seed)
+        idx, entropy, acc = renyi_prototypes(X, k, M, n_swaps=n_swaps, rng=rng)
     with prec.context():
         with timer("formation"):
             lam, U = eigh(k(X[idx], precision=prec), prec)
-            keep = np.flatnonzero(np.array([v > floor * lam[-1] for v in lam]))
-            V = U[:, keep] / prec.sqrt(lam[keep])  # U Lambda^{-1/2}
+            if features == "literal":  # every computed eigenvalue, rounding noise included
+                keep = np.arange(len(lam))
+            else:
+                keep = np.flatnonzero(np.array([v > floor * lam[-1] for v in lam]))
+            with np.errstate(invalid="ignore", divide="ignore"):  # literal: sqrt(<= 0) -> NaN/inf
+                V = U[:, keep] / _sqrt_any(lam[keep], prec)  # U Lambda^{-1/2}
+            diag = {"entropy": entropy, "swaps_accepted": acc, "n_features": int(keep.size),
+                    "eig_min_kept": float(lam[keep[0]]) if keep.size else float("nan")}
+            if not np.isfinite(prec.to_float64(V)).all():  # literal: a computed eigenvalue <= 0
+                nan = prec.asarray(np.full(M, np.nan))
+                return make_fit("fs-lssvm", prec, coef=nan, bias=nan[0], support=idx, X=X, kernel=k,
+                                timer=timer, diagnostics=diag, params=params, overflow_phase="formation")
             Phi = k(X, X[idx], precision=prec) @ V
             mu = np.sum(Phi, axis=0) / prec.scalar(m)
             Phi -= mu
@@ -194,7 +230,6 @@ def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, d
             w = prec.cho_solve(L, Phi.T @ (yp - ybar))
             b = ybar - mu @ w
             coef = V @ w
-    diag = {**coefficient_counts(coef, m), "entropy": entropy, "swaps_accepted": acc,
-            "n_features": int(keep.size), "eig_min_kept": float(lam[keep[0]]) if keep.size else float("nan")}
+    diag.update(coefficient_counts(coef, m))
     return make_fit("fs-lssvm", prec, coef=coef, bias=b, support=idx, X=X, kernel=k, timer=timer,
                     diagnostics=diag, params=params)

@@ -13,7 +13,7 @@ from ...solvers import fit
 
 __all__ = ["OUTCOMES", "log_grid", "BreakdownScan", "scan_breakdown", "classify_outcome"]
 
-OUTCOMES = ("ok", "breakdown", "large-error", "not-converged", "error")
+OUTCOMES = ("ok", "breakdown", "large-error", "not-converged", "not-measured", "error")
 
 
 def log_grid(lo: float, hi: float, *, per_decade: int = 1) -> np.ndarray:
@@ -117,10 +117,14 @@ def classify_outcome(status, forward_error, unit_roundoff) -> str:
 
     "breakdown" / "not-converged" / "error" pass through; an "ok" fit whose
     forward error against the certified reference exceeds sqrt(u) (fewer
-    than half of the precision's digits correct) is "large-error"; a NaN
-    error (no reference) counts as "ok".
+    than half of the precision's digits correct) is "large-error", one within
+    it "ok" (an infinite error is a measured "large-error"); a fit without an
+    error (NaN: no reference, none certified) is "not-measured": nothing says
+    its model is right, so it is never "ok".
     """
     if status != "ok":
-        return status if status in OUTCOMES else "error"
+        return status if status in OUTCOMES and status != "not-measured" else "error"
     fe = float(forward_error) if forward_error is not None else np.nan
-    return "large-error" if np.isfinite(fe) and fe > math.sqrt(unit_roundoff) else "ok"
+    if np.isnan(fe):
+        return "not-measured"
+    return "large-error" if fe > math.sqrt(unit_roundoff) else "ok"

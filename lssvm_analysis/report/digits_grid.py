@@ -1,0 +1,209 @@
+"""The answer grid from fit records: the largest problem kappa at which each formulation keeps its digits.
+
+Pure functions of the stored fit rows (no solver runs here), shared by the
+report section :mod:`.sections_digits` and its tests.  They read the fit
+rows' exact-model contract:
+
+* ``model_digits`` (the headline: -log10 of the model error against the
+  exact model the data define) and ``problem_condition`` (the condition of
+  the problem, one number per data set and hyper-parameters, independent of
+  the formulation);
+* ``configuration`` (``solver[option=value]``), ``solver``, ``precision``,
+  ``status``.
+
+Records without ``model_digits`` (fits made before the exact model existed)
+give "not measured": the grid never falls back to the solve error
+(``solve_digits``, formerly ``correct_digits``), which cannot see what a
+printed formula loses in forming its system.
+
+A cell is read along the kappa ladder of one (configuration, precision):
+sorted by problem kappa, a rung *holds* when the fit is "ok" with at least
+:data:`DIGITS_OK` model digits.  The cell gives the largest kappa up to which
+every rung holds; if the first rung already fails, it says "breaks down at
+kappa ~ <that kappa>".
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ..solvers import get_solver, solvers
+from ._util import col, num
+from .figures import fmt_num, precision_rank
+
+__all__ = ["HEADLINE", "CONDITION", "DIGITS_OK", "ladder_configurations", "literal_pairs", "grid_cells",
+           "grid_table", "pair_losses", "loss_sentence", "config_order", "kappa_text"]
+
+#: The headline column (model digits against the exact model) and the problem's condition.
+HEADLINE, CONDITION = "model_digits", "problem_condition"
+#: A rung holds with at least this many correct digits of the model.
+DIGITS_OK = 3.0
+
+
+def ladder_configurations(name: str) -> list[dict]:
+    """The default configuration, then each option's other values one at a time (not their product).
+
+    The pairs the grid compares differ in one option; the product of every
+    option (24 configurations of sr-lssvm) would cost the sweep without
+    adding a pair.
+    """
+    info = get_solver(name)
+    default = info.default_variant()
+    out = [dict(default)]
+    for opt, vs in info.variant_options().items():
+        out += [{**default, opt: v.value} for v in vs[1:]]
+    return out
+
+
+def literal_pairs(names=None) -> list[dict]:
+    """Every printed (``literal``) variant with its stable partner: the option's first non-literal value.
+
+    Returns dicts with ``solver``, ``option``, ``literal`` and ``stable``
+    (values), ``printed`` and ``reference`` (configuration labels) and the
+    printed form's ``description``.
+    """
+    out = []
+    for name in names or solvers():
+        info = get_solver(name)
+        default = info.default_variant()
+        for opt, vs in info.variant_options().items():
+            stable = next((v for v in vs if not v.literal), None)
+            for v in vs:
+                if v.literal and stable is not None:
+                    out.append({"solver": name, "option": opt, "literal": v.value, "stable": stable.value,
+                                "printed": info.configuration_label({**default, opt: v.value}),
+                                "reference": info.configuration_label({**default, opt: stable.value}),
+                                "description": v.description})
+    return out
+
+
+def config_order(names=None) -> list[str]:
+    """Configuration labels in grid order: per solver the default, then each stable value beside its printed one.
+
+    An option whose default is the printed form (e.g. ``coef``) comes first,
+    so that its stable partner sits right under the default row.
+    """
+    out = []
+    for name in names or solvers():
+        info = get_solver(name)
+        default = info.default_variant()
+        out.append(info.configuration_label(default))
+        options = sorted(info.variant_options().items(), key=lambda kv: not kv[1][0].literal)
+        for opt, vs in options:
+            ordered = sorted(vs[1:] if vs else (), key=lambda v: v.literal)  # stable first, printed next
+            out += [info.configuration_label({**default, opt: v.value}) for v in ordered]
+    return list(dict.fromkeys(out))
+
+
+def _labels(rows: pd.DataFrame) -> pd.Series:
+    conf = col(rows, "configuration", "").astype(str)
+    return conf.where(conf != "", rows["solver"].astype(str))
+
+
+def kappa_text(k: float) -> str:
+    """'1e+07'-style order of magnitude of a condition number."""
+    return "—" if not (isinstance(k, float) and math.isfinite(k) and k > 0) else f"{k:.0e}"
+
+
+def _cell(g: pd.DataFrame) -> dict:
+    """One (configuration, precision) ladder -> the cell (see the module docstring)."""
+    digits, kappa = num(g, HEADLINE), num(g, CONDITION)
+    measured = np.isfinite(kappa) & (np.isfinite(digits) | (g["status"] != "ok"))
+    g, digits, kappa = g[measured], digits[measured], kappa[measured]
+    if HEADLINE not in g.columns or not len(g):
+        return {"kappa_ok": np.nan, "breaks_at": np.nan, "rungs": int(len(g)), "text": "not measured"}
+    order = np.argsort(kappa.to_numpy(), kind="stable")
+    holds = ((g["status"].to_numpy() == "ok") & (digits.to_numpy() >= DIGITS_OK))[order]
+    ks = kappa.to_numpy()[order]
+    fail = int(np.argmin(holds)) if not holds.all() else len(holds)
+    if fail == 0:
+        return {"kappa_ok": np.nan, "breaks_at": float(ks[0]), "rungs": len(ks),
+                "text": f"breaks down at κ ≈ {kappa_text(float(ks[0]))}"}
+    k_ok = float(ks[fail - 1])
+    tail = "" if fail < len(ks) else " (whole ladder)"
+    return {"kappa_ok": k_ok, "breaks_at": float(ks[fail]) if fail < len(ks) else np.nan, "rungs": len(ks),
+            "text": f"≥ 3 digits to κ ≈ {kappa_text(k_ok)}{tail}"}
+
+
+def grid_cells(rows: pd.DataFrame) -> pd.DataFrame:
+    """One row per (configuration, precision): ``kappa_ok``, ``breaks_at``, ``rungs``, ``text``.
+
+    ``rows`` are fit records (engine "error" rows are left out).  Without a
+    ``model_digits`` column every cell is "not measured".
+    """
+    if not len(rows):
+        return pd.DataFrame(columns=["configuration", "solver", "precision", "kappa_ok", "breaks_at",
+                                     "rungs", "text"])
+    rows = rows[rows["status"] != "error"].assign(_config=lambda r: _labels(r))
+    out = []
+    for (config, prec), g in rows.groupby(["_config", "precision"], sort=False):
+        out.append({"configuration": config, "solver": str(g["solver"].iloc[0]), "precision": prec,
+                    **_cell(g)})
+    return pd.DataFrame(out)
+
+
+def grid_table(cells: pd.DataFrame, names=None) -> pd.DataFrame:
+    """The grid: rows solver[variant] (printed beside stable), columns precisions, cell texts."""
+    if not len(cells):
+        return pd.DataFrame()
+    precs = sorted(cells.precision.unique(), key=precision_rank)
+    order = [c for c in config_order(names) if c in set(cells.configuration)]
+    order += [c for c in dict.fromkeys(cells.configuration) if c not in order]
+    wide = cells.pivot(index="configuration", columns="precision", values="text").reindex(order)[precs]
+    literal = {p["printed"] for p in literal_pairs(names)}
+    label = [f"{c} (printed)" if c in literal else c for c in wide.index]
+    return wide.fillna("—").reset_index(drop=True).assign(**{"solver [variant]": label})[
+        ["solver [variant]", *precs]]
+
+
+def pair_losses(rows: pd.DataFrame, names=None) -> pd.DataFrame:
+    """Per printed/stable pair and precision: the digits the printed form loses and from which kappa.
+
+    Printed and stable fits are matched on (dataset, seed, C, sigma2, precision);
+    ``loss`` is the largest ``stable - printed`` model-digit difference,
+    ``from_kappa`` the smallest problem kappa where it is >= 1 digit (NaN
+    when it never is), ``matched`` the number of matched fits.
+    """
+    if not len(rows) or HEADLINE not in rows.columns:
+        return pd.DataFrame(columns=["printed", "reference", "precision", "loss", "from_kappa", "matched"])
+    rows = rows[rows["status"] != "error"].assign(_config=lambda r: _labels(r),
+                                                 _digits=lambda r: num(r, HEADLINE),
+                                                 _kappa=lambda r: num(r, CONDITION))
+    keys = [k for k in ("dataset", "seed", "C", "sigma2", "precision") if k in rows.columns]
+    out = []
+    for pair in literal_pairs(names):
+        lit, ref = rows[rows._config == pair["printed"]], rows[rows._config == pair["reference"]]
+        m = lit.merge(ref, on=keys, suffixes=("_p", "_s"))
+        # a printed fit without a model (breakdown, overflow) has lost every digit: 0
+        m = m.assign(dp=np.where(m.status_p == "ok", m._digits_p, 0.0),
+                     ds=np.where(m.status_s == "ok", m._digits_s, np.nan))
+        for prec, g in m.groupby("precision"):
+            d = (g.ds - g.dp).to_numpy(float)
+            ok = np.isfinite(d)
+            if not ok.any():
+                continue
+            big = ok & (d >= 1.0)
+            out.append({"printed": pair["printed"], "reference": pair["reference"], "precision": prec,
+                        "loss": float(np.nanmax(d)), "matched": int(ok.sum()),
+                        "from_kappa": float(np.nanmin(g._kappa_s.to_numpy(float)[big])) if big.any()
+                        else np.nan})
+    return pd.DataFrame(out)
+
+
+def loss_sentence(pair: dict, losses: pd.DataFrame) -> str:
+    """One sentence: how many digits the printed form loses against its stable partner, from which kappa."""
+    head = f"{pair['printed']} ({pair['description']}) against {pair['reference']}: "
+    g = losses[(losses.printed == pair["printed"])] if len(losses) else losses
+    if not len(g):
+        return head + "not measured (no matched fits with model digits)."
+    g = g.sort_values("precision", key=lambda s: s.map(precision_rank))
+    parts = []
+    for _, r in g.iterrows():
+        if np.isfinite(r.from_kappa):
+            parts.append(f"{r.precision}: loses up to {fmt_num(r.loss, 2)} digits from κ ≈ "
+                         f"{kappa_text(r.from_kappa)}")
+        else:
+            parts.append(f"{r.precision}: loses no digit (at most {fmt_num(max(r.loss, 0.0), 2)})")
+    return head + "; ".join(parts) + "."

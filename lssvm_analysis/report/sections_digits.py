@@ -1,0 +1,303 @@
+"""Which formulation can I trust, in which precision: the grid on the first screen and the kappa ladder.
+
+The plan is a kappa ladder: every registered solver, in every precision it
+declares, in its default configuration and in each other variant value one
+at a time (each printed formula beside its stable partner), on the same
+small problems, over a C ladder at sigma2 = 10.  On sinc (n = 30) the
+problem's condition kappa(K + I/C) is ~ 10 C there from C = 10 to 1e16
+(lambda_min(K) ~ 2e-24): the ladder runs from kappa ~ 1e2 to past 1/u of
+float64 (~ 9e15), so every curve crosses float32's and float64's limits.
+(At sigma2 = 1, kappa saturates at kappa(K) ~ 1e8 and never reaches
+float64's limit.)  The other knobs of the issue (near-duplicate points, each
+paper's eta, ridge, k) are not on this ladder yet.
+
+The page opens with the grid (:mod:`.digits_grid`): rows solver[variant],
+printed beside stable; columns precisions; each cell the largest problem
+kappa up to which the model keeps >= 3 correct digits against the exact
+model, or the kappa where it breaks down.  Under it: one sentence per paper
+and one per fragile formula (how many digits the printed form loses, from
+which kappa); then model digits against the problem's kappa, one panel per
+solver.  The long table per configuration and precision is a CSV in the
+appendix section of this module.  Nothing here names a solver or a
+precision: both come from the registries.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.patches import Patch, Rectangle
+
+from ..core.precision import precisions
+from ..experiments import SweepSpec
+from ..solvers import get_solver, solvers
+from . import digits_grid as dg
+from ._util import errors_note, num, ok
+from .figures import (fmt_num, log_axes, new_figure, panel_grid, precision_color, precision_rank, save_figure,
+                      save_table)
+from .html import Section
+from .registry import register_section
+
+__all__ = ["DigitsSettings", "SETTINGS", "plan", "render", "render_appendix", "with_settings", "ladder_rows",
+           "records_of", "variant_specs"]
+
+
+@dataclass(frozen=True)
+class DigitsSettings:
+    """Sizes of the kappa ladder for one profile.
+
+    ``n``: training points of sinc (regression-first solvers) and Ripley's
+    mixture (the others); ``sigma2``, ``C``: the ladder; ``precisions`` and
+    ``solvers``: None for every registered one (tests restrict them).
+    """
+
+    n: int = 30
+    sigma2: float = 10.0
+    C: tuple = (1e1, 1e4, 1e7, 1e10, 1e13, 1e16)
+    precisions: tuple | None = None
+    solvers: tuple | None = None
+
+
+SETTINGS = {
+    "quick": DigitsSettings(n=16, C=(1e1, 1e8, 1e16), precisions=("float32", "float64")),
+    "default": DigitsSettings(),
+    "full": DigitsSettings(n=60, C=tuple(10.0 ** k for k in range(0, 18))),
+}
+
+
+def with_settings(profile: str, **kw) -> DigitsSettings:
+    """A copy of a profile's settings with some fields replaced (tests use tiny settings)."""
+    return replace(SETTINGS[profile], **kw)
+
+
+def _names(P: DigitsSettings) -> list[str]:
+    return list(P.solvers or solvers())
+
+
+def variant_specs(key: str, name: str, names, values: dict, **spec_kw) -> dict[str, SweepSpec]:
+    """Fit sweeps running each solver's variants one option at a time, not their product.
+
+    ``{key: defaults, f"{key}-{option}": the option's other values}``: the
+    first spec runs every solver of ``names`` in its default configuration,
+    each further one the solvers taking ``option`` with its non-default
+    values (the fit kind keeps, per solver, only the values it has).  Every
+    spec's grid holds the ``values`` that one of its solvers takes.  The
+    product of every option (24 configurations of sr-lssvm) would multiply
+    the cost without adding a printed/stable pair.
+
+    Parameters
+    ----------
+    key, name : str
+        The records' key prefix and the specs' name prefix.
+    names : list of str
+        Registered solvers.
+    values : dict
+        Grid values (C, sigma2, eta, ...).
+    **spec_kw
+        ``precisions``, ``datasets``, ``options`` ... of every SweepSpec.
+    """
+    def spec(suffix, members, extra):
+        taken = {k for n in members for k in get_solver(n).params}
+        grid = {k: list(v) for k, v in values.items() if k in taken}
+        return SweepSpec(f"{name}{suffix}", kind="fit", solvers=members, grid={**grid, **extra}, **spec_kw)
+
+    specs = {key: spec("", list(names), {})}
+    options: dict[str, dict[str, list]] = {}
+    for n in names:
+        for opt, vs in get_solver(n).variant_options().items():
+            options.setdefault(opt, {})[n] = [v.value for v in vs[1:]]
+    for opt, by_solver in options.items():
+        members = [n for n, vals in by_solver.items() if vals]
+        if members:
+            specs[f"{key}-{opt}"] = spec(f"-{opt}", members,
+                                         {opt: list(dict.fromkeys(v for n in members for v in by_solver[n]))})
+    return specs
+
+
+def plan(profile: str, run) -> dict:
+    """The ladder: one spec for the default configurations, one per variant option (values one at a time)."""
+    P = SETTINGS[profile]
+    return variant_specs("ladder", f"{profile}-digits-ladder", _names(P),
+                         {"C": P.C, "sigma2": [P.sigma2], "eta": [1e-3]},
+                         precisions=list(P.precisions or precisions()),
+                         datasets=[("sinc", {"n_train": P.n, "n_test": 100}),
+                                   ("ripley-mixture", {"n_train": P.n, "n_test": 100})],
+                         options={"first_task_only": True})
+
+
+def records_of(records: dict, key: str) -> pd.DataFrame:
+    """The records of ``key`` and of its per-option specs (``key-<option>``) in one frame."""
+    frames = [df for k, df in records.items() if (k == key or k.startswith(f"{key}-")) and len(df)]
+    return pd.concat(frames, ignore_index=True, sort=False) if frames else pd.DataFrame()
+
+
+def ladder_rows(records: dict) -> pd.DataFrame:
+    """Every ladder record of the section in one frame."""
+    return records_of(records, "ladder")
+
+
+# -- the grid -----------------------------------------------------------------------------------
+_NOT_MEASURED, _BREAKS = "0.85", "#d9534f"
+
+
+def _grid_figure(sec, out, cells, table):
+    precs = [c for c in table.columns if c != "solver [variant]"]
+    labels = list(table["solver [variant]"])
+    bare = [s.removesuffix(" (printed)") for s in labels]
+    fig, axs = new_figure(1, 1, width=3.2 + 2.3 * len(precs), height=1.2 + 0.32 * len(labels))
+    a = axs[0, 0]
+    cmap = matplotlib.colormaps["viridis"]
+    for i, conf in enumerate(bare):
+        for j, prec in enumerate(precs):
+            c = cells[(cells.configuration == conf) & (cells.precision == prec)]
+            if not len(c):
+                color, text = "white", "—"
+            else:
+                c = c.iloc[0]
+                text = c.text
+                if np.isfinite(c.kappa_ok):
+                    color = cmap(min(1.0, np.log10(c.kappa_ok) / 17.0))
+                else:
+                    color = _BREAKS if np.isfinite(c.breaks_at) else _NOT_MEASURED
+            a.add_patch(Rectangle((j, i), 1, 1, color=color))
+            a.text(j + 0.5, i + 0.5, text.replace("≥ 3 digits to ", "≤ ").replace(" (whole ladder)", "+"),
+                   ha="center", va="center", fontsize=7, color="white" if color not in ("white", _NOT_MEASURED)
+                   else "black")
+    a.set_xlim(0, len(precs))
+    a.set_ylim(len(labels), 0)
+    a.set_xticks(np.arange(len(precs)) + 0.5, precs)
+    a.xaxis.tick_top()
+    a.xaxis.set_label_position("top")
+    a.set_yticks(np.arange(len(labels)) + 0.5, labels, fontsize=7)
+    a.set_xlabel("precision")
+    a.set_ylabel("solver [variant]")
+    handles = [Patch(color=cmap(0.2), label="≤ κ: ≥ 3 digits up to this problem κ (yellow: larger)"),
+               Patch(color=_BREAKS, label="breaks down at the first rung"),
+               Patch(color=_NOT_MEASURED, label="not measured (no model digits)")]
+    a.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.02), fontsize=7, ncol=1)
+    sec.figure(save_figure(fig, cells, out, "digits-grid",
+                           "Which formulation, in which precision: per solver [variant] (printed forms "
+                           "marked and placed after their stable partner) and precision, the largest "
+                           "problem κ up to which the model keeps ≥ 3 correct digits against the exact "
+                           "model (≤ κ; '+' = the whole ladder), or the κ of the first rung where it "
+                           "does not. Colour: log₁₀ of that κ."))
+
+
+def _paper_sentences(cells: pd.DataFrame, names) -> list[str]:
+    out = []
+    papers = list(dict.fromkeys(get_solver(n).paper for n in names))
+    for paper in papers:
+        g = cells[cells.solver.map(lambda s: get_solver(s).paper) == paper] if len(cells) else cells
+        held = g[np.isfinite(num(g, "kappa_ok"))] if len(g) else g
+        if not len(held):
+            out.append(f"{paper}: not measured (no fit carries model digits against the exact model).")
+            continue
+        parts = []
+        for prec in sorted(g.precision.unique(), key=precision_rank):
+            h = held[held.precision == prec]
+            if len(h):
+                best = h.loc[num(h, "kappa_ok").idxmax()]
+                parts.append(f"in {prec} {best.configuration} holds 3 digits furthest, to κ ≈ "
+                             f"{dg.kappa_text(float(best.kappa_ok))}")
+            else:
+                parts.append(f"in {prec} no formulation keeps 3 digits on the first rung")
+        out.append(f"{paper}: " + "; ".join(parts) + ".")
+    return out
+
+
+def _ladder_figure(sec, out, rows):
+    rows = rows[np.isfinite(num(rows, dg.HEADLINE)) & np.isfinite(num(rows, dg.CONDITION))]
+    if not len(rows):
+        sec.note("No fit carries model digits against the exact model yet: the κ ladder is not drawn "
+                 "(the solve digits of the system as formed are not a substitute: they cannot see "
+                 "what a printed formula loses in forming it).")
+        return
+    rows = rows.assign(_config=rows["configuration"].fillna(rows["solver"]))
+    literal = {p["printed"] for p in dg.literal_pairs()}
+    names = list(dict.fromkeys(rows.solver))
+    fig, axs = panel_grid(len(names), 3, width=4.3, height=3.4)
+    for a, name in zip(axs, names):
+        g = rows[rows.solver == name]
+        for (conf, prec), d in g.groupby(["_config", "precision"]):
+            d = d.sort_values(dg.CONDITION)
+            a.plot(num(d, dg.CONDITION), num(d, dg.HEADLINE), "--" if conf in literal else "-", marker="o",
+                   ms=3, lw=0.9, color=precision_color(prec), label=f"{conf.removeprefix(name)} {prec}".strip())
+        log_axes(a, y=False)
+        a.axhline(dg.DIGITS_OK, color="gray", lw=0.6)
+        a.set_title(name, fontsize=9)
+        a.set_xlabel("problem condition κ [–]")
+        a.set_ylabel("model digits vs the exact model [–]")
+        a.legend(fontsize=5)
+    sec.figure(save_figure(fig, rows.drop(columns=["_config"]), out, "digits-ladder",
+                           "Model digits against the condition of the problem (independent of the "
+                           "formulation, so the variants of a solver share the axis): colour = precision, "
+                           "dashed = the printed form; grey line: 3 digits."))
+
+
+def render(sec: Section, out, records, profile: str) -> str:
+    """The grid, one sentence per paper and per fragile formula, and the ladder; returns the verdict."""
+    P = SETTINGS[profile]
+    names = _names(P)
+    rows = ok(ladder_rows(records))
+    sec.p(f"How to read the grid: each cell is the largest condition number κ of the problem (one "
+          f"number per data set and hyper-parameters, the same for every formulation) up to which the "
+          f"model the solver returns keeps at least {dg.DIGITS_OK:.0f} correct digits against the exact "
+          f"model the data define, on a ladder of C = {', '.join(fmt_num(c) for c in P.C)} at σ² = "
+          f"{fmt_num(P.sigma2)} (sinc or Ripley's mixture, n = {P.n}); 'breaks down at κ ≈ …' when the "
+          "first rung already fails. A printed (literal) formula sits right after its stable partner: "
+          "the difference between the two rows is what the paper's formula costs.")
+    note = errors_note(ladder_rows(records), "the κ ladder")
+    if note:
+        sec.note(note)
+    cells = dg.grid_cells(rows)
+    if not len(cells):
+        sec.note("No ladder records.")
+        return "no κ-ladder records"
+    _grid_figure(sec, out, cells, dg.grid_table(cells, names))
+    sec.h3("Per paper")
+    for s in _paper_sentences(cells, names):
+        sec.p(s)
+    sec.h3("Each fragile formula, printed against stable")
+    losses = dg.pair_losses(rows, names)
+    for pair in dg.literal_pairs(names):
+        sec.p(dg.loss_sentence(pair, losses))
+    sec.h3("Model digits along the κ ladder")
+    _ladder_figure(sec, out, rows)
+    held = cells[np.isfinite(num(cells, "kappa_ok"))]
+    if not len(held):
+        return (f"not measured: none of the {len(cells)} grid cells has model digits against the exact "
+                "model yet (the fit records carry only the solve error)")
+    worse = losses[np.isfinite(num(losses, "from_kappa"))] if len(losses) else losses
+    return (f"{len(held)} of {len(cells)} grid cells keep ≥ 3 digits on at least the first rung; "
+            f"{len(set(worse.printed)) if len(worse) else 0} of {len(dg.literal_pairs(names))} printed "
+            "formulas lose at least one digit against their stable partner somewhere on the ladder")
+
+
+def render_appendix(sec: Section, out, records, profile: str) -> str:
+    """The long table per configuration and precision, as a CSV with its table."""
+    rows = ok(ladder_rows(records))
+    if not len(rows):
+        sec.note("No ladder records.")
+        return "no κ-ladder records"
+    cells = dg.grid_cells(rows)
+    conf = rows["configuration"].fillna(rows["solver"])
+    r = rows.assign(config=conf, model=num(rows, dg.HEADLINE), solve=num(rows, "solve_digits"))
+    agg = (r.groupby(["config", "precision"]).agg(fits=("model", "size"), median_model_digits=("model", "median"),
+                                                 median_solve_digits=("solve", "median")).reset_index())
+    table = agg.merge(cells.rename(columns={"configuration": "config"})[["config", "precision", "kappa_ok",
+                                                                         "breaks_at", "text"]],
+                      on=["config", "precision"], how="left")
+    table = table.sort_values(["config", "precision"], key=lambda s: s.map(precision_rank)
+                              if s.name == "precision" else s)
+    sec.table(save_table(
+        table.rename(columns={"config": "solver [variant]"}), out, "digits-per-configuration",
+        "Per solver configuration and precision along the κ ladder: fits, median model digits (against "
+        "the exact model), median solve digits (against the system as formed), and the grid's cell."))
+    return f"{len(table)} configuration × precision rows"
+
+
+register_section("digits", title="Which formulation, in which precision", order=0, plan=plan, render=render)
+register_section("digits-appendix", title="Appendix: digits per solver configuration and precision", order=110,
+                 plan=plan, render=render_appendix)

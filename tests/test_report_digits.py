@@ -1,0 +1,153 @@
+"""Issue 19 in the report: breakdown maps that never count an unmeasured fit ok, and the first-screen grid.
+
+The records are synthetic (the report reads records only), built with the
+fit rows' contract: ``model_error``/``model_digits`` against the exact model,
+``problem_condition``, and the solve-error columns.
+"""
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pandas as pd
+import pytest
+
+from lssvm_analysis import datasets, rbf_kernel
+from lssvm_analysis.experiments.fit_kind import accepts_combination
+from lssvm_analysis.report import digits_grid as dg
+from lssvm_analysis.report import sections_digits as sd
+from lssvm_analysis.report import sections_precision as sp
+from lssvm_analysis.report.html import Section
+from lssvm_analysis.solvers import get_solver, solvers
+
+U32, U64 = 2.0 ** -24, 2.0 ** -53
+
+
+def _map_rows(**cols) -> pd.DataFrame:
+    base = {"status": ["ok", "ok", "ok", "breakdown"], "unit_roundoff": [U32] * 4,
+            "solver": ["s"] * 4, "precision": ["float32"] * 4}
+    return pd.DataFrame({**base, **cols})
+
+
+def test_map_outcome_without_a_reference_is_not_measured_never_ok():
+    rows = _map_rows(forward_error=[1e-6, 1e-2, np.nan, np.nan])
+    assert list(sp.outcomes(rows)) == ["ok", "large-error", "not-measured", "breakdown"]
+
+
+def test_map_outcome_prefers_the_model_error_to_the_solve_error():
+    # the solve error says 'ok' where the model against the exact model lost every digit
+    rows = _map_rows(model_error=[1e-6, 1.0, np.nan, np.nan], solve_error=[1e-6, 1e-7, 1e-7, np.nan])
+    assert sp.map_error(rows)[0] == "model_error"
+    assert list(sp.outcomes(rows)) == ["ok", "large-error", "not-measured", "breakdown"]
+
+
+# -- the grid ---------------------------------------------------------------------------------
+
+KAPPAS = [1e2, 1e5, 1e8, 1e11, 1e14, 1e17]
+U = {"float32": U32, "float64": U64}
+
+
+def _fit_rows(config, solver, *, lost=0.0, breakdown_from=None, model=True):
+    """Synthetic fit rows on the ladder: model digits = -log10(kappa u) - lost (the rule of thumb)."""
+    out = []
+    for prec, u in U.items():
+        for i, k in enumerate(KAPPAS):
+            status = "breakdown" if breakdown_from is not None and k >= breakdown_from else "ok"
+            row = {"solver": solver, "configuration": config, "precision": prec, "status": status,
+                   "dataset": "sinc", "seed": 0, "C": 10.0 ** i, "sigma2": 10.0, "problem_condition": k,
+                   "solve_digits": 15.0}
+            if model:
+                row["model_digits"] = (min(-np.log10(k * u), -np.log10(u)) - lost if status == "ok"
+                                       else np.nan)
+            out.append(row)
+    return out
+
+
+def _records():
+    rows = (_fit_rows("reduced-lssvr", "reduced-lssvr")
+            + _fit_rows("reduced-lssvr[ridge=literal]", "reduced-lssvr", lost=6.0)
+            + _fit_rows("reduced-lssvr[ridge=relative-ridge]", "reduced-lssvr", breakdown_from=1e11))
+    return pd.DataFrame(rows)
+
+
+def test_grid_cells_give_the_last_kappa_with_three_digits_or_where_it_breaks_down():
+    cells = dg.grid_cells(_records()).set_index(["configuration", "precision"])
+    # float32 (u = 6e-8): -log10(kappa u) >= 3 up to kappa = 1e2 (5.2 digits), not at 1e5 (2.2)
+    assert cells.loc[("reduced-lssvr", "float32"), "kappa_ok"] == 1e2
+    assert cells.loc[("reduced-lssvr", "float64"), "kappa_ok"] == 1e11  # 4.9 digits; 1e14: 1.9
+    # printed form, 6 digits lost: float32 fails on the first rung, float64 holds to 1e8 (3.9 - ... )
+    assert cells.loc[("reduced-lssvr[ridge=literal]", "float32"), "text"] == "breaks down at κ ≈ 1e+02"
+    assert cells.loc[("reduced-lssvr[ridge=literal]", "float64"), "kappa_ok"] == 1e5
+    # a breakdown rung ends the ladder even where the rule would still give digits
+    assert cells.loc[("reduced-lssvr[ridge=relative-ridge]", "float64"), "kappa_ok"] == 1e8
+
+
+def test_grid_table_puts_the_printed_form_after_its_stable_partner_and_marks_it():
+    table = dg.grid_table(dg.grid_cells(_records()), ["reduced-lssvr"])
+    assert list(table.columns) == ["solver [variant]", "float32", "float64"]
+    labels = list(table["solver [variant]"])
+    assert labels == ["reduced-lssvr", "reduced-lssvr[ridge=relative-ridge]",
+                      "reduced-lssvr[ridge=literal] (printed)"]
+
+
+def test_pair_losses_say_how_many_digits_the_printed_form_loses_and_from_which_kappa():
+    losses = dg.pair_losses(_records(), ["reduced-lssvr"]).set_index("precision")
+    assert losses.loc["float64", "loss"] == pytest.approx(6.0)
+    assert losses.loc["float64", "from_kappa"] == 1e2
+    pair = next(p for p in dg.literal_pairs(["reduced-lssvr"]) if p["literal"] == "literal")
+    sentence = dg.loss_sentence(pair, dg.pair_losses(_records(), ["reduced-lssvr"]))
+    assert "float64: loses up to 6 digits from κ ≈ 1e+02" in sentence
+
+
+def test_without_model_digits_every_cell_is_not_measured_never_the_solve_digits():
+    rows = pd.DataFrame(_fit_rows("reduced-lssvr", "reduced-lssvr", model=False))
+    rows["correct_digits"] = 15.0  # the old metric must not leak into the grid
+    cells = dg.grid_cells(rows)
+    assert set(cells.text) == {"not measured"}
+    assert dg.pair_losses(rows).empty
+
+
+def test_every_literal_variant_of_the_registry_has_a_stable_partner_in_the_grid():
+    pairs = {(p["solver"], p["option"], p["literal"]) for p in dg.literal_pairs()}
+    for name in solvers():
+        for v in get_solver(name).variants:
+            if v.literal and any(not w.literal for w in get_solver(name).variants if w.option == v.option):
+                assert (name, v.option, v.value) in pairs
+    for name in solvers():  # the ladder runs every variant value, one option at a time
+        configs = dg.ladder_configurations(name)
+        for v in get_solver(name).variants:
+            assert any(c[v.option] == v.value for c in configs)
+
+
+def test_render_writes_the_grid_and_says_not_measured_without_model_digits(tmp_path):
+    with_model = {"ladder": _records()}
+    sec = Section("t", "t")
+    verdict = sd.render(sec, tmp_path, with_model, "quick")
+    assert (tmp_path / "digits-grid.png").is_file() and (tmp_path / "digits-ladder.png").is_file()
+    assert "grid cells keep" in verdict
+    text = " ".join(b for k, b in sec.blocks if k == "p")
+    assert "zhao-sun: in float32 reduced-lssvr" in text
+    bare = {"ladder": pd.DataFrame(_fit_rows("reduced-lssvr", "reduced-lssvr", model=False))}
+    assert sd.render(Section("t", "t"), tmp_path, bare, "quick").startswith("not measured")
+
+
+def test_the_ladder_plan_runs_every_solver_variant_and_precision_and_crosses_float64():
+    specs = sd.plan("default", None)
+    tasks = [t for s in specs.values() for t in s.tasks() if accepts_combination(t)]
+    seen = {(t.solver, opt, t.params.get(opt, get_solver(t.solver).default_variant()[opt]))
+            for t in tasks for opt in get_solver(t.solver).variant_options()}
+    for name in solvers():
+        info = get_solver(name)
+        if info.required:  # e.g. pruning's validation set: no grid value can give it
+            continue
+        assert {t.precision for t in tasks if t.solver == name} == set(info.supported_precisions())
+        for v in info.variants:
+            assert (name, v.option, v.value) in seen
+    # kappa(K + I/C) ~ 10 C on sinc at sigma2 = 10 (lambda_max ~ 10, lambda_min ~ 2e-24): the top rung
+    # must pass 1/u of float64 and the bottom one stay near 1e2
+    P = sd.SETTINGS["default"]
+    X = datasets.load("sinc", seed=0, n_train=P.n, n_test=100).X_train
+    with mpmath.workdps(50):
+        K = rbf_kernel(X, X, sigma2=P.sigma2, precision="mp50")
+        ev = sorted(mpmath.eigsy(mpmath.matrix(K.tolist()))[0])
+        kappa = [float((ev[-1] + 1 / mpmath.mpf(C)) / (ev[0] + 1 / mpmath.mpf(C))) for C in (min(P.C), max(P.C))]
+    assert kappa[0] <= 1e3 and kappa[1] > 1 / U64
