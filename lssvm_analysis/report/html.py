@@ -31,7 +31,7 @@ body{font-family:system-ui,sans-serif;margin:0;color:#222;line-height:1.45}
 padding:0 1rem}
 nav.toc{position:sticky;top:0;align-self:start;max-height:100vh;overflow-y:auto;padding:1rem 0;
 font-size:.9em}
-nav.toc ol{padding-left:1.2em;margin:.4em 0}nav.toc li{margin:.25em 0}
+nav.toc ol{list-style:none;padding-left:0;margin:.4em 0}nav.toc li{margin:.3em 0}
 nav.toc a{color:#236;text-decoration:none}nav.toc a:hover{text-decoration:underline}
 main{padding-bottom:4em}
 @media (max-width:60rem){.layout{display:block}nav.toc{position:static;max-height:none}}

@@ -182,9 +182,9 @@ def _condition_figure(sec, out, rows, bd, P):
     a.legend(fontsize=8, ncol=2)
     sec.figure(save_figure(fig, data, out, "abe-condition",
                            "κ₂ of Ω_e (solid) and of the primal matrix (dashed) against C, with 1/u of "
-                           "each precision (dotted) and the measured DuLS breakdown points (circles, "
-                           "placed on the κ₂ curve of the float64 selection; a float32 selection may "
-                           "keep other columns)."))
+                           "each precision (dotted) and the measured DuLS breakdown points (open markers, "
+                           "one shape per η, placed on the κ₂ curve of the float64 selection; a float32 "
+                           "selection may keep other columns)."), key=True)
     return data
 
 
@@ -310,8 +310,8 @@ def _primal_dual_figure(sec, out, pdr):
     a.set_ylabel("max|f_primal − f_dual| / max|f_primal|\n(test set) [–]")
     a.legend(fontsize=7)
     sec.figure(save_figure(fig, rows, out, "abe-primal-dual",
-                           "Agreement of PrLS and DuLS predictions against C (crosses at 1: DuLS broke "
-                           "down, no model)."))
+                           "Agreement of PrLS and DuLS predictions against C, η by line style and marker "
+                           "(crosses at 1, one shape per η: DuLS broke down, no model)."))
     both = rows[(rows.status_primal == "ok") & (rows.status_dual == "ok")]
     first_bd = rows[rows.status_dual != "ok"]
     s = (f"where both forms solved, their test predictions agreed to {span(both.pred_rel_diff)} "
