@@ -213,8 +213,8 @@ def _hidden_problems(fig) -> list[str]:
 
 
 def lint(fig, png_path) -> list[str]:
-    """Every rule of the module docstring broken by ``fig`` (saved as ``png_path``)."""
-    renderer = fig.canvas.get_renderer()  # the layout is the one savefig just drew
+    """Every rule of the module docstring broken by ``fig``, just saved as ``png_path`` at ``fig.dpi``."""
+    renderer = fig.canvas.get_renderer()  # the layout savefig just drew, at fig.dpi (see `linted`)
     h, w = mimage.imread(png_path).shape[:2]
     problems = []
     if w / h > MAX_WIDE:
@@ -238,6 +238,10 @@ def linted(monkeypatch):
     original = Figure.savefig
 
     def savefig(self, fname, *args, **kwargs):
+        # Draw at the resolution of the file, and keep it: matplotlib places axis labels in
+        # pixels during the draw, so extents read afterwards are consistent only at that dpi
+        # (and no second draw is needed).
+        self.set_dpi(kwargs.get("dpi", self.dpi))
         original(self, fname, *args, **kwargs)
         found[str(fname).rsplit("/", 1)[-1]] = lint(self, fname)
 

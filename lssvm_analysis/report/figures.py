@@ -3,6 +3,14 @@
 The plotting backend is matplotlib's Agg (no display).  Each figure is saved
 with the tidy DataFrame it was drawn from, so every number in the report can
 be read back from ``<name>.csv`` next to ``<name>.png``.
+
+Readability: the page shows a PNG at most ``html.FIGURE_WIDTH_PX`` CSS pixels
+wide, so a figure of many panels wraps them into rows (:func:`panel_grid`,
+three per row) instead of one long strip; long configuration titles wrap
+(:func:`panel_title`); series that can coincide are drawn so that each stays
+visible (:func:`precision_marker`, :func:`overlay_width`) and a second
+attribute beside colour changes line style *and* marker (:func:`series_style`).
+``tests/test_figure_lint.py`` checks every figure of the report for this.
 """
 from __future__ import annotations
 

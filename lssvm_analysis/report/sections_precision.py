@@ -146,6 +146,7 @@ def _digits_figure(sec, out, paper, rows):
             k = np.logspace(0, 20, 50)
             a.plot(k, np.clip(-np.log10(k * u), 0, None), "-", lw=0.7, color=color)
         log_axes(a, y=False)
+        a.minorticks_off()  # 20 decades: minor ticks are not readable, and cost layout time
         panel_title(a, c)
         a.set_xlabel("condition number of the solved system κ [–]")
         a.set_ylabel("correct digits −log₁₀(forward error) [–]")
@@ -217,6 +218,7 @@ def _map_figure(sec, out, paper, rows, P):
                     a.plot(d.C * shift[i], d.sigma2, mk, color=color, ms=7, mew=1.5,
                            mfc=color if i % 2 else "none", label=f"{oc}, {prec}")
         log_axes(a)
+        a.minorticks_off()  # a grid of a few decades: minor ticks add nothing but layout time
         panel_title(a, c)
         a.set_xlabel("C [–]")
         a.set_ylabel("σ² [(input units)²]")
