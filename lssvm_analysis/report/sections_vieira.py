@@ -196,6 +196,35 @@ def _config_bars(a, hi, labels, precs, column, clip=None):
     a.set_ylabel("configuration (non-default variants)")
 
 
+def _stability_curves(a2, a3, rows, precs, Cmax, info, labels):
+    """PRESS curves (a2) and cond(D_k), cond of the formed D_kᵀD_k (a3) at γ = Cmax, per precision."""
+    for prec in precs:
+        r = rows[(rows.precision == prec) & (num(rows, "C") == Cmax)].iloc[0]
+        mk, ms = precision_marker(prec)  # equal curves stay visible: smaller markers on top
+        style = dict(color=precision_color(prec), marker=mk, ms=ms, markevery=2)
+        for lab, ls, fill in ((labels[0], "-", None), (info.configuration_label({"press": "normal-equations"}),
+                                                       ":", "none")):
+            pc = loads(r.get(f"press[{lab}]"))
+            a2.plot(np.arange(1, len(pc) + 1), pc, ls=ls, mfc=fill, **style,
+                    label=f"{prec} {'qr' if ls == '-' else 'normal-eq.'}")
+        cd = loads(r.get(f"cond_Dk[{labels[0]}]"))
+        a3.plot(np.arange(1, len(cd) + 1), cd, ls="-", **style, label=f"cond(D_k) {prec}")
+        cg = loads(r.get("cond_gram_formed"))
+        a3.plot(np.arange(1, len(cg) + 1), cg, ls=":", mfc="none", **style, label=f"cond(D_kᵀD_k) formed, {prec}")
+    ref = loads(rows.iloc[0].get("press_ref"))
+    a2.plot(np.arange(1, len(ref) + 1), ref, "k--", lw=0.8, label=REFERENCE_PRECISION)
+    a2.set_yscale("log")
+    a2.set_xlabel("k (ranked columns kept) [–]")
+    a2.set_ylabel("PRESS LOO MSE [–]")
+    a2.set_title("PRESS curve", fontsize=10)
+    a2.legend(fontsize=8, ncol=2)
+    a3.set_yscale("log")
+    a3.set_xlabel("k [–]")
+    a3.set_ylabel("2-norm condition number [–]")
+    a3.set_title("cond(D_k), cond(D_kᵀD_k)", fontsize=10)
+    a3.legend(fontsize=8)
+
+
 def _stability(sec, out, st):
     rows = ok(st)
     if not len(rows):
@@ -227,32 +256,8 @@ def _stability(sec, out, st):
     a1.set_xlabel("first differing position, 1-based (n+1 = none) [–]")
     a4.set_title("correct digits of z vs mp50 least squares", fontsize=10)
     a4.set_xlabel("−log₁₀ relative error [digits]")
-    for prec in precs:
-        r = rows[(rows.precision == prec) & (num(rows, "C") == Cmax)].iloc[0]
-        mk, ms = precision_marker(prec)  # equal curves stay visible: smaller markers on top
-        style = dict(color=precision_color(prec), marker=mk, ms=ms, markevery=2)
-        for lab, ls, fill in ((labels[0], "-", None), (info.configuration_label({"press": "normal-equations"}),
-                                                       ":", "none")):
-            pc = loads(r.get(f"press[{lab}]"))
-            a2.plot(np.arange(1, len(pc) + 1), pc, ls=ls, mfc=fill, **style,
-                    label=f"{prec} {'qr' if ls == '-' else 'normal-eq.'}")
-        cd = loads(r.get(f"cond_Dk[{labels[0]}]"))
-        a3.plot(np.arange(1, len(cd) + 1), cd, ls="-", **style, label=f"cond(D_k) {prec}")
-        cg = loads(r.get("cond_gram_formed"))
-        a3.plot(np.arange(1, len(cg) + 1), cg, ls=":", mfc="none", **style, label=f"cond(D_kᵀD_k) formed, {prec}")
-    ref = loads(rows.iloc[0].get("press_ref"))
-    a2.plot(np.arange(1, len(ref) + 1), ref, "k--", lw=0.8, label=REFERENCE_PRECISION)
+    _stability_curves(a2, a3, rows, precs, Cmax, info, labels)
     n = int(td.n.iloc[0])
-    a2.set_yscale("log")
-    a2.set_xlabel("k (ranked columns kept) [–]")
-    a2.set_ylabel("PRESS LOO MSE [–]")
-    a2.set_title("PRESS curve", fontsize=10)
-    a2.legend(fontsize=8, ncol=2)
-    a3.set_yscale("log")
-    a3.set_xlabel("k [–]")
-    a3.set_ylabel("2-norm condition number [–]")
-    a3.set_title("cond(D_k), cond(D_kᵀD_k)", fontsize=10)
-    a3.legend(fontsize=8)
     sec.figure(save_figure(fig, td, out, "vieira-stability",
                            f"OP-LSSVM per precision and variant on {n} Haberman training points, γ = "
                            f"{fmt_num(Cmax)}, σ² = 3: agreement of the MRSR ranking with the "
