@@ -3,11 +3,20 @@
 The plotting backend is matplotlib's Agg (no display).  Each figure is saved
 with the tidy DataFrame it was drawn from, so every number in the report can
 be read back from ``<name>.csv`` next to ``<name>.png``.
+
+Readability: the page shows a PNG at most ``html.FIGURE_WIDTH_PX`` CSS pixels
+wide, so a figure of many panels wraps them into rows (:func:`panel_grid`,
+three per row) instead of one long strip; long configuration titles wrap
+(:func:`panel_title`); series that can coincide are drawn so that each stays
+visible (:func:`precision_marker`, :func:`overlay_width`) and a second
+attribute beside colour changes line style *and* marker (:func:`series_style`).
+``tests/test_figure_lint.py`` checks every figure of the report for this.
 """
 from __future__ import annotations
 
 import math
 import re
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,7 +32,8 @@ from ..core.precision import get_precision, precisions  # noqa: E402
 
 __all__ = ["FigureRef", "TableRef", "save_figure", "save_table", "new_figure", "slug",
            "fmt_num", "panel_grid", "precision_color", "precision_rank",
-           "log_axes", "empty_panel"]
+           "log_axes", "empty_panel", "series_style", "precision_marker", "panel_title",
+           "overlay_width"]
 
 #: Colours of the registered precisions, in registry order; mp at any other number of digits is purple.
 _PALETTE = ("tab:red", "tab:blue", "tab:green", "tab:purple", "tab:brown", "tab:olive")
@@ -35,6 +45,41 @@ def precision_color(name: str) -> str:
     if name in names:
         return _PALETTE[names.index(name) % len(_PALETTE)]
     return "tab:purple" if str(name).startswith("mp") else "tab:gray"
+
+
+#: Line styles and markers told apart at a glance, for a second series attribute beside colour.
+_LINESTYLES = ("-", "--", ":", "-.")
+_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+def series_style(i: int) -> tuple[str, str]:
+    """(line style, marker) of the i-th value of a series attribute drawn beside colour (e.g. η).
+
+    Line style and marker both change with ``i``, so two values differ in the
+    legend even where one of the two is hard to see (short segments, dense markers).
+    """
+    return _LINESTYLES[i % len(_LINESTYLES)], _MARKERS[i % len(_MARKERS)]
+
+
+def overlay_width(i: int, n: int) -> float:
+    """Line width of the i-th of n curves that may coincide: each is thinner than the one before.
+
+    Drawn in order, a curve equal to an earlier one leaves the earlier one's
+    edges showing on both sides of it (0.9 pt wider per step, 1 pt the thinnest).
+    """
+    return 1.0 + 0.9 * (n - 1 - i)
+
+
+def precision_marker(name: str) -> tuple[str, float]:
+    """(marker, size in points) of a precision, larger for fewer digits.
+
+    Points of several precisions often coincide (the same accuracy, the same
+    outcome); drawn in increasing digits, each smaller marker sits inside the
+    larger one before it, so every precision stays visible.
+    """
+    names = precisions()
+    i = names.index(name) if name in names else len(names)
+    return _MARKERS[i % len(_MARKERS)], max(3.0, 9.0 - 2.0 * i)
 
 
 def precision_rank(name: str) -> float:
@@ -110,6 +155,29 @@ def panel_grid(n: int, ncols: int = 3, *, width: float = 4.3, height: float = 3.
     for a in flat[n:]:
         a.set_visible(False)
     return fig, flat[:n]
+
+
+def panel_title(ax, text: str, *, fontsize: float = 9):
+    """Set a panel's title wrapped to the panel's width, breaking after commas first.
+
+    A solver configuration label (``op-lssvm[ranking=..., press=..., solve=...]``)
+    is often wider than its panel; unwrapped, neighbouring titles run into each
+    other.  The width in characters assumes an average glyph of 0.55 em.
+    """
+    fig = ax.get_figure()
+    width_in = ax.get_position().width * fig.get_figwidth()
+    chars = max(12, int(width_in * 72 / (0.55 * fontsize)))
+    parts = [p + ("," if i < len(text.split(", ")) - 1 else "") for i, p in enumerate(text.split(", "))]
+    lines, line = [], ""
+    for part in parts:
+        if line and len(line) + 1 + len(part) > chars:
+            lines.append(line)
+            line = part
+        else:
+            line = f"{line} {part}" if line else part
+    lines.append(line)
+    ax.set_title("\n".join(textwrap.fill(x, chars, break_on_hyphens=False) for x in lines),
+                 fontsize=fontsize)
 
 
 def log_axes(ax, *, x=True, y=True):

@@ -1,8 +1,11 @@
-"""Static HTML of the report: sections of text, figures, tables and a verdict.
+"""Static HTML of the report: a sticky table of contents and one collapsed section per paper.
 
-Everything is referenced by a path relative to ``index.html``; nothing is
-fetched from the network (no scripts, no web fonts), so the page renders
-from a local directory or an archive.
+Each section opens on its verdict and its key figure; everything else (the
+text, the other figures and the tables) is in a ``<details>`` element, so the
+page reads as a list of verdicts with the evidence one click away.  The page
+is plain HTML and CSS: no scripts, no web fonts, nothing fetched from the
+network, so it renders from a local directory or an archive.  Everything is
+referenced by a path relative to ``index.html``.
 """
 from __future__ import annotations
 
@@ -13,22 +16,36 @@ from pathlib import Path
 
 from .figures import FigureRef, TableRef, fmt_num
 
-__all__ = ["Section", "render_page", "write_page", "linked_files", "GENERATOR"]
+__all__ = ["Section", "render_page", "write_page", "linked_files", "GENERATOR", "FIGURE_WIDTH_PX"]
 
 #: Marker in every page this module writes (a previous report is recognized by it).
 GENERATOR = "lssvm_analysis.report"
 
+#: Width in CSS pixels of the column figures are shown in (a PNG wider than this is scaled
+#: down to it); the figure lint measures the displayed size of every figure's text against it.
+FIGURE_WIDTH_PX = 1040
+
 _CSS = """
-body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;
-color:#222;line-height:1.45}
+body{font-family:system-ui,sans-serif;margin:0;color:#222;line-height:1.45}
+.layout{display:grid;grid-template-columns:15rem minmax(0,%(w)dpx);gap:2rem;justify-content:center;
+padding:0 1rem}
+nav.toc{position:sticky;top:0;align-self:start;max-height:100vh;overflow-y:auto;padding:1rem 0;
+font-size:.9em}
+nav.toc ol{list-style:none;padding-left:0;margin:.4em 0}nav.toc li{margin:.3em 0}
+nav.toc a{color:#236;text-decoration:none}nav.toc a:hover{text-decoration:underline}
+main{padding-bottom:4em}
+@media (max-width:60rem){.layout{display:block}nav.toc{position:static;max-height:none}}
 h1{font-size:1.7em}h2{border-bottom:2px solid #ccd;padding-bottom:.2em;margin-top:2em}
-h3{margin-top:1.5em}figure{margin:1.2em 0}figure img{max-width:100%;border:1px solid #ddd}
+section{scroll-margin-top:.5em}h3{margin-top:1.5em}figure{margin:1.2em 0}
+figure img{max-width:100%%;height:auto;border:1px solid #ddd}
 figcaption{font-size:.92em;color:#444}table{border-collapse:collapse;font-size:.88em;margin:.6em 0}
 th,td{border:1px solid #ccc;padding:.25em .5em;text-align:right}th{background:#f0f2f8}
 td:first-child,th:first-child{text-align:left}.verdict{background:#eef6ee;border-left:5px solid #4a4;
 padding:.6em 1em;margin:1.2em 0}.note{background:#fff8e6;border-left:5px solid #d92;padding:.5em 1em}
+details{border:1px solid #dde;border-radius:4px;padding:.3em .8em;margin:1em 0}
+details[open]{padding-bottom:.8em}summary{cursor:pointer;color:#236;font-weight:600}
 .meta{font-size:.9em;color:#555}code{background:#f4f4f4;padding:0 .2em}
-"""
+""" % {"w": FIGURE_WIDTH_PX}
 
 
 @dataclass
@@ -37,13 +54,16 @@ class Section:
 
     Blocks are ``("p", text)``, ``("note", text)``, ``("h3", text)``,
     ``("figure", FigureRef)`` and ``("table", TableRef)``.  The verdict is
-    the sentence computed from the data that closes the section.
+    the sentence computed from the data; the page shows it first, with the
+    key figure (the one added with ``key=True``, else the first), and folds
+    the blocks into a ``<details>`` element.
     """
 
     title: str
     anchor: str
     blocks: list = field(default_factory=list)
     verdict: str = ""
+    key: FigureRef | None = None
 
     def p(self, text: str):
         self.blocks.append(("p", text))
@@ -54,8 +74,17 @@ class Section:
     def h3(self, text: str):
         self.blocks.append(("h3", text))
 
-    def figure(self, ref: FigureRef):
+    def figure(self, ref: FigureRef, *, key: bool = False):
+        """Add a figure; ``key=True`` makes it the one shown beside the verdict."""
         self.blocks.append(("figure", ref))
+        if key:
+            self.key = ref
+
+    def key_figure(self) -> FigureRef | None:
+        """The figure shown with the verdict: the one marked key, else the first (None without figures)."""
+        if self.key is not None:
+            return self.key
+        return next((b for kind, b in self.blocks if kind == "figure"), None)
 
     def table(self, ref: TableRef):
         self.blocks.append(("table", ref))
@@ -84,6 +113,13 @@ def _table_html(t: TableRef) -> str:
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
 
 
+def _figure_html(b: FigureRef) -> str:
+    src = html.escape(b.png)
+    return (f"<figure><a href=\"{src}\"><img src=\"{src}\" alt=\"{html.escape(b.alt)}\"></a>"
+            f"<figcaption>{html.escape(b.caption)} "
+            f"(<a href=\"{html.escape(b.csv)}\">data CSV</a>)</figcaption></figure>")
+
+
 def _block_html(kind, b) -> str:
     if kind == "p":
         return f"<p>{html.escape(b)}</p>"
@@ -92,30 +128,57 @@ def _block_html(kind, b) -> str:
     if kind == "h3":
         return f"<h3>{html.escape(b)}</h3>"
     if kind == "figure":
-        return (f"<figure><img src=\"{html.escape(b.png)}\" alt=\"{html.escape(b.alt)}\">"
-                f"<figcaption>{html.escape(b.caption)} "
-                f"(<a href=\"{html.escape(b.csv)}\">data CSV</a>)</figcaption></figure>")
+        return _figure_html(b)
     if kind == "table":
         return _table_html(b)
     raise ValueError(f"expected a block kind in p/note/h3/figure/table, got {kind!r}")
 
 
+def _summary(blocks) -> str:
+    """What the folded part holds, e.g. 'Details: 12 paragraphs, 3 figures, 4 tables'."""
+    names = {"p": "paragraph", "note": "note", "figure": "figure", "table": "table"}
+    counts = {}
+    for kind, _ in blocks:
+        if kind in names:
+            counts[names[kind]] = counts.get(names[kind], 0) + 1
+    return "Details: " + (", ".join(f"{n} {k}{'s' if n > 1 else ''}" for k, n in counts.items())
+                          or "nothing more")
+
+
+def _section_html(s: Section) -> list[str]:
+    """A section: heading, verdict, key figure, and the rest of its blocks in a <details>."""
+    key = s.key_figure()
+    rest = [(k, b) for k, b in s.blocks if not (k == "figure" and b is key)]
+    parts = [f"<section id=\"{html.escape(s.anchor)}\">", f"<h2>{html.escape(s.title)}</h2>"]
+    if s.verdict:
+        parts.append(f"<p class=\"verdict\"><strong>Verdict.</strong> {html.escape(s.verdict)}</p>")
+    if key is not None:
+        parts.append(_figure_html(key))
+    if rest:
+        parts.append(f"<details><summary>{html.escape(_summary(rest))}</summary>")
+        parts += [_block_html(k, b) for k, b in rest]
+        parts.append("</details>")
+    parts.append("</section>")
+    return parts
+
+
 def render_page(title: str, sections: list[Section], *, meta: list[str] = ()) -> str:
-    """The whole page as a string."""
+    """The whole page as a string: a sticky table of contents beside the sections."""
     toc = "".join(f"<li><a href=\"#{html.escape(s.anchor)}\">{html.escape(s.title)}</a></li>"
                   for s in sections)
     parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
              f"<meta name=\"generator\" content=\"{GENERATOR}\">"
              f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>",
-             f"<h1>{html.escape(title)}</h1>"]
+             "<div class=\"layout\">",
+             f"<nav class=\"toc\" aria-label=\"Contents\"><strong>Contents</strong><ol>{toc}</ol></nav>",
+             f"<main><h1>{html.escape(title)}</h1>"]
     parts += [f"<p class=\"meta\">{html.escape(m)}</p>" for m in meta]
-    parts.append(f"<ol>{toc}</ol>")
+    parts.append("<p class=\"meta\">Each section opens on its verdict and key figure; "
+                 "its text, other figures and tables are under <em>Details</em>.</p>")
     for s in sections:
-        parts.append(f"<h2 id=\"{html.escape(s.anchor)}\">{html.escape(s.title)}</h2>")
-        parts += [_block_html(k, b) for k, b in s.blocks]
-        if s.verdict:
-            parts.append(f"<p class=\"verdict\"><strong>Verdict.</strong> {html.escape(s.verdict)}</p>")
-    parts.append("</body></html>")
+        parts += _section_html(s)
+    parts.append("</main></div></body></html>")
     return "\n".join(parts)
 
 

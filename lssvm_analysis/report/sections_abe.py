@@ -18,7 +18,7 @@ import pandas as pd
 from ..analysis import conditioning as cond
 from ._util import errors_note, num, ok, span
 from .figures import (fmt_num, log_axes, new_figure, precision_color, precision_rank, save_figure,
-                      save_table)
+                      save_table, series_style)
 from .html import Section
 from ..core.precision import get_precision, precisions
 from ..experiments import SweepSpec
@@ -173,17 +173,18 @@ def _condition_figure(sec, out, rows, bd, P):
         g = data[(data.eta == float(r["eta"])) & (data.matrix == "dual")]
         if len(g):
             k = float(np.interp(np.log10(r["C_star"]), np.log10(g.C), np.log10(g.cond)))
-            a.plot([r["C_star"]], [10 ** k], "o", color=precision_color(r["precision"]), ms=7,
+            mk = series_style(sorted(cmap).index(float(r["eta"])))[1]  # η by marker, precision by colour
+            a.plot([r["C_star"]], [10 ** k], mk, color=precision_color(r["precision"]), ms=7,
                    mfc="none", label=f"DuLS breakdown, {r['precision']}, η={fmt_num(r['eta'])}")
     log_axes(a)
     a.set_xlabel("margin parameter C [–]")
     a.set_ylabel("2-norm condition number κ₂ [–]")
-    a.legend(fontsize=7, ncol=2)
+    a.legend(fontsize=8, ncol=2)
     sec.figure(save_figure(fig, data, out, "abe-condition",
                            "κ₂ of Ω_e (solid) and of the primal matrix (dashed) against C, with 1/u of "
-                           "each precision (dotted) and the measured DuLS breakdown points (circles, "
-                           "placed on the κ₂ curve of the float64 selection; a float32 selection may "
-                           "keep other columns)."))
+                           "each precision (dotted) and the measured DuLS breakdown points (open markers, "
+                           "one shape per η, placed on the κ₂ curve of the float64 selection; a float32 "
+                           "selection may keep other columns)."), key=True)
     return data
 
 
@@ -293,22 +294,24 @@ def _primal_dual_figure(sec, out, pdr):
         return "no primal–dual comparison was recorded"
     fig, axs = new_figure(1, 1, width=7.0)
     a = axs[0, 0]
+    etas = sorted(rows.eta.unique())
     for (prec, eta), g in rows.groupby(["precision", "eta"]):
         g = g.sort_values("C")
-        ls = "-" if eta == rows.eta.max() else "--"
-        a.plot(g.C, g.pred_rel_diff.astype(float), ls, marker="o", ms=3, color=precision_color(prec),
-               label=f"{prec}, η={fmt_num(eta)}")
+        ls, mk = series_style(etas.index(eta))  # η by line style and marker, precision by colour
+        a.plot(g.C, g.pred_rel_diff.astype(float), ls=ls, marker=mk, ms=4, mfc="none",
+               color=precision_color(prec), label=f"{prec}, η={fmt_num(eta)}")
         bd = g[g.status_dual != "ok"]
         if len(bd):
-            a.plot(bd.C, np.full(len(bd), 1.0), "x", color=precision_color(prec), ms=8,
+            a.plot(bd.C, np.full(len(bd), 1.0), ("x", "+", "1", "2")[etas.index(eta) % 4],
+                   color=precision_color(prec), ms=8,
                    label=f"{prec}, η={fmt_num(eta)}: DuLS breakdown")
     log_axes(a)
     a.set_xlabel("margin parameter C [–]")
-    a.set_ylabel("max |f_primal − f_dual| / max |f_primal| on the test set [–]")
+    a.set_ylabel("max|f_primal − f_dual| / max|f_primal|\n(test set) [–]")
     a.legend(fontsize=7)
     sec.figure(save_figure(fig, rows, out, "abe-primal-dual",
-                           "Agreement of PrLS and DuLS predictions against C (crosses at 1: DuLS broke "
-                           "down, no model)."))
+                           "Agreement of PrLS and DuLS predictions against C, η by line style and marker "
+                           "(crosses at 1, one shape per η: DuLS broke down, no model)."))
     both = rows[(rows.status_primal == "ok") & (rows.status_dual == "ok")]
     first_bd = rows[rows.status_dual != "ok"]
     s = (f"where both forms solved, their test predictions agreed to {span(both.pred_rel_diff)} "

@@ -17,7 +17,8 @@ from ..experiments import SweepSpec
 from ..experiments.report_kinds import loads
 from ..solvers import get_solver, solvers
 from ._util import errors_note, num, ok
-from .figures import fmt_num, log_axes, panel_grid, save_figure, save_table
+from .figures import (fmt_num, log_axes, overlay_width, panel_grid, panel_title, save_figure, save_table,
+                      series_style)
 from .html import Section
 from .registry import register_section
 from .sections_precision import SETTINGS as PRECISION_SETTINGS
@@ -52,17 +53,18 @@ def plan(profile: str, run) -> dict:
 
 def _figure(sec, out, paper, rows):
     configs = list(dict.fromkeys(rows.configuration))
-    fig, axs = panel_grid(len(configs), 3, width=4.3, height=3.4)
+    fig, axs = panel_grid(len(configs), 3, width=4.0, height=3.6)
     for a, c in zip(axs, configs):
-        for i, (_, r) in enumerate(rows[rows.configuration == c].sort_values("C").iterrows()):
+        g = rows[rows.configuration == c].sort_values("C")
+        for i, (_, r) in enumerate(g.iterrows()):  # spectra often coincide: each curve thinner
             w = loads(r["spectrum"])
-            a.plot(np.arange(1, len(w) + 1), np.clip(w, 1e-300, None), "-", color=f"C{i}",
-                   label=f"C={fmt_num(r['C'])}: κ₂={fmt_num(r['kappa2'])}")
+            a.plot(np.arange(1, len(w) + 1), np.clip(w, 1e-300, None), ls=series_style(i)[0],
+                   lw=overlay_width(i, len(g)), color=f"C{i}", label=f"C={fmt_num(r['C'])}: κ₂={fmt_num(r['kappa2'])}")
         log_axes(a, x=False)
-        a.set_title(c, fontsize=9)
+        panel_title(a, c)
         a.set_xlabel("index (decreasing magnitude) [–]")
         a.set_ylabel("|eigenvalue| or singular value [–]")
-        a.legend(fontsize=7)
+        a.legend(fontsize=8)
     sec.figure(save_figure(fig, rows, out, f"appendix-spectra-{paper}",
                            f"{paper}: spectrum of the system each solver (and variant) forms, float64, "
                            "at several C (magnitudes, decreasing)."))

@@ -19,8 +19,8 @@ from ..core.precision import precisions
 from ..experiments import SweepSpec
 from ..solvers import get_solver, solvers
 from ._util import errors_note, num, ok, span
-from .figures import (fmt_num, log_axes, new_figure, panel_grid, precision_color, precision_rank, save_figure,
-                      save_table)
+from .figures import (fmt_num, log_axes, panel_grid, panel_title, precision_color, precision_rank,
+                      save_figure, save_table)
 from .html import Section
 from .plan import decades
 from .registry import register_section
@@ -151,7 +151,7 @@ def _by_paper(rows: pd.DataFrame):
 
 def _digits_figure(sec, out, paper, rows):
     configs = list(dict.fromkeys(rows._config))
-    fig, axs = panel_grid(len(configs), 3, width=4.3, height=3.6)
+    fig, axs = panel_grid(len(configs), 3, width=4.0, height=3.6)
     for a, c in zip(axs, configs):
         g = rows[rows._config == c]
         for prec in sorted(g.precision.unique(), key=precision_rank):
@@ -163,10 +163,11 @@ def _digits_figure(sec, out, paper, rows):
             k = np.logspace(0, 20, 50)
             a.plot(k, np.clip(-np.log10(k * u), 0, None), "-", lw=0.7, color=color)
         log_axes(a, y=False)
-        a.set_title(c, fontsize=9)
+        a.minorticks_off()  # 20 decades: minor ticks are not readable, and cost layout time
+        panel_title(a, c)
         a.set_xlabel("condition number of the problem κ [–]")
         a.set_ylabel("model digits −log₁₀(model error) [–]")
-        a.legend(fontsize=7)
+        a.legend(fontsize=8)
     sec.figure(save_figure(fig, rows.drop(columns=["_paper", "_config"]), out, f"precision-digits-{paper}",
                            f"{paper}: correct digits of the model against the exact model the data "
                            "define, against the condition number of the problem (independent of the "
@@ -207,29 +208,48 @@ def outcomes(rows: pd.DataFrame) -> pd.Series:
                       zip(rows.status, err, num(rows, "unit_roundoff"))], index=rows.index)
 
 
+def _offsets(values, k: int) -> np.ndarray:
+    """Multiplicative offsets that spread k precisions around a point of a log grid of ``values``.
+
+    A third of the grid step (in decades) is shared among the k markers, so
+    the groups of neighbouring grid points stay apart.
+    """
+    v = np.log10(np.unique(np.asarray(values, dtype=float)))
+    step = float(np.min(np.diff(v))) if len(v) > 1 else 1.0
+    return 10.0 ** (step / 3 * (np.arange(k) - (k - 1) / 2) / max(k - 1, 1))
+
+
 def _map_figure(sec, out, paper, rows, P):
     configs = list(dict.fromkeys(rows._config))
     precs = sorted(rows.precision.unique(), key=precision_rank)
-    fig, axs = new_figure(len(configs), len(precs), width=3.4, height=3.0)
-    for i, prec in enumerate(precs):
-        for j, c in enumerate(configs):
-            a = axs[i, j]
+    fig, axs = panel_grid(len(configs), 3, width=4.0, height=3.6)  # one panel per configuration
+    shift = _offsets(rows.C, len(precs))
+    for a, c in zip(axs, configs):
+        for i, prec in enumerate(precs):  # precisions side by side around each (C, σ²) point
             g = rows[(rows._config == c) & (rows.precision == prec)]
             for oc, (mk, color) in _OUTCOME_STYLE.items():
                 d = g[g.outcome == oc]
                 if len(d):
-                    a.plot(d.C, d.sigma2, mk, color=color, ms=6, label=oc)
-            log_axes(a)
-            a.set_title(f"{c}, {prec}", fontsize=8)
-            a.set_xlabel("C [–]")
-            a.set_ylabel("σ² [(input units)²]")
-            a.margins(0.15)
+                    a.plot(d.C * shift[i], d.sigma2, mk, color=color, ms=7, mew=1.5,
+                           mfc=color if i % 2 else "none", label=f"{oc}, {prec}")
+        log_axes(a)
+        a.minorticks_off()  # a grid of a few decades: minor ticks add nothing but layout time
+        panel_title(a, c)
+        a.set_xlabel("C [–]")
+        a.set_ylabel("σ² [(input units)²]")
+        a.margins(0.15)
     handles = [plt_handle(mk, color, oc) for oc, (mk, color) in _OUTCOME_STYLE.items()
                if oc in set(rows.outcome)]
-    fig.legend(handles=handles, loc="outside lower center", ncol=len(handles), fontsize=8)
+    handles += [Line2D([], [], marker="o", color="gray", ls="none", mfc="gray" if i % 2 else "none",
+                       label=f"{prec}: {'filled' if i % 2 else 'open'}"
+                             + (f", {('left', 'right')[i]} of the grid point" if len(precs) == 2 else ""))
+                for i, prec in enumerate(precs)]
+    fig.legend(handles=handles, loc="outside lower center", ncol=min(len(handles), 4), fontsize=9)
     sec.figure(save_figure(fig, rows.drop(columns=["_paper", "_config"]), out,
                            f"precision-breakdown-maps-{paper}",
-                           f"{paper}: outcome over the (C, σ²) plane (Mackey-Glass, M={P.map_M}, for "
+                           f"{paper}: outcome over the (C, σ²) plane, one panel per solver "
+                           f"configuration, the precisions side by side around each grid point "
+                           f"({', '.join(precs)} from left to right) (Mackey-Glass, M={P.map_M}, for "
                            f"regression solvers; Ripley's mixture for classification-only ones; η = 0.1 "
                            "where a solver takes it): ok, breakdown, not converged, large error "
                            f"({map_error(rows)[1]} > √u, fewer than half the precision's digits "

@@ -16,7 +16,8 @@ from ..datasets import SUYKENS_BINARY, SUYKENS_MULTICLASS, SUYKENS_UNAVAILABLE
 from ..experiments import SweepSpec
 from ..experiments.kinds_suykens_tables import BINARY_METHODS, GAMMAS, SIGMA_FACTORS
 from ._util import errors_note, num, ok
-from .figures import fmt_num, new_figure, precision_color, save_figure, save_table
+from .figures import (fmt_num, new_figure, precision_color, precision_marker, precision_rank, save_figure,
+                      save_table)
 from .registry import register_section
 from .suykens_printed import (T33_DOMAINS, T34_DOMAINS, T35_DOMAINS, TABLE_3_3, TABLE_3_4, TABLE_3_5,
                               TABLE_3_5_COUNTS)
@@ -306,8 +307,9 @@ def _precision(sec, out, binary):
         d[f"status_{p}"] = r[f"status[{p}]"].values
     fig, axs = new_figure(1, 1, width=6.0)
     a = axs[0, 0]
-    for p in precs:
-        a.plot(d.cond_H, d[f"dacc_{p}"], "o", color=precision_color(p), label=f"{p} − float64")
+    for p in sorted(precs, key=precision_rank):  # fewest digits first: largest marker at the bottom
+        mk, ms = precision_marker(p)
+        a.plot(d.cond_H, d[f"dacc_{p}"], mk, ms=ms, color=precision_color(p), label=f"{p} − float64")
     a.axhline(0, color="k", lw=0.6)
     a.set_xscale("log")
     a.set_xlabel("κ₂(H), H = Ω + I/γ at the tuned (γ, σ) [–]")

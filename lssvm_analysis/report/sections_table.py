@@ -237,7 +237,7 @@ def crossover_blocks(sec: Section, out, records, P) -> list[str]:
     for form in df["formation"].unique():
         model = crossover.crossover_ratio_model(int(df["M"].max()), np.linspace(0.05, 1.0, 40),
                                                 formation=form)
-        a.plot(model.n_over_m, model.dual_over_primal, ":", color="gray", lw=1.2 if form == "blas3" else 2,
+        a.plot(model.n_over_m, model.dual_over_primal, styles.get(form, "-."), color="gray", lw=1.2,
                label=f"flop model, {form}")
     a.axhline(1.0, color="black", lw=0.8, label="equal time")
     log_axes(a, x=False)
@@ -246,8 +246,8 @@ def crossover_blocks(sec: Section, out, records, P) -> list[str]:
     a.legend(fontsize=7)
     sec.figure(save_figure(fig, pd.concat(rows, ignore_index=True), out, "abe-crossover",
                            "Measured dual/primal time ratio (markers), the flops divided by the kernels' "
-                           "rates measured in the same run (crosses) and the flop model alone (dotted "
-                           "grey); above 1 the primal form is faster."))
+                           "rates measured in the same run (crosses) and the flop model alone (grey, "
+                           "in the line style of its formation); above 1 the primal form is faster."))
     t = pd.DataFrame(pts)
     sec.table(save_table(t, out, "abe-crossover-points", "Crossover N*/M read off the measurement and "
                                                          "the model (— : the primal form stayed faster)."))

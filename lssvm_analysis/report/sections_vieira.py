@@ -11,7 +11,8 @@ from ..experiments.kinds_vieira import REFERENCE_PRECISION, TABLE_METHODS
 from ..experiments.report_kinds import loads
 from ..solvers import get_solver
 from ._util import errors_note, num, ok
-from .figures import fmt_num, log_axes, new_figure, precision_color, precision_rank, save_figure, save_table
+from .figures import (fmt_num, log_axes, new_figure, precision_color, precision_marker, precision_rank,
+                      save_figure, save_table)
 from .registry import register_section
 
 __all__ = ["plan", "render", "PROFILE_SETTINGS"]
@@ -180,6 +181,50 @@ def _scaling(sec, out, sc):
 
 
 # --------------------------------------------------------------------------- stability
+def _config_bars(a, hi, labels, precs, column, clip=None):
+    """Horizontal bars of ``column``: one group per configuration, one bar per precision."""
+    y = np.arange(len(labels))
+    h = 0.8 / max(len(precs), 1)
+    for i, prec in enumerate(precs):
+        g = hi[hi.precision == prec].set_index("config").reindex(labels)[column]
+        a.barh(y - 0.4 + (i + 0.5) * h, g.clip(upper=clip) if clip else g, h, color=precision_color(prec),
+               label=prec)
+    a.set_yticks(y)
+    a.set_yticklabels([(lab.replace("op-lssvm", "").strip("[]") or "default").replace(", ", ",\n")
+                       for lab in labels], fontsize=8)
+    a.invert_yaxis()
+    a.set_ylabel("configuration (non-default variants)")
+
+
+def _stability_curves(a2, a3, rows, precs, Cmax, info, labels):
+    """PRESS curves (a2) and cond(D_k), cond of the formed D_kᵀD_k (a3) at γ = Cmax, per precision."""
+    for prec in precs:
+        r = rows[(rows.precision == prec) & (num(rows, "C") == Cmax)].iloc[0]
+        mk, ms = precision_marker(prec)  # equal curves stay visible: smaller markers on top
+        style = dict(color=precision_color(prec), marker=mk, ms=ms, markevery=2)
+        for lab, ls, fill in ((labels[0], "-", None), (info.configuration_label({"press": "normal-equations"}),
+                                                       ":", "none")):
+            pc = loads(r.get(f"press[{lab}]"))
+            a2.plot(np.arange(1, len(pc) + 1), pc, ls=ls, mfc=fill, **style,
+                    label=f"{prec} {'qr' if ls == '-' else 'normal-eq.'}")
+        cd = loads(r.get(f"cond_Dk[{labels[0]}]"))
+        a3.plot(np.arange(1, len(cd) + 1), cd, ls="-", **style, label=f"cond(D_k) {prec}")
+        cg = loads(r.get("cond_gram_formed"))
+        a3.plot(np.arange(1, len(cg) + 1), cg, ls=":", mfc="none", **style, label=f"cond(D_kᵀD_k) formed, {prec}")
+    ref = loads(rows.iloc[0].get("press_ref"))
+    a2.plot(np.arange(1, len(ref) + 1), ref, "k--", lw=0.8, label=REFERENCE_PRECISION)
+    a2.set_yscale("log")
+    a2.set_xlabel("k (ranked columns kept) [–]")
+    a2.set_ylabel("PRESS LOO MSE [–]")
+    a2.set_title("PRESS curve", fontsize=10)
+    a2.legend(fontsize=8, ncol=2)
+    a3.set_yscale("log")
+    a3.set_xlabel("k [–]")
+    a3.set_ylabel("2-norm condition number [–]")
+    a3.set_title("cond(D_k), cond(D_kᵀD_k)", fontsize=10)
+    a3.legend(fontsize=8)
+
+
 def _stability(sec, out, st):
     rows = ok(st)
     if not len(rows):
@@ -189,8 +234,8 @@ def _stability(sec, out, st):
     labels = [info.configuration_label(c) for c in info.configurations()]
     precs = sorted(rows.precision.unique(), key=precision_rank)
     Cmax = num(rows, "C").max()
-    fig, axs = new_figure(2, 2, width=5.6, height=4.6)
-    a1, a2, a3, a4 = axs.ravel()
+    fig, axs = new_figure(2, 2, width=5.8, height=4.8)
+    a1, a4, a2, a3 = axs.ravel()  # configuration bars above, curves over k below
     tidy = []
     for prec in precs:
         for _, r in rows[rows.precision == prec].iterrows():
@@ -203,44 +248,16 @@ def _stability(sec, out, st):
     for c in ("first_diff", "tau", "z_digits", "C", "n"):
         td[c] = pd.to_numeric(td[c], errors="coerce")
     hi = td[td.C == Cmax]
-    x = np.arange(len(labels))
-    w = 0.8 / max(len(precs), 1)
-    for i, prec in enumerate(precs):
-        g = hi[hi.precision == prec].set_index("config").reindex(labels)
-        a1.bar(x + i * w, g.first_diff, w, color=precision_color(prec), label=prec)
-        a4.bar(x + i * w, g.z_digits.clip(upper=40), w, color=precision_color(prec), label=prec)
-        r = rows[(rows.precision == prec) & (num(rows, "C") == Cmax)].iloc[0]
-        for lab, ls in ((labels[0], "-"), (info.configuration_label({"press": "normal-equations"}), ":")):
-            pc = loads(r.get(f"press[{lab}]"))
-            a2.plot(np.arange(1, len(pc) + 1), pc, ls, color=precision_color(prec),
-                    label=f"{prec} {'qr' if ls == '-' else 'normal-eq.'}")
-        cd = loads(r.get(f"cond_Dk[{labels[0]}]"))
-        a3.plot(np.arange(1, len(cd) + 1), cd, "-", color=precision_color(prec), label=f"cond(D_k) {prec}")
-        cg = loads(r.get("cond_gram_formed"))
-        a3.plot(np.arange(1, len(cg) + 1), cg, ":", color=precision_color(prec),
-                label=f"cond(D_kᵀD_k) formed, {prec}")
-    ref = loads(rows.iloc[0].get("press_ref"))
-    a2.plot(np.arange(1, len(ref) + 1), ref, "k--", lw=0.8, label=REFERENCE_PRECISION)
+    _config_bars(a1, hi, labels, precs, "first_diff")
+    _config_bars(a4, hi, labels, precs, "z_digits", clip=40)
+    handles, names = a1.get_legend_handles_labels()  # one legend for both bar panels, above them
+    fig.legend(handles, names, loc="outside upper center", ncol=len(precs), fontsize=9)
+    a1.set_title("MRSR ranking vs mp50: first difference", fontsize=10)
+    a1.set_xlabel("first differing position, 1-based (n+1 = none) [–]")
+    a4.set_title("correct digits of z vs mp50 least squares", fontsize=10)
+    a4.set_xlabel("−log₁₀ relative error [digits]")
+    _stability_curves(a2, a3, rows, precs, Cmax, info, labels)
     n = int(td.n.iloc[0])
-    for a, t, yl in ((a1, "MRSR ranking vs mp50: first difference", "1-based position (n+1 = none) [–]"),
-                     (a4, "correct digits of z vs mp50 least squares", "−log10 rel. error [digits]")):
-        a.set_xticks(x + w * (len(precs) - 1) / 2)
-        a.set_xticklabels([lab.replace("op-lssvm", "").strip("[]") or "default" for lab in labels],
-                          rotation=60, ha="right", fontsize=6)
-        a.set_title(t, fontsize=9)
-        a.set_ylabel(yl)
-        a.set_xlabel("configuration (non-default variants)")
-        a.legend(fontsize=6)
-    a2.set_yscale("log")
-    a2.set_xlabel("k (ranked columns kept) [–]")
-    a2.set_ylabel("PRESS LOO MSE [–]")
-    a2.set_title("PRESS curve", fontsize=9)
-    a2.legend(fontsize=5)
-    a3.set_yscale("log")
-    a3.set_xlabel("k [–]")
-    a3.set_ylabel("2-norm condition number [–]")
-    a3.set_title("cond(D_k), cond(D_kᵀD_k)", fontsize=9)
-    a3.legend(fontsize=5)
     sec.figure(save_figure(fig, td, out, "vieira-stability",
                            f"OP-LSSVM per precision and variant on {n} Haberman training points, γ = "
                            f"{fmt_num(Cmax)}, σ² = 3: agreement of the MRSR ranking with the "

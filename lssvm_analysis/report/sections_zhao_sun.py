@@ -192,9 +192,9 @@ def _greedy(sec, out, records):
     frames = {k: v for k, v in frames.items() if len(v)}
     if not frames:
         return "no greedy-random records", "could not be checked"
-    fig, axs = new_figure(len(frames), 1, width=4.2 * len(frames), height=3.6)
+    fig, axs = panel_grid(len(frames), 3, width=4.0, height=3.6)  # rows of three: readable in the page
     table, data = [], []
-    for a, (name, g) in zip(axs.ravel(), frames.items()):
+    for a, (name, g) in zip(axs, frames.items()):
         paths = [loads(p) for p in g.greedy_path_rmse]
         L = min(len(p) for p in paths)
         gp = np.mean([p[:L] for p in paths], axis=0)
@@ -209,7 +209,7 @@ def _greedy(sec, out, records):
         a.set_xlabel("|S| (number of SVs) [–]")
         a.set_ylabel("test RMSE [target units]")
         a.set_title(name, fontsize=10)
-        a.legend(fontsize=7)
+        a.legend(fontsize=8)
         target = full * (1 + SIMILAR)
         ng = int(np.argmax(gp <= target)) if (gp <= target).any() else None
         nr = int(sizes[np.argmax(rm <= target)]) if (rm <= target).any() else None

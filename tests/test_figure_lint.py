@@ -1,0 +1,334 @@
+"""Figure lint (issue 22): every figure the report draws is readable at the size the page shows it.
+
+Every registered section is planned and rendered on the "quick" profile into
+a store under ``tmp_path`` (the ``render_section`` fixture), with
+``Figure.savefig`` wrapped so that each figure is checked, through
+matplotlib's own text and artist extents, right after it is written:
+
+* **no overlapping text**: the tight extents of titles, axis labels, tick
+  labels, figure legends and the suptitle do not intersect, within an axes
+  (title, x label, y label; neighbouring tick labels) or across axes (a
+  text of one axes against the texts and the plotting area of another);
+* **nothing clipped**: every such extent lies inside the canvas;
+* **readable at the displayed size**: the PNG is at most ``MAX_WIDE`` times
+  wider than tall, and its smallest text, scaled to the page's figure column
+  (``html.FIGURE_WIDTH_PX``), is at least ``MIN_TEXT_PX`` CSS pixels high;
+* **distinguishable legends**: no two entries of one legend are drawn alike
+  (same colour, marker and line style; same face colour and hatch for bars);
+* **no hidden series**: no series lies entirely under one drawn later
+  (every marker of it inside a marker of the other, or every vertex of a
+  line on the other's line at least as wide).
+
+The lint itself is checked first on figures built to fail each rule, so a
+rule that stopped detecting anything would fail here rather than pass
+silently.
+"""
+from __future__ import annotations
+
+import itertools
+
+import matplotlib.colors as mcolors
+import matplotlib.image as mimage
+import numpy as np
+import pandas as pd
+import pytest
+from matplotlib.collections import PathCollection
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
+from matplotlib.text import Text
+
+from lssvm_analysis.report import report_sections, sections_appendix, sections_precision
+from lssvm_analysis.report.figures import new_figure, panel_grid, save_figure
+from lssvm_analysis.report.html import FIGURE_WIDTH_PX
+
+#: Smallest text height on screen, in CSS pixels, after the PNG (saved at SAVE_DPI) is scaled
+#: to the figure column.  9 px is about 7 pt on a 96-dpi screen: below it the strokes that tell
+#: 3 from 8, 1 from 7 and a subscript from its base merge at 1x pixel density (8 px and less
+#: is what browsers' "minimum font size" settings exist to prevent).
+MIN_TEXT_PX = 9.0
+#: The report's PNG resolution (figures.save_figure writes 150 dpi).
+SAVE_DPI = 150
+#: Widest PNG, width / height.  Three panels of the report's usual 4.3 x 3.6 in side by side
+#: are 3.6: a wider strip is one row too many squeezed into the column (the 11220 x 900 px
+#: breakdown maps were 12.5 and showed 83 px tall); such figures must wrap into rows.
+MAX_WIDE = 3.6
+#: Overlap allowed between two text extents, in points: matplotlib's extents include the
+#: glyphs' ascent/descent boxes, so boxes of adjacent lines of text may touch by a fraction of
+#: a point without any ink overlapping.
+OVERLAP_TOL_PT = 0.5
+#: A text may stick out of the canvas by this much (antialiasing of the outermost glyph).
+CLIP_TOL_PT = 0.5
+
+
+# --------------------------------------------------------------------------- the lint
+def _visible_text(t) -> bool:
+    return isinstance(t, Text) and t.get_visible() and bool(t.get_text().strip())
+
+
+def _axes_texts(ax):
+    """(name, Text) of an axes' titles, axis labels and visible tick labels."""
+    titles = (ax.title, getattr(ax, "_left_title", None), getattr(ax, "_right_title", None))
+    out = [("title", t) for t in titles if t is not None]
+    out += [("x label", ax.xaxis.label), ("y label", ax.yaxis.label)]
+    for name, axis in (("x tick label", ax.xaxis), ("y tick label", ax.yaxis)):
+        scale = axis.get_transform()  # compare positions on the axis' scale (log axes)
+        lo, hi = sorted(scale.transform(np.asarray(axis.get_view_interval(), float)))
+        eps = 1e-9 * (hi - lo)
+        for tick in axis.get_major_ticks():
+            if tick.label1.get_visible() and lo - eps <= scale.transform([tick.get_loc()])[0] <= hi + eps:
+                out.append((name, tick.label1))  # matplotlib does not draw ticks outside the view
+    return [(n, t) for n, t in out if _visible_text(t)]
+
+
+def _overlap(a, b, tol_px) -> bool:
+    return (min(a.x1, b.x1) - max(a.x0, b.x0) > tol_px) and (min(a.y1, b.y1) - max(a.y0, b.y0) > tol_px)
+
+
+def _text_problems(fig, renderer) -> list[str]:
+    pt = fig.dpi / 72
+    tol = OVERLAP_TOL_PT * pt
+    axes = [a for a in fig.axes if a.get_visible()]
+    boxes = {id(a): [(n, t.get_text(), t.get_window_extent(renderer)) for n, t in _axes_texts(a)]
+             for a in axes}
+    problems = []
+    canvas = fig.bbox
+    legends = [("legend", "figure legend", leg.get_window_extent(renderer)) for leg in fig.legends]
+    if fig._suptitle is not None and _visible_text(fig._suptitle):
+        legends.append(("suptitle", fig._suptitle.get_text(), fig._suptitle.get_window_extent(renderer)))
+    for a in axes:
+        if a.get_legend() is not None:
+            legends.append(("legend", f"legend of {a.get_title()!r}", a.get_legend().get_window_extent(renderer)))
+    everything = [b for a in axes for b in boxes[id(a)]] + legends
+    for n, text, bb in everything:
+        if (bb.x0 < canvas.x0 - CLIP_TOL_PT * pt or bb.y0 < canvas.y0 - CLIP_TOL_PT * pt
+                or bb.x1 > canvas.x1 + CLIP_TOL_PT * pt or bb.y1 > canvas.y1 + CLIP_TOL_PT * pt):
+            problems.append(f"{n} {text!r} is clipped by the canvas")
+    for a in axes:  # within one axes: title / labels, and neighbouring tick labels
+        own = boxes[id(a)]
+        big = [b for b in own if "tick" not in b[0]]
+        for (n1, t1, b1), (n2, t2, b2) in itertools.combinations(big, 2):
+            if _overlap(b1, b2, tol):
+                problems.append(f"{n1} {t1!r} overlaps {n2} {t2!r}")
+        for kind in ("x tick label", "y tick label"):
+            ticks = sorted((b for b in own if b[0] == kind), key=lambda b: (b[2].x0, b[2].y0))
+            for (_, t1, b1), (_, t2, b2) in zip(ticks, ticks[1:]):
+                if _overlap(b1, b2, tol):
+                    problems.append(f"{kind}s {t1!r} and {t2!r} overlap (title {a.get_title()!r})")
+    for a1, a2 in itertools.permutations(axes, 2):  # across axes (twins share their area)
+        if np.allclose(a1.get_position().bounds, a2.get_position().bounds):
+            continue
+        area = a2.get_window_extent(renderer)
+        for n1, t1, b1 in boxes[id(a1)]:
+            if _overlap(b1, area, tol):
+                problems.append(f"{n1} {t1!r} of {a1.get_title()!r} runs into the panel {a2.get_title()!r}")
+            for n2, t2, b2 in boxes[id(a2)]:
+                if id(a1) < id(a2) and _overlap(b1, b2, tol):
+                    problems.append(f"{n1} {t1!r} of {a1.get_title()!r} overlaps {n2} {t2!r} "
+                                    f"of {a2.get_title()!r}")
+    for n1, t1, b1 in legends:  # figure legends and the suptitle against every axes
+        for a in axes:
+            if n1 == "legend" and a.get_legend() is not None and t1 == f"legend of {a.get_title()!r}":
+                continue
+            for n2, t2, b2 in boxes[id(a)] + [("panel", a.get_title(), a.get_window_extent(renderer))]:
+                if _overlap(b1, b2, tol):
+                    problems.append(f"{t1} overlaps {n2} {t2!r}")
+    return problems
+
+
+def _style(h) -> tuple:
+    """What tells a legend entry from another: colours, marker, line style (bars: face and hatch)."""
+    if isinstance(h, Line2D):
+        ls = h.get_linestyle() if h.get_linewidth() > 0 else "None"
+        marker = str(h.get_marker()) if h.get_marker() not in (None, "None", "", " ") else "None"
+        return ("line", mcolors.to_hex(h.get_color()), marker,
+                mcolors.to_hex(h.get_markerfacecolor()) if marker != "None" else "",
+                "None" if ls in ("None", "none", "", " ") else ls)
+    if isinstance(h, Patch):
+        return ("patch", mcolors.to_hex(h.get_facecolor()), str(h.get_hatch()))
+    if isinstance(h, PathCollection):
+        fc = h.get_facecolor()
+        return ("collection", mcolors.to_hex(fc[0]) if len(fc) else "none",
+                str([p.vertices.round(2).tolist() for p in h.get_paths()[:1]]))
+    return (type(h).__name__, id(h))
+
+
+def _legend_problems(fig) -> list[str]:
+    problems = []
+    legends = list(fig.legends) + [a.get_legend() for a in fig.axes if a.get_legend() is not None]
+    for leg in legends:
+        labels = [t.get_text() for t in leg.get_texts()]
+        seen = {}
+        for h, lab in zip(leg.legend_handles, labels):
+            key = _style(h)
+            if key in seen:
+                problems.append(f"legend entries {seen[key]!r} and {lab!r} are drawn alike {key}")
+            seen.setdefault(key, lab)
+    return problems
+
+
+def _series(ax):
+    """(label, display points, marker radius px or None, line width px or None, filled) in draw order."""
+    pt = ax.figure.dpi / 72
+    out = []
+    artists = sorted([(l.get_zorder(), i, l) for i, l in enumerate(ax.get_lines())]
+                     + [(c.get_zorder(), len(ax.lines) + i, c) for i, c in enumerate(ax.collections)
+                        if isinstance(c, PathCollection)], key=lambda t: (t[0], t[1]))
+    for _, _, art in artists:
+        if not art.get_visible() or (art.get_alpha() is not None and art.get_alpha() < 1):
+            continue
+        if isinstance(art, Line2D):
+            xy = np.column_stack([np.asarray(art.get_xdata(), float), np.asarray(art.get_ydata(), float)])
+            has_marker = art.get_marker() not in (None, "None", "", " ")
+            r = art.get_markersize() * pt / 2 if has_marker else None
+            lw = art.get_linewidth() * pt if art.get_linestyle() not in ("None", "none", "", " ") else None
+            filled = has_marker and art.get_fillstyle() == "full" and art.get_markerfacecolor() != "none" \
+                and str(art.get_marker()) not in ("x", "+", "|", "_", "1", "2", "3", "4", ".", ",")
+            trans = art.get_transform()
+        else:
+            xy, trans = np.asarray(art.get_offsets(), float), art.get_offset_transform()
+            sizes = art.get_sizes()
+            r = float(np.sqrt(sizes.min()) * pt / 2) if len(sizes) else None
+            lw, filled = None, len(art.get_facecolor()) > 0
+        xy = xy[np.isfinite(xy).all(axis=1)] if len(xy) else xy
+        if not len(xy) or (r is None and lw is None):
+            continue
+        out.append((art.get_label(), trans.transform(xy), r, lw, filled))
+    return out
+
+
+def _hidden_problems(fig) -> list[str]:
+    problems = []
+    for ax in fig.axes:
+        series = _series(ax)
+        for i, (lab, pts, r, lw, _) in enumerate(series):
+            for lab2, pts2, r2, lw2, filled2 in series[i + 1:]:
+                d = np.linalg.norm(pts[:, None, :] - pts2[None, :, :], axis=2).min(axis=1)
+                covered_markers = r is None or (r2 is not None and filled2 and np.all(d + r <= r2 + 0.5))
+                covered_line = lw is None or (lw2 is not None and lw2 >= lw and np.all(d <= 0.5))
+                if covered_markers and covered_line and (r is not None or lw is not None):
+                    problems.append(f"series {lab!r} is hidden under {lab2!r} in panel {ax.get_title()!r}")
+                    break
+    return problems
+
+
+def lint(fig, png_path) -> list[str]:
+    """Every rule of the module docstring broken by ``fig``, just saved as ``png_path`` at ``fig.dpi``."""
+    renderer = fig.canvas.get_renderer()  # the layout savefig just drew, at fig.dpi (see `linted`)
+    h, w = mimage.imread(png_path).shape[:2]
+    problems = []
+    if w / h > MAX_WIDE:
+        problems.append(f"PNG {w}x{h} px is {w / h:.1f} times wider than tall (> {MAX_WIDE})")
+    scale = min(1.0, FIGURE_WIDTH_PX / w)
+    sizes = [t.get_fontsize() for a in fig.axes if a.get_visible() for _, t in _axes_texts(a)]
+    sizes += [t.get_fontsize() for leg in list(fig.legends) + [a.get_legend() for a in fig.axes
+              if a.get_legend() is not None] for t in leg.get_texts()]
+    if sizes:
+        px = min(sizes) * SAVE_DPI / 72 * scale
+        if px < MIN_TEXT_PX:
+            problems.append(f"smallest text {min(sizes):g} pt shows {px:.1f} CSS px high at the "
+                            f"displayed width {min(w, FIGURE_WIDTH_PX)} px (< {MIN_TEXT_PX})")
+    return problems + _text_problems(fig, renderer) + _legend_problems(fig) + _hidden_problems(fig)
+
+
+@pytest.fixture
+def linted(monkeypatch):
+    """``{png name: problems}`` of every figure saved while the fixture is active."""
+    found = {}
+    original = Figure.savefig
+
+    def savefig(self, fname, *args, **kwargs):
+        # Draw at the resolution of the file, and keep it: matplotlib places axis labels in
+        # pixels during the draw, so extents read afterwards are consistent only at that dpi
+        # (and no second draw is needed).
+        self.set_dpi(kwargs.get("dpi", self.dpi))
+        original(self, fname, *args, **kwargs)
+        found[str(fname).rsplit("/", 1)[-1]] = lint(self, fname)
+
+    monkeypatch.setattr(Figure, "savefig", savefig)
+    return found
+
+
+# --------------------------------------------------------------------------- the lint catches
+def _labelled(ax, title="", legend=True):
+    ax.set_xlabel("x [–]")
+    ax.set_ylabel("y [–]")
+    if title:
+        ax.set_title(title)
+    if legend:
+        ax.legend()
+
+
+def _save(fig, tmp_path, name="f"):
+    save_figure(fig, pd.DataFrame({"a": [1]}), tmp_path, name, "c")
+
+
+def test_lint_accepts_a_plain_figure(tmp_path, linted):
+    fig, axs = panel_grid(2, 2)
+    for a in axs:
+        a.plot([1, 2, 3], [1, 4, 9], "o-", label="a")
+        a.plot([1, 2, 3], [2, 3, 4], "s--", label="b")
+        _labelled(a, "short title")
+    _save(fig, tmp_path)
+    assert linted == {"f.png": []}
+
+
+def test_lint_catches_overlapping_titles_and_wide_strips(tmp_path, linted):
+    fig, axs = new_figure(6, 1, width=2.0, height=2.0)
+    for a in axs.ravel():
+        a.plot([1, 2], [1, 2], label="a")
+        _labelled(a, "a rather long subplot title that runs over its neighbour")
+    _save(fig, tmp_path)
+    problems = linted["f.png"]
+    assert any("wider than tall" in p for p in problems)
+    assert any("title" in p and ("overlaps" in p or "runs into" in p) for p in problems)
+
+
+def test_lint_catches_alike_legend_entries_and_hidden_series(tmp_path, linted):
+    fig, axs = new_figure()
+    a = axs[0, 0]
+    a.plot([1, 2, 3], [1, 2, 3], "o", ms=4, color="tab:red", label="float32")
+    a.plot([1, 2, 3], [1, 2, 3], "o", ms=6, color="tab:blue", label="longdouble")
+    a.plot([1, 2, 3], [3, 2, 1], "--", color="k", label="η=0.001")
+    a.plot([1, 2, 3], [3, 1, 2], "--", color="k", label="η=0.1")
+    _labelled(a)
+    _save(fig, tmp_path)
+    problems = linted["f.png"]
+    assert any("'η=0.001' and 'η=0.1' are drawn alike" in p for p in problems)
+    assert any("'float32' is hidden under 'longdouble'" in p for p in problems)
+
+
+def test_lint_catches_clipped_and_tiny_text(tmp_path, linted):
+    fig, axs = new_figure(3, 1, width=4.3, height=3.6)
+    for a in axs.ravel():
+        a.plot([1, 2], [1, 2], label="a")
+        _labelled(a, legend=False)
+        a.legend(fontsize=4)
+    fig.set_layout_engine("none")
+    axs[0, 0].set_position([0.0, 0.1, 0.3, 0.8])  # its y label and tick labels left of the canvas
+    _save(fig, tmp_path)
+    problems = linted["f.png"]
+    assert any("CSS px high" in p for p in problems)
+    assert any("clipped" in p for p in problems)
+
+
+# --------------------------------------------------------------------------- every report figure
+#: Smaller sweeps for the two generic sections, whose "quick" profile runs every registered solver
+#: configuration in every precision (about 200 s and 50 s on one core).  Every solver and variant
+#: stays (the figures keep one panel per configuration, as in the default report); only the problem
+#: sizes and the C grids shrink (two C values still give the maps their offsets and the digits
+#: panels two points per precision).
+SMALL = {sections_precision: sections_precision.with_settings(
+             "quick", sinc_n=10, ripley_n=12, accuracy_C=(1.0, 1e6), map_M=30, map_C=(1e0, 1e16)),
+         sections_appendix: sections_appendix.with_settings("quick", C=(1.0, 1e8))}
+
+
+@pytest.mark.parametrize("key", [s.key for s in report_sections()])
+def test_report_figures_pass_the_lint(key, render_section, linted, monkeypatch):
+    for module, settings in SMALL.items():
+        monkeypatch.setitem(module.SETTINGS, "quick", settings)
+    render_section(key)
+    if not linted:
+        pytest.skip(f"section {key!r} draws no figure on the quick profile")
+    bad = {name: problems for name, problems in linted.items() if problems}
+    assert not bad, "\n".join(f"{n}: {p}" for n, ps in bad.items() for p in ps)

@@ -1,0 +1,81 @@
+"""The report page's navigation (issue 22): a sticky table of contents, sections collapsed to their
+verdict and key figure with the rest under ``<details>``, plain HTML readable offline."""
+from __future__ import annotations
+
+import html.parser
+
+import pandas as pd
+
+from lssvm_analysis.report.figures import new_figure, save_figure, save_table
+from lssvm_analysis.report.html import Section, render_page
+
+
+class _Tree(html.parser.HTMLParser):
+    """Start tags with their attributes and the stack of open tags at each one."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.tags = [], []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs), tuple(self.stack)))
+        if tag not in ("img", "meta", "br", "hr", "input", "link"):
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in self.stack:
+            while self.stack.pop() != tag:
+                pass
+
+
+def _figure(tmp_path, name):
+    fig, ax = new_figure()
+    ax[0, 0].plot([1, 2], [3, 4], label="x")
+    ax[0, 0].set_xlabel("x [s]")
+    ax[0, 0].set_ylabel("y [m]")
+    ax[0, 0].legend()
+    return save_figure(fig, pd.DataFrame({"a": [1]}), tmp_path, name, f"caption {name}")
+
+
+def _sections(tmp_path):
+    one = Section("1. First", "first", verdict="first verdict")
+    one.p("some text")
+    one.figure(_figure(tmp_path, "a"))
+    one.figure(_figure(tmp_path, "b"), key=True)
+    one.table(save_table(pd.DataFrame({"c": [1.0]}), tmp_path, "t", "a table"))
+    two = Section("2. Second", "second", verdict="second verdict")
+    two.p("only text")
+    return [one, two]
+
+
+def test_page_has_a_sticky_contents_and_collapsed_sections(tmp_path):
+    page = render_page("T", _sections(tmp_path))
+    tree = _Tree()
+    tree.feed(page)
+    toc = [a["href"] for tag, a, stack in tree.tags if tag == "a" and "nav" in stack]
+    assert toc == ["#first", "#second"]
+    assert "position:sticky" in page
+    ids = [a.get("id") for tag, a, _ in tree.tags if tag == "section"]
+    assert ids == ["first", "second"]
+    imgs = {a["src"]: "details" in stack for tag, a, stack in tree.tags if tag == "img"}
+    assert imgs == {"b.png": False, "a.png": True}  # the key figure is shown, the other folded
+    assert page.index("first verdict") < page.index("b.png") < page.index("<details>")
+    assert page.count("<details>") == 2 and "Details: 1 paragraph, 1 figure, 1 table" in page
+    assert page.count('class="verdict"') == 2
+
+
+def test_first_figure_is_the_key_figure_by_default(tmp_path):
+    sec = Section("s", "s", verdict="v")
+    sec.figure(_figure(tmp_path, "a"))
+    sec.figure(_figure(tmp_path, "b"))
+    assert sec.key_figure().png == "a.png"
+    assert Section("t", "t").key_figure() is None
+
+
+def test_page_is_offline(tmp_path):
+    page = render_page("T", _sections(tmp_path))
+    tree = _Tree()
+    tree.feed(page)
+    assert not [t for t, _, _ in tree.tags if t in ("script", "link", "iframe")]
+    links = [v for _, a, _ in tree.tags for k, v in a.items() if k in ("src", "href")]
+    assert links and not [v for v in links if "://" in v or v.startswith("//")]
