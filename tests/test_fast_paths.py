@@ -87,6 +87,20 @@ def test_gemm_kernel_is_exactly_symmetric(n, d, rng):
     assert np.array_equal(K, K.T) and (np.diag(K) == 1).all()
 
 
+@pytest.mark.parametrize("name", HW + ["longdouble", "mp30"])
+@pytest.mark.parametrize("formation", RBF_FORMATIONS)
+def test_kernel_of_x_with_itself_is_the_symmetric_kernel(name, formation, rng):
+    """rbf_kernel(X, X) (a copy of X too) is rbf_kernel(X) bit for bit, so it factors (issue 21)."""
+    n = 80 if name in HW else 12
+    X = rng.uniform(-1, 1, (n, 3))
+    K = la.rbf_kernel(X, sigma2=2.0, precision=name, formation=formation)
+    for Z in (X, X.copy()):
+        assert np.array_equal(la.rbf_kernel(X, Z, sigma2=2.0, precision=name, formation=formation), K)
+    p = la.get_precision(name)
+    L = p.cholesky(la.rbf_kernel(X, X, sigma2=2.0, precision=p, formation=formation) + p.eye(n))
+    assert L.shape == (n, n)
+
+
 def test_formations_are_registered_and_validated(rng):
     X = rng.uniform(size=(7, 3))
     assert RBF_FORMATIONS[0] == "gemm" and "differences" in RBF_FORMATIONS

@@ -27,9 +27,18 @@ def _short(value) -> str:
     return r if len(r) <= 80 else r[:77] + "..."
 
 
+def _asarray(a, name: str) -> np.ndarray:
+    """``np.asarray`` with a ValueError naming ``name`` for ragged nested sequences."""
+    try:
+        return np.asarray(a)
+    except ValueError as exc:  # "setting an array element with a sequence ... inhomogeneous shape"
+        raise ValueError(f"expected a rectangular array for {name}, got a ragged sequence "
+                         f"({exc})") from None
+
+
 def as_matrix(a, name: str, *, allow_object: bool = True) -> np.ndarray:
     """Return ``a`` as a non-empty 2-D real array (no copy if possible)."""
-    arr = np.asarray(a)
+    arr = _asarray(a, name)
     if arr.dtype.kind not in "fiu" and not (allow_object and arr.dtype == object):
         raise TypeError(f"expected a real floating-point array for {name}, got dtype={arr.dtype}")
     if arr.ndim != 2:
@@ -41,7 +50,7 @@ def as_matrix(a, name: str, *, allow_object: bool = True) -> np.ndarray:
 
 def as_vector(a, name: str, *, allow_object: bool = True) -> np.ndarray:
     """Return ``a`` as a non-empty 1-D real array."""
-    arr = np.asarray(a)
+    arr = _asarray(a, name)
     if arr.dtype.kind not in "fiub" and not (allow_object and arr.dtype == object):
         raise TypeError(f"expected a real array for {name}, got dtype={arr.dtype}")
     if arr.ndim != 1:
@@ -76,21 +85,36 @@ def check_finite(a: np.ndarray, name: str) -> None:
         raise ValueError(f"expected finite values in {name}, got NaN or inf{where}")
 
 
-def check_symmetric(a: np.ndarray, name: str, *, block: int = 512) -> None:
-    """Exact symmetry check, blocked so that the transpose stays in cache.
+def check_symmetric(a: np.ndarray, name: str, *, u: float = 0.0, block: int = 512) -> None:
+    """Symmetry check with LAPACK's reading of one triangle, blocked so that the transpose stays in cache.
 
-    NaN never compares equal, so a NaN anywhere makes this fail; the message
-    then says NaN rather than "not symmetric".
+    Passes when every |a_ij - a_ji| <= n u max|a| (exact symmetry for ``u = 0``).  A
+    factorization that reads one triangle then works on a matrix within ``n^2 u max|a| <=
+    n^2 u ||a||_2`` (2-norm of the discarded antisymmetric part, at most n entries per row)
+    of ``a``, inside the O(n^2 u ||a||_2) normwise backward error Cholesky has anyway
+    (Higham Thm 10.3 with || |L| |L^T| ||_2 <= n ||A||_2): the check refuses a matrix
+    that is not symmetric, not one that a computation made symmetric only up to rounding
+    (e.g. two GEMMs that sum K_ij and K_ji in different orders).  NaN never passes; the
+    message then says NaN rather than "not symmetric".
     """
     n = a.shape[0]
+    tol = None
     for i in range(0, n, block):
         for j in range(0, i + 1, block):
-            if not np.array_equal(a[i:i + block, j:j + block], a[j:j + block, i:i + block].T):
-                check_finite(a, name)
+            lower, upper = a[i:i + block, j:j + block], a[j:j + block, i:i + block].T
+            if np.array_equal(lower, upper):
+                continue
+            if tol is None:
+                check_finite(a, name)  # NaN / inf: say so rather than "not symmetric"
+                tol = n * u * float(np.max(np.abs(a)))
+            diff = np.abs(lower - upper)
+            worst = np.unravel_index(int(np.argmax(diff)), diff.shape)
+            if not (diff[worst] <= tol):
+                r, c = sorted((i + int(worst[0]), j + int(worst[1])), reverse=True)  # lower: r > c
                 raise ValueError(
-                    f"expected a symmetric matrix for {name}, got {name}[{i}:{i + block}, "
-                    f"{j}:{j + block}] != {name}[{j}:{j + block}, {i}:{i + block}].T"
-                )
+                    f"expected a symmetric matrix for {name} (within n u max|{name}| = {tol:.3g}, "
+                    f"u = {u:.3g}), got |{name}[{r}, {c}] - {name}[{c}, {r}]| = {float(diff[worst]):.3g} "
+                    f"for {name}.shape={a.shape}")
 
 
 def check_positive(name: str, value) -> float:

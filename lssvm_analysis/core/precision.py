@@ -128,9 +128,14 @@ class Precision(ABC):
         Parameters
         ----------
         A : (n, n) array_like
-            Symmetric positive definite; converted with ``asarray``.
+            Symmetric positive definite; converted with ``asarray``.  Only the lower
+            triangle is read (LAPACK's ``uplo='L'``, as ``scipy.linalg.cholesky(lower=True)``).
         check : bool
-            Validate shape, symmetry and finiteness first (O(n^2)).
+            Validate shape, symmetry and finiteness first (O(n^2)).  Symmetry is
+            checked to within n u max|A| (``_validation.check_symmetric``: the
+            antisymmetric part a one-triangle read discards is then inside
+            Cholesky's own backward error), u the coarser of A's format and this
+            precision, so a matrix symmetric up to rounding is factored.
         overwrite : bool, keyword-only
             Allow float32 / float64 to factor A in place when it is a C- or
             F-contiguous array of this dtype (no n x n copy, no cleaning pass):
@@ -138,6 +143,8 @@ class Precision(ABC):
             A's entries, so use it only with ``cho_solve`` / ``solve_triangular(
             lower=True)``, which read the lower triangle.  A is destroyed, also
             on a breakdown.  Ignored by longdouble and mpN (always a new L).
+            float32 / float64 return L in A's memory order (a C-ordered A gives
+            a C-ordered L, potrf's upper factor of the Fortran view A.T).
 
         Raises
         ------
@@ -161,10 +168,15 @@ class Precision(ABC):
         Ap = self._convert(A, name)
         if check:
             if symmetric:  # the caller's numbers: rounding to float32 must not symmetrize them
-                check_symmetric(A, name)  # says NaN when a NaN breaks the symmetry
+                check_symmetric(A, name, u=self._symmetry_u(A))  # says NaN when a NaN breaks it
             if finite:
                 check_finite(Ap, name)  # inf == inf passes check_symmetric; float32 may overflow
         return Ap
+
+    def _symmetry_u(self, A):
+        """Unit roundoff of the symmetry tolerance: the coarser of A's format and this precision."""
+        u_in = float(np.finfo(A.dtype).eps) / 2 if A.dtype.kind == "f" else 0.0
+        return max(u_in, self.unit_roundoff)
 
     def _convert(self, a, name):
         """``asarray`` with a named TypeError for object entries that are not real numbers."""
@@ -246,39 +258,41 @@ class LapackPrecision(_NativeDtype, Precision):
         return a.astype(self.dtype, copy=False)
 
 
-    # NaN fails check_symmetric; an inf below the diagonal makes a later pivot -inf
+    # NaN fails check_symmetric; an inf in the lower triangle makes a later pivot -inf
     # (potrf reports it) and an inf on the diagonal leaves an inf on L's diagonal.
     _factor_checks_finite = True
 
     def _cholesky(self, A, *, overwrite=False):
-        # A is symmetric, so A.T is the same matrix; for a C-ordered A it is
-        # Fortran-ordered and potrf's private copy is a plain copy rather than
-        # a transposing one (measured: 65 ms against 69 ms at n = 2000).  In
-        # place (overwrite), potrf gets that Fortran view itself: no copy, and
-        # the untouched strict upper triangle of the view keeps A's entries.
-        F = A.T if A.flags.c_contiguous else A
+        # The lower triangle of A is read.  For a C-ordered A the Fortran view F = A.T holds
+        # it as F's upper triangle: potrf(uplo='U') factors F = U^T U, U = L^T, and L = U.T is
+        # a C-ordered view (no transposing copy: 65 ms against 69 ms at n = 2000 for the plain
+        # copy potrf makes of F).  In place (overwrite) potrf gets F itself: L is A's memory,
+        # and A's strict upper triangle, which potrf does not touch, keeps A's entries.
+        c_order = A.flags.c_contiguous and not A.flags.f_contiguous
+        F, lower = (A.T, 0) if c_order else (A, 1)
         inplace = bool(overwrite) and F.flags.f_contiguous and F.dtype == self.dtype
         diag = np.diagonal(A).copy() if inplace else None  # potrf overwrites the diagonal
-        c, info = self._potrf(F, lower=1, clean=0 if inplace else 1, overwrite_a=int(inplace))
+        c, info = self._potrf(F, lower=lower, clean=0 if inplace else 1, overwrite_a=int(inplace))
+        L = c if lower else c.T
         if info > 0:
             k = info - 1
-            if inplace:  # the original: the saved diagonal and c's untouched strict upper triangle
-                n = c.shape[0]
-                if not (np.isfinite(diag).all() and all(np.isfinite(c[i, i + 1:]).all() for i in range(n))):
+            if inplace:  # the original: the saved diagonal and A's untouched strict upper triangle
+                n = A.shape[0]
+                if not (np.isfinite(diag).all() and all(np.isfinite(A[i, i + 1:]).all() for i in range(n))):
                     raise ValueError("expected finite values in A, got NaN or inf")
-                col, akk = c[:k, k], diag[k]
+                row, akk = A[:k, k], diag[k]  # the mirror of the row read (symmetric to n u max|A|)
             else:
                 check_finite(A, "A")  # a non-finite entry is bad input, not a breakdown
-                col, akk = A[:k, k], A[k, k]
+                row, akk = A[k, :k], A[k, k]
             # The pivot potrf rejected: xPOTF2, xPOTRF2 and OpenBLAS's potf2 leave it on the
             # diagonal.  Recomputing it (below) can round it to a positive number.
-            d = c[k, k]
+            d = L[k, k]
             if d > 0:  # an implementation that does not leave it there
-                d = self._pivot(c, k, col, akk)
+                d = self._pivot(L, k, row, akk)
             raise CholeskyBreakdownError(CholeskyBreakdown(k, float(d), A.shape[0], self.name))
         if info < 0:  # pragma: no cover - the arguments are ours
             raise ValueError(f"illegal value in argument {-info} of {self.name} potrf")
-        cdiag = np.diagonal(c)
+        cdiag = np.diagonal(L)
         if not np.isfinite(cdiag).all():
             if inplace:
                 if not np.isfinite(diag).all():
@@ -287,23 +301,28 @@ class LapackPrecision(_NativeDtype, Precision):
                 check_finite(A, "A")  # an inf on A's diagonal: bad input
             k = int(np.argmin(np.isfinite(cdiag)))  # else overflow in the factor
             raise CholeskyBreakdownError(CholeskyBreakdown(k, float(cdiag[k]), A.shape[0], self.name))
-        return c
+        return L
 
-    def _pivot(self, c, k, col, akk):
-        """a_kk - ||l_k||^2 from the partial factor, l_k = L11^{-1} a_{1:k,k} (in this dtype)."""
+    def _pivot(self, L, k, row, akk):
+        """a_kk - ||l_k||^2 from the partial factor, l_k = L11^{-1} a_{k,1:k} (in this dtype)."""
         if k == 0:
             return akk
-        lk = self.solve_triangular(c[:k, :k], col, lower=True)
+        lk = self.solve_triangular(L[:k, :k], row, lower=True)
         return akk - lk @ lk
 
     def solve_triangular(self, T, b, *, lower=True, trans=False):
+        if T.flags.c_contiguous and not T.flags.f_contiguous:  # op(T) = op'(T.T): no Fortran copy
+            T, lower, trans = T.T, not lower, not trans
         x, info = self._trtrs(T, self.asarray(b), lower=int(lower), trans=int(trans))
         if info > 0:
             raise np.linalg.LinAlgError(f"triangular matrix is singular: zero diagonal at {info - 1}")
         return x
 
     def cho_solve(self, L, b):
-        x, info = self._potrs(L, self.asarray(b), lower=1)
+        if L.flags.c_contiguous and not L.flags.f_contiguous:  # U = L.T, U^T U = L L^T: no copy
+            x, info = self._potrs(L.T, self.asarray(b), lower=0)
+        else:
+            x, info = self._potrs(L, self.asarray(b), lower=1)
         return x
 
     def lu_factor(self, A, *, overwrite=False):
