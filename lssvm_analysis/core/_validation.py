@@ -19,6 +19,8 @@ __all__ = [
     "check_open_interval",
     "check_int",
     "check_representable",
+    "as_rng",
+    "check_bool",
 ]
 
 
@@ -85,19 +87,23 @@ def check_finite(a: np.ndarray, name: str) -> None:
         raise ValueError(f"expected finite values in {name}, got NaN or inf{where}")
 
 
-def check_symmetric(a: np.ndarray, name: str, *, u: float = 0.0, block: int = 512) -> None:
+def check_symmetric(a: np.ndarray, name: str, p=None, *, block: int = 512) -> bool:
     """Symmetry check with LAPACK's reading of one triangle, blocked so that the transpose stays in cache.
 
-    Passes when every |a_ij - a_ji| <= n u max|a| (exact symmetry for ``u = 0``).  A
+    Passes when every |a_ij - a_ji| <= n u max|a|, u the coarser of a's format and the
+    Precision ``p`` (duck-typed: ``unit_roundoff``; exact symmetry when ``p`` is None).  A
     factorization that reads one triangle then works on a matrix within ``n^2 u max|a| <=
     n^2 u ||a||_2`` (2-norm of the discarded antisymmetric part, at most n entries per row)
     of ``a``, inside the O(n^2 u ||a||_2) normwise backward error Cholesky has anyway
     (Higham Thm 10.3 with || |L| |L^T| ||_2 <= n ||A||_2): the check refuses a matrix
     that is not symmetric, not one that a computation made symmetric only up to rounding
     (e.g. two GEMMs that sum K_ij and K_ji in different orders).  NaN never passes; the
-    message then says NaN rather than "not symmetric".
+    message then says NaN rather than "not symmetric".  Returns True when ``a`` is exactly
+    symmetric, False when it is within the tolerance only.
     """
     n = a.shape[0]
+    u = 0.0 if p is None else max(p.unit_roundoff,
+                                  float(np.finfo(a.dtype).eps) / 2 if a.dtype.kind == "f" else 0.0)
     tol = None
     for i in range(0, n, block):
         for j in range(0, i + 1, block):
@@ -115,6 +121,7 @@ def check_symmetric(a: np.ndarray, name: str, *, u: float = 0.0, block: int = 51
                     f"expected a symmetric matrix for {name} (within n u max|{name}| = {tol:.3g}, "
                     f"u = {u:.3g}), got |{name}[{r}, {c}] - {name}[{c}, {r}]| = {float(diff[worst]):.3g} "
                     f"for {name}.shape={a.shape}")
+    return tol is None
 
 
 def check_positive(name: str, value) -> float:
@@ -133,11 +140,13 @@ def check_open_interval(name: str, value, lo: float, hi: float) -> float:
     return value
 
 
-def check_int(name: str, value, *, minimum: int = 0) -> int:
+def check_int(name: str, value, *, minimum: int = 0, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"expected an integer for {name}, got {name}={_short(value)}")
     if value < minimum:
         raise ValueError(f"expected {name} >= {minimum}, got {name}={_short(value)}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"expected {name} <= {maximum}, got {name}={_short(value)}")
     return int(value)
 
 
@@ -157,3 +166,28 @@ def check_representable(a: np.ndarray, name: str, p) -> None:
         worst = float(np.max(np.abs(np.asarray(a, dtype=np.float64))))
         raise ValueError(f"expected {name} representable in {p.name} (|{name}| <= {big:.8g}), "
                          f"got max |{name}| = {worst:.3g}, which overflows to inf in {p.name}")
+
+
+def as_rng(name: str, value) -> np.random.Generator:
+    """``numpy.random.default_rng(value)`` for None, an int >= 0, a non-empty sequence of them, a
+    SeedSequence / BitGenerator or a Generator (used as is); anything else (text, floats, bools)
+    is a TypeError naming ``name``."""
+    if isinstance(value, np.random.Generator):
+        return value
+    def entropy(v):
+        return isinstance(v, numbers.Integral) and not isinstance(v, bool) and v >= 0
+
+    ok = (value is None or isinstance(value, (np.random.SeedSequence, np.random.BitGenerator))
+          or entropy(value)
+          or (isinstance(value, (list, tuple)) and len(value) > 0 and all(entropy(v) for v in value)))
+    if not ok:
+        raise TypeError(f"expected None, an int >= 0 (or a sequence of them) or a numpy.random.Generator "
+                        f"for {name}, got {name}={_short(value)}")
+    return np.random.default_rng(value)
+
+
+def check_bool(name: str, value) -> bool:
+    """``value`` as a bool; anything but True / False (NumPy's included) is a TypeError naming ``name``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"expected True or False for {name}, got {name}={_short(value)}")
+    return bool(value)

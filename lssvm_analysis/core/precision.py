@@ -21,6 +21,7 @@ Conventions
 """
 from __future__ import annotations
 
+import copyreg
 import re
 import warnings
 from abc import ABC, abstractmethod
@@ -135,16 +136,18 @@ class Precision(ABC):
             checked to within n u max|A| (``_validation.check_symmetric``: the
             antisymmetric part a one-triangle read discards is then inside
             Cholesky's own backward error), u the coarser of A's format and this
-            precision, so a matrix symmetric up to rounding is factored.
+            precision, so a matrix symmetric up to rounding is factored.  With
+            ``check=False`` A is taken as exactly symmetric (either triangle may
+            be read).
         overwrite : bool, keyword-only
             Allow float32 / float64 to factor A in place when it is a C- or
             F-contiguous array of this dtype (no n x n copy, no cleaning pass):
             L then shares A's memory and its strict upper triangle still holds
             A's entries, so use it only with ``cho_solve`` / ``solve_triangular(
             lower=True)``, which read the lower triangle.  A is destroyed, also
-            on a breakdown.  Ignored by longdouble and mpN (always a new L).
-            float32 / float64 return L in A's memory order (a C-ordered A gives
-            a C-ordered L, potrf's upper factor of the Fortran view A.T).
+            on a breakdown.  Ignored by longdouble and mpN (always a new L), and
+            by a C-ordered A that is symmetric only to within the tolerance
+            (it is copied so that its lower triangle is the one read).
 
         Raises
         ------
@@ -154,7 +157,17 @@ class Precision(ABC):
         ValueError, TypeError
             Not square, not symmetric, NaN/inf, empty, not real.
         """
-        A = self._prepare(A, "A", check=check, symmetric=True, finite=not self._factor_checks_finite)
+        exact = True
+        if check:  # the caller's numbers: rounding to float32 must not symmetrize them
+            A0 = as_matrix(A, "A")
+            check_square(A0, "A")
+            exact = check_symmetric(A0, "A", self)  # says NaN when a NaN breaks the symmetry
+        A = self._prepare(A, "A", check=check, symmetric=False, finite=not self._factor_checks_finite)
+        if not exact and not A.flags.f_contiguous:
+            # LAPACK reads the lower triangle of a Fortran array; the fast path of a C-ordered A
+            # hands it A.T, i.e. A's upper triangle, which is the same matrix only when A is
+            # exactly symmetric.  A copy keeps the factor the one of A's lower triangle.
+            A = np.asfortranarray(A)
         return self._cholesky(A, overwrite=overwrite)
 
     #: True where ``_cholesky`` itself tells non-finite input from a breakdown,
@@ -168,15 +181,10 @@ class Precision(ABC):
         Ap = self._convert(A, name)
         if check:
             if symmetric:  # the caller's numbers: rounding to float32 must not symmetrize them
-                check_symmetric(A, name, u=self._symmetry_u(A))  # says NaN when a NaN breaks it
+                check_symmetric(A, name, self)  # says NaN when a NaN breaks the symmetry
             if finite:
                 check_finite(Ap, name)  # inf == inf passes check_symmetric; float32 may overflow
         return Ap
-
-    def _symmetry_u(self, A):
-        """Unit roundoff of the symmetry tolerance: the coarser of A's format and this precision."""
-        u_in = float(np.finfo(A.dtype).eps) / 2 if A.dtype.kind == "f" else 0.0
-        return max(u_in, self.unit_roundoff)
 
     def _convert(self, a, name):
         """``asarray`` with a named TypeError for object entries that are not real numbers."""
@@ -258,41 +266,39 @@ class LapackPrecision(_NativeDtype, Precision):
         return a.astype(self.dtype, copy=False)
 
 
-    # NaN fails check_symmetric; an inf in the lower triangle makes a later pivot -inf
+    # NaN fails check_symmetric; an inf below the diagonal makes a later pivot -inf
     # (potrf reports it) and an inf on the diagonal leaves an inf on L's diagonal.
     _factor_checks_finite = True
 
     def _cholesky(self, A, *, overwrite=False):
-        # The lower triangle of A is read.  For a C-ordered A the Fortran view F = A.T holds
-        # it as F's upper triangle: potrf(uplo='U') factors F = U^T U, U = L^T, and L = U.T is
-        # a C-ordered view (no transposing copy: 65 ms against 69 ms at n = 2000 for the plain
-        # copy potrf makes of F).  In place (overwrite) potrf gets F itself: L is A's memory,
-        # and A's strict upper triangle, which potrf does not touch, keeps A's entries.
-        c_order = A.flags.c_contiguous and not A.flags.f_contiguous
-        F, lower = (A.T, 0) if c_order else (A, 1)
+        # A is symmetric, so A.T is the same matrix; for a C-ordered A it is
+        # Fortran-ordered and potrf's private copy is a plain copy rather than
+        # a transposing one (measured: 65 ms against 69 ms at n = 2000).  In
+        # place (overwrite), potrf gets that Fortran view itself: no copy, and
+        # the untouched strict upper triangle of the view keeps A's entries.
+        F = A.T if A.flags.c_contiguous else A
         inplace = bool(overwrite) and F.flags.f_contiguous and F.dtype == self.dtype
         diag = np.diagonal(A).copy() if inplace else None  # potrf overwrites the diagonal
-        c, info = self._potrf(F, lower=lower, clean=0 if inplace else 1, overwrite_a=int(inplace))
-        L = c if lower else c.T
+        c, info = self._potrf(F, lower=1, clean=0 if inplace else 1, overwrite_a=int(inplace))
         if info > 0:
             k = info - 1
-            if inplace:  # the original: the saved diagonal and A's untouched strict upper triangle
-                n = A.shape[0]
-                if not (np.isfinite(diag).all() and all(np.isfinite(A[i, i + 1:]).all() for i in range(n))):
+            if inplace:  # the original: the saved diagonal and c's untouched strict upper triangle
+                n = c.shape[0]
+                if not (np.isfinite(diag).all() and all(np.isfinite(c[i, i + 1:]).all() for i in range(n))):
                     raise ValueError("expected finite values in A, got NaN or inf")
-                row, akk = A[:k, k], diag[k]  # the mirror of the row read (symmetric to n u max|A|)
+                col, akk = c[:k, k], diag[k]
             else:
                 check_finite(A, "A")  # a non-finite entry is bad input, not a breakdown
-                row, akk = A[k, :k], A[k, k]
+                col, akk = A[:k, k], A[k, k]
             # The pivot potrf rejected: xPOTF2, xPOTRF2 and OpenBLAS's potf2 leave it on the
             # diagonal.  Recomputing it (below) can round it to a positive number.
-            d = L[k, k]
+            d = c[k, k]
             if d > 0:  # an implementation that does not leave it there
-                d = self._pivot(L, k, row, akk)
+                d = self._pivot(c, k, col, akk)
             raise CholeskyBreakdownError(CholeskyBreakdown(k, float(d), A.shape[0], self.name))
         if info < 0:  # pragma: no cover - the arguments are ours
             raise ValueError(f"illegal value in argument {-info} of {self.name} potrf")
-        cdiag = np.diagonal(L)
+        cdiag = np.diagonal(c)
         if not np.isfinite(cdiag).all():
             if inplace:
                 if not np.isfinite(diag).all():
@@ -301,28 +307,23 @@ class LapackPrecision(_NativeDtype, Precision):
                 check_finite(A, "A")  # an inf on A's diagonal: bad input
             k = int(np.argmin(np.isfinite(cdiag)))  # else overflow in the factor
             raise CholeskyBreakdownError(CholeskyBreakdown(k, float(cdiag[k]), A.shape[0], self.name))
-        return L
+        return c
 
-    def _pivot(self, L, k, row, akk):
-        """a_kk - ||l_k||^2 from the partial factor, l_k = L11^{-1} a_{k,1:k} (in this dtype)."""
+    def _pivot(self, c, k, col, akk):
+        """a_kk - ||l_k||^2 from the partial factor, l_k = L11^{-1} a_{1:k,k} (in this dtype)."""
         if k == 0:
             return akk
-        lk = self.solve_triangular(L[:k, :k], row, lower=True)
+        lk = self.solve_triangular(c[:k, :k], col, lower=True)
         return akk - lk @ lk
 
     def solve_triangular(self, T, b, *, lower=True, trans=False):
-        if T.flags.c_contiguous and not T.flags.f_contiguous:  # op(T) = op'(T.T): no Fortran copy
-            T, lower, trans = T.T, not lower, not trans
         x, info = self._trtrs(T, self.asarray(b), lower=int(lower), trans=int(trans))
         if info > 0:
             raise np.linalg.LinAlgError(f"triangular matrix is singular: zero diagonal at {info - 1}")
         return x
 
     def cho_solve(self, L, b):
-        if L.flags.c_contiguous and not L.flags.f_contiguous:  # U = L.T, U^T U = L L^T: no copy
-            x, info = self._potrs(L.T, self.asarray(b), lower=0)
-        else:
-            x, info = self._potrs(L, self.asarray(b), lower=1)
+        x, info = self._potrs(L, self.asarray(b), lower=1)
         return x
 
     def lu_factor(self, A, *, overwrite=False):
@@ -418,6 +419,22 @@ class LongDoublePrecision(_NativeDtype, _GenericPrecision):
         return self.asarray(mp21.eigvalsh(mp21.asarray(A)))
 
 
+def _reduce_mpf(v):
+    """Pickle an mpf exactly: mpmath's ``__reduce__`` rebuilds it in the global context at its
+    current precision (53 bits by default), which rounded an mp50 model to float64 in transit."""
+    ctx = v.context
+    return _rebuild_mpf, (None if ctx is mpmath.mp else ctx.dps, v._mpf_)
+
+
+def _rebuild_mpf(dps, mpf_tuple):
+    """The mpf of the raw (sign, man, exp, bc) tuple, unrounded, in the context it came from."""
+    ctx = mpmath.mp if dps is None else get_precision(f"mp{dps}").ctx
+    return ctx.make_mpf(mpf_tuple)
+
+
+copyreg.pickle(mpmath.mp.mpf, _reduce_mpf)  # values made under ``workdps`` in the global context
+
+
 def _mpf_to_longdouble(v) -> np.longdouble:
     hi = float(v)
     return np.longdouble(hi) + np.longdouble(float(v - hi)) if np.isfinite(hi) else np.longdouble(hi)
@@ -436,6 +453,7 @@ class MPPrecision(_GenericPrecision):
         self._exp = np.frompyfunc(self.ctx.exp, 1, 1)
         self._sqrt = np.frompyfunc(self.ctx.sqrt, 1, 1)
         self._conv = np.frompyfunc(self._convert1, 1, 1)
+        copyreg.pickle(self.ctx.mpf, _reduce_mpf)  # pickle every digit (mpmath's own reduce rounds)
 
     def _convert1(self, v):
         if isinstance(v, np.longdouble):  # exact: split into two float64

@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from ..core._validation import as_rng
 from ..core.exceptions import UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
 from ..core.precision import get_precision, precisions as _precisions
 
@@ -221,7 +222,7 @@ class SolverInfo:
         task = self.task_for(task)
         if task not in self.tasks:
             raise ValueError(f"expected a task in {self.tasks} for solver {self.name!r}, got task={task!r}")
-        rng = np.random.default_rng(rng)
+        rng = as_rng("rng", rng)
         X, y = _example_data(task, n, rng)
         params: dict[str, Any] = {}
         if self.accepts("C"):
@@ -280,7 +281,17 @@ def _first_line(func) -> str:
 
 
 def solvers(task: str | None = None, *, paper: str | None = None) -> list[str]:
-    """Registered solver names, optionally only those for ``task`` and/or ``paper``."""
+    """Registered solver names, optionally only those for ``task`` and/or ``paper``.
+
+    Raises
+    ------
+    ValueError
+        ``task`` or ``paper`` that no registered solver has (a typo would give ``[]``).
+    """
+    for name, value, known in (("task", task, {t for s in _SOLVERS.values() for t in s.tasks}),
+                               ("paper", paper, {s.paper for s in _SOLVERS.values()})):
+        if value is not None and value not in known:
+            raise ValueError(f"expected {name} in {sorted(known)}, got {name}={value!r}")
     return [n for n, s in _SOLVERS.items()
             if (task is None or task in s.tasks) and (paper is None or s.paper == paper)]
 
