@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import os
 import pickle
 import warnings
 
@@ -102,3 +103,68 @@ def test_mp_value_made_in_the_global_context_keeps_its_digits():
     with mpmath.workdps(50):
         third = mpmath.mpf(1) / 3
     assert pickle.loads(pickle.dumps(third))._mpf_ == third._mpf_
+
+
+# -- the fuzz gate -------------------------------------------------------------------------------
+#: The error contract of ``la.fit``: bad input is a ValueError / TypeError (the package's named
+#: errors derive from them), a problem too large for memory an InsufficientMemoryError.  Anything
+#: else (OverflowError, ZeroDivisionError, IndexError, a LinAlgError, ...) escaping is a bug.
+TYPED = (ValueError, TypeError, InsufficientMemoryError)
+
+
+def _finite(a) -> bool:
+    import mpmath
+
+    a = np.asarray(a)
+    if a.dtype == object:
+        return all(bool(mpmath.isfinite(v)) for v in a.flat)
+    return bool(np.isfinite(a).all())
+
+
+def _pairs():
+    for name in la.solvers():
+        info = la.get_solver(name)
+        for precision in la.precisions():
+            if info.supports_precision(precision):
+                yield pytest.param(name, precision, id=f"{name}-{precision}")
+
+
+@st.composite
+def _problems(draw, name):
+    info = la.get_solver(name)
+    task = draw(st.sampled_from(info.tasks))
+    n = draw(st.integers(6, 12))
+    pb = info.example_problem(task=task, n=n, rng=np.random.default_rng(draw(st.integers(0, 2 ** 16))))
+    scale = 10.0 ** draw(st.integers(-300, 300))
+    params = dict(pb.params)
+    if info.accepts("C"):
+        params["C"] = 10.0 ** draw(st.integers(-300, 300))
+    if info.accepts("sigma2"):
+        params["sigma2"] = 10.0 ** draw(st.integers(-8, 8))
+    y = pb.y * (10.0 ** draw(st.integers(-100, 100)) if task == "regression" else 1.0)
+    return pb.X * scale, y, params
+
+
+@pytest.mark.parametrize("name, precision", list(_pairs()))
+def test_fuzz_fit_raises_only_typed_errors_and_ok_means_finite(name, precision):
+    """A bounded hypothesis run per solver x precision (8 examples each, ~20 s for the whole gate on
+    one core; ``LSSVM_FUZZ_EXAMPLES`` raises it for a local hunt): extreme scalings of X, y, C
+    and sigma2."""
+
+    @settings(max_examples=int(os.environ.get("LSSVM_FUZZ_EXAMPLES", 8)), deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(_problems(name))
+    def run(problem):
+        X, y, params = problem
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            try:
+                fit = la.fit(name, X, y, precision=precision, **params)
+            except TYPED:
+                return
+        if fit.status == "ok":
+            assert _finite(fit.coef_) and _finite([fit.bias_]), (name, precision, params)
+        if fit.status == "breakdown":
+            assert fit.breakdown is not None, (name, precision, params, fit.diagnostics)
+
+    run()
