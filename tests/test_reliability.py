@@ -168,3 +168,43 @@ def test_fuzz_fit_raises_only_typed_errors_and_ok_means_finite(name, precision):
             assert fit.breakdown is not None, (name, precision, params, fit.diagnostics)
 
     run()
+
+
+# -- Ctrl-C --------------------------------------------------------------------------------------
+def test_ctrl_c_is_one_line_and_exit_130(tmp_path):
+    """SIGINT to a running ``report``: one line naming the records kept, exit status 130 (it was a
+    37-line traceback and -2)."""
+    import re
+    import signal
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    store, out = tmp_path / "s.sqlite", tmp_path / "out"
+    env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "LSSVM_ANALYSIS_STORE": str(store)}
+    # a shell's background job inherits SIGINT ignored (Python then installs no handler): restore it
+    proc = subprocess.Popen([sys.executable, "-m", "lssvm_analysis.cli", "report", "--quick", "--no-progress",
+                             "--jobs", "1", "--store", str(store), "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+    def rows():
+        try:
+            with sqlite3.connect(f"file:{store}?mode=ro", uri=True) as con:
+                return con.execute("SELECT COUNT(*) FROM records").fetchone()[0]
+        except sqlite3.Error:
+            return 0
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and rows() < 3 and proc.poll() is None:
+        time.sleep(0.1)
+    assert proc.poll() is None, "the report finished before it could be interrupted"
+    seen = rows()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    lines = err.decode().strip().splitlines()
+    assert proc.returncode == 130, err.decode()[-2000:]
+    assert len(lines) == 1, lines
+    m = re.fullmatch(r"lssvm-analysis: interrupted; (\d+) records kept, rerun to resume", lines[0])
+    assert m and int(m.group(1)) >= seen >= 3 and int(m.group(1)) == rows()
