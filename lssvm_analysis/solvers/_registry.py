@@ -130,6 +130,11 @@ class SolverInfo:
         ``30 n u``: one backward-stable factorization and solve).
     description : str
         One line for listings and the report.
+    peak : PeakMemory or None
+        The measured peak memory of a fit as a multiple of the (n+1)^2 matrix
+        it forms (declared by the family, used by its up-front memory guard,
+        checked against a measurement by the tests); None where the peak is
+        not such a multiple (reduced and iterative solvers).
     """
 
     name: str
@@ -145,6 +150,7 @@ class SolverInfo:
     example: Callable | None = None
     backward_bound: Callable = _default_backward_bound
     description: str = ""
+    peak: Any = None
 
     # -- what it takes ------------------------------------------------------
     def accepts(self, keyword: str) -> bool:
@@ -240,7 +246,8 @@ _SOLVERS: dict[str, SolverInfo] = {}
 
 
 def register(name: str, *, tasks, paper: str, equations: str, params=(), required=(), variants=(),
-             precisions=None, system=None, example=None, backward_bound=None, description=""):
+             precisions=None, system=None, example=None, backward_bound=None, description="",
+             peak=None):
     """Decorator adding a solver function to the registry under ``name``.
 
     See :class:`SolverInfo` for the arguments.  Variant keywords must be
@@ -264,7 +271,7 @@ def register(name: str, *, tasks, paper: str, equations: str, params=(), require
         _SOLVERS[name] = SolverInfo(name, func, tasks, paper, equations, params, required, variants,
                                     precisions, system, example,
                                     backward_bound or _default_backward_bound,
-                                    description or _first_line(func))
+                                    description or _first_line(func), peak)
         return func
 
     return deco
