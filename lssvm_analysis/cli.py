@@ -22,10 +22,9 @@ from threadpoolctl import threadpool_limits
 from . import __version__, datasets, precisions, solvers
 from .core.exceptions import MissingDependencyError, OutputPathError, StoreError
 from .experiments import SweepProgress
-from .report import PROFILE_NAMES, build_report
-from .report.build import require_distributed
 from .experiments.store import Store
-from .report.build import default_store
+from .report import PROFILE_NAMES, build_report
+from .report.build import default_store, require_distributed
 
 __all__ = ["main", "build_parser", "check_options", "CONFLICTS"]
 
