@@ -13,6 +13,7 @@ outcome counts printed at the end are read back from the store.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 
@@ -21,8 +22,9 @@ from threadpoolctl import threadpool_limits
 from . import __version__, datasets, precisions, solvers
 from .core.exceptions import MissingDependencyError, OutputPathError, StoreError
 from .experiments import SweepProgress
+from .experiments.store import Store
 from .report import PROFILE_NAMES, build_report
-from .report.build import require_distributed
+from .report.build import default_store, require_distributed
 
 __all__ = ["main", "build_parser", "check_options", "CONFLICTS"]
 
@@ -146,6 +148,9 @@ def main(argv=None) -> int:
     A store or output path that cannot be used (and any other error of the
     inputs) is one line on stderr, ``lssvm-analysis: error: ...``, and exit
     status 2 (argparse's convention); ``--debug`` shows the traceback.
+    Ctrl-C is one line, ``lssvm-analysis: interrupted; N records kept, rerun
+    to resume`` (N counts the store's committed records: the sweeps commit
+    each row as it arrives), and exit status 130 (128 + SIGINT, the shell's).
     """
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -157,6 +162,24 @@ def main(argv=None) -> int:
             raise
         print(f"{parser.prog}: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        if getattr(args, "debug", False):
+            raise
+        print(f"{parser.prog}: interrupted; {_records_kept(args)} records kept, rerun to resume",
+              file=sys.stderr)
+        return 130
+
+
+def _records_kept(args) -> int:
+    """The number of records in the store the command used (0 if it has none yet)."""
+    path = getattr(args, "store", None) or default_store()
+    try:
+        if not os.path.isfile(path):
+            return 0
+        with Store(path) as store:
+            return len(store)
+    except (StoreError, OSError):  # nothing usable there: nothing kept
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,6 +9,7 @@ the message names the argument the user passed (as a whole word).
 """
 from __future__ import annotations
 
+import copy
 import re
 import warnings
 
@@ -18,6 +19,8 @@ import pytest
 import lssvm_analysis as la
 from lssvm_analysis.core.exceptions import (StoreError, UnexpectedParameterError, UnknownPrecisionError,
                                             UnknownSolverError)
+from lssvm_analysis.core.linalg import simultaneous_cg
+from lssvm_analysis.core.records import QRBreakdown
 from lssvm_analysis.experiments import SweepSpec, run_sweep
 from lssvm_analysis.experiments.store import Store
 
@@ -61,6 +64,25 @@ SOLVER_CASES = [
      ValueError, "y"),
     ("float32-C-tiny", ("float32", "C"), lambda pb: {"C": 1e-300}, ValueError, "C"),
     ("float32-sigma2-tiny", ("float32", "sigma2"), lambda pb: {"sigma2": 1e-300}, ValueError, "sigma2"),
+    # issue 21: NumPy's "inhomogeneous shape" named nothing; text seeds were refused unnamed or not at all
+    ("X-ragged", None, lambda pb: {"X": [list(r) for r in pb.X[:-1]] + [list(pb.X[-1, :-1])]},
+     ValueError, "X"),
+    ("y-ragged", None, lambda pb: {"y": [[v] for v in pb.y[:-1]] + [[pb.y[-1], 0.0]]}, ValueError, "y"),
+    ("rng-text", "rng", lambda pb: {"rng": "abc"}, TypeError, "rng"),
+    ("rng-float", "rng", lambda pb: {"rng": 1.5}, TypeError, "rng"),
+    ("seed-text", "seed", lambda pb: {"seed": "abc"}, TypeError, "seed"),
+    # the fuzz's IndexError: a trace_tol that stops the pivoted Cholesky before its first pivot
+    ("trace_tol-beyond-trace", "trace_tol", lambda pb: {"trace_tol": 1e3}, ValueError, "trace_tol"),
+    ("trace_tol-beyond-trace-absolute", ("trace_tol", "trace_rule"),
+     lambda pb: {"trace_tol": 1e3, "trace_rule": "absolute"}, ValueError, "trace_tol"),
+    # fs-lssvm's hang: a documented upper bound (LIBSVM's max_iter: API_CASES)
+    ("n_swaps-huge", "n_swaps", lambda pb: {"n_swaps": 10 ** 12}, ValueError, "n_swaps"),
+    # rr-lssvr's drift took any value (12 silent acceptances: these x the precisions below)
+    ("drift-text", "drift", lambda pb: {"drift": "zzz"}, TypeError, "drift"),
+    ("drift-nan", "drift", lambda pb: {"drift": float("nan")}, TypeError, "drift"),
+    ("drift-negative", "drift", lambda pb: {"drift": -1}, TypeError, "drift"),
+    *[(f"drift-text-{name}", ("drift", "precision"), lambda pb, name=name: {"drift": "zzz", "precision": name},
+       TypeError, "drift") for name in la.precisions()],
 ]
 
 
@@ -82,25 +104,30 @@ def test_solver_bad_input_table(name, case):
     for need in needs:
         if need == "float32" and not info.supports_precision("float32"):
             pytest.skip(f"{name} does not run in float32")
-        if need not in (None, "float32") and not info.accepts(need):
+        if need not in (None, "float32", "precision") and not info.accepts(need):
             pytest.skip(f"{name} takes no {need}")
     pb = info.example_problem(n=16, rng=np.random.default_rng(0))
     over = make(pb)
     if over is None:
         pytest.skip("not applicable to this task")
+    if "precision" in needs and not info.supports_precision(over["precision"]):
+        pytest.skip(f"{name} does not run in {over['precision']}")
     X, y = over.pop("X", pb.X), over.pop("y", pb.y)
     precision = over.pop("precision", "float32" if "float32" in needs else
                          info.supported_precisions()[0] if "float64" not in info.supported_precisions()
                          else "float64")
     params = {**pb.params, **over}
-    X0, y0 = np.array(X, copy=True), np.array(y, copy=True)
+    X0, y0 = copy.deepcopy(X), copy.deepcopy(y)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.raises(etype) as exc:
             la.fit(name, X, y, precision=precision, **params)
     assert _names(str(exc.value), arg), (cid, str(exc.value))
-    np.testing.assert_array_equal(np.asarray(X), X0)  # the caller's arrays are untouched
-    np.testing.assert_array_equal(np.asarray(y), y0)
+    for given, before in ((X, X0), (y, y0)):  # the caller's arrays (and ragged lists) are untouched
+        if isinstance(given, np.ndarray):
+            np.testing.assert_array_equal(given, before)
+        else:
+            assert given == before
 
 
 _X = np.random.default_rng(0).normal(size=(6, 2))
@@ -147,6 +174,40 @@ API_CASES = [
                                  datasets=["sinc"], seeds=[0]), ":memory:", n_jobs=0, progress=False),
      ValueError, "n_jobs"),
     ("Store-empty-path", lambda: Store("").connection(), StoreError, "path"),
+    # issue 21: silent acceptances and unnamed errors
+    ("hestenes_stiefel_cg-non-symmetric",  # returned x = [0, 2], converged=True; the answer is [-1, 1]
+     lambda: la.hestenes_stiefel_cg([[1, 2], [0, 1]], [1, 1]), ValueError, "A"),
+    ("hestenes_stiefel_cg-non-symmetric-float",
+     lambda: la.hestenes_stiefel_cg(np.array([[2.0, 1.0], [0.5, 2.0]]), np.ones(2)), ValueError, "A"),
+    ("simultaneous_cg-non-symmetric",
+     lambda: simultaneous_cg(np.array([[2.0, 1.0], [0.5, 2.0]]), np.ones((2, 2))), ValueError, "A"),
+    ("cholesky-non-symmetric",
+     lambda: la.get_precision("float64").cholesky(np.array([[2.0, 1.0], [1.5, 2.0]])), ValueError, "A"),
+    ("cross_validate-y-length",  # ran on 19 points
+     lambda: la.cross_validate("lssvm-schur", np.random.default_rng(0).normal(size=(20, 2)), np.ones(19),
+                               folds=4), ValueError, "y"),
+    ("cross_validate-seed-text",
+     lambda: la.cross_validate("lssvm-schur", _X, np.ones(6), folds=2, seed="abc"), TypeError, "seed"),
+    ("solvers-task-unknown", lambda: la.solvers(task="foo"), ValueError, "task"),  # returned []
+    ("solvers-paper-unknown", lambda: la.solvers(paper="foo"), ValueError, "paper"),
+    ("cg_iteration_bound-eps-2", lambda: la.cg_iteration_bound(10, eps=2.0), ValueError, "eps"),  # gave 0
+    ("cg_iteration_bound-eps-1", lambda: la.cg_iteration_bound(10, eps=1.0), ValueError, "eps"),
+    ("fit_multiclass-random_state-text",  # accepted by every code but "random"
+     lambda: la.fit_multiclass(_X, np.array([0, 1, 2] * 2), random_state="x"), TypeError, "random_state"),
+    ("pivoted_cholesky-kernel-name",  # "'str' object is not callable"
+     lambda: la.pivoted_cholesky(_X, "rbf"), TypeError, "kernel"),
+    ("pivoted_cholesky-trace_tol-beyond-trace",  # the fuzz's IndexError downstream
+     lambda: la.pivoted_cholesky(_X, la.make_kernel("rbf"), trace_tol=6.0), ValueError, "trace_tol"),
+    ("pivoted_cholesky-trace_tol-relative-1",
+     lambda: la.pivoted_cholesky(_X, la.make_kernel("rbf"), trace_tol=1.0, relative=True), ValueError,
+     "trace_tol"),
+    ("example_problem-rng-text",
+     lambda: la.get_solver("krr").example_problem(n=8, rng="abc"), TypeError, "rng"),
+    *[(f"{name}-max_iter-beyond-int",  # the fuzz's OverflowError in LIBSVM's C int
+       lambda name=name: la.fit(name, _X, np.array([1.0, -1.0] * 3), max_iter=10 ** 12), ValueError, "max_iter")
+      for name in la.solvers(paper="baseline") if la.get_solver(name).accepts("max_iter")],
+    ("fit-X-ragged", lambda: la.fit("krr", [[1.0, 2.0], [3.0]], [1.0, 2.0]), ValueError, "X"),
+    ("rbf_kernel-Z-ragged", lambda: la.rbf_kernel(_X, [[1.0, 2.0], [3.0]]), ValueError, "Z"),
 ]
 
 
@@ -155,3 +216,62 @@ def test_api_bad_input_table(cid, call, etype, arg):
     with pytest.raises(etype) as exc:
         call()
     assert _names(str(exc.value), arg), (cid, str(exc.value))
+
+
+# -- outcomes, not errors: the fuzz's three crashes (minimal reproducers) and records ----------
+def _fit_quiet(*args, **kwargs):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fit = la.fit(*args, **kwargs)
+    return fit, [w for w in caught if issubclass(w.category, la.LSSVMWarning)]
+
+
+def _vieira_far(name, precision, solve="normal-equations"):
+    """X scaled by 1e300 (K = I) and C = 1e-242: D = [1 | (1 + 1/C) I], kappa_2(D) ~ 1e242."""
+    pb = la.get_solver(name).example_problem(n=8, rng=np.random.default_rng(0))
+    with np.errstate(over="ignore"):
+        return _fit_quiet(name, pb.X * 1e300, pb.y, precision=precision,
+                          **{**pb.params, "C": 1e-242, "solve": solve})
+
+
+@pytest.mark.parametrize("name", ["op-lssvm", "ip-lssvm"])
+@pytest.mark.parametrize("precision", ["longdouble", "mp50"])
+def test_squared_condition_overflow_records_inf_and_warns(name, precision):
+    """The fuzz's OverflowError at float(cond_d)**2: kappa(D_k^T D_k) = kappa(D_k)^2 > 1.8e308 is inf."""
+    fit, warned = _vieira_far(name, precision)
+    assert fit.status == "ok" and fit.diagnostics["kappa_estimate"] == np.inf
+    assert any("overflows float64: recorded as inf" in str(w.message) for w in warned)
+
+
+def test_normal_equations_that_overflow_are_a_breakdown_with_its_record():
+    """float64: D_k^T D_k holds inf (1e242^2): a Cholesky breakdown record, pivot inf, not 'expected finite A'."""
+    fit, _ = _vieira_far("ip-lssvm", "float64")
+    assert fit.status == "breakdown" and isinstance(fit.breakdown, la.CholeskyBreakdown)
+    assert fit.breakdown.pivot == np.inf and fit.breakdown.precision == "float64"
+
+
+def test_lstsq_failure_carries_its_record():
+    """A dependent kept column (breakdown with breakdown=None before) is a QR breakdown record.
+
+    D = [1 | (1 + 1e242) I]: the ones column is 1e-242 of max|R|, below m u max|R|.
+    """
+    fit, _ = _vieira_far("ip-lssvm", "float64", solve="lstsq")
+    assert fit.status == "breakdown" and isinstance(fit.breakdown, QRBreakdown)
+    assert fit.breakdown.n >= 1 and 0 <= fit.breakdown.step < fit.breakdown.n
+    assert "solve_failure" in fit.diagnostics
+
+
+@pytest.mark.parametrize("precision", ["float64", "mp50"])
+def test_rr_lssvr_zero_drift_maximum_is_an_outcome(precision):
+    """The fuzz's ZeroDivisionError (mp50) / NaN with RuntimeWarning (float64): a fresh solution of 0.
+
+    The example problem of issue 21: its first step's fresh theta is exactly zero, so the relative
+    drift is 0 (the recursion agrees) rather than 0 / 0.
+    """
+    pb = la.get_solver("rr-lssvr").example_problem(task="classification", n=8, rng=np.random.default_rng(1))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        fit = la.fit("rr-lssvr", pb.X, pb.y, precision=precision, **pb.params)
+    assert fit.status == "ok"
+    drift = fit.diagnostics["drift_theta"]
+    assert not np.isnan(drift).any() and (drift >= 0).all()

@@ -87,6 +87,20 @@ def test_gemm_kernel_is_exactly_symmetric(n, d, rng):
     assert np.array_equal(K, K.T) and (np.diag(K) == 1).all()
 
 
+@pytest.mark.parametrize("name", HW + ["longdouble", "mp30"])
+@pytest.mark.parametrize("formation", RBF_FORMATIONS)
+def test_kernel_of_x_with_itself_is_the_symmetric_kernel(name, formation, rng):
+    """rbf_kernel(X, X) (a copy of X too) is rbf_kernel(X) bit for bit, so it factors (issue 21)."""
+    n = 80 if name in HW else 12
+    X = rng.uniform(-1, 1, (n, 3))
+    K = la.rbf_kernel(X, sigma2=2.0, precision=name, formation=formation)
+    for Z in (X, X.copy()):
+        assert np.array_equal(la.rbf_kernel(X, Z, sigma2=2.0, precision=name, formation=formation), K)
+    p = la.get_precision(name)
+    L = p.cholesky(la.rbf_kernel(X, X, sigma2=2.0, precision=p, formation=formation) + p.eye(n))
+    assert L.shape == (n, n)
+
+
 def test_formations_are_registered_and_validated(rng):
     X = rng.uniform(size=(7, 3))
     assert RBF_FORMATIONS[0] == "gemm" and "differences" in RBF_FORMATIONS
@@ -307,26 +321,47 @@ def test_lssvm_cg_keeps_both_histories(rng):
 
 
 # -- peak memory of the dense fits ----------------------------------------------------------
-@pytest.mark.parametrize("solver", ["lssvm-schur", "lssvm-kkt", "krr"])
-def test_dense_fit_allocates_one_matrix(solver, rng):
-    """tracemalloc peak of a float64 fit <= 1.5 N^2 words (NumPy reports its allocations to it).
-
-    The kernel writes K in place; its temporaries (U, W: n (d + 2) words, the index arrays of
-    one diagonal block: 0.1 MiB) are below 0.02 N^2 words at N = 1000.
+@pytest.mark.parametrize("solver", [n for n in la.solvers() if la.get_solver(n).peak is not None])
+def test_declared_peak_memory_holds_the_measured_peak(solver, rng):
+    """The registry's PeakMemory of a solver against its tracemalloc peak (NumPy reports its
+    allocations to it), float64, N = 1000: the memory guard uses the declaration, so it must hold
+    the measurement (measured <= declared) without the old guard's caution (declared <= measured
+    + 0.02 * 8 (N+1)^2 + the declared fixed bytes: 1.5 words per entry refused n = 45,000 that
+    needed 1.01).
     """
     import tracemalloc
 
     n = 1000
-    X = rng.uniform(-1, 1, (n, 3))
-    y = np.sin(X[:, 0])
-    la.fit(solver, X, y, C=10.0, sigma2=1.0)  # warm caches (LAPACK handles, imports)
+    info = la.get_solver(solver)
+    pb = info.example_problem(n=n, rng=rng)
+    la.fit(solver, pb.X[:50], pb.y[:50], **pb.params)  # warm caches (LAPACK handles, imports)
     tracemalloc.start()
     try:
-        la.fit(solver, X, y, C=10.0, sigma2=1.0)
+        la.fit(solver, pb.X, pb.y, **pb.params)
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert peak <= 1.5 * 8 * n * n, peak / (8 * n * n)
+    declared = info.peak.words(n, "float64") * 8
+    entries = 8 * (n + 1) ** 2
+    assert peak <= declared, (peak / entries, info.peak)
+    assert declared <= peak + 0.02 * entries + info.peak.fixed_bytes, (peak / entries, info.peak)
+
+
+def test_memory_guard_refuses_from_the_declared_peak(monkeypatch):
+    """The guard's message is the declared peak's bytes: n = 45,000 float64 with DENSE_PEAK asks
+    (45,001^2 + 2^17) words = 15.1 GiB, not the 22.6 GiB of 1.5 words per entry."""
+    import psutil
+
+    from lssvm_analysis.core.exceptions import InsufficientMemoryError
+
+    n = 45_000
+    need = la.get_solver("lssvm-schur").peak.words(n, "float64") * 8
+    avail = type("VM", (), {"available": int(need) - 1})()
+    monkeypatch.setattr(psutil, "virtual_memory", lambda: avail)
+    X = np.zeros((n, 1))
+    with pytest.raises(InsufficientMemoryError) as err:
+        la.fit("lssvm-schur", X, np.zeros(n), C=1.0, sigma2=1.0)
+    assert err.value.bytes_needed == int(np.ceil(need)) and abs(need / 2 ** 30 - 15.09) < 0.01
 
 
 def test_kernel_keeps_dataclass_semantics():

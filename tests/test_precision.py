@@ -295,9 +295,37 @@ def test_bad_matrix_gets_a_named_typed_error(precision, method, case):
 
 @pytest.mark.parametrize("method", ["cholesky", "eigvalsh"])
 def test_non_symmetric_matrix_is_rejected(precision, method):
-    A = np.array([[2.0, 1.0], [1.0 + 1e-15, 2.0]])
-    with pytest.raises(ValueError, match=r"expected a symmetric matrix for A, got A\["):
+    """Asymmetry 1e-3 max|A| is far above the tolerance n u max|A| (n = 2, u <= 6e-8)."""
+    A = np.array([[2.0, 1.0], [1.0 + 2e-3, 2.0]])
+    with pytest.raises(ValueError, match=r"expected a symmetric matrix for A .*got \|A\[1, 0\] - "
+                                         r"A\[0, 1\]\| = 0.002 for A.shape=\(2, 2\)"):
         getattr(precision, method)(A)
+
+
+@pytest.mark.parametrize("n", [2, 80, 700])
+def test_cholesky_reads_the_lower_triangle_of_a_matrix_symmetric_to_rounding(precision, n, rng):
+    """LAPACK's convention: within the tolerance n u max|A| the factor is the one of tril(A) mirrored.
+
+    A is symmetric but for one entry of its upper triangle moved by 0.5 n u max|A| (u of float64,
+    the format of A): accepted, and L equals bit for bit the factor of the mirrored lower triangle,
+    in either memory order (a C-ordered A symmetric only to the tolerance is copied to Fortran
+    order, so LAPACK's uplo='L' reads its lower triangle; an exactly symmetric one is read as A.T).  Twice
+    the tolerance is refused (for float64; float32's u makes the same matrix acceptable).
+    """
+    if n == 700 and not precision.hardware:
+        pytest.skip("generic O(n^3) loops: n = 80 covers them")
+    X = rng.uniform(-1, 1, (n, 3))
+    S = np.asarray(la.rbf_kernel(X, sigma2=2.0)) + np.eye(n)
+    tol = n * 2.0 ** -53 * np.abs(S).max()
+    A = S.copy()
+    A[0, n - 1] += 0.5 * tol
+    L = precision.cholesky(S)
+    for order in (np.ascontiguousarray, np.asfortranarray):
+        assert np.array_equal(precision.cholesky(order(A)), L)
+    A[0, n - 1] = S[0, n - 1] + 2 * tol
+    if precision.name == "float64":
+        with pytest.raises(ValueError, match=rf"expected a symmetric matrix for A .*A.shape=\({n}, {n}\)"):
+            precision.cholesky(A)
 
 
 @pytest.mark.parametrize("b, error, message", [

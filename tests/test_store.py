@@ -166,3 +166,126 @@ def test_leases_are_exclusive_and_die_with_their_owner(tmp_path):
     assert a.acquire("k2")
     a.close()
     b.close()
+
+
+# -- issue 21: refusals leave the file byte for byte; leases are atomic --------------------------
+def _sha256(path):
+    import hashlib
+
+    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def _single_file(path):
+    """Fold the WAL into the file and leave rollback-journal mode: the file is then the whole store."""
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.execute("PRAGMA journal_mode=DELETE")
+    con.close()
+
+
+def test_future_schema_store_is_refused_byte_for_byte(tmp_path):
+    """Schema 99, rollback-journal mode: refused with the file's SHA-256 unchanged and no WAL made."""
+    path = str(tmp_path / "future.sqlite")
+    with sqlite3.connect(path) as con:
+        con.execute("CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        con.execute("INSERT INTO meta VALUES ('schema', '99')")
+    before = _sha256(path)
+    with pytest.raises(StoreError, match="schema 99"):
+        Store(path).connection()
+    with pytest.raises(StoreError, match="schema 99"):
+        run_sweep(_spec(), path, n_jobs=1, progress=False)
+    assert _sha256(path) == before
+    assert sorted(os.listdir(tmp_path)) == ["future.sqlite"]  # no -wal, -shm or -journal left
+
+
+def test_tampered_store_is_refused_byte_for_byte(tmp_path):
+    """A record changed after it was written: refused at open, specs and leases untouched."""
+    path = _real_store(str(tmp_path / "t.sqlite"))
+    con = sqlite3.connect(path)
+    with con:
+        key, row = con.execute("SELECT key, row FROM records ORDER BY key LIMIT 1").fetchone()
+        con.execute("UPDATE records SET row = ? WHERE key = ?", (row.replace('"ok"', '"OK"', 1), key))
+    con.close()
+    _single_file(path)
+    before = _sha256(path)
+    with pytest.raises(CorruptRecordError, match=key):
+        run_sweep(_spec("another-name"), path, n_jobs=1, progress=False)  # would register a spec
+    with pytest.raises(CorruptRecordError):
+        Store(path).connection()
+    assert _sha256(path) == before
+
+
+def _lease_worker(path, keys, log):
+    """The runner's protocol on a store: take the lease, check the task is still needed, run, write."""
+    store = Store(path)
+    done = []
+    for key in keys:
+        if store.acquire(key):
+            if key not in store.statuses([key]):
+                done.append(key)  # "executed"
+                store.write({"key": key, "kind": "lease-test", "status": "ok"})
+            store.release([key])
+    store.close()
+    with open(log, "w") as fh:
+        fh.write("\n".join(done))
+
+
+@pytest.mark.parametrize("n_procs", [2, 3])
+def test_lease_is_atomic_across_processes(tmp_path, n_procs):
+    """Many short tasks, several processes: every task runs exactly once (a deferred transaction
+    let two processes both see a lease free: 1,008 executions for 1,007 tasks)."""
+    import multiprocessing as mp
+
+    path = str(tmp_path / "lease.sqlite")
+    Store(path).connection()
+    keys = [f"k{i:04d}" for i in range(600)]
+    ctx = mp.get_context("fork")
+    logs = [str(tmp_path / f"log{i}") for i in range(n_procs)]
+    # each process walks the keys from another offset, so they meet on every key
+    procs = [ctx.Process(target=_lease_worker, args=(path, keys[i::n_procs] + keys, logs[i]))
+             for i in range(n_procs)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join(timeout=300)
+        assert proc.exitcode == 0
+    executed = [k for log in logs for k in open(log).read().split()]
+    assert sorted(executed) == keys  # each key once: none twice, none lost
+
+
+def _retry_spec():
+    """Many short tasks that all fail (C < 0 is an "error" row): what a report retries."""
+    return SweepSpec("retry", kind="fit", solvers=["krr"], precisions=["float64"],
+                     datasets=[("sinc", {"n_train": 8, "n_test": 4})],
+                     grid={"C": [-float(i) for i in range(1, 61)]}, seeds=[0], options={"reference": False})
+
+
+def _retry_worker(path):
+    run_sweep(_retry_spec(), path, n_jobs=1, progress=False, retry_errors=True)
+
+
+def test_retried_error_rows_run_once_across_processes(tmp_path):
+    """Two reports retrying the same stored error rows: each is re-run by one of them only (the
+    second re-ran a row the first had already replaced: 1,008 executions for 1,007 tasks)."""
+    import multiprocessing as mp
+
+    path = str(tmp_path / "retry.sqlite")
+    first = run_sweep(_retry_spec(), path, n_jobs=1, progress=False)
+    assert (first["status"] == "error").all()
+    con = sqlite3.connect(path)
+    with con:  # count every row write from here on
+        con.execute("CREATE TABLE writes (key TEXT)")
+        con.execute("CREATE TRIGGER count_writes AFTER INSERT ON records BEGIN "
+                    "INSERT INTO writes VALUES (NEW.key); END")
+    con.close()
+    ctx = mp.get_context("fork")
+    procs = [ctx.Process(target=_retry_worker, args=(path,)) for _ in range(2)]
+    for proc in procs:
+        proc.start()
+    for proc in procs:
+        proc.join(timeout=300)
+        assert proc.exitcode == 0
+    con = sqlite3.connect(path)
+    counts = dict(con.execute("SELECT key, COUNT(*) FROM writes GROUP BY key").fetchall())
+    con.close()
+    assert sorted(counts) == sorted(first["key"]) and set(counts.values()) == {1}, counts

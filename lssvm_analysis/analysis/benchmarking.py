@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binom
 
+from ..core._validation import as_rng
 from ..solvers import fit as _fit
 
 __all__ = ["refine_axis", "grid_search", "average_accuracy", "average_rank", "sign_test",
@@ -208,7 +209,7 @@ def mcnemar_drop_pvalue(reference_correct, new_correct) -> float:
 
 
 def _fold_parts(n, folds, seed):
-    order = np.arange(n) if seed is None else np.random.default_rng(seed).permutation(n)
+    order = np.arange(n) if seed is None else as_rng("seed", seed).permutation(n)
     return np.array_split(order, folds)
 
 

@@ -23,7 +23,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from ..core._validation import as_matrix, as_vector, check_int
+from ..core._validation import as_matrix, as_rng, as_vector, check_int
 from ..core.precision import get_precision
 from ..solvers import fit as _fit
 from ..solvers import get_solver
@@ -191,9 +191,7 @@ def _seeded_parts(n, folds, seed):
     if seed is None:
         order = np.arange(n)
     else:
-        if isinstance(seed, bool) or not isinstance(seed, (numbers.Integral, np.random.Generator)):
-            raise TypeError(f"expected an int or numpy Generator for seed, got seed={seed!r}")
-        order = np.random.default_rng(seed).permutation(n)
+        order = as_rng("seed", seed).permutation(n)
     return np.array_split(order, folds)
 
 

@@ -14,11 +14,14 @@ __all__ = [
     "as_vector",
     "check_square",
     "check_symmetric",
+    "is_symmetric",
     "check_finite",
     "check_positive",
     "check_open_interval",
     "check_int",
     "check_representable",
+    "as_rng",
+    "check_bool",
 ]
 
 
@@ -27,9 +30,18 @@ def _short(value) -> str:
     return r if len(r) <= 80 else r[:77] + "..."
 
 
+def _asarray(a, name: str) -> np.ndarray:
+    """``np.asarray`` with a ValueError naming ``name`` for ragged nested sequences."""
+    try:
+        return np.asarray(a)
+    except ValueError as exc:  # "setting an array element with a sequence ... inhomogeneous shape"
+        raise ValueError(f"expected a rectangular array for {name}, got a ragged sequence "
+                         f"({exc})") from None
+
+
 def as_matrix(a, name: str, *, allow_object: bool = True) -> np.ndarray:
     """Return ``a`` as a non-empty 2-D real array (no copy if possible)."""
-    arr = np.asarray(a)
+    arr = _asarray(a, name)
     if arr.dtype.kind not in "fiu" and not (allow_object and arr.dtype == object):
         raise TypeError(f"expected a real floating-point array for {name}, got dtype={arr.dtype}")
     if arr.ndim != 2:
@@ -41,7 +53,7 @@ def as_matrix(a, name: str, *, allow_object: bool = True) -> np.ndarray:
 
 def as_vector(a, name: str, *, allow_object: bool = True) -> np.ndarray:
     """Return ``a`` as a non-empty 1-D real array."""
-    arr = np.asarray(a)
+    arr = _asarray(a, name)
     if arr.dtype.kind not in "fiub" and not (allow_object and arr.dtype == object):
         raise TypeError(f"expected a real array for {name}, got dtype={arr.dtype}")
     if arr.ndim != 1:
@@ -76,21 +88,51 @@ def check_finite(a: np.ndarray, name: str) -> None:
         raise ValueError(f"expected finite values in {name}, got NaN or inf{where}")
 
 
-def check_symmetric(a: np.ndarray, name: str, *, block: int = 512) -> None:
-    """Exact symmetry check, blocked so that the transpose stays in cache.
+def check_symmetric(a: np.ndarray, name: str, p=None, *, block: int = 512) -> bool:
+    """Symmetry check with LAPACK's reading of one triangle, blocked so that the transpose stays in cache.
 
-    NaN never compares equal, so a NaN anywhere makes this fail; the message
-    then says NaN rather than "not symmetric".
+    Passes when every |a_ij - a_ji| <= n u max|a|, u the coarser of a's format and the
+    Precision ``p`` (duck-typed: ``unit_roundoff``; exact symmetry when ``p`` is None).  A
+    factorization that reads one triangle then works on a matrix within ``n^2 u max|a| <=
+    n^2 u ||a||_2`` (2-norm of the discarded antisymmetric part, at most n entries per row)
+    of ``a``, inside the O(n^2 u ||a||_2) normwise backward error Cholesky has anyway
+    (Higham Thm 10.3 with || |L| |L^T| ||_2 <= n ||A||_2): the check refuses a matrix
+    that is not symmetric, not one that a computation made symmetric only up to rounding
+    (e.g. two GEMMs that sum K_ij and K_ji in different orders).  NaN never passes; the
+    message then says NaN rather than "not symmetric".  Returns True when ``a`` is exactly
+    symmetric, False when it is within the tolerance only.
     """
     n = a.shape[0]
+    u = 0.0 if p is None else max(p.unit_roundoff,
+                                  float(np.finfo(a.dtype).eps) / 2 if a.dtype.kind == "f" else 0.0)
+    tol = None
     for i in range(0, n, block):
         for j in range(0, i + 1, block):
-            if not np.array_equal(a[i:i + block, j:j + block], a[j:j + block, i:i + block].T):
-                check_finite(a, name)
+            lower, upper = a[i:i + block, j:j + block], a[j:j + block, i:i + block].T
+            if np.array_equal(lower, upper):
+                continue
+            if tol is None:
+                check_finite(a, name)  # NaN / inf: say so rather than "not symmetric"
+                tol = n * u * float(np.max(np.abs(a)))
+            diff = np.abs(lower - upper)
+            worst = np.unravel_index(int(np.argmax(diff)), diff.shape)
+            if not (diff[worst] <= tol):
+                r, c = sorted((i + int(worst[0]), j + int(worst[1])), reverse=True)  # lower: r > c
                 raise ValueError(
-                    f"expected a symmetric matrix for {name}, got {name}[{i}:{i + block}, "
-                    f"{j}:{j + block}] != {name}[{j}:{j + block}, {i}:{i + block}].T"
-                )
+                    f"expected a symmetric matrix for {name} (within n u max|{name}| = {tol:.3g}, "
+                    f"u = {u:.3g}), got |{name}[{r}, {c}] - {name}[{c}, {r}]| = {float(diff[worst]):.3g} "
+                    f"for {name}.shape={a.shape}")
+    return tol is None
+
+
+def is_symmetric(a: np.ndarray, *, block: int = 512) -> bool:
+    """Exact symmetry of a square array, compared in blocks (no n x n boolean temporary: that
+    mask was 1/8 of a dense fit's peak memory when the whole matrix was compared at once)."""
+    n = a.shape[0]
+    if a.ndim != 2 or a.shape[1] != n:
+        return False
+    return all(np.array_equal(a[i:i + block, j:j + block], a[j:j + block, i:i + block].T)
+               for i in range(0, n, block) for j in range(0, i + 1, block))
 
 
 def check_positive(name: str, value) -> float:
@@ -109,11 +151,13 @@ def check_open_interval(name: str, value, lo: float, hi: float) -> float:
     return value
 
 
-def check_int(name: str, value, *, minimum: int = 0) -> int:
+def check_int(name: str, value, *, minimum: int = 0, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"expected an integer for {name}, got {name}={_short(value)}")
     if value < minimum:
         raise ValueError(f"expected {name} >= {minimum}, got {name}={_short(value)}")
+    if maximum is not None and value > maximum:
+        raise ValueError(f"expected {name} <= {maximum}, got {name}={_short(value)}")
     return int(value)
 
 
@@ -133,3 +177,28 @@ def check_representable(a: np.ndarray, name: str, p) -> None:
         worst = float(np.max(np.abs(np.asarray(a, dtype=np.float64))))
         raise ValueError(f"expected {name} representable in {p.name} (|{name}| <= {big:.8g}), "
                          f"got max |{name}| = {worst:.3g}, which overflows to inf in {p.name}")
+
+
+def as_rng(name: str, value) -> np.random.Generator:
+    """``numpy.random.default_rng(value)`` for None, an int >= 0, a non-empty sequence of them, a
+    SeedSequence / BitGenerator or a Generator (used as is); anything else (text, floats, bools)
+    is a TypeError naming ``name``."""
+    if isinstance(value, np.random.Generator):
+        return value
+    def entropy(v):
+        return isinstance(v, numbers.Integral) and not isinstance(v, bool) and v >= 0
+
+    ok = (value is None or isinstance(value, (np.random.SeedSequence, np.random.BitGenerator))
+          or entropy(value)
+          or (isinstance(value, (list, tuple)) and len(value) > 0 and all(entropy(v) for v in value)))
+    if not ok:
+        raise TypeError(f"expected None, an int >= 0 (or a sequence of them) or a numpy.random.Generator "
+                        f"for {name}, got {name}={_short(value)}")
+    return np.random.default_rng(value)
+
+
+def check_bool(name: str, value) -> bool:
+    """``value`` as a bool; anything but True / False (NumPy's included) is a TypeError naming ``name``."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"expected True or False for {name}, got {name}={_short(value)}")
+    return bool(value)

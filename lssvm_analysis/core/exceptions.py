@@ -18,6 +18,7 @@ __all__ = [
     "ConvergenceWarning",
     "CholeskyBreakdownError",
     "LUBreakdownError",
+    "QRBreakdownError",
     "breakdown_error",
     "UnknownPrecisionError",
     "UnsupportedPrecisionError",
@@ -121,9 +122,21 @@ class LUBreakdownError(np.linalg.LinAlgError):
         return (type(self), (self.record,))
 
 
+class QRBreakdownError(np.linalg.LinAlgError):
+    """A column QR met a numerically dependent column (``record``: a :class:`QRBreakdown`)."""
+
+    def __init__(self, record):
+        self.record = record
+        super().__init__(f"QR breakdown in {record.precision} at column {record.step} of {record.n}: "
+                         f"|r_kk| = {record.pivot!r} (the column is numerically dependent on the earlier ones)")
+
+    def __reduce__(self):
+        return (type(self), (self.record,))
+
+
 def breakdown_error(record) -> np.linalg.LinAlgError:
     """The exception that carries a breakdown record (Cholesky or LU), for callers that raise."""
-    from_kind = {"cholesky": CholeskyBreakdownError, "lu": LUBreakdownError}
+    from_kind = {"cholesky": CholeskyBreakdownError, "lu": LUBreakdownError, "qr": QRBreakdownError}
     return from_kind[record.factorization](record)
 
 

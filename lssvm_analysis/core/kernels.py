@@ -209,7 +209,8 @@ def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
     ----------
     X : (n, d) array_like
     Z : (m, d) array_like, optional
-        Defaults to X (then K is symmetric with an exact unit diagonal).
+        Defaults to X (then K is symmetric with an exact unit diagonal).  A Z
+        equal to X gives the same matrix as ``Z=None``, bit for bit.
     sigma2 : float > 0
         Width sigma^2 (Suykens' sigma^2, Abe's 1/gamma).
     precision : str or Precision
@@ -268,7 +269,9 @@ def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
     if out is not None:
         _check_out(out, shape, p)
     if formation == "gemm" and p.dtype in (np.float32, np.float64):
-        K = _rbf_gemm(Xp, None if Z is None else Zp, sigma2, p,
+        # K(X, X) passed as two arguments is the symmetric K(X): the same numbers bit for bit
+        same = Z is None or Zp is Xp or (Zp.shape == Xp.shape and np.array_equal(Zp, Xp))
+        K = _rbf_gemm(Xp, None if same else Zp, sigma2, p,
                       np.empty(shape, dtype=p.dtype) if out is None else out)
         if K is not None:
             return K

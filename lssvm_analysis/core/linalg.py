@@ -31,7 +31,8 @@ import numpy as np
 from scipy.linalg.blas import get_blas_funcs
 
 from ._validation import (_short, as_matrix, as_vector, check_finite, check_int,
-                          check_open_interval, check_positive, check_square)
+                          check_open_interval, check_positive, check_square, check_symmetric,
+                          is_symmetric)
 from .memory import ensure_memory
 from .precision import get_precision, precision_of
 
@@ -186,6 +187,9 @@ def _setup(X, kernel, precision):
     then every column and pivot is exactly the corresponding entry of
     ``rbf_kernel(X, formation="differences")``, in every precision.
     """
+    if not callable(kernel):
+        raise TypeError(f"expected a Kernel (e.g. make_kernel('rbf', sigma2=1.0)) for kernel, "
+                        f"got kernel={_short(kernel)}")
     if getattr(kernel, "name", None) == "rbf" and getattr(kernel, "formation", "") != "differences":
         kernel = dataclasses.replace(kernel, formation="differences")
     p = get_precision(precision)
@@ -348,7 +352,9 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, kee
         At most this many pivots (default m).
     trace_tol : float >= 0
         Stop once the trace of the residual diagonal is <= trace_tol
-        (absolute) or <= trace_tol * trace(K) (``relative=True``).
+        (absolute) or <= trace_tol * trace(K) (``relative=True``).  Must be
+        below trace(K) (below 1 when relative): a larger one selects nothing
+        and is a ValueError.
     relative : bool
         Whether ``trace_tol`` is relative to trace(K).
     keep_columns : bool
@@ -389,6 +395,10 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, kee
     ensure_memory(m, (2 if keep_columns else 1) * m * rank, p,
                   what="pivoted Cholesky (factor and kernel columns)")
     tol = float(trace_tol) * (float(np.sum(d)) if relative else 1.0)
+    if float(np.sum(d)) <= tol:  # the stop would fire before the first pivot: nothing is selected
+        raise ValueError(f"expected trace_tol below {'1 (relative)' if relative else 'trace(K)'}: "
+                         f"trace(K) = {float(np.sum(d)):.6g}, got trace_tol={_short(trace_tol)}, "
+                         f"which selects no pivot")
     # Column-major, so that a pivot's update reads G[:, :r] contiguously.  np.zeros maps zero pages
     # lazily: the columns that are never reached cost no memory traffic.
     G = np.zeros((m, rank), dtype=p.dtype, order="F") if p.hardware else np.asfortranarray(p.zeros((m, rank)))
@@ -439,7 +449,8 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
     Parameters
     ----------
     A : (n, n) array or callable
-        The matrix, or a function v -> A v in the precision.
+        The matrix (symmetric to within n u max|A|, else ValueError), or a
+        function v -> A v in the precision.
     B : (n,) array
     rtol : float, optional
         Stop when ||r_i|| <= rtol ||B||.  Default 100 u.
@@ -456,21 +467,12 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
     beta_i = r_{i-1}^T r_{i-1} / r_{i-2}^T r_{i-2}, lambda_i = r_{i-1}^T r_{i-1} / p_i^T A p_i.
     V(x) is evaluated as -1/2 x^T (B + r), which needs no extra product.
     """
-    if callable(A):
-        matvec = A
-        p = get_precision(precision or "float64")
-    else:
-        A = as_matrix(A, "A")
-        check_square(A, "A")
-        p = get_precision(precision) if precision else precision_of(A)
-        A = p.asarray(A)
-        check_finite(A, "A")
-        matvec = A.__matmul__
+    matvec, p = _cg_operator(A, precision)
     B = as_vector(B, "B")
     B = p.asarray(B)
     check_finite(B, "B")
-    if not callable(A) and B.shape[0] != A.shape[0]:
-        raise ValueError(f"expected B of shape ({A.shape[0]},), got B.shape={B.shape}")
+    if not callable(A) and B.shape[0] != np.shape(A)[0]:
+        raise ValueError(f"expected B of shape ({np.shape(A)[0]},), got B.shape={B.shape}")
     n = B.shape[0]
     u = p.unit_roundoff
     rtol = 100 * u if rtol is None else check_positive("rtol", rtol)
@@ -512,13 +514,28 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
 
 
 def _cg_operator(A, precision):
-    """(matvec, Precision) for a matrix or a callable (the callable must accept (n,) and (n, k))."""
+    """(matvec, Precision) for a matrix or a callable (the callable must accept (n,) and (n, k)).
+
+    A matrix must be square, finite and symmetric (to within n u max|A|, as
+    :meth:`Precision.cholesky` reads it): CG on a non-symmetric A stops with a
+    wrong x and ``converged=True``.  Integer entries are exact data: float64
+    unless ``precision`` says otherwise.
+    """
     if callable(A):
         return A, get_precision(precision or "float64")
     A = as_matrix(A, "A")
     check_square(A, "A")
-    p = get_precision(precision) if precision else precision_of(A)
+    p = get_precision(precision) if precision else (
+        get_precision("float64") if A.dtype.kind in "iu" else precision_of(A))
+    check_symmetric(A, "A", p)  # says NaN when a NaN breaks the symmetry
     A = p.asarray(A)
+    if A.dtype == object:
+        check_finite(A, "A")
+    else:  # a finite sum means finite entries: no n x n mask (it was 1/8 of the fit's peak)
+        with np.errstate(all="ignore"):
+            total = A.sum()
+        if not np.isfinite(total):
+            check_finite(A, "A")
     return A.__matmul__, p
 
 
@@ -629,17 +646,16 @@ def cg_iteration_bound(kappa: float, eps: float) -> float:
     Raises
     ------
     TypeError, ValueError
-        kappa not a number >= 1 (NaN, 0, -1), eps not > 0.
+        kappa not a number >= 1 (NaN, 0, -1), eps not in (0, 1) (a reduction
+        factor; eps >= 2 would make the bound 0 without saying so).
     """
     for name, value in (("kappa", kappa), ("eps", eps)):
         if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
             raise TypeError(f"expected a real number for {name}, got {name}={_short(value)}")
     if not (kappa >= 1):  # NaN fails too; kappa = inf is allowed (the bound is then inf)
         raise ValueError(f"expected a condition number kappa >= 1, got kappa={_short(kappa)}")
-    if not (eps > 0):
-        raise ValueError(f"expected an error reduction eps > 0, got eps={_short(eps)}")
-    if eps >= 2:  # log(2/eps) <= 0: x_0 = 0 already meets the bound
-        return 0.0
+    if not (0 < eps < 1):
+        raise ValueError(f"expected an error reduction 0 < eps < 1, got eps={_short(eps)}")
     if kappa == 1:
         return 1.0
     if np.isinf(kappa):
@@ -701,7 +717,7 @@ def kappa2(A, *, escalate: bool = True, max_mp_n: int = MP_EIG_MAX_N) -> Kappa2:
     level's digits, a relative perturbation far below its resolution).
     """
     A = np.asarray(A)
-    symmetric = bool(np.array_equal(A, A.T))
+    symmetric = is_symmetric(A)
     if A.dtype == np.float64:
         A64 = A
     elif A.dtype.kind in "iub":  # exact data

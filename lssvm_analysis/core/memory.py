@@ -10,13 +10,15 @@ deep inside the kernel after minutes of work.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import psutil
 
 from .exceptions import InsufficientMemoryError
 from .precision import get_precision
 
-__all__ = ["bytes_per_word", "estimate_bytes", "ensure_memory"]
+__all__ = ["bytes_per_word", "estimate_bytes", "ensure_memory", "PeakMemory"]
 
 #: Bytes of one mpf entry of an object array beyond its 8-byte pointer: the
 #: mpf object with its tuple (~ 150 bytes measured with sys.getsizeof on
@@ -72,3 +74,38 @@ def ensure_memory(n: int, words: float, precision, *, what: str = "fit") -> int:
             f"{avail / 2**30:.3g} GiB are available: use a smaller n or a lower precision",
             n=int(n), precision=p.name, bytes_needed=need, bytes_available=avail)
     return need
+
+
+@dataclass(frozen=True)
+class PeakMemory:
+    """The measured peak of a solver family's fit: ``words_per_entry (n+1)^2`` words plus ``fixed_bytes``.
+
+    Declared once per family, held by the solver registry (``SolverInfo.peak``) and used by the
+    family's up-front guard; ``tests/test_fast_paths.py`` measures every declared peak (tracemalloc,
+    NumPy's allocations, the quantity the asv ``DenseFloor.track_peak_words_over_m2`` benchmark
+    tracks) and requires the declaration to hold it without exceeding it by more than 2% of
+    8 (n+1)^2 bytes: a guard that assumed 1.5 words per entry refused n = 45,000 as needing
+    22.6 GiB when the fit peaks at 1.01 words (~16 GB).  The process's own memory (interpreter,
+    libraries) is not counted: it is already outside ``available``.
+
+    Attributes
+    ----------
+    words_per_entry : float
+        Words of the precision per entry of the (n+1) x (n+1) matrix the fit forms.
+    fixed_bytes : int
+        Size-independent temporaries (GEMM blocks of the kernel, index arrays).
+    measured : str
+        Where the figure comes from.
+    """
+
+    words_per_entry: float
+    fixed_bytes: int = 2 ** 20
+    measured: str = ""
+
+    def words(self, n: int, precision) -> float:
+        """The peak in words of ``precision`` for n points."""
+        return self.words_per_entry * (n + 1) ** 2 + self.fixed_bytes / bytes_per_word(precision)
+
+    def ensure(self, n: int, precision, *, what: str) -> int:
+        """:func:`ensure_memory` for this peak."""
+        return ensure_memory(n, self.words(n, precision), precision, what=what)

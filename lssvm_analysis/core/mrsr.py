@@ -92,6 +92,7 @@ class ColumnQR:
         self.R = p.zeros((capacity, capacity))
         self.k = 0
         self._tol = n * p.unit_roundoff
+        self.last_norm = float("nan")  # |r_kk| of the last refused column
 
     def append(self, x) -> bool:
         """Append column ``x`` (n,) in the precision; False when it is numerically dependent."""
@@ -107,6 +108,7 @@ class ColumnQR:
         nrm = p.sqrt(np.array([v @ v], dtype=v.dtype))[0]
         xn = p.sqrt(np.array([x @ x], dtype=x.dtype))[0]
         if not (float(nrm) > self._tol * float(xn)) or not np.isfinite(float(nrm)):
+            self.last_norm = float(nrm)  # |r_kk| of the refused column, for a breakdown record
             return False
         self.Q[:, k] = v / nrm
         self.R[:k, k] = r

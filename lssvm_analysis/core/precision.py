@@ -21,6 +21,7 @@ Conventions
 """
 from __future__ import annotations
 
+import copyreg
 import re
 import warnings
 from abc import ABC, abstractmethod
@@ -128,16 +129,25 @@ class Precision(ABC):
         Parameters
         ----------
         A : (n, n) array_like
-            Symmetric positive definite; converted with ``asarray``.
+            Symmetric positive definite; converted with ``asarray``.  Only the lower
+            triangle is read (LAPACK's ``uplo='L'``, as ``scipy.linalg.cholesky(lower=True)``).
         check : bool
-            Validate shape, symmetry and finiteness first (O(n^2)).
+            Validate shape, symmetry and finiteness first (O(n^2)).  Symmetry is
+            checked to within n u max|A| (``_validation.check_symmetric``: the
+            antisymmetric part a one-triangle read discards is then inside
+            Cholesky's own backward error), u the coarser of A's format and this
+            precision, so a matrix symmetric up to rounding is factored.  With
+            ``check=False`` A is taken as exactly symmetric (either triangle may
+            be read).
         overwrite : bool, keyword-only
             Allow float32 / float64 to factor A in place when it is a C- or
             F-contiguous array of this dtype (no n x n copy, no cleaning pass):
             L then shares A's memory and its strict upper triangle still holds
             A's entries, so use it only with ``cho_solve`` / ``solve_triangular(
             lower=True)``, which read the lower triangle.  A is destroyed, also
-            on a breakdown.  Ignored by longdouble and mpN (always a new L).
+            on a breakdown.  Ignored by longdouble and mpN (always a new L), and
+            by a C-ordered A that is symmetric only to within the tolerance
+            (it is copied so that its lower triangle is the one read).
 
         Raises
         ------
@@ -147,7 +157,17 @@ class Precision(ABC):
         ValueError, TypeError
             Not square, not symmetric, NaN/inf, empty, not real.
         """
-        A = self._prepare(A, "A", check=check, symmetric=True, finite=not self._factor_checks_finite)
+        exact = True
+        if check:  # the caller's numbers: rounding to float32 must not symmetrize them
+            A0 = as_matrix(A, "A")
+            check_square(A0, "A")
+            exact = check_symmetric(A0, "A", self)  # says NaN when a NaN breaks the symmetry
+        A = self._prepare(A, "A", check=check, symmetric=False, finite=not self._factor_checks_finite)
+        if not exact and not A.flags.f_contiguous:
+            # LAPACK reads the lower triangle of a Fortran array; the fast path of a C-ordered A
+            # hands it A.T, i.e. A's upper triangle, which is the same matrix only when A is
+            # exactly symmetric.  A copy keeps the factor the one of A's lower triangle.
+            A = np.asfortranarray(A)
         return self._cholesky(A, overwrite=overwrite)
 
     #: True where ``_cholesky`` itself tells non-finite input from a breakdown,
@@ -161,7 +181,7 @@ class Precision(ABC):
         Ap = self._convert(A, name)
         if check:
             if symmetric:  # the caller's numbers: rounding to float32 must not symmetrize them
-                check_symmetric(A, name)  # says NaN when a NaN breaks the symmetry
+                check_symmetric(A, name, self)  # says NaN when a NaN breaks the symmetry
             if finite:
                 check_finite(Ap, name)  # inf == inf passes check_symmetric; float32 may overflow
         return Ap
@@ -399,6 +419,22 @@ class LongDoublePrecision(_NativeDtype, _GenericPrecision):
         return self.asarray(mp21.eigvalsh(mp21.asarray(A)))
 
 
+def _reduce_mpf(v):
+    """Pickle an mpf exactly: mpmath's ``__reduce__`` rebuilds it in the global context at its
+    current precision (53 bits by default), which rounded an mp50 model to float64 in transit."""
+    ctx = v.context
+    return _rebuild_mpf, (None if ctx is mpmath.mp else ctx.dps, v._mpf_)
+
+
+def _rebuild_mpf(dps, mpf_tuple):
+    """The mpf of the raw (sign, man, exp, bc) tuple, unrounded, in the context it came from."""
+    ctx = mpmath.mp if dps is None else get_precision(f"mp{dps}").ctx
+    return ctx.make_mpf(mpf_tuple)
+
+
+copyreg.pickle(mpmath.mp.mpf, _reduce_mpf)  # values made under ``workdps`` in the global context
+
+
 def _mpf_to_longdouble(v) -> np.longdouble:
     hi = float(v)
     return np.longdouble(hi) + np.longdouble(float(v - hi)) if np.isfinite(hi) else np.longdouble(hi)
@@ -417,6 +453,7 @@ class MPPrecision(_GenericPrecision):
         self._exp = np.frompyfunc(self.ctx.exp, 1, 1)
         self._sqrt = np.frompyfunc(self.ctx.sqrt, 1, 1)
         self._conv = np.frompyfunc(self._convert1, 1, 1)
+        copyreg.pickle(self.ctx.mpf, _reduce_mpf)  # pickle every digit (mpmath's own reduce rounds)
 
     def _convert1(self, v):
         if isinstance(v, np.longdouble):  # exact: split into two float64

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Breakdown", "CholeskyBreakdown", "LUBreakdown", "ReadOnlyDict"]
+__all__ = ["Breakdown", "CholeskyBreakdown", "LUBreakdown", "QRBreakdown", "ReadOnlyDict"]
 
 
 class ReadOnlyDict(dict):
@@ -77,3 +77,16 @@ class LUBreakdown(Breakdown):
     """
 
     factorization = "lu"
+
+
+@dataclass(frozen=True)
+class QRBreakdown(Breakdown):
+    """A column QR (least squares over kept columns) met a numerically dependent column at ``step``.
+
+    ``pivot`` is |r_kk| (the norm of the column left after projecting out the earlier ones),
+    ``n`` the number of columns factored.  Raised when |r_kk| <= m u max|R| (Householder) or
+    ||v|| <= tol ||x|| (CGS2): the least-squares solution is then not determined in this
+    arithmetic.
+    """
+
+    factorization = "qr"

@@ -237,19 +237,24 @@ def _terminate_workers(pool) -> None:
 class _Scheduler:
     """The tasks still to run, handed out under leases, with those another process holds deferred.
 
-    ``retry`` keys are re-run even though stored (stored with status "error").
+    ``retry`` maps the keys to re-run even though stored (stored with status "error") to the
+    time the error row seen when the sweep was planned was written: once another process has re-run
+    one (its row is then another version), it is not run again here.
     """
 
     POLL = 0.5  # seconds between looks at tasks another process is running
 
     def __init__(self, store, pending, retry):
-        self.store, self.queue, self.retry = store, list(pending), set(retry)
+        self.store, self.queue, self.retry = store, list(pending), dict(retry)
         self.deferred, self.held = [], set()
         self._renewed = time.monotonic()
 
     def _still_needed(self, task) -> bool:
         status = self.store.statuses([task.key]).get(task.key)
-        return status is None or (task.key in self.retry and status == "error")
+        if status is None:
+            return True
+        planned = self.retry.get(task.key)
+        return planned is not None and self.store.written([task.key]).get(task.key) == planned
 
     def next(self):
         """The next task this process may run (lease taken), or None if none right now."""
@@ -262,7 +267,7 @@ class _Scheduler:
                     self.store.release([task.key])
                     continue
                 self.held.add(task.key)
-                self.retry.discard(task.key)
+                self.retry.pop(task.key, None)
                 return task
             self.deferred.append(task)
         return None
@@ -330,9 +335,16 @@ def _run_pool(pool, owned, sched, modules, store, bar, replace, window):
 
 
 def _pending(store, tasks, retry_errors, max_tasks):
-    """(tasks to run, in order, at most max_tasks; keys of stored error rows to replace)."""
+    """(tasks to run, in order, at most max_tasks; stored error rows to replace: key -> written).
+
+    Only error rows written before every live sweep of the store began are retried: a row a
+    concurrent sweep has just (re)written is its result, and running it again would run the
+    task twice.
+    """
     stored = store.statuses(t.key for t in tasks)
-    redo = {k for k, s in stored.items() if retry_errors and s == "error"}
+    since = store.begin_session()
+    errors = [k for k, s in stored.items() if retry_errors and s == "error"]
+    redo = {k: w for k, w in store.written(errors).items() if w < since}
     pending = [t for t in tasks if t.key not in stored or t.key in redo]
     return (pending if max_tasks is None else pending[:max_tasks]), redo
 
@@ -393,8 +405,9 @@ def run_sweep(spec: SweepSpec, store, *, n_jobs: int | None = None, executor=Non
     keys = [t.key for t in tasks]
     store, owned_store = open_store(store)
     try:
-        store.register_spec(spec, keys)
+        # read (and checksum) the stored rows first: a store refused as tampered is left unwritten
         pending, redo = _pending(store, tasks, retry_errors, max_tasks)
+        store.register_spec(spec, keys)
         pool, owned = _resolve_executor(executor, n_jobs, len(pending))
         sched = _Scheduler(store, pending, redo)
         with _progress_bar(progress, spec.name, keys, len(tasks) - len(pending)) as bar:

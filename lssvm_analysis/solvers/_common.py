@@ -120,6 +120,7 @@ def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", b
 
     Notes
     -----
+    ``status="breakdown"`` requires its record (``breakdown``).
     ``status="ok"`` with a non-finite coefficient or bias becomes
     ``status="overflow"`` (the model is dropped; ``diagnostics["nonfinite"]``
     says where and how many).  The name: from finite, representable inputs
@@ -128,6 +129,9 @@ def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", b
     an earlier inf, except a zero pivot, which the factorizations report as
     "breakdown" first.  So what is left is an overflow and its consequences.
     """
+    if status == "breakdown" and breakdown is None:  # a breakdown is data: where and how it failed
+        raise ValueError(f"expected the breakdown record of a {solver} fit with status='breakdown', "
+                         f"got breakdown=None")
     support = np.asarray(support, dtype=np.intp)
     diagnostics = dict(diagnostics or {})
     cond = conditioning if isinstance(conditioning, Conditioning) else NOT_ESTIMATED

@@ -24,6 +24,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from ..core._validation import as_rng
 from ..core.exceptions import UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
 from ..core.precision import get_precision, precisions as _precisions
 
@@ -144,6 +145,11 @@ class SolverInfo:
         (:mod:`lssvm_analysis.solvers.formation`).  The model error of a fit
         (the report's headline) is measured against it.  None: no exact
         model (the fit's rows say so).
+    peak : PeakMemory or None
+        The measured peak memory of a fit as a multiple of the (n+1)^2 matrix
+        it forms (declared by the family, used by its up-front memory guard,
+        checked against a measurement by the tests); None where the peak is
+        not such a multiple (reduced and iterative solvers).
     """
 
     name: str
@@ -160,6 +166,7 @@ class SolverInfo:
     backward_bound: Callable = _default_backward_bound
     description: str = ""
     exact_model: Callable | None = None
+    peak: Any = None
 
     # -- what it takes ------------------------------------------------------
     def accepts(self, keyword: str) -> bool:
@@ -249,7 +256,7 @@ class SolverInfo:
         task = self.task_for(task)
         if task not in self.tasks:
             raise ValueError(f"expected a task in {self.tasks} for solver {self.name!r}, got task={task!r}")
-        rng = np.random.default_rng(rng)
+        rng = as_rng("rng", rng)
         X, y = _example_data(task, n, rng)
         params: dict[str, Any] = {}
         if self.accepts("C"):
@@ -268,7 +275,7 @@ _SOLVERS: dict[str, SolverInfo] = {}
 
 def register(name: str, *, tasks, paper: str, equations: str, params=(), required=(), variants=(),
              precisions=None, system=None, example=None, backward_bound=None, description="",
-             exact_model=None):
+             exact_model=None, peak=None):
     """Decorator adding a solver function to the registry under ``name``.
 
     See :class:`SolverInfo` for the arguments.  Variant keywords must be
@@ -292,7 +299,7 @@ def register(name: str, *, tasks, paper: str, equations: str, params=(), require
         _SOLVERS[name] = SolverInfo(name, func, tasks, paper, equations, params, required, variants,
                                     precisions, system, example,
                                     backward_bound or _default_backward_bound,
-                                    description or _first_line(func), exact_model)
+                                    description or _first_line(func), exact_model, peak)
         return func
 
     return deco
@@ -309,7 +316,17 @@ def _first_line(func) -> str:
 
 
 def solvers(task: str | None = None, *, paper: str | None = None) -> list[str]:
-    """Registered solver names, optionally only those for ``task`` and/or ``paper``."""
+    """Registered solver names, optionally only those for ``task`` and/or ``paper``.
+
+    Raises
+    ------
+    ValueError
+        ``task`` or ``paper`` that no registered solver has (a typo would give ``[]``).
+    """
+    for name, value, known in (("task", task, {t for s in _SOLVERS.values() for t in s.tasks}),
+                               ("paper", paper, {s.paper for s in _SOLVERS.values()})):
+        if value is not None and value not in known:
+            raise ValueError(f"expected {name} in {sorted(known)}, got {name}={value!r}")
     return [n for n, s in _SOLVERS.items()
             if (task is None or task in s.tasks) and (paper is None or s.paper == paper)]
 

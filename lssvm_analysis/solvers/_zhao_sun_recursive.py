@@ -17,7 +17,7 @@ import numbers
 import numpy as np
 
 from ..core.condest import matrix_conditioning
-from ..core._validation import check_int
+from ..core._validation import as_rng, check_bool, check_int
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import make_fit, validate_xy
 from ._registry import register, variant
@@ -238,8 +238,19 @@ def _drift(engine, update, order, rows, h, c, bias_row, d, N, p):
         return np.nan, np.nan
     tf = p.cho_solve(Lf, cS)
     fresh = Lf if update == "cholesky" else p.cho_solve(Lf, p.eye(H.shape[0]))
-    rel = lambda a, b: float(np.max(np.abs(a - b)) / np.max(np.abs(b)))  # noqa: E731
-    return rel(engine.theta(), tf), rel(engine.operator(), fresh)
+    return _relative_distance(engine.theta(), tf), _relative_distance(engine.operator(), fresh)
+
+
+def _relative_distance(a, b) -> float:
+    """max|a - b| / max|b| as a float; a zero max|b| is an outcome: 0 if a == b, else inf.
+
+    (A fresh solution of exactly zero, e.g. targets that vanish on S: mp divided by it raised
+    ZeroDivisionError and float64 gave NaN with a RuntimeWarning.)
+    """
+    num, den = float(np.max(np.abs(a - b))), float(np.max(np.abs(b)))
+    if den == 0:
+        return 0.0 if num == 0 else float("inf")
+    return num / den
 
 
 def _select(K, d, C, p, *, n_max, tol, schur_tol, update, n_candidates, rng, drift):
@@ -302,7 +313,7 @@ def _check_real(name, value, *, allow_none=False):
 
 
 def _validate(X, y, *, precision, C, kernel, sigma2, degree, t, task, n_support, tol, update,
-              schur_tol, n_candidates):
+              schur_tol, n_candidates, drift):
     X, y, k, p = validate_xy(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree, t=t,
                              precision=precision)
     N = X.shape[0]
@@ -315,6 +326,7 @@ def _validate(X, y, *, precision, C, kernel, sigma2, degree, t, task, n_support,
     schur_tol = _check_real("schur_tol", schur_tol, allow_none=True)
     if n_candidates is not None:
         check_int("n_candidates", n_candidates, minimum=1)
+    check_bool("drift", drift)
     return X, y, k, p, n_max, tol, schur_tol
 
 
@@ -433,7 +445,7 @@ def fit_rr_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
         al.: 59); default all.
     rng : numpy.random.Generator or int, optional
         Seed of the candidate draws.
-    drift : bool, default True
+    drift : {True, False}, default True
         Refactor H_S from scratch (Cholesky, in the precision) after every
         step and record the drift of theta and of the recursive factor/inverse
         (O(|S|^3) per step).
@@ -448,7 +460,7 @@ def fit_rr_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
         predicted rho^2/s in units of (6)), ``theta_path`` (theta after each
         step), ``drift_theta`` / ``drift_operator`` (max-norm relative
         distance to a fresh Cholesky of the same H_S; NaN when that
-        factorization breaks down), ``nonpositive_schur`` (candidates with
+        factorization breaks down; 0 / inf against a fresh solution of zero), ``nonpositive_schur`` (candidates with
         computed s_j <= 0 per step), ``n_skipped`` and ``skipped`` (guard,
         cholesky), ``stop_reason`` ("n_support", "tol", "exhausted"),
         ``solution`` = theta.
@@ -467,11 +479,12 @@ def fit_rr_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
     """
     X, y, k, p, n_max, tol, schur_tol = _validate(
         X, y, precision=precision, C=C, kernel=kernel, sigma2=sigma2, degree=degree, t=t, task=task,
-        n_support=n_support, tol=tol, update=update, schur_tol=schur_tol, n_candidates=n_candidates)
+        n_support=n_support, tol=tol, update=update, schur_tol=schur_tol, n_candidates=n_candidates,
+        drift=drift)
     timer = PhaseTimer()
     params = {"C": C, "task": task, "kernel": k.name, **k.params, "tol": tol, "update": update,
               "n_support": n_support, "schur_tol": schur_tol, "n_candidates": n_candidates}
-    gen = np.random.default_rng(rng)
+    gen = as_rng("rng", rng)
     with p.context():
         with timer("kernel"):
             K = k(X, precision=p)

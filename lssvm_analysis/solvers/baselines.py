@@ -41,6 +41,8 @@ __all__ = ["fit_svc", "fit_svr"]
 _PARAMS = ("C", "kernel", "sigma2", "degree", "t", "tol", "max_iter")
 #: SMO iterations before a fit is "not-converged" (see fit_svc's max_iter).
 DEFAULT_MAX_ITER = 10 ** 6
+#: LIBSVM's iteration counter is a C int: a larger cap overflowed in scikit-learn's wrapper.
+MAX_ITER_LIMIT = 2 ** 31 - 1
 
 
 def _libsvm_kernel(k) -> dict:
@@ -57,7 +59,7 @@ def _libsvm_kernel(k) -> dict:
 def _check_options(tol, max_iter):
     check_positive("tol", tol)
     if max_iter != -1:
-        check_int("max_iter", max_iter, minimum=1)
+        check_int("max_iter", max_iter, minimum=1, maximum=MAX_ITER_LIMIT)
 
 
 def _run(model, X, y, name, p, k, params):
@@ -97,7 +99,7 @@ def fit_svc(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
         ``gamma = 1/sigma2`` for RBF; ``gamma = 1, coef0 = t`` for poly.
     tol : float > 0
         LIBSVM's stopping tolerance on the KKT violation (default 1e-3).
-    max_iter : int
+    max_iter : int in [1, 2^31 - 1] or -1
         Cap on the SMO iterations (default 10^6), or -1 for none (LIBSVM's
         default).  The cap is ours: at large C (e.g. 1e16 in the report's
         breakdown maps) LIBSVM without it ran for more than 7 minutes on 60

@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg
 
-from ..core._validation import check_int
+from ..core._validation import as_rng, check_int
 from ..core.exceptions import CholeskyBreakdownError
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
@@ -45,7 +45,10 @@ from ._registry import register, variant
 from .chen_zhou import coefficient_counts, default_n_support
 from .result import PhaseTimer
 
-__all__ = ["fit_fslssvm", "renyi_prototypes", "eigh"]
+__all__ = ["fit_fslssvm", "renyi_prototypes", "eigh", "MAX_SWAPS_PER_POINT"]
+
+#: Upper bound of n_swaps per training pattern (documented in :func:`renyi_prototypes`).
+MAX_SWAPS_PER_POINT = 1000
 
 
 def renyi_prototypes(X, kernel, n_prototypes, *, n_swaps=None, rng=0):
@@ -56,8 +59,9 @@ def renyi_prototypes(X, kernel, n_prototypes, *, n_swaps=None, rng=0):
     X : (m, d) float64 array
     kernel : Kernel
     n_prototypes : int in 1..m
-    n_swaps : int >= 0, optional
-        Swap attempts (default 20 M).
+    n_swaps : int in [0, 1000 m], optional
+        Swap attempts (default 20 M); at most ``MAX_SWAPS_PER_POINT`` m, each
+        pattern proposed 1000 times on average (O(M d) each: 10^12 ran for hours).
     rng : int or numpy.random.Generator
         Seed (or generator) of the initial working set and of the swaps.
 
@@ -68,9 +72,10 @@ def renyi_prototypes(X, kernel, n_prototypes, *, n_swaps=None, rng=0):
         H_R of the final working set.
     n_accepted : int
     """
-    rng = np.random.default_rng(rng)
+    rng = as_rng("rng", rng)
     m, M = X.shape[0], n_prototypes
-    n_swaps = 20 * M if n_swaps is None else check_int("n_swaps", n_swaps, minimum=0)
+    n_swaps = 20 * M if n_swaps is None else check_int("n_swaps", n_swaps, minimum=0,
+                                                       maximum=MAX_SWAPS_PER_POINT * m)
     idx = rng.choice(m, M, replace=False)
     inside = np.zeros(m, dtype=bool)
     inside[idx] = True
@@ -152,8 +157,8 @@ def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, d
     task : {"regression", "classification"}
     n_support : int in 1..m, optional
         M, the working-set size (default floor(0.05 m), as SR-LSSVM's r).
-    n_swaps : int >= 0, optional
-        Entropy swap attempts (default 20 M).
+    n_swaps : int in [0, 1000 m], optional
+        Entropy swap attempts (default 20 M; bound: :func:`renyi_prototypes`).
     rng : int or numpy.random.Generator, default 0
         Seed of the prototype search (the registry's random keyword: sweeps
         pass one drawn from the task's seed).

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core._validation import as_matrix, check_finite, check_int
+from ..core._validation import as_matrix, as_rng, check_finite, check_int
 from ._registry import fit as registry_fit
 from ._registry import get_solver
 
@@ -87,7 +87,7 @@ def _exhaustive_code(n):
 
 
 def _random_code(n, random_state, draws=100):
-    rng = np.random.default_rng(random_state)
+    rng = as_rng("random_state", random_state)
     n_y = math.ceil(10 * math.log2(n))
     best, best_d = None, -1
     for _ in range(draws):
@@ -231,6 +231,7 @@ def fit_multiclass(X, y, *, solver="lssvm-schur", code="1vs1", precision="float6
                          f"(tasks {info.tasks})")
     if code not in CODES:
         raise ValueError(f"expected code in {CODES}, got code={code!r}")
+    as_rng("random_state", random_state)  # checked whatever the code (only "random" draws from it)
     X = as_matrix(X, "X", allow_object=False)
     check_finite(X, "X")
     y = _labels(y)

@@ -66,7 +66,7 @@ from ..core.condest import NOT_ESTIMATED, Conditioning, cholesky_conditioning, l
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning, FallbackWarning, LUBreakdownError
 from ..core.linalg import (bordered_rhs, bordered_shell, cg_iteration_bound, kappa2, set_border,
                            simultaneous_cg)
-from ..core.memory import ensure_memory
+from ..core.memory import PeakMemory
 from ..core.precision import get_precision
 from .result import PhaseTimer
 from ..core._validation import check_int, check_positive
@@ -79,10 +79,14 @@ __all__ = ["fit_kkt", "fit_schur", "fit_cg", "fit_krr", "fit_fisher",
 
 _BOTH = ("regression", "classification")
 _PARAMS = ("C", "kernel", "sigma2", "degree", "t", "task")
-#: Peak words of a dense fit per entry of its (N+1)^2 matrix, checked before the
-#: kernel is computed: the kernel, the factor (in place) and the small blocks of the
-#: GEMM kernel and the sign scaling; measured 1.01 (asv DenseFloor peak words track).
-_PEAK_WORDS = 1.5
+#: Peak of the dense fits that factor H in place (Schur / zero-bias): the one N^2 array
+#: (kernel, then factor) and the size-independent blocks of the GEMM kernel and the sign
+#: scaling (tracemalloc: 1.0248 words per entry at N = 1000, 1.0077 at 2000, 1.0041 at 3000
+#: = N^2 plus 0.2-0.3 MiB; 1.01 of RSS at N = 30,000 in the issue-21 audit).
+DENSE_PEAK = PeakMemory(1.0, 2 ** 20, "tracemalloc N = 1000-3000: N^2 words + 0.3 MiB")
+#: Peak of the bordered KKT LU and of CG: one more byte per entry (1.1254-1.1264 words per entry
+#: at N = 1000-3000, tracemalloc).
+KKT_PEAK = PeakMemory(1.13, 2 ** 20, "tracemalloc N = 1000-3000: 1.1254-1.1264 N^2 words")
 _H = "H = Omega + I/C"
 
 
@@ -106,7 +110,7 @@ def fisher_targets(y) -> np.ndarray:
     return np.where(y > 0, n / n1, -n / (n - n1))
 
 
-def _form(X, y, kernel, p, C, form, timer, *, bordered=False):
+def _form(X, y, kernel, p, C, form, timer, *, bordered=False, peak=DENSE_PEAK):
     """H = Omega + I/C formed in place, with the constraint vector a and rhs d.
 
     ``form`` is "regression" (3.32), "classification" (3.5), "fisher"
@@ -115,9 +119,10 @@ def _form(X, y, kernel, p, C, form, timer, *, bordered=False):
     KKT matrix [[0, a^T], [a, H]] (3.24), and that matrix is returned in
     place of H.  Either way one N x N (or (N+1)^2) array is allocated: the
     kernel, the label signs and the ridge are applied to it in place.
+    ``peak`` (the solver's registered PeakMemory) is checked before the kernel.
     """
     n = X.shape[0]
-    ensure_memory(n, _PEAK_WORDS * (n + 1) ** 2, p, what=f"a dense LS-SVM fit ({form})")
+    peak.ensure(n, p, what=f"a dense LS-SVM fit ({form})")
     with timer("kernel"):
         if bordered:
             A = bordered_shell(n, p)
@@ -149,7 +154,7 @@ def _scale_signs(H, ys, block=16):
 
 def _kkt_matrix(X, y, kernel, p, C, form, timer):
     """[[0, a^T], [a, H]] and [0; d] (3.24) in the precision, the kernel formed in place."""
-    A, a, d = _form(X, y, kernel, p, C, form, timer, bordered=True)
+    A, a, d = _form(X, y, kernel, p, C, form, timer, bordered=True, peak=KKT_PEAK)
     return A, bordered_rhs(d, p)
 
 
@@ -323,7 +328,8 @@ def _cg_bound(fit, n):
 # Solvers
 # ---------------------------------------------------------------------------
 @register("lssvm-kkt", tasks=_BOTH, paper="suykens-ch3", equations="(3.5), (3.32)",
-          params=_PARAMS, system=kkt_system, exact_model=exact_kkt_model)
+          params=_PARAMS, system=kkt_system, exact_model=exact_kkt_model,
+          peak=KKT_PEAK)
 def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression"):
     """LS-SVM by the full (N+1) indefinite KKT system, LU with partial pivoting.
@@ -406,7 +412,8 @@ def _schur(X, y, k, p, C, form, timer):
 
 @register("lssvm-schur", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.25), (3.5), (3.32)",
           params=_PARAMS, system=kkt_system, backward_bound=_two_solve_bound,
-          exact_model=exact_kkt_model)
+          exact_model=exact_kkt_model,
+          peak=DENSE_PEAK)
 def fit_schur(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
               task="regression"):
     """LS-SVM by the Schur-complement two-solve (3.25): Cholesky of H = Omega + I/C.
@@ -464,7 +471,8 @@ def _cg_options(n, p, rtol, vtol, maxiter, estimate_kappa):
 
 @register("lssvm-cg", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.27), (3.5), (3.32)",
           params=_PARAMS + ("rtol", "vtol", "maxiter", "estimate_kappa"), system=kkt_system,
-          backward_bound=_cg_bound, exact_model=exact_kkt_model)
+          backward_bound=_cg_bound, exact_model=exact_kkt_model,
+          peak=KKT_PEAK)
 def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
            task="regression", rtol=None, vtol=0.0, maxiter=None, estimate_kappa=True):
     """LS-SVM by the "LS-SVM CG large scale algorithm" (§3.4.1): two SPD solves by CG.
@@ -532,7 +540,7 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
     rtol, vtol, maxiter = _cg_options(n, p, rtol, vtol, maxiter, estimate_kappa)
     params.update(rtol=rtol, vtol=vtol, maxiter=maxiter)
     timer = PhaseTimer()
-    H, a, d = _form(X, y, k, p, C, task, timer)
+    H, a, d = _form(X, y, k, p, C, task, timer, peak=KKT_PEAK)
     with timer("solve"):  # both systems at once: one pass over H per iteration
         runs = dict(zip(("eta", "nu"), simultaneous_cg(H, np.stack([a, d], axis=1), rtol=rtol, vtol=vtol,
                                                        maxiter=maxiter, precision=p)))
@@ -572,7 +580,8 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
 
 
 @register("krr", tasks=_BOTH, paper="suykens-ch3", equations="(3.50), (3.62)", params=_PARAMS,
-          system=krr_system, exact_model=exact_krr_model)
+          system=krr_system, exact_model=exact_krr_model,
+          peak=DENSE_PEAK)
 def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression"):
     """Zero-bias LS-SVM: ``[Omega + I/C] alpha = y`` by Cholesky (kernel ridge / GP mean).
@@ -624,7 +633,8 @@ def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
 
 @register("lssvm-fisher", tasks=("classification",), paper="suykens-ch3",
           equations="(3.23), (3.32), §3.4.2 LS-SVM_F", params=_PARAMS, system=fisher_system,
-          backward_bound=_two_solve_bound, exact_model=exact_fisher_model)
+          backward_bound=_two_solve_bound, exact_model=exact_fisher_model,
+          peak=DENSE_PEAK)
 def fit_fisher(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                task="classification"):
     """LS-SVM_F: regression (3.32) on the Fisher targets {-N/N_2, +N/N_1}; predict sign.

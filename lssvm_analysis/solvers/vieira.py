@@ -41,13 +41,16 @@ IEEE Trans. Neural Networks 21 (2010) 158-162.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import scipy.linalg
 
 from ..core.condest import NOT_ESTIMATED, Conditioning
 from ..core._validation import check_int, check_open_interval
-from ..core.exceptions import CholeskyBreakdownError, LUBreakdownError
+from ..core.exceptions import (CholeskyBreakdownError, IllConditionedWarning, LUBreakdownError,
+                               QRBreakdownError)
+from ..core.records import CholeskyBreakdown, QRBreakdown
 from ..core.mrsr import ColumnQR, mrsr
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
@@ -83,28 +86,40 @@ def _system(X, y, k, p, C, task, timer):
 
 
 def _solve_kept(D, l, cols, p, solve, qr=None):
-    """z over the columns ``cols`` of D with all rows kept; raises CholeskyBreakdownError.
+    """z over the columns ``cols`` of D with all rows kept.
 
     ``qr`` (a ColumnQR of D[:, cols], or of a longer prefix) is reused when given.
+    Raises CholeskyBreakdownError (normal equations; a Gram matrix D_k^T D_k that
+    overflows the precision is a breakdown at its first non-finite diagonal entry,
+    pivot inf) or QRBreakdownError (a numerically dependent kept column), each with
+    its record.
     """
     k = len(cols)
     if solve == "normal-equations":
         Dk = D[:, cols]
-        G = Dk.T @ Dk
+        with np.errstate(over="ignore", invalid="ignore"):
+            G = Dk.T @ Dk
+        finite = np.array([abs(g) < np.inf for g in np.diagonal(G)])  # in the precision (mp, longdouble)
+        if not finite.all():  # the squares overflow: no factor to compute
+            j = int(np.argmin(finite))
+            raise CholeskyBreakdownError(CholeskyBreakdown(j, float("inf"), k, p.name))
         Lc = p.cholesky(G, check=False)
         return p.cho_solve(Lc, Dk.T @ l)
     if qr is None and p.dtype in (np.float32, np.float64):
         # LAPACK's Householder QR (geqrf) for the IEEE types: the same algorithm class as
         # CGS2 (backward stable), at BLAS-3 speed
         Q, R = scipy.linalg.qr(D[:, cols], mode="economic", check_finite=False)
-        if np.any(np.abs(np.diag(R)) <= D.shape[0] * p.unit_roundoff * np.abs(R).max()):
-            raise np.linalg.LinAlgError("a kept column of D is numerically dependent")
+        r = np.abs(np.diag(R))
+        bad = ~(r > D.shape[0] * p.unit_roundoff * np.abs(R).max())
+        if bad.any():
+            j = int(np.argmax(bad))
+            raise QRBreakdownError(QRBreakdown(j, float(r[j]), k, p.name))
         return p.solve_triangular(R, Q.T @ l, lower=False)
     if qr is None or qr.k < k:
         qr = ColumnQR(D.shape[0], k, p)
-        for c in cols:
+        for j, c in enumerate(cols):
             if not qr.append(D[:, c]):
-                raise np.linalg.LinAlgError("a kept column of D is numerically dependent")
+                raise QRBreakdownError(QRBreakdown(j, qr.last_norm, k, p.name))
     return qr.solve(l, k)
 
 
@@ -361,7 +376,14 @@ def _conditioning(cond_d, solve, method):
     if cond_d is None:
         return NOT_ESTIMATED
     if solve == "normal-equations":
-        return Conditioning(float(cond_d) ** 2, method + ", squared", "D_k^T D_k (normal equations)")
+        kappa = float(cond_d)
+        squared = kappa * kappa  # float product: inf past 1.3e154, where ** raises OverflowError
+        if np.isinf(squared) and np.isfinite(kappa):
+            warnings.warn(IllConditionedWarning(
+                f"kappa_2(D_k)^2 = ({kappa:.3g})^2 overflows float64: recorded as inf",
+                kappa=squared, unit_roundoff=float("nan"), matrix="D_k^T D_k (normal equations)",
+                method=method + ", squared"), stacklevel=3)
+        return Conditioning(squared, method + ", squared", "D_k^T D_k (normal equations)")
     return Conditioning(float(cond_d), method, "D_k (kept columns)")
 
 
@@ -454,7 +476,9 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
         unknowns of :func:`least_squares_system`), ``cond_Dk`` (cond_2 of
         D_k per k), ``cond_D_star``, ``mrsr_status``, ``mrsr_steps``,
         ``mrsr_pivots``, ``press_stop``.  A Cholesky breakdown of the normal
-        equations (``solve="normal-equations"``) gives ``status="breakdown"``.
+        equations (``solve="normal-equations"``) gives ``status="breakdown"``
+        with its record, as does a dependent kept column of the lstsq solve
+        (a :class:`QRBreakdown`); the message is in ``solve_failure``.
 
     Raises
     ------
@@ -493,13 +517,9 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
         try:
             with timer("solve"):
                 z = _solve_kept(D, l, cols, p, solve, qr if press == "qr" else None)
-        except (CholeskyBreakdownError, np.linalg.LinAlgError) as err:
-            if isinstance(err, CholeskyBreakdownError):
-                return breakdown_fit("op-lssvm", p, err, X=X, kernel=k, timer=timer,
-                                     diagnostics=diag, params=params)
-            return make_fit("op-lssvm", p, coef=None, bias=None, support=(), X=X, kernel=k,
-                            timer=timer, status="breakdown",
-                            diagnostics={**diag, "lstsq_failure": str(err)}, params=params)
+        except (CholeskyBreakdownError, QRBreakdownError) as err:
+            return breakdown_fit("op-lssvm", p, err, X=X, kernel=k, timer=timer,
+                                 diagnostics={**diag, "solve_failure": str(err)}, params=params)
         coef, bias, patterns = _unpack_solution(z, cols, y, task, p)
     diag["solution"] = z
     cond = _conditioning(diag.get("cond_D_star"), solve, "float64 QR of the ranked columns")
@@ -546,7 +566,10 @@ def fit_ip_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
         ``coef_`` on the kept patterns, ``bias_``; ``diagnostics``:
         ``columns`` (kept columns of D, 0 = bias), ``solution``,
         ``alpha_full`` (first-step alpha, float64), ``cond_D_star``.  An
-        exactly singular D gives ``status="breakdown"`` (``lu_failure``).
+        exactly singular D gives ``status="breakdown"`` with its LU record; a
+        dependent kept column (lstsq) or a failed Cholesky of the normal
+        equations gives it with the QR / Cholesky record (``breakdown``) and
+        the message in ``diagnostics["solve_failure"]``.
 
     Raises
     ------
@@ -586,13 +609,9 @@ def fit_ip_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
         try:
             with timer("solve"):
                 z = _solve_kept(D, l, cols, p, solve)
-        except CholeskyBreakdownError as err:
+        except (CholeskyBreakdownError, QRBreakdownError) as err:
             return breakdown_fit("ip-lssvm", p, err, X=X, kernel=k, timer=timer,
-                                 diagnostics=diag, params=params)
-        except np.linalg.LinAlgError as err:
-            return make_fit("ip-lssvm", p, coef=None, bias=None, support=(), X=X, kernel=k,
-                            timer=timer, status="breakdown",
-                            diagnostics={**diag, "lstsq_failure": str(err)}, params=params)
+                                 diagnostics={**diag, "solve_failure": str(err)}, params=params)
         coef, bias, patterns = _unpack_solution(z, cols, y, task, p)
     diag["solution"] = z
     return make_fit("ip-lssvm", p, coef=coef, bias=bias, support=patterns, X=X, kernel=k,

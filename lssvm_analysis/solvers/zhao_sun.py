@@ -109,7 +109,7 @@ import warnings
 import numpy as np
 import scipy.linalg
 
-from ..core._validation import check_int
+from ..core._validation import as_rng, check_int
 from ..core.condest import matrix_conditioning
 from ..core.exceptions import CholeskyBreakdownError, FallbackWarning
 from ..core.linalg import householder_qr, mirror_lower
@@ -154,7 +154,7 @@ def _support(N, n_support, support, rng):
                                                                           minimum=1)
     if n > N:
         raise ValueError(f"expected 1 <= n_support <= N = {N}, got n_support={n_support!r}")
-    return np.sort(np.random.default_rng(rng).choice(N, size=n, replace=False)).astype(np.intp)
+    return np.sort(as_rng("rng", rng).choice(N, size=n, replace=False)).astype(np.intp)
 
 
 def _check_choice(name, value, choices):

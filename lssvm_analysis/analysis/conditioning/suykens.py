@@ -151,5 +151,12 @@ def cg_iterations(X, y, *, sigma2, C, precision="float64", rtol=None) -> dict:
             eps = math.sqrt(max(float(e @ H64 @ e), 0.0) / float(xs @ H64 @ xs))
             out.update({f"iterations_{tag}": res.iterations, f"reason_{tag}": res.reason,
                         f"eps_{tag}": eps,
-                        f"bound_{tag}": cg_iteration_bound(cond, eps) if eps > 0 else np.inf})
+                        f"bound_{tag}": _bound_at(cond, eps)})
     return out
+
+
+def _bound_at(kappa, eps):
+    """The CG bound at the reduction a run reached: inf at eps = 0, 0 at eps >= 1 (x_0 = 0 has eps = 1)."""
+    if eps == 0:
+        return np.inf
+    return cg_iteration_bound(kappa, eps) if eps < 1 else 0.0
