@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 import matplotlib
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
 from ..core.precision import precisions
@@ -35,7 +36,8 @@ from ..experiments import SweepSpec
 from ..solvers import get_solver, solvers
 from . import digits_grid as dg
 from ._util import errors_note, num, ok
-from .figures import (fmt_num, log_axes, new_figure, panel_grid, precision_color, precision_rank, save_figure,
+from .figures import (fmt_num, log_axes, new_figure, overlay_width, panel_grid, panel_title, precision_color,
+                      precision_rank, save_figure, series_style,
                       save_table)
 from .html import Section
 from .registry import register_section
@@ -217,23 +219,41 @@ def _ladder_figure(sec, out, rows):
     rows = rows.assign(_config=rows["configuration"].fillna(rows["solver"]))
     literal = {p["printed"] for p in dg.literal_pairs()}
     names = list(dict.fromkeys(rows.solver))
-    fig, axs = panel_grid(len(names), 3, width=4.3, height=3.4)
+    precs = sorted(rows.precision.unique(), key=precision_rank)
+    fig, axs = panel_grid(len(names), 3, width=4.0, height=3.6)
     for a, name in zip(axs, names):
         g = rows[rows.solver == name]
-        for (conf, prec), d in g.groupby(["_config", "precision"]):
-            d = d.sort_values(dg.CONDITION)
-            a.plot(num(d, dg.CONDITION), num(d, dg.HEADLINE), "--" if conf in literal else "-", marker="o",
-                   ms=3, lw=0.9, color=precision_color(prec), label=f"{conf.removeprefix(name)} {prec}".strip())
+        confs = list(dict.fromkeys(g._config))
+        handles = []
+        for i, conf in enumerate(confs):
+            # configuration: line style and marker (printed forms dashed); precision: colour.
+            # Drawn in order with shrinking markers, so a variant equal to an earlier one leaves
+            # the earlier one's markers showing around it.
+            ls, mk = series_style(i)
+            ls = "--" if conf in literal else ls if ls != "--" else ":"
+            ms = 3.0 + 1.5 * (len(confs) - 1 - i)
+            for prec in precs:
+                d = g[(g._config == conf) & (g.precision == prec)].sort_values(dg.CONDITION)
+                if len(d):
+                    a.plot(num(d, dg.CONDITION), num(d, dg.HEADLINE), ls=ls, marker=mk, ms=ms,
+                           lw=overlay_width(i, len(confs)), color=precision_color(prec),
+                           label=f"{conf} {prec}")
+            handles.append(Line2D([], [], ls=ls, marker=mk, ms=5, color="gray",
+                                  label=conf.removeprefix(name).strip("[]") or "default"))
         log_axes(a, y=False)
+        a.minorticks_off()  # many decades: minor ticks are not readable, and cost layout time
         a.axhline(dg.DIGITS_OK, color="gray", lw=0.6)
-        a.set_title(name, fontsize=9)
+        panel_title(a, name)
         a.set_xlabel("problem condition κ [–]")
         a.set_ylabel("model digits vs the exact model [–]")
-        a.legend(fontsize=5)
+        a.legend(handles=handles, fontsize=8)
+    fig.legend(handles=[Line2D([], [], ls="-", marker="o", color=precision_color(p), label=p) for p in precs],
+               loc="outside lower center", ncol=len(precs), fontsize=9)
     sec.figure(save_figure(fig, rows.drop(columns=["_config"]), out, "digits-ladder",
                            "Model digits against the condition of the problem (independent of the "
                            "formulation, so the variants of a solver share the axis): colour = precision, "
-                           "dashed = the printed form; grey line: 3 digits."))
+                           "line style and marker = variant (dashed: the printed form; the panel legend), "
+                           "later variants drawn thinner over earlier ones; grey line: 3 digits."))
 
 
 def render(sec: Section, out, records, profile: str) -> str:
