@@ -89,7 +89,7 @@ from ..core.linalg import bordered_matrix
 
 __all__ = ["ExactProblem", "ridge_dd", "add_to_diagonal", "lssvm_system_dd", "kernel_columns_dd",
            "normal_equations", "scaled_dd", "reduced_lssvr_problem", "bordered_columns_dd",
-           "fisher_targets_exact",
+           "fisher_targets_exact", "exact_values", "exact_targets", "weighted_ridge_dd",
            "FORMATION_BITS"]
 
 #: Working precision of the ball products of the least-squares families.  The entries of
@@ -157,7 +157,7 @@ def _signed(M: DD, row_signs, col_signs) -> DD:
     return DD(M.hi * s, M.lo * s, np.abs(M.bound))
 
 
-def lssvm_system_dd(X, y, kernel, C, task, *, bias=True):
+def lssvm_system_dd(X, y, kernel, C, task, *, bias=True, ridge=None):
     """The LS-SVM system (Suykens 3.5 / 3.32; 3.50 without bias) of float64 data in DD.
 
     Parameters
@@ -168,6 +168,9 @@ def lssvm_system_dd(X, y, kernel, C, task, *, bias=True):
     task : {"regression", "classification"}
     bias : bool
         False: kernel ridge ``(Omega + I/C) alpha = y`` (3.50).
+    ridge : (hi, lo) of float64 arrays (N,), optional
+        The diagonal added to Omega as a DD pair of relative error <= 4 u^2
+        (e.g. :func:`weighted_ridge_dd`); default 1/C on every entry.
 
     Returns
     -------
@@ -181,7 +184,7 @@ def lssvm_system_dd(X, y, kernel, C, task, *, bias=True):
     else:
         a, d = np.ones_like(y), y
     idx = np.arange(len(y))
-    H = add_to_diagonal(K, ridge_dd(C), idx, idx)
+    H = add_to_diagonal(K, ridge_dd(C) if ridge is None else ridge, idx, idx)
     if not bias:
         return H, np.array(d, dtype=np.float64)
     hi, rhs = bordered_matrix(H.hi, a, d, "float64")
@@ -204,6 +207,49 @@ def fisher_targets_exact(y) -> tuple:
     rhs[0] = mpmath.mpf(0)
     rhs[1:] = [pos if v > 0 else neg for v in y]
     return rhs, float(max(pos, -neg)) * 2.0 ** -199
+
+
+def weighted_ridge_dd(C, weights) -> tuple:
+    """1/(C v_k) per entry as a DD pair (hi, lo) of arrays, relative error <= u^2 each.
+
+    The weighted LS-SVM's diagonal (Suykens et al. 2002): each quotient of the
+    float64 C and v_k rounded once at 300 bits, then split into two float64.
+    """
+    v = np.asarray(weights, dtype=np.float64)
+    hi, lo = np.empty(v.shape), np.empty(v.shape)
+    with mpmath.workprec(300):
+        for k, vk in enumerate(v):
+            q = 1 / (mpmath.mpf(float(C)) * mpmath.mpf(float(vk)))
+            hi[k] = float(q)
+            lo[k] = float(q - hi[k])
+    return hi, lo
+
+
+def exact_values(a) -> np.ndarray:
+    """Object array of mpmath mpf equal to the entries of ``a`` (any precision's scalars, exactly).
+
+    Every binary float (float32/64, longdouble) is a dyadic rational
+    (``as_integer_ratio``) and an mpf is kept as it is: nothing rounds.
+    """
+    flat = np.asarray(a).ravel()
+    out = np.empty(flat.size, dtype=object)
+    for k, v in enumerate(flat):
+        if getattr(v, "_mpf_", None) is not None:
+            out[k] = v
+        else:
+            num, den = v.as_integer_ratio()
+            out[k] = _exact_mpf(num, 1 - den.bit_length())
+    return out.reshape(np.shape(a))
+
+
+def exact_targets(y, shift) -> np.ndarray:
+    """y - shift exactly, as an object array of mpf (Chen & Zhou's y - gamma with the fit's gamma).
+
+    ``shift`` is in any precision (its values are the data of the exact
+    model); mpmath's exact subtraction of two dyadic rationals never rounds.
+    """
+    ys, gs = exact_values(np.asarray(y, dtype=np.float64)), exact_values(shift)
+    return np.array([mpmath.fsub(a, b, exact=True) for a, b in zip(ys, gs)], dtype=object)
 
 
 def kernel_columns_dd(X, kernel, support, *, signs=None) -> DD:
@@ -259,8 +305,8 @@ def normal_equations(D: DD, l, reg: DD | None = None):
     ----------
     D : DD, (rows, k)
         The least-squares matrix (entries within ``D.bound`` of the exact ones).
-    l : (rows,) float64
-        The exact right-hand side.
+    l : (rows,) float64, or object array of mpf
+        The exact right-hand side (taken exactly).
     reg : DD, (k, k), optional
         A term added to D^T D (Zhao & Sun's R).
 
@@ -275,14 +321,16 @@ def normal_equations(D: DD, l, reg: DD | None = None):
         |dH| <= |D|^T B + B^T |D| + B^T B and |dc| <= B^T |l|, evaluated in
         float64 and enlarged by (1 + 4 rows u) for their own rounding.
     """
-    l = np.asarray(l, dtype=np.float64)
+    l = np.asarray(l)
+    l_arb = arb_mat([[arb(_arb_pair(v))] for v in l])
+    l_abs = np.abs(np.array([float(v) for v in l])) * (1 + 2.0 ** -52)
     with flint.ctx.workprec(FORMATION_BITS):
         Da = _to_arb(D)
         Dt = Da.transpose()
         Ha = Dt * Da
         if reg is not None:
             Ha = Ha + _to_arb(reg)
-        ca = Dt * arb_mat([[float(v)] for v in l])
+        ca = Dt * l_arb
     H, Hr = _to_pieces(Ha)
     c, cr = _to_mpf(ca)
     B = np.broadcast_to(np.asarray(D.bound, dtype=np.float64), D.shape)
@@ -290,7 +338,7 @@ def normal_equations(D: DD, l, reg: DD | None = None):
     dH = absD.T @ B + B.T @ absD + B.T @ B
     if reg is not None:
         dH = dH + np.broadcast_to(np.asarray(reg.bound, dtype=np.float64), dH.shape)
-    dc = B.T @ np.abs(l)
+    dc = B.T @ l_abs
     grow = 1.0 + 4.0 * D.shape[0] * 2.0 ** -53
     H_bound = float(((dH + Hr).sum(axis=1)).max()) * grow
     c_bound = float((dc + cr.ravel()).max()) * grow
@@ -368,6 +416,15 @@ def bordered_columns_dd(X, y, kernel, C, task, columns) -> tuple:
     l = np.zeros(N + 1)
     l[1:] = d
     return DD(hi, lo, bd), l
+
+
+def _arb_pair(v):
+    """An exact arb argument of a float or an mpf."""
+    mpf = getattr(v, "_mpf_", None)
+    if mpf is None:
+        return float(v)
+    sign, man, exp, _ = mpf
+    return (-int(man) if sign else int(man), int(exp))
 
 
 def _exact_mpf(man, exp):

@@ -69,10 +69,11 @@ from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import LAPACK_THRESHOLD, register, variant
 from .chen_zhou import coefficient_counts
+from .formation import ExactProblem, exact_targets, lssvm_system_dd, weighted_ridge_dd
 from .result import PhaseTimer
 
 __all__ = ["fit_rlssvm_w", "fit_rlssvm_y", "fit_wlssvm", "fit_irls01", "cccp_system",
-           "weighted_system", "yang_gamma", "wang_gamma", "robust_weights", "weighted_median"]
+           "weighted_system", "exact_cccp_model", "exact_weighted_model", "yang_gamma", "wang_gamma", "robust_weights", "weighted_median"]
 
 _BOTH = ("regression", "classification")
 _KERNEL = ("C", "kernel", "sigma2", "degree", "t", "task")
@@ -152,6 +153,44 @@ def cccp_system(X, y, fit, **params):
         return {"coef": z[:m] * Cp, "bias": z[m]}
 
     return A, rhs, unpack
+
+
+def _exact_lssvm(X, y, fit, params, targets, ridge, method):
+    """The LS-SVM (3.5) on the fit's points with the given exact ``targets`` and DD ``ridge``."""
+    merged = {**dict(fit.params), **params}
+    X, y, _, _ = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
+                             precision="float64")
+    kept, _ = _sample_weight(merged.get("sample_weight"), len(y))
+    X, y = X[kept], y[kept]
+    A, _ = lssvm_system_dd(X, y, fit.kernel, merged["C"], "regression",
+                           ridge=None if ridge is None else ridge(merged["C"]))
+    rhs = np.empty(len(y) + 1, dtype=object)
+    rhs[0], rhs[1:] = 0, y if targets is None else targets(y)
+
+    def unpack(z):
+        z = np.asarray(z)
+        return {"coef": z[1:], "bias": z[0]}
+
+    return ExactProblem(A, rhs, unpack, A_bound=float(np.max(np.sum(A.bound, axis=1))), method=method)
+
+
+def exact_cccp_model(X, y, fit, **params):
+    """Exact model of an r-lssvm-w / r-lssvm-y fit (registry ``exact_model=``): (6) with gamma frozen.
+
+    (6) with alpha = C beta is the LS-SVM (3.5) with ridge 1/C and targets
+    y - gamma: [[0, e^T], [e, K + I/C]] [b; alpha] = [0; y - gamma], whose
+    solution is the corrected model itself (a selection of x, no factor C).
+    Kernel in double-double, y - gamma exact (gamma = the vector the last
+    CCCP solve used, ``diagnostics["gamma"]``, taken exactly in the fit's
+    precision).  The last weighted system rather than the CCCP fixed point:
+    the fit stops at ||Delta gamma|| < tol (1e-2), a truncation that would
+    swamp the rounding; the model error measures the formation of I + C K
+    and the two solves of the last step (SEED_NOTES §6: I + K/(m lambda)),
+    not the stopping rule, and not the error of gamma itself.  Problem
+    condition: kappa_inf of the KKT matrix (as :func:`suykens.exact_kkt_model`).
+    """
+    return _exact_lssvm(X, y, fit, params, lambda yk: exact_targets(yk, fit.diagnostics["gamma"]),
+                        None, "(6) as KKT (3.5) with targets y - gamma, kernel in double-double")
 
 
 def _cccp_loop(L, y, eta, s, rule, tau, h, tol, max_iter, prec):
@@ -252,7 +291,8 @@ _CCCP_DOC = """
 
 
 @register("r-lssvm-w", tasks=_BOTH, paper="chen-zhou", equations="(6)-(8) (Wang & Zhong 2014)",
-          params=_KERNEL + ("tau", "tol", "max_iter"), system=cccp_system, backward_bound=_two_solve_bound)
+          params=_KERNEL + ("tau", "tol", "max_iter"), system=cccp_system, backward_bound=_two_solve_bound,
+          exact_model=exact_cccp_model)
 def fit_rlssvm_w(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", tau=1.0, tol=1e-2, max_iter=100):
     return _fit_cccp("r-lssvm-w", wang_gamma, X, y, precision=precision, C=C, kernel=kernel,
@@ -266,7 +306,7 @@ fit_rlssvm_w.__doc__ = "R-LSSVM-W: CCCP on (6) with rule (8), one Cholesky of I 
 @register("r-lssvm-y", tasks=_BOTH, paper="chen-zhou",
           equations="(6)-(7) with Yang's smoothing (reconstructed)",
           params=_KERNEL + ("tau", "h", "tol", "max_iter"), system=cccp_system,
-          backward_bound=_two_solve_bound)
+          backward_bound=_two_solve_bound, exact_model=exact_cccp_model)
 def fit_rlssvm_y(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", tau=1.0, h=0.1, tol=1e-2, max_iter=100):
     check_positive("h", h)
@@ -392,9 +432,27 @@ def weighted_system(X, y, fit, **params):
     return A, rhs, unpack
 
 
+def exact_weighted_model(X, y, fit, **params):
+    """Exact model of a w-lssvm fit (registry ``exact_model=``): the last refit's KKT system.
+
+    [[0, e^T], [e, K + diag(1/(C v_k))]] [b; alpha] = [0; y] on the points of
+    positive sample weight, with the weights v of the last refit frozen
+    (``diagnostics["weights"]``, float64: the robust-weight step runs in
+    float64 whatever the precision) and 1/(C v_k) in double-double
+    (:func:`formation.weighted_ridge_dd`).  Frozen rather than recomputed at
+    a fixed point: Suykens et al. (2002) refit once (max_iter = 1), so the
+    weights are a step of the algorithm, not a converged quantity; the model
+    error measures the formation of K + diag(1/(C v)) and its solve in the
+    fit's precision.  Problem condition: kappa_inf of that KKT matrix.
+    """
+    weights = fit.diagnostics["weights"]
+    return _exact_lssvm(X, y, fit, params, None, lambda C: weighted_ridge_dd(C, weights),
+                        "weighted KKT with 1/(C v_k) in double-double")
+
+
 @register("w-lssvm", tasks=_BOTH, paper="chen-zhou", equations="Suykens et al. 2002 (weighted LS-SVM)",
           params=_KERNEL + ("weights", "max_iter", "tol", "sample_weight"), system=weighted_system,
-          backward_bound=_two_solve_bound,
+          backward_bound=_two_solve_bound, exact_model=exact_weighted_model,
           variants=(variant("weights", "hampel", "Hampel c1 = 2.5, c2 = 3 (Suykens et al. 2002)"),
                     variant("weights", "huber", "Huber 1.345 (LS-SVMlab)"),
                     variant("weights", "logistic", "tanh(r)/r (LS-SVMlab)"),
