@@ -239,7 +239,8 @@ def exact_columns(info, ds, fit, params, options) -> dict:
     n = int(ds.X_train.shape[0])
     max_n = options.get("exact_max_n", DEFAULT_EXACT_MAX_N)
     why = ("exact model disabled (options['exact'] = False)" if not options.get("exact", True) else
-           f"solver {info.name!r} registers no exact_model hook" if info.exact_model is None else
+           f"solver {info.name!r} registers no exact_model hook"
+           + (f" ({info.exact_note})" if info.exact_note else "") if info.exact_model is None else
            f"no model to compare (status {fit.status!r})" if fit.coef_ is None else
            f"n_train={n} > exact_max_n={max_n}" if n > max_n else "")
     if why:

@@ -144,12 +144,15 @@ class SolverInfo:
         formation error and the definition of the fit's problem condition
         (:mod:`lssvm_analysis.solvers.formation`).  The model error of a fit
         (the report's headline) is measured against it.  None: no exact
-        model (the fit's rows say so).
+        model (the fit's rows say so, with ``exact_note``).
     peak : PeakMemory or None
         The measured peak memory of a fit as a multiple of the (n+1)^2 matrix
         it forms (declared by the family, used by its up-front memory guard,
         checked against a measurement by the tests); None where the peak is
         not such a multiple (reduced and iterative solvers).
+    exact_note : str
+        Why a solver has no ``exact_model`` hook (one sentence, recorded in
+        the fit rows' ``exact_note``); empty for a solver with a hook.
     """
 
     name: str
@@ -167,6 +170,7 @@ class SolverInfo:
     description: str = ""
     exact_model: Callable | None = None
     peak: Any = None
+    exact_note: str = ""
 
     # -- what it takes ------------------------------------------------------
     def accepts(self, keyword: str) -> bool:
@@ -275,7 +279,7 @@ _SOLVERS: dict[str, SolverInfo] = {}
 
 def register(name: str, *, tasks, paper: str, equations: str, params=(), required=(), variants=(),
              precisions=None, system=None, example=None, backward_bound=None, description="",
-             exact_model=None, peak=None):
+             exact_model=None, peak=None, exact_note=""):
     """Decorator adding a solver function to the registry under ``name``.
 
     See :class:`SolverInfo` for the arguments.  Variant keywords must be
@@ -299,7 +303,7 @@ def register(name: str, *, tasks, paper: str, equations: str, params=(), require
         _SOLVERS[name] = SolverInfo(name, func, tasks, paper, equations, params, required, variants,
                                     precisions, system, example,
                                     backward_bound or _default_backward_bound,
-                                    description or _first_line(func), exact_model, peak)
+                                    description or _first_line(func), exact_model, peak, exact_note)
         return func
 
     return deco

@@ -81,8 +81,14 @@ def _run(model, X, y, name, p, k, params):
                     diagnostics=diag, params=params)
 
 
+#: Why the LIBSVM baselines have no exact model (fit rows' ``exact_note``).
+_NO_EXACT = ("a QP, not a linear system: its exact model would need the active set frozen "
+             "(bounded / free multipliers) and LIBSVM stops at tol = 1e-3 on the KKT violation, "
+             "so no certified reference is defined; float64 only")
+
+
 @register("svm-c", tasks=("classification",), paper="baseline", equations="LIBSVM C-SVC",
-          params=_PARAMS, precisions=("float64",))
+          params=_PARAMS, precisions=("float64",), exact_note=_NO_EXACT)
 def fit_svc(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             tol=1e-3, max_iter=DEFAULT_MAX_ITER):
     """C-SVC by LIBSVM (scikit-learn ``SVC``), in the package's conventions.
@@ -129,7 +135,7 @@ def fit_svc(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
 
 
 @register("svm-eps", tasks=("regression",), paper="baseline", equations="LIBSVM epsilon-SVR",
-          params=_PARAMS + ("epsilon",), precisions=("float64",))
+          params=_PARAMS + ("epsilon",), precisions=("float64",), exact_note=_NO_EXACT)
 def fit_svr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             epsilon=0.1, tol=1e-3, max_iter=DEFAULT_MAX_ITER):
     """epsilon-SVR by LIBSVM (scikit-learn ``SVR``), in the package's conventions.

@@ -13,6 +13,7 @@ Simple LS-SVM pruning algorithm (Suykens §3.7):
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 import numbers
 
@@ -167,12 +168,39 @@ def _prune_loop(X, y, base, fit_kw, index, fraction, tol, min_support, max_steps
     return keep, fit, path, reason
 
 
+def exact_pruned_model(X, y, fit, **params):
+    """Exact model of an lssvm-pruned fit (registry ``exact_model=``): the base's on the kept points.
+
+    The pruning path (which |alpha_k| were smallest, when the index rose)
+    is the discrete choice: the kept set ``support_`` is frozen and
+    recorded, and the exact model is the base solver's own exact model
+    (its ``exact_model`` hook) on (X[support_], y[support_]) -- the model
+    the last accepted retraining was asked to compute.  A base without a
+    hook raises NotImplementedError (the fit kind records it).  Problem
+    condition: the base's.
+    """
+    merged = {**dict(fit.params), **params}
+    base = get_solver(merged.get("base", "lssvm-schur"))
+    if base.exact_model is None:
+        raise NotImplementedError(f"base solver {base.name!r} registers no exact_model hook")
+    X, y, _, _ = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
+                             precision="float64")
+    S = np.asarray(fit.support_, dtype=np.intp)
+    # the last accepted base fit as the base hook sees it: trained on X[S], its own diagnostics
+    last = dataclasses.replace(fit, solver=base.name, support_=np.arange(S.size),
+                               diagnostics=dict(fit.diagnostics["base_diagnostics"]))
+    problem = base.exact_model(X[S], y[S], last,
+                               **{k: v for k, v in params.items() if k in base.params})
+    return dataclasses.replace(problem, choices={"support": tuple(int(i) for i in S),
+                                                 **problem.choices})
+
+
 @register("lssvm-pruned", tasks=("regression", "classification"), paper="suykens-ch3",
           equations="§3.7 (pruning algorithm), Figs. 3.8-3.11",
           params=("C", "kernel", "sigma2", "degree", "t", "task", "base", "fraction", "validation",
                   "index", "rtol", "atol", "min_support", "max_steps", "fraction_of", "reference",
                   "index_support"),
-          required=("validation",), example=_example_validation)
+          required=("validation",), example=_example_validation, exact_model=exact_pruned_model)
 def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                task="regression", base="lssvm-schur", fraction=0.05, validation=None, index=None,
                rtol=0.0, atol=0.0, min_support=2, max_steps=None, fraction_of="current",
