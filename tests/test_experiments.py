@@ -514,6 +514,8 @@ def test_fit_kind_records_errors_against_the_reference(tmp_path):
         # same c = 30 on 2 kappa u; the exact model carries >= 15 certified digits here
         assert row["exact_digits"] >= 15 and row["problem_condition"] >= 1
         assert row["model_error"] <= 30 * 2 * row["problem_condition"] * u
+        # float64 fit: ~15 digits, below the exact model's certified digits, so not capped
+        assert not row["model_digits_capped"] and row["model_digits"] < row["exact_digits"]
         assert row["model_digits"] == -np.log10(row["model_error"])
         assert 0 < row["prediction_error"] < 1 and row["choices_agree"] is None
         assert row["exact_note"] == "" and row["time_exact"] > 0

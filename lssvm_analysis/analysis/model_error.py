@@ -36,7 +36,7 @@ from ..core.precision import get_precision
 from .measures import correct_digits, forward_error
 from .reference import reference_solve
 
-__all__ = ["ExactModel", "solve_exact_model", "model_errors", "model_vector"]
+__all__ = ["ExactModel", "solve_exact_model", "model_errors", "model_vector", "KERNEL_DIGITS"]
 
 
 @dataclass(frozen=True)
@@ -131,6 +131,12 @@ def _mpf_pair(v):
 def model_errors(fit, exact: ExactModel, X_test=None) -> dict:
     """``model_error`` / ``model_digits`` and ``prediction_error`` / ``prediction_digits`` of a fit.
 
+    The digits are capped at what the exact model is certified to
+    (``exact.digits``; for predictions also :data:`KERNEL_DIGITS`), with
+    ``model_digits_capped`` / ``prediction_digits_capped`` saying so; the
+    errors are the measured distances to the computed exact model (below
+    10^-exact.digits they are not resolved).
+
     Parameters
     ----------
     fit : Fit
@@ -144,14 +150,34 @@ def model_errors(fit, exact: ExactModel, X_test=None) -> dict:
     p = get_precision(fit.precision)
     m_fit = model_vector(fit.coef_, fit.bias_)
     me = forward_error(m_fit, exact.vector(), precision=p).value
-    out = {"model_error": me, "model_digits": _digits(me),
-           "prediction_error": math.nan, "prediction_digits": math.nan}
+    out = {"model_error": me, **_capped("model", me, exact.digits),
+           "prediction_error": math.nan, "prediction_digits": math.nan,
+           "prediction_digits_capped": False}
     if X_test is not None and len(X_test) and exact.coef.size:
         f_star = _exact_predictions(fit, exact, X_test)
         f_fit = fit.decision_function(X_test, native=True)
         pe = forward_error(f_fit, f_star, precision=p).value
-        out.update(prediction_error=pe, prediction_digits=_digits(pe))
+        # the exact decision values: the model's certified digits, and the DD kernel's ~1e-29
+        out.update(prediction_error=pe, **_capped("prediction", pe, min(exact.digits, KERNEL_DIGITS)))
     return out
+
+
+#: Digits of the double-double kernel values of the exact predictions (relative error <= ~1e-29,
+#: :mod:`lssvm_analysis.core.extended`): a prediction cannot be certified beyond them.
+KERNEL_DIGITS = 28.5
+
+
+def _capped(kind: str, err: float, certified: float) -> dict:
+    """``<kind>_digits`` = min(-log10 err, certified) and ``<kind>_digits_capped``.
+
+    A fit that agrees with the computed exact model beyond the digits to which
+    that model is certified only shows that it has at least ``certified``
+    correct digits: the row claims no more, and says it was capped.
+    """
+    measured = _digits(err)
+    capped = bool(measured > certified)
+    return {f"{kind}_digits": float(certified) if capped else measured,
+            f"{kind}_digits_capped": capped}
 
 
 def _digits(err: float) -> float:

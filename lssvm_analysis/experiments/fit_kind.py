@@ -18,14 +18,17 @@ For a task (solver, precision, dataset, params, seed) the row records
   choices frozen; :mod:`lssvm_analysis.solvers.formation`), certified by
   :func:`lssvm_analysis.analysis.model_error.solve_exact_model`:
   ``model_error`` = ||m - m*||_inf / ||m*||_inf on m = (bias, coef),
-  ``model_digits`` = -log10 of it, ``prediction_error`` /
-  ``prediction_digits`` likewise on the decision values at the first
-  ``exact_test_max`` test points, ``problem_condition`` (one number per data
+  ``model_digits`` = -log10 of it, capped at ``exact_digits`` with
+  ``model_digits_capped`` True when the fit agrees with the computed exact
+  model beyond what that model is certified to (the row then claims
+  ``exact_digits`` digits, a lower bound), ``prediction_error`` /
+  ``prediction_digits`` / ``prediction_digits_capped`` likewise on the
+  decision values at the first ``exact_test_max`` test points (capped also
+  at the double-double kernel's 28.5 digits), ``problem_condition`` (one number per data
   set, hyper-parameters and frozen choices, independent of the formulation;
   its definition per family is in the hook's docstring),
   ``exact_digits`` (certified digits of the exact model itself: the solve
-  and the formation bound both counted; a model_digits above it is capped
-  by it), ``exact_method``, ``exact_note`` (why NaN), ``time_exact``;
+  and the formation bound both counted), ``exact_method``, ``exact_note`` (why NaN), ``time_exact``;
   ``choices_agree`` (True / False when the fit's discrete choices -- support
   in order, kept columns, k* -- equal those of a run of the same solver in
   ``choices_precision``; None when the solver makes no arithmetic-dependent
@@ -95,7 +98,7 @@ __all__ = ["fit_row", "load_task_data", "accepts_combination", "select_solver_pa
 DEFAULT_REFERENCE_MAX_N = 1000
 FIT_OPTIONS = ("reference", "reference_max_n", "reference_digits", "first_task_only", "exact",
                "exact_max_n", "exact_test_max", "choices_precision", "choices_max_n")
-FIT_KIND_VERSION = 2
+FIT_KIND_VERSION = 3
 DEFAULT_EXACT_MAX_N = 1000
 DEFAULT_EXACT_TEST_MAX = 200
 DEFAULT_CHOICES_PRECISION = "mp30"
@@ -227,8 +230,8 @@ def _reference_columns(info, X, y, fit, params, options, p) -> dict:
     return out
 
 
-EXACT_COLUMNS = {"model_error": NAN, "model_digits": NAN, "prediction_error": NAN,
-                 "prediction_digits": NAN, "problem_condition": NAN, "exact_digits": NAN,
+EXACT_COLUMNS = {"model_error": NAN, "model_digits": NAN, "model_digits_capped": False,
+                 "prediction_error": NAN, "prediction_digits": NAN, "prediction_digits_capped": False, "problem_condition": NAN, "exact_digits": NAN,
                  "exact_method": "", "exact_note": "", "choices_agree": None,
                  "choices_overlap": NAN, "time_exact": NAN}
 

@@ -157,8 +157,12 @@ def _digits_figure(sec, out, paper, rows):
         for prec in sorted(g.precision.unique(), key=precision_rank):
             d = g[g.precision == prec].sort_values("problem_condition")
             color = precision_color(prec)
-            a.plot(num(d, "problem_condition"), num(d, "model_digits"), "o", ms=4, color=color,
-                   label=prec)
+            capped = _capped(d)
+            a.plot(num(d, "problem_condition")[~capped], num(d, "model_digits")[~capped], "o", ms=4,
+                   color=color, label=prec)
+            if capped.any():  # at least this many digits: the exact model's certified digits
+                a.plot(num(d, "problem_condition")[capped], num(d, "model_digits")[capped], "^",
+                       ms=5, mfc="none", color=color)
             u = float(num(d, "unit_roundoff").iloc[0])
             k = np.logspace(0, 20, 50)
             a.plot(k, np.clip(-np.log10(k * u), 0, None), "-", lw=0.7, color=color)
@@ -172,7 +176,16 @@ def _digits_figure(sec, out, paper, rows):
                            f"{paper}: correct digits of the model against the exact model the data "
                            "define, against the condition number of the problem (independent of the "
                            "formulation, so the variants of one solver share the axis), per precision "
-                           "(markers), with the rule of thumb −log₁₀(κ·u) (lines)."))
+                           "(markers; an open triangle is a lower bound: the fit agrees with the exact "
+                           "model to all the digits that model is certified to), with the rule of "
+                           "thumb −log₁₀(κ·u) (lines)."))
+
+
+def _capped(rows: pd.DataFrame) -> np.ndarray:
+    """Rows whose model digits were capped at the exact model's certified digits (older rows: none)."""
+    if "model_digits_capped" not in rows.columns:
+        return np.zeros(len(rows), dtype=bool)
+    return rows["model_digits_capped"].fillna(False).astype(bool).to_numpy()
 
 
 def _digits(sec, out, acc):
