@@ -56,7 +56,7 @@ from fractions import Fraction
 import numpy as np
 
 __all__ = ["EXP_RANGE", "SAFE", "TINY", "Defect", "FixedPoint", "OutOfRange", "Split", "U", "distill", "dot",
-           "float64_pieces", "gamma", "inverse_defect", "pow2", "residual", "safe", "slice_bits",
+           "float64_pieces", "gamma", "inverse_defect", "pieces_of_sum", "product_terms", "pow2", "residual", "safe", "slice_bits",
            "split_rows", "up"]
 
 U = 2.0 ** -53
@@ -363,6 +363,62 @@ def dot(Lsps: list, F: np.ndarray, *, levels: int = 2) -> np.ndarray:
     terms = [P for Lsp in Lsps for P, _, _ in _scheme(Lsp, Fcols, levels, tails, rows)]
     hi, lo, _ = distill(np.stack(terms).reshape(len(terms), -1))
     return (hi + lo).reshape(F.shape)
+
+
+def product_terms(L: np.ndarray, R: np.ndarray, *, levels: int = 3) -> tuple:
+    """(terms, rad): float64 (n, k) arrays whose sum is within ``rad`` of L @ R, entrywise.
+
+    Ozaki's scheme (:func:`_scheme`) with ``levels`` slices of each operand:
+    the slice products with s + t <= levels + 1 are exact, each remaining
+    product left_s @ R_{>t} is one term with |error| <= gamma_N |left_s| |R_{>t}|
+    <= gamma_N max_j |left_ij| sum_j |R_{>t}|_jc (a rank-one bound, no second
+    product), plus N 2^-1074 for gradual underflow (``TINY`` covers it).
+    With slices of ~21 bits (N = 1000) the inexact terms are below
+    2^-(levels + 1) 21 of |L| |R|.  Raises :class:`OutOfRange`.
+    """
+    n, N = L.shape
+    a_bits, c_bits = slice_bits(N)
+    Lsp = split_rows(np.ascontiguousarray(L), c_bits, levels)
+    Rcols = split_rows(np.ascontiguousarray(R.T), a_bits, levels)
+    tails = _tails(Rcols, levels)
+    terms, rad = [], np.zeros((n, R.shape[1]))
+    g = gamma(N) * SAFE
+    for P, left, t in _scheme(Lsp, Rcols, levels, tails, slice(None)):
+        terms.append(P)
+        if left is not None:
+            rad += g * np.abs(left).max(axis=1)[:, None] * np.abs(tails[t]).sum(axis=0)[None, :]
+    return terms, rad * SAFE + TINY
+
+
+def pieces_of_sum(terms: list, *, count: int = 3) -> tuple:
+    """(pieces, rad): ``count`` float64 arrays whose sum is within ``rad`` of sum(terms), entrywise.
+
+    ``count - 1`` VecSum passes (error-free: the terms keep their exact sum),
+    each moving the recursive float64 sum of what is left into one piece; the
+    last piece is the recursive sum of the rest, |error| <= gamma_{m-1} sum |p_i|
+    (Higham eq. 4.4; m the terms left), times ``safe(m)`` for the bound's own
+    evaluation, plus ``TINY`` (gradual underflow).  Each pass leaves terms of
+    the size of the previous one's rounding, so the radius is ~ m u^count
+    sum |terms|.
+    """
+    shape = np.shape(terms[0])
+    P = np.empty((len(terms), int(np.prod(shape))))
+    for i, t in enumerate(terms):
+        P[i] = np.ravel(t)
+    pieces, m = [], P.shape[0]
+    for _ in range(count - 1):
+        if m == 1:
+            break
+        for i in range(1, m):
+            P[i], P[i - 1] = _two_sum(P[i], P[i - 1])
+        m -= 1
+        pieces.append(P[m].reshape(shape))
+    last, absum = P[0].copy(), np.abs(P[0])
+    for i in range(1, m):
+        last += P[i]
+        absum += np.abs(P[i])
+    rad = gamma(max(m - 1, 1)) * safe(m) * absum + TINY
+    return pieces + [last.reshape(shape)], rad.reshape(shape)
 
 
 @dataclass(frozen=True, eq=False)

@@ -34,21 +34,28 @@ model itself is certified to ``exact_digits`` ~ -log10(kappa 1e-29), e.g.
 (the unstructured bound costs kappa(H) = kappa(M)^2 there): always beyond
 what a float64 fit resolves at that kappa, not always beyond longdouble's.
 * Least-squares families on a support set (Zhao & Sun (7), Vieira's D_*):
-  the normal equations H = D^T D (+ R) are formed in ball arithmetic at
-  ``FORMATION_BITS`` = 128 bits from the DD columns (``arb_mat`` product in
-  C: 0.26 s at 256 bits for 1000 x 101) and kept as three float64 pieces;
-  the balls' radii, the remainder after the pieces and the propagated DD
-  bound are the formation bound.  H is small (order |S| + 1), so its
-  certified solve costs little even at kappa(H) = kappa(M)^2 ~ 1e18 (arb
-  route).  Measured at N = 1000 (exact model, formation and solve, shared
-  machine): reduced-lssvr and rr-lssvr |S| = 250 2.0 s, op-lssvm k* = 90
-  0.4 s; the cost grows as N k^2 (ball products, then one Python float per
-  entry and piece), so ip-lssvm (900 of 1000 patterns kept) takes 19 s and
-  els-primal / els-dual with eta = 0.05 (997 supports) 17-19 s: an
-  Ozaki-exact float64 product of the DD columns would be the remedy.  The
-  augmented form [[I, M], [M^T, 0]] would avoid the product but has order N + |S| and,
-  unscaled, a condition number ~ kappa(M)^2 too, beyond the float64
-  certificate at kappa(M) > 1e8: ball arithmetic on the small H is cheaper.
+  the normal equations H = D^T D (+ R) and c = D^T l are formed from the DD
+  columns D = hi + lo by float64 BLAS products made exact by Ozaki's
+  splitting (:func:`lssvm_analysis.core._ozaki.product_terms`: hi^T hi
+  with 3 slice levels of ~21 bits, whose inexact tail products are below
+  ~2^-63 N u of |hi|^T |hi|; hi^T lo with 1 level; lo^T lo in float64 with
+  the gamma_N bound; l by its exact float64 pieces, so y - gamma in any
+  precision is taken exactly), the terms summed error-free into three
+  float64 pieces (:func:`~lssvm_analysis.core._ozaki.pieces_of_sum`).  The
+  radii of the inexact steps and the propagated DD bound are the
+  formation bound (measured ~1e-32 relative to ||H|| against 400-bit
+  balls, below the kernel's own DD error).  14 BLAS products of k x N x k
+  replace the N k^2 ball operations of the former route (``FORMATION_BITS``
+  balls, kept as the fallback when a scaling leaves the exact exponent
+  range).  Measured at N = 1000 (exact model, formation and solve, one
+  thread, shared machine): ip-lssvm (900 of 1000 patterns kept) 19 s ->
+  2.0 s, els-primal / els-dual with eta = 0.05 (997 supports) 17-19 s ->
+  2.1-2.4 s (the DD kernel is ~0.7 s of it), reduced-lssvr |S| = 250 2.0
+  -> 0.2 s, op-lssvm k* = 90 0.4 -> 0.05 s.  H is small (order |S| + 1), so
+  its certified solve costs little even at kappa(H) = kappa(M)^2 ~ 1e18
+  (arb route).  The augmented form [[I, M], [M^T, 0]] would avoid the
+  product but has order N + |S| and, unscaled, a condition number ~
+  kappa(M)^2 too, beyond the float64 certificate at kappa(M) > 1e8.
 
 The formation bound gives, with ||A^-1|| from the certificate (first-order
 perturbation theory, Higham Thm 7.2),
@@ -84,6 +91,7 @@ from mpmath.libmp import from_man_exp
 import numpy as np
 from flint import arb, arb_mat
 
+from ..core._ozaki import SAFE, TINY, OutOfRange, float64_pieces, gamma, pieces_of_sum, product_terms
 from ..core.extended import DD, U2, dd_add, dd_mul, kernel_dd, reciprocal_dd
 from ..core.linalg import bordered_matrix
 
@@ -299,7 +307,7 @@ def _to_mpf(M: arb_mat) -> tuple:
 
 
 def normal_equations(D: DD, l, reg: DD | None = None):
-    """H = D^T D (+ reg) and c = D^T l formed in 256-bit balls, with their formation bounds.
+    """H = D^T D (+ reg) and c = D^T l formed Ozaki-exactly (module docstring), with their bounds.
 
     Parameters
     ----------
@@ -316,23 +324,18 @@ def normal_equations(D: DD, l, reg: DD | None = None):
         ``PIECES`` float64 pieces of the formed H (the reference takes their sum exactly).
     c : (k,) object array of mpf
     H_bound, c_bound : float
-        ||H - H_exact||_inf and ||c - c_exact||_inf bounds: the ball radii
-        (rounding at 256 bits) plus the propagation of the DD bound B of D,
+        ||H - H_exact||_inf and ||c - c_exact||_inf bounds: the radii of the
+        inexact products and sums (or of the balls, on the fallback) plus the propagation of the DD bound B of D,
         |dH| <= |D|^T B + B^T |D| + B^T B and |dc| <= B^T |l|, evaluated in
         float64 and enlarged by (1 + 4 rows u) for their own rounding.
     """
     l = np.asarray(l)
-    l_arb = arb_mat([[arb(_arb_pair(v))] for v in l])
+    try:
+        H, Hr = _gram_ozaki(D, reg)
+        c, cr = _cross_ozaki(D, l)
+    except OutOfRange:  # exponents beyond the exact-scaling range: ball products
+        H, Hr, c, cr = _normal_balls(D, l, reg)
     l_abs = np.abs(np.array([float(v) for v in l])) * (1 + 2.0 ** -52)
-    with flint.ctx.workprec(FORMATION_BITS):
-        Da = _to_arb(D)
-        Dt = Da.transpose()
-        Ha = Dt * Da
-        if reg is not None:
-            Ha = Ha + _to_arb(reg)
-        ca = Dt * l_arb
-    H, Hr = _to_pieces(Ha)
-    c, cr = _to_mpf(ca)
     B = np.broadcast_to(np.asarray(D.bound, dtype=np.float64), D.shape)
     absD = np.abs(D.hi) + np.abs(D.lo)
     dH = absD.T @ B + B.T @ absD + B.T @ B
@@ -343,6 +346,72 @@ def normal_equations(D: DD, l, reg: DD | None = None):
     H_bound = float(((dH + Hr).sum(axis=1)).max()) * grow
     c_bound = float((dc + cr.ravel()).max()) * grow
     return H, c.ravel(), H_bound, c_bound
+
+
+def _normal_balls(D: DD, l, reg: DD | None) -> tuple:
+    """H = D^T D (+ reg) and c = D^T l in ``FORMATION_BITS`` balls: (H pieces, bound, c mpf, bound)."""
+    l_arb = arb_mat([[arb(_arb_pair(v))] for v in l])
+    with flint.ctx.workprec(FORMATION_BITS):
+        Da = _to_arb(D)
+        Dt = Da.transpose()
+        Ha = Dt * Da
+        if reg is not None:
+            Ha = Ha + _to_arb(reg)
+        ca = Dt * l_arb
+    H, Hr = _to_pieces(Ha)
+    c, cr = _to_mpf(ca)
+    return H, Hr, c.ravel(), cr.ravel()
+
+
+def _cross_ozaki(D: DD, l) -> tuple:
+    """c = D^T l by Ozaki-exact products of the exact float64 pieces of l: (mpf array, bound).
+
+    As :func:`_gram_ozaki` (hi^T l with 4 levels, lo^T l in float64 with the
+    gamma_N bound), summed into ``PIECES`` pieces whose exact sum is returned
+    as mpf.  Raises OutOfRange (also when l has no short float64 expansion).
+    """
+    pieces = float64_pieces(np.asarray(l).reshape(-1), count=4)
+    if pieces is None:
+        raise OutOfRange("right-hand side without a float64 expansion")
+    Lm = np.ascontiguousarray(np.stack(pieces, axis=1))
+    hi, lo = np.ascontiguousarray(D.hi), np.ascontiguousarray(D.lo)
+    prods, rad = product_terms(hi.T, Lm, levels=4)   # p <= 4 columns: a level costs little
+    prods.append(lo.T @ Lm)
+    absl = np.abs(lo)
+    rad = rad + gamma(max(lo.shape[0], 2)) * SAFE * absl.max(axis=0)[:, None] \
+        * np.abs(Lm).sum(axis=0)[None, :] + TINY
+    terms = [P[:, j] for P in prods for j in range(Lm.shape[1])]
+    parts, rs = pieces_of_sum(terms, count=PIECES)
+    c = exact_values(parts[0])
+    for part in parts[1:]:
+        c = np.array([mpmath.fadd(a, b, exact=True) for a, b in zip(c, exact_values(part))],
+                     dtype=object)
+    return c, (rad.sum(axis=1) + rs) * SAFE
+
+
+def _gram_ozaki(D: DD, reg: DD | None) -> tuple:
+    """D^T D (+ reg) for D = hi + lo by Ozaki-exact float64 products, as ``PIECES`` pieces.
+
+    hi^T hi with 3 slice levels (the inexact tail products below ~2^-84 N u
+    of |hi|^T |hi|), hi^T lo and its transpose with 1 level, lo^T lo in
+    float64 with the gamma_N bound (all :func:`~lssvm_analysis.core._ozaki.product_terms`),
+    reg's pieces added, the sum distilled into ``PIECES`` pieces
+    (:func:`~lssvm_analysis.core._ozaki.pieces_of_sum`).  Returns (DD, bound
+    array): the radii of every inexact step.  Raises OutOfRange.
+    """
+    hi, lo = np.ascontiguousarray(D.hi), np.ascontiguousarray(D.lo)
+    terms, rad = product_terms(hi.T, hi, levels=3)
+    cross, rc = product_terms(hi.T, lo, levels=1)
+    terms += cross + [t.T for t in cross]
+    ll = lo.T @ lo
+    absl = np.abs(lo)
+    rl = gamma(max(lo.shape[0], 2)) * SAFE * absl.max(axis=0)[:, None] * absl.sum(axis=0)[None, :]
+    terms.append(ll)
+    if reg is not None:
+        terms += reg.pieces()
+    pieces, rs = pieces_of_sum(terms, count=PIECES)
+    bound = (rad + rc + rc.T + rl * SAFE + TINY + rs) * SAFE
+    return DD(pieces[0], pieces[1], bound, tuple(pieces[2:])), bound
 
 
 def scaled_dd(M: DD, value: tuple) -> DD:
@@ -391,7 +460,7 @@ def reduced_lssvr_problem(X, y, kernel, C, support, *, penalty="kernel",
 
     return ExactProblem(H, c, unpack, H_bound, c_bound, condition_power=0.5,
                         choices=dict(choices or {}),
-                        method="Zhao-Sun (7) normal equations in 256-bit balls, kernel in DD")
+                        method="Zhao-Sun (7) normal equations Ozaki-exact, kernel in DD")
 
 
 def bordered_columns_dd(X, y, kernel, C, task, columns) -> tuple:

@@ -184,7 +184,7 @@ def _exact_kept_model(X, y, fit, params, choices):
         return {"coef": coef, "bias": bias}
 
     return ExactProblem(H, c, unpack, H_bound, c_bound, condition_power=0.5, choices=choices,
-                        method="normal equations of D_* in 256-bit balls, kernel in DD")
+                        method="normal equations of D_* Ozaki-exact, kernel in DD")
 
 
 def exact_op_model(X, y, fit, **params):
