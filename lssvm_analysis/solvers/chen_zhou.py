@@ -88,10 +88,10 @@ from ..core.linalg import householder_qr, pivoted_cholesky
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant
-from .formation import exact_targets, reduced_lssvr_problem
+from .exact_chen_zhou import exact_primal_model
 from .result import Fit, PhaseTimer
 
-__all__ = ["fit_pcp", "fit_sr", "exact_primal_model", "NystromFit", "predict_nystrom", "decision_values", "smooth_gamma", "form_j",
+__all__ = ["fit_pcp", "fit_sr", "NystromFit", "predict_nystrom", "decision_values", "smooth_gamma", "form_j",
            "coefficient_counts", "default_n_support", "EXPIT_CUTOFF"]
 
 _BOTH = ("regression", "classification")
@@ -564,43 +564,6 @@ def predict_nystrom(fit, X):
     """
     _model_check(fit)
     return _nystrom_values(fit, X)
-
-
-# ---------------------------------------------------------------------------
-# Exact model
-# ---------------------------------------------------------------------------
-def exact_primal_model(X, y, fit, **params):
-    """Exact model of a pcp-lssvm or sr-lssvm fit (registry ``exact_model=``).
-
-    The frozen choices are the pivots B (in pivot order; the rank r the
-    trace test reached) and, for the CCCP of Algorithm 1, the gamma the last
-    step-3 solve used (``diagnostics["gamma"]``, zero for PCP).  With K ~ P
-    P^T and P = K(X, X_B) P_B^{-T} (the exact pivoted Cholesky on B), upsilon
-    = P_B^T alpha_B turns the primal (24)-(29) into
-    min (m lambda / 2) alpha^T K_BB alpha + 1/2 ||y - gamma - K(X, X_B) alpha - b e||^2,
-    i.e. Zhao & Sun's (7) on the support B with targets y - gamma (m lambda
-    = 1/C): :func:`formation.reduced_lssvr_problem`, penalty ``"kernel"``.
-    P, J (any ``j_form``) and P_B drop out, so every variant has this one exact model.
-
-    Why the last weighted system and not the CCCP fixed point: the fit stops
-    at ||Delta gamma|| < tol (1e-2 by default), so its distance to the fixed
-    point is the iteration's truncation, which would swamp every rounding
-    error; with gamma frozen (taken exactly in the fit's precision: it is
-    the data of the last solve) the model error measures what the arithmetic
-    did to the last solve -- the formation of P and J, the solve and
-    alpha_B = P_B^{-T} upsilon (Comment 2) -- and nothing of the stopping
-    rule.  The fragile formulas of SEED_NOTES §6 ((27)'s cancellation, the
-    explicit alpha_B) are in that path; the smoothing (22) enters only
-    through gamma, whose own error it does not see.  Problem condition:
-    kappa_2 of the least-squares matrix of (7) on B.
-    """
-    merged = {**dict(fit.params), **params}
-    X, y, _, _ = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
-                             precision="float64")
-    gamma = fit.diagnostics["gamma"]
-    return reduced_lssvr_problem(X, exact_targets(y, gamma), fit.kernel, merged["C"], fit.support_,
-                                 penalty="kernel",
-                                 choices={"support": tuple(int(i) for i in fit.support_)})
 
 
 # ---------------------------------------------------------------------------

@@ -43,10 +43,10 @@ from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant
 from .chen_zhou import coefficient_counts, default_n_support
-from .formation import reduced_lssvr_problem
+from .exact_chen_zhou import exact_fs_model
 from .result import PhaseTimer
 
-__all__ = ["fit_fslssvm", "exact_fs_model", "renyi_prototypes", "eigh", "MAX_SWAPS_PER_POINT"]
+__all__ = ["fit_fslssvm", "renyi_prototypes", "eigh", "MAX_SWAPS_PER_POINT"]
 
 #: Upper bound of n_swaps per training pattern (documented in :func:`renyi_prototypes`).
 MAX_SWAPS_PER_POINT = 1000
@@ -129,29 +129,6 @@ def eigh(A, prec):
         w = np.array([E[i] for i in order], dtype=object)
         U = np.array([[Q[r, i] for i in order] for r in range(n)], dtype=object)
     return prec.asarray(w), prec.asarray(U)
-
-
-def exact_fs_model(X, y, fit, **params):
-    """Exact model of an fs-lssvm fit (registry ``exact_model=``): Zhao & Sun's (7) on the prototypes.
-
-    With every eigenpair of K_MM kept, w = Lambda^{1/2} U^T coef gives
-    w^T phi(x) = coef^T k_M(x) and ||w||^2 = coef^T K_MM coef, so the primal
-    ridge of step 3 is min 1/2 coef^T K_MM coef + C/2 ||y - K(X, X_M) coef - b e||^2:
-    :func:`formation.reduced_lssvr_problem` on the frozen prototypes (penalty
-    ``"kernel"``).  The prototypes (a float64 heuristic, the same for every
-    precision) and ``n_features`` (eigenpairs above the floor M u, which
-    depends on the precision) are the recorded choices.  The exact model
-    keeps every eigenpair: when the fit dropped some, the model error
-    includes that truncation, the precision-dependent part of Lambda^{-1/2}
-    (SEED_NOTES §6).  Problem condition: kappa_2 of the least-squares matrix
-    of (7) on the prototypes.
-    """
-    merged = {**dict(fit.params), **params}
-    X, y, _, _ = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
-                             precision="float64")
-    return reduced_lssvr_problem(X, y, fit.kernel, merged["C"], fit.support_, penalty="kernel",
-                                 choices={"support": tuple(int(i) for i in fit.support_),
-                                          "n_features": int(fit.diagnostics["n_features"])})
 
 
 @register("fs-lssvm", tasks=("regression", "classification"), paper="chen-zhou",

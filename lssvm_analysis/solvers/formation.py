@@ -89,8 +89,9 @@ import flint
 import mpmath
 from mpmath.libmp import from_man_exp
 import numpy as np
-from flint import arb, arb_mat
+from flint import arb_mat
 
+from ..core._arb import arb_scalar
 from ..core._ozaki import SAFE, TINY, OutOfRange, float64_pieces, gamma, pieces_of_sum, product_terms
 from ..core.extended import DD, U2, dd_add, dd_mul, kernel_dd, reciprocal_dd
 from ..core.linalg import bordered_matrix
@@ -350,7 +351,7 @@ def normal_equations(D: DD, l, reg: DD | None = None):
 
 def _normal_balls(D: DD, l, reg: DD | None) -> tuple:
     """H = D^T D (+ reg) and c = D^T l in ``FORMATION_BITS`` balls: (H pieces, bound, c mpf, bound)."""
-    l_arb = arb_mat([[arb(_arb_pair(v))] for v in l])
+    l_arb = arb_mat([[arb_scalar(v, "l", (i,))] for i, v in enumerate(l)])
     with flint.ctx.workprec(FORMATION_BITS):
         Da = _to_arb(D)
         Dt = Da.transpose()
@@ -485,15 +486,6 @@ def bordered_columns_dd(X, y, kernel, C, task, columns) -> tuple:
     l = np.zeros(N + 1)
     l[1:] = d
     return DD(hi, lo, bd), l
-
-
-def _arb_pair(v):
-    """An exact arb argument of a float or an mpf."""
-    mpf = getattr(v, "_mpf_", None)
-    if mpf is None:
-        return float(v)
-    sign, man, exp, _ = mpf
-    return (-int(man) if sign else int(man), int(exp))
 
 
 def _exact_mpf(man, exp):
