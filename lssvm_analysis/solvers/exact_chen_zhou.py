@@ -62,11 +62,12 @@ def exact_fs_model(X, y, fit, **params):
     ridge of step 3 is min 1/2 coef^T K_MM coef + C/2 ||y - K(X, X_M) coef - b e||^2:
     :func:`formation.reduced_lssvr_problem` on the frozen prototypes (penalty
     ``"kernel"``).  The prototypes (a float64 heuristic, the same for every
-    precision) and ``n_features`` (eigenpairs above the floor M u, which
-    depends on the precision) are the recorded choices.  The exact model
-    keeps every eigenpair: when the fit dropped some, the model error
-    includes that truncation, the precision-dependent part of Lambda^{-1/2}
-    (SEED_NOTES §6).  Problem condition: kappa_2 of the least-squares matrix
+    precision) and ``n_features`` (``features="floored"``: the eigenpairs
+    above the floor M u, which depends on the precision; ``"literal"``: all)
+    are the recorded choices.  The exact model keeps every eigenpair, so
+    both ``features`` variants share it: the floored fit's model error
+    includes its truncation, the literal fit's the noise Lambda^{-1/2}
+    amplifies (SEED_NOTES §6).  Problem condition: kappa_2 of the least-squares matrix
     of (7) on the prototypes.
     """
     return _frozen_support_model(X, y, fit, params, lambda yk: yk,
