@@ -19,8 +19,8 @@ from ._util import errors_note, num, ok
 from .figures import (fmt_num, new_figure, precision_color, precision_marker, precision_rank, save_figure,
                       save_table)
 from .registry import register_section
-from .suykens_printed import (T33_DOMAINS, T34_DOMAINS, T35_DOMAINS, TABLE_3_3, TABLE_3_4, TABLE_3_5,
-                              TABLE_3_5_COUNTS)
+from ..experiments.claims.suykens_printed import (T33_DOMAINS, T34_DOMAINS, T35_DOMAINS, TABLE_3_3, TABLE_3_4,
+                                                  TABLE_3_5, TABLE_3_5_COUNTS)
 
 __all__ = ["plan", "render", "PROFILE_SETTINGS", "printed_frame", "summary_rows"]
 

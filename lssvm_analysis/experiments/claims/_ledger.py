@@ -1,0 +1,191 @@
+"""The claims ledger: one registry of the five papers' claims, each with the rule that judges it.
+
+A :class:`Claim` names the paper, the place (section, table, equation), the
+claim in one line, the printed number, the records that test it (keys of its
+home report section's sweeps) and a rule ``rule(records) -> Verdict`` that
+reads those records (pandas frames) and decides.  A claim that cannot be
+tested offline has no rule and says why.  The report only renders what
+:func:`evaluate` returns; no other place of the report asserts a verdict.
+
+Every rule must be able to come out either way: each claim with a rule
+carries ``examples()``, synthetic records for which the rule must give each
+of two different outcomes (checked by the test suite over the registry).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import pandas as pd
+
+__all__ = ["OUTCOMES", "Verdict", "Claim", "register_claim", "claims", "get_claim", "evaluate",
+           "select_records", "ledger_frame"]
+
+#: The verdicts a rule may return.  "undecided": the data cannot separate the outcomes at the
+#: stated confidence (the uncertainty says how far); "not run": the profile has no records for it.
+OUTCOMES = ("holds", "does not hold", "holds only when", "undecided", "not testable offline", "not run")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a rule decided, with the numbers behind it.
+
+    Attributes
+    ----------
+    outcome : str
+        One of :data:`OUTCOMES`.
+    measured : str
+        Our number(s), to be read beside the printed one.
+    uncertainty : str
+        The statistics behind the outcome (paired test, CI over splits, or a bound).
+    condition : str
+        For "holds only when": the condition.
+    cause : str
+        Deviations from the printed values and their cause ("unexplained" when none is known),
+        or why a claim is not testable.
+    """
+
+    outcome: str
+    measured: str = ""
+    uncertainty: str = ""
+    condition: str = ""
+    cause: str = ""
+
+    def __post_init__(self):
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"expected an outcome in {OUTCOMES}, got outcome={self.outcome!r}")
+        if self.outcome == "holds only when" and not self.condition:
+            raise ValueError("expected a condition for the outcome 'holds only when', got condition=''")
+
+    @property
+    def label(self) -> str:
+        """The outcome, with its condition for "holds only when"."""
+        return f"holds only when {self.condition}" if self.outcome == "holds only when" else self.outcome
+
+    def sentence(self) -> str:
+        """The verdict sentence the report prints (label, our numbers, statistics, cause)."""
+        parts = [p for p in (self.measured, self.uncertainty, self.cause) if p]
+        return self.label + (": " + "; ".join(parts) if parts else "") + "."
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One claim of one paper (see the module docstring)."""
+
+    id: str
+    paper: str
+    section: str
+    where: str
+    text: str
+    printed: str
+    records: tuple = ()
+    rule: Callable | None = None
+    evidence: tuple = ()
+    untestable: str = ""
+    examples: Callable | None = None
+    order: float = field(default=0.0)
+
+
+_CLAIMS: dict[str, Claim] = {}
+
+
+def register_claim(id: str, *, paper: str, section: str, where: str, text: str, printed: str,
+                   records=(), rule=None, evidence=(), untestable: str = "", examples=None,
+                   replace: bool = False) -> Claim:
+    """Add a claim to the ledger (at import of the paper's module).
+
+    Parameters
+    ----------
+    id : str
+        Unique id, ``<paper prefix>-<short name>``.
+    paper, section : str
+        The paper key and the report section whose records the rule reads (its home section).
+    where, text, printed : str
+        Section / table / equation of the paper, the claim in one line, the printed number.
+    records : tuple of str
+        Keys of the home section's records (``"<section>/<key>"``: another section's); a key
+        ending in ``*`` is a prefix.
+    rule : callable, optional
+        ``rule(records: dict[str, DataFrame]) -> Verdict``; None with ``untestable`` set.
+    evidence : tuple of str
+        File stems of the report's figures or tables that show the data (``<stem>.csv``).
+    untestable : str
+        Why the claim cannot be tested offline (only without a rule).
+    examples : callable, optional
+        ``examples() -> {outcome: records}`` with at least two different outcomes (with a rule).
+    """
+    if not isinstance(id, str) or not id:
+        raise TypeError(f"expected a non-empty str id, got id={id!r}")
+    if id in _CLAIMS and not replace:
+        raise ValueError(f"expected a new claim id, got id={id!r} (already registered)")
+    if (rule is None) == (not untestable):
+        raise ValueError(f"expected either a rule or an 'untestable' reason for claim {id!r}, got "
+                         f"rule={rule!r}, untestable={untestable!r}")
+    if rule is not None and examples is None:
+        raise ValueError(f"expected examples for both outcomes of claim {id!r}'s rule, got None")
+    c = Claim(id, paper, section, where, text, printed, tuple(records), rule, tuple(evidence), untestable,
+              examples, float(len(_CLAIMS)))
+    _CLAIMS[id] = c
+    return c
+
+
+def claims(*, paper: str | None = None, section: str | None = None) -> list[Claim]:
+    """The registered claims (in registration order), optionally of one paper or home section."""
+    return [c for c in sorted(_CLAIMS.values(), key=lambda c: c.order)
+            if (paper is None or c.paper == paper) and (section is None or c.section == section)]
+
+
+def get_claim(id: str) -> Claim:
+    try:
+        return _CLAIMS[id]
+    except KeyError:
+        raise ValueError(f"expected a claim id in {sorted(_CLAIMS)}, got id={id!r}") from None
+
+
+def _ran(df) -> pd.DataFrame:
+    if not isinstance(df, pd.DataFrame) or not len(df):
+        return pd.DataFrame()
+    if "status" in df.columns:
+        df = df[df["status"] != "error"]
+    return df
+
+
+def select_records(claim: Claim, records_by_section: dict) -> dict:
+    """The claim's records ``{key: DataFrame}`` from ``{section: {key: DataFrame}}``.
+
+    A key ``"<section>/<key>"`` reads another section's records (kept under that name); a key
+    ending in ``*`` is a prefix.  Rows of tasks that failed (the engine's "error" rows) are left out.
+    """
+    out = {}
+    for key in claim.records:
+        sec, _, k = key.rpartition("/")
+        pool = records_by_section.get(sec or claim.section, {})
+        prefix = (sec + "/") if sec else ""
+        if k.endswith("*"):
+            out.update({prefix + kk: _ran(v) for kk, v in pool.items() if kk.startswith(k[:-1])})
+        elif k in pool:
+            out[key] = _ran(pool[k])
+    return out
+
+
+def evaluate(claim: Claim, records_by_section: dict) -> Verdict:
+    """The claim's verdict from the report's records ``{section: {key: DataFrame}}``."""
+    if claim.rule is None:
+        return Verdict("not testable offline", cause=claim.untestable)
+    mine = select_records(claim, records_by_section)
+    if not any(len(v) for v in mine.values()):
+        return Verdict("not run", cause="no records for it in this profile ("
+                       + ", ".join(claim.records) + ")")
+    return claim.rule(mine)
+
+
+def ledger_frame(records_by_section: dict) -> pd.DataFrame:
+    """Every claim with its verdict: one row per claim (the ledger the report opens with)."""
+    rows = []
+    for c in claims():
+        v = evaluate(c, records_by_section)
+        rows.append({"id": c.id, "paper": c.paper, "where": c.where, "claim": c.text, "verdict": v.label,
+                     "sentence": v.sentence(), "printed": c.printed, "measured": v.measured,
+                     "uncertainty": v.uncertainty, "cause": v.cause, "section": c.section,
+                     "evidence": " ".join(c.evidence)})
+    return pd.DataFrame(rows)

@@ -1,0 +1,158 @@
+"""Statistics the claims' rules decide with: paired differences over splits, CIs, deviations.
+
+Every comparison of two methods is paired by split (the same training and
+test part), so the split-to-split variation cancels; the 95 % confidence
+interval of the mean paired difference is Student's t interval, and its
+sign decides a "better" claim, its position against a margin an
+"equivalent" one.  With one split there is no interval, and the rule says so.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats as _st
+
+
+__all__ = ["Paired", "paired", "better", "not_worse", "deviation", "deviations_text", "fmt_num", "grid_edges",
+           "mean_ci"]
+
+#: Confidence level of every interval the ledger prints.
+LEVEL = 0.95
+
+
+@dataclass(frozen=True)
+class Paired:
+    """Mean paired difference a − b over n splits, its 95 % t interval and the two-sided p-value."""
+
+    mean: float
+    lo: float
+    hi: float
+    p: float
+    n: int
+
+    def text(self, unit: str = "", what: str = "Δ") -> str:
+        if self.n < 2:
+            return f"{what} = {self.mean:+.3g}{unit} on one split (no interval: one split)"
+        return (f"{what} = {self.mean:+.3g}{unit}, 95 % CI [{self.lo:+.3g}, {self.hi:+.3g}] over {self.n} "
+                f"paired splits (t test p = {self.p:.2g})")
+
+
+def fmt_num(x, digits: int = 3) -> str:
+    """Short number: '—' for NaN, ``digits`` significant digits, exponent form outside [1e-3, 1e4)."""
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    if not math.isfinite(v):
+        return "—" if math.isnan(v) else ("∞" if v > 0 else "−∞")
+    if v != 0 and (abs(v) >= 1e4 or abs(v) < 1e-3):
+        return f"{v:.{digits - 1}e}"
+    return f"{v:.{digits}g}"
+
+
+def mean_ci(x) -> tuple[float, float, float, int]:
+    """(mean, lo, hi, n) of the finite values of ``x``: Student's t interval at :data:`LEVEL`."""
+    v = np.asarray(pd.to_numeric(pd.Series(x), errors="coerce"), dtype=float)
+    v = v[np.isfinite(v)]
+    n = len(v)
+    if n == 0:
+        return math.nan, math.nan, math.nan, 0
+    m = float(v.mean())
+    if n < 2 or np.all(v == v[0]):
+        return m, (math.nan if n < 2 else m), (math.nan if n < 2 else m), n
+    h = float(_st.t.ppf(0.5 + LEVEL / 2, n - 1) * v.std(ddof=1) / math.sqrt(n))
+    return m, m - h, m + h, n
+
+
+def paired(a: pd.Series, b: pd.Series) -> Paired:
+    """The paired difference a − b over the index both share (splits, seeds)."""
+    d = (pd.to_numeric(a, errors="coerce") - pd.to_numeric(b, errors="coerce")).dropna()
+    m, lo, hi, n = mean_ci(d)
+    if n >= 2 and np.ptp(d.to_numpy(float)) > 0:
+        p = float(_st.ttest_1samp(d.to_numpy(float), 0.0).pvalue)
+    else:
+        p = math.nan if n < 2 else (1.0 if m == 0 else 0.0)
+    return Paired(m, lo, hi, p, n)
+
+
+def better(d: Paired) -> str:
+    """'holds' if the interval lies above 0, 'does not hold' if at or below, else 'undecided'.
+
+    With one split the sign of the difference decides (the uncertainty text says there is no test).
+    """
+    if d.n == 0 or not math.isfinite(d.mean):
+        return "undecided"
+    if d.n < 2:
+        return "holds" if d.mean > 0 else "does not hold"
+    if d.lo > 0:
+        return "holds"
+    if d.hi <= 0:
+        return "does not hold"
+    return "undecided"
+
+
+def not_worse(d: Paired, margin: float) -> str:
+    """Non-inferiority of a against b by ``margin`` (a − b > −margin): the interval against −margin."""
+    if d.n == 0 or not math.isfinite(d.mean):
+        return "undecided"
+    if d.n < 2:
+        return "holds" if d.mean > -margin else "does not hold"
+    if d.lo > -margin:
+        return "holds"
+    if d.hi < -margin:
+        return "does not hold"
+    return "undecided"
+
+
+def deviation(measured, printed: float, printed_sd: float) -> tuple[float, float]:
+    """(mean measured, |mean − printed| in units of the printed sd) ; the sd floored at 0.1 % of |printed|.
+
+    The papers' sd is over their splits, so it is the scale a reproduction with the same protocol
+    should fall within (2 sd: a deviation to investigate).
+    """
+    m = float(np.nanmean(pd.to_numeric(pd.Series(measured), errors="coerce")))
+    sd = max(float(printed_sd) if np.isfinite(printed_sd) else 0.0, 1e-3 * abs(printed), 1e-12)
+    return m, abs(m - printed) / sd
+
+
+def deviations_text(rows, causes: dict) -> tuple[int, str]:
+    """Deviations beyond 2 sd with their cause: ``rows`` of (label, measured, printed, sd).
+
+    ``causes`` maps a label (or a prefix of it followed by ``*``) to its known cause; every other
+    deviation is "unexplained".  Returns (count, text).
+    """
+    out = []
+    for label, m, p, sd in rows:
+        mm, z = deviation(m, p, sd)
+        if not np.isfinite(z) or z <= 2:
+            continue
+        cause = causes.get(label) or next((v for k, v in causes.items()
+                                           if k.endswith("*") and label.startswith(k[:-1])), "unexplained")
+        out.append(f"{label} {fmt_num(mm)} vs {fmt_num(p)} printed ({z:.1f} sd; cause: {cause})")
+    return len(out), ("deviations > 2 sd: " + "; ".join(out)) if out else "every value within 2 sd of the printed"
+
+
+def grid_edges(cv: pd.DataFrame, score: str, keys=("C", "sigma2", "eta"), *, minimize: bool = True) -> list[str]:
+    """The hyper-parameters whose CV optimum lies on the edge of the grid searched (``cv``: one row a point).
+
+    Returns e.g. ``["C = 1e+07 (largest of 4)"]``; axes with a single value are not flagged (nothing
+    was searched), and an empty list means the optimum is interior on every searched axis.
+    """
+    s = pd.to_numeric(cv.get(score, pd.Series(dtype=float)), errors="coerce")
+    if not len(cv) or not s.notna().any():
+        return []
+    best = cv.loc[s.idxmin() if minimize else s.idxmax()]
+    out = []
+    for k in keys:
+        if k not in cv.columns:
+            continue
+        vals = np.sort(pd.to_numeric(cv[k], errors="coerce").dropna().unique())
+        if len(vals) < 2:
+            continue
+        v = float(best[k])
+        if v in (vals[0], vals[-1]):
+            out.append(f"{k} = {fmt_num(v)} ({'smallest' if v == vals[0] else 'largest'} of {len(vals)})")
+    return out
