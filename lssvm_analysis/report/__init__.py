@@ -14,7 +14,7 @@ from .registry import PROFILE_NAMES, ReportSection, register_section, report_sec
 # Sections register themselves on import (one line per section module).
 from . import sections_abe, sections_suykens, sections_vieira, sections_zhao_sun  # noqa: E402,F401
 from . import sections_chen_zhou, sections_suykens_tables  # noqa: E402,F401
-from . import sections_precision, sections_appendix  # noqa: E402,F401
+from . import sections_precision, sections_appendix, ledger  # noqa: E402,F401
 from . import sections_digits  # noqa: E402,F401
 
 __all__ = ["PROFILE_NAMES", "ReportSection", "build_report", "default_store", "read_records",

@@ -46,6 +46,7 @@ from ..experiments import load_records
 from ..experiments.asv_import import import_asv_results
 from ..experiments.store import Store
 from .html import Section, linked_files, write_page
+from .ledger import append_slices
 from .plan import run_report_sweeps
 from .registry import check_profile, report_sections
 
@@ -180,16 +181,17 @@ def read_records(store, specs) -> dict[str, dict[str, pd.DataFrame]]:
 def write_report(out, records, profile: str, *, meta=()) -> Path:
     """Write ``index.html`` and every PNG/CSV from records (never runs a solver).
 
-    Each registered section renders from its own records, in page order,
-    numbered by its position.
+    Each registered section renders from its own records (a ``reads_all`` section from every
+    section's, after the others), numbered by its page position; then every section that is the
+    home of claims ends with its slice of the claims ledger, whose verdicts are its verdict box.
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    sections = []
-    for i, reg in enumerate(report_sections(), start=1):
-        sec = Section(f"{i}. {reg.title}", reg.key)
-        sec.verdict = reg.render(sec, out, records.get(reg.key, {}), profile)
-        sections.append(sec)
+    regs = report_sections()
+    sections = [Section(f"{i}. {reg.title}", reg.key) for i, reg in enumerate(regs, start=1)]
+    for reg, sec in sorted(zip(regs, sections), key=lambda p: p[0].reads_all):
+        sec.summary = reg.render(sec, out, records if reg.reads_all else records.get(reg.key, {}), profile)
+    append_slices(sections, out, records)
     return write_page(out, "LS-SVM numerical stability report", sections, meta=meta)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .figures import FigureRef, TableRef, fmt_num
 
-__all__ = ["Section", "render_page", "write_page", "linked_files", "GENERATOR", "FIGURE_WIDTH_PX"]
+__all__ = ["Section", "Link", "render_page", "write_page", "linked_files", "GENERATOR", "FIGURE_WIDTH_PX"]
 
 #: Marker in every page this module writes (a previous report is recognized by it).
 GENERATOR = "lssvm_analysis.report"
@@ -45,7 +45,20 @@ padding:.6em 1em;margin:1.2em 0}.note{background:#fff8e6;border-left:5px solid #
 details{border:1px solid #dde;border-radius:4px;padding:.3em .8em;margin:1em 0}
 details[open]{padding-bottom:.8em}summary{cursor:pointer;color:#236;font-weight:600}
 .meta{font-size:.9em;color:#555}code{background:#f4f4f4;padding:0 .2em}
+.summary{background:#f4f6fa;border-left:5px solid #889;padding:.6em 1em;margin:1.2em 0}
+table.ledger td{text-align:left;vertical-align:top}
 """ % {"w": FIGURE_WIDTH_PX}
+
+
+@dataclass(frozen=True)
+class Link:
+    """A table cell that links somewhere (a relative file or ``#anchor``); its text in the CSV."""
+
+    text: str
+    href: str
+
+    def __str__(self) -> str:
+        return self.text
 
 
 @dataclass
@@ -53,16 +66,21 @@ class Section:
     """One report section: blocks of (kind, payload) in order, and its verdict.
 
     Blocks are ``("p", text)``, ``("note", text)``, ``("h3", text)``,
-    ``("figure", FigureRef)`` and ``("table", TableRef)``.  The verdict is
-    the sentence computed from the data; the page shows it first, with the
-    key figure (the one added with ``key=True``, else the first), and folds
-    the blocks into a ``<details>`` element.
+    ``("figure", FigureRef)``, ``("table", TableRef)`` and ``("ledger",
+    TableRef)`` (rows of the claims ledger, cells may be :class:`Link`).
+    ``summary`` is what the section measured (its render's return value);
+    ``verdict`` holds the ledger's verdict sentences of the section's claims,
+    the only verdicts the page asserts.  The page shows the verdicts first,
+    with the key figure (the one added with ``key=True``, else the first),
+    folds the other blocks into a ``<details>`` element and shows the ledger
+    blocks after it.
     """
 
     title: str
     anchor: str
     blocks: list = field(default_factory=list)
-    verdict: str = ""
+    verdict: list = field(default_factory=list)
+    summary: str = ""
     key: FigureRef | None = None
 
     def p(self, text: str):
@@ -89,26 +107,39 @@ class Section:
     def table(self, ref: TableRef):
         self.blocks.append(("table", ref))
 
+    def ledger(self, ref: TableRef):
+        self.blocks.append(("ledger", ref))
+
     def files(self) -> list[str]:
         """Relative paths of every file the section links to."""
         out = []
         for kind, b in self.blocks:
             if kind == "figure":
                 out += [b.png, b.csv]
-            elif kind == "table":
+            elif kind in ("table", "ledger"):
                 out.append(b.csv)
+                out += [v.href for v in b.frame.to_numpy().ravel()
+                        if isinstance(v, Link) and not v.href.startswith("#")]
         return out
 
 
-def _table_html(t: TableRef) -> str:
+def _cell_html(v) -> str:
+    if isinstance(v, Link):
+        return f"<a href=\"{html.escape(v.href)}\">{html.escape(v.text)}</a>"
+    if isinstance(v, (list, tuple)):
+        return " ".join(_cell_html(x) for x in v)
+    return html.escape(v if isinstance(v, str) else fmt_num(v))
+
+
+def _table_html(t: TableRef, cls: str = "") -> str:
     df = t.frame
     head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
     body = []
     for _, row in df.iterrows():
-        cells = "".join(f"<td>{html.escape(v if isinstance(v, str) else fmt_num(v))}</td>"
-                        for v in row.tolist())
+        cells = "".join(f"<td>{_cell_html(v)}</td>" for v in row.tolist())
         body.append(f"<tr>{cells}</tr>")
-    return (f"<table><caption>{html.escape(t.caption)} "
+    klass = f" class=\"{cls}\"" if cls else ""
+    return (f"<table{klass}><caption>{html.escape(t.caption)} "
             f"(<a href=\"{html.escape(t.csv)}\">CSV</a>)</caption>"
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
 
@@ -131,7 +162,9 @@ def _block_html(kind, b) -> str:
         return _figure_html(b)
     if kind == "table":
         return _table_html(b)
-    raise ValueError(f"expected a block kind in p/note/h3/figure/table, got {kind!r}")
+    if kind == "ledger":
+        return _table_html(b, "ledger")
+    raise ValueError(f"expected a block kind in p/note/h3/figure/table/ledger, got {kind!r}")
 
 
 def _summary(blocks) -> str:
@@ -148,16 +181,22 @@ def _summary(blocks) -> str:
 def _section_html(s: Section) -> list[str]:
     """A section: heading, verdict, key figure, and the rest of its blocks in a <details>."""
     key = s.key_figure()
-    rest = [(k, b) for k, b in s.blocks if not (k == "figure" and b is key)]
+    rest = [(k, b) for k, b in s.blocks if not (k == "figure" and b is key) and k != "ledger"]
+    ledger = [(k, b) for k, b in s.blocks if k == "ledger"]
     parts = [f"<section id=\"{html.escape(s.anchor)}\">", f"<h2>{html.escape(s.title)}</h2>"]
     if s.verdict:
-        parts.append(f"<p class=\"verdict\"><strong>Verdict.</strong> {html.escape(s.verdict)}</p>")
+        items = "".join(f"<li>{html.escape(v)}</li>" for v in s.verdict)
+        parts.append(f"<div class=\"verdict\"><strong>Verdicts (from the claims ledger).</strong>"
+                     f"<ul>{items}</ul></div>")
+    if s.summary:
+        parts.append(f"<p class=\"summary\"><strong>Measured.</strong> {html.escape(s.summary)}</p>")
     if key is not None:
         parts.append(_figure_html(key))
     if rest:
         parts.append(f"<details><summary>{html.escape(_summary(rest))}</summary>")
         parts += [_block_html(k, b) for k, b in rest]
         parts.append("</details>")
+    parts += [_block_html(k, b) for k, b in ledger]  # the section's claims, after its details
     parts.append("</section>")
     return parts
 

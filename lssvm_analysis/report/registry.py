@@ -42,6 +42,7 @@ class ReportSection:
     order: float
     plan: Callable
     render: Callable
+    reads_all: bool = False
 
 
 _SECTIONS: dict[str, ReportSection] = {}
@@ -55,7 +56,7 @@ def check_profile(profile: str) -> str:
 
 
 def register_section(key: str, *, title: str, order: float, plan: Callable, render: Callable,
-                     replace: bool = False) -> ReportSection:
+                     replace: bool = False, reads_all: bool = False) -> ReportSection:
     """Add a section to the report (at import of the module that defines it).
 
     Parameters
@@ -70,6 +71,9 @@ def register_section(key: str, *, title: str, order: float, plan: Callable, rend
         See the module docstring.
     replace : bool
         Allow re-registering ``key`` (module reloads in tests).
+    reads_all : bool
+        ``render`` receives every section's records ``{section: {key: DataFrame}}`` and runs after
+        the other sections (it may link to their files); the claims ledger is one.
     """
     if not isinstance(key, str) or not key:
         raise TypeError(f"expected a non-empty str key, got key={key!r}")
@@ -77,7 +81,7 @@ def register_section(key: str, *, title: str, order: float, plan: Callable, rend
         raise ValueError(f"expected a new section key, got key={key!r} (already registered)")
     if not (callable(plan) and callable(render)):
         raise TypeError(f"expected callables plan and render for section {key!r}")
-    sec = ReportSection(key, title, float(order), plan, render)
+    sec = ReportSection(key, title, float(order), plan, render, bool(reads_all))
     _SECTIONS[key] = sec
     return sec
 

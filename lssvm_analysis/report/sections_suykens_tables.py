@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..analysis.benchmarking import average_accuracy, average_rank, sign_test, sign_test_vs_best
+from ..analysis.benchmarking import average_accuracy, average_rank, sign_test_vs_best
 from ..datasets import SUYKENS_BINARY, SUYKENS_MULTICLASS, SUYKENS_UNAVAILABLE
 from ..experiments import SweepSpec
 from ..experiments.kinds_suykens_tables import BINARY_METHODS, GAMMAS, SIGMA_FACTORS
@@ -152,34 +152,6 @@ def _table33(sec, out, rows, S, name):
     return mean, ours
 
 
-def _verdict_rbf(ours, mean):
-    a, b = "RBF LS-SVM", "RBF SVM"
-    if a not in ours.index or b not in ours.index:
-        return "RBF LS-SVM vs RBF SVM: not measured in this profile"
-    doms = mean.columns[mean.loc[[a, b]].notna().all()]
-    p = sign_test(mean.loc[a, doms], mean.loc[b, doms])
-    d = ours.at[a, "AA"] - ours.at[b, "AA"]
-    held = p >= 0.05 and d >= -1.0
-    return (f"'RBF LS-SVM performs as well as RBF SVM' (book AA 84.4 vs 84.4): "
-            f"{'holds' if held else 'does not hold'} - AA {ours.at[a, 'AA']:.1f} vs {ours.at[b, 'AA']:.1f} "
-            f"(Δ {d:+.1f} pp), sign test over {len(doms)} domains p = {p:.3f}")
-
-
-def _verdict_fisher(ours):
-    parts, lost = [], 0
-    for k in ("RBF", "Lin", "Pol"):
-        a, f = f"{k} LS-SVM", f"{k} LS-SVM_F"
-        if a in ours.index and f in ours.index:
-            d = ours.at[f, "AA"] - ours.at[a, "AA"]
-            lost += d < 0
-            parts.append(f"{k} {ours.at[a, 'AA']:.1f} → {ours.at[f, 'AA']:.1f} ({d:+.1f} pp)")
-    if not parts:
-        return "Fisher targets: not measured in this profile"
-    held = "holds" if lost == len(parts) else ("partly holds" if lost else "does not hold")
-    return (f"'Fisher targets lose accuracy' (book RBF 84.4 → 81.8): {held} - lower AA with Fisher "
-            f"targets for {lost}/{len(parts)} kernels: {'; '.join(parts)}")
-
-
 # --------------------------------------------------------------------------- Table 3.4
 def _multi_label(rows):
     return rows.method + " (" + rows.code.map({"moc": "MOC", "1vs1": "1vs1"}) + ")"
@@ -200,24 +172,6 @@ def _table34(sec, out, rows, S, name):
                          data=rows.assign(set=rows.dataset.map(_code))[["set", "seed", "label", "acc",
                                                                           "n_y", "n_rows_binary"]]))
     return mean, ours
-
-
-def _verdict_1vs1(ours):
-    if not len(ours):
-        return "1vs1 vs MOC: no multiclass records"
-    pairs = []
-    for m in _ALL_METHODS:
-        a, b = f"{m} (1vs1)", f"{m} (MOC)"
-        if a in ours.index and b in ours.index:
-            pairs.append((m, ours.at[a, "AA"], ours.at[b, "AA"]))
-    wins = sum(a >= b for _, a, b in pairs)
-    best = ours.AA.idxmax()
-    held = ("holds" if wins == len(pairs) and best == "RBF LS-SVM (1vs1)" else
-            "partly holds" if wins == len(pairs) or best.endswith("(1vs1)") else "does not hold")
-    return (f"'1vs1 is the best multiclass encoding' (book: RBF LS-SVM 1vs1 best, AA 89.1): {held} - 1vs1 ≥ MOC "
-            f"for {wins}/{len(pairs)} methods ("
-            + "; ".join(f"{m} {a:.1f} vs {b:.1f}" for m, a, b in pairs)
-            + f"); best AA: {best} ({ours.AA.max():.1f})")
 
 
 # --------------------------------------------------------------------------- Table 3.5
@@ -276,22 +230,6 @@ def _table35(sec, out, binary, multi, S, name):
     return ours, lg
 
 
-def _verdict_pruning(ours, lg):
-    if ours is None:
-        return "pruning: no records"
-    ppte = {t: 100 * (1 - lg[f"N_{t}"] / lg["N_CV"]) for t in ("SL5%", "SL1%")}
-    d5 = ours.at["LS-SVM_SL5%", "AA"] - ours.at["LS-SVM", "AA"]
-    d1 = ours.at["LS-SVM_SL1%", "AA"] - ours.at["LS-SVM", "AA"]
-    lo = min(ppte["SL5%"].min(), ppte["SL1%"].min())
-    hi = max(ppte["SL5%"].max(), ppte["SL1%"].max())
-    held = d5 >= -3.5 and d1 >= -3.5 and hi >= 28
-    return (f"'28–93 % of the training points can be pruned for about 2 points of AA' (book 83.2 → "
-            f"81.4 / 81.1): {'holds' if held else 'does not hold'} - pruned {lo:.0f}–{hi:.0f} % "
-            f"(per set and randomisation), AA {ours.at['LS-SVM', 'AA']:.1f} → "
-            f"{ours.at['LS-SVM_SL5%', 'AA']:.1f} / {ours.at['LS-SVM_SL1%', 'AA']:.1f} "
-            f"(Δ {d5:+.1f} / {d1:+.1f} pp)")
-
-
 # --------------------------------------------------------------------------- precision angle
 def _precision(sec, out, binary):
     r = binary[binary.method == "RBF LS-SVM"] if len(binary) else binary
@@ -331,9 +269,7 @@ def _precision(sec, out, binary):
     bad = {p: int((d[f"status_{p}"] != "ok").sum()) for p in precs}
     return ("precision angle: at the CV-tuned (γ, σ), κ₂(H) spans "
             f"{fmt_num(d.cond_H.min())}–{fmt_num(d.cond_H.max())}; largest |Δ test accuracy| vs float64 "
-            + ", ".join(f"{p} {worst[p]:.2f} pp ({bad[p]} failed fits)" for p in precs)
-            + (" - the chapter's conclusions survive single precision" if worst.get("float32", 0) <= 1.0
-               and bad.get("float32", 0) == 0 else " - single precision changes the results"))
+            + ", ".join(f"{p} {worst[p]:.2f} pp ({bad[p]} failed fits)" for p in precs))
 
 
 # --------------------------------------------------------------------------- figure + render
@@ -379,22 +315,16 @@ def render(sec, out, records, profile) -> str:
         note = errors_note(records.get(k, pd.DataFrame()), what)
         if note:
             sec.note(note)
-    verdicts, pairs = [], []
+    pairs = []
     if len(binary):
-        mean, ours = _table33(sec, out, binary, S, name)
+        mean, _ = _table33(sec, out, binary, S, name)
         pairs.append(("3.3", mean, TABLE_3_3, T33_DOMAINS))
-        verdicts += [_verdict_rbf(ours, mean), _verdict_fisher(ours)]
     if len(multi):
-        mean4, ours4 = _table34(sec, out, multi, S, name)
+        mean4, _ = _table34(sec, out, multi, S, name)
         pairs.append(("3.4", mean4, TABLE_3_4, T34_DOMAINS))
-        verdicts.append(_verdict_1vs1(ours4))
-    res = _table35(sec, out, binary, multi, S, name)
-    verdicts.append(_verdict_pruning(*(res if res else (None, None))))
+    _table35(sec, out, binary, multi, S, name)
     _scatter(sec, out, pairs)
-    verdicts.append(_precision(sec, out, binary))
-    for v in verdicts:
-        sec.p("• " + v + ".")
-    return " | ".join(verdicts)
+    return _precision(sec, out, binary) + "."
 
 
 register_section("suykens-tables", title="Suykens ch. 3: UCI benchmark Tables 3.3–3.5 (LS-SVM vs SVM, "

@@ -12,6 +12,7 @@ import json
 import numpy as np
 import pandas as pd
 
+from ...solvers import get_solver, solvers
 from ._ledger import Verdict, register_claim
 from .stats import better, deviations_text, fmt_num, paired
 
@@ -19,8 +20,6 @@ __all__ = ["TABLE1", "TABLE4_MG"]
 
 _C = "chen-zhou"
 _SR = "sr-lssvm"
-#: Solvers the speed claims leave out: SR's own family (PCP-LSSVM is its first iteration) and LIBSVM.
-_NOT_COMPARED_FOR_SPEED = ("sr-lssvm", "pcp-lssvm", "svm-c", "svm-eps")
 #: Table 1 as printed: set -> solver -> (accuracy %, sd in pp: the paper's fractions × 100).
 TABLE1 = {
     "penbased": {"svm-c": (99.95, 0.1), "lssvm-schur": (99.26, 0.5), "w-lssvm": (99.92, 0.2), "fs-lssvm": (99.90, 0.1),
@@ -130,8 +129,15 @@ def _speed_test(others):
     return test
 
 
+def _own_family(name: str) -> bool:
+    """SR-LSSVM's family: the paper's solvers on the pivoted Cholesky factor (PCP-LSSVM is its first iteration)."""
+    info = get_solver(name)
+    return info.paper == "chen-zhou" and info.accepts("trace_tol")
+
+
 def _compared(g):
-    return sorted(s for s in set(g.solver) if s not in _NOT_COMPARED_FOR_SPEED)
+    """The solvers the Table 1 speed claim compares SR-LSSVM with: all but its family and LIBSVM's baseline."""
+    return sorted(s for s in set(g.solver) if not _own_family(s) and get_solver(s).paper != "baseline")
 
 
 def _t1_speed(rec):
@@ -211,7 +217,7 @@ def _t4_acc(rec):
 
 def _t4_speed(rec):
     t = _t4(rec)
-    outs, text = _per_set(t, _speed_test(lambda g: sorted(set(g.solver) - {_SR, "pcp-lssvm"})), "t4")
+    outs, text = _per_set(t, _speed_test(lambda g: sorted(s for s in set(g.solver) if not _own_family(s))), "t4")
     return Verdict(_combine(outs), measured=text, uncertainty="log time ratios paired over splits per set")
 
 
@@ -317,7 +323,7 @@ def _large_speed(rec):
     if m is None:
         return Verdict("undecided", measured="no other method ran at SR-LSSVM's sizes")
     g = t[t.m == m].groupby("solver").time_fit.mean()
-    slow = [s for s in g.index if s not in (_SR, "pcp-lssvm") and g[s] <= g[_SR]]
+    slow = [s for s in g.index if not _own_family(s) and g[s] <= g[_SR]]
     measured = f"at m = {int(m)}: SR-LSSVM {fmt_num(g[_SR])} s; " + ", ".join(
         f"{s} {fmt_num(v)} s" for s, v in g.items() if s != _SR)
     return Verdict("holds" if not slow else "does not hold", measured=measured,
@@ -326,7 +332,7 @@ def _large_speed(rec):
 
 
 # --------------------------------------------------------------------------- synthetic records
-_SOLVERS = ("lssvm-schur", "svm-c", "pcp-lssvm", _SR, "r-lssvm-w", "r-lssvm-y", "w-lssvm", "fs-lssvm")
+_SOLVERS = ("lssvm-schur", "svm-c", *solvers("classification", paper="chen-zhou"))
 
 
 def _cz(values: dict, key="t1-penbased", seeds=4, **extra):

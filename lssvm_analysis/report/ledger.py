@@ -1,0 +1,125 @@
+"""The claims ledger in the report: the table the page opens with, each section's slice, and the gate.
+
+The verdicts come from :mod:`lssvm_analysis.experiments.claims` (the rules read
+the records); this module only renders them: the section "ledger" (every
+claim: claim → verdict → evidence → printed number beside ours), and, at the
+end of each section, the slice of the claims whose home it is, whose
+sentences are the section's verdict box.  :func:`page_problems` is the gate:
+every claim appears with a verdict, every verdict sentence on the page is a
+ledger sentence, and no other text asserts one.
+"""
+from __future__ import annotations
+
+import html as _html
+import re
+from pathlib import Path
+
+import pandas as pd
+
+from ..experiments.claims import OUTCOMES, claims, ledger_frame
+from .figures import save_table
+from .html import Link, Section
+from .registry import register_section
+
+__all__ = ["ledger_table", "append_slices", "page_problems", "VERDICT_WORDS"]
+
+#: Words that assert a verdict; outside the ledger's table and the verdict boxes the page must not use them.
+VERDICT_WORDS = re.compile(r"\b(holds|does not hold|partly holds|as claimed|confirmed|refuted)\b|\bNOT\b")
+_KEY = "ledger"
+
+
+def _evidence(out: Path, section: str, stems) -> list:
+    links = [Link("§", f"#{section}")]
+    for stem in stems:
+        for ext, label in ((".png", "figure"), (".csv", "CSV")):
+            if (Path(out) / f"{stem}{ext}").is_file():
+                links.append(Link(f"{stem} {label}", f"{stem}{ext}"))
+    return links
+
+
+def ledger_table(frame: pd.DataFrame, out, name: str, caption: str):
+    """The ledger rows of ``frame`` (from :func:`ledger_frame`) as a TableRef with links; writes ``name``.csv."""
+    shown = pd.DataFrame({
+        "id": frame.id, "paper, where": frame.paper + ", " + frame["where"], "claim": frame.claim,
+        "verdict": frame.sentence,
+        "evidence": [_evidence(out, s, e.split()) for s, e in zip(frame.section, frame.evidence)],
+        "printed (paper)": frame.printed})
+    return save_table(shown, out, name, caption, data=frame)
+
+
+def _counts(frame) -> str:
+    c = frame.verdict.map(lambda v: "holds only when" if v.startswith("holds only when") else v).value_counts()
+    return ", ".join(f"{c[o]} {o}" for o in OUTCOMES if o in c)
+
+
+def append_slices(sections: list[Section], out, records: dict) -> None:
+    """End every section that is the home of claims with its slice of the ledger and its verdict box."""
+    frame = ledger_frame(records)
+    for sec in sections:
+        mine = frame[frame.section == sec.anchor]
+        if sec.anchor == _KEY or not len(mine):
+            continue
+        sec.h3("Claims of this section (from the ledger)")
+        sec.ledger(ledger_table(mine, out, f"ledger-{sec.anchor}", f"The claims whose records this section "
+                                f"shows ({_counts(mine)}); the same rows as in the ledger at the top."))
+        sec.verdict = [f"{i}: {s}" for i, s in zip(mine.id, mine.sentence)]
+
+
+def _render(sec, out, records, profile) -> str:
+    frame = ledger_frame(records)
+    sec.p(f"Every claim of the five papers (SEED_NOTES' claim lists), one row each: where the paper makes "
+          f"it, the verdict our records give with the statistics behind it, links to the section, figure "
+          f"and CSV that show the data, and the paper's printed number beside ours (profile '{profile}'). "
+          "A rule in lssvm_analysis.experiments.claims decides each verdict from the records; the report "
+          "only prints it. Each paper's section ends with its rows.")
+    sec.ledger(ledger_table(frame, out, "ledger", f"The claims ledger: {len(frame)} claims ({_counts(frame)}). "
+                            "Outcomes: holds; does not hold; holds only when …; undecided (the data cannot "
+                            "separate the outcomes at 95 %); not testable offline (with the reason); not run "
+                            "(no records in this profile). Deviations of more than 2 printed standard "
+                            "deviations name their cause, or say 'unexplained'."))
+    return ""
+
+
+def page_problems(text: str, frame: pd.DataFrame) -> list[str]:
+    """What breaks the ledger's gate on a rendered page (an empty list: the page passes).
+
+    Parameters
+    ----------
+    text : str
+        The page's HTML.
+    frame : DataFrame
+        :func:`ledger_frame` of the records the page was rendered from.
+    """
+    problems = []
+    sentences = set(frame.sentence)
+    tables = re.findall(r'<table class="ledger">(.*?)</table>', text, flags=re.S)
+    boxes = re.findall(r'<div class="verdict">(.*?)</div>', text, flags=re.S)
+    rows = [re.findall(r"<td>(.*?)</td>", r, flags=re.S) for t in tables for r in re.findall(r"<tr>(.*?)</tr>", t,
+                                                                                            flags=re.S)]
+    seen = {}
+    for cells in rows:
+        if len(cells) >= 4:
+            seen.setdefault(_html.unescape(cells[0]), []).append(_html.unescape(cells[3]))
+    for cid, sentence in zip(frame.id, frame.sentence):
+        got = seen.get(cid)
+        if not got:
+            problems.append(f"claim {cid} has no row in a ledger table")
+        elif any(g != sentence for g in got):
+            problems.append(f"claim {cid}: a ledger row's verdict differs from the ledger's sentence")
+        elif not any(sentence.startswith(o) for o in OUTCOMES):
+            problems.append(f"claim {cid}: its verdict does not start with an outcome")
+    for box in boxes:
+        for item in re.findall(r"<li>(.*?)</li>", box, flags=re.S):
+            cid, _, s = _html.unescape(item).partition(": ")
+            if s not in sentences:
+                problems.append(f"a verdict box asserts a sentence not in the ledger: {item[:120]!r}")
+    rest = re.sub(r'<table class="ledger">.*?</table>|<div class="verdict">.*?</div>|<style>.*?</style>', " ", text,
+                  flags=re.S)
+    plain = _html.unescape(re.sub(r"<[^>]+>", " ", rest))
+    for m in VERDICT_WORDS.finditer(plain):
+        problems.append(f"verdict wording outside the ledger: …{plain[max(0, m.start() - 80):m.end() + 40]!r}…")
+    return problems
+
+
+register_section(_KEY, title="Claims ledger: every claim of the five papers, its verdict and evidence", order=1,
+                 plan=lambda profile, run: {}, render=_render, reads_all=True)
