@@ -17,7 +17,10 @@ import pandas as pd
 import pytest
 
 from lssvm_analysis import cli
-from lssvm_analysis.experiments import Store
+from lssvm_analysis.experiments import Store, load_records
+from lssvm_analysis.experiments.claims import claims, ledger_frame
+from lssvm_analysis.report.build import read_records
+from lssvm_analysis.report.ledger import page_problems
 from lssvm_analysis.report import (plan, report_sections, sections_abe, sections_appendix, sections_digits,
                                    sections_precision, sections_suykens, write_report)
 from lssvm_analysis.report.figures import fmt_num, new_figure, save_figure
@@ -82,6 +85,7 @@ def test_report_command_on_tiny_profile(tmp_path):
         assert status == 0
         _check_links(out)
         _check_sections(out)
+        _check_ledger(out, store)
         _check_no_task_failed(store)
         _check_second_run_reuses_every_record(store)
 
@@ -112,10 +116,21 @@ def _check_sections(out: Path):
     keys = [sec.key for sec in report_sections()]
     for anchor in keys:
         assert f'id="{anchor}"' in text
-    assert text.count('class="verdict"') == len(keys)
+    homes = {c.section for c in claims()}
+    assert text.count('class="verdict"') == len([k for k in keys if k in homes])  # one box per claims' home
     assert "water purification" in text and "orange juice" in text  # not available offline
     table = pd.read_csv(out / "abe-breakdown.csv")
     assert {"C_star", "pred_C_star", "step"} <= set(table.columns)
+
+
+def _check_ledger(out: Path, store: Path):
+    """The ledger's gate on the page: every claim with its verdict, verdicts only from the ledger."""
+    with Store(store) as st_:
+        specs = {sec.key: sec.plan("quick", lambda spec: load_records(st_, spec)) for sec in report_sections()}
+        records = read_records(st_, specs)
+    text = (out / "index.html").read_text(encoding="utf-8")
+    assert page_problems(text, ledger_frame(records)) == []
+    assert text.index('id="ledger"') < min(text.index(f'id="{c.section}"') for c in claims())
 
 
 def _check_no_task_failed(store: Path):
@@ -146,7 +161,7 @@ def test_report_written_from_error_rows_only(tmp_path):
         page = write_report(tmp_path, records, "quick")
     text = page.read_text(encoding="utf-8")
     assert "failed with an error" in text
-    assert text.count('class="verdict"') == len(report_sections())
+    assert page_problems(text, ledger_frame(records)) == []  # every claim present, 'not run' where no rows
     for _, value in _links(page):
         assert value.startswith("#") or (tmp_path / value).is_file()
 

@@ -165,15 +165,26 @@ def _table1(rec):
 
 def _crossover(rec):
     c = rec["crossover"]
-    x = pd.to_numeric(c.get("measured_ratio", c.get("ratio")), errors="coerce")
-    nm = pd.to_numeric(c.get("n_over_m", x), errors="coerce")
-    r = pd.to_numeric(c.get("time_dual_over_primal"), errors="coerce")
-    faster = nm[r < 1]
-    measured = ("dual/primal time " + ", ".join(f"{fmt_num(a)} at N/M = {fmt_num(b)}" for a, b in zip(r, nm)))
-    if len(faster) and (r[nm < nm.max()] > 1).any():
-        return Verdict("holds", measured=measured + f"; dual faster from N/M = {fmt_num(faster.min())}",
-                       uncertainty="best of the repeated timings per point")
-    return Verdict("does not hold", measured=measured, uncertainty="best of the repeated timings per point")
+    form = c.get("formation", c.get("measured_formation", pd.Series("blas3", index=c.index))).fillna("blas3")
+    parts, good = [], []
+    for f, g in c.assign(form=form).groupby("form"):
+        g = g.assign(nm=pd.to_numeric(g.n_over_m, errors="coerce"),
+                     r=pd.to_numeric(g.time_dual_over_primal, errors="coerce")).sort_values("nm")
+        crosses = g.r.iloc[0] > 1 and g.r.iloc[-1] < 1
+        good.append(crosses)
+        star = g.nm[g.r < 1].min()
+        parts.append(f"{f}: dual/primal time {fmt_num(g.r.iloc[0])} at N/M = {fmt_num(g.nm.iloc[0])} → "
+                     f"{fmt_num(g.r.iloc[-1])} at N/M = {fmt_num(g.nm.iloc[-1])}"
+                     + (f", dual faster from N/M = {fmt_num(star)}" if np.isfinite(star) else ""))
+    unc = "best of the repeated timings per point (ratios measured in one run)"
+    forms = sorted(set(form))
+    if all(good):
+        return Verdict("holds", measured="; ".join(parts), uncertainty=unc)
+    if any(good):
+        ok_forms = [f for f, x in zip(forms, good) if x]
+        return Verdict("holds only when", condition=f"the formation is {', '.join(ok_forms)}",
+                       measured="; ".join(parts), uncertainty=unc)
+    return Verdict("does not hold", measured="; ".join(parts), uncertainty=unc)
 
 
 # --------------------------------------------------------------------------- synthetic records
