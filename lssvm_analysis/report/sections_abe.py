@@ -65,7 +65,7 @@ class AbeSettings:
     pd_precisions: tuple = field(default_factory=lambda: tuple(precisions(hardware=True)))
     table_datasets: tuple = (("mackey-glass", (("n_train", 500), ("n_test", 500))),
                              ("boston5", ()), ("boston14", ()))
-    table_splits: int = 5
+    table_splits: int = 10
     cv_C: tuple = (1e1, 1e3, 1e5, 1e7)
     cv_sigma2: dict = field(default_factory=lambda: {"mackey-glass": (0.1, 0.3, 1.0),
                                                      "boston5": (5.0, 20.0, 80.0),

@@ -29,6 +29,7 @@ from ..datasets import datasets as _dataset_names
 from ..datasets import load as load_dataset
 from ..datasets.chen_zhou import CHEN_ZHOU_UNAVAILABLE, ROAD3D_SIZES
 from ..experiments import SweepSpec
+from ..experiments.claims.chen_zhou import FIG3, TABLE1, TABLE3, TABLE4_MG
 from ..experiments.kinds_chen_zhou import SKIPPED_MEMORY  # (registers the cz-fit kind)
 from ..solvers import get_solver
 from ..solvers import solvers as _solvers
@@ -119,7 +120,7 @@ def _table1_specs(profile, cls, seeds):
             specs["t1-satimage-zscore"] = SweepSpec(
                 f"{profile}-{_KEY}-t1-satimage-zscore", kind="cz-fit",
                 solvers=[s for s in cls if get_solver(s).paper == "suykens-ch3"] + _factored(cls),
-                precisions=["float64"], datasets=[(name, kw)], seeds=seeds, grid=_grid(mlam, sig, tau, h),
+                precisions=["float64"], datasets=[(name, kw)], seeds=seeds[:3], grid=_grid(mlam, sig, tau, h),
                 options={"rate": 0.1, "r_fraction": 0.05, **opt, "scale": "standard"})
     name, kw, opt, mlam, sig, tau, h = table1[0]
     for rate in (0.0, 0.05, 0.1):  # Table 3 analogue
@@ -161,11 +162,13 @@ def _scale_specs(profile, reg):
 def plan(profile, run):
     """Specs for "quick" (generators, float64), "default" (+ available KEEL sets, sweeps) and "full"."""
     quick = profile == "quick"
-    seeds = [0, 1, 2] if profile == "full" else [0]  # default: one split (report budget), stated
+    # the paper's 10 runs of the medium sets in "default" and "full" (issue 20: >= 10 splits behind every
+    # accuracy and time comparison); "quick" one
+    seeds = [0] if quick else list(range(10))
     cls = _cz_solvers("classification")
     reg = _cz_solvers("regression")
     specs = {"fig3": SweepSpec(f"{profile}-{_KEY}-fig3", kind="cz-fit", solvers=cls, precisions=["float64"],
-                               datasets=[("cz-fig3", {})], seeds=[0],
+                               datasets=[("cz-fig3", {})], seeds=seeds,
                                grid={"C": [100.0], "kernel": ["linear"], "tau": [1.5], "h": [0.01],
                                      "n_support": [10]})}
     specs.update(_table1_specs(profile, cls, seeds))
@@ -174,26 +177,41 @@ def plan(profile, run):
         specs[f"t4-{name}"] = SweepSpec(f"{profile}-{_KEY}-t4-{name}", kind="cz-fit", solvers=reg,
                                         precisions=["float64"], datasets=[(name, kw)], seeds=seeds,
                                         grid=_grid(mlam, sig, tau, h),
-                                        options={"target_noise": True, "r_fraction": 0.05})
+                                        options={"target_noise": True, "r_fraction": 0.05,
+                                                 "tau_scale": "target-mad"})
     precs = [n for n in precisions() if get_precision(n).dtype != object]
     precs = precs[:2] if quick else precs
     specs["rank"] = SweepSpec(f"{profile}-{_KEY}-rank", kind="cz-fit", solvers=["sr-lssvm"], precisions=precs,
                               datasets=[("cz-road3d", {"n_train": 2000, "n_test": 200})], seeds=[0],
                               grid={"C": [1e3], "sigma2": [8.0, 0.5], "tau": [1.6], "n_support": [100],
-                                    "trace_tol": [None, 1e-12, 1e-8]}, options={"target_noise": True})
+                                    "trace_tol": [None, 1e-12, 1e-8]},
+                              options={"target_noise": True, "optimal_trace": True})
     specs.update(_scale_specs(profile, reg))
     for s in specs.values():
         run(s)
     return specs
 
 
-def _summary(df, metric):
-    g = ok(df).groupby(["dataset", "solver"]) if len(ok(df)) else None
-    if g is None:
+def _summary(df, metric, printed=None):
+    """Mean (sd) per (set, solver), the fits that did not converge counted, the printed value beside.
+
+    ``printed``: {(set, solver): (mean, sd)} in the units shown (accuracy in %).
+    """
+    d = ok(df)
+    if not len(d):
         return pd.DataFrame()
-    return g.agg(**{metric: (metric, "mean"), "n_sv": ("n_significant", "mean"),
-                    "iterations": ("iterations", "mean"), "time_s": ("time_fit", "mean"),
-                    "runs": ("seed", "size")}).reset_index()
+    d = d.assign(**{metric: pd.to_numeric(d[metric], errors="coerce") * (100 if metric == "accuracy" else 1),
+                    "not_converged": (d.get("fit_status", "ok") != "ok").astype(int)})
+    g = d.groupby(["dataset", "solver"])
+    out = g.agg(**{metric: (metric, "mean"), f"{metric}_sd": (metric, "std"), "n_sv": ("n_significant", "mean"),
+                   "iterations": ("iterations", "mean"), "time_s": ("time_fit", "mean"),
+                   "runs": ("seed", "size"), "not_converged": ("not_converged", "sum")}).reset_index()
+    if "tau_used" in d.columns and d.tau_used.notna().any():
+        out = out.merge(g.tau_used.mean().rename("tau_used").reset_index(), on=["dataset", "solver"])
+    if printed:
+        p = [printed.get((ds, s), (np.nan, np.nan)) for ds, s in zip(out.dataset, out.solver)]
+        out[f"printed {metric}"] = [f"{m:g} ({sd:g})" if np.isfinite(m) else "" for m, sd in p]
+    return out
 
 
 def _fig3_points(a, rows):
@@ -239,11 +257,12 @@ def _fig3(sec, out, df):
     if not len(rows) or "w1" not in rows:
         sec.note("No Fig. 3 records.")
         return
+    first = rows[rows.seed == rows.seed.min()]  # the figure shows the first draw; the table all draws
     fig, axs = new_figure(1, 1, width=6.4, height=5.2)
     a = axs[0, 0]
-    _fig3_points(a, rows)
+    _fig3_points(a, first)
     xs = np.linspace(-3, 3, 2)
-    for i, (label, y0, y1) in enumerate(_distinct_lines(rows, xs)):
+    for i, (label, y0, y1) in enumerate(_distinct_lines(first, xs)):
         a.plot(xs, [y0, y1], ls=series_style(i)[0], lw=1.8, color=_LINE_COLORS[i % len(_LINE_COLORS)],
                label=label)
     a.set_xlim(-3, 3)
@@ -251,10 +270,16 @@ def _fig3(sec, out, df):
     a.set_xlabel("x1 [–]")
     a.set_ylabel("x2 [–]")
     a.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0))
-    sec.figure(save_figure(fig, rows, out, "cz-fig3", "Fig. 3 analogue: the training set (classes + and −, "
-                           "the 4 flipped outliers circled) and the decision lines w·x + b = 0 of every "
-                           "solver (test accuracy in the legend; solvers whose lines coincide share one); "
-                           "linear kernel, C = 100, τ = 1.5."))
+    sec.figure(save_figure(fig, rows, out, "cz-fig3", "Fig. 3 analogue (the first draw): the training set "
+                           "(classes + and −, the 4 flipped outliers circled) and the decision lines w·x + b = 0 "
+                           "of every solver (test accuracy in the legend; solvers whose lines coincide share "
+                           "one); linear kernel, C = 100, τ = 1.5."))
+    acc = (100 * rows.groupby("solver").accuracy.agg(["mean", "std"])).rename(
+        columns={"mean": "accuracy [%]", "std": "sd [pp]"}).reset_index()
+    acc["draws"] = rows.groupby("solver").size().values
+    acc["printed [%]"] = [FIG3.get(s, np.nan) for s in acc.solver]
+    sec.table(save_table(acc, out, "cz-fig3-accuracy", "Fig. 3 with outliers: mean (sd) test accuracy over "
+                         "the draws of the set and its outliers, beside the paper's values."))
 
 
 def _unavailable(sec, out):
@@ -303,13 +328,14 @@ def _table1(sec, out, records, profile, measured):
               "classes 1-6, UCI's class 6 is empty; 1533 + 1508 = 3041 rows as in the paper), both "
               "pooled and re-split 2/3; Splice (the UCI version, bases coded 1-4, N against EI + IE: an "
               "approximation of LIBSVM's); r = 0.05 m pivots or prototypes (Splice 0.1 m) as in the paper. "
-              + ("One random split per set (the report budget); the full profile runs three."
-                 if profile != "full" else "Three random splits per set."))
-    s1 = _summary(t1, "accuracy")
+              + f"{ok(t1).seed.nunique() if len(t1) else 0} random split(s) per set (the paper: 10).")
+    s1 = _summary(t1, "accuracy", {(ds, s): v for ds, by in TABLE1.items() for s, v in by.items()})
     if not len(s1):
         return
-    sec.table(save_table(s1, out, "cz-table1", "Table 1 analogue at 10 % label outliers: mean test "
-                         "accuracy, #SV (|α| > 1e-8 max|α|), iterations and wall time per solver."))
+    sec.table(save_table(s1, out, "cz-table1", "Table 1 analogue at 10 % label outliers: mean (sd) test "
+                         "accuracy [%] over the splits beside the printed one (the paper's sd read as "
+                         "fractions), #SV (|α| > 1e-8 max|α|), iterations, wall time per solver and the fits "
+                         "that did not converge (not_converged; their last iterate is scored)."))
     z = _zscore_note(sec, records)
     if z:
         measured.append(z)
@@ -428,16 +454,25 @@ def render(sec, out, records, profile):
     _fig3(sec, out, records.get("fig3", pd.DataFrame()))
     _table1(sec, out, records, profile, measured)
     for k in [k for k in records if k.startswith("t4-")]:
-        s4 = _summary(records[k], "rmse")
+        s4 = _summary(records[k], "rmse", {("mackey-glass", s): v for s, v in TABLE4_MG.items()})
         if len(s4):
             sec.table(save_table(s4, out, f"cz-{k}", f"Table 4 analogue ({k[3:]}, 10 % target outliers): "
-                                 "mean test RMSE against the clean targets, #SV, iterations, time."))
+                                 "mean (sd) test RMSE against the clean targets over the splits, #SV, "
+                                 "iterations, time, the fits that did not converge (scored at their last "
+                                 "iterate), τ as used (the paper's τ times 1.4826 MAD of the training targets)"
+                                 + (" and the printed RMSE of LIBSVM's Mg (another data version)"
+                                    if k == "t4-mackey-glass" else "") + "."))
     sw = [(k, ok(records[k])) for k in records if k.startswith("sweep-")]
     if sw and all(len(d) for _, d in sw):
-        t3 = pd.concat([d.assign(rate=float(k.split("-")[1])) for k, d in sw]).groupby(
-            ["solver", "rate"]).accuracy.mean().unstack()
-        sec.table(save_table(t3.reset_index(), out, "cz-table3", "Table 3 analogue: mean test accuracy "
-                             "at 0 / 5 / 10 % label outliers (pool 3ρ farthest from an LS-SVM boundary)."))
+        t3 = (100 * pd.concat([d.assign(rate=float(k.split("-")[1])) for k, d in sw]).groupby(
+            ["solver", "rate"]).accuracy.mean()).unstack()
+        t3.columns = [f"{100 * c:g} % measured" for c in t3.columns]
+        for rate, col in zip((0.0, 0.05, 0.1), ("0", "5", "10")):
+            t3[f"{col} % printed (Cod-RNA)"] = [TABLE3.get(s, {}).get(rate, np.nan) for s in t3.index]
+        sec.table(save_table(t3.reset_index(), out, "cz-table3", "Table 3 analogue on the first Table 1 set "
+                             "(Cod-RNA ships nowhere offline): mean test accuracy [%] over the splits at 0 / 5 "
+                             "/ 10 % label outliers (pool 3ρ farthest from an LS-SVM boundary), the paper's "
+                             "Cod-RNA values beside (another data set: orderings compare, values do not)."))
     rank = ok(records.get("rank", pd.DataFrame()))
     if len(rank):
         t = rank.groupby(["precision", "sigma2", "trace_tol"], dropna=False).agg(
@@ -447,7 +482,10 @@ def render(sec, out, records, profile):
     _scale(sec, out, records, profile, measured)
     _unavailable(sec, out)
     sec.p("Parameters map as C = 1/(mλ), σ² = 1/σ (paper's σ), r = n_support; the model of eq. (6) is used "
-          "with the corrected factor 1/(mλ); R-LSSVM-Y uses a reconstructed smoothing.")
+          "with the corrected factor 1/(mλ) (the printed model's error is recorded beside: claim C-model); "
+          "R-LSSVM-Y uses a reconstructed smoothing. In the regression tables τ follows the scale of the "
+          "targets: τ used = the paper-style τ × 1.4826·MAD of the (contaminated) training targets, a robust "
+          "standard deviation that the injected outliers do not inflate.")
     return "; ".join(measured) + "." if measured else "no Chen & Zhou records"
 
 

@@ -63,8 +63,9 @@ SETTINGS = {
 }
 
 
-def _sinc(n):
-    return ("sinc", {"n_train": n, "n_test": max(n, 100)})
+def _sinc(n, noise_std=0.0):
+    kw = {"n_train": n, "n_test": max(n, 100)}
+    return ("sinc", {**kw, "noise_std": noise_std} if noise_std else kw)
 
 
 def plan(profile: str, run) -> dict:
@@ -83,6 +84,12 @@ def plan(profile: str, run) -> dict:
                              datasets=[_sinc(P.prune_n)],
                              grid={"C": [P.prune_C], "sigma2": [P.prune_sigma2], "rtol": [1e12],
                                    "min_support": [P.prune_min_support]}, options=options()),
+        # §3.7 "noisy data allow less pruning": the same path on targets with N(0, 0.1²) noise (the
+        # index stays the test MSE against the noiseless sinc)
+        "pruning-noisy": SweepSpec(f"{name}-pruning-noisy", kind="pruning-path", precisions=["float64"],
+                                   datasets=[_sinc(P.prune_n, 0.1)],
+                                   grid={"C": [P.prune_C], "sigma2": [P.prune_sigma2], "rtol": [1e12],
+                                         "min_support": [P.prune_min_support]}, options=options()),
     }
     return specs
 

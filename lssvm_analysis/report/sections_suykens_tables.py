@@ -34,7 +34,7 @@ PROFILE_SETTINGS = {
                   degrees=(2,), max_train=100, binary=("hea", "bld"), multi=("iri",),
                   methods=("RBF LS-SVM", "RBF LS-SVM_F", "Lin LS-SVM", "RBF SVM"),
                   multi_methods=("RBF LS-SVM", "RBF SVM"), svm_max_iter=10000),
-    "default": dict(seeds=1, folds=5, sigma_factors=(0.5, 5, 25, 250), gammas=(0.01, 1, 100),
+    "default": dict(seeds=10, folds=5, sigma_factors=(0.5, 5, 25, 250), gammas=(0.01, 1, 100),
                     refinements=1, points=3, degrees=(2,), max_train=150, binary=SUYKENS_BINARY,
                     multi=("bal", "cmc", "iri", "veh", "win"), methods=_ALL_METHODS,
                     multi_methods=("RBF LS-SVM", "Lin LS-SVM", "RBF SVM"), svm_max_iter=20000),

@@ -30,7 +30,7 @@ DATASETS = {
 PROFILE_SETTINGS = {
     "quick": dict(splits=1, folds=3, log2_C=(0, 8), log2_s2=(0,), sets=("HAB",),
                   scaling_L=(50, 100, 200), stab_n=12, stab_C=(2.0 ** 12,)),
-    "default": dict(splits=2, folds=5, log2_C=(-5, 0, 5, 10), log2_s2=(-1, 2),
+    "default": dict(splits=10, folds=5, log2_C=(-5, 0, 5, 10), log2_s2=(-1, 2),
                     sets=tuple(DATASETS), scaling_L=(100, 200, 400, 800), stab_n=24,
                     stab_C=(2.0 ** 12,)),
     "full": dict(splits=30, folds=10, log2_C=tuple(range(-5, 13)), log2_s2=tuple(range(-3, 4)),

@@ -32,7 +32,7 @@ _GREEDY_SETS = {  # data set: (loader options, C, sigma2), chosen on seed 0 agai
 _SIZES = {"quick": dict(growth=(16, 8), ridge_n=60, ridge_S=[4, 12], ridge_C=[1.0, 1e6], seeds=[0],
                         n_max=20, sets=["sinc"]),
           "default": dict(growth=(30, 15), ridge_n=150, ridge_S=[5, 20, 40],
-                          ridge_C=[1.0, 1e3, 1e6], seeds=[0, 1, 2], n_max=40,
+                          ridge_C=[1.0, 1e3, 1e6], seeds=list(range(10)), n_max=40,
                           sets=list(_GREEDY_SETS)),
           "full": dict(growth=(60, 30), ridge_n=500, ridge_S=[5, 10, 20, 40, 80],
                        ridge_C=[1.0, 1e2, 1e4, 1e6, 1e8], seeds=list(range(20)), n_max=100,
