@@ -219,6 +219,23 @@ def test_op_lssvm_rank_bias_literal_reading():
     assert f.ok and 0 in set(f.diagnostics["ranking"])  # the bias column is ranked like any other
 
 
+def test_op_lssvm_authors_code_reading():
+    """The authors' MATLAB (OPLSSVM.m): MRSR ranks the columns of Omega + I/gamma against the labels,
+    nothing projected, and the bias column is put in front of the ranked columns afterwards."""
+    X, y = _data(40)
+    f = la.fit("op-lssvm", X, y, task="classification", C=10.0, sigma2=1.0, reading="authors-code")
+    D, _ = _D(X, y, C=10.0, sigma2=1.0)
+    path = la.mrsr(D[1:, 1:], y, k_max=40)
+    assert f.ok and f.diagnostics["columns"][0] == 0  # the bias, added after the ranking
+    assert f.diagnostics["ranking"].tolist() == (path.order + 1).tolist()  # columns of D: patterns from 1
+    paper = la.fit("op-lssvm", X, y, task="classification", C=10.0, sigma2=1.0)
+    assert paper.diagnostics["ranking"].tolist() != f.diagnostics["ranking"].tolist()  # another reading
+    with pytest.raises(ValueError, match="reading="):
+        la.fit("op-lssvm", X, y, task="classification", reading="matlab")
+    with pytest.raises(ValueError, match="rank_bias"):
+        la.fit("op-lssvm", X, y, task="classification", reading="authors-code", rank_bias=True)
+
+
 def test_ip_lssvm_keeps_the_table_counts():
     # Vieira Table 2: L = 201 -> 181/161/141, L = 825 -> 742/660/577
     for L, counts in ((201, (181, 161, 141)), (825, (742, 660, 577))):

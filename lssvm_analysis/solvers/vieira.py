@@ -61,11 +61,16 @@ from ..core.linalg import bordered_matrix, kappa2
 from .suykens import _coef, _form
 
 __all__ = ["fit_op_lssvm", "fit_ip_lssvm", "least_squares_system", "press_curve",
-           "NORMALIZATIONS", "IP_RANKINGS"]
+           "NORMALIZATIONS", "IP_RANKINGS", "READINGS"]
 
 _BOTH = ("regression", "classification")  # package convention: regression is the default task
 _KERNEL = ("C", "kernel", "sigma2", "degree", "t", "task")
 NORMALIZATIONS = ("unit-norm", "standardize", "none")
+#: How the columns are ranked: "paper" (the columns of D given the kept bias column, projected out),
+#: "authors-code" (the authors' MATLAB, github Clifte/outros, Pesquisas/OP-LSSVM/Codigos/oplssvm/
+#: OPLSSVM.m: MRSR on the L x L block Omega + I/gamma against the labels, no bias row or column, no
+#: projection; the bias row and column are added to the ranked columns afterwards).
+READINGS = ("paper", "authors-code")
 IP_RANKINGS = ("signed-alpha", "abs-alpha")
 _SOLVE_VARIANTS = (
     variant("solve", "lstsq", "least squares by a thin QR of D_* (LAPACK Householder for "
@@ -340,7 +345,7 @@ def _press(D, l, cols, variant, first, p):
 # ---------------------------------------------------------------------------
 # OP-LSSVM
 # ---------------------------------------------------------------------------
-def _ranking_inputs(D, l, p, rank_bias, normalize):
+def _ranking_inputs(D, l, p, rank_bias, normalize, reading="paper", y=None):
     """The matrix and target MRSR ranks, and the map from its columns to D's.
 
     Forced bias (default): column 0 of D is always in the model, so the other
@@ -348,8 +353,12 @@ def _ranking_inputs(D, l, p, rank_bias, normalize):
     (CGS2), exactly as LARS with an intercept centres X and y (centring is
     the projection out of the ones column).  ``"standardize"`` is OP-ELM's
     literal preprocessing instead: centre every column and l by their means
-    over the rows (the ones column as intercept), then scale.
+    over the rows (the ones column as intercept), then scale.  ``reading=
+    "authors-code"``: the block Omega + I/C (rows and columns 1..L of D)
+    against the labels / targets ``y``, nothing projected (their MATLAB).
     """
+    if reading == "authors-code":
+        return D[1:, 1:], p.asarray(y), np.arange(1, D.shape[1])
     if rank_bias:
         Xr, lr, colmap = D, l, np.arange(D.shape[1])
     else:
@@ -387,9 +396,14 @@ def _conditioning(cond_d, solve, method):
     return Conditioning(float(cond_d), method, "D_k (kept columns)")
 
 
-def _op_options(k_max, n, rank_bias, normalize, conditioning):
+def _op_options(k_max, n, rank_bias, normalize, conditioning, reading="paper"):
     if not isinstance(rank_bias, (bool, np.bool_)):
         raise TypeError(f"expected True or False for rank_bias, got rank_bias={rank_bias!r}")
+    if reading not in READINGS:
+        raise ValueError(f"expected reading in {READINGS}, got reading={reading!r}")
+    if reading == "authors-code" and rank_bias:
+        raise ValueError("expected rank_bias=False with reading='authors-code' (their code adds the bias "
+                         "after the ranking), got rank_bias=True")
     if not isinstance(conditioning, (bool, np.bool_)):
         raise TypeError(f"expected True or False for conditioning, got conditioning={conditioning!r}")
     if normalize not in NORMALIZATIONS:
@@ -411,7 +425,7 @@ def _op_select(D, l, p, ranked, rank_bias, press, timer):
 
 @register("op-lssvm", tasks=_BOTH, paper="vieira", equations="(3)-(10), §4 algorithm",
           params=_KERNEL + ("ranking", "press", "solve", "k_max", "rank_bias", "normalize",
-                            "conditioning"),
+                            "conditioning", "reading"),
           variants=(variant("ranking", "qr", "MRSR with a QR factor updated by column append (CGS2)"),
                     variant("ranking", "bordered-inverse", "MRSR with the explicit (D_A^T D_A)^{-1} "
                             "bordered update of the reference code", literal=True),
@@ -423,7 +437,7 @@ def _op_select(D, l, p, ranked, rank_bias, press, timer):
           system=least_squares_system, backward_bound=_ls_backward_bound)
 def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", ranking="qr", press="qr", solve="lstsq", k_max=None,
-                 rank_bias=False, normalize="unit-norm", conditioning=True):
+                 rank_bias=False, normalize="unit-norm", conditioning=True, reading="paper"):
     """OP-LSSVM: rank the columns of D by MRSR, keep k* by PRESS, least squares over all rows.
 
     Parameters
@@ -464,6 +478,14 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
     conditioning : bool, default True
         Compute cond_2(D_k) for every k (a float64 QR and k small SVDs,
         "conditioning" phase).
+    reading : {"paper", "authors-code"}
+        What MRSR ranks.  "paper": the columns of D as above.  "authors-code":
+        the authors' MATLAB (OPLSSVM.m in github Clifte/outros): the L x L
+        block Omega + I/C against the labels (regression: the targets), no
+        bias row, nothing projected; the bias column is put in front of the
+        ranked columns afterwards (PRESS and the solve as above).  Their
+        file also picks k by training accuracy and solves the normal
+        equations; those are the ``press``/``solve`` options' business.
 
     Returns
     -------
@@ -494,14 +516,15 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
     1 to k_max, no OP-ELM early stop.
     """
     X, y, k, p = _validate_common(X, y, task, C, kernel, sigma2, degree, t, precision)
-    k_max = _op_options(k_max, len(y), rank_bias, normalize, conditioning)
+    k_max = _op_options(k_max, len(y), rank_bias, normalize, conditioning, reading)
     params = {"C": C, "task": task, "kernel": k.name, **k.params, "ranking": ranking, "press": press,
-              "solve": solve, "k_max": k_max, "rank_bias": bool(rank_bias), "normalize": normalize}
+              "solve": solve, "k_max": k_max, "rank_bias": bool(rank_bias), "normalize": normalize,
+              "reading": reading}
     timer = PhaseTimer()
     with p.context():
         D, l = _system(X, y, k, p, C, task, timer)
         with timer("ranking"):
-            Xr, lr, colmap = _ranking_inputs(D, l, p, rank_bias, normalize)
+            Xr, lr, colmap = _ranking_inputs(D, l, p, rank_bias, normalize, reading, y)
             path = mrsr(Xr, lr, k_max=k_max, variant=ranking,
                         normalize="none" if normalize == "none" else "unit-norm", precision=p)
         ranked = colmap[path.order]
