@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from fnmatch import fnmatchcase
 
 import numpy as np
 import pandas as pd
@@ -121,16 +122,16 @@ def deviation(measured, printed: float, printed_sd: float) -> tuple[float, float
 def deviations_text(rows, causes: dict) -> tuple[int, str]:
     """Deviations beyond 2 sd with their cause: ``rows`` of (label, measured, printed, sd).
 
-    ``causes`` maps a label (or a prefix of it followed by ``*``) to its known cause; every other
-    deviation is "unexplained".  Returns (count, text).
+    ``causes`` maps a label, or a glob pattern of labels (``"acc * RIP"``), to its known cause; the
+    exact label first, then the first matching pattern; every other deviation is "unexplained".
+    Returns (count, text).
     """
     out = []
     for label, m, p, sd in rows:
         mm, z = deviation(m, p, sd)
         if not np.isfinite(z) or z <= 2:
             continue
-        cause = causes.get(label) or next((v for k, v in causes.items()
-                                           if k.endswith("*") and label.startswith(k[:-1])), "unexplained")
+        cause = causes.get(label) or next((v for k, v in causes.items() if fnmatchcase(label, k)), "unexplained")
         out.append(f"{label} {fmt_num(mm)} vs {fmt_num(p)} printed ({z:.1f} sd; cause: {cause})")
     return len(out), ("deviations > 2 sd: " + "; ".join(out)) if out else "every value within 2 sd of the printed"
 
