@@ -180,6 +180,6 @@ def test_section_quick_profile(tmp_path, render_section):
     b = records["binary"]
     per = b.groupby(["method", "dataset"]).acc.mean().unstack()
     diff = (per.loc["RBF LS-SVM"] - per.loc["RBF LS-SVM_F"]).mean()
-    assert f"RBF LS-SVM − RBF LS-SVM_F = {diff:+.3g} pp" in evaluate(get_claim("S-fisher"), ledger).measured
+    assert f"AA RBF LS-SVM − RBF LS-SVM_F = {diff:+.3g} pp" in evaluate(get_claim("S-fisher"), ledger).measured
     t35 = pd.read_csv(tmp_path / "suykens-table-3-5.csv")
     assert (t35["N_SL1%"] <= t35["N_SL5%"]).all() and (t35["N_SL5%"] <= t35["N_CV"]).all()

@@ -38,27 +38,25 @@ def _seeds(df):
 
 
 # --------------------------------------------------------------------------- Tables 3.3 / 3.4
+def _domain_pair(df, a, b, decide, what):
+    """Verdict of a paired comparison of two rows' domain means (a − b), decided by ``decide(Paired)``."""
+    d = paired(domain_means(df, a), domain_means(df, b))
+    return Verdict(decide(d), measured=d.text(" pp", f"AA {a} − {b}"),
+                   uncertainty=f"paired over domains ({_seeds(df)} randomisation(s) each); {what}")
+
+
 def _rbf_svm(rec):
-    b = rec["binary"]
-    d = paired(domain_means(b, "RBF LS-SVM"), domain_means(b, "RBF SVM"))
-    return Verdict(not_worse(d, 1.0), measured=d.text(" pp", "AA RBF LS-SVM − RBF SVM"),
-                   uncertainty=f"paired over domains ({_seeds(b)} randomisation(s) each); non-inferiority "
-                               "margin 1 pp")
+    return _domain_pair(rec["binary"], "RBF LS-SVM", "RBF SVM", lambda d: not_worse(d, 1.0),
+                        "non-inferiority margin 1 pp")
 
 
 def _fisher(rec):
-    b = rec["binary"]
-    d = paired(domain_means(b, "RBF LS-SVM"), domain_means(b, "RBF LS-SVM_F"))
-    return Verdict(better(d), measured=d.text(" pp", "AA RBF LS-SVM − RBF LS-SVM_F"),
-                   uncertainty=f"paired over domains ({_seeds(b)} randomisation(s) each); holds if the CI "
-                               "lies above 0")
+    return _domain_pair(rec["binary"], "RBF LS-SVM", "RBF LS-SVM_F", better, "holds if the CI lies above 0")
 
 
 def _one_vs_one(rec):
-    m = rec["multi"]
-    d = paired(domain_means(m, "RBF LS-SVM (1vs1)"), domain_means(m, "RBF LS-SVM (MOC)"))
-    return Verdict(better(d), measured=d.text(" pp", "AA RBF LS-SVM 1vs1 − MOC"),
-                   uncertainty=f"paired over multiclass domains ({_seeds(m)} randomisation(s) each)")
+    return _domain_pair(rec["multi"], "RBF LS-SVM (1vs1)", "RBF LS-SVM (MOC)", better,
+                        "holds if the CI lies above 0")
 
 
 def _protocol_causes(df, n_cv: dict, prefix: str) -> dict:
