@@ -132,7 +132,7 @@ def deviations_text(rows, causes: dict) -> tuple[int, str]:
         if not np.isfinite(z) or z <= 2:
             continue
         cause = causes.get(label) or next((v for k, v in causes.items() if fnmatchcase(label, k)), "unexplained")
-        out.append(f"{label} {fmt_num(mm)} vs {fmt_num(p)} printed ({z:.1f} sd; cause: {cause})")
+        out.append(f"{label} {fmt_num(mm, 4)} vs {fmt_num(p, 4)} printed ({z:.1f} sd; cause: {cause})")
     return len(out), ("deviations > 2 sd: " + "; ".join(out)) if out else "every value within 2 sd of the printed"
 
 
