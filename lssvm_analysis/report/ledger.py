@@ -23,8 +23,9 @@ from .registry import register_section
 
 __all__ = ["ledger_table", "append_slices", "page_problems", "VERDICT_WORDS"]
 
-#: Words that assert a verdict; outside the ledger's table and the verdict boxes the page must not use them.
-VERDICT_WORDS = re.compile(r"\b(holds|does not hold|partly holds|as claimed|confirmed|refuted)\b|\bNOT\b")
+#: Words that assert a verdict; outside the ledger's table and the verdict boxes the page must not use them
+#: ("holds 3 digits", a measurement, is not one).
+VERDICT_WORDS = re.compile(r"\bholds\b(?!\s+\d)|\b(does not hold|as claimed|confirmed|refuted)\b|\bNOT\b")
 _KEY = "ledger"
 
 
