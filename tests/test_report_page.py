@@ -38,12 +38,12 @@ def _figure(tmp_path, name):
 
 
 def _sections(tmp_path):
-    one = Section("1. First", "first", verdict="first verdict")
+    one = Section("1. First", "first", verdict=["first verdict"])
     one.p("some text")
     one.figure(_figure(tmp_path, "a"))
     one.figure(_figure(tmp_path, "b"), key=True)
     one.table(save_table(pd.DataFrame({"c": [1.0]}), tmp_path, "t", "a table"))
-    two = Section("2. Second", "second", verdict="second verdict")
+    two = Section("2. Second", "second", verdict=["second verdict"])
     two.p("only text")
     return [one, two]
 
@@ -65,7 +65,7 @@ def test_page_has_a_sticky_contents_and_collapsed_sections(tmp_path):
 
 
 def test_first_figure_is_the_key_figure_by_default(tmp_path):
-    sec = Section("s", "s", verdict="v")
+    sec = Section("s", "s", verdict=["v"])
     sec.figure(_figure(tmp_path, "a"))
     sec.figure(_figure(tmp_path, "b"))
     assert sec.key_figure().png == "a.png"
