@@ -8,10 +8,13 @@ A section is two functions and a title:
   as a DataFrame, so that a dependent stage (tune by CV, then test with the
   chosen point) can read the stage before it.  Every spec the section's
   ``render`` reads must be in the returned mapping.
-* ``render(sec, out, records, profile) -> verdict``: fills ``sec`` (a
+* ``render(sec, out, records, profile) -> summary``: fills ``sec`` (a
   :class:`~lssvm_analysis.report.html.Section`) with text, figures and
   tables written under ``out``, from ``records`` (the section's own specs'
-  rows, by the keys ``plan`` returned) and returns the verdict sentence.
+  rows, by the keys ``plan`` returned) and returns what it measured (the
+  page's "Measured." line).  Verdicts on the papers' claims come only from
+  the claims ledger (:mod:`lssvm_analysis.experiments.claims`), which
+  :func:`~lssvm_analysis.report.build.write_report` adds to each section.
   It never runs a solver.
 
 Family sections with paper-specific figures are hand-written modules that
