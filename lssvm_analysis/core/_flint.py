@@ -52,6 +52,8 @@ import gc
 import glob
 import os
 import weakref
+from collections import deque
+from itertools import repeat, starmap
 
 import flint
 import numpy as np
@@ -156,6 +158,17 @@ def no_gc():
     finally:
         if enabled:
             gc.enable()
+
+
+def _objects(ctx, balls) -> list:
+    """mpf of ``ctx`` from arb balls' midpoints, by C-level maps (no Python frame per entry)."""
+    pairs = list(map(arb.man_exp, map(arb.mid, balls)))
+    if not pairs:
+        return []
+    ms, es = zip(*pairs)
+    vals = list(map(object.__new__, repeat(ctx.mpf, len(pairs))))
+    deque(map(setattr, vals, repeat("_mpf_"), starmap(_create, zip(map(int, ms), map(int, es)))), maxlen=0)
+    return vals
 
 
 def _maker(ctx):
@@ -433,49 +446,68 @@ def _integers(P: np.ndarray):
     return fmpz_mat(P.shape[0], P.shape[1], vals), e0
 
 
-def rbf_exponents(X: np.ndarray, Z, sigma2, *, prec: int) -> arb_mat:
-    """-||x_i - z_j||^2 / sigma2 with the squared distances *exact* (one rounding, in the division).
+#: Rows of K computed per exact integer product (band) of :func:`rbf`.
+RBF_BAND = 256
+
+
+def _augmented_integers(X, Z):
+    """Integer rows U = [x, |x|^2, 1] and W = [-2 z, 1, |z|^2] with U W^T = ||x - z||^2 2^-2e0 exactly.
 
     X, Z are object arrays of mpf (dyadic rationals), scaled to integers with
-    one common exponent, so ||x||^2 + ||z||^2 - 2 x.z is an exact integer
-    matrix (FLINT's multimodular product): no cancellation can make a
-    distance wrong, let alone negative.
+    one common exponent e0 (Z None: W from X).
     """
     both = X if Z is None else np.concatenate([X, Z])
     N, e0 = _integers(both)
     rows = N.tolist()
     norms = [sum(v * v for v in r) for r in rows]   # exact Python integers
     n = X.shape[0]
-    # one exact product of augmented rows: [x, |x|^2, 1] . [-2 z, 1, |z|^2] = ||x - z||^2
-    U = fmpz_mat([r + [q, 1] for r, q in zip(rows[:n], norms[:n])])
-    zr = rows if Z is None else rows[n:]
-    zq = norms if Z is None else norms[n:]
-    W = fmpz_mat([[-2 * v for v in r] + [1, q] for r, q in zip(zr, zq)])
-    D = U * W.transpose()
+    U = [r + [q, 1] for r, q in zip(rows[:n], norms[:n])]
+    zr, zq = (rows, norms) if Z is None else (rows[n:], norms[n:])
+    W = [[-2 * v for v in r] + [1, q] for r, q in zip(zr, zq)]
+    return U, W, e0
+
+
+def rbf_exponents(X: np.ndarray, Z, sigma2, *, prec: int, rows=None) -> arb_mat:
+    """-||x_i - z_j||^2 / sigma2 (i in ``rows``, default all) with *exact* squared distances.
+
+    ||x||^2 + ||z||^2 - 2 x.z is one product of augmented integer rows
+    (FLINT's multimodular product), exact, so no cancellation can make a
+    distance wrong, let alone negative; the division by sigma2 2^-2e0 (an exact
+    rescaling of sigma2) is the only rounding.  Midpoints, radius 0.
+    """
+    U, W, e0 = _augmented_integers(X, Z)
+    U = U if rows is None else U[rows]
+    D = fmpz_mat(U) * fmpz_mat(W).transpose()
     with flint.ctx.workprec(prec):
-        return (arb_mat(D) / arb(sigma2)) * (-arb(2) ** (2 * e0))
+        return (arb_mat(D) / (-arb(sigma2) * arb(2) ** (-2 * e0))).mid()
 
 
-def rbf(X: np.ndarray, Z, sigma2, *, prec: int, ctx) -> np.ndarray:
+def rbf(X: np.ndarray, Z, sigma2, *, prec: int, ctx, band=RBF_BAND) -> np.ndarray:
     """exp(-||x_i - z_j||^2 / sigma2) as an object array of mpf (Z None: K(X, X), symmetric).
 
-    The exponents come from :func:`rbf_exponents`; each exp is ``arb.exp`` at
-    ``prec`` bits, its midpoint kept.  K(X, X) computes the lower triangle and
-    shares its numbers with the upper one (mpf are immutable), with K_ii = 1 exactly.
+    By bands of ``band`` rows: one exact integer product (:func:`rbf_exponents`),
+    for K(X, X) only on and left of the diagonal, then ``arb.exp`` of each
+    exponent at ``prec`` bits, its midpoint kept.  K(X, X) shares the lower
+    triangle's numbers with the upper one (mpf are immutable), K_ii = 1 exactly.
     """
-    E = rbf_exponents(X, Z, sigma2, prec=prec)
-    n, m = E.nrows(), E.ncols()
-    make = _maker(ctx)
+    U, W, e0 = _augmented_integers(X, Z)
+    n, m = len(U), len(W)
     out = np.empty((n, m), dtype=object)
+    one = ctx.mpf(1)
     with flint.ctx.workprec(prec), no_gc():
-        ent = E.entries()
-        if Z is not None:
-            out.reshape(-1)[:] = [make(x.exp()) for x in ent]
-            return out
-        one = ctx.mpf(1)
-        for i in range(n):
-            row = [make(x.exp()) for x in ent[i * m:i * m + i]]
-            row.append(one)
-            out[i, :i + 1] = row
-            out[:i, i] = row[:i]
+        scale = -arb(sigma2) * arb(2) ** (-2 * e0)
+        for i0 in range(0, n, band):
+            i1 = min(n, i0 + band)
+            width = m if Z is not None else i1
+            D = fmpz_mat(U[i0:i1]) * fmpz_mat(W[:width]).transpose()
+            ent = (arb_mat(D) / scale).mid().entries()
+            if Z is not None:
+                out[i0:i1].reshape(-1)[:] = _objects(ctx, map(arb.exp, ent))
+                continue
+            for i in range(i0, i1):
+                k = (i - i0) * width
+                row = _objects(ctx, map(arb.exp, ent[k:k + i]))
+                row.append(one)
+                out[i, :i + 1] = row
+                out[:i, i] = row[:i]
     return out
