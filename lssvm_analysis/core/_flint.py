@@ -135,13 +135,20 @@ class _Window:
 
 
 # ----------------------------------------------------------------------------- conversion
-def to_arb_mat(a: np.ndarray) -> arb_mat:
-    """Exact ``arb_mat`` of a 1-D (one column) or 2-D array of mpf or binary floats."""
+def to_arb_mat(a: np.ndarray, *, lower: bool = False) -> arb_mat:
+    """Exact ``arb_mat`` of a 1-D (one column) or 2-D array of mpf or binary floats
+    (``lower``: only the lower triangle, the strict upper one 0)."""
     a = np.asarray(a)
     a2 = a.reshape(-1, 1) if a.ndim == 1 else a
     r, c = a2.shape
     with no_gc():
         if a2.dtype == object:
+            if lower:   # integer zeros convert in a fraction of an mpf's time
+                vals = []
+                for i, row in enumerate(a2.tolist()):
+                    vals += row[:i + 1]
+                    vals += [0] * (c - i - 1)
+                return arb_mat(r, c, vals)
             return arb_mat(r, c, a2.ravel().tolist())  # python-flint reads mpf's (sign, man, exp) exactly
         return arb_mat(r, c, a2.astype(np.float64).ravel().tolist())
 
@@ -169,36 +176,6 @@ def _objects(ctx, balls) -> list:
     vals = list(map(object.__new__, repeat(ctx.mpf, len(pairs))))
     deque(map(setattr, vals, repeat("_mpf_"), starmap(_create, zip(map(int, ms), map(int, es)))), maxlen=0)
     return vals
-
-
-def _maker(ctx):
-    """Entry converter arb -> mpf of ``ctx`` (the midpoint, exact: it has <= prec bits)."""
-    new, cls = object.__new__, ctx.mpf
-
-    def make(x):
-        m, e = x.mid().man_exp()
-        v = new(cls)
-        v._mpf_ = _create(int(m), int(e))
-        return v
-    return make
-
-
-def to_float64(a: np.ndarray) -> np.ndarray:
-    """Nearest float64 of an object array of mpf (one rounding: float(man) then an exact
-    ldexp, except below float64's normal range), inf beyond its range, NaN for NaN."""
-    a = np.asarray(a)
-    flat = a.reshape(-1)
-    tups = [v._mpf_ for v in flat]
-    man = np.array([float(t[1]) for t in tups])
-    exp = np.array([t[2] for t in tups], dtype=np.int64)
-    neg = np.array([t[0] for t in tups], dtype=bool)
-    special = man == 0
-    with np.errstate(over="ignore"):
-        out = np.ldexp(man, np.clip(exp, -2000, 2000))
-    out[neg] = -out[neg]
-    if special.any():  # zero, +-inf, nan: mpmath knows them
-        out[special] = [float(v) for v in flat[special]]
-    return out.reshape(a.shape)
 
 
 def from_float64(a: np.ndarray, ctx) -> np.ndarray:
@@ -230,16 +207,15 @@ def to_objects(M: arb_mat, ctx, *, lower: bool = False, zero=None, shape=None) -
     """Object array of ``ctx.mpf`` midpoints of M; ``lower`` converts only the lower triangle
     (the strict upper one is ``zero``)."""
     r, c = M.nrows(), M.ncols()
-    make = _maker(ctx)
     with no_gc():
         ent = M.entries()
         if not lower:
             out = np.empty(r * c, dtype=object)
-            out[:] = [make(x) for x in ent]
+            out[:] = _objects(ctx, ent)
             return out.reshape(shape or (r, c))
         out = np.full((r, c), zero, dtype=object)
         for i in range(r):
-            out[i, :i + 1] = [make(x) for x in ent[i * c:i * c + i + 1]]
+            out[i, :i + 1] = _objects(ctx, ent[i * c:i * c + i + 1])
     return out
 
 
@@ -251,7 +227,7 @@ def register_twin(a: np.ndarray, M: arb_mat) -> np.ndarray:
     """Keep M as the FLINT form of ``a`` while ``a`` lives; ``a`` is made read-only."""
     a.flags.writeable = False
     key = id(a)
-    _TWINS[key] = (weakref.ref(a), M)
+    _TWINS[key] = (weakref.ref(a), M, {})
     weakref.finalize(a, _TWINS.pop, key, None)
     return a
 
@@ -267,6 +243,18 @@ def twin(a: np.ndarray):
 def _as_arb(a):
     M = twin(a) if isinstance(a, np.ndarray) else None
     return to_arb_mat(a) if M is None else M
+
+
+def _transposed(a, M):
+    """M^T, kept beside a registered twin (a factor's transpose serves every L^T solve)."""
+    hit = _TWINS.get(id(a)) if twin(a) is M else None
+    if hit is not None and "T" in hit[2]:
+        return hit[2]["T"]
+    T = arb_mat(M.ncols(), M.nrows())
+    _LIB.arb_mat_transpose(_ptr(T), _ptr(M))
+    if hit is not None:
+        hit[2]["T"] = T
+    return T
 
 
 # ----------------------------------------------------------------------------- primitives
@@ -287,7 +275,7 @@ def cholesky(A: np.ndarray, *, prec: int, ctx, name: str, zero) -> np.ndarray:
     pivot a_kk - ||l_k||^2 that is <= 0 or not finite in ``prec``-bit arithmetic.
     """
     n = A.shape[0]
-    M = to_arb_mat(A)
+    M = to_arb_mat(A, lower=True)
     try:
         _cholesky_inplace(M, n, prec, name)
     except CholeskyBreakdownError as err:
@@ -375,9 +363,7 @@ def solve_triangular(T, b, *, lower: bool, trans: bool, unit: bool = False, prec
     """op(T) x = b by substitution on midpoints (``arb_mat_approx_solve_tril`` / ``_triu``)."""
     MT = _as_arb(T)
     if trans:
-        Tt = arb_mat(MT.ncols(), MT.nrows())
-        _LIB.arb_mat_transpose(_ptr(Tt), _ptr(MT))
-        MT, lower = Tt, not lower
+        MT, lower = _transposed(T, MT), not lower
     B = to_arb_mat(b)
     X = arb_mat(B.nrows(), B.ncols())
     solve = _LIB.arb_mat_approx_solve_tril if lower else _LIB.arb_mat_approx_solve_triu
@@ -426,10 +412,9 @@ def exp(a: np.ndarray, *, prec: int, ctx) -> np.ndarray:
     flat = a.reshape(-1)
     special = np.array([not v._mpf_[1] for v in flat], dtype=bool)   # 0, +-inf, nan: mpmath
     regular = flat[~special] if special.any() else flat
-    make = _maker(ctx)
     out = np.empty(a.size, dtype=object)
     with flint.ctx.workprec(prec), no_gc():
-        vals = [make(x.exp()) for x in to_arb_mat(regular).entries()] if regular.size else []
+        vals = _objects(ctx, map(arb.exp, to_arb_mat(regular).entries())) if regular.size else []
     if special.any():
         out[~special] = vals
         out[special] = [ctx.exp(v) for v in flat[special]]
