@@ -1,0 +1,182 @@
+"""Write README.md's performance table from a measured asv run (never by hand).
+
+Usage (from the repository root)::
+
+    python benchmarks/readme_table.py --run            # asv run --python=same on the table's suites,
+                                                       # then write the table
+    python benchmarks/readme_table.py                  # write it from the latest asv results
+    python benchmarks/readme_table.py --check          # print it, README untouched
+
+Only the text between ``<!-- perf-table:begin -->`` and
+``<!-- perf-table:end -->`` in README.md is replaced.  The rows (benchmark,
+target, what the floor is) are the specification below; every figure comes
+from the asv result file: the measured value of each parameter combination,
+the machine (asv's machine.json), the date and commit of the run, and the
+load average before and after it (recorded by ``--run`` in a file next to
+the results; "not recorded" for a run made otherwise).  A benchmark of the
+specification that the run did not measure is shown as such, not left out.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import itertools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+__all__ = ["ROWS", "latest_result", "render_table", "write_readme", "main"]
+
+ROOT = Path(__file__).resolve().parents[1]
+BEGIN, END = "<!-- perf-table:begin -->", "<!-- perf-table:end -->"
+
+#: (asv benchmark name, target, floor or what is measured).  Figures come from the run.
+ROWS = [
+    ("bench_mp.MPFit.time_fit", "<= 10 s (M = 1000), <= 60 s (M = 2000)",
+     "mp50 lssvm-schur: kernel, Cholesky, kappa estimate, solves (FLINT engine)"),
+    ("bench_mp.MPFit.track_cpu_seconds", "as time_fit", "process time of the same fit"),
+    ("bench_mp.MPKernel.time_rbf_kernel", "<= 5 s", "mp50 K(X, X), d = 4"),
+    ("bench_mp.MPKernel.track_cpu_seconds", "as time_rbf_kernel", "process time of the same kernel"),
+    ("bench_mp.MPPrimitives.track_speedup_over_mpmath", "--", "mpmath engine / FLINT engine, one process"),
+    ("bench_floors.KernelFloor.track_kernel_over_floor", "<= 1.2", "one GEMM (M x d by d x M) + exp of M x M"),
+    ("bench_floors.KernelFloor.track_kernel_over_blocked", "<= 1",
+     "blocked floor: augmented GEMM by bands of 128 rows, clamp and exp in place"),
+    ("bench_floors.DenseFloor.track_fit_over_floor", "<= 1.05",
+     "blocked kernel floor, dpotrf in place, dpotrs (dgetrf/dgetrs for lssvm-kkt)"),
+    ("bench_floors.DenseFloor.track_peak_words_over_m2", "<= 1.5", "tracemalloc peak / 8 M^2 bytes"),
+    ("bench_floors.CGFloor.track_iteration_over_product", "<= 1.2", "one H @ P, P of shape M x 2"),
+    ("bench_floors.CondestCost.track_pocon_over_potrs", "--", "dpocon in units of one dpotrs (1 rhs)"),
+    ("bench_floors.CondestCost.track_pocon_share_of_floor", "--", "dpocon / the lssvm-schur floor"),
+    ("bench_core.ReferenceSolve.time_reference_solve", "<= 1 s (M = 1000), <= 6 s (M = 4000)", "--"),
+    ("bench_chen_zhou.SRLSSVMRoad3D.time_sr_lssvm_road3d", "<= 15 s", "-- (paper: 37 s, MATLAB, i5)"),
+    ("bench_chen_zhou.SRLSSVMRoad3D.peakmem_sr_lssvm_road3d", "O(m r)", "--"),
+]
+
+#: The suites ``--run`` measures (asv --bench regular expressions).
+SUITES = ["bench_mp", "bench_floors", "bench_core.ReferenceSolve", "bench_chen_zhou.SRLSSVMRoad3D"]
+
+
+def _results_dir() -> Path:
+    return ROOT / ".asv" / "results"
+
+
+def latest_result(results_dir: Path | None = None):
+    """(result file, machine.json dict) of the most recent asv run (by the run's date)."""
+    results_dir = results_dir or _results_dir()
+    best = None
+    for path in results_dir.glob("*/*.json"):
+        if path.name == "machine.json" or path.name.endswith(".load.json"):
+            continue
+        data = json.loads(path.read_text())
+        if "results" in data and (best is None or data.get("date", 0) > best[1]["date"]):
+            best = (path, data)
+    if best is None:
+        raise SystemExit(f"no asv results under {results_dir}: run with --run first")
+    machine = json.loads((best[0].parent / "machine.json").read_text())
+    return best[0], best[1], machine
+
+
+def _fmt(value, unit):
+    if value is None or (isinstance(value, float) and value != value):
+        return "failed or skipped"
+    if unit == "seconds":
+        return f"{value:.3g} s"
+    if unit == "bytes":
+        return f"{value / 1e6:.0f} MB"
+    return f"{value:.3g}" + ("" if unit in ("ratio", "unit") else f" {unit}")
+
+
+def _measured(data, name):
+    """[(parameter text, value text)] of benchmark ``name`` in one result file, [] if absent."""
+    entry = data["results"].get(name)
+    if not entry:
+        return []
+    cols = data.get("result_columns", ["result", "params"])
+    values, params = entry[cols.index("result")], entry[cols.index("params")]
+    unit = data.get("benchmarks", {}).get(name, {}).get("unit")
+    if values is None:
+        return [("", "failed")]
+    out = []
+    for value, combo in zip(values, itertools.product(*params)):
+        out.append((", ".join(c.strip("'") for c in combo), _fmt(value, unit or _unit(name))))
+    return out
+
+
+def _unit(name):
+    kind = name.rsplit(".", 1)[1].split("_", 1)[0]
+    return {"time": "seconds", "peakmem": "bytes"}.get(kind, "unit")
+
+
+def render_table(path, data, machine, load) -> str:
+    """The markdown between the markers: provenance line, then the table."""
+    date = _dt.datetime.fromtimestamp(data["date"] / 1000, _dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    cpu = machine.get("cpu", "?")
+    lines = [f"Generated by `python benchmarks/readme_table.py` from the asv run of commit "
+             f"{data.get('commit_hash', '?')[:8]} ({path.name}): machine {machine.get('machine', '?')}, "
+             f"{cpu}, {machine.get('num_cpu', '?')} cores, {machine.get('os', '?')}; {date}; "
+             f"load average {load}; one BLAS thread.", "",
+             "| benchmark | parameters | target | measured | floor / what |", "|---|---|---|---|---|"]
+    for name, target, floor in ROWS:
+        rows = _measured(data, name) or [("", "not measured in this run")]
+        for params, value in rows:
+            lines.append(f"| `{name}` | {params} | {target} | {value} | {floor} |")
+    return "\n".join(lines)
+
+
+def write_readme(table: str, readme: Path | None = None) -> None:
+    """Replace the text between the markers (kept) by ``table``."""
+    readme = readme or ROOT / "README.md"
+    text = readme.read_text()
+    i, j = text.find(BEGIN), text.find(END)
+    if i < 0 or j < i:
+        raise SystemExit(f"expected the markers {BEGIN} ... {END} in {readme}")
+    readme.write_text(text[:i + len(BEGIN)] + "\n" + table + "\n" + text[j:])
+
+
+def _load_text(path) -> str:
+    side = path.with_name(path.stem + ".load.json")
+    if not side.exists():
+        return "not recorded"
+    s = json.loads(side.read_text())
+    return f"{s['before']:.1f} before, {s['after']:.1f} after (1-minute)"
+
+
+def _run(bench, *, quick=False):
+    before = os.getloadavg()[0]
+    asv = [sys.executable, "-m", "asv"]
+    subprocess.run(asv + ["machine", "--yes"], cwd=ROOT, check=True)
+    cmd = asv + ["run", "--python=same", "--set-commit-hash",
+                 subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                                check=True).stdout.strip()]
+    for b in bench:
+        cmd += ["--bench", b]
+    if quick:
+        cmd.append("--quick")
+    subprocess.run(cmd, cwd=ROOT, check=False)
+    after = os.getloadavg()[0]
+    path, _, _ = latest_result()
+    path.with_name(path.stem + ".load.json").write_text(json.dumps({"before": before, "after": after}))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--run", action="store_true", help="run asv on the table's suites first")
+    ap.add_argument("--bench", action="append", help="asv --bench regex (default: the table's suites)")
+    ap.add_argument("--quick", action="store_true", help="asv run --quick (one call per benchmark)")
+    ap.add_argument("--check", action="store_true", help="print the table, do not write README.md")
+    args = ap.parse_args(argv)
+    if args.run:
+        _run(args.bench or SUITES, quick=args.quick)
+    path, data, machine = latest_result()
+    table = render_table(path, data, machine, _load_text(path))
+    if args.check:
+        print(table)
+    else:
+        write_readme(table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
