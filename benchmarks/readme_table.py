@@ -154,7 +154,10 @@ def _run(bench, *, quick=False):
         cmd += ["--bench", b]
     if quick:
         cmd.append("--quick")
-    subprocess.run(cmd, cwd=ROOT, check=False)
+    # --python=same benchmarks this working tree's package, not the one the environment installed
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+               OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    subprocess.run(cmd, cwd=ROOT, check=False, env=env)
     after = os.getloadavg()[0]
     path, _, _ = latest_result()
     path.with_name(path.stem + ".load.json").write_text(json.dumps({"before": before, "after": after}))
