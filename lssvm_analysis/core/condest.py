@@ -33,7 +33,6 @@ import numpy as np
 import scipy.linalg
 from scipy.linalg import lapack
 
-from . import _generic
 from ._validation import as_matrix, check_square
 from .exceptions import IllConditionedWarning, LUBreakdownError
 from .precision import get_precision
@@ -192,13 +191,7 @@ class LUFactor:
         if p.dtype in (np.float32, np.float64):
             return scipy.linalg.lu_solve((self._lu, self._piv), p.asarray(b),
                                          trans=int(trans != self._trans), check_finite=False)
-        if trans:  # A^T x = b with P A = L U: U^T w = b, L^T v = w, x = P^T v
-            w = _generic.solve_triangular(self._lu, p.asarray(b), lower=False, trans=True)
-            v = _generic.solve_triangular(self._lu, w, lower=True, trans=True, unit=True)
-            x = np.empty_like(v)
-            x[self._piv] = v
-            return x
-        return _generic.lu_solve(self._lu, self._piv, p.asarray(b))
+        return p.lu_solve(self._lu, self._piv, b, trans=trans)  # FLINT for mpN
 
     def conditioning(self, *, matrix="") -> Conditioning:
         p = self.p

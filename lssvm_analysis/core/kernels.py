@@ -16,8 +16,13 @@ formation of K costs in accuracy can be measured:
     them at 0 and take exp in place while the block is in cache; K(X, X) is
     computed on its lower triangle, mirrored, and gets an exact unit diagonal.  Cost: one
     GEMM of n m (d + 2) multiply-adds and one pass over K; the error bound is
-    absolute in the exponent (see :func:`rbf_kernel`).  In longdouble and mpN (no BLAS; these precisions are
-    the references) it is evaluated by the differences formula below.
+    absolute in the exponent (see :func:`rbf_kernel`).  In mpN (FLINT engine) the
+    same augmented product is taken over the *integers* the points scale to, so
+    the squared distances are exact; -d2 / sigma2 is rounded once and exp once
+    (relative error <= u q + 2u, q = ||x - z||^2 / sigma2, within the
+    differences formula's bound), ``Precision.rbf_kernel_exact``.  In longdouble
+    (no BLAS) and mpN with the mpmath engine it is evaluated by the differences
+    formula below.
 ``"differences"``
     Squared distances summed feature by feature from the differences, so
     every term is >= 0 and the sum has relative error <= gamma_{d+2} ~ (d + 2) u
@@ -277,6 +282,13 @@ def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
             return K
         # the centred, scaled norms overflow this precision (X far beyond sqrt of its range):
         # the differences formula gives the right 0 (exp(-inf)) and 1 entries
+    elif formation == "gemm":
+        K = p.rbf_kernel_exact(Xp, None if Z is None else Zp, s)
+        if K is not None:
+            if out is None:
+                return K
+            out[...] = K
+            return out
     D = sq_distances(Xp, Zp, p)  # may hold inf (distances beyond the range): exp(-inf) = 0 is right
     K = p.exp(-D / s)
     if out is None:

@@ -1,10 +1,14 @@
 """The precision registry: one object per arithmetic.
 
 ``float32`` and ``float64`` call LAPACK (potrf, potrs, trtrs, getrf/getrs,
-syevd); ``longdouble`` (80-bit x87 on x86-64 Linux) and ``mpN`` (mpmath at N
-significant decimal digits) run the generic NumPy algorithms of
-:mod:`lssvm_analysis.core._generic`, so every algorithm exists once and is
-compared with itself across arithmetics.
+syevd); ``mpN`` (mpmath numbers at N significant decimal digits) calls FLINT
+at N digits' bits for the same primitives (products, Cholesky, triangular and
+LU solves, exp: :mod:`lssvm_analysis.core._flint`, which says where mpmath
+stays); ``longdouble`` (80-bit x87 on x86-64 Linux) runs the generic NumPy
+algorithms of :mod:`lssvm_analysis.core._generic`, which are also the mpN
+engine when FLINT cannot be loaded (and on request, ``MPPrecision(N,
+engine="mpmath")``, the reference the FLINT engine is tested against).  Every
+solver algorithm exists once and is compared with itself across arithmetics.
 
 Conventions
 -----------
@@ -33,13 +37,13 @@ import numpy as np
 import scipy.linalg
 from scipy.linalg import lapack
 
-from . import _generic
+from . import _flint, _generic
 from ._validation import as_matrix, check_finite, check_square, check_symmetric
 from .exceptions import CholeskyBreakdownError, LUBreakdownError, UnknownPrecisionError
 from .records import CholeskyBreakdown, LUBreakdown
 
-__all__ = ["Precision", "precisions", "get_precision", "precision_of", "DEFAULT_MP_DIGITS",
-           "MIN_MP_DIGITS", "MAX_MP_DIGITS"]
+__all__ = ["Precision", "MPPrecision", "precisions", "get_precision", "precision_of", "DEFAULT_MP_DIGITS",
+           "MIN_MP_DIGITS", "MAX_MP_DIGITS", "MP_ENGINES"]
 
 DEFAULT_MP_DIGITS = 50
 #: Bounds of N in "mpN".  Below 5 digits mpmath's conversions round more than a
@@ -49,6 +53,8 @@ DEFAULT_MP_DIGITS = 50
 MIN_MP_DIGITS = 5
 MAX_MP_DIGITS = 1000
 _MP_NAME = re.compile(r"^mp(\d+)$")
+#: Engines of the mpN primitives: FLINT (the default when it loads) and mpmath's generic code.
+MP_ENGINES = ("flint", "mpmath")
 
 
 class Precision(ABC):
@@ -233,6 +239,16 @@ class Precision(ABC):
     def eigvalsh(self, A) -> np.ndarray:
         """Eigenvalues of a symmetric matrix, ascending, in this precision's dtype."""
 
+    def matmul(self, A, B) -> np.ndarray:
+        """A @ B in this precision (BLAS for float32/64, FLINT for mpN, NumPy loops otherwise)."""
+        return np.matmul(self.asarray(A), self.asarray(B))
+
+    def rbf_kernel_exact(self, Xp, Zp, sigma2):
+        """exp(-||x - z||^2 / sigma2) from exactly computed squared distances, by an engine of
+        this precision (mpN with FLINT), or None: then :mod:`~lssvm_analysis.core.kernels`
+        forms the distances itself.  Xp, Zp in this precision (Zp None: K(X, X))."""
+        return None
+
 
 class _NativeDtype:
     """NumPy's own loops for the precisions with a native dtype (float32, float64, longdouble)."""
@@ -387,11 +403,22 @@ class _GenericPrecision(Precision):
         """(packed LU, row permutation) of the prepared square A; LUBreakdownError on a zero pivot."""
         return _generic.lu_factor(A, precision=self.name)
 
+    def lu_solve(self, LU, perm, b, *, trans=False):
+        """x with A x = b (``trans``: A^T x = b) from ``lu_factor``'s (LU, perm), A[perm] = L U."""
+        b = self.asarray(b)
+        if not trans:
+            return _generic.lu_solve(LU, perm, b)
+        w = _generic.solve_triangular(LU, b, lower=False, trans=True)
+        v = _generic.solve_triangular(LU, w, lower=True, trans=True, unit=True)
+        x = np.empty_like(v)
+        x[perm] = v
+        return x
+
     def solve(self, A, b, *, overwrite=False):
         A = self._prepare(A, "A", check=True, symmetric=False)
         b = self._prepare_rhs(b, A.shape[0])
         LU, perm = self.lu_factor(A)
-        return _generic.lu_solve(LU, perm, b)
+        return self.lu_solve(LU, perm, b)
 
 
 class LongDoublePrecision(_NativeDtype, _GenericPrecision):
@@ -441,19 +468,78 @@ def _mpf_to_longdouble(v) -> np.longdouble:
 
 
 class MPPrecision(_GenericPrecision):
-    """mpmath at ``dps`` significant decimal digits (object arrays of mpf)."""
+    """mpmath numbers at ``dps`` significant decimal digits (object arrays of mpf).
 
-    def __init__(self, dps: int):
+    Parameters
+    ----------
+    dps : int
+    engine : {"flint", "mpmath"}, keyword-only
+        Who computes the primitives (module docstring): FLINT at the context's
+        bits (default; the generic code when libflint cannot be loaded) or
+        mpmath's generic NumPy loops.  The numbers and the arithmetic
+        (N-digit rounding of every operation) are the same; the order of the
+        roundings inside a product or factorization differs.
+    """
+
+    def __init__(self, dps: int, *, engine: str = "flint"):
+        if engine not in MP_ENGINES:
+            raise ValueError(f"expected engine in {MP_ENGINES}, got engine={engine!r}")
         self.ctx = mpmath.MPContext()
         self.ctx.dps = int(dps)
         self.dps = int(dps)
         self.name = f"mp{self.dps}"
         self.dtype = np.dtype(object)
         self.unit_roundoff = float(mpmath.mpf(2) ** (-self.ctx.prec))
+        self.engine = engine if _flint.AVAILABLE else "mpmath"
+        self._flint = self.engine == "flint"
         self._exp = np.frompyfunc(self.ctx.exp, 1, 1)
         self._sqrt = np.frompyfunc(self.ctx.sqrt, 1, 1)
         self._conv = np.frompyfunc(self._convert1, 1, 1)
         copyreg.pickle(self.ctx.mpf, _reduce_mpf)  # pickle every digit (mpmath's own reduce rounds)
+
+    def __repr__(self) -> str:
+        return f"<Precision {self.name}: u={self.unit_roundoff:.3g}, engine={self.engine}>"
+
+    def __reduce__(self):  # the registry's object by name; another engine rebuilt as such
+        if self.engine == "flint" or not _flint.AVAILABLE:
+            return super().__reduce__()
+        return (_mp_engine, (self.dps, self.engine))
+
+    # -- primitives served by FLINT (the generic code with engine="mpmath") ----------
+    def _fl(self):
+        return {"prec": self.ctx.prec, "ctx": self.ctx}
+
+    def _cholesky(self, A, *, overwrite=False):
+        if not self._flint:
+            return super()._cholesky(A)
+        return _flint.cholesky(A, name=self.name, zero=self.scalar(0), **self._fl())
+
+    def solve_triangular(self, T, b, *, lower=True, trans=False):
+        if not self._flint:
+            return super().solve_triangular(T, b, lower=lower, trans=trans)
+        return _flint.solve_triangular(T, self.asarray(b), lower=lower, trans=trans, **self._fl())
+
+    def lu_factor(self, A, *, overwrite=False):
+        if not self._flint:
+            return super().lu_factor(A)
+        return _flint.lu_factor(self.asarray(A), name=self.name, **self._fl())
+
+    def lu_solve(self, LU, perm, b, *, trans=False):
+        if not self._flint:
+            return super().lu_solve(LU, perm, b, trans=trans)
+        return _flint.lu_solve(LU, perm, self.asarray(b), trans=trans, **self._fl())
+
+    def matmul(self, A, B):
+        if not self._flint:
+            return super().matmul(A, B)
+        return _flint.matmul(self.asarray(A), self.asarray(B), **self._fl())
+
+    def rbf_kernel_exact(self, Xp, Zp, sigma2):
+        """:func:`_flint.rbf` (exact squared distances, one rounding in the division, one in
+        exp), or None with the mpmath engine."""
+        if not self._flint:
+            return None
+        return _flint.rbf(Xp, Zp, sigma2, **self._fl())
 
     def _convert1(self, v):
         if isinstance(v, np.longdouble):  # exact: split into two float64
@@ -467,17 +553,27 @@ class MPPrecision(_GenericPrecision):
         a = np.asarray(a)
         if a.dtype == object and a.size and isinstance(a.flat[0], self.ctx.mpf):
             return a
+        if a.dtype.kind in "iu" and a.size and np.abs(a).max() < 2 ** 53 or a.dtype.kind == "f" and \
+                a.dtype.itemsize <= 8:
+            return _flint.from_float64(a, self.ctx)  # exact, ~1 us per entry
         out = self._conv(a)
         return np.asarray(out, dtype=object) if isinstance(out, np.ndarray) else np.array(out, dtype=object)
 
     def to_float64(self, a):
         a = np.asarray(a)
+        if a.dtype == object and a.size:
+            try:
+                return _flint.to_float64(a)   # from the mantissas, 0.3 us per entry
+            except AttributeError:  # entries that are not mpf (Python floats, ...)
+                pass
         return np.array([float(v) for v in a.flat], dtype=np.float64).reshape(a.shape)
 
     def context(self):
         return mpmath.workdps(self.dps)
 
     def exp(self, a):
+        if self._flint:
+            return _flint.exp(self.asarray(a), **self._fl())
         return np.asarray(self._exp(self.asarray(a)), dtype=object)
 
     def sqrt(self, a):
@@ -507,6 +603,11 @@ def precisions(*, hardware: bool | None = None) -> list[str]:
     benchmarks time), ``False`` only the generic ones.
     """
     return [n for n in _REGISTRY if hardware is None or get_precision(n).hardware == hardware]
+
+
+@lru_cache(maxsize=None)
+def _mp_engine(dps: int, engine: str) -> MPPrecision:
+    return MPPrecision(dps, engine=engine)
 
 
 @lru_cache(maxsize=None)

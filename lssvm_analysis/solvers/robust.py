@@ -200,7 +200,10 @@ def _cccp_loop(L, y, eta, s, rule, tau, h, tol, max_iter, prec):
     converged = False
     for _ in range(max_iter):
         nu = prec.cho_solve(L, y - gamma)
-        b = (e @ nu) / s
+        # s = e^T A^-1 e can round to 0 when A is singular to working precision; mpmath then
+        # raises ZeroDivisionError where IEEE gives inf/NaN: give mp the IEEE quotient, so the
+        # model is non-finite and reported as such, as in float32/64
+        b = (e @ nu) / s if s != 0 else (e @ nu) * prec.scalar(np.inf)
         beta = nu - eta * b
         g_new = rule(beta + gamma, tau, h, prec)  # xi = beta + gamma^(t)
         delta = float(np.sqrt(float(np.sum((g_new - gamma) ** 2))))

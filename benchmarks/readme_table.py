@@ -1,0 +1,200 @@
+"""Write README.md's performance table from a measured asv run (never by hand).
+
+Usage (from the repository root)::
+
+    python benchmarks/readme_table.py --run            # asv run --python=same on the table's suites,
+                                                       # then write the table
+    python benchmarks/readme_table.py                  # write it from the latest asv results
+    python benchmarks/readme_table.py --check          # print it, README untouched
+
+Only the text between ``<!-- perf-table:begin -->`` and
+``<!-- perf-table:end -->`` in README.md is replaced.  The rows (benchmark,
+target, what the floor is) are the specification below; every figure comes
+from asv result files: each row from the newest run that measured it (so a
+partial run does not erase the rows of an earlier full one), with the runs
+used listed above the table: machine (asv's machine.json), commit, date, and
+the load average before and after the run (recorded by ``--run`` in a file
+next to the results; "not recorded" for a run made otherwise).  A benchmark
+of the specification that no run measured is shown as such, not left out.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import itertools
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+__all__ = ["ROWS", "result_files", "latest_result", "render_table", "write_readme", "main"]
+
+ROOT = Path(__file__).resolve().parents[1]
+BEGIN, END = "<!-- perf-table:begin -->", "<!-- perf-table:end -->"
+
+#: (asv benchmark name, target, floor or what is measured).  Figures come from the run.
+ROWS = [
+    ("bench_mp.MPFit.time_fit", "<= 10 s (M = 1000), <= 60 s (M = 2000)",
+     "mp50 lssvm-schur: kernel, Cholesky, kappa estimate, solves (FLINT engine)"),
+    ("bench_mp.MPFit.track_cpu_seconds", "as time_fit", "process time of the same fit"),
+    ("bench_mp.MPKernel.time_rbf_kernel", "<= 5 s", "mp50 K(X, X), d = 4"),
+    ("bench_mp.MPKernel.track_cpu_seconds", "as time_rbf_kernel", "process time of the same kernel"),
+    ("bench_mp.MPPrimitives.track_speedup_over_mpmath", "--", "mpmath engine / FLINT engine, one process"),
+    ("bench_floors.KernelFloor.track_kernel_over_floor", "<= 1.2", "one GEMM (M x d by d x M) + exp of M x M"),
+    ("bench_floors.KernelFloor.track_kernel_over_blocked", "<= 1",
+     "blocked floor: augmented GEMM by bands of 128 rows, clamp and exp in place"),
+    ("bench_floors.DenseFloor.track_fit_over_floor", "<= 1.05",
+     "blocked kernel floor, dpotrf in place, dpotrs (dgetrf/dgetrs for lssvm-kkt)"),
+    ("bench_floors.DenseFloor.track_peak_words_over_m2", "<= 1.5", "tracemalloc peak / 8 M^2 bytes"),
+    ("bench_floors.CGFloor.track_iteration_over_product", "<= 1.2", "one H @ P, P of shape M x 2"),
+    ("bench_floors.CondestCost.track_pocon_over_potrs", "--", "dpocon in units of one dpotrs (1 rhs)"),
+    ("bench_floors.CondestCost.track_pocon_share_of_floor", "--", "dpocon / the lssvm-schur floor"),
+    ("bench_core.ReferenceSolve.time_reference_solve", "<= 1 s (M = 1000), <= 6 s (M = 4000)", "--"),
+    ("bench_chen_zhou.SRLSSVMRoad3D.time_sr_lssvm_road3d", "<= 15 s", "-- (paper: 37 s, MATLAB, i5)"),
+    ("bench_chen_zhou.SRLSSVMRoad3D.peakmem_sr_lssvm_road3d", "O(m r)", "--"),
+]
+
+#: The suites ``--run`` measures (asv --bench regular expressions).
+SUITES = ["bench_mp", "bench_floors", "bench_core.ReferenceSolve", "bench_chen_zhou.SRLSSVMRoad3D"]
+
+
+def _results_dir() -> Path:
+    return ROOT / ".asv" / "results"
+
+
+def result_files(results_dir: Path | None = None) -> list:
+    """[(result file, its data, machine.json dict)] of every asv run, newest first (by the run's date)."""
+    results_dir = results_dir or _results_dir()
+    found = []
+    for path in results_dir.glob("*/*.json"):
+        if path.name == "machine.json" or path.name.endswith(".load.json"):
+            continue
+        data = json.loads(path.read_text())
+        if "results" in data:
+            found.append((path, data, json.loads((path.parent / "machine.json").read_text())))
+    if not found:
+        raise SystemExit(f"no asv results under {results_dir}: run with --run first")
+    return sorted(found, key=lambda f: f[1].get("date", 0), reverse=True)
+
+
+def latest_result(results_dir: Path | None = None):
+    """(result file, its data, machine.json dict) of the most recent asv run."""
+    return result_files(results_dir)[0]
+
+
+def _fmt(value, unit):
+    if value is None or (isinstance(value, float) and value != value):
+        return "failed or skipped"
+    if unit == "seconds":
+        return f"{value:.3g} s"
+    if unit == "bytes":
+        return f"{value / 1e6:.0f} MB"
+    return f"{value:.3g}" + ("" if unit in ("ratio", "unit") else f" {unit}")
+
+
+def _measured(data, name):
+    """[(parameter text, value text)] of benchmark ``name`` in one result file, [] if absent."""
+    entry = data["results"].get(name)
+    if not entry:
+        return []
+    cols = data.get("result_columns", ["result", "params"])
+    values, params = entry[cols.index("result")], entry[cols.index("params")]
+    unit = data.get("benchmarks", {}).get(name, {}).get("unit")
+    if values is None:
+        return [("", "failed")]
+    out = []
+    for value, combo in zip(values, itertools.product(*params)):
+        out.append((", ".join(c.strip("'") for c in combo), _fmt(value, unit or _unit(name))))
+    return out
+
+
+def _unit(name):
+    kind = name.rsplit(".", 1)[1].split("_", 1)[0]
+    return {"time": "seconds", "peakmem": "bytes"}.get(kind, "unit")
+
+
+def _provenance(path, data, machine) -> str:
+    date = _dt.datetime.fromtimestamp(data["date"] / 1000, _dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return (f"commit {data.get('commit_hash', '?')[:8]} ({path.name}): machine {machine.get('machine', '?')}, "
+            f"{machine.get('cpu', '?')}, {machine.get('num_cpu', '?')} cores, {machine.get('os', '?')}; "
+            f"{date}; load average {_load_text(path)}")
+
+
+def render_table(files) -> str:
+    """The markdown between the markers: each row from the newest run that measured it, the
+    runs used listed first (machine, commit, date, load; one BLAS thread)."""
+    used, lines = [], []
+    for name, target, floor in ROWS:
+        hit = next(((k, f) for k, f in enumerate(files) if _measured(f[1], name)), None)
+        if hit is None:
+            lines.append(f"| `{name}` | | {target} | not measured in any stored run | {floor} |")
+            continue
+        k, (path, data, machine) = hit
+        if k not in used:
+            used.append(k)
+        for params, value in _measured(data, name):
+            lines.append(f"| `{name}` | {params} | {target} | {value} [run {used.index(k) + 1}] | {floor} |")
+    head = ["Generated by `python benchmarks/readme_table.py` from asv result files (one BLAS thread):", ""]
+    head += [f"{i + 1}. {_provenance(*files[k])}" for i, k in enumerate(used)]
+    head += ["", "| benchmark | parameters | target | measured | floor / what |", "|---|---|---|---|---|"]
+    return "\n".join(head + lines)
+
+
+def write_readme(table: str, readme: Path | None = None) -> None:
+    """Replace the text between the markers (kept) by ``table``."""
+    readme = readme or ROOT / "README.md"
+    text = readme.read_text()
+    i, j = text.find(BEGIN), text.find(END)
+    if i < 0 or j < i:
+        raise SystemExit(f"expected the markers {BEGIN} ... {END} in {readme}")
+    readme.write_text(text[:i + len(BEGIN)] + "\n" + table + "\n" + text[j:])
+
+
+def _load_text(path) -> str:
+    side = path.with_name(path.stem + ".load.json")
+    if not side.exists():
+        return "not recorded"
+    s = json.loads(side.read_text())
+    return f"{s['before']:.1f} before, {s['after']:.1f} after (1-minute)"
+
+
+def _run(bench, *, quick=False):
+    before = os.getloadavg()[0]
+    asv = [sys.executable, "-m", "asv"]
+    subprocess.run(asv + ["machine", "--yes"], cwd=ROOT, check=True)
+    cmd = asv + ["run", "--python=same", "--set-commit-hash",
+                 subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True,
+                                check=True).stdout.strip()]
+    for b in bench:
+        cmd += ["--bench", b]
+    if quick:
+        cmd.append("--quick")
+    # --python=same benchmarks this working tree's package, not the one the environment installed
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])),
+               OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1", MKL_NUM_THREADS="1")
+    subprocess.run(cmd, cwd=ROOT, check=False, env=env)
+    after = os.getloadavg()[0]
+    path, _, _ = latest_result()
+    path.with_name(path.stem + ".load.json").write_text(json.dumps({"before": before, "after": after}))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--run", action="store_true", help="run asv on the table's suites first")
+    ap.add_argument("--bench", action="append", help="asv --bench regex (default: the table's suites)")
+    ap.add_argument("--quick", action="store_true", help="asv run --quick (one call per benchmark)")
+    ap.add_argument("--check", action="store_true", help="print the table, do not write README.md")
+    args = ap.parse_args(argv)
+    if args.run:
+        _run(args.bench or SUITES, quick=args.quick)
+    table = render_table(result_files())
+    if args.check:
+        print(table)
+    else:
+        write_readme(table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,498 @@
+"""The mpN engine: dense primitives at N digits served by FLINT, as LAPACK serves float32/64.
+
+``mpN`` arrays stay NumPy object arrays of ``mpf`` (the type solvers see);
+the few primitives whose cost is O(n^3) or O(n^2) per entry -- products,
+Cholesky with its breakdown record, triangular solves, LU solves, and the
+elementwise exp of the RBF kernel -- convert their operands to FLINT
+``arb_mat`` exactly (every mpf is a dyadic rational), compute on the
+midpoints at the precision's bits ``prec`` and round the midpoints back.
+Every result is therefore a number of that precision: a ball's radius is
+never looked at, and no entry is rounded twice.
+
+What FLINT computes (python-flint's ``arb_mat`` plus, for the routines it does
+not wrap, the same ``libflint`` called through :mod:`ctypes`):
+
+* products: ``arb_mat_approx_mul`` (blocked, exact integer matrix products
+  of the scaled mantissas, one rounding per entry);
+* Cholesky: right-looking blocked A = L L^T in place on one ``arb_mat`` --
+  diagonal blocks by ``arb_mat_cho`` on their midpoints, panels by
+  ``arb_mat_approx_solve_tril``, trailing updates by products; a diagonal
+  block that ball arithmetic cannot prove positive definite is factored again
+  by the scalar recurrence on midpoints, which either succeeds or gives the
+  breakdown step and pivot a_kk - ||l_k||^2 (the record of
+  :class:`~lssvm_analysis.core.records.CholeskyBreakdown`);
+* triangular solves: ``arb_mat_approx_solve_tril`` / ``_triu``;
+* LU with partial pivoting: ``arb_mat_approx_lu`` (recursive, products
+  inside) and ``arb_mat_approx_solve_lu_precomp``;
+* exp of the RBF kernel: python-flint's ``arb.exp`` per entry (FLINT has no
+  elementwise exp of a matrix) on exponents formed from *exact* squared
+  distances (an integer matrix product, :func:`rbf_exponents`).
+
+mpmath stays where FLINT has no equivalent the package needs: the mpf
+numbers themselves and the elementwise arithmetic solvers write in NumPy
+(object arrays), ``sqrt`` and ``exp`` of other callers (``Precision.exp``),
+symmetric eigenvalues (``eigsy``), Householder QR
+(:func:`~lssvm_analysis.core.linalg.householder_qr`, small reduced systems
+only) and the CG / selection recurrences (matrix-vector work per step).
+
+Conversions cost about 1-3 us per entry each way (Python objects are made or
+read one by one), so a factor is kept as its FLINT matrix beside the object
+array it returns (:func:`twin`): the array is read-only, and a later solve
+with it converts only the right-hand side.
+
+When ``libflint`` cannot be loaded through ctypes, or python-flint's object
+layout is not the one checked at import, :data:`AVAILABLE` is False and the
+precision layer keeps the generic mpmath code.
+"""
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import gc
+import glob
+import os
+import weakref
+from collections import deque
+from itertools import repeat, starmap
+
+import flint
+import numpy as np
+from flint import arb, arb_mat, fmpz, fmpz_mat
+from mpmath.libmp import BACKEND, from_man_exp
+
+if BACKEND == "gmpy":   # mpmath's own normalizer in C: (sign, man, exp, bc) of man 2^exp, exact
+    from gmpy2 import _mpmath_create as _create
+else:  # pragma: no cover - mpmath without gmpy2
+    _create = from_man_exp
+
+from .exceptions import CholeskyBreakdownError, LUBreakdownError
+from .records import CholeskyBreakdown, LUBreakdown
+
+__all__ = ["AVAILABLE", "BLOCK", "to_arb_mat", "to_objects", "to_float64", "from_float64", "no_gc", "matmul", "cholesky", "solve_triangular",
+           "lu_factor", "lu_solve", "exp", "rbf_exponents", "twin", "register_twin"]
+
+#: Rows of a block of the blocked Cholesky (products of BLOCK-wide panels).
+BLOCK = 96
+
+
+# ----------------------------------------------------------------------------- libflint
+def _load():
+    """libflint as shipped with python-flint, and the offset of ``arb_mat_t`` in its objects."""
+    libdir = os.path.join(os.path.dirname(os.path.dirname(flint.__file__)), "python_flint.libs")
+    paths = sorted(glob.glob(os.path.join(libdir, "libflint*"))) or sorted(
+        glob.glob(os.path.join(os.path.dirname(flint.__file__), "libflint*")))
+    if not paths:
+        return None, 0
+    try:
+        lib = ctypes.CDLL(paths[0])
+    except OSError:
+        return None, 0
+    probe = arb_mat(2, 3, [1, 2, 3, 4, 5, 6])
+    for off in (16, 24, 32):  # arb_mat_t = {entries, r, c, ...} after the object header (and vtable)
+        r, c = (ctypes.c_long.from_address(id(probe) + off + 8 * k).value for k in (1, 2))
+        if (r, c) == (2, 3):
+            return lib, off
+    return None, 0
+
+
+_LIB, _OFFSET = _load()
+AVAILABLE = _LIB is not None
+_P, _L, _I = ctypes.c_void_p, ctypes.c_long, ctypes.c_int
+if AVAILABLE:
+    for _name, _args, _res in [
+            ("arb_mat_approx_mul", [_P, _P, _P, _L], None), ("arb_mat_sub", [_P, _P, _P, _L], None),
+            ("arb_mat_get_mid", [_P, _P], None), ("arb_mat_set", [_P, _P], None),
+            ("arb_mat_cho", [_P, _P, _L], _I), ("arb_mat_transpose", [_P, _P], None),
+            ("arb_mat_approx_solve_tril", [_P, _P, _P, _I, _L], None),
+            ("arb_mat_approx_solve_triu", [_P, _P, _P, _I, _L], None),
+            ("arb_mat_approx_lu", [_P, _P, _P, _L], _I),
+            ("arb_mat_approx_solve_lu_precomp", [_P, _P, _P, _P, _L], None),
+            ("arb_mat_window_init", [_P, _P, _L, _L, _L, _L], None), ("arb_mat_window_clear", [_P], None),
+            ("arb_mat_zero", [_P], None)]:
+        _f = getattr(_LIB, _name)
+        _f.argtypes, _f.restype = _args, _res
+
+
+def _ptr(M: arb_mat) -> int:
+    """Address of the ``arb_mat_t`` inside a python-flint matrix (M must stay referenced)."""
+    return id(M) + _OFFSET
+
+
+class _Window:
+    """``arb_mat_window_init`` of rows r0:r1, columns c0:c1 (no copy), cleared on exit."""
+
+    def __init__(self, M, r0, c0, r1, c1):
+        """M: a python-flint matrix or the address of an ``arb_mat_t`` (another window)."""
+        self.M, self.buf = M, ctypes.create_string_buffer(64)
+        src = M if isinstance(M, int) else _ptr(M)
+        _LIB.arb_mat_window_init(ctypes.addressof(self.buf), src, r0, c0, r1, c1)
+
+    def __enter__(self):
+        return ctypes.addressof(self.buf)
+
+    def __exit__(self, *exc):
+        _LIB.arb_mat_window_clear(ctypes.addressof(self.buf))
+
+
+# ----------------------------------------------------------------------------- conversion
+def to_arb_mat(a: np.ndarray, *, lower: bool = False) -> arb_mat:
+    """Exact ``arb_mat`` of a 1-D (one column) or 2-D array of mpf or binary floats
+    (``lower``: only the lower triangle, the strict upper one 0)."""
+    a = np.asarray(a)
+    a2 = a.reshape(-1, 1) if a.ndim == 1 else a
+    r, c = a2.shape
+    with no_gc():
+        if a2.dtype == object:
+            if lower:   # integer zeros convert in a fraction of an mpf's time
+                vals = []
+                for i, row in enumerate(a2.tolist()):
+                    vals += row[:i + 1]
+                    vals += [0] * (c - i - 1)
+                return arb_mat(r, c, vals)
+            return arb_mat(r, c, a2.ravel().tolist())  # python-flint reads mpf's (sign, man, exp) exactly
+        return arb_mat(r, c, a2.astype(np.float64).ravel().tolist())
+
+
+@contextlib.contextmanager
+def no_gc():
+    """Cyclic GC paused while millions of immutable numbers are made (they hold no cycles):
+    its passes over the growing heap cost more than the conversion itself (measured: 3.4
+    against 1.4 us per entry at n = 500)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _objects(ctx, balls) -> list:
+    """mpf of ``ctx`` from arb balls' midpoints, by C-level maps (no Python frame per entry)."""
+    pairs = list(map(arb.man_exp, map(arb.mid, balls)))
+    if not pairs:
+        return []
+    ms, es = zip(*pairs)
+    vals = list(map(object.__new__, repeat(ctx.mpf, len(pairs))))
+    deque(map(setattr, vals, repeat("_mpf_"), starmap(_create, zip(map(int, ms), map(int, es)))), maxlen=0)
+    return vals
+
+
+def from_float64(a: np.ndarray, ctx) -> np.ndarray:
+    """Exact object array of ``ctx.mpf`` from a float64 array (finite entries; inf/nan by mpmath)."""
+    a = np.asarray(a, dtype=np.float64)
+    out = np.empty(a.shape, dtype=object)
+    if not a.size:
+        return out
+    finite = np.isfinite(a)
+    mant, ex = np.frexp(np.where(finite, a, 0.0))
+    man = (mant * 2.0 ** 53).astype(np.int64).ravel().tolist()   # exact: 53-bit significands
+    exp = (ex.astype(np.int64) - 53).ravel().tolist()
+    new, cls = object.__new__, ctx.mpf
+    flat = out.reshape(-1)
+    with no_gc():
+        vals = []
+        for m, e in zip(man, exp):
+            v = new(cls)
+            v._mpf_ = _create(m, e)
+            vals.append(v)
+        flat[:] = vals
+    if not finite.all():
+        idx = np.flatnonzero(~finite.ravel())
+        flat[idx] = [ctx.mpf(float(x)) for x in a.ravel()[idx]]
+    return out
+
+
+def to_objects(M: arb_mat, ctx, *, lower: bool = False, zero=None, shape=None) -> np.ndarray:
+    """Object array of ``ctx.mpf`` midpoints of M; ``lower`` converts only the lower triangle
+    (the strict upper one is ``zero``)."""
+    r, c = M.nrows(), M.ncols()
+    with no_gc():
+        ent = M.entries()
+        if not lower:
+            out = np.empty(r * c, dtype=object)
+            out[:] = _objects(ctx, ent)
+            return out.reshape(shape or (r, c))
+        out = np.full((r, c), zero, dtype=object)
+        for i in range(r):
+            out[i, :i + 1] = _objects(ctx, ent[i * c:i * c + i + 1])
+    return out
+
+
+# ----------------------------------------------------------------------------- twins
+_TWINS: dict = {}
+
+
+def register_twin(a: np.ndarray, M: arb_mat) -> np.ndarray:
+    """Keep M as the FLINT form of ``a`` while ``a`` lives; ``a`` is made read-only."""
+    a.flags.writeable = False
+    key = id(a)
+    _TWINS[key] = (weakref.ref(a), M, {})
+    weakref.finalize(a, _TWINS.pop, key, None)
+    return a
+
+
+def twin(a: np.ndarray):
+    """The registered FLINT form of ``a``, or None (unknown, or made writeable since)."""
+    hit = _TWINS.get(id(a))
+    if hit is None or hit[0]() is not a or a.flags.writeable:
+        return None
+    return hit[1]
+
+
+def _as_arb(a):
+    M = twin(a) if isinstance(a, np.ndarray) else None
+    return to_arb_mat(a) if M is None else M
+
+
+def _transposed(a, M):
+    """M^T, kept beside a registered twin (a factor's transpose serves every L^T solve)."""
+    hit = _TWINS.get(id(a)) if twin(a) is M else None
+    if hit is not None and "T" in hit[2]:
+        return hit[2]["T"]
+    T = arb_mat(M.ncols(), M.nrows())
+    _LIB.arb_mat_transpose(_ptr(T), _ptr(M))
+    if hit is not None:
+        hit[2]["T"] = T
+    return T
+
+
+# ----------------------------------------------------------------------------- primitives
+def matmul(A, B, *, prec: int, ctx) -> np.ndarray:
+    """A @ B (2-D, or B 1-D) with one rounding to ``prec`` bits per entry (``arb_mat_approx_mul``)."""
+    MA, MB = _as_arb(A), _as_arb(B)
+    C = arb_mat(MA.nrows(), MB.ncols())
+    _LIB.arb_mat_approx_mul(_ptr(C), _ptr(MA), _ptr(MB), prec)
+    shape = (MA.nrows(),) if np.ndim(B) == 1 else None
+    return to_objects(C, ctx, shape=shape)
+
+
+def cholesky(A: np.ndarray, *, prec: int, ctx, name: str, zero) -> np.ndarray:
+    """Lower Cholesky factor of the symmetric object array A (its lower triangle is read).
+
+    Returns a read-only object array with its FLINT form registered (:func:`twin`).
+    Raises CholeskyBreakdownError (step, midpoint pivot, n, name) at the first
+    pivot a_kk - ||l_k||^2 that is <= 0 or not finite in ``prec``-bit arithmetic.
+    """
+    n = A.shape[0]
+    M = to_arb_mat(A, lower=True)
+    try:
+        _cholesky_inplace(M, n, prec, name)
+    except CholeskyBreakdownError as err:
+        r = err.record
+        raise CholeskyBreakdownError(CholeskyBreakdown(r.step, r.pivot, n, r.precision)) from None
+    return register_twin(to_objects(M, ctx, lower=True, zero=zero), M)
+
+
+#: Order of the diagonal blocks factored by the scalar recurrence (inside blocks of BLOCK).
+BASE = 16
+
+
+def _cholesky_inplace(M, n, prec, name, block=BLOCK, *, offset=0):
+    """Right-looking blocked Cholesky on the lower triangle of M (an arb_mat or a window address).
+
+    Only midpoint arithmetic is used: ``arb_mat_approx_*`` and the scalar
+    recurrence on exact midpoints.  (Ball routines such as ``arb_mat_cho`` lower
+    the precision of a midpoint once its ball is wide: their midpoints are not
+    the ``prec``-bit floating-point factor; measured backward error 4e16 n u at
+    kappa = 1e10, n = 120.)  Diagonal blocks are factored by the same routine
+    with blocks of BASE, and those by :func:`_scalar_cholesky`.
+    """
+    ptr = M if isinstance(M, int) else _ptr(M)
+    if n <= BASE:
+        _scalar_cholesky(ptr, n, offset, prec, name)
+        return
+    for k0 in range(0, n, block):
+        k1 = min(n, k0 + block)
+        b = k1 - k0
+        with _Window(ptr, k0, k0, k1, k1) as Akk:
+            _cholesky_inplace(Akk, b, prec, name, BASE, offset=offset + k0)
+            Lkk = arb_mat(b, b)
+            _LIB.arb_mat_set(_ptr(Lkk), Akk)
+        if k1 == n:
+            return
+        with _Window(ptr, k0, k1, k1, n) as U:   # the factor's strict upper triangle is 0
+            _LIB.arb_mat_zero(U)
+        X = arb_mat(b, n - k1)   # L_panel^T = Lkk^{-1} A_panel^T
+        with _Window(ptr, k1, k0, n, k1) as P:
+            PT = arb_mat(b, n - k1)
+            _LIB.arb_mat_transpose(_ptr(PT), P)
+            _LIB.arb_mat_approx_solve_tril(_ptr(X), _ptr(Lkk), _ptr(PT), 0, prec)
+            _LIB.arb_mat_transpose(P, _ptr(X))
+        for j0 in range(k1, n, block):   # A[j0:, j0:j1] -= L[j0:, k0:k1] L[j0:j1, k0:k1]^T
+            j1 = min(n, j0 + block)
+            T = arb_mat(n - j0, j1 - j0)
+            with _Window(ptr, j0, k0, n, k1) as Lrows, _Window(X, 0, j0 - k1, b, j1 - k1) as Lt, \
+                    _Window(ptr, j0, j0, n, j1) as Aj:
+                _LIB.arb_mat_approx_mul(_ptr(T), Lrows, Lt, prec)
+                _LIB.arb_mat_sub(Aj, Aj, _ptr(T), prec)
+                _LIB.arb_mat_get_mid(Aj, Aj)
+
+
+def _scalar_cholesky(ptr, b, offset, prec, name):
+    """The jik recurrence on midpoints of the b x b matrix at ``ptr``, written back in place
+    (its strict upper triangle set to 0).
+
+    Each operation is one ``prec``-bit rounding of exact midpoints; the first
+    pivot a_jj - ||l_j||^2 that is <= 0 or not finite raises the breakdown at
+    global step offset + j (n of the record filled in by :func:`cholesky`).
+    """
+    A = arb_mat(b, b)
+    _LIB.arb_mat_set(_ptr(A), ptr)
+    ent = A.entries()
+    L = [[arb(0)] * b for _ in range(b)]
+    with flint.ctx.workprec(prec):
+        for j in range(b):
+            d = ent[j * b + j]
+            for t in range(j):
+                d = (d - (L[j][t] * L[j][t]).mid()).mid()
+            if not (d > 0 and d.is_finite()):
+                raise CholeskyBreakdownError(CholeskyBreakdown(offset + j, float(d.mid()), -1, name))
+            r = d.sqrt().mid()
+            L[j][j] = r
+            for i in range(j + 1, b):
+                s = ent[i * b + j]
+                for t in range(j):
+                    s = (s - (L[i][t] * L[j][t]).mid()).mid()
+                L[i][j] = (s / r).mid()
+    out = arb_mat(L)   # referenced while its address is used
+    _LIB.arb_mat_set(ptr, _ptr(out))
+
+
+def solve_triangular(T, b, *, lower: bool, trans: bool, unit: bool = False, prec: int, ctx) -> np.ndarray:
+    """op(T) x = b by substitution on midpoints (``arb_mat_approx_solve_tril`` / ``_triu``)."""
+    MT = _as_arb(T)
+    if trans:
+        MT, lower = _transposed(T, MT), not lower
+    B = to_arb_mat(b)
+    X = arb_mat(B.nrows(), B.ncols())
+    solve = _LIB.arb_mat_approx_solve_tril if lower else _LIB.arb_mat_approx_solve_triu
+    solve(_ptr(X), _ptr(MT), _ptr(B), int(unit), prec)
+    return to_objects(X, ctx, shape=np.shape(b))
+
+
+def lu_factor(A: np.ndarray, *, prec: int, ctx, name: str):
+    """(packed LU object array, perm) with A[perm] = L U (L unit lower), by ``arb_mat_approx_lu``.
+
+    The packed array is read-only with its FLINT form registered.  Raises
+    LUBreakdownError at the first zero or non-finite pivot u_kk (midpoint).
+    """
+    n = A.shape[0]
+    MA = to_arb_mat(A)
+    LU = arb_mat(n, n)
+    perm = (ctypes.c_long * n)()
+    ok = _LIB.arb_mat_approx_lu(perm, _ptr(LU), _ptr(MA), prec)
+    diag = [LU[k, k] for k in range(n)]
+    bad = next((k for k, d in enumerate(diag) if d.is_zero() or not d.is_finite()), None)
+    if not ok or bad is not None:
+        k = bad if bad is not None else n - 1
+        raise LUBreakdownError(LUBreakdown(k, float(diag[k].mid()) if diag[k].is_finite() else float("nan"),
+                                           n, name))
+    packed = register_twin(to_objects(LU, ctx), LU)
+    return packed, np.frombuffer(perm, dtype=np.int64).copy()
+
+
+def lu_solve(LU: np.ndarray, perm: np.ndarray, b, *, trans: bool = False, prec: int, ctx) -> np.ndarray:
+    """x with A x = b (or A^T x = b) from :func:`lu_factor`'s factors."""
+    b = np.asarray(b)
+    if trans:  # A^T = U^T L^T P: U^T w = b, L^T v = w, x = P^T v
+        w = solve_triangular(LU, b, lower=False, trans=True, prec=prec, ctx=ctx)
+        v = solve_triangular(LU, w, lower=True, trans=True, unit=True, prec=prec, ctx=ctx)
+        x = np.empty_like(v)
+        x[perm] = v
+        return x
+    y = solve_triangular(LU, b[perm], lower=True, trans=False, unit=True, prec=prec, ctx=ctx)
+    return solve_triangular(LU, y, lower=False, trans=False, prec=prec, ctx=ctx)
+
+
+# ----------------------------------------------------------------------------- exp and the RBF kernel
+def exp(a: np.ndarray, *, prec: int, ctx) -> np.ndarray:
+    """Elementwise exp of an object array of mpf: ``arb.exp`` at ``prec`` bits, midpoint kept."""
+    a = np.asarray(a, dtype=object)
+    flat = a.reshape(-1)
+    special = np.array([not v._mpf_[1] for v in flat], dtype=bool)   # 0, +-inf, nan: mpmath
+    regular = flat[~special] if special.any() else flat
+    out = np.empty(a.size, dtype=object)
+    with flint.ctx.workprec(prec), no_gc():
+        vals = _objects(ctx, map(arb.exp, to_arb_mat(regular).entries())) if regular.size else []
+    if special.any():
+        out[~special] = vals
+        out[special] = [ctx.exp(v) for v in flat[special]]
+    else:
+        out[:] = vals
+    return out.reshape(a.shape)
+
+
+def _integers(P: np.ndarray):
+    """(integer matrix N, exponent e) with P = N 2^e exactly, for an object array of mpf."""
+    tups = [v._mpf_ for v in P.flat]
+    e0 = min((t[2] for t in tups if t[1]), default=0)
+    vals = [(-int(m) if s else int(m)) << (e - e0) if m else 0 for s, m, e, _ in tups]
+    return fmpz_mat(P.shape[0], P.shape[1], vals), e0
+
+
+#: Rows of K computed per exact integer product (band) of :func:`rbf`.
+RBF_BAND = 256
+
+
+def _augmented_integers(X, Z):
+    """Integer rows U = [x, |x|^2, 1] and W = [-2 z, 1, |z|^2] with U W^T = ||x - z||^2 2^-2e0 exactly.
+
+    X, Z are object arrays of mpf (dyadic rationals), scaled to integers with
+    one common exponent e0 (Z None: W from X).
+    """
+    both = X if Z is None else np.concatenate([X, Z])
+    N, e0 = _integers(both)
+    rows = N.tolist()
+    norms = [sum(v * v for v in r) for r in rows]   # exact Python integers
+    n = X.shape[0]
+    U = [r + [q, 1] for r, q in zip(rows[:n], norms[:n])]
+    zr, zq = (rows, norms) if Z is None else (rows[n:], norms[n:])
+    W = [[-2 * v for v in r] + [1, q] for r, q in zip(zr, zq)]
+    return U, W, e0
+
+
+def rbf_exponents(X: np.ndarray, Z, sigma2, *, prec: int, rows=None) -> arb_mat:
+    """-||x_i - z_j||^2 / sigma2 (i in ``rows``, default all) with *exact* squared distances.
+
+    ||x||^2 + ||z||^2 - 2 x.z is one product of augmented integer rows
+    (FLINT's multimodular product), exact, so no cancellation can make a
+    distance wrong, let alone negative; the division by sigma2 2^-2e0 (an exact
+    rescaling of sigma2) is the only rounding.  Midpoints, radius 0.
+    """
+    U, W, e0 = _augmented_integers(X, Z)
+    U = U if rows is None else U[rows]
+    D = fmpz_mat(U) * fmpz_mat(W).transpose()
+    with flint.ctx.workprec(prec):
+        return (arb_mat(D) / (-arb(sigma2) * arb(2) ** (-2 * e0))).mid()
+
+
+def rbf(X: np.ndarray, Z, sigma2, *, prec: int, ctx, band=RBF_BAND) -> np.ndarray:
+    """exp(-||x_i - z_j||^2 / sigma2) as an object array of mpf (Z None: K(X, X), symmetric).
+
+    By bands of ``band`` rows: one exact integer product (:func:`rbf_exponents`),
+    for K(X, X) only on and left of the diagonal, then ``arb.exp`` of each
+    exponent at ``prec`` bits, its midpoint kept.  K(X, X) shares the lower
+    triangle's numbers with the upper one (mpf are immutable), K_ii = 1 exactly.
+    """
+    U, W, e0 = _augmented_integers(X, Z)
+    n, m = len(U), len(W)
+    out = np.empty((n, m), dtype=object)
+    one = ctx.mpf(1)
+    with flint.ctx.workprec(prec), no_gc():
+        scale = -arb(sigma2) * arb(2) ** (-2 * e0)
+        for i0 in range(0, n, band):
+            i1 = min(n, i0 + band)
+            width = m if Z is not None else i1
+            D = fmpz_mat(U[i0:i1]) * fmpz_mat(W[:width]).transpose()
+            ent = (arb_mat(D) / scale).mid().entries()
+            if Z is not None:
+                out[i0:i1].reshape(-1)[:] = _objects(ctx, map(arb.exp, ent))
+                continue
+            for i in range(i0, i1):
+                k = (i - i0) * width
+                row = _objects(ctx, map(arb.exp, ent[k:k + i]))
+                row.append(one)
+                out[i, :i + 1] = row
+                out[:i, i] = row[:i]
+    return out

@@ -1,0 +1,205 @@
+"""The FLINT engine of mpN agrees with the generic mpmath code within each operation's rounding bound.
+
+Both engines compute in the same arithmetic (every operation rounded to the
+precision's t bits, u = 2^-t); they differ only in the order of the
+roundings.  Each is within a known bound of the exact result, so their
+difference is within the sum of the two bounds.  The constant of each
+assertion is derived next to it; kappa's are computed in float64 from the
+float64 data (exact to a few digits for kappa <= 1e10, far inside the
+factors 2 that the bounds spare).
+
+Also checked: the breakdown record (same step, pivot within the rounding of
+one pivot), the read-only factor with its FLINT form, the exact conversions,
+and one fit per seed paper (the registry's first solver of each paper that
+forms a system) with the FLINT engine against the mpmath engine.
+"""
+from __future__ import annotations
+
+import math
+
+import flint
+import numpy as np
+import pytest
+from conftest import logspaced_nonsymmetric, logspaced_spd
+
+import lssvm_analysis as la
+from lssvm_analysis.core.exceptions import CholeskyBreakdownError
+from lssvm_analysis.core.precision import MPPrecision
+
+FL = la.get_precision("mp50")
+MP = MPPrecision(50, engine="mpmath")
+U = FL.unit_roundoff
+
+pytestmark = pytest.mark.skipif(FL.engine != "flint", reason="libflint could not be loaded through ctypes")
+
+
+def _f64(a):
+    return FL.to_float64(a)
+
+
+def _diff(a, b):
+    """max |a - b| evaluated in mp50 (the difference of two mp50 numbers is exact to 1 u)."""
+    return max(abs(float(x - y)) for x, y in zip(np.ravel(a), np.ravel(b)))
+
+
+@pytest.mark.parametrize("n, cond", [(30, 10.0), (120, 1e8)])
+def test_cholesky_agrees(rng, n, cond):
+    A = FL.asarray(logspaced_spd(rng, n, cond))
+    L_f, L_g = FL.cholesky(A), MP.cholesky(A)
+    kappa = np.linalg.cond(_f64(A))
+    # Each factor is exact for A + dA, ||dA||_F <= gamma_{n+1} || |L||L^T| ||_F <= (n+1) u n ||A||_2
+    # (Higham Thm 10.3, and || |L||L^T| ||_F <= ||L||_F^2 = trace A <= n ||A||_2); Sun's bound
+    # (Higham Thm 10.8, first order) gives ||L^ - L||_F / ||L||_2 <= 2^-1/2 kappa_2 ||dA||_F / ||A||_2.
+    # Two factors: <= 2^1/2 n (n+1) u kappa_2; constant 2 for the second-order terms.
+    bound = 2 * n * (n + 1) * U * kappa
+    assert _diff(L_f, L_g) / math.sqrt(np.linalg.norm(_f64(A), 2)) <= bound
+    assert L_f.dtype == object and not L_f.flags.writeable
+    assert all(v == 0 for v in L_f[np.triu_indices(n, 1)])
+
+
+def test_cholesky_breakdown_record_agrees(rng):
+    n = 60
+    A64 = logspaced_spd(rng, n, 10.0)
+    w, V = np.linalg.eigh(A64)
+    A64 = (V * np.where(np.arange(n) == 0, -0.5, w)) @ V.T   # one negative eigenvalue
+    A64 = (A64 + A64.T) / 2
+    A = FL.asarray(A64)
+    with pytest.raises(CholeskyBreakdownError) as ef:
+        FL.cholesky(A)
+    with pytest.raises(CholeskyBreakdownError) as eg:
+        MP.cholesky(A)
+    rf, rg = ef.value.record, eg.value.record
+    assert (rf.step, rf.n, rf.precision) == (rg.step, rg.n, rg.precision)
+    # The pivot a_kk - ||l_k||^2 is a dot product of length k over entries bounded by ||A||_2
+    # in both engines: each within gamma_{k+1} (a_kk + ||l_k||^2) <= 2 (k+1) u ||A||_2 of the
+    # exact pivot of the perturbed factor; constant 2 again for the two engines' L's.
+    bound = 2 * 2 * (rf.step + 1) * U * np.linalg.norm(A64, 2) * np.linalg.cond(A64[:rf.step, :rf.step])
+    assert abs(rf.pivot - rg.pivot) <= bound
+
+
+@pytest.mark.parametrize("lower, trans", [(True, False), (True, True), (False, False)])
+def test_solve_triangular_agrees(rng, lower, trans):
+    n = 80
+    T64 = np.tril(rng.standard_normal((n, n))) + 4 * np.eye(n)
+    T64 = T64 if lower else T64.T
+    T, b = FL.asarray(T64), FL.asarray(rng.standard_normal((n, 2)))
+    x_f = FL.solve_triangular(T, b, lower=lower, trans=trans)
+    x_g = MP.solve_triangular(T, b, lower=lower, trans=trans)
+    # Substitution is backward stable: (T + dT) x^ = b with |dT| <= gamma_n |T| (Higham Thm 8.5),
+    # so ||x^ - x||_inf / ||x||_inf <= gamma_n kappa_inf(T) / (1 - ...); two solves: 2 n u kappa,
+    # constant 2 for gamma_n = n u / (1 - n u) and the second-order term.
+    kappa = np.linalg.cond(T64, np.inf)
+    assert _diff(x_f, x_g) / np.abs(_f64(x_g)).max() <= 2 * 2 * n * U * kappa
+
+
+def test_solve_and_lu_agree(rng):
+    n = 70
+    A64 = logspaced_nonsymmetric(rng, n, 1e6)
+    A, b = FL.asarray(A64), FL.asarray(rng.standard_normal(n))
+    x_f, x_g = FL.solve(A, b), MP.solve(A, b)
+    LU, perm = FL.lu_factor(A)
+    rho = np.abs(np.triu(_f64(LU))).max() / np.abs(A64).max()   # growth factor of this LU
+    # GEPP: (A + dA) x^ = b, ||dA||_inf <= gamma_3n n rho ||A||_inf (Higham Thm 9.4 with
+    # || |L||U| ||_inf <= n rho ||A||_inf... for |l_ij| <= 1), forward <= that times kappa_inf;
+    # two solves, constant 2.
+    kappa = np.linalg.cond(A64, np.inf)
+    assert _diff(x_f, x_g) / np.abs(_f64(x_g)).max() <= 2 * 3 * n * n * rho * U * kappa
+    assert np.array_equal(np.sort(perm), np.arange(n))
+    # The packed factors reproduce A[perm] to the same backward bound.
+    L = np.tril(_f64(LU), -1) + np.eye(n)
+    assert np.abs(L @ np.triu(_f64(LU)) - A64[perm]).max() <= 3 * n * n * rho * np.abs(A64).max() * 1e-15
+
+
+def test_matmul_agrees_componentwise(rng):
+    A, B = FL.asarray(rng.standard_normal((40, 25))), FL.asarray(rng.standard_normal((25, 30)))
+    C_f, C_g = FL.matmul(A, B), MP.matmul(A, B)
+    # Each product: |C^ - AB| <= gamma_k |A||B| entrywise (k = 25); two of them: 2 gamma_k, and
+    # gamma_k <= 1.01 k u here.
+    absAB = np.abs(_f64(A)) @ np.abs(_f64(B))
+    assert np.all(np.abs(_f64(C_f - C_g)) <= 2 * 1.01 * 25 * U * absAB)
+    v_f = FL.matmul(A, B[:, 0])
+    assert v_f.shape == (40,) and _diff(v_f, C_f[:, 0]) <= 2 * 1.01 * 25 * U * absAB[:, 0].max()
+
+
+def test_exp_agrees(rng):
+    x = FL.asarray(rng.uniform(-40, 5, 300))
+    e_f, e_g = FL.exp(x), MP.exp(x)
+    # arb's exp at t bits returns a ball of radius <= 2 u |e| around its midpoint for exact input
+    # (checked below); mpmath's exp is within 1 ulp (2u |e|); together 4 u |e|.
+    with flint.ctx.workprec(FL.ctx.prec):
+        rad = max(float(flint.arb(v).exp().rad()) / float(FL.ctx.exp(v)) for v in x[:20])
+    assert rad <= 2 * U
+    rel = max(abs(float((a - b) / b)) for a, b in zip(e_f, e_g))
+    assert rel <= 4 * U
+    special = FL.asarray(np.array([0.0, -np.inf, np.inf]))
+    assert [float(v) for v in FL.exp(special)] == [1.0, 0.0, math.inf]
+
+
+def test_rbf_kernel_agrees(rng):
+    d, sigma2 = 3, 0.7
+    X, Z = rng.standard_normal((40, d)), rng.standard_normal((25, d))
+    for Zi in (None, Z):
+        K_f = la.rbf_kernel(X, Zi, sigma2=sigma2, precision=FL)
+        K_g = la.rbf_kernel(X, Zi, sigma2=sigma2, precision=MP)
+        Zr = X if Zi is None else Zi
+        q = ((X[:, None, :] - Zr[None, :, :]) ** 2).sum(-1).max() / sigma2
+        # FLINT: exact distances, one rounding in -d2/sigma2 (|dE| <= u q), exp within 2u: u q + 2u.
+        # generic (differences formula, kernels.py): (d + 3) u q + 6u.  The sum bounds the gap;
+        # 1.01 for the first-order exp(|dE|) - 1 ~ |dE| (|dE| < 1e-48).
+        rel = max(abs(float((a - b) / b)) for a, b in zip(K_f.flat, K_g.flat))
+        assert rel <= 1.01 * ((d + 4) * U * q + 8 * U)
+        if Zi is None:
+            assert all(v == 1 for v in np.diagonal(K_f)) and all(K_f[i, j] is K_f[j, i]
+                                                               for i in range(5) for j in range(5))
+
+
+def test_conversions_are_exact(rng):
+    x = rng.standard_normal(500) * 10.0 ** rng.integers(-300, 300, 500)
+    a = FL.asarray(x)
+    assert all(v == FL.ctx.mpf(float(w)) for v, w in zip(a, x))
+    third = a / FL.scalar(3)
+    assert np.array_equal(_f64(third), np.array([float(v) for v in third]))
+    assert np.array_equal(FL.asarray(np.arange(-5, 5)), FL.asarray(np.arange(-5.0, 5.0)))
+
+
+def test_factor_kept_in_flint_only_while_read_only(rng):
+    A = FL.asarray(logspaced_spd(rng, 20, 10.0))
+    L = FL.cholesky(A)
+    b = FL.asarray(rng.standard_normal(20))
+    x1 = FL.cho_solve(L, b)
+    assert _diff(FL.cho_solve(L.copy(), b), x1) == 0   # a copy is converted: the same numbers
+    L.flags.writeable = True                            # the caller may change it now:
+    L[0, 0] = L[0, 0] * 2                               # the FLINT form must not be used
+    x_f = FL.cho_solve(L, b)
+    assert _diff(x_f, x1) > 0 and _diff(x_f, FL.cho_solve(L.copy(), b)) == 0
+
+
+def _family_cases():
+    """The registry's first mp-capable solver with a system, per seed paper."""
+    seen, out = set(), []
+    for name in la.solvers():
+        info = la.get_solver(name)
+        if info.paper in seen or info.system is None or "mp50" not in info.supported_precisions():
+            continue
+        seen.add(info.paper)
+        out.append(pytest.param(name, id=name))
+    return out
+
+
+@pytest.mark.parametrize("name", _family_cases())
+def test_one_fit_per_family_agrees(name, rng):
+    info = la.get_solver(name)
+    pb = info.example_problem(n=40, rng=rng)
+    kw = {k: v for k, v in pb.params.items() if k not in ("C", "sigma2")}
+    fits = [la.fit(name, pb.X, pb.y, precision=p, C=10.0, sigma2=1.0, **kw) for p in (FL, MP)]
+    assert [f.status for f in fits] == ["ok", "ok"]
+    A, _, _ = info.system(pb.X, pb.y, fits[0], C=10.0, sigma2=1.0, **kw)
+    kappa = la.condition_number(A, p=np.inf)
+    kappa = float(getattr(kappa, "value", kappa))
+    coef = [MP.asarray(f.coef_) for f in fits]
+    den = max(abs(float(v)) for v in coef[1])
+    # Each fit is within 30 kappa u of the exact solution of its system (the conformance
+    # battery's constant, LAPACK's xPOT04 / xGET04 threshold); two fits: 60 kappa u.
+    assert _diff(coef[0], coef[1]) / den <= 60 * kappa * U
+    if fits[1].bias_ is not None:
+        assert abs(float(fits[0].bias_) - float(fits[1].bias_)) <= 60 * kappa * U * max(den, 1.0)
