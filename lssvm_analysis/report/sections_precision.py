@@ -24,7 +24,7 @@ from .figures import (fmt_num, log_axes, panel_grid, panel_title, precision_colo
 from .html import Section
 from .plan import decades
 from .registry import register_section
-from .sections_digits import records_of, variant_specs
+from .sections_digits import SETTINGS as LADDER, records_of, variant_specs
 
 __all__ = ["PrecisionSettings", "SETTINGS", "MAP_ERRORS", "accuracy_spec", "grid_for", "variant_grid", "plan",
            "render", "outcomes", "map_error"]
@@ -52,7 +52,10 @@ class PrecisionSettings:
 
 
 SETTINGS = {
-    "default": PrecisionSettings(accuracy_C=(1e-2, 1e2, 1e6, 1e10)),
+    # the kappa ladder's problems (sections_digits), so the store computes these fits once and the
+    # grid, the ladder and this section read one model-digits sweep
+    "default": PrecisionSettings(sinc_n=LADDER["default"].n, ripley_n=LADDER["default"].n,
+                                 sinc_sigma2=LADDER["default"].sigma2, accuracy_C=LADDER["default"].C),
     "quick": PrecisionSettings(sinc_n=20, ripley_n=20, accuracy_C=decades(1e-2, 1e10, 4), map_M=40,
                                map_C=decades(1e0, 1e16, 8), map_sigma2=(1.0,)),
     "full": PrecisionSettings(sinc_n=60, ripley_n=60, accuracy_C=decades(1e-2, 1e12),
