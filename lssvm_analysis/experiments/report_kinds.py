@@ -267,8 +267,10 @@ def system_spectrum_row(task) -> dict:
     if info.takes_task:
         params["task"] = ds.task
     f = fit(task.solver, ds.X_train, ds.y_train, precision=task.precision, **params)
-    if not f.ok:
-        return {"status": f.status, "message": f.breakdown.describe() if f.breakdown else f.status}
+    which = {"paper": info.paper, "configuration": info.configuration_label(
+        {o: params.get(o, v) for o, v in info.default_variant().items()})}
+    if not f.ok:  # a breakdown is a row of its solver configuration too
+        return {"status": f.status, "message": f.breakdown.describe() if f.breakdown else f.status, **which}
     A = info.system(ds.X_train, ds.y_train, f, **params)[0]
     A64 = get_precision(task.precision).to_float64(A)
     symmetric = bool(np.array_equal(A64, A64.T))
@@ -276,9 +278,7 @@ def system_spectrum_row(task) -> dict:
     k = kappa2(A)
     return {"n": int(A64.shape[0]), "symmetric": symmetric, "n_negative": int(np.sum(w < 0)),
             "spectrum": dumps(np.sort(np.abs(w))[::-1]), "kappa2": k.value, "kappa_method": k.method,
-            "kappa_resolved": k.resolved, "paper": info.paper,
-            "configuration": info.configuration_label(
-                {o: params.get(o, v) for o, v in info.default_variant().items()})}
+            "kappa_resolved": k.resolved, **which}
 
 
 def _spectrum_validate(spec):
@@ -323,5 +323,5 @@ _VERSIONS = {"crossover-timing": 4}
 for _name, (_func, _val) in KINDS.items():
     register_task_kind(_name, _func, validate=_val, version=_VERSIONS.get(_name, 1))
 # like kind "fit": a solver gets only the grid keys it takes, on data sets of its task
-register_task_kind("system-spectrum", system_spectrum_row, validate=_spectrum_validate, version=2,
+register_task_kind("system-spectrum", system_spectrum_row, validate=_spectrum_validate, version=3,
                    select_params=select_solver_params, accepts=accepts_combination, replace=True)

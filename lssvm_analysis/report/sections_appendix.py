@@ -83,8 +83,9 @@ def render(sec: Section, out, records, profile: str) -> str:
     sec.p("The matrix each registered solver forms (its registry ``system``), rounded to float64, on "
           "the precision section's problems: magnitudes of its eigenvalues (symmetric) or singular "
           "values, with κ₂ (escalated to mpmath where float64 cannot resolve the small end).")
-    for paper in dict.fromkeys(rows.paper):
-        _figure(sec, out, paper, rows[rows.paper == paper])
+    drawn = rows[rows.spectrum.notna()]  # a breakdown has no spectrum: it is in the kappa table's gaps
+    for paper in dict.fromkeys(drawn.paper):
+        _figure(sec, out, paper, drawn[drawn.paper == paper])
     t = rows.pivot_table(index=["paper", "configuration"], columns="C", values="kappa2", aggfunc="first")
     t.columns = [f"κ₂ at C={fmt_num(c)}" for c in t.columns]
     sec.table(save_table(t.reset_index(), out, "appendix-kappa",
