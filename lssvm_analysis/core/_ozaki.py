@@ -57,7 +57,7 @@ import numpy as np
 
 __all__ = ["EXP_RANGE", "SAFE", "TINY", "Defect", "FixedPoint", "OutOfRange", "Split", "U", "distill", "dot",
            "float64_pieces", "gamma", "inverse_defect", "pieces_of_sum", "product_terms", "pow2", "residual", "safe", "slice_bits",
-           "split_rows", "up"]
+           "split_rows", "two_sum", "up"]
 
 U = 2.0 ** -53
 SAFE = 1.0 + 2.0 ** -20
@@ -240,10 +240,18 @@ class FixedPoint:
 
 
 # ----------------------------------------------------------------------------- sums
-def _two_sum(a, b):
+def two_sum(a, b):
+    """(s, e) with s = fl(a + b) and a + b = s + e exactly (Knuth's TwoSum, elementwise)."""
     s = a + b
     z = s - a
     return s, (a - (s - z)) + (b - z)
+
+
+def _vec_sum_pass(P: np.ndarray, m: int) -> None:
+    """One error-free VecSum pass over the first m rows of P, in place: the exact sum is kept and
+    the recursive float64 sum of the rows lands in row m - 1."""
+    for i in range(1, m):
+        P[i], P[i - 1] = two_sum(P[i], P[i - 1])
 
 
 def distill(P: np.ndarray, *, max_passes: int = 8):
@@ -260,8 +268,7 @@ def distill(P: np.ndarray, *, max_passes: int = 8):
         return P[0].copy(), np.zeros_like(P[0]), np.zeros_like(P[0])
     P = P.copy()
     for _ in range(max_passes):
-        for i in range(1, m):
-            P[i], P[i - 1] = _two_sum(P[i], P[i - 1])
+        _vec_sum_pass(P, m)
         if np.all(np.abs(P[:-1]).sum(axis=0) <= 2.0 ** -40 * np.abs(P[-1])):
             break
     lo = P[0].copy()
@@ -409,8 +416,7 @@ def pieces_of_sum(terms: list, *, count: int = 3) -> tuple:
     for _ in range(count - 1):
         if m == 1:
             break
-        for i in range(1, m):
-            P[i], P[i - 1] = _two_sum(P[i], P[i - 1])
+        _vec_sum_pass(P, m)
         m -= 1
         pieces.append(P[m].reshape(shape))
     last, absum = P[0].copy(), np.abs(P[0])
@@ -474,7 +480,7 @@ def inverse_defect(A_cols: Split, extras: list, Rs: list, *, levels: int = 2,
             ((Rsp.M[rows] @ X, Rsp.M[rows], ("x", i)) for i, X in enumerate(extras) for Rsp in Rs))
         for P, left, t in products:
             np.negative(P, out=P)
-            H, e = _two_sum(H, P)
+            H, e = two_sum(H, P)
             T += e
             s_err += np.abs(e).sum(axis=1)
             m += 1

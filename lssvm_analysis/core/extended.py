@@ -60,6 +60,8 @@ from dataclasses import dataclass
 import flint
 import numpy as np
 
+from ._ozaki import two_sum  # Knuth's TwoSum: one implementation for both exact schemes
+
 __all__ = ["DD", "U2", "two_sum", "two_prod", "dd_add", "dd_mul", "dd_div_float", "exp_neg",
            "rbf_dd", "linear_dd", "kernel_dd", "reciprocal_dd"]
 
@@ -99,13 +101,6 @@ class DD:
 
 
 # ----------------------------------------------------------------------------- error-free steps
-def two_sum(a, b):
-    """(s, e) with s = fl(a + b) and a + b = s + e exactly (Knuth)."""
-    s = a + b
-    z = s - a
-    return s, (a - (s - z)) + (b - z)
-
-
 def _fast_two_sum(a, b):
     s = a + b
     return s, b - (s - a)
