@@ -26,11 +26,10 @@ import math
 from dataclasses import dataclass
 
 import flint
-import mpmath
-from mpmath.libmp import from_man_exp
 import numpy as np
 from flint import arb_mat
 
+from ..core._arb import arb_scalar, exact_mpf
 from ..core.extended import kernel_dd
 from ..core.precision import get_precision
 from .measures import correct_digits, forward_error
@@ -112,20 +111,11 @@ def _exact_predictions(fit, exact: ExactModel, X_test) -> np.ndarray:
     K = kernel_dd(fit.kernel, np.asarray(X_test, dtype=np.float64), fit.X_support_)
     with flint.ctx.workprec(256):
         Ka = arb_mat(K.hi.tolist()) + arb_mat(K.lo.tolist())
-        a = arb_mat([[flint.arb(_mpf_pair(v))] for v in exact.coef])
+        a = arb_mat([[arb_scalar(v, "coef", (i,))] for i, v in enumerate(exact.coef)])
         f = Ka * a
-        b = flint.arb(_mpf_pair(exact.bias))
+        b = arb_scalar(exact.bias, "bias", ())
         vals = [(f[i, 0] + b).mid().man_exp() for i in range(f.nrows())]
-    return np.array([_exact_mpf(m, e) for m, e in vals], dtype=object)
-
-
-def _mpf_pair(v):
-    """An exact arb argument of an mpf or a float."""
-    mpf = getattr(v, "_mpf_", None)
-    if mpf is None:
-        return float(v)
-    sign, man, exp, _ = mpf
-    return (-int(man) if sign else int(man), int(exp))
+    return np.array([exact_mpf(m, e) for m, e in vals], dtype=object)
 
 
 def model_errors(fit, exact: ExactModel, X_test=None) -> dict:
@@ -184,7 +174,3 @@ def _digits(err: float) -> float:
     """-log10 of a relative error (0 digits for an infinite one)."""
     return float(correct_digits(err)) if np.isfinite(err) else 0.0
 
-
-def _exact_mpf(man, exp):
-    """The mpf man 2^exp, exact (``mpmath.mpf((man, exp))`` would round to the context)."""
-    return mpmath.mp.make_mpf(from_man_exp(int(man), int(exp)))

@@ -15,12 +15,13 @@ import flint
 import mpmath
 import numpy as np
 from flint import arb, arb_mat
+from mpmath.libmp import from_man_exp
 
 from ._ozaki import float64_pieces
 from .extended import DD
 from ._validation import as_matrix, check_finite, check_square
 
-__all__ = ["ExactSystem", "abs_max", "arb_scalar", "check_array", "col_abs_max", "exact_system",
+__all__ = ["ExactSystem", "abs_max", "arb_scalar", "check_array", "col_abs_max", "exact_mpf", "exact_system",
            "float_up", "row_sums", "square_matrix", "to_arb", "to_float64"]
 
 
@@ -42,6 +43,11 @@ def arb_scalar(v, name, idx):
         raise ValueError(f"expected finite values in {name}, got {name}{list(idx)}={v!r}")
     num, den = v.as_integer_ratio()  # exact for every binary float, longdouble included
     return arb((num, 1 - den.bit_length()))
+
+
+def exact_mpf(man, exp):
+    """The mpf man 2^exp, exact (``mpmath.mpf((man, exp))`` would round to the context)."""
+    return mpmath.mp.make_mpf(from_man_exp(int(man), int(exp)))
 
 
 def to_arb(a: np.ndarray, name: str) -> arb_mat:

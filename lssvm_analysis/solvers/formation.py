@@ -87,11 +87,10 @@ from typing import Any, Callable, Mapping
 
 import flint
 import mpmath
-from mpmath.libmp import from_man_exp
 import numpy as np
 from flint import arb_mat
 
-from ..core._arb import arb_scalar
+from ..core._arb import arb_scalar, exact_mpf
 from ..core._ozaki import SAFE, TINY, OutOfRange, float64_pieces, gamma, pieces_of_sum, product_terms
 from ..core.extended import DD, U2, dd_add, dd_mul, kernel_dd, reciprocal_dd
 from ..core.linalg import bordered_matrix
@@ -247,7 +246,7 @@ def exact_values(a) -> np.ndarray:
             out[k] = v
         else:
             num, den = v.as_integer_ratio()
-            out[k] = _exact_mpf(num, 1 - den.bit_length())
+            out[k] = exact_mpf(num, 1 - den.bit_length())
     return out.reshape(np.shape(a))
 
 
@@ -301,7 +300,7 @@ def _to_mpf(M: arb_mat) -> tuple:
     rads = np.empty(len(ent))
     for k, e in enumerate(ent):
         man, exp = e.mid().man_exp()
-        mids[k] = _exact_mpf(man, exp)
+        mids[k] = exact_mpf(man, exp)
         rads[k] = float(e.rad().upper()) if not e.is_exact() else 0.0
     shape = (M.nrows(), M.ncols())
     return mids.reshape(shape), rads.reshape(shape)
@@ -487,7 +486,3 @@ def bordered_columns_dd(X, y, kernel, C, task, columns) -> tuple:
     l[1:] = d
     return DD(hi, lo, bd), l
 
-
-def _exact_mpf(man, exp):
-    """The mpf man 2^exp, exact (``mpmath.mpf((man, exp))`` would round to the context)."""
-    return mpmath.mp.make_mpf(from_man_exp(int(man), int(exp)))
