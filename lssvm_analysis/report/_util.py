@@ -8,7 +8,7 @@ import pandas as pd
 
 from .figures import fmt_num
 
-__all__ = ["num", "ok", "errors_note", "span", "decades", "col"]
+__all__ = ["num", "ok", "errors_note", "span", "decades", "col", "config_label"]
 
 
 def col(df: pd.DataFrame, name: str, default=np.nan) -> pd.Series:
@@ -16,6 +16,16 @@ def col(df: pd.DataFrame, name: str, default=np.nan) -> pd.Series:
     if name in df.columns:
         return df[name]
     return pd.Series(default, index=df.index, dtype=float if isinstance(default, float) else object)
+
+
+def config_label(rows: pd.DataFrame) -> pd.Series:
+    """The configuration label of each row (``solver[variant=...]``), the solver where a row has
+    none (older records, NaN or '')."""
+    solver = rows["solver"].astype(str)
+    if "configuration" not in rows.columns:
+        return solver
+    conf = rows["configuration"]
+    return conf.where(conf.notna() & (conf.astype(str) != ""), solver).astype(str)
 
 
 def num(df: pd.DataFrame, name: str) -> pd.Series:

@@ -30,7 +30,7 @@ import numpy as np
 import pandas as pd
 
 from ..solvers import get_solver, solvers
-from ._util import col, num
+from ._util import config_label, num
 from .figures import fmt_num, precision_rank
 
 __all__ = ["HEADLINE", "CONDITION", "DIGITS_OK", "ladder_configurations", "literal_pairs", "grid_cells",
@@ -97,11 +97,6 @@ def config_order(names=None) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _labels(rows: pd.DataFrame) -> pd.Series:
-    conf = col(rows, "configuration", "").astype(str)
-    return conf.where(conf != "", rows["solver"].astype(str))
-
-
 def kappa_text(k: float) -> str:
     """'1e+07'-style order of magnitude of a condition number."""
     return "—" if not (isinstance(k, float) and math.isfinite(k) and k > 0) else f"{k:.0e}"
@@ -136,7 +131,7 @@ def grid_cells(rows: pd.DataFrame) -> pd.DataFrame:
     if not len(rows):
         return pd.DataFrame(columns=["configuration", "solver", "precision", "kappa_ok", "breaks_at",
                                      "rungs", "text"])
-    rows = rows[rows["status"] != "error"].assign(_config=lambda r: _labels(r))
+    rows = rows[rows["status"] != "error"].assign(_config=config_label)
     out = []
     for (config, prec), g in rows.groupby(["_config", "precision"], sort=False):
         out.append({"configuration": config, "solver": str(g["solver"].iloc[0]), "precision": prec,
@@ -168,7 +163,7 @@ def pair_losses(rows: pd.DataFrame, names=None) -> pd.DataFrame:
     """
     if not len(rows) or HEADLINE not in rows.columns:
         return pd.DataFrame(columns=["printed", "reference", "precision", "loss", "from_kappa", "matched"])
-    rows = rows[rows["status"] != "error"].assign(_config=lambda r: _labels(r),
+    rows = rows[rows["status"] != "error"].assign(_config=config_label,
                                                  _digits=lambda r: num(r, HEADLINE),
                                                  _kappa=lambda r: num(r, CONDITION))
     keys = [k for k in ("dataset", "seed", "C", "sigma2", "precision") if k in rows.columns]

@@ -35,7 +35,7 @@ from ..core.precision import precisions
 from ..experiments import SweepSpec
 from ..solvers import get_solver, solvers
 from . import digits_grid as dg
-from ._util import errors_note, num, ok
+from ._util import config_label, errors_note, num, ok
 from .figures import (fmt_num, log_axes, new_figure, overlay_width, panel_grid, panel_title, precision_color,
                       precision_rank, save_figure, series_style,
                       save_table)
@@ -216,7 +216,7 @@ def _ladder_figure(sec, out, rows):
                  "(the solve digits of the system as formed are not a substitute: they cannot see "
                  "what a printed formula loses in forming it).")
         return
-    rows = rows.assign(_config=rows["configuration"].fillna(rows["solver"]))
+    rows = rows.assign(_config=config_label(rows))
     literal = {p["printed"] for p in dg.literal_pairs()}
     names = list(dict.fromkeys(rows.solver))
     precs = sorted(rows.precision.unique(), key=precision_rank)
@@ -302,7 +302,7 @@ def render_appendix(sec: Section, out, records, profile: str) -> str:
         sec.note("No ladder records.")
         return "no κ-ladder records"
     cells = dg.grid_cells(rows)
-    conf = rows["configuration"].fillna(rows["solver"])
+    conf = config_label(rows)
     capped = (rows["model_digits_capped"].fillna(False).astype(bool) if "model_digits_capped" in rows.columns
               else pd.Series(False, index=rows.index))
     r = rows.assign(config=conf, model=num(rows, dg.HEADLINE), solve=num(rows, "solve_digits"), capped=capped)

@@ -18,7 +18,7 @@ from ..analysis import conditioning as cond
 from ..core.precision import precisions
 from ..experiments import SweepSpec
 from ..solvers import get_solver, solvers
-from ._util import errors_note, num, ok, span
+from ._util import config_label, errors_note, num, ok, span
 from .figures import (fmt_num, log_axes, panel_grid, panel_title, precision_color, precision_rank,
                       save_figure, save_table)
 from .html import Section
@@ -148,16 +148,10 @@ MAP_ERRORS = (("model_error", "model error against the exact model"),
               ("solve_error", "solve error against the system as formed"),
               ("forward_error", "solve error against the system as formed"))
 
-def _label(rows: pd.DataFrame) -> pd.Series:
-    """The configuration label of each row (solver[variant=...]; the solver for older rows)."""
-    conf = rows["configuration"] if "configuration" in rows.columns else rows["solver"]
-    return conf.where(conf.astype(str) != "", rows["solver"]).fillna(rows["solver"])
-
-
 def _by_paper(rows: pd.DataFrame):
     """(paper, its rows) in order of first appearance (records without a paper: 'other')."""
     paper = rows["paper"] if "paper" in rows.columns else pd.Series("other", index=rows.index)
-    rows = rows.assign(_paper=paper.fillna("other"), _config=_label(rows))
+    rows = rows.assign(_paper=paper.fillna("other"), _config=config_label(rows))
     for name in dict.fromkeys(rows._paper):
         yield name, rows[rows._paper == name]
 
@@ -213,7 +207,7 @@ def _digits(sec, out, acc):
     for paper, g in _by_paper(rows):
         _digits_figure(sec, out, paper, g)
     ku = num(rows, "problem_condition") * num(rows, "unit_roundoff")
-    r = rows.assign(excess=num(rows, "model_digits") + np.log10(ku), config=_label(rows),
+    r = rows.assign(excess=num(rows, "model_digits") + np.log10(ku), config=config_label(rows),
                     model_digits=num(rows, "model_digits"))
     med = r.groupby("precision").model_digits.median().sort_index(key=lambda s: s.map(precision_rank))
     worst = r.loc[r.excess.idxmin()]
@@ -295,7 +289,7 @@ def _maps(sec, out, maps, P):
     rows["outcome"] = outcomes(rows)
     for paper, g in _by_paper(rows):
         _map_figure(sec, out, paper, g, P)
-    rows["config"] = _label(rows)
+    rows["config"] = config_label(rows)
     counts = rows.groupby(["config", "precision", "outcome"]).size().unstack(fill_value=0).reset_index()
     sec.table(save_table(counts.rename(columns={"config": "solver [variant]"}), out,
                          "precision-breakdown-counts",
