@@ -75,7 +75,7 @@ def result_files(results_dir: Path | None = None) -> list:
             found.append((path, data, json.loads((path.parent / "machine.json").read_text())))
     if not found:
         raise SystemExit(f"no asv results under {results_dir}: run with --run first")
-    return sorted(found, key=lambda f: f[1].get("date", 0), reverse=True)
+    return sorted(found, key=lambda f: _run_started(f[1]), reverse=True)
 
 
 def latest_result(results_dir: Path | None = None):
@@ -114,11 +114,31 @@ def _unit(name):
     return {"time": "seconds", "peakmem": "bytes"}.get(kind, "unit")
 
 
+def _run_started(data) -> float:
+    """When the run measured (ms since the epoch): the latest ``started_at`` of its benchmarks.
+
+    asv's top-level ``date`` is the *commit's* date, not the run's; a result
+    file written before asv recorded ``started_at`` falls back to it.
+    """
+    cols = data.get("result_columns", [])
+    if "started_at" in cols:
+        k = cols.index("started_at")
+        times = [e[k] for e in data.get("results", {}).values() if isinstance(e, list) and len(e) > k]
+        times = [t for t in times if isinstance(t, (int, float))]
+        if times:
+            return float(max(times))
+    return float(data.get("date", 0))
+
+
+def _utc(ms) -> str:
+    return _dt.datetime.fromtimestamp(ms / 1000, _dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
 def _provenance(path, data, machine) -> str:
-    date = _dt.datetime.fromtimestamp(data["date"] / 1000, _dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return (f"commit {data.get('commit_hash', '?')[:8]} ({path.name}): machine {machine.get('machine', '?')}, "
             f"{machine.get('cpu', '?')}, {machine.get('num_cpu', '?')} cores, {machine.get('os', '?')}; "
-            f"{date}; load average {_load_text(path)}")
+            f"run {_utc(_run_started(data))} (commit dated {_utc(data.get('date', 0))}); "
+            f"load average {_load_text(path)}")
 
 
 def render_table(files) -> str:

@@ -36,3 +36,21 @@ def test_rows_from_the_newest_run_that_measured_them_and_only_between_markers(tm
     text = readme.read_text()
     assert text.startswith(f"intro\n{rt.BEGIN}\n") and text.endswith(f"{rt.END}\noutro\n")
     assert "old table" not in text and table in text
+
+
+def test_a_run_is_dated_by_when_it_measured_not_by_its_commit(tmp_path):
+    """asv's top-level ``date`` is the commit's; the run's own time is its benchmarks' ``started_at``.
+
+    An old commit measured today must sort as the newest run and show today's time.
+    """
+    ratio = "bench_floors.KernelFloor.track_kernel_over_blocked"
+    directory = tmp_path / "m1"
+    _run(directory, "a", 5_000_000, {ratio: [[1.5], [["4000"], ["4"]]]})
+    old = {"commit_hash": "b" * 8, "date": 1_000, "result_columns": ["result", "params", "version", "started_at"],
+           "results": {ratio: [[0.98], [["4000"], ["4"]], "v", 9_000_000]}}
+    (directory / "b-env.json").write_text(json.dumps(old))
+    files = rt.result_files(tmp_path)
+    assert [f[1]["commit_hash"][0] for f in files] == ["b", "a"]
+    table = rt.render_table(files)
+    assert "| 0.98 [run 1] |" in table
+    assert "run 1970-01-01 02:30 UTC (commit dated 1970-01-01 00:00 UTC)" in table
