@@ -13,7 +13,8 @@ from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning, Fallba
 from .core.kernels import (Kernel, from_lssvmlab, linear_kernel, make_kernel, poly_kernel, rbf_kernel,
                            to_lssvmlab)
 from .core.mrsr import MRSRPath, mrsr
-from .core.linalg import cg_iteration_bound, hestenes_stiefel_cg, pivoted_cholesky, thresholded_cholesky
+from .core.cg import cg_iteration_bound, hestenes_stiefel_cg
+from .core.incomplete_cholesky import pivoted_cholesky, thresholded_cholesky
 from .core.precision import Precision, get_precision, precisions
 from .core.records import CholeskyBreakdown, LUBreakdown
 from .solvers.result import Fit

@@ -33,7 +33,7 @@ from lssvm_analysis.analysis.reference import reference_solve
 from lssvm_analysis.core.exceptions import CholeskyBreakdownError
 from lssvm_analysis.core import kernels
 from lssvm_analysis.core.kernels import RBF_FORMATIONS, rbf_error_bound
-from lssvm_analysis.core.linalg import cg_iteration_bound, hestenes_stiefel_cg, simultaneous_cg
+from lssvm_analysis.core.cg import cg_iteration_bound, hestenes_stiefel_cg, simultaneous_cg
 
 HW = ["float32", "float64"]
 

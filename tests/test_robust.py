@@ -127,7 +127,7 @@ def test_fallback_warning_when_float64_cannot_resolve_kappa():
     with pytest.warns(FallbackWarning, match="fell back"):
         f = la.fit("lssvm-cg", X, np.sinc(X[:, 0]), precision="longdouble", C=1e16, sigma2=10.0,
                    maxiter=2000)
-    assert f.diagnostics["kappa_method"].startswith("mp")  # core.linalg.kappa2's escalation
+    assert f.diagnostics["kappa_method"].startswith("mp")  # core.condition.kappa2's escalation
 
 
 # --------------------------------------------------------------------------- memory

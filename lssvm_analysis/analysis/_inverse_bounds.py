@@ -82,7 +82,7 @@ from flint import arb
 from ..core._arb import ExactSystem, float_up
 from ..core._ozaki import (SAFE, U, dot, gamma, inverse_defect, safe, slice_bits,
                            split_rows)
-from ..core.linalg import mirror_lower
+from ..core.symmetric import mirror_lower
 
 __all__ = ["FLOAT64_MAX_KU", "SHIFT_MIN_N", "Certificate", "abs_row_sums", "cached", "certificate", "factor64",
            "inverse_bound_float64", "inverse_bound_ozaki", "inverse_bound_r", "shift_bound"]

@@ -73,7 +73,7 @@ import pandas as pd
 
 from ..core._validation import check_int
 from ..core.kernels import make_kernel
-from ..core.linalg import thresholded_cholesky
+from ..core.incomplete_cholesky import thresholded_cholesky
 from ..core.precision import get_precision
 
 __all__ = ["FORMS", "FORMATIONS", "SOLVERS", "KERNELS", "flop_model", "kernel_flops", "crossover_ratio_model",

@@ -125,7 +125,7 @@ from ..core._ozaki import (
 )
 from ..core._validation import check_int
 from ..core.exceptions import ReferenceAccuracyError
-from ..core.linalg import MP_EIG_MAX_N, kappa2
+from ..core.condition import MP_EIG_MAX_N, kappa2
 from ..core.precision import get_precision
 from ._inverse_bounds import cached, certificate, factor64, inverse_bound_r
 from .measures import (

@@ -32,7 +32,7 @@ mpmath stays where FLINT has no equivalent the package needs: the mpf
 numbers themselves and the elementwise arithmetic solvers write in NumPy
 (object arrays), ``sqrt`` and ``exp`` of other callers (``Precision.exp``),
 symmetric eigenvalues (``eigsy``), Householder QR
-(:func:`~lssvm_analysis.core.linalg.householder_qr`, small reduced systems
+(:func:`~lssvm_analysis.core.qr.householder_qr`, small reduced systems
 only) and the CG / selection recurrences (matrix-vector work per step).
 
 Conversions cost about 1-3 us per entry each way (Python objects are made or

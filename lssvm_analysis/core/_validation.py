@@ -10,6 +10,7 @@ import mpmath
 import numpy as np
 
 __all__ = [
+    "short_repr",
     "as_matrix",
     "as_vector",
     "check_square",
@@ -25,7 +26,8 @@ __all__ = [
 ]
 
 
-def _short(value) -> str:
+def short_repr(value) -> str:
+    """repr(value) cut to 80 characters, for the value part of an error message."""
     r = repr(value)
     return r if len(r) <= 80 else r[:77] + "..."
 
@@ -137,27 +139,27 @@ def is_symmetric(a: np.ndarray, *, block: int = 512) -> bool:
 
 def check_positive(name: str, value) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"expected a positive real number for {name}, got {name}={_short(value)}")
+        raise TypeError(f"expected a positive real number for {name}, got {name}={short_repr(value)}")
     if not (np.isfinite(float(value)) and value > 0):
-        raise ValueError(f"expected a positive finite number for {name}, got {name}={_short(value)}")
+        raise ValueError(f"expected a positive finite number for {name}, got {name}={short_repr(value)}")
     return value
 
 
 def check_open_interval(name: str, value, lo: float, hi: float) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"expected a real number in ({lo}, {hi}) for {name}, got {name}={_short(value)}")
+        raise TypeError(f"expected a real number in ({lo}, {hi}) for {name}, got {name}={short_repr(value)}")
     if not (lo < value < hi):
-        raise ValueError(f"expected {name} in the open interval ({lo}, {hi}), got {name}={_short(value)}")
+        raise ValueError(f"expected {name} in the open interval ({lo}, {hi}), got {name}={short_repr(value)}")
     return value
 
 
 def check_int(name: str, value, *, minimum: int = 0, maximum: int | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"expected an integer for {name}, got {name}={_short(value)}")
+        raise TypeError(f"expected an integer for {name}, got {name}={short_repr(value)}")
     if value < minimum:
-        raise ValueError(f"expected {name} >= {minimum}, got {name}={_short(value)}")
+        raise ValueError(f"expected {name} >= {minimum}, got {name}={short_repr(value)}")
     if maximum is not None and value > maximum:
-        raise ValueError(f"expected {name} <= {maximum}, got {name}={_short(value)}")
+        raise ValueError(f"expected {name} <= {maximum}, got {name}={short_repr(value)}")
     return int(value)
 
 
@@ -193,12 +195,12 @@ def as_rng(name: str, value) -> np.random.Generator:
           or (isinstance(value, (list, tuple)) and len(value) > 0 and all(entropy(v) for v in value)))
     if not ok:
         raise TypeError(f"expected None, an int >= 0 (or a sequence of them) or a numpy.random.Generator "
-                        f"for {name}, got {name}={_short(value)}")
+                        f"for {name}, got {name}={short_repr(value)}")
     return np.random.default_rng(value)
 
 
 def check_bool(name: str, value) -> bool:
     """``value`` as a bool; anything but True / False (NumPy's included) is a TypeError naming ``name``."""
     if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"expected True or False for {name}, got {name}={_short(value)}")
+        raise TypeError(f"expected True or False for {name}, got {name}={short_repr(value)}")
     return bool(value)

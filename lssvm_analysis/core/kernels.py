@@ -38,9 +38,9 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ._validation import _all_finite, _short, as_matrix, check_finite, check_int, check_positive, \
-    check_representable
-from .linalg import mirror_band, strict_upper_mask
+from ._validation import _all_finite, as_matrix, check_finite, check_int, check_positive, \
+    check_representable, short_repr
+from .symmetric import mirror_band, strict_upper_mask
 from .memory import ensure_memory
 from .precision import get_precision
 
@@ -110,9 +110,9 @@ def _check_product_kernel(K, name, Z):
 
 def _check_t(t):
     if isinstance(t, bool) or not isinstance(t, numbers.Real):
-        raise TypeError(f"expected a real number t >= 0 for the polynomial kernel, got t={_short(t)}")
+        raise TypeError(f"expected a real number t >= 0 for the polynomial kernel, got t={short_repr(t)}")
     if not (np.isfinite(float(t)) and t >= 0):
-        raise ValueError(f"expected t >= 0 for the polynomial kernel, got t={_short(t)}")
+        raise ValueError(f"expected t >= 0 for the polynomial kernel, got t={short_repr(t)}")
     return float(t)
 
 

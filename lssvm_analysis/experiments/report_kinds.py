@@ -34,7 +34,7 @@ from .. import datasets
 from ..analysis import conditioning as cond
 from ..analysis import crossover
 from ..analysis.validation import cross_validate
-from ..core.linalg import kappa2
+from ..core.condition import kappa2
 from ..core.precision import get_precision
 from ..solvers import fit, get_solver
 from . import crossover_timing
@@ -317,7 +317,7 @@ KINDS = {
 #: Kinds whose rows changed meaning: version 2 of crossover-timing names its wall-clock columns time_*,
 #: version 3 adds the condition estimate, the loop's vector updates and H^T beta to the rate model and
 #: times its kernels in the solvers' order and memory state, version 4 times the solvers after their
-#: symmetrizing pass became a banded copy (core.linalg.mirror_lower) instead of an index-array scatter.
+#: symmetrizing pass became a banded copy (core.symmetric.mirror_lower) instead of an index-array scatter.
 _VERSIONS = {"crossover-timing": 4}
 
 for _name, (_func, _val) in KINDS.items():

@@ -10,7 +10,7 @@ feature space), ``v``, ``b_e``, ``beta``, ``Omega_e`` as in the paper.
 Support vectors (§2.1)
     The kernel matrix is factorized column by column; a column whose pivot
     root sqrt(K_jj - ||l_j||^2) is below ``eta`` is deleted (Abe 2005) -- see
-    :func:`lssvm_analysis.core.linalg.thresholded_cholesky`.  The kept indices
+    :func:`lssvm_analysis.core.incomplete_cholesky.thresholded_cholesky`.  The kept indices
     i_1 < ... < i_N are the support vectors; ``L`` is the Cholesky factor of
     K[S, S].
 
@@ -70,7 +70,9 @@ import numpy as np
 from ..core._validation import check_open_interval
 from ..core.condest import cholesky_conditioning
 from ..core.exceptions import CholeskyBreakdownError
-from ..core.linalg import bordered_matrix, mirror_lower, thresholded_cholesky
+from ..core.incomplete_cholesky import thresholded_cholesky
+from ..core.linalg import bordered_matrix
+from ..core.symmetric import mirror_lower
 from ..core.memory import ensure_memory
 from ..core.precision import get_precision, precision_of
 from .formation import reduced_lssvr_problem

@@ -15,7 +15,7 @@ Parameter mapping (paper -> ours)
 
 Algorithm 1 as implemented (our symbols, ``mlam = m lambda = 1/C``)
 -------------------------------------------------------------------
-1. ``P`` (m x r) and the pivots ``B`` by :func:`~lssvm_analysis.core.linalg.pivoted_cholesky`
+1. ``P`` (m x r) and the pivots ``B`` by :func:`~lssvm_analysis.core.incomplete_cholesky.pivoted_cholesky`
    (stop at r pivots or on the residual trace); ``gamma^(0) = 0``.
 2. ``J = mlam I_r + P^T P - (1/m)(P^T e)(P^T e)^T`` (27), ``j_form="literal"``; or
    ``J = mlam I_r + P_c^T P_c`` with ``P_c = P - e mean(P)`` (``j_form="centered"``,
@@ -84,7 +84,8 @@ import scipy.special
 
 from ..core._validation import check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
-from ..core.linalg import householder_qr, pivoted_cholesky
+from ..core.incomplete_cholesky import pivoted_cholesky
+from ..core.qr import householder_qr
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant

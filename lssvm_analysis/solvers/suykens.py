@@ -64,8 +64,9 @@ import numpy as np
 
 from ..core.condest import NOT_ESTIMATED, Conditioning, cholesky_conditioning, lu_factor, norm1
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning, FallbackWarning, LUBreakdownError
-from ..core.linalg import (bordered_rhs, bordered_shell, cg_iteration_bound, kappa2, set_border,
-                           simultaneous_cg)
+from ..core.cg import cg_iteration_bound, simultaneous_cg
+from ..core.condition import kappa2
+from ..core.linalg import bordered_rhs, bordered_shell, set_border
 from ..core.memory import PeakMemory
 from ..core.precision import get_precision
 from .result import PhaseTimer
@@ -527,7 +528,7 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
     -----
     H is formed and stored (Suykens recomputes its entries at every step
     instead).  The two systems run the Hestenes-Stiefel iteration printed
-    after (3.25) side by side (:func:`lssvm_analysis.core.linalg.simultaneous_cg`:
+    after (3.25) side by side (:func:`lssvm_analysis.core.cg.simultaneous_cg`:
     each keeps its own step lengths, stop and history), and each iteration
     multiplies H by the N x 2 block of both directions: one pass over H,
     4 N^2 flops, where two H-vector products would read H twice; (3.26)-(3.27) bound the iterations by

@@ -57,7 +57,8 @@ from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import LAPACK_THRESHOLD, register, variant
 from .formation import ExactProblem, bordered_columns_dd, normal_equations
 from .result import PhaseTimer
-from ..core.linalg import bordered_matrix, kappa2
+from ..core.condition import kappa2
+from ..core.linalg import bordered_matrix
 from .suykens import _coef, _form
 
 __all__ = ["fit_op_lssvm", "fit_ip_lssvm", "least_squares_system", "press_curve",

@@ -112,7 +112,8 @@ import scipy.linalg
 from ..core._validation import as_rng, check_int
 from ..core.condest import matrix_conditioning
 from ..core.exceptions import CholeskyBreakdownError, FallbackWarning
-from ..core.linalg import householder_qr, mirror_lower
+from ..core.qr import householder_qr
+from ..core.symmetric import mirror_lower
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant
 from . import _zhao_sun_recursive  # noqa: F401  (registers rr-lssvr)

@@ -68,7 +68,7 @@ import scipy.linalg
 
 from ...core._validation import as_matrix, check_finite, check_int, check_positive
 from ...core.kernels import make_kernel
-from ...core.linalg import thresholded_cholesky
+from ...core.incomplete_cholesky import thresholded_cholesky
 from ...core.precision import get_precision
 from ._common import BreakdownScan, log_grid  # noqa: F401
 

@@ -20,7 +20,8 @@ import scipy.linalg
 
 from ...core._validation import as_matrix, as_vector, check_finite, check_positive
 from ...core.kernels import rbf_kernel
-from ...core.linalg import bordered_matrix, cg_iteration_bound, hestenes_stiefel_cg
+from ...core.cg import cg_iteration_bound, hestenes_stiefel_cg
+from ...core.linalg import bordered_matrix
 from ...core.precision import get_precision
 from ..reference import reference_solve
 

@@ -1,0 +1,55 @@
+"""Householder QR with every operation in the precision, for the precisions LAPACK does not have.
+
+:func:`householder_qr` returns R of A = QR (and Q^T b); float32 / float64
+callers use LAPACK's geqrf instead.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["householder_qr"]
+
+
+def householder_qr(A, p, b=None):
+    """R of A = Q R by Householder reflections, every operation in precision p (Golub & Van Loan 5.2.1).
+
+    Parameters
+    ----------
+    A : (m, n) array in p, m >= n
+        Not modified.
+    p : Precision
+    b : (m,) array in p, optional
+        Reflected along with A's columns.
+
+    Returns
+    -------
+    R : (n, n) array, upper triangular (its strict lower part exactly 0)
+    y : (n,) array, the first n entries of Q^T b, or None without b
+
+    Notes
+    -----
+    For longdouble and mpN, which LAPACK does not have (float32/float64 callers
+    use geqrf).  2 m n^2 - 2 n^3/3 flops.  Backward stable: R is the exact
+    factor of A + dA with ||dA_j|| <= c m n u ||A_j|| (Higham, *Accuracy and
+    Stability*, Thm 19.4).  The reflection sends each column to -sign(a_0) ||a||
+    e_1 (no cancellation in v_0 = a_0 - alpha).
+    """
+    A = np.array(A, copy=True)
+    y = None if b is None else np.array(b, copy=True)
+    n = A.shape[1]
+    two, zero = p.scalar(2), p.scalar(0)
+    for k in range(n):
+        a = A[k:, k]
+        alpha = p.sqrt(np.array([a @ a], dtype=A.dtype))[0]
+        if not (alpha > zero):
+            continue
+        if a[0] > zero:
+            alpha = -alpha
+        v = a.copy()
+        v[0] = v[0] - alpha
+        beta = two / (v @ v)
+        A[k:, k:] = A[k:, k:] - np.outer(v, beta * (v @ A[k:, k:]))
+        if y is not None:
+            y[k:] = y[k:] - v * (beta * (v @ y[k:]))
+        A[k + 1:, k] = zero
+    return A[:n, :n], (None if y is None else y[:n])
