@@ -27,7 +27,7 @@ from ..experiments.report_kinds import loads
 from ..solvers import get_solver
 from .plan import decades, options
 from .registry import register_section
-from .sections_table import TABLE_METHODS, choose, crossover_blocks, table1_blocks
+from .sections_abe_tables import TABLE_METHODS, choose, crossover_blocks, table1_blocks
 
 __all__ = ["AbeSettings", "SETTINGS", "abe_conditioning_blocks", "plan", "render"]
 
