@@ -31,5 +31,5 @@ __all__ = [
 from . import fit_kind  # noqa: E402,F401  (registers kind "fit")
 # Every paper's task kinds register when ``experiments`` is imported, so a Dask worker or a user
 # script that never imports ``report`` can run any sweep.
-from . import asv_import, report_kinds  # noqa: E402,F401  (register their kinds)
+from . import asv_import, kinds_abe, kinds_suykens, kinds_system  # noqa: E402,F401  (register their kinds)
 from . import kinds_chen_zhou, kinds_suykens_tables, kinds_vieira, kinds_zhao_sun  # noqa: E402,F401

@@ -18,7 +18,8 @@ from ..solvers import get_solver
 from .. import datasets as registry
 
 __all__ = ["TaskKind", "UnknownTaskKindError", "register_task_kind", "task_kinds",
-           "get_task_kind", "validate_registry_names", "check_dataset_names"]
+           "get_task_kind", "validate_registry_names", "validate_no_solver", "check_dataset_names",
+           "raw_task_data"]
 
 
 class UnknownTaskKindError(ValueError):
@@ -45,6 +46,22 @@ def check_dataset_names(names) -> None:
 
     for name in names:
         registry.dataset_info(name)
+
+
+def validate_no_solver(spec) -> None:
+    """Validator of the kinds that take no solver: check precisions and datasets only."""
+
+    for name in spec.precisions:
+        get_precision(name)
+    if spec.datasets:
+        check_dataset_names([name for name, _ in spec.datasets])
+
+
+def raw_task_data(task):
+    """The task's data set as the datasets registry makes it (labels as stored; kind "fit"
+    codes them {-1, +1}, ``fit_kind.load_task_data``)."""
+
+    return registry.load(task.dataset, seed=task.seed, **task.dataset_kw)
 
 
 def _all_params(solver, params: dict) -> dict:

@@ -26,14 +26,13 @@ import time
 
 import numpy as np
 
-from .. import datasets
 from ..analysis.benchmarking import CVSignificanceIndex
 from ..analysis.conditioning.suykens import kkt_condition
 from ..analysis.tuning import GAMMAS, SIGMA_FACTORS
 from ..analysis.tuning import tune as la_tune
 from ..solvers import fit, get_solver
 from ..solvers.multiclass import MulticlassFit, hamming_decode, make_code
-from .kinds import register_task_kind
+from .kinds import raw_task_data, register_task_kind
 
 __all__ = ["BINARY_METHODS", "MULTI_METHODS", "SIGMA_FACTORS", "GAMMAS", "tune", "binary_row",
            "multi_row"]
@@ -48,10 +47,6 @@ BINARY_METHODS = {
 }
 #: Table 3.4's rows are these methods with each code (label "<method> (<CODE>)").
 MULTI_METHODS = BINARY_METHODS
-
-
-def _dataset(task):
-    return datasets.load(task.dataset, seed=task.seed, **task.dataset_kw)
 
 
 def _axes(kernel, n_inputs, o):
@@ -143,7 +138,7 @@ def _prune(X, y, params, o, seed):
 
 def binary_row(task) -> dict:
     """One Table 3.3 cell (kind ``suykens-table-binary``); Table 3.5 and precisions for RBF LS-SVM."""
-    ds = _dataset(task).as_pm1()
+    ds = raw_task_data(task).as_pm1()
     o = task.options
     label = task.params["method"]
     solver, kernel = BINARY_METHODS[label]
@@ -196,7 +191,7 @@ def _multi_acc(M, fits, classes, X, y) -> float:
 
 def multi_row(task) -> dict:
     """One Table 3.4 cell (kind ``suykens-table-multi``); Table 3.5 for the 1vs1 RBF LS-SVM."""
-    ds = _dataset(task)
+    ds = raw_task_data(task)
     o = task.options
     label, code = task.params["method"], task.params["code"]
     solver, kernel = MULTI_METHODS[label]

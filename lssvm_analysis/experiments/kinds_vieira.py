@@ -25,7 +25,7 @@ from ..solvers import fit, get_solver
 from ..solvers import vieira as V
 from ..solvers.result import PhaseTimer
 from .kinds import register_task_kind
-from .report_kinds import dumps
+from .arrays import dumps
 from .seeding import task_rng
 
 __all__ = ["split_row", "scaling_row", "stability_row", "TABLE_METHODS", "REFERENCE_PRECISION"]

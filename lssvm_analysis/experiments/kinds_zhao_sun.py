@@ -17,7 +17,7 @@ Kinds
                       one run) and of random reduced LSSVRs at a few sizes,
                       with the full LS-SVM beside them.
 
-Rows hold JSON scalars; arrays are JSON text (``report_kinds.dumps``).
+Rows hold JSON scalars; arrays are JSON text (``arrays.dumps``).
 """
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ from ..solvers import fit
 from ..solvers._zhao_sun_recursive import rr_step_system
 from ..solvers.zhao_sun import reduced_system
 from .kinds import register_task_kind
-from .report_kinds import dumps
+from .arrays import dumps
 from .seeding import with_task_rng
 
 __all__ = ["error_growth_row", "ridge_row", "greedy_random_row", "support_sizes", "objective_ld"]

@@ -23,7 +23,7 @@ from .html import Section
 from ..core.precision import get_precision, precisions
 from ..experiments import SweepSpec
 from ..experiments.asv_import import ASV_SWEEP
-from ..experiments.report_kinds import loads
+from ..experiments.arrays import loads
 from ..solvers import get_solver
 from .plan import decades, options
 from .registry import register_section

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..experiments import SweepSpec
-from ..experiments.report_kinds import loads
+from ..experiments.arrays import loads
 from ..solvers import get_solver, solvers
 from ._util import errors_note, num, ok
 from .figures import (fmt_num, log_axes, overlay_width, panel_grid, panel_title, save_figure, save_table,

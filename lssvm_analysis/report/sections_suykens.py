@@ -20,7 +20,7 @@ from .figures import (empty_panel, fmt_num, log_axes, new_figure, panel_grid, pr
 from .html import Section
 from ..core.precision import precisions
 from ..experiments import SweepSpec
-from ..experiments.report_kinds import loads
+from ..experiments.arrays import loads
 from ..solvers import get_solver, solvers
 from ..solvers.suykens import kkt_system
 from .plan import decades, options

@@ -9,7 +9,7 @@ from ..datasets import VIEIRA_UNAVAILABLE, vieira_test_fraction
 from ..experiments import SweepSpec
 from ..experiments.claims.vieira import TABLE2, table_long
 from ..experiments.kinds_vieira import REFERENCE_PRECISION, TABLE_METHODS
-from ..experiments.report_kinds import loads
+from ..experiments.arrays import loads
 from ..solvers import get_solver
 from ._util import errors_note, num, ok
 from .figures import (fmt_num, log_axes, new_figure, precision_color, precision_marker, precision_rank,

@@ -15,7 +15,7 @@ from ..core.precision import precisions
 from ..experiments import SweepSpec
 from ..experiments import kinds_zhao_sun  # noqa: F401  (registers the kinds)
 from ..experiments.claims.zhao_sun import SIMILAR
-from ..experiments.report_kinds import loads
+from ..experiments.arrays import loads
 from ..solvers import get_solver
 from ._util import errors_note, ok, span
 from .figures import fmt_num, log_axes, new_figure, panel_grid, precision_rank, save_figure, save_table

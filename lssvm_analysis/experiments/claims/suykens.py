@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from ..report_kinds import dumps, loads
+from ..arrays import dumps, loads
 from ._ledger import Verdict, register_claim
 from .stats import better, deviations_text, fmt_num, not_worse, paired
 from .suykens_printed import T33_DOMAINS, T34_DOMAINS, T35_DOMAINS, TABLE_3_3, TABLE_3_4, TABLE_3_5_COUNTS

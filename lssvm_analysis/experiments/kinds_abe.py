@@ -1,9 +1,8 @@
-"""Task kinds of the report's sweeps, registered at import (workers import this module).
+"""Task kinds of Abe's sections of the report, registered at import (workers import this module).
 
 Each kind is a module-level ``row(task) -> dict`` of JSON scalars (arrays
-are stored as JSON text); the experiments layer stores the rows in SQLite,
-so a report re-run reuses them.  These functions run solvers and analysis
-code; the report *sections* only read the stored rows.
+are stored as JSON text, :mod:`.arrays`); the experiments layer stores the
+rows in SQLite, so a report re-run reuses them.
 
 Kinds
 -----
@@ -14,72 +13,34 @@ Kinds
                     grid + bisection), with the prediction beside it.
 ``primal-dual``     els-primal against els-dual on the test set at one C.
 ``cv``              k-fold cross-validation error of one solver at one point.
-``kkt-condition``   kappa of the KKT matrix, of H and of diag(s, H) at one gamma.
-``cg-iterations``   CG iterations on H eta = y, H nu = 1 against (3.27).
-``pruning-path``    Suykens' pruning path (#SV, error) on a data set.
 ``crossover-timing`` primal and dual training time at one (M, N/M), with the
                     rates of the kernels each formation runs, timed in the same
                     run, and the rate-calibrated prediction (``predicted_*``).
-``system-spectrum`` eigen/singular values and kappa_2 of the system any
-                    registered solver forms (the report's appendix).
 """
 from __future__ import annotations
 
-import json
 import time
 
 import numpy as np
 
-from .. import datasets
 from ..analysis import conditioning as cond
 from ..analysis import crossover
 from ..analysis.validation import cross_validate
-from ..core.condition import kappa2
-from ..core.precision import get_precision
-from ..solvers import fit, get_solver
+from ..solvers import fit
 from . import crossover_timing
-from .fit_kind import accepts_combination, load_task_data, select_solver_params
-from .kinds import check_dataset_names, register_task_kind, validate_registry_names
-from .seeding import with_task_rng
+from .arrays import dumps
+from .kinds import raw_task_data, register_task_kind, validate_no_solver
 
-__all__ = ["KINDS", "dumps", "loads"]
+__all__ = ["KINDS", "CROSSOVER_TIME_COLUMNS", "abe_spectrum_row", "breakdown_scan_row", "primal_dual_row",
+           "cv_row", "crossover_timing_row"]
 
 NAN = float("nan")
 _BREAKDOWN_PRECISIONS = ("float32", "float64", "longdouble")
 
 
-def dumps(a) -> str:
-    """Array -> JSON text (NaN/inf kept as tokens)."""
-    return json.dumps([float(v) for v in np.ravel(np.asarray(a, dtype=float))], allow_nan=True)
-
-
-def loads(text) -> np.ndarray:
-    """JSON text -> float64 array (empty for None/NaN)."""
-    if not isinstance(text, str) or not text:
-        return np.empty(0)
-    return np.asarray(json.loads(text), dtype=float)
-
-
-def _dataset(task):
-
-    return datasets.load(task.dataset, seed=task.seed, **task.dataset_kw)
-
-
-def _no_solver_validate(spec):
-    """Kinds that take no solver: check precisions and datasets only."""
-
-    for name in spec.precisions:
-        get_precision(name)
-    if spec.datasets:
-        check_dataset_names([name for name, _ in spec.datasets])
-
-
-# --------------------------------------------------------------------------- #
-# Abe
-# --------------------------------------------------------------------------- #
 def abe_spectrum_row(task) -> dict:
     """Singular values of H_m, H_c for (sigma2, eta) and the mp check of the small end."""
-    ds = _dataset(task)
+    ds = raw_task_data(task)
     P = task.params
     feat = cond.empirical_features(ds.X_train, sigma2=P["sigma2"], eta=P["eta"],
                                    feature_map=P.get("feature_map", "kernel"))
@@ -114,7 +75,7 @@ def abe_spectrum_row(task) -> dict:
 
 def breakdown_scan_row(task) -> dict:
     """First breakdown C of ``task.solver`` in ``task.precision`` and the prediction."""
-    ds = _dataset(task)
+    ds = raw_task_data(task)
     P = dict(task.params)
     o = task.options
     t0 = time.perf_counter()
@@ -138,7 +99,7 @@ def breakdown_scan_row(task) -> dict:
 def primal_dual_row(task) -> dict:
     """els-primal vs els-dual at one C: relative difference of test predictions and bias."""
 
-    ds = _dataset(task)
+    ds = raw_task_data(task)
     P = dict(task.params)
     fp = fit("els-primal", ds.X_train, ds.y_train, precision=task.precision, **P)
     fd = fit("els-dual", ds.X_train, ds.y_train, precision=task.precision, **P)
@@ -164,7 +125,7 @@ def cv_row(task) -> dict:
     folds of ``default_rng(seed or 0).permutation(N)``.
     """
 
-    ds = _dataset(task)
+    ds = raw_task_data(task)
     k = int(task.options.get("folds", 5))
     df = cross_validate(task.solver, ds.X_train, ds.y_train, folds=k, scoring="mae",
                         precision=task.precision, seed=0 if task.seed is None else task.seed,
@@ -178,53 +139,6 @@ def cv_row(task) -> dict:
             "status": "ok" if len(maes) else "breakdown"}
 
 
-# --------------------------------------------------------------------------- #
-# Suykens
-# --------------------------------------------------------------------------- #
-def kkt_condition_row(task) -> dict:
-    ds = _dataset(task)
-    df = cond.kkt_condition(ds.X_train, sigma2=task.params["sigma2"], C_grid=[task.params["C"]],
-                            precision=task.precision or "float64")
-    return {k: (v.item() if isinstance(v, np.generic) else v) for k, v in df.iloc[0].items()
-            if k not in ("C", "precision")}
-
-
-def cg_iterations_row(task) -> dict:
-    ds = _dataset(task)
-    out = cond.cg_iterations(ds.X_train, ds.y_train, sigma2=task.params["sigma2"],
-                             C=task.params["C"], precision=task.precision)
-    out.pop("C")
-    out.pop("precision")
-    return out
-
-
-def pruning_path_row(task) -> dict:
-    """The whole path of ``lssvm-pruned`` (Suykens §3.7) on the test set, as JSON arrays.
-
-    The index is the MSE on the data set's test part; the task's ``rtol`` (a
-    grid value) is set large by the report so the path runs down to
-    ``min_support`` and shows where Suykens' rule (stop at the first rise,
-    rtol = 0) would have stopped.
-    """
-
-    ds = _dataset(task)
-    f = fit("lssvm-pruned", ds.X_train, ds.y_train, precision=task.precision,
-            validation=(ds.X_test, ds.y_test), **task.params)
-    h = f.history
-    n_sv = np.asarray(h.get("n_support", []), dtype=float)
-    err = np.asarray(h.get("index", []), dtype=float)
-    rises = np.nonzero(err[1:] > np.minimum.accumulate(err)[:-1])[0] if len(err) > 1 else []
-    stop = int(n_sv[rises[0]]) if len(rises) else (int(n_sv[-1]) if len(n_sv) else -1)
-    mae = float(np.mean(np.abs(f.predict(ds.X_test) - ds.y_test))) if f.ok else NAN
-    return {"status": f.status, "path_n_support": dumps(n_sv), "path_mse": dumps(err),
-            "suykens_stop_n_support": stop, "final_n_support": f.n_support,
-            "final_test_mae": mae, "M": int(len(ds.y_train)),
-            "stop_reason": str(f.diagnostics.get("stop_reason", ""))}
-
-
-# --------------------------------------------------------------------------- #
-# primal/dual crossover timing (in-process, when no asv results exist)
-# --------------------------------------------------------------------------- #
 def crossover_timing_row(task) -> dict:
     """One point of :func:`lssvm_analysis.experiments.crossover_timing.measure_crossover` (input names prefixed)."""
 
@@ -250,45 +164,6 @@ def crossover_timing_row(task) -> dict:
     return out
 
 
-# --------------------------------------------------------------------------- #
-# every solver: the spectrum of the system it forms (the report's appendix)
-# --------------------------------------------------------------------------- #
-def system_spectrum_row(task) -> dict:
-    """Eigen- (symmetric) or singular values of the system ``task.solver`` formed, and kappa_2.
-
-    The fit runs in ``task.precision`` with the task's parameters; the
-    registry's ``system`` builder gives the matrix exactly as the solver formed
-    it, whose spectrum is computed in float64 (the matrix rounded to float64;
-    kappa_2 escalated to mp where float64 cannot resolve it, n <= 200).
-    """
-    info = get_solver(task.solver)
-    ds = load_task_data(task)
-    params = with_task_rng(task.solver, task, task.params)  # the fit rows' draws (e.g. support)
-    if info.takes_task:
-        params["task"] = ds.task
-    f = fit(task.solver, ds.X_train, ds.y_train, precision=task.precision, **params)
-    which = {"paper": info.paper, "configuration": info.configuration_label(
-        {o: params.get(o, v) for o, v in info.default_variant().items()})}
-    if not f.ok:  # a breakdown is a row of its solver configuration too
-        return {"status": f.status, "message": f.breakdown.describe() if f.breakdown else f.status, **which}
-    A = info.system(ds.X_train, ds.y_train, f, **params)[0]
-    A64 = get_precision(task.precision).to_float64(A)
-    symmetric = bool(np.array_equal(A64, A64.T))
-    w = np.linalg.eigvalsh(A64) if symmetric else np.linalg.svd(A64, compute_uv=False)
-    k = kappa2(A)
-    return {"n": int(A64.shape[0]), "symmetric": symmetric, "n_negative": int(np.sum(w < 0)),
-            "spectrum": dumps(np.sort(np.abs(w))[::-1]), "kappa2": k.value, "kappa_method": k.method,
-            "kappa_resolved": k.resolved, **which}
-
-
-def _spectrum_validate(spec):
-    validate_registry_names(spec)
-    for name in spec.solvers:
-        if get_solver(name).system is None:
-            raise ValueError(f"expected solvers with a system builder for kind 'system-spectrum', "
-                             f"got solver {name!r} (it forms no single linear system)")
-
-
 #: Wall-clock columns of measure_crossover and their record names: every
 #: wall-clock value, and every ratio of two, is a ``time_*`` column, so that
 #: ``TIMING_PREFIX`` separates the deterministic columns from the rest.
@@ -305,14 +180,11 @@ def _crossover_column(k: str) -> str:
 
 
 KINDS = {
-    "abe-spectrum": (abe_spectrum_row, _no_solver_validate),
+    "abe-spectrum": (abe_spectrum_row, validate_no_solver),
     "breakdown-scan": (breakdown_scan_row, None),
-    "primal-dual": (primal_dual_row, _no_solver_validate),
+    "primal-dual": (primal_dual_row, validate_no_solver),
     "cv": (cv_row, None),
-    "kkt-condition": (kkt_condition_row, _no_solver_validate),
-    "cg-iterations": (cg_iterations_row, _no_solver_validate),
-    "pruning-path": (pruning_path_row, _no_solver_validate),
-    "crossover-timing": (crossover_timing_row, _no_solver_validate),
+    "crossover-timing": (crossover_timing_row, validate_no_solver),
 }
 #: Kinds whose rows changed meaning: version 2 of crossover-timing names its wall-clock columns time_*,
 #: version 3 adds the condition estimate, the loop's vector updates and H^T beta to the rate model and
@@ -322,6 +194,3 @@ _VERSIONS = {"crossover-timing": 4}
 
 for _name, (_func, _val) in KINDS.items():
     register_task_kind(_name, _func, validate=_val, version=_VERSIONS.get(_name, 1))
-# like kind "fit": a solver gets only the grid keys it takes, on data sets of its task
-register_task_kind("system-spectrum", system_spectrum_row, validate=_spectrum_validate, version=3,
-                   select_params=select_solver_params, accepts=accepts_combination, replace=True)
