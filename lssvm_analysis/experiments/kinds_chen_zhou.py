@@ -43,7 +43,7 @@ from ..core.exceptions import InsufficientMemoryError
 from ..core.memory import ensure_memory, estimate_bytes
 from ..datasets.chen_zhou import lssvm_reference_decision
 from ..solvers import fit, get_solver
-from ..solvers.chen_zhou import decision_values
+from ..solvers.nystrom import decision_values
 from .kinds import register_task_kind
 from .seeding import with_task_rng
 

@@ -46,13 +46,8 @@ and sets ``gamma_i = 0`` exactly when ``z_i = p (xi_i^2 - tau^2) <= -40``
 pass, relative error a few u) and 1/(1 + e^-z) or e^z/(1 + e^z), whichever
 exponent is <= 0, for mpN.
 
-Nystrom feature map
--------------------
-``f(x) = p(x)^T upsilon + b`` with ``p(x) = P_B^{-1} k_B(x)`` (forward
-substitution) is the same function as (30), evaluated without forming
-``alpha_B = P_B^{-T} upsilon``, whose entries grow like ``cond(P_B)`` and cancel
-in the kernel sum: :func:`predict_nystrom` (diagnostics keep ``P_B`` and
-``upsilon``).
+The model's Nystrom feature-map prediction (``coef="feature-map"``) is in
+:mod:`.nystrom`.
 
 Precision hot spots (SEED_NOTES §3.5, §3.6)
 -------------------------------------------
@@ -76,7 +71,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from dataclasses import dataclass, fields
+from dataclasses import fields
 
 import numpy as np
 import scipy.linalg
@@ -86,14 +81,14 @@ from ..core._validation import check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
 from ..core.incomplete_cholesky import pivoted_cholesky
 from ..core.qr import householder_qr
-from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant
 from .exact_chen_zhou import exact_primal_model
+from .nystrom import NystromFit
 from .result import Fit, PhaseTimer
+from .sparsity import coefficient_counts
 
-__all__ = ["fit_pcp", "fit_sr", "NystromFit", "predict_nystrom", "decision_values", "smooth_gamma", "form_j",
-           "coefficient_counts", "default_n_support", "EXPIT_CUTOFF"]
+__all__ = ["fit_pcp", "fit_sr", "smooth_gamma", "form_j", "default_n_support", "EXPIT_CUTOFF"]
 
 _BOTH = ("regression", "classification")
 _KERNEL = ("C", "kernel", "sigma2", "degree", "t", "task")
@@ -283,14 +278,6 @@ class _Smoother:
             ez = prec.exp(-np.abs(z))
             s = np.where(z >= zero, one / (one + ez), ez / (one + ez))
         return np.where(z > self.cut, xi * s, zero), 0
-
-
-def coefficient_counts(alpha_B, m) -> dict:
-    """Exact zeros of the full alpha (alpha_N = 0) and |alpha| > 1e-8 max|alpha| (SEED_NOTES §0.3)."""
-    a = np.abs(np.asarray([float(v) for v in alpha_B]))
-    big = a.max() if a.size else 0.0
-    return {"n_exact_zeros": int(m - a.size + np.count_nonzero(a == 0)),
-            "n_significant": int(np.count_nonzero(a > 1e-8 * big)) if big > 0 else 0}
 
 
 def _nonzero_mask(a) -> np.ndarray:
@@ -496,78 +483,6 @@ def _run(name, X, y, *, precision, C, kernel, sigma2, degree, t, task, n_support
 
 
 # ---------------------------------------------------------------------------
-# Prediction
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class NystromFit(Fit):
-    """A pcp/sr-lssvm Fit with ``coef="feature-map"``: it predicts by :func:`predict_nystrom`.
-
-    ``coef_`` still holds alpha_B = P_B^{-T} upsilon (for the coefficient
-    counts and comparisons), but ``decision_function`` never uses it: f(x) =
-    p(x)^T upsilon + b with p(x) = P_B^{-1} k_B(x), the stable form of (30)
-    (SEED_NOTES §6: no explicit G, no cancellation over alpha_B).
-    """
-
-    def decision_function(self, X, *, native: bool = False):
-        """f(x) at the rows of X through the Nystrom feature map (float64 unless ``native``)."""
-        if self.status != "ok":
-            return super().decision_function(X, native=native)  # raises: no model
-        return _nystrom_values(self, X, native)
-
-
-def _nystrom_values(fit, X, native=False):
-    prec = get_precision(fit.precision)
-    with prec.context():
-        KB = fit.kernel(fit.X_support_, X, precision=prec)  # (r, n)
-        feats = prec.solve_triangular(fit.diagnostics["P_B"], KB, lower=True)
-        f = feats.T @ fit.diagnostics["upsilon"] + fit.bias_
-    return f if native else prec.to_float64(f)
-
-
-def _model_check(fit):
-    if fit.coef_ is None:
-        raise RuntimeError(f"expected a fit with a model, got status={fit.status!r}")
-
-
-def decision_values(fit, X, *, feature_map=False):
-    """f(x) of a pcp/sr-lssvm fit, also for a "not-converged" fit (its last iterate).
-
-    ``feature_map=False``: (30), ``sum_B alpha_i k(x_i, x) + b``;
-    ``True``: :func:`predict_nystrom`.  Float64 result.
-    """
-    _model_check(fit)
-    if feature_map:
-        return predict_nystrom(fit, X)
-    prec = get_precision(fit.precision)
-    with prec.context():
-        f = fit.kernel(X, fit.X_support_, precision=prec) @ fit.coef_ + fit.bias_
-    return prec.to_float64(f)
-
-
-def predict_nystrom(fit, X):
-    """f(x) = p(x)^T upsilon + b with p(x) = P_B^{-1} k_B(x) (the Nystrom feature map).
-
-    Parameters
-    ----------
-    fit : Fit of pcp-lssvm or sr-lssvm
-    X : (n, d) array
-
-    Returns
-    -------
-    f : (n,) float64
-
-    Notes
-    -----
-    One forward substitution with the r x r lower triangle P_B per call
-    (r^2 n multiply-adds) instead of forming alpha_B = P_B^{-T} upsilon: the
-    same function as (30) in exact arithmetic; ||p(x)||^2 <= k(x, x), so the
-    final dot product does not cancel the way the kernel sum over alpha_B can.
-    """
-    _model_check(fit)
-    return _nystrom_values(fit, X)
-
-
-# ---------------------------------------------------------------------------
 # Registered solvers
 # ---------------------------------------------------------------------------
 _COMMON_DOC = """
@@ -593,7 +508,7 @@ _COMMON_DOC = """
     coef : {"triangular", "feature-map"}
         The model as printed, (30) over alpha_B = P_B^{-T} upsilon (Comment 2),
         or a :class:`NystromFit` predicting by the feature map
-        (:func:`predict_nystrom`: alpha_B is still computed, never used)."""
+        (:func:`~lssvm_analysis.solvers.nystrom.predict_nystrom`: alpha_B is still computed, never used)."""
 
 
 @register("pcp-lssvm", tasks=_BOTH, paper="chen-zhou", equations="(24)-(29), Comment 1",
@@ -614,7 +529,7 @@ def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
         ``iterations`` = 1; diagnostics ``rank``, ``rank_stop`` (why the
         pivoted Cholesky stopped), ``trace_residual``, ``kappa_J`` (float64
         estimate), ``n_exact_zeros`` / ``n_significant`` of the full alpha,
-        ``P_B``, ``upsilon`` (for :func:`predict_nystrom`).  A Cholesky
+        ``P_B``, ``upsilon`` (for :func:`~lssvm_analysis.solvers.nystrom.predict_nystrom`).  A Cholesky
         breakdown of J gives status "breakdown".
 
     Raises

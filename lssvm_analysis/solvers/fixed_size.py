@@ -42,9 +42,10 @@ from ..core.exceptions import CholeskyBreakdownError
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant
-from .chen_zhou import coefficient_counts, default_n_support
+from .chen_zhou import default_n_support
 from .exact_chen_zhou import exact_fs_model
 from .result import PhaseTimer
+from .sparsity import coefficient_counts
 
 __all__ = ["fit_fslssvm", "renyi_prototypes", "eigh", "MAX_SWAPS_PER_POINT"]
 

@@ -68,9 +68,9 @@ from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import LAPACK_THRESHOLD, register, variant
-from .chen_zhou import coefficient_counts
 from .formation import ExactProblem, exact_targets, lssvm_system_dd, weighted_ridge_dd
 from .result import PhaseTimer
+from .sparsity import coefficient_counts
 
 __all__ = ["fit_rlssvm_w", "fit_rlssvm_y", "fit_wlssvm", "fit_irls01", "cccp_system",
            "weighted_system", "exact_cccp_model", "exact_weighted_model", "yang_gamma", "wang_gamma", "robust_weights", "weighted_median"]
