@@ -20,6 +20,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 import numpy as np
+from ..core._validation import short_repr as _short
 from .kinds import get_task_kind
 
 __all__ = ["SPEC_VERSION", "INPUT_COLUMNS", "SweepSpec", "Task", "canonical_json"]
@@ -42,11 +43,6 @@ def canonical_json(obj) -> str:
     floats give equal text; ``1000`` (int) and ``1000.0`` (float) differ.
     """
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), allow_nan=True)
-
-
-def _short(value) -> str:
-    r = repr(value)
-    return r if len(r) <= 80 else r[:77] + "..."
 
 
 def json_scalar(value, where: str):
