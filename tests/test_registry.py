@@ -65,15 +65,25 @@ def test_unregister_removes_a_solver(throwaway):
 
 
 @pytest.mark.parametrize("name", la.solvers())
-def test_declared_keywords_match_the_function(name):
-    """``params`` lists every keyword of the function but precision: callers rely on it, not on
-    ``inspect`` (this test is the one place that looks at a signature)."""
+def test_keywords_are_read_from_the_signature(name):
+    """``params`` is every keyword-only parameter of the function but precision, in signature
+    order (the registry reads it at registration); the ones without a default are required."""
     info = la.get_solver(name)
     sig = inspect.signature(info.func).parameters
-    keywords = {k for k, v in sig.items() if v.kind is v.KEYWORD_ONLY} - {"precision"}
-    assert set(info.params) == keywords
+    assert info.params == tuple(k for k, v in sig.items() if v.kind is v.KEYWORD_ONLY and k != "precision")
     required = {k for k, v in sig.items() if v.kind is v.KEYWORD_ONLY and v.default is v.empty}
     assert required <= set(info.required)
+
+
+def test_register_derives_params_from_a_new_signature():
+    def solver(X, y, *, precision="float64", C=1.0, depth=2):
+        """A throwaway."""
+
+    try:
+        _registry.register(THROWAWAY, tasks=("regression",), paper="p", equations="")(solver)
+        assert la.get_solver(THROWAWAY).params == ("C", "depth")
+    finally:
+        _registry._SOLVERS.pop(THROWAWAY, None)
 
 
 @pytest.mark.parametrize("name", la.solvers())
@@ -100,8 +110,11 @@ def test_register_refuses_malformed_entries():
     with pytest.raises(ValueError, match="tasks"):
         _registry.register("x", tasks=("ranking",), paper="p", equations="")
     with pytest.raises(ValueError, match="variant keywords"):
-        _registry.register("x", tasks=("regression",), paper="p", equations="", params=("C",),
-                           variants=(_registry.variant("ranking", "qr", "d"),))
+        _registry.register("x", tasks=("regression",), paper="p", equations="",
+                           variants=(_registry.variant("ranking", "qr", "d"),))(lambda X, y, *, C=1.0: 0)
+    with pytest.raises(ValueError, match="required keywords"):
+        _registry.register("x", tasks=("regression",), paper="p", equations="",
+                           required=("validation",))(lambda X, y, *, C=1.0: 0)
     with pytest.raises(ValueError, match="already registered"):
         _registry.register("lssvm-schur", tasks=("regression",), paper="p", equations="")(lambda: 0)
 

@@ -10,11 +10,16 @@ from .result import STATUSES, Fit, PhaseTimer
 __all__ = ["Fit", "PhaseTimer", "Problem", "RANDOM_KEYWORD", "STATUSES", "SolverInfo", "Variant", "fit", "get_solver",
            "register", "solvers", "unregister", "variant"]
 
-# Family modules register themselves on import (one line per family).
+# Solver modules register their solvers on import, one line per module, in
+# the order of the registry's listing (lssvm-pruned after Suykens' solvers,
+# rr-lssvr before reduced-lssvr).
 from . import suykens  # noqa: E402,F401
+from . import multiclass  # noqa: E402,F401
+from . import pruning  # noqa: E402,F401
 from . import abe  # noqa: E402,F401
 from . import baselines  # noqa: E402,F401
 from . import vieira  # noqa: E402,F401
+from . import _zhao_sun_recursive  # noqa: E402,F401
 from . import zhao_sun  # noqa: E402,F401
 from . import chen_zhou  # noqa: E402,F401
 from . import robust  # noqa: E402,F401

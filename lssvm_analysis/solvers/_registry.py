@@ -18,6 +18,7 @@ enumerates them like precisions.
 """
 from __future__ import annotations
 
+import inspect
 import itertools
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
@@ -29,7 +30,7 @@ from ..core.exceptions import UnexpectedParameterError, UnknownSolverError, Unsu
 from ..core.precision import get_precision, precisions as _precisions
 
 __all__ = ["SolverInfo", "Variant", "Problem", "TASKS", "RANDOM_KEYWORD", "register", "unregister", "solvers",
-           "get_solver", "fit", "variant"]
+           "get_solver", "fit", "fit_params", "variant"]
 
 TASKS = ("regression", "classification")
 
@@ -107,7 +108,8 @@ class SolverInfo:
     equations : str
         The equations of the paper the solver implements.
     params : tuple of str
-        Every keyword it takes besides ``precision`` (unified names: C,
+        Every keyword it takes besides ``precision``, in the order of its
+        signature, read from the signature at registration (unified names: C,
         sigma2, eta, task, validation, n_support, the variant keywords, ...).
         A solver that makes random choices takes them from ``rng``
         (:attr:`takes_rng`), never from a global or unseeded generator.
@@ -277,29 +279,32 @@ class SolverInfo:
 _SOLVERS: dict[str, SolverInfo] = {}
 
 
-def register(name: str, *, tasks, paper: str, equations: str, params=(), required=(), variants=(),
+def register(name: str, *, tasks, paper: str, equations: str, required=(), variants=(),
              precisions=None, system=None, example=None, backward_bound=None, description="",
              exact_model=None, peak=None, exact_note=""):
     """Decorator adding a solver function to the registry under ``name``.
 
-    See :class:`SolverInfo` for the arguments.  Variant keywords must be
-    among ``params``; ``tasks`` among :data:`TASKS`.
+    See :class:`SolverInfo` for the arguments.  The keywords the solver takes
+    (:attr:`SolverInfo.params`) are its function's keyword-only parameters but
+    ``precision``, read from the signature here (the package's one
+    ``inspect`` call): the list is written once, in the signature.  Variant
+    and required keywords must be among them; ``tasks`` among :data:`TASKS`.
     """
-    tasks, params, required, variants = tuple(tasks), tuple(params), tuple(required), tuple(variants)
+    tasks, required, variants = tuple(tasks), tuple(required), tuple(variants)
     if not tasks or not set(tasks) <= set(TASKS):
         raise ValueError(f"expected tasks among {TASKS}, got tasks={tasks!r}")
-    bad = sorted({v.option for v in variants} - set(params))
-    if bad:
-        raise ValueError(f"expected variant keywords among params {params}, got {bad}")
-    bad = sorted(set(required) - set(params))
-    if bad:
-        raise ValueError(f"expected required keywords among params {params}, got {bad}")
     if precisions is not None:
         precisions = tuple(get_precision(p).name for p in precisions)
 
     def deco(func):
         if name in _SOLVERS:
             raise ValueError(f"solver {name!r} is already registered")
+        params = _signature_keywords(func)
+        for what, names in (("variant", {v.option for v in variants}), ("required", set(required))):
+            bad = sorted(names - set(params))
+            if bad:
+                raise ValueError(f"expected {what} keywords among the keyword-only parameters {params} "
+                                 f"of {getattr(func, '__name__', func)!r}, got {bad}")
         _SOLVERS[name] = SolverInfo(name, func, tasks, paper, equations, params, required, variants,
                                     precisions, system, example,
                                     backward_bound or _default_backward_bound,
@@ -307,6 +312,12 @@ def register(name: str, *, tasks, paper: str, equations: str, params=(), require
         return func
 
     return deco
+
+
+def _signature_keywords(func) -> tuple[str, ...]:
+    """The keyword-only parameters of ``func`` but ``precision``, in signature order."""
+    return tuple(k for k, v in inspect.signature(func).parameters.items()
+                 if v.kind is v.KEYWORD_ONLY and k != "precision")
 
 
 def unregister(name: str) -> SolverInfo:
@@ -333,6 +344,17 @@ def solvers(task: str | None = None, *, paper: str | None = None) -> list[str]:
             raise ValueError(f"expected {name} in {sorted(known)}, got {name}={value!r}")
     return [n for n, s in _SOLVERS.items()
             if (task is None or task in s.tasks) and (paper is None or s.paper == paper)]
+
+
+def fit_params(fit, params: Mapping[str, Any]) -> dict:
+    """``fit.params`` overridden by those of ``params`` that the fit's solver takes.
+
+    What a ``system`` / ``exact_model`` hook rebuilds a fit from; other
+    keywords (the conformance battery passes every hook the same ones) are
+    ignored.
+    """
+    taken = get_solver(fit.solver).params
+    return {**dict(fit.params), **{k: v for k, v in params.items() if k in taken}}
 
 
 def get_solver(name: str) -> SolverInfo:

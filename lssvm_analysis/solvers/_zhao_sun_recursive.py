@@ -20,7 +20,7 @@ from ..core.condest import matrix_conditioning
 from ..core._validation import as_rng, check_bool, check_int
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import make_fit, validate_xy
-from ._registry import register, variant
+from ._registry import fit_params, register, variant
 from .formation import reduced_lssvr_problem
 from .result import PhaseTimer
 
@@ -32,8 +32,6 @@ JIAO_CANDIDATES = 59
 #: schur_tol=None: skip s_j <= SCHUR_C (|S| + 1) u h_jj (cholesky update; see _default_schur_tol).
 SCHUR_C = 8.0
 
-_PARAMS = ("C", "kernel", "sigma2", "degree", "t", "task", "n_support", "tol", "update", "schur_tol",
-           "n_candidates", "rng", "drift")
 _VARIANTS = (
     variant("update", "cholesky", "bordered Cholesky factor of H_S (pivoted Cholesky of (11)), "
             "Schur guard s_j > schur_tol h_jj"),
@@ -344,7 +342,7 @@ def rr_step_system(X, y, fit, step=None, **params):
     H : (k+1, k+1) array, c : (k+1,) array
         Bitwise the matrix the recursion bordered (same rows, same order).
     """
-    merged = {**dict(fit.params), **{k: v for k, v in params.items() if k in _PARAMS}}
+    merged = fit_params(fit, params)
     X, y, kern, p = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
                                 kernel=fit.kernel, precision=fit.precision)
     order = [int(j) for j in fit.support_]
@@ -415,7 +413,7 @@ def _diagnostics(log, order, stop, update, theta, n_candidates):
 
 
 @register("rr-lssvr", tasks=("regression", "classification"), paper="zhao-sun",
-          equations="(6)-(11); recursion derived", params=_PARAMS, variants=_VARIANTS,
+          equations="(6)-(11); recursion derived", variants=_VARIANTS,
           system=rr_system, example=_example, exact_model=exact_rr_model)
 def fit_rr_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", n_support=None, tol=1e-4, update="cholesky", schur_tol=None,

@@ -78,15 +78,13 @@ from ..core.precision import get_precision, precision_of
 from .formation import reduced_lssvr_problem
 from .result import PhaseTimer
 from ._common import breakdown_fit, make_fit, validate_xy
-from ._registry import register, variant
+from ._registry import get_solver, register, variant
 
 __all__ = ["fit_els_primal", "fit_els_dual", "FORMATIONS", "FEATURE_MAPS"]
 
 FORMATIONS = ("blas3", "as-described")
 FEATURE_MAPS = ("kernel", "whitened")
 
-_KERNEL_PARAMS = ("C", "kernel", "sigma2", "degree", "t", "eta", "feature_map")
-_PRIMAL_PARAMS = _KERNEL_PARAMS + ("formation",)
 _FORMATION_VARIANTS = (
     variant("formation", "blas3", "the N x N matrix of (7) as one GEMM on the centred H_m"),
     variant("formation", "as-described", "(7) accumulated from the outer products h(x_i) h(x_i)^T "
@@ -232,8 +230,9 @@ def _dual_solve(L, H, y, p):
 # --------------------------------------------------------------------------- #
 # system builders for the conformance battery
 # --------------------------------------------------------------------------- #
-def _rebuild(X, y, fit, params, allowed):
+def _rebuild(X, y, fit, params):
     """Re-run the fit's selection in fit.precision; check it gives fit.support_."""
+    allowed = get_solver(fit.solver).params
     unknown = sorted(set(params) - set(allowed) - {"precision"})
     if unknown:
         raise TypeError(f"expected parameters among {allowed}, got unexpected {unknown}")
@@ -281,7 +280,7 @@ def _primal_conformance(X, y, fit, **params):
         arithmetic of ``v`` (a certified reference is mapped without being
         rounded first).  ``unpack(fit.diagnostics["v"])`` reproduces the fit.
     """
-    y, p, sel, H, o = _rebuild(X, y, fit, params, _PRIMAL_PARAMS)
+    y, p, sel, H, o = _rebuild(X, y, fit, params)
     with p.context():
         A, rhs, h_bar, y_bar = _primal_system(H, y, o["C"], p, o.get("formation", "blas3"))
 
@@ -333,7 +332,7 @@ def _dual_conformance(X, y, fit, **params):
 
     Parameters and the precision of unpack as :func:`_primal_conformance`.
     """
-    y, p, sel, H, o = _rebuild(X, y, fit, params, _KERNEL_PARAMS)
+    y, p, sel, H, o = _rebuild(X, y, fit, params)
     M = H.shape[0]
     with p.context():
         A, rhs = bordered_matrix(_dual_matrix(H, o["C"], p), p.asarray(np.ones(M)), p.asarray(y), p)
@@ -352,7 +351,7 @@ def _dual_conformance(X, y, fit, **params):
 # the solvers
 # --------------------------------------------------------------------------- #
 @register("els-primal", tasks=("regression",), paper="abe", equations="(1)-(2), (6)-(7)",
-          params=_PRIMAL_PARAMS, system=_primal_conformance, variants=_FORMATION_VARIANTS,
+          system=_primal_conformance, variants=_FORMATION_VARIANTS,
           example=_example_eta, exact_model=exact_els_model)
 def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                    eta=1e-3, formation="blas3", feature_map="kernel"):
@@ -433,7 +432,7 @@ def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0
 
 
 @register("els-dual", tasks=("regression",), paper="abe", equations="(1)-(2), (9)-(11)",
-          params=_KERNEL_PARAMS, system=_dual_conformance, example=_example_eta,
+          system=_dual_conformance, example=_example_eta,
           exact_model=exact_els_model)
 def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  eta=1e-3, feature_map="kernel"):

@@ -38,7 +38,6 @@ from ._registry import register
 
 __all__ = ["fit_svc", "fit_svr"]
 
-_PARAMS = ("C", "kernel", "sigma2", "degree", "t", "tol", "max_iter")
 #: SMO iterations before a fit is "not-converged" (see fit_svc's max_iter).
 DEFAULT_MAX_ITER = 10 ** 6
 #: LIBSVM's iteration counter is a C int: a larger cap overflowed in scikit-learn's wrapper.
@@ -88,7 +87,7 @@ _NO_EXACT = ("a QP, not a linear system: its exact model would need the active s
 
 
 @register("svm-c", tasks=("classification",), paper="baseline", equations="LIBSVM C-SVC",
-          params=_PARAMS, precisions=("float64",), exact_note=_NO_EXACT)
+          precisions=("float64",), exact_note=_NO_EXACT)
 def fit_svc(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             tol=1e-3, max_iter=DEFAULT_MAX_ITER):
     """C-SVC by LIBSVM (scikit-learn ``SVC``), in the package's conventions.
@@ -135,7 +134,7 @@ def fit_svc(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
 
 
 @register("svm-eps", tasks=("regression",), paper="baseline", equations="LIBSVM epsilon-SVR",
-          params=_PARAMS + ("epsilon",), precisions=("float64",), exact_note=_NO_EXACT)
+          precisions=("float64",), exact_note=_NO_EXACT)
 def fit_svr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             epsilon=0.1, tol=1e-3, max_iter=DEFAULT_MAX_ITER):
     """epsilon-SVR by LIBSVM (scikit-learn ``SVR``), in the package's conventions.

@@ -91,8 +91,6 @@ from .sparsity import coefficient_counts
 __all__ = ["fit_pcp", "fit_sr", "smooth_gamma", "form_j", "default_n_support", "EXPIT_CUTOFF"]
 
 _BOTH = ("regression", "classification")
-_KERNEL = ("C", "kernel", "sigma2", "degree", "t", "task")
-_FACTOR = ("n_support", "trace_tol", "trace_rule")
 #: gamma_i = 0 exactly when p (xi^2 - tau^2) <= -EXPIT_CUTOFF (stable smoothing): expit(-40) < 4.3e-18.
 EXPIT_CUTOFF = 40.0
 #: Comment 4 (unspecified in the paper; SEED_NOTES DECISION): start at delta max|xi|,
@@ -512,7 +510,7 @@ _COMMON_DOC = """
 
 
 @register("pcp-lssvm", tasks=_BOTH, paper="chen-zhou", equations="(24)-(29), Comment 1",
-          params=_KERNEL + _FACTOR + ("j_form", "coef"), variants=_J_FORMS + _COEF,
+          variants=_J_FORMS + _COEF,
           exact_model=exact_primal_model)
 def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression", n_support=None, trace_tol=None, trace_rule="relative",
@@ -550,8 +548,6 @@ def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
 
 
 @register("sr-lssvm", tasks=_BOTH, paper="chen-zhou", equations="(19)-(31), Algorithm 1, Comments 1-4",
-          params=_KERNEL + _FACTOR + ("tau", "p", "tol", "max_iter", "j_form", "smoothing", "update",
-                                      "coef", "tau_schedule"),
           variants=_J_FORMS + (
               variant("smoothing", "stable", "gamma = xi expit(p(xi^2 - tau^2)), 0 below -40: no overflow"),
               variant("smoothing", "literal", "gamma by (22): e^{p(.)} overflows at p = 1e4", literal=True),

@@ -134,8 +134,6 @@ def eigh(A, prec):
 
 @register("fs-lssvm", tasks=("regression", "classification"), paper="chen-zhou",
           equations="Suykens et al. 2002 §6.4 (fixed-size LS-SVM, LS-SVMlab)",
-          params=("C", "kernel", "sigma2", "degree", "t", "task", "n_support", "n_swaps", "rng",
-                  "eig_floor", "features"),
           variants=(variant("features", "floored", "Lambda^{-1/2} of the eigenvalues above M u lambda_max only"),
                     variant("features", "literal", "Lambda^{-1/2} of every computed eigenvalue, as printed",
                             literal=True)),

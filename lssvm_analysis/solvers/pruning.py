@@ -197,9 +197,6 @@ def exact_pruned_model(X, y, fit, **params):
 
 @register("lssvm-pruned", tasks=("regression", "classification"), paper="suykens-ch3",
           equations="§3.7 (pruning algorithm), Figs. 3.8-3.11",
-          params=("C", "kernel", "sigma2", "degree", "t", "task", "base", "fraction", "validation",
-                  "index", "rtol", "atol", "min_support", "max_steps", "fraction_of", "reference",
-                  "index_support"),
           required=("validation",), example=_example_validation, exact_model=exact_pruned_model)
 def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                task="regression", base="lssvm-schur", fraction=0.05, validation=None, index=None,

@@ -76,7 +76,6 @@ __all__ = ["fit_rlssvm_w", "fit_rlssvm_y", "fit_wlssvm", "fit_irls01", "cccp_sys
            "weighted_system", "exact_cccp_model", "exact_weighted_model", "yang_gamma", "wang_gamma", "robust_weights", "weighted_median"]
 
 _BOTH = ("regression", "classification")
-_KERNEL = ("C", "kernel", "sigma2", "degree", "t", "task")
 _HAMPEL = (2.5, 3.0)
 _HUBER = 1.345
 _FLOOR = 1e-4
@@ -294,7 +293,7 @@ _CCCP_DOC = """
 
 
 @register("r-lssvm-w", tasks=_BOTH, paper="chen-zhou", equations="(6)-(8) (Wang & Zhong 2014)",
-          params=_KERNEL + ("tau", "tol", "max_iter"), system=cccp_system, backward_bound=_two_solve_bound,
+          system=cccp_system, backward_bound=_two_solve_bound,
           exact_model=exact_cccp_model)
 def fit_rlssvm_w(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", tau=1.0, tol=1e-2, max_iter=100):
@@ -308,7 +307,7 @@ fit_rlssvm_w.__doc__ = "R-LSSVM-W: CCCP on (6) with rule (8), one Cholesky of I 
 
 @register("r-lssvm-y", tasks=_BOTH, paper="chen-zhou",
           equations="(6)-(7) with Yang's smoothing (reconstructed)",
-          params=_KERNEL + ("tau", "h", "tol", "max_iter"), system=cccp_system,
+          system=cccp_system,
           backward_bound=_two_solve_bound, exact_model=exact_cccp_model)
 def fit_rlssvm_y(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", tau=1.0, h=0.1, tol=1e-2, max_iter=100):
@@ -454,7 +453,7 @@ def exact_weighted_model(X, y, fit, **params):
 
 
 @register("w-lssvm", tasks=_BOTH, paper="chen-zhou", equations="Suykens et al. 2002 (weighted LS-SVM)",
-          params=_KERNEL + ("weights", "max_iter", "tol", "sample_weight"), system=weighted_system,
+          system=weighted_system,
           backward_bound=_two_solve_bound, exact_model=exact_weighted_model,
           variants=(variant("weights", "hampel", "Hampel c1 = 2.5, c2 = 3 (Suykens et al. 2002)"),
                     variant("weights", "huber", "Huber 1.345 (LS-SVMlab)"),

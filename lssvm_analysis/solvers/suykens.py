@@ -79,7 +79,6 @@ __all__ = ["fit_kkt", "fit_schur", "fit_cg", "fit_krr", "fit_fisher",
            "kkt_system", "fisher_system", "krr_system", "fisher_targets"]
 
 _BOTH = ("regression", "classification")
-_PARAMS = ("C", "kernel", "sigma2", "degree", "t", "task")
 #: Peak of the dense fits that factor H in place (Schur / zero-bias): the one N^2 array
 #: (kernel, then factor) and the size-independent blocks of the GEMM kernel and the sign
 #: scaling (tracemalloc: 1.0248 words per entry at N = 1000, 1.0077 at 2000, 1.0041 at 3000
@@ -329,7 +328,7 @@ def _cg_bound(fit, n):
 # Solvers
 # ---------------------------------------------------------------------------
 @register("lssvm-kkt", tasks=_BOTH, paper="suykens-ch3", equations="(3.5), (3.32)",
-          params=_PARAMS, system=kkt_system, exact_model=exact_kkt_model,
+          system=kkt_system, exact_model=exact_kkt_model,
           peak=KKT_PEAK)
 def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression"):
@@ -412,7 +411,7 @@ def _schur(X, y, k, p, C, form, timer):
 
 
 @register("lssvm-schur", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.25), (3.5), (3.32)",
-          params=_PARAMS, system=kkt_system, backward_bound=_two_solve_bound,
+          system=kkt_system, backward_bound=_two_solve_bound,
           exact_model=exact_kkt_model,
           peak=DENSE_PEAK)
 def fit_schur(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
@@ -471,7 +470,7 @@ def _cg_options(n, p, rtol, vtol, maxiter, estimate_kappa):
 
 
 @register("lssvm-cg", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.27), (3.5), (3.32)",
-          params=_PARAMS + ("rtol", "vtol", "maxiter", "estimate_kappa"), system=kkt_system,
+          system=kkt_system,
           backward_bound=_cg_bound, exact_model=exact_kkt_model,
           peak=KKT_PEAK)
 def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
@@ -580,8 +579,8 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
                     conditioning=cond)
 
 
-@register("krr", tasks=_BOTH, paper="suykens-ch3", equations="(3.50), (3.62)", params=_PARAMS,
-          system=krr_system, exact_model=exact_krr_model,
+@register("krr", tasks=_BOTH, paper="suykens-ch3", equations="(3.50), (3.62)", system=krr_system,
+          exact_model=exact_krr_model,
           peak=DENSE_PEAK)
 def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression"):
@@ -633,7 +632,7 @@ def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
 
 
 @register("lssvm-fisher", tasks=("classification",), paper="suykens-ch3",
-          equations="(3.23), (3.32), §3.4.2 LS-SVM_F", params=_PARAMS, system=fisher_system,
+          equations="(3.23), (3.32), §3.4.2 LS-SVM_F", system=fisher_system,
           backward_bound=_two_solve_bound, exact_model=exact_fisher_model,
           peak=DENSE_PEAK)
 def fit_fisher(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
@@ -675,8 +674,3 @@ def fit_fisher(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
     return make_fit("lssvm-fisher", p, coef=coef, bias=b, support=np.arange(len(y)), X=X, kernel=k,
                     timer=timer, diagnostics={"s": float(s), "solution": _solution(coef, b, y, "fisher")},
                     params=params, conditioning=cond)
-
-
-# The pruning and multiclass wrappers live in their own modules; importing them
-# here registers lssvm-pruned along with this family.
-from . import multiclass, pruning  # noqa: E402,F401

@@ -65,7 +65,6 @@ __all__ = ["fit_op_lssvm", "fit_ip_lssvm", "least_squares_system", "press_curve"
            "NORMALIZATIONS", "IP_RANKINGS", "READINGS"]
 
 _BOTH = ("regression", "classification")  # package convention: regression is the default task
-_KERNEL = ("C", "kernel", "sigma2", "degree", "t", "task")
 NORMALIZATIONS = ("unit-norm", "standardize", "none")
 #: How the columns are ranked: "paper" (the columns of D given the kept bias column, projected out),
 #: "authors-code" (the authors' MATLAB, github Clifte/outros, Pesquisas/OP-LSSVM/Codigos/oplssvm/
@@ -425,8 +424,6 @@ def _op_select(D, l, p, ranked, rank_bias, press, timer):
 
 
 @register("op-lssvm", tasks=_BOTH, paper="vieira", equations="(3)-(10), §4 algorithm",
-          params=_KERNEL + ("ranking", "press", "solve", "k_max", "rank_bias", "normalize",
-                            "conditioning", "reading"),
           variants=(variant("ranking", "qr", "MRSR with a QR factor updated by column append (CGS2)"),
                     variant("ranking", "bordered-inverse", "MRSR with the explicit (D_A^T D_A)^{-1} "
                             "bordered update of the reference code", literal=True),
@@ -561,7 +558,6 @@ def _n_keep(L, prune_fraction):
 
 
 @register("ip-lssvm", tasks=_BOTH, paper="vieira", equations="(3)-(5); Carvalho & Braga 2009",
-          params=_KERNEL + ("prune_fraction", "order_by", "solve"),
           variants=_SOLVE_VARIANTS, system=least_squares_system, backward_bound=_ls_backward_bound,
           exact_model=exact_ip_model)
 def fit_ip_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,

@@ -115,8 +115,7 @@ from ..core.exceptions import CholeskyBreakdownError, FallbackWarning
 from ..core.qr import householder_qr
 from ..core.symmetric import mirror_lower
 from ._common import breakdown_fit, make_fit, validate_xy
-from ._registry import register, variant
-from . import _zhao_sun_recursive  # noqa: F401  (registers rr-lssvr)
+from ._registry import fit_params, register, variant
 from .formation import reduced_lssvr_problem
 from .result import PhaseTimer
 
@@ -129,7 +128,6 @@ ABSOLUTE_RIDGE = 1e-8
 #: relative-ridge: RIDGE_FACTOR * tr(H) / (|S| + 1).
 RIDGE_FACTOR = 1e-8
 
-_PARAMS = ("C", "kernel", "sigma2", "degree", "t", "task", "n_support", "support", "rng", "ridge")
 _VARIANTS = (
     variant("ridge", "lstsq", "QR of the stacked [Z^T; 0 | L_S^T/sqrt(C)]: same minimiser, cond not squared"),
     variant("ridge", "literal", "Cholesky of R + Z Z^T; + 1e-8 I only on a breakdown, as printed",
@@ -315,7 +313,7 @@ def _builder_system(X, y, fit, **params):
     "bias": theta[0]}``; ``unpack(fit.diagnostics["solution"])`` is the fit.
     ``params`` override ``fit.params`` (C, kernel parameters, task).
     """
-    merged = {**dict(fit.params), **{k: v for k, v in params.items() if k in _PARAMS}}
+    merged = fit_params(fit, params)
     X, y, k, p = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
                              kernel=fit.kernel, precision=fit.precision)
     with p.context():
@@ -340,7 +338,7 @@ def exact_reduced_model(X, y, fit, **params):
     compare.  Problem condition: kappa_2(M) of (7) as sqrt(kappa_inf(H))
     (:func:`formation.reduced_lssvr_problem`).
     """
-    merged = {**dict(fit.params), **{k: v for k, v in params.items() if k in _PARAMS}}
+    merged = fit_params(fit, params)
     X, y, _, _ = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
                              kernel=fit.kernel, precision="float64")
     return reduced_lssvr_problem(X, y, fit.kernel, merged["C"], fit.support_)
@@ -358,7 +356,7 @@ def _readonly(a):
 
 
 @register("reduced-lssvr", tasks=("regression", "classification"), paper="zhao-sun",
-          equations="(6)-(8)", params=_PARAMS, variants=_VARIANTS, system=_builder_system,
+          equations="(6)-(8)", variants=_VARIANTS, system=_builder_system,
           example=_example, exact_model=exact_reduced_model)
 def fit_reduced_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                       task="regression", n_support=None, support=None, rng=None, ridge="lstsq"):
