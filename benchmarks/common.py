@@ -37,7 +37,7 @@ for _name in ("lssvm_analysis.analysis.crossover", "lssvm_analysis.experiments.c
 __all__ = ["la", "TINY", "OneShot", "Missing", "size", "optional_module", "solver_names", "require_solver",
            "regression_data", "classification_data", "spd_matrix", "conditioned_system",
            "logspaced_spd", "kkt_system",
-           "solver_problem", "crossover_problem", "paper_solvers", "hardware_precisions", "native_precisions", "require_precision", "interleaved_min", "round_sig", "round_to",
+           "solver_problem", "crossover_problem", "paper_solvers", "variant_values", "hardware_precisions", "native_precisions", "require_precision", "interleaved_min", "round_sig", "round_to",
            "blas_threads", "limit_blas_threads"]
 
 #: Smoke-test mode: every size n becomes ``max(TINY_MIN, n // TINY_DIVISOR)`` (at most n).
@@ -98,8 +98,14 @@ def paper_solvers(paper: str) -> list:
 def _native() -> list:
     """The registry's precisions with a native NumPy dtype (not mp); [] when it cannot be read."""
     try:
-        return [n for n in la.precisions() if la.get_precision(n).dtype != object]
+        return list(la.precisions(native=True))
+    except TypeError:  # a version without the keyword: the floating dtypes of its registry
+        pass
     except Exception:  # noqa: BLE001 - an old or broken version must not break discovery
+        return []
+    try:
+        return [n for n in la.precisions() if la.get_precision(n).dtype.kind == "f"]
+    except Exception:  # noqa: BLE001
         return []
 
 
@@ -125,6 +131,17 @@ def require_precision(info, precision: str) -> None:
     supported = getattr(info, "supported_precisions", None)
     if supported is not None and precision not in supported():
         raise Missing(f"solver {info.name!r} does not run in {precision}")
+
+
+def variant_values(solver: str, option: str, *, literal: bool | None = None) -> list:
+    """The registered values of ``solver``'s variant keyword ``option``, default first (only the
+    paper's literal ones with ``literal=True``); ``["(none)"]`` where this version has none."""
+    try:
+        vs = la.get_solver(solver).variant_options().get(option, ())
+        names = [v.value for v in vs if literal is None or v.literal == literal]
+    except Exception:  # noqa: BLE001 - an old or broken version must not break discovery
+        names = []
+    return names or ["(none)"]
 
 
 def require_solver(name: str):

@@ -81,8 +81,8 @@ def _check_numeric(a, name):
         arr = np.asarray(a)
     except Exception:  # noqa: BLE001 - anything numpy cannot read is sklearn's to reject
         return
-    text = arr.dtype.kind in "US" or (arr.dtype == object and any(isinstance(v, (str, bytes))
-                                                                 for v in arr.flat))
+    text = arr.dtype.kind in "US" or (not np.issubdtype(arr.dtype, np.number)
+                                      and any(isinstance(v, (str, bytes)) for v in arr.flat))
     if text:
         raise TypeError(f"expected numeric values in {name}, got text (strings) in {name}; "
                         f"convert {name} to numbers first")
@@ -195,10 +195,7 @@ class _LSSVMBase(BaseEstimator):
         if clash:
             raise ValueError(f"expected {clash[0]} as a parameter of {type(self).__name__}, not in "
                              f"solver_params, got solver_params[{clash[0]!r}]={given[clash[0]]!r}")
-        keywords = {**given, **own}
-        if info.takes_task:
-            keywords["task"] = self._task
-        return keywords
+        return {**given, **own, **info.task_keywords(self._task)}
 
     def _weights(self, info, sample_weight):
         """``{"sample_weight": w}`` for a solver whose registry entry takes per-point weights.

@@ -48,8 +48,8 @@ from lssvm_analysis.report import report_sections  # noqa: E402,F401  (registers
 from lssvm_analysis.report.html import Section  # noqa: E402
 from lssvm_analysis.report.registry import get_section  # noqa: E402
 
-__all__ = ["BASE_SEED", "MP_MAX_N", "LAPACK_THRESHOLD", "PRECISION_PARAMS", "Exact", "RBFSystem",
-           "make_rbf_system"]
+__all__ = ["BASE_SEED", "MP_MAX_N", "LAPACK_THRESHOLD", "PRECISION_PARAMS", "U64", "Exact", "RBFSystem",
+           "make_rbf_system", "forward_bound", "to_f64"]
 
 BASE_SEED = int(os.environ.get("LSSVM_TEST_SEED", "20240611"))
 MP_MAX_N = 60
@@ -57,7 +57,23 @@ MP_MAX_N = 60
 # ratio error / (n * u * scale) below 30 passes.  Used wherever the gate says "c = 30".
 LAPACK_THRESHOLD = 30.0
 
+#: float64's unit roundoff u = 2^-53.
+U64 = la.get_precision("float64").unit_roundoff
+
 threadpool_limits(limits=1)
+
+
+def forward_bound(kappa, beta):
+    """Forward-error bound 2 kappa beta / (1 - kappa beta) of a solve with normwise backward
+    error beta of a system of condition kappa (Higham, Thm 7.2); asserts kappa beta < 1."""
+    assert kappa * beta < 1, f"the bound needs kappa beta < 1, got {kappa:.3g} * {beta:.3g}"
+    return 2 * kappa * beta / (1 - kappa * beta)
+
+
+def to_f64(a) -> np.ndarray:
+    """Any precision's array (or scalar) rounded entry by entry to float64, same shape."""
+    a = np.asarray(a)
+    return np.array([float(v) for v in a.flat], dtype=np.float64).reshape(a.shape)
 
 
 def pytest_configure(config):

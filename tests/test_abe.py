@@ -39,7 +39,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.linalg
-from conftest import LAPACK_THRESHOLD
+from conftest import LAPACK_THRESHOLD, U64, forward_bound, to_f64
 
 import lssvm_analysis as la
 from lssvm_analysis.datasets._mackey_glass import HORIZON, LAGS, mackey_glass, mackey_glass_series
@@ -48,7 +48,6 @@ from lssvm_analysis.analysis.reference import backward_error, forward_error, ref
 
 C_LAPACK = LAPACK_THRESHOLD
 SIGMA2 = 0.25
-U64 = la.get_precision("float64").unit_roundoff
 PHASES = {"selection", "kernel", "formation", "factorization", "solve"}
 CONFIGS = [  # (solver, options): every way the two solvers can be run
     ("els-primal", {"formation": "blas3", "feature_map": "kernel"}),
@@ -85,20 +84,10 @@ def mg40():
 
 
 # -- helpers ----------------------------------------------------------------------------
-def _f64(a):
-    a = np.asarray(a)
-    return np.array([float(v) for v in a.flat]).reshape(a.shape)
-
 
 def _ninf(a):
     a = np.asarray(a, dtype=np.float64)
     return float(np.abs(a).sum(axis=1).max()) if a.ndim == 2 else float(np.abs(a).max())
-
-
-def _fwd(kappa, beta):
-    """Forward-error bound 2 kappa beta / (1 - kappa beta) (Higham Thm 7.2)."""
-    assert kappa * beta < 1, f"the bound needs kappa beta < 1, got {kappa:.3g} * {beta:.3g}"
-    return 2 * kappa * beta / (1 - kappa * beta)
 
 
 def _system(fit, X, y):
@@ -113,7 +102,7 @@ def _z(fit):
 
 
 def _model(fit):
-    return np.concatenate([_f64(fit.coef_), [float(fit.bias_)]])
+    return np.concatenate([to_f64(fit.coef_), [float(fit.bias_)]])
 
 
 def _features(fit, X):
@@ -159,12 +148,12 @@ def _model_error(fit, X, y, *, kernel_rounding):
     """
     u, C = la.get_precision(fit.precision).unit_roundoff, fit.params["C"]
     H, L = _features(fit, X)
-    A, eps, eps_r = _backward(fit, H, L, _f64(_system(fit, X, y)[0]), y, u, kernel_rounding)
+    A, eps, eps_r = _backward(fit, H, L, to_f64(_system(fit, X, y)[0]), y, u, kernel_rounding)
     M, N = H.shape
     if fit.solver == "els-primal":
         kappa = np.linalg.cond(A)
         assert kappa * eps <= 0.5, (kappa, eps)
-        e_v = 2 * kappa * (eps * _n2(_f64(fit.diagnostics["v"])) + eps_r / _n2(A))
+        e_v = 2 * kappa * (eps * _n2(to_f64(fit.diagnostics["v"])) + eps_r / _n2(A))
         e_b = _n2(H.mean(axis=0)) * e_v
     else:
         assert C * eps * _n2(A) <= 0.5  # kappa_2(Omega_e) <= C ||Omega_e||
@@ -174,10 +163,10 @@ def _model_error(fit, X, y, *, kernel_rounding):
         big = _n2(nu) + abs(nu.sum() / s) * _n2(eta)
         E = 2 * eps * _n2(A)  # 2: second-order terms, kappa eps <= 1/2
         e_b = E * _n2(eta) * big / s
-        beta = _f64(fit.diagnostics["beta"])
+        beta = to_f64(fit.diagnostics["beta"])
         e_v = np.sqrt(C) / 2 * E * big + e_b * _n2(H.T @ eta) \
             + C_LAPACK * M * u * _n2(np.abs(H).T @ np.abs(beta))
-    coef = _f64(fit.coef_)
+    coef = to_f64(fit.coef_)
     if fit.params["feature_map"] == "whitened":
         e_c = e_v / np.linalg.svd(L, compute_uv=False)[-1] + C_LAPACK * N * u * np.linalg.cond(L) * _n2(coef)
     else:
@@ -281,7 +270,7 @@ def test_every_precision_solves_its_own_system(solver, opts, precision, mg40):
     assert be.value <= beta, be.ratio / len(rhs)
     ref = reference_solve(A, rhs, digits=max(20, int(precision.digits) + 5))
     fe = forward_error(z, ref)
-    assert fe.value <= _fwd(ref.cond_estimate, beta), (fe.value, ref.cond_estimate)
+    assert fe.value <= forward_bound(ref.cond_estimate, beta), (fe.value, ref.cond_estimate)
 
 
 # -- primal == dual, and the two formations -----------------------------------------------
@@ -306,8 +295,8 @@ def test_primal_equals_dual_for_moderate_C(eta, C, mg200):
     assert diff <= tol
     # The brief's form c max(kappa_p, kappa_d) u, with LAPACK's forward-error test ratio
     # ||x - x*|| / (||x*|| kappa u) <= 30 (xPOT04) for each of the two fits: c = 2 x 30.
-    kp = np.linalg.cond(_f64(_system(fp, X, y)[0]))
-    kd = np.linalg.cond(_f64(_system(fd, X, y)[0])[1:, 1:])
+    kp = np.linalg.cond(to_f64(_system(fp, X, y)[0]))
+    kd = np.linalg.cond(to_f64(_system(fd, X, y)[0])[1:, 1:])
     assert diff <= 2 * C_LAPACK * max(kp, kd) * U64
 
 
@@ -371,7 +360,7 @@ def test_kernel_map_with_N_equal_M_is_the_lssvm_of_K_squared(solver, C, rng):
     mp = la.get_precision("mp30")
     K = la.rbf_kernel(X, sigma2=s2, precision=mp)
     z = _lssvm_exact(X, y, C, K @ K, mp)
-    exact = np.concatenate([_f64(K @ z[1:]), [float(z[0])]])
+    exact = np.concatenate([to_f64(K @ z[1:]), [float(z[0])]])
     assert _rel(_model(fit), exact) <= _model_error(fit, X, y, kernel_rounding=True)
 
 
@@ -407,12 +396,12 @@ def test_float32_agrees_with_float64(solver, opts, mg40):
         phi_b = (_ninf(np.abs(H).T @ np.abs(y)) + np.abs(y).sum() * _ninf(t) / M) / _ninf(b64)
     else:
         phi, phi_b = _ninf(np.abs(H) @ np.abs(H).T) / _ninf(A64), 1.0
-    delta = max(_ninf(_f64(A32) - A64) / _ninf(A64), _ninf(_f64(b32) - b64) / _ninf(b64))
+    delta = max(_ninf(to_f64(A32) - A64) / _ninf(A64), _ninf(to_f64(b32) - b64) / _ninf(b64))
     # 2 x 3.45 u32: kernel entries enter products of two; + 1 for y; c l (u32 + u64): the formations
     assert delta <= (2 * 3.45 + 1 + C_LAPACK * length * (1 + U64 / u32)) * u32 * max(phi, phi_b), delta
     kappa = reference_solve(A64, b64, digits=20).cond_estimate
-    z32, z64 = _f64(_z(f32)), _f64(_z(f64))
-    tol = _fwd(kappa, _beta_solve(f32, M, N) + delta) + _fwd(kappa, _beta_solve(f64, M, N))
+    z32, z64 = to_f64(_z(f32)), to_f64(_z(f64))
+    tol = forward_bound(kappa, _beta_solve(f32, M, N) + delta) + forward_bound(kappa, _beta_solve(f64, M, N))
     assert tol < 1  # informative
     # the bounds are relative to ||z*||; ||z64|| >= ||z*|| (1 - fwd) is absorbed by the 2
     assert _ninf(z32 - z64) <= 2 * tol * _ninf(z64)
@@ -481,7 +470,7 @@ def test_large_C_dual_breaks_down_primal_solves_when_H_c_is_well_conditioned(mg2
     beta = C_LAPACK * N * U64
     assert backward_error(A, fp.diagnostics["v"], rhs).value <= beta
     ref = reference_solve(A, rhs, digits=20)
-    assert forward_error(fp.diagnostics["v"], ref).value <= _fwd(ref.cond_estimate, beta)
+    assert forward_error(fp.diagnostics["v"], ref).value <= forward_bound(ref.cond_estimate, beta)
     # saturation: A = H_c^T H_c + I/C -> cond(A) = cond(H_c)^2, to the eigenvalues' accuracy
     # (60 N u ||A|| each, relative to lambda_min: 60 N u cond) plus the ridge's 1/(C lambda_min)
     ev = np.linalg.eigvalsh(A)

@@ -18,8 +18,8 @@ import pytest
 
 from lssvm_analysis.analysis import conditioning as cd
 from lssvm_analysis import get_precision
+from conftest import U64
 
-U64 = 2.0 ** -53
 MP = "mp30"
 
 

@@ -37,11 +37,11 @@ from lssvm_analysis.core.exceptions import UnexpectedParameterError
 from lssvm_analysis.estimators import LSSVMClassifier, LSSVMRegressor
 
 from _estimator_checks import expected_failures
+from conftest import U64
 
 ESTIMATORS = {"regression": LSSVMRegressor, "classification": LSSVMClassifier}
 #: Keywords the estimators set from their own parameters (the registry's example gives some).
 OWN = ("C", "kernel", "sigma2", "degree", "t", "task")
-U64 = np.finfo(np.float64).eps / 2
 
 
 def configurations(info):
@@ -99,7 +99,7 @@ def test_routes_through_the_registry(name, task, config):
         warnings.simplefilter("ignore", la.ConvergenceWarning)
         est.fit(p.X, p.y)
         direct = la.fit(name, p.X, p.y, C=10.0, sigma2=1.0,
-                        **({"task": task} if info.takes_task else {}), **est.solver_params)
+                        **info.task_keywords(task), **est.solver_params)
     # The estimator calls the same registry function on the same data: the same model, bit for bit.
     np.testing.assert_array_equal(np.asarray(est.fit_.coef_, dtype=float), np.asarray(direct.coef_, dtype=float))
     assert est.fit_.status == direct.status and est.fit_.params == direct.params

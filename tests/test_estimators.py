@@ -11,8 +11,7 @@ from lssvm_analysis.core.exceptions import UnexpectedParameterError
 from lssvm_analysis.estimators import ELSRegressor, LSSVMClassifier, LSSVMRegressor
 
 from _estimator_checks import expected_failures
-
-U64 = np.finfo(np.float64).eps / 2
+from conftest import U64
 
 
 @parametrize_with_checks([LSSVMRegressor(), LSSVMClassifier(), ELSRegressor()],

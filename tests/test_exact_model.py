@@ -14,8 +14,7 @@ import pytest
 import lssvm_analysis as la
 from lssvm_analysis.analysis.model_error import model_errors, solve_exact_model
 from lssvm_analysis.core.extended import linear_dd, rbf_dd
-
-U64 = la.get_precision("float64").unit_roundoff
+from conftest import U64
 
 
 def _data(noise):

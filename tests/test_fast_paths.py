@@ -26,7 +26,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from conftest import LAPACK_THRESHOLD
+from conftest import LAPACK_THRESHOLD, forward_bound, to_f64
 
 import lssvm_analysis as la
 from lssvm_analysis.analysis.reference import reference_solve
@@ -36,17 +36,6 @@ from lssvm_analysis.core.kernels import RBF_FORMATIONS, rbf_error_bound
 from lssvm_analysis.core.cg import cg_iteration_bound, hestenes_stiefel_cg, simultaneous_cg
 
 HW = ["float32", "float64"]
-
-
-def _f64(a):
-    a = np.asarray(a)
-    return np.array([float(v) for v in a.flat]).reshape(a.shape)
-
-
-def _fwd(kappa, beta):
-    """Forward-error bound 2 kappa beta / (1 - kappa beta) (Higham Thm 7.2)."""
-    assert kappa * beta < 1, (kappa, beta)
-    return 2 * kappa * beta / (1 - kappa * beta)
 
 
 # -- the GEMM kernel ------------------------------------------------------------------
@@ -68,11 +57,11 @@ def test_gemm_kernel_within_its_bound_of_the_mp_kernel(name, d, offset, sigma2, 
         Z[4] = X[0]  # a point of X in Z: E rounds to either side of 0, and the clamp must act
     K = la.rbf_kernel(X, Z, sigma2=sigma2, precision=p)
     assert K.dtype == p.dtype and (K <= 1).all() and (K >= 0).all()
-    Xp, Zp = _f64(p.asarray(X)), None if Z is None else _f64(p.asarray(Z))
+    Xp, Zp = to_f64(p.asarray(X)), None if Z is None else to_f64(p.asarray(Z))
     s = float(p.scalar(sigma2))
-    ref = _f64(la.rbf_kernel(Xp, Zp, sigma2=s, precision="mp30", formation="differences"))
+    ref = to_f64(la.rbf_kernel(Xp, Zp, sigma2=s, precision="mp30", formation="differences"))
     e = rbf_error_bound(Xp, Zp, sigma2=s, precision=p)
-    err = np.abs(_f64(K) - ref)
+    err = np.abs(to_f64(K) - ref)
     assert (err <= ref * np.expm1(e) + 1e-300).all(), (err / ref).max() / e
     if Z is None:
         assert np.array_equal(K, K.T) and (np.diag(K) == 1).all()
@@ -162,9 +151,9 @@ def test_inplace_lu_solves_the_same_system(name, order, rng):
     A2 = np.array(A, order=order)
     x_in = p.solve(A2, b, overwrite=True)
     ref = reference_solve(A, b, digits=20)
-    fwd = _fwd(ref.cond_estimate, LAPACK_THRESHOLD * n * p.unit_roundoff)
+    fwd = forward_bound(ref.cond_estimate, LAPACK_THRESHOLD * n * p.unit_roundoff)
     xs = np.abs(ref.x_float64()).max()
-    assert np.abs(_f64(x_in) - _f64(x_copy)).max() <= 2 * fwd * xs
+    assert np.abs(to_f64(x_in) - to_f64(x_copy)).max() <= 2 * fwd * xs
     S = p.zeros((3, 3))
     with pytest.raises(np.linalg.LinAlgError, match="singular"):
         p.solve(S, p.asarray(np.ones(3)), overwrite=True)
@@ -179,7 +168,7 @@ def _old_schur(X, y, p, C, sigma2, formation):
     sol = p.cho_solve(L, np.stack([p.asarray(np.ones(len(y))), p.asarray(y)], axis=1))
     eta, nu = sol[:, 0], sol[:, 1]
     b = eta.sum() ** -1 * nu.sum()
-    return _f64(np.concatenate([[b], nu - eta * b]))
+    return to_f64(np.concatenate([[b], nu - eta * b]))
 
 
 def _old_kkt(X, y, p, C, sigma2, formation):
@@ -191,7 +180,7 @@ def _old_kkt(X, y, p, C, sigma2, formation):
     A[0, 1:] = A[1:, 0] = p.asarray(np.ones(n))
     rhs = p.zeros(n + 1)
     rhs[1:] = p.asarray(y)
-    return _f64(p.solve(A, rhs)), A
+    return to_f64(p.solve(A, rhs)), A
 
 
 @pytest.mark.parametrize("name", HW)
@@ -210,7 +199,7 @@ def test_dense_fits_agree_with_the_replaced_path(name, formation, rng):
     y = np.sin(X.sum(axis=1))
     kern = la.make_kernel("rbf", sigma2=s2, formation=formation)
     z_old, A = _old_kkt(X, y, p, C, s2, "differences")
-    ref = reference_solve(A, np.concatenate([[0.0], _f64(p.asarray(y))]), digits=20)
+    ref = reference_solve(A, np.concatenate([[0.0], to_f64(p.asarray(y))]), digits=20)
     kappa, zs = ref.cond_estimate, np.abs(ref.x_float64()).max()
     u = p.unit_roundoff
     dk = 0.0 if formation == "differences" else (rbf_error_bound(X, sigma2=s2, precision=p)
@@ -220,18 +209,18 @@ def test_dense_fits_agree_with_the_replaced_path(name, formation, rng):
                          ("lssvm-schur", 2 * LAPACK_THRESHOLD * (n + 1) * u)):
         fit = la.fit(solver, X, y, precision=p, C=C, kernel=kern)
         assert fit.status == "ok" and fit.coef_.dtype == p.dtype
-        z_new = _f64(fit.diagnostics["solution"])
+        z_new = to_f64(fit.diagnostics["solution"])
         old = z_old if solver == "lssvm-kkt" else _old_schur(X, y, p, C, s2, "differences")
-        tol = (_fwd(kappa, beta + dk) + _fwd(kappa, beta)) * zs
+        tol = (forward_bound(kappa, beta + dk) + forward_bound(kappa, beta)) * zs
         assert np.abs(z_new - old).max() <= tol, (solver, np.abs(z_new - old).max() / tol)
     fit = la.fit("krr", X, y, precision=p, C=C, kernel=kern)
     H = la.rbf_kernel(X, sigma2=s2, precision=p, formation="differences") + p.reciprocal(C) * p.eye(n)
-    alpha_old = _f64(p.cho_solve(p.cholesky(H), p.asarray(y)))
-    refk = reference_solve(H, _f64(p.asarray(y)), digits=20)
+    alpha_old = to_f64(p.cho_solve(p.cholesky(H), p.asarray(y)))
+    refk = reference_solve(H, to_f64(p.asarray(y)), digits=20)
     beta = LAPACK_THRESHOLD * n * u
     kap = refk.cond_estimate
-    tol = (_fwd(kap, beta + dk) + _fwd(kap, beta)) * np.abs(refk.x_float64()).max()
-    assert np.abs(_f64(fit.coef_) - alpha_old).max() <= tol
+    tol = (forward_bound(kap, beta + dk) + forward_bound(kap, beta)) * np.abs(refk.x_float64()).max()
+    assert np.abs(to_f64(fit.coef_) - alpha_old).max() <= tol
 
 
 @pytest.mark.parametrize("name", HW)
@@ -285,7 +274,7 @@ def test_simultaneous_cg_runs_each_system_as_hestenes_stiefel(name, rng):
     B = np.stack([p.asarray(np.ones(n)), p.asarray(np.sin(3 * X[:, 0]))], axis=1)
     rtol = 1e3 * n * p.unit_roundoff
     runs = simultaneous_cg(H, B, rtol=rtol, vtol=0, precision=p)
-    ev = np.linalg.eigvalsh(_f64(H))
+    ev = np.linalg.eigvalsh(to_f64(H))
     kappa = ev[-1] / ev[0]
     bound = np.ceil(cg_iteration_bound(kappa, rtol / np.sqrt(kappa)))
     for j, run in enumerate(runs):
@@ -296,8 +285,8 @@ def test_simultaneous_cg_runs_each_system_as_hestenes_stiefel(name, rng):
             assert run.iterations == hs.iterations
         else:
             assert max(run.iterations, hs.iterations) <= bound, (run.iterations, hs.iterations, bound)
-        xs = np.abs(_f64(hs.x)).max()
-        assert np.abs(_f64(run.x) - _f64(hs.x)).max() <= 2 * rtol * kappa * np.sqrt(n) * xs
+        xs = np.abs(to_f64(hs.x)).max()
+        assert np.abs(to_f64(run.x) - to_f64(hs.x)).max() <= 2 * rtol * kappa * np.sqrt(n) * xs
     # a system that is solved at once leaves the block; the other goes on
     B0 = B.copy()
     B0[:, 0] = p.scalar(0)

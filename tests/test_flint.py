@@ -20,7 +20,7 @@ import math
 import flint
 import numpy as np
 import pytest
-from conftest import logspaced_nonsymmetric, logspaced_spd
+from conftest import logspaced_nonsymmetric, logspaced_spd, to_f64
 
 import lssvm_analysis as la
 from lssvm_analysis.core.exceptions import CholeskyBreakdownError
@@ -33,10 +33,6 @@ U = FL.unit_roundoff
 pytestmark = pytest.mark.skipif(FL.engine != "flint", reason="libflint could not be loaded through ctypes")
 
 
-def _f64(a):
-    return FL.to_float64(a)
-
-
 def _diff(a, b):
     """max |a - b| evaluated in mp50 (the difference of two mp50 numbers is exact to 1 u)."""
     return max(abs(float(x - y)) for x, y in zip(np.ravel(a), np.ravel(b)))
@@ -46,13 +42,13 @@ def _diff(a, b):
 def test_cholesky_agrees(rng, n, cond):
     A = FL.asarray(logspaced_spd(rng, n, cond))
     L_f, L_g = FL.cholesky(A), MP.cholesky(A)
-    kappa = np.linalg.cond(_f64(A))
+    kappa = np.linalg.cond(to_f64(A))
     # Each factor is exact for A + dA, ||dA||_F <= gamma_{n+1} || |L||L^T| ||_F <= (n+1) u n ||A||_2
     # (Higham Thm 10.3, and || |L||L^T| ||_F <= ||L||_F^2 = trace A <= n ||A||_2); Sun's bound
     # (Higham Thm 10.8, first order) gives ||L^ - L||_F / ||L||_2 <= 2^-1/2 kappa_2 ||dA||_F / ||A||_2.
     # Two factors: <= 2^1/2 n (n+1) u kappa_2; constant 2 for the second-order terms.
     bound = 2 * n * (n + 1) * U * kappa
-    assert _diff(L_f, L_g) / math.sqrt(np.linalg.norm(_f64(A), 2)) <= bound
+    assert _diff(L_f, L_g) / math.sqrt(np.linalg.norm(to_f64(A), 2)) <= bound
     assert L_f.dtype == object and not L_f.flags.writeable
     assert all(v == 0 for v in L_f[np.triu_indices(n, 1)])
 
@@ -89,7 +85,7 @@ def test_solve_triangular_agrees(rng, lower, trans):
     # so ||x^ - x||_inf / ||x||_inf <= gamma_n kappa_inf(T) / (1 - ...); two solves: 2 n u kappa,
     # constant 2 for gamma_n = n u / (1 - n u) and the second-order term.
     kappa = np.linalg.cond(T64, np.inf)
-    assert _diff(x_f, x_g) / np.abs(_f64(x_g)).max() <= 2 * 2 * n * U * kappa
+    assert _diff(x_f, x_g) / np.abs(to_f64(x_g)).max() <= 2 * 2 * n * U * kappa
 
 
 def test_solve_and_lu_agree(rng):
@@ -98,16 +94,16 @@ def test_solve_and_lu_agree(rng):
     A, b = FL.asarray(A64), FL.asarray(rng.standard_normal(n))
     x_f, x_g = FL.solve(A, b), MP.solve(A, b)
     LU, perm = FL.lu_factor(A)
-    rho = np.abs(np.triu(_f64(LU))).max() / np.abs(A64).max()   # growth factor of this LU
+    rho = np.abs(np.triu(to_f64(LU))).max() / np.abs(A64).max()   # growth factor of this LU
     # GEPP: (A + dA) x^ = b, ||dA||_inf <= gamma_3n n rho ||A||_inf (Higham Thm 9.4 with
     # || |L||U| ||_inf <= n rho ||A||_inf... for |l_ij| <= 1), forward <= that times kappa_inf;
     # two solves, constant 2.
     kappa = np.linalg.cond(A64, np.inf)
-    assert _diff(x_f, x_g) / np.abs(_f64(x_g)).max() <= 2 * 3 * n * n * rho * U * kappa
+    assert _diff(x_f, x_g) / np.abs(to_f64(x_g)).max() <= 2 * 3 * n * n * rho * U * kappa
     assert np.array_equal(np.sort(perm), np.arange(n))
     # The packed factors reproduce A[perm] to the same backward bound.
-    L = np.tril(_f64(LU), -1) + np.eye(n)
-    assert np.abs(L @ np.triu(_f64(LU)) - A64[perm]).max() <= 3 * n * n * rho * np.abs(A64).max() * 1e-15
+    L = np.tril(to_f64(LU), -1) + np.eye(n)
+    assert np.abs(L @ np.triu(to_f64(LU)) - A64[perm]).max() <= 3 * n * n * rho * np.abs(A64).max() * 1e-15
 
 
 def test_matmul_agrees_componentwise(rng):
@@ -115,8 +111,8 @@ def test_matmul_agrees_componentwise(rng):
     C_f, C_g = FL.matmul(A, B), MP.matmul(A, B)
     # Each product: |C^ - AB| <= gamma_k |A||B| entrywise (k = 25); two of them: 2 gamma_k, and
     # gamma_k <= 1.01 k u here.
-    absAB = np.abs(_f64(A)) @ np.abs(_f64(B))
-    assert np.all(np.abs(_f64(C_f - C_g)) <= 2 * 1.01 * 25 * U * absAB)
+    absAB = np.abs(to_f64(A)) @ np.abs(to_f64(B))
+    assert np.all(np.abs(to_f64(C_f - C_g)) <= 2 * 1.01 * 25 * U * absAB)
     v_f = FL.matmul(A, B[:, 0])
     assert v_f.shape == (40,) and _diff(v_f, C_f[:, 0]) <= 2 * 1.01 * 25 * U * absAB[:, 0].max()
 
@@ -158,7 +154,7 @@ def test_conversions_are_exact(rng):
     a = FL.asarray(x)
     assert all(v == FL.ctx.mpf(float(w)) for v, w in zip(a, x))
     third = a / FL.scalar(3)
-    assert np.array_equal(_f64(third), np.array([float(v) for v in third]))
+    assert np.array_equal(to_f64(third), np.array([float(v) for v in third]))
     assert np.array_equal(FL.asarray(np.arange(-5, 5)), FL.asarray(np.arange(-5.0, 5.0)))
 
 

@@ -28,10 +28,9 @@ from sklearn.metrics.pairwise import rbf_kernel as sk_rbf_kernel
 
 import lssvm_analysis as la
 from lssvm_analysis.core.kernels import sq_distances
+from conftest import U64
 
 __all__: list[str] = []
-
-U64 = np.finfo(np.float64).eps / 2
 
 
 def _gamma(k, u):

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import LAPACK_THRESHOLD
+from conftest import LAPACK_THRESHOLD, U64
 
 import lssvm_analysis as la
 
 __all__: list[str] = []
-
-U64 = np.finfo(np.float64).eps / 2
 
 
 def _floats(p, a):

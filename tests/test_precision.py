@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import pickle
 
+import flint
 import numpy as np
 import pytest
-from conftest import LAPACK_THRESHOLD
+from conftest import LAPACK_THRESHOLD, U64
 
 import lssvm_analysis as la
 from lssvm_analysis.core.exceptions import CholeskyBreakdownError, UnknownPrecisionError
 
 __all__: list[str] = []
-
-U64 = np.finfo(np.float64).eps / 2
 
 
 def _demmel_kappa(n, u):
@@ -381,3 +380,77 @@ def test_eigvalsh_matches_certified_eigenvalues(precision, rbf_system, exact):
     errors = [exact.to_float(abs(exact.q(c) - r)) for c, r in zip(computed, ref)]
     bound = 60 * n * p.unit_roundoff * norm2
     assert max(errors) <= bound, f"max error {max(errors):.3g} > {bound:.3g}"
+
+
+def test_eigh_decomposes_and_matches_eigvalsh(precision, rbf_system, exact):
+    """``eigh``: eigenvalues within the bound of ``eigvalsh``'s test, and ||A U - U diag(w)||
+    <= 60 n u ||A||_2 (the same dsyt21 ratio, c = 60: 30 with ulp = 2u), U orthonormal to
+    60 n u; checked in exact rationals so that measuring adds no error."""
+    p = precision
+    n = 12
+    A = p.asarray(rbf_system(n, 1e4).A)
+    w, U = p.eigh(A)
+    assert w.dtype == p.dtype and U.dtype == p.dtype and U.shape == (n, n)
+    assert all(a <= b for a, b in zip(w[:-1], w[1:]))  # ascending
+    ref = exact.eigvalsh(A, bits=2 * int(-np.log2(p.unit_roundoff)) + 64)
+    norm2 = exact.to_float(max(abs(v) for v in ref))
+    bound = 60 * n * p.unit_roundoff * norm2
+    assert max(exact.to_float(abs(exact.q(c) - r)) for c, r in zip(w, ref)) <= bound
+    Aq, Uq = exact.mat(A), exact.mat(U)
+    W = flint.fmpq_mat(n, n, [exact.q(w[i]) if i == j else 0 for i in range(n) for j in range(n)])
+    I = flint.fmpq_mat(n, n, [int(i == j) for i in range(n) for j in range(n)])
+
+    def max_abs(M):
+        return exact.to_float(max(abs(x) for row in exact.entries(M) for x in row))
+
+    assert max_abs(Aq * Uq - Uq * W) <= bound
+    assert max_abs(Uq.transpose() * Uq - I) <= 60 * n * p.unit_roundoff
+
+
+def test_eigh_without_check_is_the_same_decomposition(precision, rbf_system):
+    p = precision
+    A = p.asarray(rbf_system(8, 1e3).A)
+    for a, b in zip(p.eigh(A), p.eigh(A, check=False)):
+        assert np.array_equal(a, b)
+
+
+# -- the primitives the callers used to choose between by dtype ---------------------
+
+def test_native_and_hardware_are_registry_queries():
+    assert la.precisions(native=True) == [n for n in la.precisions() if la.get_precision(n).native]
+    assert set(la.precisions(hardware=True)) <= set(la.precisions(native=True))
+    assert not any(la.get_precision(n).native for n in la.precisions(native=False))
+    assert set(la.precisions(native=True)) | set(la.precisions(native=False)) == set(la.precisions())
+
+
+def test_expit_is_accurate_and_does_not_overflow(precision):
+    """|expit_p(z) - expit(z)| <= 8 (u_p + u64) expit(z) at the rounded z: exp and two roundings
+    (c = 8 covers scipy's expit, a few u, and the float64 reference's own u64)."""
+    import scipy.special
+
+    p = precision
+    z = np.array([-800.0, -40.0, -3.5, -1e-3, 0.0, 1e-3, 2.0, 35.0, 800.0])
+    zp = p.asarray(z)
+    got = p.to_float64(p.expit(zp))
+    ref = scipy.special.expit(p.to_float64(zp))
+    assert np.isfinite(got).all()
+    assert np.all(np.abs(got - ref) <= 8 * (p.unit_roundoff + U64) * ref)
+
+
+def test_masks_and_column_sums_of_squares(precision, rng):
+    p = precision
+    a = p.asarray(np.array([0.0, -2.0, np.inf, 0.0, 1e-30, -np.inf]))
+    assert p.nonzero(a).tolist() == [False, True, True, False, True, True]
+    assert p.isinf(a).tolist() == [False, False, True, False, False, True]
+    assert p.nonzero(p.zeros((2, 3))).shape == (2, 3)
+    K64 = rng.normal(size=(7, 4))
+    K = p.asarray(K64)
+    s = p.column_sumsq(K)
+    assert s.dtype == p.dtype and s.shape == (4,)
+    # a sum of 7 non-negative products: relative error <= (7 + 1) u_p (Higham (3.4)), plus the
+    # rounding of K's entries where asarray is inexact (float32: 2 u32 per square) and the
+    # float64 reference's own 8 u64
+    ref = (K64 * K64).sum(axis=0)
+    conversion = 2 * p.unit_roundoff if p.unit_roundoff > U64 else 0.0
+    tol = (8 * p.unit_roundoff + conversion + 8 * U64) * ref
+    assert np.all(np.abs(p.to_float64(s) - ref) <= tol)

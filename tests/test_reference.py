@@ -18,7 +18,7 @@ import pickle
 import flint
 import numpy as np
 import pytest
-from conftest import LAPACK_THRESHOLD, Exact
+from conftest import Exact, LAPACK_THRESHOLD, U64
 
 import lssvm_analysis as la
 from lssvm_analysis.analysis import measures as errors
@@ -31,8 +31,6 @@ from lssvm_analysis.analysis.measures import (ErrorReport, backward_error, corre
 from lssvm_analysis.core.exceptions import ReferenceAccuracyError
 from lssvm_analysis.analysis.reference import ReferenceSolution, condition_number, reference_solve
 from lssvm_analysis.core.records import ReadOnlyDict
-
-U64 = 2.0 ** -53
 
 
 # -- helpers -------------------------------------------------------------------

@@ -14,12 +14,10 @@ from __future__ import annotations
 import flint
 import numpy as np
 import pytest
-from conftest import Exact, logspaced_nonsymmetric, logspaced_spd
+from conftest import Exact, U64, logspaced_nonsymmetric, logspaced_spd
 
 from lssvm_analysis.analysis import _inverse_bounds as ib
 from lssvm_analysis.core import _ozaki as oz
-
-U64 = 2.0 ** -53
 
 
 def _exact_defect(R, A) -> flint.fmpq:

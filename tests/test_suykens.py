@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import LAPACK_THRESHOLD
+from conftest import LAPACK_THRESHOLD, forward_bound, to_f64
 from sklearn.datasets import load_iris
 from sklearn.kernel_ridge import KernelRidge
 
@@ -57,12 +57,6 @@ def _beta(fit, n):
     return la.get_solver(fit.solver).backward_bound(fit, n)
 
 
-def _fwd(kappa, beta):
-    """Forward-error bound 2 kappa beta / (1 - kappa beta) (Higham Thm 7.2)."""
-    assert kappa * beta < 1, f"the bound needs kappa beta < 1, got {kappa:.3g} * {beta:.3g}"
-    return 2 * kappa * beta / (1 - kappa * beta)
-
-
 def _system(fit, X, y):
     return la.get_solver(fit.solver).system(X, y, fit)
 
@@ -80,11 +74,6 @@ def _z(fit, y):
     if fit.solver == "krr":
         return coef
     return np.concatenate([np.array([fit.bias_], dtype=coef.dtype), coef])
-
-
-def _f64(a):
-    a = np.asarray(a)
-    return np.array([float(v) for v in a.flat]).reshape(a.shape)
 
 
 # -- accuracy of every solver in every precision ---------------------------------------
@@ -109,13 +98,13 @@ def test_every_precision_backward_and_forward_error(solver, precision, n_for, rn
         assert A.dtype == precision.dtype
         z = _z(fit, y)
         out = unpack(z)
-        assert np.array_equal(_f64(out["coef"]), _f64(fit.coef_))
+        assert np.array_equal(to_f64(out["coef"]), to_f64(fit.coef_))
         beta = _beta(fit, len(rhs))
         be = backward_error(A, z, rhs)
         assert be.value <= beta, (task, be.value / (len(rhs) * precision.unit_roundoff))
         ref = reference_solve(A, rhs, digits=max(20, int(precision.digits) + 5))
         fe = forward_error(z, ref)
-        assert fe.value <= _fwd(ref.cond_estimate, beta), (task, fe.value, ref.cond_estimate)
+        assert fe.value <= forward_bound(ref.cond_estimate, beta), (task, fe.value, ref.cond_estimate)
 
 
 @pytest.mark.parametrize("task", ["regression", "classification"])
@@ -127,8 +116,8 @@ def test_kkt_schur_cg_agree(task, prec, rng):
     fits = {s: la.fit(s, X, y, precision=prec, C=10.0, sigma2=1.0, task=task) for s in DIRECT_KKT}
     A, rhs, _ = _system(fits["lssvm-kkt"], X, y)
     kappa = reference_solve(A, rhs, digits=20).cond_estimate  # upper estimate of kappa_inf
-    z = {s: _f64(_z(f, y)) for s, f in fits.items()}
-    fwd = {s: _fwd(kappa, _beta(f, n + 1)) for s, f in fits.items()}
+    z = {s: to_f64(_z(f, y)) for s, f in fits.items()}
+    fwd = {s: forward_bound(kappa, _beta(f, n + 1)) for s, f in fits.items()}
     # ||z_a - z_b|| <= (fwd_a + fwd_b) ||z*||  and  ||z*|| <= ||z_kkt|| / (1 - fwd_kkt)
     z_star = np.abs(z["lssvm-kkt"]).max() / (1 - fwd["lssvm-kkt"])
     for i, a in enumerate(DIRECT_KKT):
@@ -150,8 +139,8 @@ def test_float32_agrees_with_float64(solver, rng):
         f64 = la.fit(solver, X, y, precision="float64", C=10.0, sigma2=1.0, task=task)
         A32, b32, _ = _system(f32, X, y)
         A64, b64, _ = _system(f64, X, y)
-        delta = max(np.abs(_f64(A32) - A64).sum(axis=1).max() / np.abs(A64).sum(axis=1).max(),
-                    np.abs(_f64(b32) - b64).max() / np.abs(b64).max())
+        delta = max(np.abs(to_f64(A32) - A64).sum(axis=1).max() / np.abs(A64).sum(axis=1).max(),
+                    np.abs(to_f64(b32) - b64).max() / np.abs(b64).max())
         # rhs rounded to nearest: <= u32.  A: each kernel entry of precision p is within
         # K_ij e_p of the exact kernel of the (dyadic, exactly representable) data, e_p the
         # first-order bound of the gemm formation (kernels.rbf_error_bound: (3d + 20) u (a_i + b_j)
@@ -160,10 +149,10 @@ def test_float32_agrees_with_float64(solver, rng):
         assert delta <= (rbf_error_bound(X, sigma2=1.0, precision="float32")
                          + rbf_error_bound(X, sigma2=1.0) + u32), delta
         kappa = reference_solve(A64, b64, digits=20).cond_estimate
-        z32, z64 = _f64(_z(f32, y)), _f64(_z(f64, y))
+        z32, z64 = to_f64(_z(f32, y)), to_f64(_z(f64, y))
         # z32 solves (A64 + E) z = b64 + e with ||E||, ||e|| <= (beta32 + delta) (first order)
-        fwd32 = _fwd(kappa, _beta(f32, len(b64)) + delta)
-        fwd64 = _fwd(kappa, _beta(f64, len(b64)))
+        fwd32 = forward_bound(kappa, _beta(f32, len(b64)) + delta)
+        fwd64 = forward_bound(kappa, _beta(f64, len(b64)))
         z_star = np.abs(z64).max() / (1 - fwd64)
         assert np.abs(z32 - z64).max() <= (fwd32 + fwd64) * z_star, task
         assert f32.coef_.dtype == np.float32
@@ -189,7 +178,7 @@ def test_krr_equals_sklearn_kernel_ridge(rng):
     dK = np.abs(kr._get_kernel(X) - la.rbf_kernel(X, sigma2=sigma2)).sum(axis=1).max()
     kappa = reference_solve(H, rhs, digits=20).cond_estimate
     u = np.finfo(np.float64).eps / 2
-    rel = _fwd(kappa, 2 * LAPACK_THRESHOLD * n * u + dK / np.abs(H).sum(axis=1).max())
+    rel = forward_bound(kappa, 2 * LAPACK_THRESHOLD * n * u + dK / np.abs(H).sum(axis=1).max())
     a, a_sk = fit.coef_, kr.dual_coef_
     assert np.abs(a_sk - a).max() <= rel * np.abs(a_sk).max() / (1 - rel)
     Kt = la.rbf_kernel(Xt, X, sigma2=sigma2)
@@ -222,11 +211,11 @@ def test_cg_iterations_within_bound_327(task, prec, rng):
     kappa = condition_number(H)
     u64 = np.finfo(np.float64).eps / 2
     assert abs(fit.diagnostics["kappa_H"] / kappa - 1) <= LAPACK_THRESHOLD * n * u64 * kappa
-    H64 = _f64(H)
+    H64 = to_f64(H)
     for name, b in (("eta", A[1:, 0]), ("nu", rhs[1:])):
         x = fit.diagnostics[name]
         ref = reference_solve(H, b, digits=25)
-        e = _f64(la.get_precision("mp40").asarray(x) - ref.x)  # exact difference, then rounded
+        e = to_f64(la.get_precision("mp40").asarray(x) - ref.x)  # exact difference, then rounded
         xs = ref.x_float64()
         eps = np.sqrt(e @ H64 @ e) / np.sqrt(xs @ H64 @ xs)
         its = fit.diagnostics[f"iterations_{name}"]
@@ -495,4 +484,4 @@ def test_pruning_runs_in_every_precision(precision, n_for, rng):
     assert fit.ok and fit.coef_.dtype == precision.dtype and fit.iterations == 2
     ref = la.fit("lssvm-schur", X[fit.support_], y[fit.support_], precision=precision.name,
                  C=100.0, sigma2=8.0)
-    assert np.array_equal(_f64(fit.coef_), _f64(ref.coef_))
+    assert np.array_equal(to_f64(fit.coef_), to_f64(ref.coef_))

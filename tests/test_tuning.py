@@ -7,8 +7,7 @@ from sklearn.model_selection import KFold, StratifiedKFold
 
 import lssvm_analysis as la
 from lssvm_analysis.analysis.tuning import chapter_grid
-
-U64 = np.finfo(np.float64).eps / 2
+from conftest import U64
 
 
 @pytest.fixture

@@ -36,7 +36,7 @@ import numpy as np
 import pytest
 
 from lssvm_analysis.experiments.claims import claims, evaluate
-from conftest import LAPACK_THRESHOLD
+from conftest import LAPACK_THRESHOLD, forward_bound, to_f64
 
 import lssvm_analysis as la
 from lssvm_analysis.analysis.measures import backward_error
@@ -59,22 +59,13 @@ def _sinc(rng, n, noise=0.1):
     return X, np.sinc(X[:, 0] / np.pi) + noise * rng.normal(size=n)
 
 
-def _f64(a):
-    return np.array([float(v) for v in np.ravel(a)])
-
-
 def _kappa_norm(A):
-    A = np.asarray(_f64(A)).reshape(np.shape(A))
+    A = np.asarray(to_f64(A)).reshape(np.shape(A))
     return float(np.linalg.cond(A)), float(np.linalg.norm(A, 2))
 
 
 def _system(fit, X, y):
     return la.get_solver(fit.solver).system(X, y, fit)
-
-
-def _fwd(kappa, beta):
-    assert kappa * beta < 1, (kappa, beta)
-    return 2 * kappa * beta / (1 - kappa * beta)
 
 
 # -- S = all: reduced LSSVR is the LS-SVM ---------------------------------------------
@@ -95,9 +86,9 @@ def test_reduced_with_all_points_equals_lssvm_kkt(ridge, precision, task, rng):
     u = la.get_precision(precision).unit_roundoff
     k_red, _ = _kappa_norm(_system(red, X, y)[0])
     k_kkt, _ = _kappa_norm(_system(kkt, X, y)[0])
-    bound = _fwd(k_red, LAPACK_THRESHOLD * (n + 1) * u) + _fwd(k_kkt, LAPACK_THRESHOLD * (n + 1) * u)
-    m_red = np.concatenate([[float(red.bias_)], _f64(red.coef_)])
-    m_kkt = np.concatenate([[float(kkt.bias_)], _f64(kkt.coef_)])
+    bound = forward_bound(k_red, LAPACK_THRESHOLD * (n + 1) * u) + forward_bound(k_kkt, LAPACK_THRESHOLD * (n + 1) * u)
+    m_red = np.concatenate([[float(red.bias_)], to_f64(red.coef_)])
+    m_kkt = np.concatenate([[float(kkt.bias_)], to_f64(kkt.coef_)])
     if precision.startswith("mp"):  # compare at full precision, not after rounding to float64
         mp = la.get_precision(precision)
         diff = max(abs(a - b) for a, b in zip([mp.scalar(red.bias_), *red.coef_],
@@ -113,7 +104,7 @@ def _backward_bound(fit, A, y, u):
     n = A.shape[0]
     if fit.solver == "reduced-lssvr" and fit.params["ridge"] == "lstsq":
         norm_m = np.sqrt(_kappa_norm(A)[1])  # ||M||_2 = sqrt(||H||_2); ||[d; 0]|| = ||y||
-        rho = np.linalg.norm(y) / (norm_m * np.linalg.norm(_f64(fit.diagnostics["solution"])))
+        rho = np.linalg.norm(y) / (norm_m * np.linalg.norm(to_f64(fit.diagnostics["solution"])))
         return LAPACK_THRESHOLD * n * u * (1 + 2 * rho)
     if fit.solver == "rr-lssvr" and fit.params["update"] == "bordered-inverse":
         return LAPACK_THRESHOLD * n * u * _kappa_norm(A)[0]
@@ -144,7 +135,7 @@ def _monotone_slack(fit, X, y):
     dg = fit.diagnostics
     e = dg["objective_bound"]
     drift = np.nan_to_num(dg["drift_theta"], nan=1.0)
-    th = np.array([np.linalg.norm(_f64(t)) for t in dg["theta_path"]])
+    th = np.array([np.linalg.norm(to_f64(t)) for t in dg["theta_path"]])
     second = fit.params["C"] / 2 * norm_h * ((drift[1:] + 2 * kappa * beta) * th[1:]) ** 2
     return e[:-1] + e[1:] + second
 
@@ -212,9 +203,9 @@ def test_greedy_beats_random_at_equal_support_size(rng):
         rd = la.fit("reduced-lssvr", X, y, rng=seed, **kw)
         rmse = [np.sqrt(np.mean((f.predict(Xt) - yt) ** 2)) for f in (g, rd)]
         A, b, _ = _system(rd, X, y)
-        th = _f64(rd.diagnostics["solution"])
+        th = to_f64(rd.diagnostics["solution"])
         # (6) = (C/2) (theta^T H theta - 2 c^T theta + d^T d), for the random fit from its own H
-        j_rand = 100.0 / 2 * (th @ _f64(A).reshape(A.shape) @ th - 2 * _f64(b) @ th + y @ y)
+        j_rand = 100.0 / 2 * (th @ to_f64(A).reshape(A.shape) @ th - 2 * to_f64(b) @ th + y @ y)
         obj.append((g.diagnostics["objective"][-1], j_rand))
         err.append(rmse)
     obj, err = np.array(obj), np.array(err)
@@ -280,12 +271,12 @@ def test_theta_path_matches_certified_reference_of_each_HS(update, rng):
     for k, th in enumerate(fit.diagnostics["theta_path"]):
         A, c = rr_step_system(X, y, fit, k)
         ref = la.reference_solve(A, c, digits=20)
-        err = np.abs(_f64(th) - ref.x_float64()).max() / np.abs(ref.x_float64()).max()
+        err = np.abs(to_f64(th) - ref.x_float64()).max() / np.abs(ref.x_float64()).max()
         kappa = _kappa_norm(A)[0]
         # well-conditioned data: the recursion's error stays within the Cholesky bound here;
         # bordered-inverse gets kappa u per step (explicit-inverse product), k steps of it.
         beta = LAPACK_THRESHOLD * A.shape[0] * u * (1 if update == "cholesky" else k + 1)
-        assert err <= _fwd(kappa, beta), (k, err, kappa)
+        assert err <= forward_bound(kappa, beta), (k, err, kappa)
 
 
 # -- the ridge rule ----------------------------------------------------------------------
@@ -337,8 +328,8 @@ def test_classification_is_regression_on_pm1_targets(rng):
     assert acc[0] > majority + 2 * np.sqrt(majority * (1 - majority) / len(yte))
     # the greedy objective (6) at 30 SVs is below the random support set's (what greedy minimises)
     A, b, _ = _system(rand, Xtr, ytr)
-    th = _f64(rand.diagnostics["solution"])
-    j_rand = 10.0 / 2 * (th @ _f64(A).reshape(A.shape) @ th - 2 * _f64(b) @ th + ytr @ ytr)
+    th = to_f64(rand.diagnostics["solution"])
+    j_rand = 10.0 / 2 * (th @ to_f64(A).reshape(A.shape) @ th - 2 * to_f64(b) @ th + ytr @ ytr)
     assert clf.diagnostics["objective"][-1] < j_rand
 
 

@@ -75,12 +75,12 @@ from ..core._validation import check_int
 from ..core.kernels import make_kernel
 from ..core.incomplete_cholesky import thresholded_cholesky
 from ..core.precision import get_precision
+from ..solvers.abe import FORMATIONS
 
 __all__ = ["FORMS", "FORMATIONS", "SOLVERS", "KERNELS", "flop_model", "kernel_flops", "crossover_ratio_model",
            "crossover_point", "eta_for_ratios", "rate_model"]
 
 FORMS = ("primal", "dual")
-FORMATIONS = ("blas3", "as-described")
 SOLVERS = {"primal": "els-primal", "dual": "els-dual"}
 #: Phases of the solvers' PhaseTimer that Abe's comparison counts (not "selection", not "kernel").
 TIMED_PHASES = ("formation", "factorization", "solve")

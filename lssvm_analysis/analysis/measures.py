@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from typing import Mapping
 
 import flint
-import mpmath
 import numpy as np
 from flint import arb, arb_mat
 
 from ..core._arb import (abs_max, arb_scalar, check_array, col_abs_max, row_sums, square_matrix, to_arb)
+from ..core._validation import check_real, finite_entries
 from ..core.precision import get_precision, precision_of
 from ..core.records import ReadOnlyDict
 
@@ -114,22 +114,12 @@ def _arithmetic(x: np.ndarray, precision) -> tuple:
 def _solution(x, name: str, shape=None) -> tuple:
     """(array, all entries finite) for a solution vector/matrix (NaN is allowed: it is measured)."""
     arr = np.asarray(x)
-    if arr.dtype.kind not in "fiu" and arr.dtype != object:
-        raise TypeError(f"expected a real floating-point array for {name}, got dtype={arr.dtype}")
+    check_real(arr, name)
     if shape is not None and arr.shape != tuple(shape):
         raise ValueError(f"expected {name} of shape {tuple(shape)}, got {name}.shape={arr.shape}")
     if arr.ndim not in (1, 2) or arr.size == 0:
         raise ValueError(f"expected a non-empty 1-D or 2-D {name}, got {name}.shape={arr.shape}")
-    if arr.dtype == object:
-        return arr, all(_finite(v) for v in arr.flat)
-    return arr, bool(np.isfinite(arr).all())
-
-
-def _finite(v) -> bool:
-    try:
-        return bool(mpmath.isfinite(v))
-    except (TypeError, ValueError):
-        return True  # not a number at all: arb_scalar raises the TypeError
+    return arr, finite_entries(arr)
 
 
 def _ratio(num: arb, den: arb) -> float:
@@ -275,7 +265,7 @@ def kkt_residual(A, rhs, bias, coef, *, precision=None, cond=None) -> ErrorRepor
     bias = b_arr.reshape(-1)[0]
     u, name = _arithmetic(coef, precision)
     parts = dict.fromkeys(("bias_row", "alpha_rows"), math.inf)
-    if finite and _finite(bias):
+    if finite and finite_entries(bias):
         Z = arb_mat(N + 1, 1, [arb_scalar(bias, "bias", ())]
                     + to_arb(coef.reshape(N, 1), "coef").entries())
         Y = to_arb(rhs.reshape(-1, 1), "rhs")

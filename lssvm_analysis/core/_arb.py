@@ -19,7 +19,7 @@ from mpmath.libmp import from_man_exp
 
 from ._ozaki import float64_pieces
 from .extended import DD
-from ._validation import as_matrix, check_finite, check_square
+from ._validation import as_matrix, check_finite, check_real, check_square
 
 __all__ = ["ExactSystem", "abs_max", "arb_scalar", "check_array", "col_abs_max", "exact_mpf", "exact_system",
            "float_up", "row_sums", "square_matrix", "to_arb", "to_float64"]
@@ -101,8 +101,7 @@ def row_sums(a: np.ndarray, exact: arb_mat) -> list:
 def check_array(a, name: str, *, ndims=(1, 2)) -> np.ndarray:
     """Non-empty real array of ``ndims`` (finite unless object); TypeError/ValueError naming it."""
     arr = np.asarray(a)
-    if arr.dtype.kind not in "fiu" and arr.dtype != object:
-        raise TypeError(f"expected a real floating-point array for {name}, got dtype={arr.dtype}")
+    check_real(arr, name)
     if arr.ndim not in ndims:
         raise ValueError(f"expected {name} with ndim in {ndims}, got {name}.shape={arr.shape}")
     if arr.size == 0:

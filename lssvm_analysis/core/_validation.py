@@ -11,6 +11,8 @@ import numpy as np
 
 __all__ = [
     "short_repr",
+    "check_real",
+    "finite_entries",
     "as_matrix",
     "as_vector",
     "check_square",
@@ -70,17 +72,33 @@ def check_square(a: np.ndarray, name: str) -> None:
         raise ValueError(f"expected a square matrix for {name}, got {name}.shape={a.shape}")
 
 
+def check_real(a: np.ndarray, name: str) -> None:
+    """TypeError naming ``name`` unless ``a`` holds real numbers: a floating or integer dtype, or
+    objects (mp numbers; their entries are checked where they are read)."""
+    if a.dtype.kind not in "fiu" and a.dtype != object:
+        raise TypeError(f"expected a real floating-point array for {name}, got dtype={a.dtype}")
+
+
+def finite_entries(a) -> bool:
+    """Whether no entry of ``a`` is NaN or inf; object entries by ``mpmath.isfinite``, an object
+    that is not a number counting as finite (the reader that needs a number raises for it)."""
+    a = np.asarray(a)
+    if a.dtype == object:
+        return all(_finite_scalar(v, True) for v in a.flat)
+    return bool(np.isfinite(a).all())
+
+
 def _all_finite(a: np.ndarray) -> bool:
     if a.dtype == object:
         return all(_finite_scalar(v) for v in a.flat)
     return bool(np.isfinite(a).all())
 
 
-def _finite_scalar(v) -> bool:
+def _finite_scalar(v, non_number=False) -> bool:
     try:
         return bool(mpmath.isfinite(v))
     except (TypeError, ValueError):
-        return False
+        return non_number
 
 
 def check_finite(a: np.ndarray, name: str) -> None:

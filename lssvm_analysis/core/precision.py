@@ -35,15 +35,16 @@ from functools import lru_cache
 import mpmath
 import numpy as np
 import scipy.linalg
+import scipy.special
 from scipy.linalg import lapack
 
 from . import _flint, _generic
-from ._validation import as_matrix, check_finite, check_square, check_symmetric
+from ._validation import as_matrix, check_finite, check_real, check_square, check_symmetric
 from .exceptions import CholeskyBreakdownError, LUBreakdownError, UnknownPrecisionError
 from .records import CholeskyBreakdown, LUBreakdown
 
 __all__ = ["Precision", "MPPrecision", "precisions", "get_precision", "precision_of", "DEFAULT_MP_DIGITS",
-           "MIN_MP_DIGITS", "MAX_MP_DIGITS", "MP_ENGINES"]
+           "MIN_MP_DIGITS", "MAX_MP_DIGITS", "MP_ENGINES", "LONGDOUBLE_EIG_DIGITS"]
 
 DEFAULT_MP_DIGITS = 50
 #: Bounds of N in "mpN".  Below 5 digits mpmath's conversions round more than a
@@ -51,6 +52,8 @@ DEFAULT_MP_DIGITS = 50
 #: hours even at n = 50 (mpmath's cost grows like digits^1.6), so such a request
 #: is a typo, not an experiment.
 MIN_MP_DIGITS = 5
+#: Digits of the mpmath eigensolver of longdouble (> the 19.3 of its 64-bit significand).
+LONGDOUBLE_EIG_DIGITS = 21
 MAX_MP_DIGITS = 1000
 _MP_NAME = re.compile(r"^mp(\d+)$")
 #: Engines of the mpN primitives: FLINT (the default when it loads) and mpmath's generic code.
@@ -76,6 +79,10 @@ class Precision(ABC):
     #: True for the IEEE precisions LAPACK computes in (timed in benchmarks);
     #: False for the generic NumPy loops (longdouble, mpN).
     hardware: bool = False
+    #: True where the arrays have a NumPy floating dtype (float32, float64,
+    #: longdouble: NumPy's and SciPy's ufuncs have loops for it); False for the
+    #: object arrays of mpN.
+    native: bool = False
 
     @property
     def digits(self) -> float:
@@ -127,6 +134,25 @@ class Precision(ABC):
 
     @abstractmethod
     def sqrt(self, a) -> np.ndarray: ...
+
+    def expit(self, z) -> np.ndarray:
+        """1 / (1 + e^-z) elementwise without overflow: 1/(1+e^-z) or e^z/(1+e^z), whichever
+        exponent is <= 0 (native dtypes: ``scipy.special.expit``, which has their loops)."""
+        zero, one = self.scalar(0), self.scalar(1)
+        ez = self.exp(-np.abs(z))
+        return np.where(z >= zero, one / (one + ez), ez / (one + ez))
+
+    def nonzero(self, a) -> np.ndarray:
+        """Boolean mask of the entries of ``a`` that are not zero."""
+        return np.array([v != 0 for v in np.ravel(a)], dtype=bool).reshape(np.shape(a))
+
+    def isinf(self, a) -> np.ndarray:
+        """Boolean mask of the infinite entries of ``a``."""
+        return np.array([abs(v) == np.inf for v in np.ravel(a)], dtype=bool).reshape(np.shape(a))
+
+    def column_sumsq(self, K) -> np.ndarray:
+        """sum_i K_ij^2 for each column j (native dtypes: one einsum pass, no K * K temporary)."""
+        return (K * K).sum(axis=0)
 
     # -- dense linear algebra ---------------------------------------------
     def cholesky(self, A, *, check: bool = True, overwrite: bool = False) -> np.ndarray:
@@ -202,8 +228,7 @@ class Precision(ABC):
     def _prepare_rhs(self, b, n, name="b"):
         """Right-hand side of an n x n system: shape (n,) or (n, k), real and finite."""
         b = np.asarray(b)
-        if b.dtype.kind not in "fiu" and b.dtype != object:
-            raise TypeError(f"expected a real floating-point array for {name}, got dtype={b.dtype}")
+        check_real(b, name)
         if b.ndim not in (1, 2) or b.shape[0] != n or b.size == 0:
             raise ValueError(f"expected {name} of shape ({n},) or ({n}, k), got {name}.shape={b.shape}")
         b = self._convert(b, name)
@@ -239,6 +264,29 @@ class Precision(ABC):
     def eigvalsh(self, A) -> np.ndarray:
         """Eigenvalues of a symmetric matrix, ascending, in this precision's dtype."""
 
+    def eigh(self, A, *, check: bool = True) -> tuple[np.ndarray, np.ndarray]:
+        """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric matrix, in this dtype.
+
+        LAPACK syevd for float32 / float64; mpmath ``eigsy`` otherwise, at the
+        digits of :meth:`_eig_precision` (the mp precision itself, 21 digits for
+        longdouble, as :meth:`eigvalsh`).  ``check=False`` takes A as symmetric
+        and finite (a matrix the caller formed): no O(n^2) validation pass.
+        """
+        if check:
+            A = self._prepare(A, "A", check=True, symmetric=True)
+        mp = self._eig_precision()
+        with mp.context():
+            E, Q = mp.ctx.eigsy(mp.ctx.matrix(mp.asarray(A).tolist()))
+            n = A.shape[0]
+            order = sorted(range(n), key=lambda i: E[i])
+            w = np.array([E[i] for i in order], dtype=object)
+            U = np.array([[Q[r, i] for i in order] for r in range(n)], dtype=object)
+        return self.asarray(w), self.asarray(U)
+
+    def _eig_precision(self) -> "MPPrecision":
+        """The mp precision whose ``eigsy`` computes this precision's eigenproblems."""
+        return self
+
     def matmul(self, A, B) -> np.ndarray:
         """A @ B in this precision (BLAS for float32/64, FLINT for mpN, NumPy loops otherwise)."""
         return np.matmul(self.asarray(A), self.asarray(B))
@@ -253,8 +301,22 @@ class Precision(ABC):
 class _NativeDtype:
     """NumPy's own loops for the precisions with a native dtype (float32, float64, longdouble)."""
 
+    native = True
+
     def to_float64(self, a):
         return np.asarray(a, dtype=np.float64)
+
+    def expit(self, z):
+        return scipy.special.expit(z)
+
+    def nonzero(self, a):
+        return np.asarray(a) != 0
+
+    def isinf(self, a):
+        return np.isinf(a)
+
+    def column_sumsq(self, K):
+        return np.einsum("ij,ij->j", K, K)
 
     def exp(self, a):
         return np.exp(self.asarray(a))
@@ -389,6 +451,12 @@ class LapackPrecision(_NativeDtype, Precision):
         A = self._prepare(A, "A", check=True, symmetric=True)
         return scipy.linalg.eigvalsh(A, check_finite=False).astype(self.dtype, copy=False)
 
+    def eigh(self, A, *, check=True):
+        if check:
+            A = self._prepare(A, "A", check=True, symmetric=True)
+        w, U = scipy.linalg.eigh(A, check_finite=False)
+        return w.astype(self.dtype, copy=False), U.astype(self.dtype, copy=False)
+
 
 class _GenericPrecision(Precision):
     """Shared code of the precisions that run NumPy's generic loops."""
@@ -442,8 +510,11 @@ class LongDoublePrecision(_NativeDtype, _GenericPrecision):
     def eigvalsh(self, A):
         """mpmath ``eigsy`` at 21 digits (> the 19.3 of the 64-bit significand)."""
         A = self._prepare(A, "A", check=True, symmetric=True)
-        mp21 = get_precision("mp21")
-        return self.asarray(mp21.eigvalsh(mp21.asarray(A)))
+        mp = self._eig_precision()
+        return self.asarray(mp.eigvalsh(mp.asarray(A)))
+
+    def _eig_precision(self):
+        return get_precision(f"mp{LONGDOUBLE_EIG_DIGITS}")
 
 
 def _reduce_mpf(v):
@@ -596,13 +667,16 @@ _REGISTRY = {
 }
 
 
-def precisions(*, hardware: bool | None = None) -> list[str]:
+def precisions(*, hardware: bool | None = None, native: bool | None = None) -> list[str]:
     """Registered precision names; any ``mpN`` (5 <= N <= 1000) is also accepted.
 
     ``hardware=True`` gives only the LAPACK-backed IEEE precisions (what
-    benchmarks time), ``False`` only the generic ones.
+    benchmarks time), ``False`` only the generic ones.  ``native=True`` gives
+    the precisions with a NumPy floating dtype (:attr:`Precision.native`:
+    float32, float64, longdouble), ``False`` the mp ones.
     """
-    return [n for n in _REGISTRY if hardware is None or get_precision(n).hardware == hardware]
+    return [n for n in _REGISTRY if (hardware is None or get_precision(n).hardware == hardware)
+            and (native is None or get_precision(n).native == native)]
 
 
 @lru_cache(maxsize=None)

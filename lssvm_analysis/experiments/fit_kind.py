@@ -92,8 +92,8 @@ from ..analysis import model_error, reference
 from ..core.precision import get_precision
 from ..solvers import fit as run_fit
 
-__all__ = ["fit_row", "load_task_data", "accepts_combination", "select_solver_params", "exact_columns",
-           "FIT_OPTIONS", "FIT_KIND_VERSION", "EXACT_COLUMNS", "DEFAULT_REFERENCE_MAX_N"]
+__all__ = ["fit_row", "fit_keywords", "load_task_data", "accepts_combination", "select_solver_params",
+           "exact_columns", "FIT_OPTIONS", "FIT_KIND_VERSION", "EXACT_COLUMNS", "DEFAULT_REFERENCE_MAX_N"]
 
 DEFAULT_REFERENCE_MAX_N = 1000
 FIT_OPTIONS = ("reference", "reference_max_n", "reference_digits", "first_task_only", "exact",
@@ -169,6 +169,13 @@ def accepts_combination(task) -> bool:
     except ValueError:
         return False
     return True
+
+
+def fit_keywords(task, ds) -> dict:
+    """The keywords of a task's fit: its params, ``rng`` drawn from the task when the solver makes
+    random choices (:func:`~.seeding.with_task_rng`) and the dataset's task when it takes one."""
+    info = get_solver(task.solver)
+    return {**with_task_rng(task.solver, task, task.params), **info.task_keywords(ds.task)}
 
 
 def load_task_data(task):
@@ -334,9 +341,7 @@ def fit_row(task) -> dict:
     if ds.task not in info.tasks:
         raise ValueError(f"expected a dataset for {info.tasks} with solver={info.name!r}, "
                          f"got dataset={task.dataset!r} (task {ds.task!r})")
-    params = with_task_rng(task.solver, task, task.params)
-    if info.takes_task:
-        params["task"] = ds.task
+    params = fit_keywords(task, ds)
     t0 = time.perf_counter()
     fit = run_fit(task.solver, ds.X_train, ds.y_train, precision=p.name, **params)
     t_fit = time.perf_counter() - t0

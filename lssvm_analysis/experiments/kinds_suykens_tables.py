@@ -88,10 +88,8 @@ def tune(solver, kernel, X, y, o, *, seed=0) -> tuple[dict, float, int]:
     When every point fails, the first grid point with CV accuracy -inf.
     """
     info = get_solver(solver)
-    base = {"kernel": kernel}
-    if info.takes_task:
-        base["task"] = "classification"
-    if solver == "svm-c":
+    base = {"kernel": kernel, **info.task_keywords("classification")}
+    if info.baseline:
         base["max_iter"] = int(o.get("svm_max_iter", 100000))
     folds = max(2, min(int(o.get("folds", 10)), len(y)))
     axes = _axes(kernel, X.shape[1], o)

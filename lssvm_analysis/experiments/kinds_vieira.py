@@ -68,7 +68,7 @@ def _tune(solver, X, y, grid_C, grid_s2, folds, **extra):
     an exception propagates; (NaN, NaN, -1) when every point failed.
     ``extra``: fixed keywords of the solver (e.g. op-lssvm's ``conditioning``).
     """
-    kw = {"task": "classification", **extra} if get_solver(solver).takes_task else dict(extra)
+    kw = {**get_solver(solver).task_keywords("classification"), **extra}
     res = tune(solver, X, y, grid={"C": grid_C, "sigma2": grid_s2}, refinements=0, folds=folds, seed=0,
                scoring="accuracy", error_score="raise", **kw)
     if not res.best:
@@ -93,9 +93,7 @@ def split_row(task) -> dict:
         row.update({f"C_{who}": C, f"sigma2_{who}": s2, f"cv_acc_{who}": acc})
     for label, (solver, extra, who) in TABLE_METHODS.items():
         C, s2, _ = tuned[who]
-        kw = dict(extra)
-        if get_solver(solver).takes_task:
-            kw["task"] = "classification"
+        kw = {**extra, **get_solver(solver).task_keywords("classification")}
         f = fit(solver, ds.X_train, ds.y_train, C=C, sigma2=s2, **kw)
         acc = float(np.mean(np.where(f.predict(ds.X_test) >= 0, 1.0, -1.0) == ds.y_test)) if f.ok else NAN
         row.update({f"acc[{label}]": 100 * acc, f"nsv[{label}]": f.n_support if f.ok else NAN,

@@ -32,11 +32,6 @@ from .sections_abe_tables import TABLE_METHODS, choose, crossover_blocks, table1
 __all__ = ["AbeSettings", "SETTINGS", "abe_conditioning_blocks", "plan", "render"]
 
 
-def _native():
-    """The registry's precisions with a native dtype (the breakdown scans run in each)."""
-    return tuple(n for n in precisions() if get_precision(n).dtype != object)
-
-
 def _formations():
     """Abe's primal formations: the registered variants of els-primal's ``formation``."""
     return tuple(v.value for v in get_solver("els-primal").variant_options().get("formation", ()))
@@ -59,7 +54,7 @@ class AbeSettings:
     abe_C: tuple = decades(1e-2, 1e14)
     mp_max_n: int = 60
     breakdown_etas: tuple = (1e-3, 0.1)
-    breakdown_precisions: tuple = field(default_factory=_native)
+    breakdown_precisions: tuple = field(default_factory=lambda: tuple(precisions(native=True)))
     bisect: int = 8
     pd_C: tuple = decades(1e-2, 1e14, 2)
     pd_precisions: tuple = field(default_factory=lambda: tuple(precisions(hardware=True)))
@@ -165,7 +160,7 @@ def _condition_figure(sec, out, rows, bd, P):
         N = int(g.N.iloc[0])
         a.plot(d.C, d.cond, "-", color=cmap[eta], label=f"Ω_e, η={fmt_num(eta)} (N={N})")
         a.plot(p.C, p.cond, "--", color=cmap[eta], label=f"primal (7), η={fmt_num(eta)}")
-    for name, u in ((n, get_precision(n).unit_roundoff) for n in _native()):
+    for name, u in ((n, get_precision(n).unit_roundoff) for n in precisions(native=True)):
         a.axhline(1 / u, color=precision_color(name), lw=0.8, ls=":", label=f"1/u of {name}")
     meas = ok(bd)
     meas = meas[(meas.solver == "els-dual") & (num(meas, "C_star") > 0)] if len(meas) else meas

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..core.precision import get_precision, precisions
+from ..core.precision import precisions
 from ..datasets import datasets as _dataset_names
 from ..datasets import load as load_dataset
 from ..datasets.chen_zhou import CHEN_ZHOU_UNAVAILABLE, ROAD3D_SIZES
@@ -183,7 +183,7 @@ def plan(profile, run):
                                         grid=_grid(mlam, sig, tau, h),
                                         options={"target_noise": True, "r_fraction": 0.05,
                                                  "tau_scale": "target-mad"})
-    precs = [n for n in precisions() if get_precision(n).dtype != object]
+    precs = precisions(native=True)
     precs = precs[:2] if quick else precs
     specs["rank"] = SweepSpec(f"{profile}-{_KEY}-rank", kind="cz-fit", solvers=["sr-lssvm"], precisions=precs,
                               datasets=[("cz-road3d", {"n_train": 2000, "n_test": 200})], seeds=[0],

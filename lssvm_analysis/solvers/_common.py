@@ -92,13 +92,13 @@ def check_binary_labels(y) -> None:
         raise ValueError(f"expected binary labels in {{-1, +1}} in y, got y labels {labels.tolist()[:10]}")
 
 
-def nonfinite_record(coef, bias, phase) -> dict | None:
-    """None if coef and bias are finite, else what is not: the phase and the counts."""
+def nonfinite_record(coef, bias, phase, p) -> dict | None:
+    """None if coef and bias are finite, else what is not: the phase and the counts (coef in ``p``)."""
     c = np.asarray(coef) if coef is not None else np.empty(0)
-    b = np.asarray([bias], dtype=object if c.dtype == object else None) if bias is not None else np.empty(0)
+    b = np.asarray([bias]) if bias is not None else np.empty(0)
     if _all_finite(c) and _all_finite(b):
         return None
-    cf = np.array([float(v) for v in c.flat]) if c.dtype == object else np.asarray(c, float)
+    cf = p.to_float64(c)
     return {"phase": phase or "", "coef_nan": int(np.isnan(cf).sum()), "coef_inf": int(np.isinf(cf).sum()),
             "n_coef": int(cf.size), "bias": float(bias) if bias is not None else float("nan")}
 
@@ -141,7 +141,7 @@ def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", b
         diagnostics.update(cond.as_diagnostics())
         check_conditioning(cond, p, solver=solver, stacklevel=3)
     if status == "ok":
-        bad = nonfinite_record(coef, bias, overflow_phase or getattr(timer, "last", None))
+        bad = nonfinite_record(coef, bias, overflow_phase or getattr(timer, "last", None), p)
         if bad is not None:
             status, coef, bias = "overflow", None, None
             diagnostics["nonfinite"] = ReadOnlyDict(bad)

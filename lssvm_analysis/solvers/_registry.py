@@ -183,6 +183,17 @@ class SolverInfo:
     def takes_task(self) -> bool:
         return "task" in self.params
 
+    def task_keywords(self, task: str) -> dict[str, str]:
+        """``{"task": task}`` for a solver that takes ``task``, else ``{}`` (LIBSVM's baselines
+        know their task from their name): the keywords through which a caller says the task."""
+        return {"task": task} if self.takes_task else {}
+
+    @property
+    def baseline(self) -> bool:
+        """Whether the solver is a reference implementation outside the seed papers (LIBSVM's
+        C-SVC and epsilon-SVR: paper ``"baseline"``), with its own iteration cap ``max_iter``."""
+        return self.paper == "baseline"
+
     @property
     def takes_rng(self) -> bool:
         """Whether the solver makes random choices, drawn from its keyword ``rng`` (:data:`RANDOM_KEYWORD`).
@@ -269,8 +280,7 @@ class SolverInfo:
             params["C"] = C
         if self.accepts("sigma2"):
             params["sigma2"] = sigma2
-        if self.takes_task:
-            params["task"] = task
+        params.update(self.task_keywords(task))
         if self.example is not None:
             params.update(self.example(X, y, task, rng))
         return Problem(X, y, task, params)

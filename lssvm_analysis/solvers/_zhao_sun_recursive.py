@@ -46,8 +46,7 @@ _VARIANTS = (
 def _parts(K, d, C, p):
     """(h_jj, c_j, H_full[bias, patterns], 1/C) for all patterns, in p."""
     cinv = p.reciprocal(C)
-    h = np.einsum("ij,ij->j", K, K) if K.dtype != object else (K * K).sum(axis=0)
-    h = h + np.diagonal(K) * cinv
+    h = p.column_sumsq(K) + np.diagonal(K) * cinv
     return h, K @ d, K.sum(axis=0), cinv
 
 
@@ -207,17 +206,16 @@ def _candidates(N, selected, n_candidates, rng):
     return free
 
 
-def _choose(r, s, h, cand, guard, log, step):
+def _choose(r, s, h, cand, guard, log, step, p):
     """argmax r^2/s over the admissible candidates; records non-positive and guarded s_j."""
-    s64 = np.array([float(v) for v in s]) if s.dtype == object else s.astype(np.float64)
-    r64 = np.array([float(v) for v in r]) if r.dtype == object else r.astype(np.float64)
+    s64, r64 = p.to_float64(s), p.to_float64(r)
     log["nonpositive_schur"].append(int(np.count_nonzero(s64 <= 0)))
     with np.errstate(divide="ignore", invalid="ignore"):
         score = r64 * r64 / s64
     score[np.isnan(score)] = -np.inf
     raw_best = int(np.argmax(score))
     if guard is not None:
-        h64 = np.array([float(v) for v in h[cand]])
+        h64 = p.to_float64(h[cand])
         bad = s64 <= guard * h64
         log["n_skipped"].append(int(np.count_nonzero(bad)))
         if bad[raw_best]:
@@ -280,7 +278,7 @@ def _select(K, d, C, p, *, n_max, tol, schur_tol, update, n_candidates, rng, dri
         guard = None
         if update == "cholesky":
             guard = _default_schur_tol(len(order) + 1, p) if schur_tol is None else schur_tol
-        best, gain = _choose(r, s, h, cand, guard, log, len(order) + 1)
+        best, gain = _choose(r, s, h, cand, guard, log, len(order) + 1, p)
         if not np.isfinite(gain) or gain < 0:
             stop = "exhausted"
             break

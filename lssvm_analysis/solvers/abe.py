@@ -82,7 +82,6 @@ from ._registry import get_solver, register, variant
 
 __all__ = ["fit_els_primal", "fit_els_dual", "FORMATIONS", "FEATURE_MAPS"]
 
-FORMATIONS = ("blas3", "as-described")
 FEATURE_MAPS = ("kernel", "whitened")
 
 _FORMATION_VARIANTS = (
@@ -90,6 +89,8 @@ _FORMATION_VARIANTS = (
     variant("formation", "as-described", "(7) accumulated from the outer products h(x_i) h(x_i)^T "
             "as Abe describes it", literal=True),
 )
+#: The formations of (7), the values of els-primal's variant keyword ``formation``.
+FORMATIONS = tuple(v.value for v in _FORMATION_VARIANTS)
 
 
 def _example_eta(X, y, task, rng) -> dict:

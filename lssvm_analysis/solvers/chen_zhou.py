@@ -42,7 +42,7 @@ the non-zero set S_t of Comment 3 is then defined by *underflow*, i.e. by the
 precision.  ``smoothing="stable"`` evaluates ``xi * expit(z)`` without overflow
 and sets ``gamma_i = 0`` exactly when ``z_i = p (xi_i^2 - tau^2) <= -40``
 (``expit(-40) < 4.3e-18``), the same S_t for every precision; expit is
-``scipy.special.expit`` for float32/float64/longdouble (its own loops, one
+``Precision.expit``: ``scipy.special.expit`` for float32/float64/longdouble (its own loops, one
 pass, relative error a few u) and 1/(1 + e^-z) or e^z/(1 + e^z), whichever
 exponent is <= 0, for mpN.
 
@@ -75,7 +75,6 @@ from dataclasses import fields
 
 import numpy as np
 import scipy.linalg
-import scipy.special
 
 from ..core._validation import check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
@@ -267,23 +266,10 @@ class _Smoother:
         if self.smoothing == "literal":
             with np.errstate(over="ignore"):
                 E = prec.exp(z)
-                n_over = 0 if E.dtype == object else int(np.count_nonzero(np.isinf(E)))
+                n_over = int(np.count_nonzero(prec.isinf(E)))
                 g = xi * np.where(E < one, E, one) / (one + prec.exp(-np.abs(z)))
             return g, n_over
-        if xi.dtype != object:  # float32/64, longdouble: one ufunc pass (scipy's expit has their loops)
-            s = scipy.special.expit(z)
-        else:  # mp: 1/(1+e^-z) or e^z/(1+e^z), whichever exponent is <= 0
-            ez = prec.exp(-np.abs(z))
-            s = np.where(z >= zero, one / (one + ez), ez / (one + ez))
-        return np.where(z > self.cut, xi * s, zero), 0
-
-
-def _nonzero_mask(a) -> np.ndarray:
-    return np.array([v != 0 for v in a], dtype=bool) if a.dtype == object else a != 0
-
-
-def _count_nonzero(a) -> int:
-    return int(np.count_nonzero(_nonzero_mask(a)))
+        return np.where(z > self.cut, xi * prec.expit(z), zero), 0
 
 
 def _kappa(J, prec) -> float:
@@ -326,7 +312,7 @@ def _upsilon(st, gamma, update, ups_ls):
     """Step 3: upsilon by Comment 2 ((28) times P_B^T) or by (31) times P_B^T."""
     if update == "comment2" or ups_ls is None:
         return st.solve(st.project(st.y - gamma))
-    nz = np.flatnonzero(_nonzero_mask(gamma))
+    nz = np.flatnonzero(st.prec.nonzero(gamma))
     if nz.size == 0:
         return ups_ls.copy()
     rhs = st.rows(nz).T @ gamma[nz] - (np.sum(gamma) / st.mm) * st.phat
@@ -412,7 +398,7 @@ def _algorithm1(st, *, tau, p_smooth, tol, max_iter, smoothing, update, tau_sche
         n_over += k
         delta = float(np.sqrt(float(np.sum((g_new - gamma) ** 2))))
         hist["delta_gamma"].append(delta)
-        hist["n_active"].append(_count_nonzero(g_new))
+        hist["n_active"].append(int(np.count_nonzero(prec.nonzero(g_new))))
         hist["tau"].append(tau_cur)
         gamma_used, gamma = gamma, g_new
         if delta < tol and tau_cur <= tau:

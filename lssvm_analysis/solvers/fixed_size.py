@@ -35,11 +35,9 @@ K. De Brabanter et al., LS-SVMlab toolbox v1.8 (2011), ``kentropy``, ``AFEm``.
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg
 
 from ..core._validation import as_rng, check_int
 from ..core.exceptions import CholeskyBreakdownError
-from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant
 from .chen_zhou import default_n_support
@@ -47,7 +45,7 @@ from .exact_chen_zhou import exact_fs_model
 from .result import PhaseTimer
 from .sparsity import coefficient_counts
 
-__all__ = ["fit_fslssvm", "renyi_prototypes", "eigh", "MAX_SWAPS_PER_POINT"]
+__all__ = ["fit_fslssvm", "renyi_prototypes", "MAX_SWAPS_PER_POINT"]
 
 #: Upper bound of n_swaps per training pattern (documented in :func:`renyi_prototypes`).
 MAX_SWAPS_PER_POINT = 1000
@@ -111,25 +109,6 @@ def _sqrt_any(lam, prec):
     pos = np.array([v > 0 for v in lam], dtype=bool)
     root = prec.sqrt(np.where(pos, lam, prec.scalar(1)))
     return np.where(pos, root, prec.scalar(float("nan")))
-
-
-def eigh(A, prec):
-    """Eigenvalues (ascending) and eigenvectors of the symmetric A in ``prec``.
-
-    LAPACK syevd for float32/float64; mpmath ``eigsy`` otherwise (at the mp
-    precision itself, or at 21 digits for longdouble, as ``Precision.eigvalsh``).
-    """
-    if prec.dtype in (np.dtype(np.float32), np.dtype(np.float64)):
-        w, U = scipy.linalg.eigh(A, check_finite=False)
-        return w.astype(prec.dtype, copy=False), U.astype(prec.dtype, copy=False)
-    mp = prec if prec.dtype == object else get_precision("mp21")
-    with mp.context():
-        E, Q = mp.ctx.eigsy(mp.ctx.matrix(mp.asarray(A).tolist()))
-        n = A.shape[0]
-        order = sorted(range(n), key=lambda i: E[i])
-        w = np.array([E[i] for i in order], dtype=object)
-        U = np.array([[Q[r, i] for i in order] for r in range(n)], dtype=object)
-    return prec.asarray(w), prec.asarray(U)
 
 
 @register("fs-lssvm", tasks=("regression", "classification"), paper="chen-zhou",
@@ -205,7 +184,7 @@ def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, d
         idx, entropy, acc = renyi_prototypes(X, k, M, n_swaps=n_swaps, rng=rng)
     with prec.context():
         with timer("formation"):
-            lam, U = eigh(k(X[idx], precision=prec), prec)
+            lam, U = prec.eigh(k(X[idx], precision=prec), check=False)
             if features == "literal":  # every computed eigenvalue, rounding noise included
                 keep = np.arange(len(lam))
             else:

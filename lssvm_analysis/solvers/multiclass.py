@@ -247,7 +247,7 @@ def fit_multiclass(X, y, *, solver="lssvm-schur", code="1vs1", precision="float6
         labels = M[y_idx, j]
         rows = np.flatnonzero(labels != 0)
         subsets.append(rows)
-        extra = {"task": "classification"} if info.takes_task else {}  # LIBSVM's svm-c takes none
+        extra = info.task_keywords("classification")
         if sample_weight is not None:
             extra["sample_weight"] = np.asarray(sample_weight)[rows]
         fits.append(registry_fit(solver, X[rows], labels[rows].astype(np.float64), precision=precision,

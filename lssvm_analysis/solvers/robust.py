@@ -207,8 +207,7 @@ def _cccp_loop(L, y, eta, s, rule, tau, h, tol, max_iter, prec):
         g_new = rule(beta + gamma, tau, h, prec)  # xi = beta + gamma^(t)
         delta = float(np.sqrt(float(np.sum((g_new - gamma) ** 2))))
         hist["delta_gamma"].append(delta)
-        hist["n_active"].append(int(sum(1 for v in g_new if v != 0)) if g_new.dtype == object
-                                else int(np.count_nonzero(g_new)))
+        hist["n_active"].append(int(np.count_nonzero(prec.nonzero(g_new))))
         gamma_used, gamma = gamma, g_new
         if delta < tol:
             converged = True

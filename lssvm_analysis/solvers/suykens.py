@@ -68,7 +68,7 @@ from ..core.cg import cg_iteration_bound, simultaneous_cg
 from ..core.condition import kappa2
 from ..core.linalg import bordered_rhs, bordered_shell, set_border
 from ..core.memory import PeakMemory
-from ..core.precision import get_precision
+from ..core.precision import get_precision, precision_of
 from .result import PhaseTimer
 from ..core._validation import check_int, check_positive
 from ._common import breakdown_fit, check_binary_labels, make_fit, validate_xy
@@ -159,10 +159,8 @@ def _kkt_matrix(X, y, kernel, p, C, form, timer):
 
 
 def _signs_like(y, x):
-    """The labels as multipliers of x's dtype (exact: they are +-1)."""
-    if x.dtype == object:
-        return np.array([1 if v > 0 else -1 for v in y], dtype=object)
-    return np.asarray(y).astype(x.dtype)
+    """The labels as multipliers in x's precision (exact: they are +-1)."""
+    return precision_of(x).asarray(np.where(np.asarray(y) > 0, 1.0, -1.0))
 
 
 def _coef(alpha, y, form):

@@ -110,7 +110,7 @@ def _solve_kept(D, l, cols, p, solve, qr=None):
             raise CholeskyBreakdownError(CholeskyBreakdown(j, float("inf"), k, p.name))
         Lc = p.cholesky(G, check=False)
         return p.cho_solve(Lc, Dk.T @ l)
-    if qr is None and p.dtype in (np.float32, np.float64):
+    if qr is None and p.hardware:
         # LAPACK's Householder QR (geqrf) for the IEEE types: the same algorithm class as
         # CGS2 (backward stable), at BLAS-3 speed
         Q, R = scipy.linalg.qr(D[:, cols], mode="economic", check_finite=False)
@@ -234,10 +234,9 @@ def _validate_common(X, y, task, C, kernel, sigma2, degree, t, precision):
     return X, y, k, p
 
 
-def _cond_path(D, cols):
+def _cond_path(D, cols, p):
     """cond_2(D[:, cols[:k]]) for every k, from a float64 QR of the ranked columns (free-ish)."""
-    D64 = np.asarray(D[:, cols], dtype=np.float64) if D.dtype != object else \
-        np.array([[float(v) for v in row] for row in D[:, cols]])
+    D64 = p.to_float64(D[:, cols])
     R = np.linalg.qr(D64, mode="r")
     out = np.empty(len(cols))
     for k in range(1, len(cols) + 1):
@@ -532,7 +531,7 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
                 "mrsr_pivots": path.pivots, "press_stop": stop}
         if conditioning:
             with timer("conditioning"):
-                cp = _cond_path(D, list(ranked) if rank_bias else [0] + list(ranked))
+                cp = _cond_path(D, list(ranked) if rank_bias else [0] + list(ranked), p)
             diag["cond_Dk"] = cp if rank_bias else cp[1:]
             diag["cond_D_star"] = float(cp[len(cols) - 1])
         try:
