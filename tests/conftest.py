@@ -49,7 +49,7 @@ from lssvm_analysis.report.html import Section  # noqa: E402
 from lssvm_analysis.report.registry import get_section  # noqa: E402
 
 __all__ = ["BASE_SEED", "MP_MAX_N", "LAPACK_THRESHOLD", "PRECISION_PARAMS", "U64", "Exact", "RBFSystem",
-           "make_rbf_system", "forward_bound", "to_f64"]
+           "make_rbf_system", "forward_bound", "to_f64", "HARDWARE"]
 
 BASE_SEED = int(os.environ.get("LSSVM_TEST_SEED", "20240611"))
 MP_MAX_N = 60
@@ -57,6 +57,8 @@ MP_MAX_N = 60
 # ratio error / (n * u * scale) below 30 passes.  Used wherever the gate says "c = 30".
 LAPACK_THRESHOLD = 30.0
 
+#: The registry's LAPACK-backed precisions (float32, float64): what the fast paths serve.
+HARDWARE = la.precisions(hardware=True)
 #: float64's unit roundoff u = 2^-53.
 U64 = la.get_precision("float64").unit_roundoff
 
@@ -84,8 +86,8 @@ def pytest_report_header(config):
     return f"lssvm_analysis: LSSVM_TEST_SEED={BASE_SEED}, BLAS threads limited to 1"
 
 
-PRECISION_PARAMS = [pytest.param(name, id=name, marks=pytest.mark.mp) if name.startswith("mp")
-                    else pytest.param(name, id=name) for name in la.precisions()]
+PRECISION_PARAMS = [pytest.param(name, id=name) for name in la.precisions(native=True)] + [
+    pytest.param(name, id=name, marks=pytest.mark.mp) for name in la.precisions(native=False)]
 
 
 @pytest.fixture
@@ -101,7 +103,7 @@ def precision(request) -> la.Precision:
 def _n_for(p, n: int, n_mp: int = 40) -> int:
     p = la.get_precision(p)
     assert n_mp <= MP_MAX_N, f"mp test size {n_mp} > MP_MAX_N={MP_MAX_N}"
-    return n_mp if p.name.startswith("mp") else n
+    return n if p.native else n_mp
 
 
 @pytest.fixture

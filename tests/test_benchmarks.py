@@ -31,6 +31,8 @@ if str(ROOT) not in sys.path:  # benchmarks/ is a top-level package next to lssv
 
 import benchmarks  # noqa: E402
 from benchmarks import common  # noqa: E402
+from conftest import HARDWARE
+
 from lssvm_analysis import datasets  # noqa: E402
 from lssvm_analysis.analysis import crossover as cx  # noqa: E402
 from lssvm_analysis.datasets.crossover import DATA_FEATURES  # noqa: E402
@@ -235,7 +237,7 @@ def test_flop_model_rejects_non_integer_sizes():
 # --------------------------------------------------------------------------- #
 # crossover.py: eta search, measurement, asv reader
 # --------------------------------------------------------------------------- #
-@pytest.mark.parametrize("precision", ["float32", "float64"])
+@pytest.mark.parametrize("precision", HARDWARE)
 def test_eta_for_ratios_hits_targets_and_leaves_x(precision):
     """N within max(1, tol M) of round(ratio M), and thresholded_cholesky at that eta keeps exactly N."""
     X, _ = datasets.crossover_data(200, seed=3)

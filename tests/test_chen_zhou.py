@@ -27,6 +27,8 @@ import warnings
 import numpy as np
 import pytest
 
+from conftest import HARDWARE
+
 import lssvm_analysis as la
 from lssvm_analysis.solvers import chen_zhou as cz
 from lssvm_analysis.solvers import nystrom
@@ -36,7 +38,7 @@ PRECISIONS = la.precisions()
 
 
 def _n(precision, big, small=16):
-    return small if precision.startswith("mp") else big
+    return big if la.get_precision(precision).native else small
 
 
 def _sinc(rng, m, outliers=0):
@@ -182,7 +184,7 @@ def _j_errors(precision, sigma2, rng, m=400, r=6, C=1e4):
     return errs, kappa, ratio, p.unit_roundoff
 
 
-@pytest.mark.parametrize("precision", ["float32", "float64"])
+@pytest.mark.parametrize("precision", HARDWARE)
 def test_literal_j_loses_digits_where_the_kernel_is_wide(precision, rng):
     errs, kappa, ratio, u = _j_errors(precision, 1e4, rng)
     assert ratio > 1e4  # wide kernel: the first column of P is ~1, ||P||^2 ~ m >> ||J||
@@ -316,7 +318,7 @@ def test_not_converged_is_recorded_and_keeps_the_model(rng):
     assert np.all(np.isfinite(nystrom.decision_values(f, X)))
 
 
-@pytest.mark.parametrize("precision", ["float32", "float64"])
+@pytest.mark.parametrize("precision", HARDWARE)
 def test_fused_pass_is_step_4_and_the_next_products(precision, rng):
     """The fused pass (float32/float64) against steps 4 and 3 written out.
 
@@ -353,7 +355,7 @@ def test_fused_pass_is_step_4_and_the_next_products(precision, rng):
     assert n_over == 0
 
 
-@pytest.mark.parametrize("precision", ["float32", "float64"])
+@pytest.mark.parametrize("precision", HARDWARE)
 def test_fused_and_unfused_iterations_reach_the_same_fit(precision, rng):
     """Algorithm 1 with and without the fused pass: the same iterations and active sets, and
     upsilon within 30 kappa(J) u ||upsilon|| (the right-hand sides differ by rounding only)."""

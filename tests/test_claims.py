@@ -17,6 +17,7 @@ import pytest
 from scipy import stats as st
 
 from lssvm_analysis.experiments.claims import OUTCOMES, Verdict, claims, evaluate, get_claim, ledger_frame
+from lssvm_analysis.analysis.tuning import grid_edge
 from lssvm_analysis.experiments.claims.stats import better, grid_edges, not_worse, paired
 from lssvm_analysis.report import report_sections
 from lssvm_analysis.report.html import Section, render_page
@@ -153,6 +154,17 @@ def test_grid_edges():
     assert grid_edges(cv, "cv_mae") == ["C = 100 (largest of 3)", "sigma2 = 1 (smallest of 2)"]
     cv.loc[2, "cv_mae"] = 9.0
     assert grid_edges(cv, "cv_mae") == ["sigma2 = 1 (smallest of 2)"]
+    assert grid_edges(cv.assign(cv_mae=np.nan), "cv_mae") == []
+
+
+def test_grid_edge_is_the_one_edge_test():
+    """claims' grid_edges and tune's on_edge ask the same function."""
+    assert grid_edge([1.0, 10.0, 100.0], 100.0) == "high" and grid_edge([1.0, 10.0], 1.0) == "low"
+    assert grid_edge([1.0, 10.0, 100.0], 10.0) is None
+    assert grid_edge([5.0, 5.0], 5.0) is None  # one value: nothing was searched
+    assert grid_edge([1.0, np.nan, 4.0], 4.0) == "high" and grid_edge([1.0, 4.0], np.nan) is None
+    assert grid_edge([-1.0, 0.0, 2.0], -1.0) == "low"  # non-positive values: exact equality
+    assert grid_edge([1e-3, 1e3], 1e3 * (1 + 1e-12)) == "high"  # a refined grid's rounding
 
 
 # --------------------------------------------------------------------------- the page gate

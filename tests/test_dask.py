@@ -16,6 +16,8 @@ import pandas as pd
 import pytest
 
 import _robust_kinds  # noqa: F401  (registers the kinds in this process)
+from conftest import HARDWARE
+
 from lssvm_analysis.experiments import SweepSpec, run_sweep
 from lssvm_analysis.experiments.runner import TIMING_PREFIX
 
@@ -52,7 +54,7 @@ def client(tmp_path_factory):
 
 def test_fit_sweep_on_local_cluster_equals_serial(client, tmp_path):
     spec = SweepSpec("dask-fit", kind="fit", solvers=["lssvm-schur", "krr", "els-primal"],
-                     precisions=["float32", "float64"], datasets=[("sinc", {"n_train": 20, "n_test": 10})],
+                     precisions=HARDWARE, datasets=[("sinc", {"n_train": 20, "n_test": 10})],
                      grid={"C": [1.0, 100.0], "sigma2": [1.0], "eta": [0.05]}, seeds=[0, 1])
     t0 = time.perf_counter()
     dask = run_sweep(spec, tmp_path / "d.sqlite", executor=client, progress=False)

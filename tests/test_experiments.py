@@ -20,6 +20,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from conftest import HARDWARE
+
 import lssvm_analysis as la
 from lssvm_analysis.datasets import UnknownDatasetError
 from lssvm_analysis.experiments import (SPEC_VERSION, TIMING_PREFIX, Store, SweepSpec,
@@ -536,7 +538,7 @@ def test_fit_kind_records_errors_against_the_reference(tmp_path):
 
 def test_fit_kind_parallel_equals_serial_and_filters_by_task(tmp_path):
     solvers = ["lssvm-schur"] + (["els-dual"] if "els-dual" in la.solvers() else [])
-    spec = SweepSpec("mixed", solvers=solvers, precisions=["float32", "float64"],
+    spec = SweepSpec("mixed", solvers=solvers, precisions=HARDWARE,
                      datasets=[SINC, {"name": "ripley-mixture", "n_train": 24, "n_test": 40}],
                      grid={"C": [10.0], "sigma2": [0.5], "eta": [1e-3]}, seeds=[0])
     tasks = spec.tasks()

@@ -26,7 +26,7 @@ import dataclasses
 
 import numpy as np
 import pytest
-from conftest import LAPACK_THRESHOLD, forward_bound, to_f64
+from conftest import HARDWARE, LAPACK_THRESHOLD, forward_bound, to_f64
 
 import lssvm_analysis as la
 from lssvm_analysis.analysis.reference import reference_solve
@@ -35,11 +35,10 @@ from lssvm_analysis.core import kernels
 from lssvm_analysis.core.kernels import RBF_FORMATIONS, rbf_error_bound
 from lssvm_analysis.core.cg import cg_iteration_bound, hestenes_stiefel_cg, simultaneous_cg
 
-HW = ["float32", "float64"]
 
 
 # -- the GEMM kernel ------------------------------------------------------------------
-@pytest.mark.parametrize("name", HW)
+@pytest.mark.parametrize("name", HARDWARE)
 @pytest.mark.parametrize("d, offset, sigma2", [(1, 0.0, 0.5), (3, 5.0, 0.2), (6, -2.0, 3.0), (3, 1e3, 10.0)])
 @pytest.mark.parametrize("with_z", [False, True])
 def test_gemm_kernel_within_its_bound_of_the_mp_kernel(name, d, offset, sigma2, with_z, rng):
@@ -76,11 +75,11 @@ def test_gemm_kernel_is_exactly_symmetric(n, d, rng):
     assert np.array_equal(K, K.T) and (np.diag(K) == 1).all()
 
 
-@pytest.mark.parametrize("name", HW + ["longdouble", "mp30"])
+@pytest.mark.parametrize("name", HARDWARE + ["longdouble", "mp30"])
 @pytest.mark.parametrize("formation", RBF_FORMATIONS)
 def test_kernel_of_x_with_itself_is_the_symmetric_kernel(name, formation, rng):
     """rbf_kernel(X, X) (a copy of X too) is rbf_kernel(X) bit for bit, so it factors (issue 21)."""
-    n = 80 if name in HW else 12
+    n = 80 if name in HARDWARE else 12
     X = rng.uniform(-1, 1, (n, 3))
     K = la.rbf_kernel(X, sigma2=2.0, precision=name, formation=formation)
     for Z in (X, X.copy()):
@@ -106,7 +105,7 @@ def test_formations_are_registered_and_validated(rng):
                           la.rbf_kernel(X, precision="longdouble", formation="differences"))
 
 
-@pytest.mark.parametrize("name", HW + ["mp20"])
+@pytest.mark.parametrize("name", HARDWARE + ["mp20"])
 def test_kernel_out_writes_the_same_numbers(name, rng):
     p = la.get_precision(name)
     X = rng.uniform(size=(11, 2))
@@ -119,7 +118,7 @@ def test_kernel_out_writes_the_same_numbers(name, rng):
 
 
 # -- in-place factorizations -----------------------------------------------------------
-@pytest.mark.parametrize("name", HW)
+@pytest.mark.parametrize("name", HARDWARE)
 def test_inplace_cholesky_is_the_same_factor_and_breakdown(name, rng):
     """overwrite=True: the lower triangle is bit-identical; a breakdown has the same step and pivot."""
     p = la.get_precision(name)
@@ -138,7 +137,7 @@ def test_inplace_cholesky_is_the_same_factor_and_breakdown(name, rng):
     assert copy_err.value.record == inplace_err.value.record
 
 
-@pytest.mark.parametrize("name", HW)
+@pytest.mark.parametrize("name", HARDWARE)
 @pytest.mark.parametrize("order", ["C", "F"])
 def test_inplace_lu_solves_the_same_system(name, order, rng):
     """getrf of A^T in place (C order) or of A (F order) against lu_factor of a copy: two
@@ -183,7 +182,7 @@ def _old_kkt(X, y, p, C, sigma2, formation):
     return to_f64(p.solve(A, rhs)), A
 
 
-@pytest.mark.parametrize("name", HW)
+@pytest.mark.parametrize("name", HARDWARE)
 @pytest.mark.parametrize("formation", RBF_FORMATIONS)
 def test_dense_fits_agree_with_the_replaced_path(name, formation, rng):
     """z_new vs z_old: (fwd_new + fwd_old) ||z*|| plus kappa times the formations' difference.
@@ -223,7 +222,7 @@ def test_dense_fits_agree_with_the_replaced_path(name, formation, rng):
     assert np.abs(to_f64(fit.coef_) - alpha_old).max() <= tol
 
 
-@pytest.mark.parametrize("name", HW)
+@pytest.mark.parametrize("name", HARDWARE)
 @pytest.mark.parametrize("solver", ["lssvm-schur", "krr"])
 def test_inplace_fit_breaks_down_at_the_replaced_step(name, solver, rng):
     """Same kernel (differences): the in-place fit reports the breakdown record of the copying Cholesky."""
@@ -248,7 +247,7 @@ def test_inplace_fit_breaks_down_at_the_replaced_step(name, solver, rng):
 SAME_ROUNDING = ["longdouble", "mp30"]
 
 
-@pytest.mark.parametrize("name", HW + SAME_ROUNDING)
+@pytest.mark.parametrize("name", HARDWARE + SAME_ROUNDING)
 def test_simultaneous_cg_runs_each_system_as_hestenes_stiefel(name, rng):
     """Each column of the simultaneous run against its own Hestenes-Stiefel run.
 

@@ -12,6 +12,8 @@ import math
 import numpy as np
 import pytest
 
+from conftest import HARDWARE
+
 import lssvm_analysis as la
 from lssvm_analysis.core.precision import get_precision
 from lssvm_analysis.solvers import chen_zhou as cz
@@ -29,7 +31,7 @@ def _rel(a, b) -> float:
 
 
 # -- FS-LSSVM: Lambda^{-1/2} ------------------------------------------------------------------
-@pytest.mark.parametrize("precision", ["float32", "float64"])
+@pytest.mark.parametrize("precision", HARDWARE)
 def test_fs_lssvm_literal_inverse_root_of_noise_eigenvalues_fails_where_the_floor_holds(precision):
     # sigma2 = 10 over [-3, 3]: K_MM (M = 20) has eigenvalues down to ~1e-36 (mp), far below
     # M u lambda_max in both precisions.  Computed eigenvalues there are rounding noise of either
@@ -62,7 +64,7 @@ def test_fs_lssvm_literal_equals_floored_when_no_eigenvalue_is_below_the_floor()
 
 
 # -- Chen & Zhou (27): the digits of J --------------------------------------------------------
-@pytest.mark.parametrize("precision", ["float32", "float64"])
+@pytest.mark.parametrize("precision", HARDWARE)
 def test_j_as_printed_loses_the_digits_of_the_mean_column(precision):
     # A wide kernel (sigma2 = 1e4 over [-3, 3]) makes K nearly constant: P's columns are mostly
     # their mean, ||P||_F^2 >> ||P_c||_F^2.  (27) sums P^T P (error ~ m u ||P||^2, Higham (3.5))

@@ -13,6 +13,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -208,8 +209,17 @@ def _labelled():
 
 
 def test_fmt_num():
+    """One format for the report and the claims: the union of what each of its two copies did."""
+    from lssvm_analysis.experiments.claims import stats
+
+    assert fmt_num is stats.fmt_num
     assert fmt_num(float("nan")) == "—" and fmt_num(None) == "—"
+    assert fmt_num(float("inf")) == "∞" and fmt_num(-np.inf) == "−∞"
     assert fmt_num(1234567.0) == "1.23e+06" and fmt_num(0.5) == "0.5" and fmt_num(3) == "3"
+    assert fmt_num(123456) == "123456" and fmt_num(np.int64(-7)) == "-7"  # counts are not rounded
+    assert fmt_num(True) == "yes" and fmt_num(np.bool_(False)) == "no"
+    assert fmt_num(np.float32(2.5e-4)) == "2.50e-04" and fmt_num(0.0) == "0"
+    assert fmt_num(1 / 3, digits=5) == "0.33333" and fmt_num("n/a") == "n/a"
 
 
 def test_cli_list_and_bad_arguments(capsys):

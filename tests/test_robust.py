@@ -22,6 +22,8 @@ import pandas as pd
 import psutil
 import pytest
 
+from conftest import HARDWARE
+
 import lssvm_analysis as la
 from lssvm_analysis.core import memory
 from lssvm_analysis.core.exceptions import (FallbackWarning, IllConditionedWarning,
@@ -168,7 +170,7 @@ def test_rbf_kernel_float32_huge_inputs_named_and_representable_ones_exact():
 # --------------------------------------------------------------------------- determinism
 def test_sweep_twice_gives_identical_records_but_time_columns(tmp_path):
     spec = SweepSpec("det", kind="fit", solvers=["lssvm-schur", "lssvm-cg", "els-dual"],
-                     precisions=["float32", "float64"], datasets=[("sinc", {"n_train": 20, "n_test": 10})],
+                     precisions=HARDWARE, datasets=[("sinc", {"n_train": 20, "n_test": 10})],
                      grid={"C": [1.0, 1e4], "sigma2": [1.0], "eta": [0.05]}, seeds=[0])
     cross = SweepSpec("det-x", kind="crossover-timing", precisions=["float64"],
                       grid={"M": [60], "ratio": [0.3], "formation": ["blas3"]}, options={"repeats": 1})

@@ -12,6 +12,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from conftest import HARDWARE
+
 import lssvm_analysis as la
 from lssvm_analysis.experiments import SweepSpec, run_sweep
 from lssvm_analysis.experiments.runner import TIMING_PREFIX
@@ -27,7 +29,7 @@ def non_time_rows(df: pd.DataFrame) -> pd.DataFrame:
     return df[cols].sort_values("key").reset_index(drop=True)
 
 
-def seed_sweep(name: str, precisions=("float32", "float64")) -> SweepSpec:
+def seed_sweep(name: str, precisions=tuple(HARDWARE)) -> SweepSpec:
     """Every registered solver the fit kind runs, one configuration each (its default variant), n = 24.
 
     The defaults draw: a random support set of ceil(N/10) (reduced-lssvr),

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import LAPACK_THRESHOLD, forward_bound, to_f64
+from conftest import HARDWARE, LAPACK_THRESHOLD, forward_bound, to_f64
 from sklearn.datasets import load_iris
 from sklearn.kernel_ridge import KernelRidge
 
@@ -108,7 +108,7 @@ def test_every_precision_backward_and_forward_error(solver, precision, n_for, rn
 
 
 @pytest.mark.parametrize("task", ["regression", "classification"])
-@pytest.mark.parametrize("prec", ["float32", "float64"])
+@pytest.mark.parametrize("prec", HARDWARE)
 def test_kkt_schur_cg_agree(task, prec, rng):
     """lssvm-kkt == lssvm-schur == lssvm-cg: ||z_i - z_j|| <= (fwd_i + fwd_j) ||z*|| (inf-norms)."""
     n = 80
@@ -191,7 +191,7 @@ def test_krr_equals_sklearn_kernel_ridge(rng):
 
 
 # -- CG ----------------------------------------------------------------------------
-@pytest.mark.parametrize("prec", ["float32", "float64"])
+@pytest.mark.parametrize("prec", HARDWARE)
 @pytest.mark.parametrize("task", ["regression", "classification"])
 def test_cg_iterations_within_bound_327(task, prec, rng):
     """Each CG run stops within the (3.27) count for the measured kappa(H) and the eps it achieved.

@@ -15,6 +15,8 @@ import pandas as pd
 import pytest
 from sklearn.model_selection import GridSearchCV
 
+from conftest import HARDWARE
+
 import lssvm_analysis as la
 
 
@@ -48,7 +50,7 @@ def test_loo_residuals_equal_explicit_refits(solver, task):
     assert np.abs(r - explicit).max() <= bound, (np.abs(r - explicit).max(), bound)
 
 
-@pytest.mark.parametrize("precision", ["float32", "float64"])
+@pytest.mark.parametrize("precision", HARDWARE)
 def test_loo_residuals_precision_against_mp50(precision):
     X, y = _reg(16)
     C, s2 = 100.0, 1.0

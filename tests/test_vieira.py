@@ -26,6 +26,8 @@ import numpy as np
 import pytest
 from sklearn.linear_model import lars_path
 
+from conftest import HARDWARE
+
 import lssvm_analysis as la
 from lssvm_analysis.core.kernels import make_kernel
 from lssvm_analysis.solvers import vieira as V
@@ -176,7 +178,7 @@ def _ls_errors(C, sigma2, k, precision):
     return out, kappa, rho, D.shape[0], p.unit_roundoff
 
 
-@pytest.mark.parametrize("precision", ["float32", "float64"])
+@pytest.mark.parametrize("precision", HARDWARE)
 @pytest.mark.parametrize("C, sigma2, k", [(1e4, 4.0, 5), (1e4, 4.0, 20), (1e6, 10.0, 10), (1e6, 10.0, 30)])
 def test_lstsq_meets_wedin_bound_normal_equations_lose_kappa_squared(C, sigma2, k, precision):
     err, kappa, rho, n, u = _ls_errors(C, sigma2, k, precision)

@@ -73,7 +73,7 @@ def _system(fit, X, y):
 @pytest.mark.parametrize("precision", ["float64", pytest.param("mp50", marks=pytest.mark.mp)])
 @pytest.mark.parametrize("task", ["regression", "classification"])
 def test_reduced_with_all_points_equals_lssvm_kkt(ridge, precision, task, rng):
-    n = 14 if precision.startswith("mp") else 30
+    n = 30 if la.get_precision(precision).native else 14
     X, y = _data(rng, n)
     if task == "classification":
         y = np.where(y > np.median(y), 1.0, -1.0)
@@ -89,7 +89,7 @@ def test_reduced_with_all_points_equals_lssvm_kkt(ridge, precision, task, rng):
     bound = forward_bound(k_red, LAPACK_THRESHOLD * (n + 1) * u) + forward_bound(k_kkt, LAPACK_THRESHOLD * (n + 1) * u)
     m_red = np.concatenate([[float(red.bias_)], to_f64(red.coef_)])
     m_kkt = np.concatenate([[float(kkt.bias_)], to_f64(kkt.coef_)])
-    if precision.startswith("mp"):  # compare at full precision, not after rounding to float64
+    if not la.get_precision(precision).native:  # compare at full precision, not after rounding to float64
         mp = la.get_precision(precision)
         diff = max(abs(a - b) for a, b in zip([mp.scalar(red.bias_), *red.coef_],
                                               [mp.scalar(kkt.bias_), *kkt.coef_]))
@@ -115,7 +115,7 @@ def _backward_bound(fit, A, y, u):
                          + [("rr-lssvr", "update", v) for v in UPDATES], ids=lambda c: c[2])
 def test_every_variant_solves_the_normal_equations_backward_stably(config, precision, rng):
     solver, key, value = config
-    n = 16 if precision.name.startswith("mp") else 40
+    n = 40 if precision.native else 16
     X, y = _data(rng, n)
     extra = {"n_support": 6, "rng": 7} if solver == "reduced-lssvr" else {"n_support": 6, "tol": 0.0}
     fit = la.fit(solver, X, y, precision=precision.name, C=10.0, sigma2=0.5, **{key: value}, **extra)
@@ -142,7 +142,7 @@ def _monotone_slack(fit, X, y):
 
 @pytest.mark.parametrize("update", UPDATES)
 def test_greedy_objective_never_increases(update, precision, rng):
-    n = 16 if precision.name.startswith("mp") else 40
+    n = 40 if precision.native else 16
     X, y = _data(rng, n)
     fit = la.fit("rr-lssvr", X, y, precision=precision.name, C=10.0, sigma2=0.5, tol=0.0,
                  n_support=n // 2, update=update)

@@ -35,7 +35,7 @@ from ..solvers import get_solver
 from .benchmarking import grid_search
 from .validation import GREATER_IS_BETTER, check_folds, cross_validate, leave_one_out, resolve_scoring
 
-__all__ = ["tune", "TuneResult", "SIGMA_FACTORS", "GAMMAS", "METHODS", "chapter_grid"]
+__all__ = ["tune", "TuneResult", "SIGMA_FACTORS", "GAMMAS", "METHODS", "chapter_grid", "grid_edge"]
 
 #: §3.4.2's Sigma_0 (each times sqrt(n), n the input dimension): sigma, not sigma^2.
 SIGMA_FACTORS = (0.5, 5, 10, 15, 25, 50, 100, 250, 500)
@@ -128,18 +128,32 @@ def _check_error_score(error_score):
     return float(error_score)
 
 
+def grid_edge(values, best) -> str | None:
+    """Where ``best`` lies on one searched axis: ``"low"`` / ``"high"`` at its smallest / largest
+    value, None inside it (or when the axis has one value: nothing was searched there).
+
+    The one edge test of the package (tuning results, the claims' CV tables): equal, or for
+    positive values equal to within 1e-9 in log10 (a refined grid's points are powers).
+    NaN entries of ``values`` are ignored; a NaN ``best`` is on no edge.
+    """
+    vals = np.asarray(values, dtype=float)
+    vals = vals[~np.isnan(vals)]
+    b = float(best)
+    if vals.size == 0 or math.isnan(b):
+        return None
+    lo, hi = float(vals.min()), float(vals.max())
+    if lo == hi:
+        return None
+
+    def at(edge):
+        return b == edge or (b > 0 and edge > 0 and abs(math.log10(b) - math.log10(edge)) <= _EDGE_LOG10_TOL)
+
+    return "low" if at(lo) else "high" if at(hi) else None
+
+
 def _edges(grid: Mapping[str, np.ndarray], best: Mapping[str, float]) -> dict[str, str]:
-    out = {}
-    for name, values in grid.items():
-        lo, hi = float(values.min()), float(values.max())
-        if lo == hi or name not in best:
-            continue
-        b = math.log10(best[name])
-        if abs(b - math.log10(lo)) <= _EDGE_LOG10_TOL:
-            out[name] = "low"
-        elif abs(b - math.log10(hi)) <= _EDGE_LOG10_TOL:
-            out[name] = "high"
-    return out
+    edges = {name: grid_edge(values, best[name]) for name, values in grid.items() if name in best}
+    return {name: e for name, e in edges.items() if e is not None}
 
 
 def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinements: int = 3,

@@ -14,7 +14,6 @@ attribute beside colour changes line style *and* marker (:func:`series_style`).
 """
 from __future__ import annotations
 
-import math
 import re
 import textwrap
 from dataclasses import dataclass
@@ -24,10 +23,10 @@ import matplotlib
 
 matplotlib.use("Agg", force=True)
 import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from ..core.exceptions import UnknownPrecisionError  # noqa: E402
+from ..experiments.claims.stats import fmt_num  # noqa: E402
 from ..core.precision import get_precision, precisions  # noqa: E402
 
 __all__ = ["FigureRef", "TableRef", "save_figure", "save_table", "new_figure", "slug",
@@ -44,7 +43,10 @@ def precision_color(name: str) -> str:
     names = precisions()
     if name in names:
         return _PALETTE[names.index(name) % len(_PALETTE)]
-    return "tab:purple" if str(name).startswith("mp") else "tab:gray"
+    try:
+        return "tab:gray" if get_precision(str(name)).native else "tab:purple"
+    except UnknownPrecisionError:
+        return "tab:gray"
 
 
 #: Line styles and markers told apart at a glance, for a second series attribute beside colour.
@@ -94,27 +96,6 @@ def slug(text: str) -> str:
     """File-name-safe lower-case slug."""
     s = re.sub(r"[^a-zA-Z0-9]+", "-", str(text)).strip("-").lower()
     return s or "x"
-
-
-def fmt_num(x, digits: int = 3) -> str:
-    """Short human format: '—' for NaN/None, engineering-ish for others."""
-    if x is None:
-        return "—"
-    if isinstance(x, (bool, np.bool_)):
-        return "yes" if x else "no"
-    if isinstance(x, (int, np.integer)):
-        return str(int(x))
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        return str(x)
-    if math.isnan(v):
-        return "—"
-    if math.isinf(v):
-        return "∞" if v > 0 else "−∞"
-    if v != 0 and (abs(v) >= 1e4 or abs(v) < 1e-3):
-        return f"{v:.{digits - 1}e}"
-    return f"{v:.{digits}g}"
 
 
 @dataclass(frozen=True)

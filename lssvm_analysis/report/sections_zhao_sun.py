@@ -55,7 +55,7 @@ def plan(profile, run=None) -> dict:
                   "sigma2": [4.0]}),
         f"{KEY}-ridge": SweepSpec(
             f"{KEY}-ridge", kind="zs-ridge", solvers=["reduced-lssvr"],
-            precisions=[q for q in precisions() if not q.startswith("mp")],
+            precisions=precisions(native=True),
             datasets=[("sinc", {"n_train": P["ridge_n"], "n_test": 10})],
             grid={"ridge": _variants("reduced-lssvr", "ridge"), "n_support": P["ridge_S"],
                   "C": P["ridge_C"], "sigma2": [50.0]}),

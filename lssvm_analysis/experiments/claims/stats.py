@@ -16,6 +16,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats as _st
 
+from ...analysis.tuning import grid_edge
+
 
 __all__ = ["Paired", "paired", "better", "not_worse", "deviation", "deviations_text", "fmt_num", "grid_edges",
            "mean_ci"]
@@ -42,7 +44,18 @@ class Paired:
 
 
 def fmt_num(x, digits: int = 3) -> str:
-    """Short number: '—' for NaN, ``digits`` significant digits, exponent form outside [1e-3, 1e4)."""
+    """Short number for the report's text and tables (the package's one number format).
+
+    '—' for None and NaN, '∞' / '−∞', 'yes' / 'no' for a bool, an integer as it is (a count
+    is not rounded), otherwise ``digits`` significant digits, in exponent form outside
+    [1e-3, 1e4); anything that is not a number as ``str(x)``.
+    """
+    if x is None:
+        return "—"
+    if isinstance(x, (bool, np.bool_)):
+        return "yes" if x else "no"
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
     try:
         v = float(x)
     except (TypeError, ValueError):
@@ -150,10 +163,9 @@ def grid_edges(cv: pd.DataFrame, score: str, keys=("C", "sigma2", "eta"), *, min
     for k in keys:
         if k not in cv.columns:
             continue
-        vals = np.sort(pd.to_numeric(cv[k], errors="coerce").dropna().unique())
-        if len(vals) < 2:
-            continue
-        v = float(best[k])
-        if v in (vals[0], vals[-1]):
-            out.append(f"{k} = {fmt_num(v)} ({'smallest' if v == vals[0] else 'largest'} of {len(vals)})")
+        vals = pd.to_numeric(cv[k], errors="coerce").dropna().unique()
+        edge = grid_edge(vals, float(best[k]))
+        if edge is not None:
+            out.append(f"{k} = {fmt_num(float(best[k]))} ({'smallest' if edge == 'low' else 'largest'} "
+                       f"of {len(vals)})")
     return out

@@ -12,6 +12,7 @@ import json
 import numpy as np
 import pandas as pd
 
+from ...analysis.tuning import grid_edge
 from ..kinds_vieira import TABLE_METHODS
 from ._ledger import Verdict, register_claim
 from .stats import better, deviations_text, fmt_num, not_worse, paired
@@ -143,7 +144,7 @@ def _edges(table: pd.DataFrame) -> str:
     for who in ("lssvm", "svm", "op"):
         c = pd.to_numeric(table.get(f"C_{who}", pd.Series(dtype=float)), errors="coerce")
         if len(gC) > 1 and c.notna().any():
-            n = int(np.isclose(c, min(gC)).sum() + np.isclose(c, max(gC)).sum())
+            n = sum(grid_edge(gC, v) is not None for v in c)
             if n:
                 parts.append(f"γ of {who} on the grid's edge in {n} of {int(c.notna().sum())} splits")
     return ("optima on the edge of the tuning grid: " + "; ".join(parts)) if parts else ""
