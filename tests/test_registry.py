@@ -75,6 +75,18 @@ def test_keywords_are_read_from_the_signature(name):
     assert required <= set(info.required)
 
 
+@pytest.mark.parametrize("name", la.solvers())
+def test_recorded_params_are_keywords_of_the_signature(name):
+    """``fit.params`` (what a fit says it ran with) names only keywords of the solver's signature,
+    so that the one list, the signature, bounds what any fit records (its values are normalised:
+    the kernel by its name and own parameters, a derived rank or tolerance by its value)."""
+    info = la.get_solver(name)
+    for task in info.tasks:
+        pb = info.example_problem(task, n=24, rng=1)
+        fit = la.fit(name, pb.X, pb.y, **pb.params)
+        assert set(fit.params) <= set(info.params), sorted(set(fit.params) - set(info.params))
+
+
 def test_register_derives_params_from_a_new_signature():
     def solver(X, y, *, precision="float64", C=1.0, depth=2):
         """A throwaway."""
