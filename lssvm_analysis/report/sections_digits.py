@@ -63,7 +63,7 @@ class DigitsSettings:
 
 
 SETTINGS = {
-    "quick": DigitsSettings(n=16, C=(1e1, 1e8, 1e16), precisions=("float32", "float64")),
+    "quick": DigitsSettings(n=16, C=(1e1, 1e8, 1e16), precisions=tuple(precisions(hardware=True))),
     "default": DigitsSettings(),
     "full": DigitsSettings(n=60, C=tuple(10.0 ** k for k in range(0, 18))),
 }
