@@ -52,9 +52,9 @@ DEFAULT_MP_DIGITS = 50
 #: hours even at n = 50 (mpmath's cost grows like digits^1.6), so such a request
 #: is a typo, not an experiment.
 MIN_MP_DIGITS = 5
+MAX_MP_DIGITS = 1000
 #: Digits of the mpmath eigensolver of longdouble (> the 19.3 of its 64-bit significand).
 LONGDOUBLE_EIG_DIGITS = 21
-MAX_MP_DIGITS = 1000
 _MP_NAME = re.compile(r"^mp(\d+)$")
 #: Engines of the mpN primitives: FLINT (the default when it loads) and mpmath's generic code.
 MP_ENGINES = ("flint", "mpmath")
