@@ -238,3 +238,23 @@ def test_task_kinds_register_without_the_report():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert int(out.stdout) >= 15
+
+
+def test_registrations_are_the_package_init_import_lines():
+    """Every solver module that registers is imported by one line of solvers/__init__.py, and no
+    solver module imports a sibling for its registrations (``from . import x`` hid two)."""
+    folder = PACKAGE / "solvers"
+    registering, hidden = set(), []
+    for path in sorted(folder.glob("*.py")):
+        tree = ast.parse(path.read_text())
+        if path.name != "__init__.py":
+            hidden += [f"{path.name}:{n.lineno}" for n in ast.walk(tree)
+                       if isinstance(n, ast.ImportFrom) and n.level == 1 and n.module is None]
+        if any(isinstance(d, ast.Call) and getattr(d.func, "id", None) == "register"
+               for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) for d in n.decorator_list):
+            registering.add(path.stem)
+    init = ast.parse((folder / "__init__.py").read_text())
+    imported = {a.name for n in init.body if isinstance(n, ast.ImportFrom) and n.level == 1
+                and n.module is None for a in n.names}
+    assert not hidden
+    assert registering and registering <= imported, sorted(registering - imported)
