@@ -26,6 +26,7 @@ import numpy as np
 from ..analysis import conditioning as cond
 from ..analysis import crossover
 from ..analysis.validation import cross_validate
+from ..core.precision import get_precision, precisions
 from ..solvers import fit
 from . import crossover_timing
 from .arrays import dumps
@@ -35,7 +36,6 @@ __all__ = ["KINDS", "CROSSOVER_TIME_COLUMNS", "abe_spectrum_row", "breakdown_sca
            "cv_row", "crossover_timing_row"]
 
 NAN = float("nan")
-_BREAKDOWN_PRECISIONS = ("float32", "float64", "longdouble")
 
 
 def abe_spectrum_row(task) -> dict:
@@ -46,14 +46,14 @@ def abe_spectrum_row(task) -> dict:
                                    feature_map=P.get("feature_map", "kernel"))
     row = {"M": feat.M, "N": feat.N, "sv": dumps(feat.sv), "sv_centred": dumps(feat.sv_centred),
            "gram_diag_min": float(feat.gram_diag.min()), "gram_diag_max": float(feat.gram_diag.max())}
-    for name in _BREAKDOWN_PRECISIONS:  # the selection in each precision keeps its own columns
+    for name in precisions(native=True):  # the selection in each precision keeps its own columns
         f_p = feat if name == "float64" else cond.empirical_features(
             ds.X_train, sigma2=P["sigma2"], eta=P["eta"], feature_map=P.get("feature_map", "kernel"),
             precision=name)
         pred = cond.predict_breakdown(f_p, name)
         row.update({f"N_{name}": f_p.N, f"pred_C_star_{name}": pred.C_star,
                     f"pred_C_safe_{name}": pred.C_safe, f"pred_C_stat_{name}": pred.C_stat})
-    u = np.finfo(np.float64).eps / 2
+    u = get_precision("float64").unit_roundoff
     lam = np.sort(np.concatenate([feat.sv, feat.sv_centred]) ** 2)
     below = bool(lam[0] < feat.N * u * lam[-1])
     row.update(mp_needed=below, mp_checked=False, mp_max_ratio=NAN, mp_below_resolution=0,

@@ -12,9 +12,8 @@ from ..core.condition import kappa2
 from ..core.precision import get_precision
 from ..solvers import fit, get_solver
 from .arrays import dumps
-from .fit_kind import accepts_combination, load_task_data, select_solver_params
+from .fit_kind import accepts_combination, fit_keywords, load_task_data, select_solver_params
 from .kinds import register_task_kind, validate_registry_names
-from .seeding import with_task_rng
 
 __all__ = ["system_spectrum_row"]
 
@@ -29,9 +28,7 @@ def system_spectrum_row(task) -> dict:
     """
     info = get_solver(task.solver)
     ds = load_task_data(task)
-    params = with_task_rng(task.solver, task, task.params)  # the fit rows' draws (e.g. support)
-    if info.takes_task:
-        params["task"] = ds.task
+    params = fit_keywords(task, ds)  # the fit rows' keywords and draws (e.g. support)
     f = fit(task.solver, ds.X_train, ds.y_train, precision=task.precision, **params)
     which = {"paper": info.paper, "configuration": info.configuration_label(
         {o: params.get(o, v) for o, v in info.default_variant().items()})}

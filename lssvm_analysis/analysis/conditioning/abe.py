@@ -237,7 +237,7 @@ def check_spectrum_mp(feat: EmpiricalFeatures, *, digits: int = 30, max_n: int =
     if feat.N > max_n:
         raise ValueError(f"expected N <= max_n={max_n} for an mp eigendecomposition, got N={feat.N}")
     p = get_precision(f"mp{check_int('digits', digits, minimum=5)}")
-    u = np.finfo(np.float64).eps / 2
+    u = get_precision("float64").unit_roundoff
     rows = []
     for name, A, sv in (("gram", feat.H, feat.sv), ("centred", feat.centred, feat.sv_centred)):
         with p.context():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ...core.precision import get_precision
 from ..arrays import dumps, loads
 from ._ledger import Verdict, register_claim
 from .stats import better, fmt_num, grid_edges, mean_ci, not_worse, paired
@@ -117,7 +118,7 @@ def _rank(rec):
     for _, r in sp.iterrows():
         sv = loads(r["sv"])
         M, N = int(r["M"]), int(r["N"])
-        u = np.finfo(np.float64).eps / 2
+        u = get_precision("float64").unit_roundoff
         rank = int(np.sum(sv > max(M, N) * u * sv.max())) if len(sv) else 0
         singular += rank < M
         parts.append(f"η={fmt_num(r['eta'])}: rank(H_m) = {rank}, N = {N}, M = {M}")
