@@ -121,6 +121,42 @@ def test_matmul_agrees_componentwise(rng):
     assert v_f.shape == (40,) and _diff(v_f, C_f[:, 0]) <= 2 * 1.01 * 25 * U * absAB[:, 0].max()
 
 
+def test_operator_agrees_componentwise(rng):
+    A64 = rng.standard_normal((40, 40))
+    A, V = FL.asarray(A64), FL.asarray(rng.standard_normal((40, 3)))
+    apply = FL.operator(A)
+    # As test_matmul_agrees_componentwise: each product within gamma_k |A||V| entrywise
+    # (k = 40, gamma_k <= 1.01 k u), two of them 2 gamma_k.  A is converted once; every call
+    # converts only its block.
+    absAV = np.abs(A64) @ np.abs(_f64(V))
+    for _ in range(2):
+        assert np.all(np.abs(_f64(apply(V) - MP.matmul(A, V))) <= 2 * 1.01 * 40 * U * absAV)
+    assert apply(V[:, 0]).shape == (40,)
+    # the hardware and NumPy-loop precisions keep A @ V itself (bit for bit)
+    for name in ("float32", "float64", "longdouble"):
+        q = la.get_precision(name)
+        Aq, Vq = q.asarray(A64), q.asarray(_f64(V))
+        assert np.array_equal(q.operator(Aq)(Vq), Aq @ Vq)
+
+
+def test_cg_agrees(rng):
+    n, cond = 40, 10.0
+    A64 = logspaced_spd(rng, n, cond)
+    b64 = rng.standard_normal(n)
+    runs = [la.hestenes_stiefel_cg(q.asarray(A64), q.asarray(b64), precision=q, vtol=0) for q in (FL, MP)]
+    assert all(r.converged and r.reason == "residual" for r in runs)
+    x = np.linalg.solve(A64, b64)
+    kappa = np.linalg.cond(A64)
+    i = max(r.iterations for r in runs)
+    # Each run stops at a recursive residual ||r_i|| <= 100 u ||b|| (the default rtol).  The true
+    # residual differs from it by at most ~ i (n + 4) u ||A|| max_j ||x_j|| (Greenbaum 1997: each
+    # step adds the rounding of one product and two axpys), and max_j ||x_j|| <= 2 ||x|| for
+    # kappa = 10 (constant 2).  With ||b|| <= ||A|| ||x||: ||x^ - x|| <= kappa (100 + 2 i (n + 4)) u ||x||
+    # for each engine, twice that between them.
+    bound = 2 * kappa * (100 + 2 * i * (n + 4)) * U * np.linalg.norm(x)
+    assert _diff(runs[0].x, runs[1].x) <= bound
+
+
 def test_exp_agrees(rng):
     x = FL.asarray(rng.uniform(-40, 5, 300))
     e_f, e_g = FL.exp(x), MP.exp(x)
