@@ -157,6 +157,29 @@ def test_cg_agrees(rng):
     assert _diff(runs[0].x, runs[1].x) <= bound
 
 
+def test_mrsr_agrees(rng):
+    n, m = 40, 12
+    X64 = rng.standard_normal((n, m))
+    T64 = X64 @ rng.standard_normal(m) + 1e-3 * rng.standard_normal(n)
+    paths = [la.mrsr(X64, T64, precision=q) for q in (FL, MP)]
+    assert paths[0].status == paths[1].status == "ok"
+    # correlation gaps of random data are >> u: the same ranking in both engines
+    assert np.array_equal(paths[0].order, paths[1].order)
+    # The last step is the least-squares fit on all m columns (beta = 1).  QR least squares
+    # is backward stable with ||dX|| <= c m n u ||X|| (Higham Thm 20.3; CGS2 as Householder,
+    # Giraud et al. 2005), so the forward error is <= c m n u (kappa + kappa^2 ||r|| /
+    # (||X|| ||w||)) ||w|| (Higham Thm 20.1); c = 6 covers CGS2's two passes and the
+    # triangular solve, and two engines double it.
+    Xn = X64 / np.linalg.norm(X64, axis=0)
+    kappa = np.linalg.cond(Xn)
+    w, *_ = np.linalg.lstsq(X64, T64, rcond=None)
+    r = np.linalg.norm(T64 - X64 @ w)
+    ws = np.linalg.norm(w * np.linalg.norm(X64, axis=0))
+    rel = kappa + kappa ** 2 * r / (np.linalg.norm(Xn, 2) * ws)
+    bound = 2 * 6 * m * n * U * rel * np.abs(w).max()
+    assert _diff(paths[0].coefs[-1], paths[1].coefs[-1]) <= bound
+
+
 def test_exp_agrees(rng):
     x = FL.asarray(rng.uniform(-40, 5, 300))
     e_f, e_g = FL.exp(x), MP.exp(x)

@@ -73,7 +73,7 @@ from .exceptions import CholeskyBreakdownError, LUBreakdownError
 from .records import CholeskyBreakdown, LUBreakdown
 
 __all__ = ["AVAILABLE", "BLOCK", "to_arb_mat", "to_objects", "to_float64", "from_float64", "no_gc", "matmul", "cholesky", "solve_triangular",
-           "lu_factor", "lu_solve", "exp", "operator", "rbf_exponents", "twin", "register_twin"]
+           "lu_factor", "lu_solve", "exp", "operator", "keep", "rbf_exponents", "twin", "register_twin"]
 
 #: Rows of a block of the blocked Cholesky (products of BLOCK-wide panels).
 BLOCK = 96
@@ -245,8 +245,27 @@ def twin(a: np.ndarray):
 
 
 def _as_arb(a):
-    M = twin(a) if isinstance(a, np.ndarray) else None
-    return to_arb_mat(a) if M is None else M
+    """The FLINT form of ``a``: its twin, the transpose of its base's twin (``a = base.T``),
+    or a conversion."""
+    if isinstance(a, np.ndarray):
+        M = twin(a)
+        if M is not None:
+            return M
+        base = a.base
+        if isinstance(base, np.ndarray) and base.ndim == 2 and a.ndim == 2 and \
+                a.shape == base.shape[::-1] and a.strides == base.strides[::-1] and \
+                a.__array_interface__["data"][0] == base.__array_interface__["data"][0]:
+            MB = twin(base)
+            if MB is not None:
+                return _transposed(base, MB)
+    return to_arb_mat(a)
+
+
+def keep(a: np.ndarray) -> np.ndarray:
+    """A read-only copy of the object array ``a`` with its FLINT form registered (:func:`twin`):
+    products with it or with its transpose convert only the other operand."""
+    a = np.array(a, dtype=object, copy=True)
+    return register_twin(a, to_arb_mat(a))
 
 
 def _transposed(a, M):

@@ -253,6 +253,15 @@ class Precision(ABC):
         """
         return self.asarray(A).__matmul__
 
+    def keep(self, A) -> np.ndarray:
+        """A (in this precision) for many products with A or A.T (:meth:`matmul`).
+
+        mpN: a read-only copy whose FLINT form is kept beside it, so each
+        product converts only the other operand.  The other precisions return
+        ``self.asarray(A)`` itself (their products are unchanged).
+        """
+        return self.asarray(A)
+
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """exp(-||x - z||^2 / sigma2) from exactly computed squared distances, by an engine of
         this precision (mpN with FLINT), or None: then :mod:`~lssvm_analysis.core.kernels`
@@ -570,6 +579,11 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return super().operator(A)
         return _flint.operator(self.asarray(A), **self._fl())
+
+    def keep(self, A):
+        if not self._flint:
+            return super().keep(A)
+        return _flint.keep(self.asarray(A))
 
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """:func:`_flint.rbf` (exact squared distances, one rounding in the division, one in
