@@ -282,11 +282,16 @@ def _transposed(a, M):
 
 # ----------------------------------------------------------------------------- primitives
 def matmul(A, B, *, prec: int, ctx) -> np.ndarray:
-    """A @ B (2-D, or B 1-D) with one rounding to ``prec`` bits per entry (``arb_mat_approx_mul``)."""
-    MA, MB = _as_arb(A), _as_arb(B)
+    """A @ B (2-D; A 1-D is a row, B 1-D a column, as NumPy reads them) with one rounding to
+    ``prec`` bits per entry (``arb_mat_approx_mul``)."""
+    MA = to_arb_mat(np.asarray(A).reshape(1, -1)) if np.ndim(A) == 1 else _as_arb(A)
+    MB = _as_arb(B)
+    if MA.ncols() != MB.nrows():
+        raise ValueError(f"expected operands with matching inner dimensions, got A.shape="
+                         f"{np.shape(A)}, B.shape={np.shape(B)}")
     C = arb_mat(MA.nrows(), MB.ncols())
     _LIB.arb_mat_approx_mul(_ptr(C), _ptr(MA), _ptr(MB), prec)
-    shape = (MA.nrows(),) if np.ndim(B) == 1 else None
+    shape = np.shape(A)[:-1] + np.shape(B)[1:]
     return to_objects(C, ctx, shape=shape)
 
 

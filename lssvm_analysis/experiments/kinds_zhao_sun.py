@@ -103,8 +103,8 @@ def objective_ld(X, y, S, kernel, C, bias, coef):
         KS = kernel(X[S], X, precision=q)
         a = q.asarray(np.asarray(coef))
         b = q.asarray(np.asarray([bias]))[0]
-        e = q.asarray(y) - b - KS.T @ a
-        return float(a @ (KS[:, S] @ a) / 2 + q.scalar(C) * (e @ e) / 2)
+        e = q.asarray(y) - b - q.matmul(KS.T, a)
+        return float(a @ q.matmul(KS[:, S], a) / 2 + q.scalar(C) * (e @ e) / 2)
 
 
 def _conditioning(X, y, S, kernel, C):
