@@ -180,6 +180,25 @@ def test_mrsr_agrees(rng):
     assert _diff(paths[0].coefs[-1], paths[1].coefs[-1]) <= bound
 
 
+@pytest.mark.parametrize("n, cond", [(20, 10.0), (60, 1e12)])
+def test_eigvalsh_agrees(rng, n, cond):
+    A64 = logspaced_spd(rng, n, cond)
+    A = FL.asarray(A64)
+    ev_f, ev_g = FL.eigvalsh(A), MP.eigvalsh(A)
+    assert ev_f.dtype == object and list(ev_f) == sorted(ev_f)
+    # Both are backward stable eigensolvers (FLINT: Hessenberg + shifted QR; mpmath eigsy:
+    # tridiagonal + implicit QL): eigenvalues of A + E with ||E||_2 <= c n^2 u ||A||_2 (n
+    # sweeps of n rotations, c = 1 generous for the reflections' constant); A symmetric,
+    # so each eigenvalue moves by <= ||E||_2 (Weyl for eigsy's symmetric E, Bauer-Fike with
+    # orthonormal eigenvectors for FLINT's).  Two engines: 2 n^2 u ||A||_2 -- absolute, so the
+    # smallest eigenvalue (1/cond of the largest) is checked to ~28 digits here.
+    assert _diff(ev_f, ev_g) <= 2 * n * n * U * np.linalg.norm(A64, 2)
+    # longdouble keeps mpmath's eigsy at 21 digits (its results unchanged)
+    ld = la.get_precision("longdouble")
+    ref = MPPrecision(21, engine="mpmath").eigvalsh(MPPrecision(21, engine="mpmath").asarray(A64))
+    assert np.array_equal(ld.eigvalsh(ld.asarray(A64)), ld.asarray(ref))
+
+
 def test_exp_agrees(rng):
     x = FL.asarray(rng.uniform(-40, 5, 300))
     e_f, e_g = FL.exp(x), MP.exp(x)

@@ -461,7 +461,7 @@ class LongDoublePrecision(_NativeDtype, _GenericPrecision):
     def eigvalsh(self, A):
         """mpmath ``eigsy`` at 21 digits (> the 19.3 of the 64-bit significand)."""
         A = self._prepare(A, "A", check=True, symmetric=True)
-        mp21 = get_precision("mp21")
+        mp21 = _mp_engine(21, "mpmath")  # eigsy itself: longdouble's results stay as they were
         return self.asarray(mp21.eigvalsh(mp21.asarray(A)))
 
 
@@ -635,6 +635,10 @@ class MPPrecision(_GenericPrecision):
 
     def eigvalsh(self, A):
         A = self._prepare(A, "A", check=True, symmetric=True)
+        if self._flint and A.size:
+            ev = _flint.eigvalsh(A, **self._fl())
+            if ev is not None:
+                return ev
         ev = self.ctx.eigsy(self.ctx.matrix(A.tolist()), eigvals_only=True)
         return np.array(sorted(ev[i] for i in range(ev.rows)), dtype=object)
 

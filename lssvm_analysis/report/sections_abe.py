@@ -57,7 +57,7 @@ class AbeSettings:
     abe_sigma2: float = 1.0
     abe_etas: tuple = (1e-4, 1e-3, 1e-2, 0.1)
     abe_C: tuple = decades(1e-2, 1e14)
-    mp_max_n: int = 60
+    mp_max_n: int = 200  # = abe_M: every N the float64 SVD shows is checked in mp30 (FLINT's eig)
     breakdown_etas: tuple = (1e-3, 0.1)
     breakdown_precisions: tuple = field(default_factory=_native)
     bisect: int = 8
