@@ -97,7 +97,7 @@ class ColumnQR:
     def append(self, x) -> bool:
         """Append column ``x`` (n,) in the precision; False when it is numerically dependent."""
         p, k = self.p, self.k
-        Qk = self.Q[:, :k]
+        Qk = p.keep(self.Q[:, :k])  # four products with Q_k (and Q_k^T): mpN converts it once
         v = x.copy()
         r = p.zeros(k)
         for _ in range(2):  # CGS2: the second pass restores orthogonality
