@@ -82,7 +82,7 @@ class AbeSettings:
 SETTINGS = {
     "default": AbeSettings(),
     "quick": AbeSettings(
-        abe_M=100, abe_etas=(1e-3, 1e-2, 0.1), abe_C=decades(1e-2, 1e14, 2), mp_max_n=50,
+        abe_M=100, abe_etas=(1e-3, 1e-2, 0.1), abe_C=decades(1e-2, 1e14, 2), mp_max_n=100,
         breakdown_etas=(0.1,), bisect=4, pd_C=decades(1e-2, 1e14, 4),
         table_datasets=(("mackey-glass", (("n_train", 150), ("n_test", 150))), ("boston5", ()),
                         ("boston14", ())),
