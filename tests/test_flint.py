@@ -119,6 +119,10 @@ def test_matmul_agrees_componentwise(rng):
     assert np.all(np.abs(_f64(C_f - C_g)) <= 2 * 1.01 * 25 * U * absAB)
     v_f = FL.matmul(A, B[:, 0])
     assert v_f.shape == (40,) and _diff(v_f, C_f[:, 0]) <= 2 * 1.01 * 25 * U * absAB[:, 0].max()
+    w_f = FL.matmul(A[0], B)  # a 1-D left operand is a row, as NumPy reads it
+    assert w_f.shape == (30,) and _diff(w_f, C_f[0]) <= 2 * 1.01 * 25 * U * absAB[0].max()
+    with pytest.raises(ValueError, match="inner dimensions"):
+        FL.matmul(A, A)
 
 
 def test_operator_agrees_componentwise(rng):
