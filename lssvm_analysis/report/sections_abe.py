@@ -59,9 +59,12 @@ class AbeSettings:
     abe_C: tuple = decades(1e-2, 1e14)
     mp_max_n: int = 200  # = abe_M: every N the float64 SVD shows is checked in mp30 (FLINT's eig)
     breakdown_etas: tuple = (1e-3, 0.1)
+    # mp50 is left out of the scans: at C <= 1e30 it never breaks down, so every task runs the
+    # whole C grid (~73 els fits at M = 200): > 125 CPU-s for its 4 tasks (measured, issue 24)
     breakdown_precisions: tuple = field(default_factory=_native)
     bisect: int = 8
     pd_C: tuple = decades(1e-2, 1e14, 2)
+    # an mp50 column costs 54 CPU-s (18 tasks, two els fits each at M = 200; measured, issue 24)
     pd_precisions: tuple = field(default_factory=lambda: tuple(precisions(hardware=True)))
     table_datasets: tuple = (("mackey-glass", (("n_train", 500), ("n_test", 500))),
                              ("boston5", ()), ("boston14", ()))
