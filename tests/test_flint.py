@@ -115,6 +115,88 @@ def test_matmul_agrees_componentwise(rng):
     assert np.all(np.abs(to_f64(C_f - C_g)) <= 2 * 1.01 * 25 * U * absAB)
     v_f = FL.matmul(A, B[:, 0])
     assert v_f.shape == (40,) and _diff(v_f, C_f[:, 0]) <= 2 * 1.01 * 25 * U * absAB[:, 0].max()
+    w_f = FL.matmul(A[0], B)  # a 1-D left operand is a row, as NumPy reads it
+    assert w_f.shape == (30,) and _diff(w_f, C_f[0]) <= 2 * 1.01 * 25 * U * absAB[0].max()
+    with pytest.raises(ValueError, match="inner dimensions"):
+        FL.matmul(A, A)
+
+
+def test_operator_agrees_componentwise(rng):
+    A64 = rng.standard_normal((40, 40))
+    A, V = FL.asarray(A64), FL.asarray(rng.standard_normal((40, 3)))
+    apply = FL.operator(A)
+    # As test_matmul_agrees_componentwise: each product within gamma_k |A||V| entrywise
+    # (k = 40, gamma_k <= 1.01 k u), two of them 2 gamma_k.  A is converted once; every call
+    # converts only its block.
+    absAV = np.abs(A64) @ np.abs(_f64(V))
+    for _ in range(2):
+        assert np.all(np.abs(_f64(apply(V) - MP.matmul(A, V))) <= 2 * 1.01 * 40 * U * absAV)
+    assert apply(V[:, 0]).shape == (40,)
+    # the hardware and NumPy-loop precisions keep A @ V itself (bit for bit)
+    for name in ("float32", "float64", "longdouble"):
+        q = la.get_precision(name)
+        Aq, Vq = q.asarray(A64), q.asarray(_f64(V))
+        assert np.array_equal(q.operator(Aq)(Vq), Aq @ Vq)
+
+
+def test_cg_agrees(rng):
+    n, cond = 40, 10.0
+    A64 = logspaced_spd(rng, n, cond)
+    b64 = rng.standard_normal(n)
+    runs = [la.hestenes_stiefel_cg(q.asarray(A64), q.asarray(b64), precision=q, vtol=0) for q in (FL, MP)]
+    assert all(r.converged and r.reason == "residual" for r in runs)
+    x = np.linalg.solve(A64, b64)
+    kappa = np.linalg.cond(A64)
+    i = max(r.iterations for r in runs)
+    # Each run stops at a recursive residual ||r_i|| <= 100 u ||b|| (the default rtol).  The true
+    # residual differs from it by at most ~ i (n + 4) u ||A|| max_j ||x_j|| (Greenbaum 1997: each
+    # step adds the rounding of one product and two axpys), and max_j ||x_j|| <= 2 ||x|| for
+    # kappa = 10 (constant 2).  With ||b|| <= ||A|| ||x||: ||x^ - x|| <= kappa (100 + 2 i (n + 4)) u ||x||
+    # for each engine, twice that between them.
+    bound = 2 * kappa * (100 + 2 * i * (n + 4)) * U * np.linalg.norm(x)
+    assert _diff(runs[0].x, runs[1].x) <= bound
+
+
+def test_mrsr_agrees(rng):
+    n, m = 40, 12
+    X64 = rng.standard_normal((n, m))
+    T64 = X64 @ rng.standard_normal(m) + 1e-3 * rng.standard_normal(n)
+    paths = [la.mrsr(X64, T64, precision=q) for q in (FL, MP)]
+    assert paths[0].status == paths[1].status == "ok"
+    # correlation gaps of random data are >> u: the same ranking in both engines
+    assert np.array_equal(paths[0].order, paths[1].order)
+    # The last step is the least-squares fit on all m columns (beta = 1).  QR least squares
+    # is backward stable with ||dX|| <= c m n u ||X|| (Higham Thm 20.3; CGS2 as Householder,
+    # Giraud et al. 2005), so the forward error is <= c m n u (kappa + kappa^2 ||r|| /
+    # (||X|| ||w||)) ||w|| (Higham Thm 20.1); c = 6 covers CGS2's two passes and the
+    # triangular solve, and two engines double it.
+    Xn = X64 / np.linalg.norm(X64, axis=0)
+    kappa = np.linalg.cond(Xn)
+    w, *_ = np.linalg.lstsq(X64, T64, rcond=None)
+    r = np.linalg.norm(T64 - X64 @ w)
+    ws = np.linalg.norm(w * np.linalg.norm(X64, axis=0))
+    rel = kappa + kappa ** 2 * r / (np.linalg.norm(Xn, 2) * ws)
+    bound = 2 * 6 * m * n * U * rel * np.abs(w).max()
+    assert _diff(paths[0].coefs[-1], paths[1].coefs[-1]) <= bound
+
+
+@pytest.mark.parametrize("n, cond", [(20, 10.0), (60, 1e12)])
+def test_eigvalsh_agrees(rng, n, cond):
+    A64 = logspaced_spd(rng, n, cond)
+    A = FL.asarray(A64)
+    ev_f, ev_g = FL.eigvalsh(A), MP.eigvalsh(A)
+    assert ev_f.dtype == object and list(ev_f) == sorted(ev_f)
+    # Both are backward stable eigensolvers (FLINT: Hessenberg + shifted QR; mpmath eigsy:
+    # tridiagonal + implicit QL): eigenvalues of A + E with ||E||_2 <= c n^2 u ||A||_2 (n
+    # sweeps of n rotations, c = 1 generous for the reflections' constant); A symmetric,
+    # so each eigenvalue moves by <= ||E||_2 (Weyl for eigsy's symmetric E, Bauer-Fike with
+    # orthonormal eigenvectors for FLINT's).  Two engines: 2 n^2 u ||A||_2 -- absolute, so the
+    # smallest eigenvalue (1/cond of the largest) is checked to ~28 digits here.
+    assert _diff(ev_f, ev_g) <= 2 * n * n * U * np.linalg.norm(A64, 2)
+    # longdouble keeps mpmath's eigsy at 21 digits (its results unchanged)
+    ld = la.get_precision("longdouble")
+    ref = MPPrecision(21, engine="mpmath").eigvalsh(MPPrecision(21, engine="mpmath").asarray(A64))
+    assert np.array_equal(ld.eigvalsh(ld.asarray(A64)), ld.asarray(ref))
 
 
 def test_exp_agrees(rng):
@@ -182,7 +264,15 @@ def _family_cases():
     return out
 
 
-@pytest.mark.parametrize("name", _family_cases())
+def _routed_cases():
+    """Solvers whose mpN products were moved onto Precision.matmul (issue 24), beyond the
+    first of each paper: Abe's dual (H H^T), OP-LSSVM (MRSR and the PRESS QR)."""
+    first = {p.values[0] for p in _family_cases()}
+    return [pytest.param(n, id=n) for n in ("els-dual", "op-lssvm")
+            if n not in first and n in la.solvers()]
+
+
+@pytest.mark.parametrize("name", _family_cases() + _routed_cases())
 def test_one_fit_per_family_agrees(name, rng):
     info = la.get_solver(name)
     pb = info.example_problem(n=40, rng=rng)

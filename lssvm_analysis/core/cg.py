@@ -131,7 +131,7 @@ def _cg_operator(A, precision):
             total = A.sum()
         if not np.isfinite(total):
             check_finite(A, "A")
-    return A.__matmul__, p
+    return p.operator(A), p
 
 
 class _CGRun:

@@ -96,7 +96,7 @@ def _add_column(p, column, G, cols, r, j, d, done):
     if cols is not None:
         cols[:, r] = kcol
     s = p.sqrt(np.array([d[j]], dtype=p.dtype))[0]
-    g = (kcol - G[:, :r] @ G[j, :r]) / s if r else kcol / s
+    g = (kcol - p.matmul(G[:, :r], G[j, :r])) / s if r else kcol / s
     g[done] = p.scalar(0)
     g[j] = s  # the pivot's own entry is d_j / s = s; recomputed as (K_jj - ||G_j||^2) / s it cancels
     G[:, r] = g

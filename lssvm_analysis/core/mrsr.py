@@ -97,13 +97,13 @@ class ColumnQR:
     def append(self, x) -> bool:
         """Append column ``x`` (n,) in the precision; False when it is numerically dependent."""
         p, k = self.p, self.k
-        Qk = self.Q[:, :k]
+        Qk = p.keep(self.Q[:, :k])  # four products with Q_k (and Q_k^T): mpN converts it once
         v = x.copy()
         r = p.zeros(k)
         for _ in range(2):  # CGS2: the second pass restores orthogonality
             if k:
-                c = Qk.T @ v
-                v = v - Qk @ c
+                c = p.matmul(Qk.T, v)
+                v = v - p.matmul(Qk, c)
                 r = r + c
         nrm = p.sqrt(np.array([v @ v], dtype=v.dtype))[0]
         xn = p.sqrt(np.array([x @ x], dtype=x.dtype))[0]
@@ -293,6 +293,7 @@ def mrsr(X, T, *, k_max=None, variant="qr", normalize="unit-norm", precision="fl
 
 def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
     Xn, Tp, k_max, scale = _setup(X, T, k_max, variant, normalize, p)
+    Xn = p.keep(Xn)  # two products with Xn per step: mpN converts it to FLINT once
     n, m = Xn.shape
     n_resp = Tp.shape[1]
     S = _sign_vectors(n_resp, Xn.dtype)
@@ -304,7 +305,7 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
     coefs, steps, cors, pivots = [W.copy()], [], [], []
     status, stop = "ok", None
     for k in range(k_max):
-        Cm = Xn.T @ (Tp - Y)  # (m, p)
+        Cm = p.matmul(Xn.T, Tp - Y)  # (m, p)
         cabs = np.abs(Cm).sum(axis=1)
         cand = np.flatnonzero(inactive)
         j = int(cand[int(np.argmax(p.to_float64(cabs[cand])))])
@@ -326,11 +327,11 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
             W_bar = bord.ols()
         active.append(j)
         inactive[j] = False
-        Y_bar = Xn[:, active] @ W_bar
+        Y_bar = p.matmul(Xn[:, active], W_bar)
         beta = None
         if k + 1 < min(n, m):
             rest = np.flatnonzero(inactive)
-            A_all = (Y_bar - Y).T @ Xn  # (p, m): no copy of the inactive columns
+            A_all = p.matmul((Y_bar - Y).T, Xn)  # (p, m): no copy of the inactive columns
             beta = _step_size(c_max, Cm[rest], A_all.T[rest], S)
         beta = p.scalar(1) if beta is None else beta
         Y = Y + beta * (Y_bar - Y)

@@ -291,6 +291,25 @@ class Precision(ABC):
         """A @ B in this precision (BLAS for float32/64, FLINT for mpN, NumPy loops otherwise)."""
         return np.matmul(self.asarray(A), self.asarray(B))
 
+    def operator(self, A):
+        """The product V -> A @ V for a fixed matrix A of this precision, for repeated use.
+
+        CG applies one matrix to a new block of directions every iteration: the
+        engine converts A once (mpN: FLINT's form kept by the closure) instead
+        of once per product.  For the LAPACK and NumPy-loop precisions it is
+        ``A.__matmul__`` itself, so their products are those of ``A @ V``.
+        """
+        return self.asarray(A).__matmul__
+
+    def keep(self, A) -> np.ndarray:
+        """A (in this precision) for many products with A or A.T (:meth:`matmul`).
+
+        mpN: a read-only copy whose FLINT form is kept beside it, so each
+        product converts only the other operand.  The other precisions return
+        ``self.asarray(A)`` itself (their products are unchanged).
+        """
+        return self.asarray(A)
+
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """exp(-||x - z||^2 / sigma2) from exactly computed squared distances, by an engine of
         this precision (mpN with FLINT), or None: then :mod:`~lssvm_analysis.core.kernels`
@@ -514,7 +533,8 @@ class LongDoublePrecision(_NativeDtype, _GenericPrecision):
         return self.asarray(mp.eigvalsh(mp.asarray(A)))
 
     def _eig_precision(self):
-        return get_precision(f"mp{LONGDOUBLE_EIG_DIGITS}")
+        # mpmath's eigsy itself, not FLINT's: longdouble's eigenvalues stay as they were
+        return _mp_engine(LONGDOUBLE_EIG_DIGITS, "mpmath")
 
 
 def _reduce_mpf(v):
@@ -536,6 +556,25 @@ copyreg.pickle(mpmath.mp.mpf, _reduce_mpf)  # values made under ``workdps`` in t
 def _mpf_to_longdouble(v) -> np.longdouble:
     hi = float(v)
     return np.longdouble(hi) + np.longdouble(float(v - hi)) if np.isfinite(hi) else np.longdouble(hi)
+
+
+def _npconvert_of(ctx):
+    """``ctx.npconvert`` that refuses an array without printing it first.
+
+    ``mpf * ndarray`` asks the context to convert the array; mpmath's
+    ``npconvert`` raises TypeError with ``repr(array)`` in the message, and
+    only then does NumPy multiply elementwise (``mpf * a_i``, the same
+    products).  The repr of an n-vector of mpf costs ~25 us per entry: half
+    the CPU of an mp50 CG fit at n = 60 went to messages nobody reads.
+    """
+    convert = ctx.npconvert
+
+    def npconvert(x):
+        if isinstance(x, np.ndarray) and x.ndim:
+            raise TypeError(f"cannot create mpf from an array of shape {x.shape}")
+        return convert(x)
+
+    return npconvert
 
 
 class MPPrecision(_GenericPrecision):
@@ -566,6 +605,7 @@ class MPPrecision(_GenericPrecision):
         self._exp = np.frompyfunc(self.ctx.exp, 1, 1)
         self._sqrt = np.frompyfunc(self.ctx.sqrt, 1, 1)
         self._conv = np.frompyfunc(self._convert1, 1, 1)
+        self.ctx.npconvert = _npconvert_of(self.ctx)
         copyreg.pickle(self.ctx.mpf, _reduce_mpf)  # pickle every digit (mpmath's own reduce rounds)
 
     def __repr__(self) -> str:
@@ -604,6 +644,18 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return super().matmul(A, B)
         return _flint.matmul(self.asarray(A), self.asarray(B), **self._fl())
+
+    def operator(self, A):
+        """V -> A @ V with A converted to FLINT once (:func:`_flint.operator`); each product
+        rounds every entry once, as :meth:`matmul` does."""
+        if not self._flint:
+            return super().operator(A)
+        return _flint.operator(self.asarray(A), **self._fl())
+
+    def keep(self, A):
+        if not self._flint:
+            return super().keep(A)
+        return _flint.keep(self.asarray(A))
 
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """:func:`_flint.rbf` (exact squared distances, one rounding in the division, one in
@@ -655,6 +707,10 @@ class MPPrecision(_GenericPrecision):
 
     def eigvalsh(self, A):
         A = self._prepare(A, "A", check=True, symmetric=True)
+        if self._flint and A.size:
+            ev = _flint.eigvalsh(A, **self._fl())
+            if ev is not None:
+                return ev
         ev = self.ctx.eigsy(self.ctx.matrix(A.tolist()), eigvals_only=True)
         return np.array(sorted(ev[i] for i in range(ev.rows)), dtype=object)
 

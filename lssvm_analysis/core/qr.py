@@ -48,7 +48,7 @@ def householder_qr(A, p, b=None):
         v = a.copy()
         v[0] = v[0] - alpha
         beta = two / (v @ v)
-        A[k:, k:] = A[k:, k:] - np.outer(v, beta * (v @ A[k:, k:]))
+        A[k:, k:] = A[k:, k:] - np.outer(v, beta * p.matmul(v, A[k:, k:]))  # v @ A: FLINT for mpN
         if y is not None:
             y[k:] = y[k:] - v * (beta * (v @ y[k:]))
         A[k + 1:, k] = zero

@@ -52,11 +52,14 @@ class AbeSettings:
     abe_sigma2: float = 1.0
     abe_etas: tuple = (1e-4, 1e-3, 1e-2, 0.1)
     abe_C: tuple = decades(1e-2, 1e14)
-    mp_max_n: int = 60
+    mp_max_n: int = 200  # = abe_M: every N the float64 SVD shows is checked in mp30 (FLINT's eig)
     breakdown_etas: tuple = (1e-3, 0.1)
+    # mp50 is left out of the scans: at C <= 1e30 it never breaks down, so every task runs the
+    # whole C grid (~73 els fits at M = 200): > 125 CPU-s for its 4 tasks (measured, issue 24)
     breakdown_precisions: tuple = field(default_factory=lambda: tuple(precisions(native=True)))
     bisect: int = 8
     pd_C: tuple = decades(1e-2, 1e14, 2)
+    # an mp50 column costs 54 CPU-s (18 tasks, two els fits each at M = 200; measured, issue 24)
     pd_precisions: tuple = field(default_factory=lambda: tuple(precisions(hardware=True)))
     table_datasets: tuple = (("mackey-glass", (("n_train", 500), ("n_test", 500))),
                              ("boston5", ()), ("boston14", ()))
@@ -77,7 +80,7 @@ class AbeSettings:
 SETTINGS = {
     "default": AbeSettings(),
     "quick": AbeSettings(
-        abe_M=100, abe_etas=(1e-3, 1e-2, 0.1), abe_C=decades(1e-2, 1e14, 2), mp_max_n=50,
+        abe_M=100, abe_etas=(1e-3, 1e-2, 0.1), abe_C=decades(1e-2, 1e14, 2), mp_max_n=100,
         breakdown_etas=(0.1,), bisect=4, pd_C=decades(1e-2, 1e14, 4),
         table_datasets=(("mackey-glass", (("n_train", 150), ("n_test", 150))), ("boston5", ()),
                         ("boston14", ())),

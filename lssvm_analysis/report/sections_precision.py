@@ -116,6 +116,9 @@ def plan(profile: str, run) -> dict:
     """
     P = SETTINGS[profile]
     names = list(P.solvers or solvers())
+    # the maps stay in the hardware precisions: an mp50 column of the default profile's 555
+    # tasks costs ~300 CPU-s (a sample of 80 measured, issue 24; op-lssvm's MRSR and PRESS
+    # ~2.2 s a task, the other solvers ~0.2 s), the whole report's budget being ~450
     maps = variant_specs("maps", f"{profile}-maps", names,
                          {"C": P.map_C, "sigma2": P.map_sigma2, "eta": [0.1]},
                          precisions=precisions(hardware=True),

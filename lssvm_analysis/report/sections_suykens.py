@@ -48,7 +48,7 @@ class SuykensSettings:
     sinc_sigma2: float = 1.0
     cg_n: int = 100
     cg_C: tuple = decades(1e-2, 1e8)
-    cg_precisions: tuple = field(default_factory=lambda: tuple(precisions(hardware=True)))
+    cg_precisions: tuple = field(default_factory=lambda: tuple(precisions()))
     prune_n: int = 500
     prune_C: float = 1e4
     prune_sigma2: float = 1.0

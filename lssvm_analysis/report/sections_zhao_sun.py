@@ -55,7 +55,7 @@ def plan(profile, run=None) -> dict:
                   "sigma2": [4.0]}),
         f"{KEY}-ridge": SweepSpec(
             f"{KEY}-ridge", kind="zs-ridge", solvers=["reduced-lssvr"],
-            precisions=precisions(native=True),
+            precisions=precisions(),
             datasets=[("sinc", {"n_train": P["ridge_n"], "n_test": 10})],
             grid={"ridge": _variants("reduced-lssvr", "ridge"), "n_support": P["ridge_S"],
                   "C": P["ridge_C"], "sigma2": [50.0]}),
@@ -156,7 +156,7 @@ def _ridge(sec, out, df):
         sec.note(errors_note(df, "the ridge sweep") or "No ridge records.")
         return "no ridge records"
     t = rows[["precision", "ridge", "C", "n_support", "fit_status", "ridge_applied", "ridge_visible",
-              "ridge_value", "max_h_ii", "unit_roundoff", "excess"]].copy()
+              "ridge_value", "max_h_ii", "unit_roundoff", "reference_precision", "excess"]].copy()
     t["u·max h_ii"] = t.unit_roundoff * t.max_h_ii
     t = t.sort_values(["C", "n_support", "precision", "ridge"],
                       key=lambda s: s.map(precision_rank) if s.name == "precision" else s)
@@ -164,7 +164,8 @@ def _ridge(sec, out, df):
                          "The ridge study (sinc, σ² = 50, random S): outcome, whether the ridge was "
                          "applied (Cholesky of H broke down) and whether it changed a bit of H's diagonal, "
                          "and the excess (J − J*)/J* of objective (6) (evaluated in mp50) over the "
-                         "longdouble lstsq minimiser J* (0 for that reference itself).", data=t))
+                         "lstsq minimiser J* in the finer of longdouble and the row's precision "
+                         "(0 for that reference itself).", data=t))
     applied = t[t.ridge_applied]
     parts = []
     for prec, g in applied.groupby("precision", sort=False):
@@ -179,7 +180,7 @@ def _ridge(sec, out, df):
     lsq = t[t.ridge == "lstsq"]
     s = "; ".join(parts) or "the ridge was never needed"
     s += (f"; lstsq gave a model in {int((lsq.fit_status == 'ok').sum())} of {len(lsq)} fits "
-          f"(excess {span(lsq.excess[lsq.precision != 'longdouble'])})")
+          f"(excess {span(lsq.excess[lsq.precision != lsq.reference_precision])})")
     return s
 
 

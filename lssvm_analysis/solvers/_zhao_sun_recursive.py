@@ -47,12 +47,12 @@ def _parts(K, d, C, p):
     """(h_jj, c_j, H_full[bias, patterns], 1/C) for all patterns, in p."""
     cinv = p.reciprocal(C)
     h = p.column_sumsq(K) + np.diagonal(K) * cinv
-    return h, K @ d, K.sum(axis=0), cinv
+    return h, p.matmul(K, d), K.sum(axis=0), cinv
 
 
-def _row(K, j, cinv):
+def _row(K, j, cinv, p):
     """H_full[j, patterns] = k_j^T K + K_j/C (column j of (11), K symmetric)."""
-    return K[j] @ K + K[j] * cinv
+    return p.matmul(K[j], K) + K[j] * cinv
 
 
 def _assemble(order, rows, h, c, bias_row, d, N, p):
@@ -122,7 +122,7 @@ class _Cholesky:
         lj = p.sqrt(np.array([self.s[j]], dtype=self.s.dtype))[0]
         self.L[k, :k] = self.W[:k, j]
         self.L[k, k] = lj
-        w = (row - self.W[:k, j] @ self.W[:k]) / lj
+        w = (row - p.matmul(self.W[:k, j], self.W[:k])) / lj
         w[selected] = p.scalar(0)  # eliminated in exact arithmetic
         zk = self.r[j] / lj
         self.W[k], self.z = w, self.z + [zk]
@@ -251,6 +251,7 @@ def _relative_distance(a, b) -> float:
 
 def _select(K, d, C, p, *, n_max, tol, schur_tol, update, n_candidates, rng, drift):
     N = K.shape[0]
+    K = p.keep(K)  # a product with K per selected pattern: mpN converts it to FLINT once
     h, c, bias_row, cinv = _parts(K, d, C, p)
     engine = _ENGINES[update](K, d, h, c, bias_row, N, n_max, p)
     order, rows = [], []
@@ -286,7 +287,7 @@ def _select(K, d, C, p, *, n_max, tol, schur_tol, update, n_candidates, rng, dri
             stop = "tol"
             break
         j = int(cand[best])
-        row = _row(K, j, cinv)
+        row = _row(K, j, cinv, p)
         engine.add(j, row, order + [j], s[best])
         order.append(j)
         rows.append(row)
@@ -352,7 +353,7 @@ def rr_step_system(X, y, fit, step=None, **params):
         K = kern(X, precision=p)
         d = p.asarray(y)
         h, c, bias_row, cinv = _parts(K, d, merged["C"], p)
-        rows = [_row(K, j, cinv) for j in order]
+        rows = [_row(K, j, cinv, p) for j in order]
         return _assemble(order, rows, h, c, bias_row, d, X.shape[0], p)
 
 

@@ -153,8 +153,8 @@ def _primal_blas3(H, y, c_inv, p):
     h_bar = H.sum(axis=0) / p.scalar(M)
     y_bar = y.sum() / p.scalar(M)
     Hc = H - h_bar
-    A = Hc.T @ Hc
-    rhs = Hc.T @ (y - y_bar)
+    A = p.matmul(Hc.T, Hc)   # the same BLAS call as Hc.T @ Hc for float32/64; FLINT for mpN
+    rhs = p.matmul(Hc.T, y - y_bar)
     return _add_ridge_and_symmetrize(A, c_inv), rhs, h_bar, y_bar
 
 
@@ -214,7 +214,7 @@ def _params(C, k, eta, feature_map, formation=None):
 # --------------------------------------------------------------------------- #
 def _dual_matrix(H, C, p):
     """Omega_e = H_m H_m^T + I/C (eq. 11), exactly symmetric."""
-    return _add_ridge_and_symmetrize(H @ H.T, p.reciprocal(C))
+    return _add_ridge_and_symmetrize(p.matmul(H, H.T), p.reciprocal(C))
 
 
 def _dual_solve(L, H, y, p):

@@ -180,10 +180,10 @@ def reduced_system(X, d, S, kernel, C, p):
     Z = p.zeros((len(S) + 1, N))
     Z[0] = p.scalar(1)
     Z[1:] = kernel(X[S], X, precision=p)
-    H = Z @ Z.T
+    H = p.matmul(Z, Z.T)   # Z @ Z.T itself for float32/64 and longdouble; FLINT for mpN
     H[1:, 1:] = H[1:, 1:] + Z[1:, S] * p.reciprocal(C)  # R = diag(0, K/C), K = K^[:, S]
     mirror_lower(H)
-    return H, Z @ p.asarray(d), Z
+    return H, p.matmul(Z, p.asarray(d)), Z
 
 
 # --------------------------------------------------------------------------- #

@@ -242,7 +242,7 @@ def check_spectrum_mp(feat: EmpiricalFeatures, *, digits: int = 30, max_n: int =
     for name, A, sv in (("gram", feat.H, feat.sv), ("centred", feat.centred, feat.sv_centred)):
         with p.context():
             Ap = p.asarray(A)
-            ev = p.to_float64(p.eigvalsh(Ap.T @ Ap))
+            ev = p.to_float64(p.eigvalsh(p.matmul(Ap.T, Ap)))
         lam64 = np.sort(sv ** 2)
         r = feat.N * u * sv[0] / np.sqrt(np.maximum(lam64, np.finfo(float).tiny))
         rows.append(pd.DataFrame({

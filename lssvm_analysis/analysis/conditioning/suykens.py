@@ -147,7 +147,9 @@ def cg_iterations(X, y, *, sigma2, C, precision="float64", rtol=None) -> dict:
         for tag, b in (("y", y), ("1", np.ones(n))):
             res = hestenes_stiefel_cg(H, p.asarray(b), rtol=rtol, vtol=1e-300, maxiter=20 * n,
                                       precision=p)
-            xs = reference_solve(H, p.asarray(b), digits=20).x_float64()
+            # certified beyond the residual CG reaches (mp50: rtol = sqrt(u) ~ 1e-25)
+            digits = max(20, math.ceil(-math.log10(rtol)) + 5)
+            xs = reference_solve(H, p.asarray(b), digits=digits).x_float64()
             e = p.to_float64(res.x) - xs
             eps = math.sqrt(max(float(e @ H64 @ e), 0.0) / float(xs @ H64 @ xs))
             out.update({f"iterations_{tag}": res.iterations, f"reason_{tag}": res.reason,
