@@ -128,14 +128,14 @@ def test_operator_agrees_componentwise(rng):
     # As test_matmul_agrees_componentwise: each product within gamma_k |A||V| entrywise
     # (k = 40, gamma_k <= 1.01 k u), two of them 2 gamma_k.  A is converted once; every call
     # converts only its block.
-    absAV = np.abs(A64) @ np.abs(_f64(V))
+    absAV = np.abs(A64) @ np.abs(to_f64(V))
     for _ in range(2):
-        assert np.all(np.abs(_f64(apply(V) - MP.matmul(A, V))) <= 2 * 1.01 * 40 * U * absAV)
+        assert np.all(np.abs(to_f64(apply(V) - MP.matmul(A, V))) <= 2 * 1.01 * 40 * U * absAV)
     assert apply(V[:, 0]).shape == (40,)
     # the hardware and NumPy-loop precisions keep A @ V itself (bit for bit)
     for name in ("float32", "float64", "longdouble"):
         q = la.get_precision(name)
-        Aq, Vq = q.asarray(A64), q.asarray(_f64(V))
+        Aq, Vq = q.asarray(A64), q.asarray(to_f64(V))
         assert np.array_equal(q.operator(Aq)(Vq), Aq @ Vq)
 
 
