@@ -238,6 +238,38 @@ def test_op_lssvm_authors_code_reading():
         la.fit("op-lssvm", X, y, task="classification", reading="authors-code", rank_bias=True)
 
 
+@pytest.mark.parametrize("solve", ["lstsq", "normal-equations"])
+def test_op_lssvm_k_by_training_accuracy_is_the_authors_loop(solve):
+    """k_rule="training-accuracy" (OPLSSVM.m): k = 1, 3, 5, ..., each fit's accuracy on the training set,
+    k* = the first k of largest accuracy.  Checked against refits at every k with k_rule="fixed" and
+    the model's own predictions (``fit.predict``), so the decision values read off the rows of D are
+    the model's."""
+    X, y = _data(60, seed=3)
+    kw = dict(task="classification", C=10.0, sigma2=0.5, solve=solve, conditioning=False)
+    f = la.fit("op-lssvm", X, y, k_rule="training-accuracy", k_max=30, **kw)
+    ks, acc = f.diagnostics["training_accuracy_k"], f.diagnostics["training_accuracy"]
+    assert ks.tolist() == list(range(1, 31, V.TRAINING_ACCURACY_STEP))[:len(ks)] and len(ks) >= 5
+    for k, a in zip(ks, acc):
+        g = la.fit("op-lssvm", X, y, k_rule="fixed", k_max=int(k), **kw)
+        assert g.diagnostics["k_star"] == k
+        assert a == np.mean(np.where(g.predict(X) >= 0, 1.0, -1.0) == y)
+    assert f.diagnostics["k_star"] == ks[int(np.argmax(acc))] and f.n_support == f.diagnostics["k_star"]
+    assert acc.max() > acc[0]  # the rule has something to choose: accuracy moves with k here
+    press = la.fit("op-lssvm", X, y, k_max=30, **kw)
+    assert press.diagnostics["k_star"] == int(np.argmin(press.diagnostics["press"])) + 1
+    assert press.diagnostics["k_rule"] == "press" and "training_accuracy" not in press.diagnostics
+
+
+def test_op_lssvm_k_rule_bad_input():
+    X, y = _data(20)
+    with pytest.raises(ValueError, match="k_rule="):
+        la.fit("op-lssvm", X, y, task="classification", k_rule="cv")
+    with pytest.raises(ValueError, match="task='regression'"):
+        la.fit("op-lssvm", X, y, task="regression", k_rule="training-accuracy")
+    f = la.fit("op-lssvm", X, y, task="classification", k_rule="fixed", k_max=7)
+    assert f.diagnostics["k_star"] == 7 and len(f.diagnostics["columns"]) == 8  # + the bias column
+
+
 def test_ip_lssvm_keeps_the_table_counts():
     # Vieira Table 2: L = 201 -> 181/161/141, L = 825 -> 742/660/577
     for L, counts in ((201, (181, 161, 141)), (825, (742, 660, 577))):

@@ -62,7 +62,7 @@ from ..core.linalg import bordered_matrix
 from .suykens import _coef, _form
 
 __all__ = ["fit_op_lssvm", "fit_ip_lssvm", "least_squares_system", "press_curve",
-           "NORMALIZATIONS", "IP_RANKINGS", "READINGS"]
+           "NORMALIZATIONS", "IP_RANKINGS", "READINGS", "K_RULES", "TRAINING_ACCURACY_STEP"]
 
 _BOTH = ("regression", "classification")  # package convention: regression is the default task
 NORMALIZATIONS = ("unit-norm", "standardize", "none")
@@ -71,6 +71,13 @@ NORMALIZATIONS = ("unit-norm", "standardize", "none")
 #: OPLSSVM.m: MRSR on the L x L block Omega + I/gamma against the labels, no bias row or column, no
 #: projection; the bias row and column are added to the ranked columns afterwards).
 READINGS = ("paper", "authors-code")
+#: How k* is chosen among the ranked columns: "press" (the paper: argmin of the PRESS LOO MSE),
+#: "training-accuracy" (the authors' MATLAB, OPLSSVM.m ``train``: the first k of largest training
+#: accuracy over k = 1, 3, 5, ... <= max_sv), "fixed" (every ranked column, k* = k_max: a study at a
+#: given k).
+K_RULES = ("press", "training-accuracy", "fixed")
+#: The authors' loop ``for i = 1:step:length(indexes_o)`` with ``step = 2`` (OPLSSVM.m).
+TRAINING_ACCURACY_STEP = 2
 IP_RANKINGS = ("signed-alpha", "abs-alpha")
 _SOLVE_VARIANTS = (
     variant("solve", "lstsq", "least squares by a thin QR of D_* (LAPACK Householder for "
@@ -395,7 +402,13 @@ def _conditioning(cond_d, solve, method):
     return Conditioning(float(cond_d), method, "D_k (kept columns)")
 
 
-def _op_options(k_max, n, rank_bias, normalize, conditioning, reading="paper"):
+def _op_options(k_max, n, rank_bias, normalize, conditioning, reading="paper", k_rule="press",
+                task="classification"):
+    if k_rule not in K_RULES:
+        raise ValueError(f"expected k_rule in {K_RULES}, got k_rule={k_rule!r}")
+    if k_rule == "training-accuracy" and task != "classification":
+        raise ValueError(f"expected task='classification' with k_rule='training-accuracy' (an accuracy "
+                         f"needs labels), got task={task!r}")
     if not isinstance(rank_bias, (bool, np.bool_)):
         raise TypeError(f"expected True or False for rank_bias, got rank_bias={rank_bias!r}")
     if reading not in READINGS:
@@ -411,15 +424,58 @@ def _op_options(k_max, n, rank_bias, normalize, conditioning, reading="paper"):
     return min(k_max, n + int(rank_bias))
 
 
-def _op_select(D, l, p, ranked, rank_bias, press, timer):
-    """PRESS over k = 1..len(ranked); returns (k*, cols of D_k*, press, guarded, qr, stop)."""
+def _training_accuracy(D, l, cols, first, p, solve, qr, C, y):
+    """Training accuracy of the fit on cols[:k + first - 1] for k = 1, 1 + step, ... (the authors' loop).
+
+    The decision values at the training points come from the rows of D: row i
+    of D_k z is a_i (b + sum_j y_j alpha_j K_ij) + alpha_i / C (i kept), with
+    a_i = y_i = +-1, so f_i = a_i ((D_k z)_i - alpha_i / C [i kept]) (float64:
+    only signs are used).  The loop stops at the first k whose solve breaks
+    down (the authors stop when rcond of D_k^T D_k falls below 1e-17, a
+    float64 threshold; a breakdown is this precision's own version of it).
+    Returns (ks, accuracies); ``accuracies`` is empty when k = 1 already fails.
+    """
+    a = p.to_float64(D[1:, 0])
+    ks, acc = [], []
+    for k in range(1, len(cols) - first + 2, TRAINING_ACCURACY_STEP):
+        kept = cols[:k + first - 1]
+        try:
+            z = p.to_float64(_solve_kept(D, l, kept, p, solve, qr))
+        except (CholeskyBreakdownError, QRBreakdownError):
+            break
+        Dz = p.to_float64(D[1:, kept]) @ z
+        patterns = np.asarray(kept) - 1
+        on = patterns >= 0
+        Dz[patterns[on]] -= z[on] / float(C)
+        f = a * Dz
+        ks.append(k)
+        acc.append(float(np.mean(np.where(f >= 0, 1.0, -1.0) == y)))
+    return np.array(ks, dtype=int), np.array(acc)
+
+
+def _op_select(D, l, p, ranked, rank_bias, press, timer, *, k_rule="press", solve="lstsq", C=1.0, y=None):
+    """k* by ``k_rule`` over k = 1..len(ranked); returns (k*, cols of D_k*, press, guarded, qr, stop, extra).
+
+    The PRESS curve is computed under every rule (a diagnostic, and its QR
+    factor is reused by the final solve); ``extra`` holds the training
+    accuracies of ``k_rule="training-accuracy"``.
+    """
     cols = list(ranked) if rank_bias else [0] + list(ranked)
     first = 1 if rank_bias else 2
+    extra = {}
     with timer("selection"):
         curve, guarded, qr, stop = press_curve(D, l, cols, variant=press, first=first, precision=p)
-    finite = np.isfinite(curve)
-    k_star = int(np.argmin(np.where(finite, curve, np.inf))) + 1 if finite.any() else 1
-    return k_star, cols[:k_star + first - 1], curve, guarded, qr, stop
+        if k_rule == "press":
+            finite = np.isfinite(curve)
+            k_star = int(np.argmin(np.where(finite, curve, np.inf))) + 1 if finite.any() else 1
+        elif k_rule == "fixed":
+            k_star = len(cols) - first + 1
+        else:
+            ks, acc = _training_accuracy(D, l, cols, first, p, solve, qr if press == "qr" else None, C,
+                                         np.asarray(y, dtype=float))
+            k_star = int(ks[int(np.argmax(acc))]) if len(acc) else 1  # MATLAB max: the first largest
+            extra = {"training_accuracy": acc, "training_accuracy_k": ks}
+    return k_star, cols[:k_star + first - 1], curve, guarded, qr, stop, extra
 
 
 @register("op-lssvm", tasks=_BOTH, paper="vieira", equations="(3)-(10), §4 algorithm",
@@ -434,7 +490,8 @@ def _op_select(D, l, p, ranked, rank_bias, press, timer):
           system=least_squares_system, backward_bound=_ls_backward_bound)
 def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", ranking="qr", press="qr", solve="lstsq", k_max=None,
-                 rank_bias=False, normalize="unit-norm", conditioning=True, reading="paper"):
+                 rank_bias=False, normalize="unit-norm", conditioning=True, reading="paper",
+                 k_rule="press"):
     """OP-LSSVM: rank the columns of D by MRSR, keep k* by PRESS, least squares over all rows.
 
     Parameters
@@ -481,8 +538,18 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
         block Omega + I/C against the labels (regression: the targets), no
         bias row, nothing projected; the bias column is put in front of the
         ranked columns afterwards (PRESS and the solve as above).  Their
-        file also picks k by training accuracy and solves the normal
-        equations; those are the ``press``/``solve`` options' business.
+        file also picks k by training accuracy (``k_rule``) and solves the
+        normal equations in that loop (``solve``).
+    k_rule : {"press", "training-accuracy", "fixed"}
+        How k* is chosen.  "press" (the paper, §4): argmin of PRESS(k).
+        "training-accuracy" (the authors' MATLAB, OPLSSVM.m: ``for i =
+        1:2:length(indexes)`` ... ``[v id] = max(train_accuracy)``): the
+        first k of largest training accuracy over k = 1, 3, 5, ... <= k_max,
+        each fitted by ``solve``; classification only; the loop stops at the
+        first solve that breaks down (theirs at rcond(D_k^T D_k) <= 1e-17).
+        Their ``max_sv`` is 200 (pass ``k_max=200``).  "fixed": every ranked
+        column, k* = k_max (fewer if MRSR stopped earlier): a study at a
+        given k.
 
     Returns
     -------
@@ -494,7 +561,9 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
         ``columns`` (kept columns of D), ``solution`` (z over them, the
         unknowns of :func:`least_squares_system`), ``cond_Dk`` (cond_2 of
         D_k per k), ``cond_D_star``, ``mrsr_status``, ``mrsr_steps``,
-        ``mrsr_pivots``, ``press_stop``.  A Cholesky breakdown of the normal
+        ``mrsr_pivots``, ``press_stop``, ``k_rule``; with
+        ``k_rule="training-accuracy"`` also ``training_accuracy`` at
+        ``training_accuracy_k``.  A Cholesky breakdown of the normal
         equations (``solve="normal-equations"``) gives ``status="breakdown"``
         with its record, as does a dependent kept column of the lstsq solve
         (a :class:`QRBreakdown`); the message is in ``solve_failure``.
@@ -503,7 +572,8 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
     ------
     ValueError, TypeError
         Bad input (one class, labels not +-1, C or sigma2 <= 0, k_max < 1,
-        unknown variant or normalize), naming the argument.
+        unknown variant, normalize or k_rule, k_rule="training-accuracy" for
+        regression), naming the argument.
 
     Notes
     -----
@@ -513,10 +583,10 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
     1 to k_max, no OP-ELM early stop.
     """
     X, y, k, p = _validate_common(X, y, task, C, kernel, sigma2, degree, t, precision)
-    k_max = _op_options(k_max, len(y), rank_bias, normalize, conditioning, reading)
+    k_max = _op_options(k_max, len(y), rank_bias, normalize, conditioning, reading, k_rule, task)
     params = {"C": C, "task": task, "kernel": k.name, **k.params, "ranking": ranking, "press": press,
               "solve": solve, "k_max": k_max, "rank_bias": bool(rank_bias), "normalize": normalize,
-              "reading": reading}
+              "reading": reading, "k_rule": k_rule}
     timer = PhaseTimer()
     with p.context():
         D, l = _system(X, y, k, p, C, task, timer)
@@ -525,10 +595,11 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
             path = mrsr(Xr, lr, k_max=k_max, variant=ranking,
                         normalize="none" if normalize == "none" else "unit-norm", precision=p)
         ranked = colmap[path.order]
-        k_star, cols, curve, guarded, qr, stop = _op_select(D, l, p, ranked, rank_bias, press, timer)
+        k_star, cols, curve, guarded, qr, stop, extra = _op_select(
+            D, l, p, ranked, rank_bias, press, timer, k_rule=k_rule, solve=solve, C=C, y=y)
         diag = {"ranking": ranked, "press": curve, "press_guarded": guarded, "k_star": k_star,
                 "columns": np.array(cols), "mrsr_status": path.status, "mrsr_steps": path.steps,
-                "mrsr_pivots": path.pivots, "press_stop": stop}
+                "mrsr_pivots": path.pivots, "press_stop": stop, "k_rule": k_rule, **extra}
         if conditioning:
             with timer("conditioning"):
                 cp = _cond_path(D, list(ranked) if rank_bias else [0] + list(ranked), p)
