@@ -63,6 +63,7 @@ SEED_NOTES_CLAIMS = {
     "§1.9.1 OP-LSSVM accuracy equivalent or superior": "V-accuracy",
     "§1.9.2 sparser on all sets but PCV, DER, BCW (SVM)": "V-sparsity",
     "§1.8 OP-LSSVM ~80 SVs": "V-kstar",
+    "§1.4 step 4 normal equations, precision note (cond ~1e6, squared ~1e12 at k = 100)": "V-normal-equations",
     "§1.8 Table 2": "V-table2",
     "§1.9.3 time grows more slowly with L": "V-time-growth",
     "§1.9.3 faster for larger sets (extrapolation)": "V-time-larger",

@@ -10,6 +10,12 @@
                       ranking against the mp reference ranking, PRESS curve,
                       cond(D_k), cond of the formed D_k^T D_k, and correct
                       digits of z against an mp least-squares reference.
+``vieira-normal-equations``  op-lssvm at a fixed k (``options["k"]``, the
+                      paper's k ~ 80-100: ``k_rule="fixed"``, columns ranked by
+                      MRSR in the precision) solved by lstsq and by the printed
+                      normal equations: model digits of each against the
+                      certified exact model (:mod:`lssvm_analysis.analysis.model_error`),
+                      kappa_2(D_*) and the exact problem's condition.
 """
 from __future__ import annotations
 
@@ -18,6 +24,7 @@ import time
 import numpy as np
 
 from .. import datasets
+from ..analysis import model_error
 from ..analysis.tuning import tune
 from ..core.kernels import make_kernel
 from ..core.precision import DEFAULT_MP_DIGITS, get_precision
@@ -28,7 +35,8 @@ from .kinds import register_task_kind
 from .arrays import dumps
 from .seeding import task_rng
 
-__all__ = ["split_row", "scaling_row", "stability_row", "TABLE_METHODS", "REFERENCE_PRECISION"]
+__all__ = ["split_row", "scaling_row", "stability_row", "normal_equations_row", "TABLE_METHODS",
+           "REFERENCE_PRECISION", "NE_SOLVES"]
 
 NAN = float("nan")
 REFERENCE_PRECISION = f"mp{DEFAULT_MP_DIGITS}"
@@ -198,8 +206,42 @@ def stability_row(task) -> dict:
     return row
 
 
+#: The two step-4 solves the normal-equations study compares: stable first, as printed second.
+NE_SOLVES = ("lstsq", "normal-equations")
+
+
+def normal_equations_row(task) -> dict:
+    """op-lssvm at k = options["k"], each solve of :data:`NE_SOLVES`, against the exact model.
+
+    Parameters ``C`` (Vieira's gamma) and ``sigma2_over_d`` (sigma2 = that x the input dimension d,
+    the unit of the Table 2 grid).
+
+    Both solves share the MRSR ranking (it does not depend on the solve), so one exact model (the
+    registry's ``exact_model`` hook on the kept columns) certifies both; a solve that breaks down
+    (Cholesky of D_*^T D_*, or a dependent column in the QR) is a status with NaN digits.
+    """
+    ds = _dataset(task)
+    k = int(task.options["k"])
+    C, s2 = float(task.params["C"]), float(task.params["sigma2_over_d"]) * ds.X_train.shape[1]
+    kw = dict(task="classification", C=C, sigma2=s2, k_rule="fixed", k_max=k, precision=task.precision)
+    fits = {s: fit("op-lssvm", ds.X_train, ds.y_train, solve=s, **kw) for s in NE_SOLVES}
+    first = fits[NE_SOLVES[0]]
+    info = get_solver("op-lssvm")
+    exact = model_error.solve_exact_model(info.exact_model(ds.X_train, ds.y_train, first))
+    row = {"status": "ok", "L": len(ds.y_train), "k": int(first.diagnostics["k_star"]),
+           "sigma2_used": s2, "cond_D_star": float(first.diagnostics.get("cond_D_star", NAN)),
+           "problem_condition": exact.problem_condition, "exact_digits": exact.digits,
+           "unit_roundoff": get_precision(task.precision).unit_roundoff}
+    for s, f in fits.items():
+        same = list(f.diagnostics["columns"]) == list(first.diagnostics["columns"])
+        digits = model_error.model_errors(f, exact)["model_digits"] if f.coef_ is not None and same else NAN
+        row.update({f"status[{s}]": f.status, f"model_digits[{s}]": digits})
+    return row
+
+
 # vieira-split version 2: the rows "OP-LSSVM own γ" and "OP-LSSVM authors' code" (issue 20); 3: the row
 # "OP-LSSVM authors' k"
 register_task_kind("vieira-split", split_row, validate=None, version=3)
 register_task_kind("vieira-scaling", scaling_row, validate=None, version=2)  # 2: subset from the task seed
 register_task_kind("vieira-stability", stability_row, validate=None)
+register_task_kind("vieira-normal-equations", normal_equations_row, validate=None)

@@ -7,7 +7,7 @@ import pandas as pd
 from ..core.precision import precisions
 from ..datasets import VIEIRA_UNAVAILABLE, vieira_test_fraction
 from ..experiments import SweepSpec
-from ..experiments.claims.vieira import TABLE2, table_long
+from ..experiments.claims.vieira import TABLE2, ne_long, table_long
 from ..experiments.kinds_vieira import REFERENCE_PRECISION, TABLE_METHODS
 from ..experiments.arrays import loads
 from ..solvers import get_solver
@@ -26,16 +26,22 @@ DATASETS = {
     "RIP": ("ripley-synth", {"test_fraction": vieira_test_fraction(1250)}),
 }
 #: Per profile: splits, CV folds, log2 grids of C (Vieira's gamma) and of sigma2 / d,
-#: the data sets, the training sizes of the scaling study, the stability problem.
+#: the data sets, the training sizes of the scaling study, the stability problem, and the
+#: normal-equations study at the paper's k (set, k, log2 gamma, precisions; sigma2 = d, the middle
+#: of the Table 2 grid; RIP: the L = 825 of SEED_NOTES' bound kappa(D_k) ~ 1e6 at gamma = 4096).
 PROFILE_SETTINGS = {
     "quick": dict(splits=1, folds=3, log2_C=(0, 8), log2_s2=(0,), sets=("HAB",),
-                  scaling_L=(50, 100, 200), stab_n=12, stab_C=(2.0 ** 12,)),
+                  scaling_L=(50, 100, 200), stab_n=12, stab_C=(2.0 ** 12,),
+                  ne_set="HAB", ne_k=40, ne_log2_C=(6,), ne_precisions=("float64",)),
     "default": dict(splits=10, folds=5, log2_C=(-5, 0, 5, 10), log2_s2=(-1, 2),
                     sets=tuple(DATASETS), scaling_L=(100, 200, 400, 800), stab_n=24,
-                    stab_C=(2.0 ** 12,)),
+                    stab_C=(2.0 ** 12,),
+                    ne_set="RIP", ne_k=100, ne_log2_C=(0, 6, 12), ne_precisions=("float32", "float64")),
     "full": dict(splits=30, folds=10, log2_C=tuple(range(-5, 13)), log2_s2=tuple(range(-3, 4)),
                  sets=tuple(DATASETS), scaling_L=(100, 200, 400, 800, 1200), stab_n=40,
-                 stab_C=(1.0, 2.0 ** 6, 2.0 ** 12)),
+                 stab_C=(1.0, 2.0 ** 6, 2.0 ** 12),
+                 ne_set="RIP", ne_k=100, ne_log2_C=tuple(range(0, 13, 2)),
+                 ne_precisions=("float32", "float64", "longdouble")),
 }
 
 
@@ -61,6 +67,12 @@ def plan(profile, run) -> dict:
                                precisions=[p for p in precisions() if p != REFERENCE_PRECISION],
                                datasets=["haberman"], grid={"C": list(S["stab_C"]), "sigma2": [3.0]},
                                options={"n": S["stab_n"]}),
+        "normal-equations": SweepSpec(f"{name}-vieira-normal-equations", kind="vieira-normal-equations",
+                                      precisions=list(S["ne_precisions"]),
+                                      datasets=[DATASETS[S["ne_set"]]],
+                                      grid={"C": [float(2.0 ** c) for c in S["ne_log2_C"]],
+                                            "sigma2_over_d": [1.0]},
+                                      options={"k": S["ne_k"]}),
     }
     return specs
 
@@ -226,6 +238,30 @@ def _stability(sec, out, st):
             + f"; worst digits {', '.join(f'{p} {v:.1f}' for p, v in worst.items())}")
 
 
+# --------------------------------------------------------------------------- normal equations at k ~ 100
+def _normal_equations(sec, out, ne, S):
+    """Model digits of lstsq and of the printed normal equations at the paper's k, with kappa(D_*)."""
+    rows = ok(ne)
+    if not len(rows):
+        sec.note(errors_note(ne, "the normal-equations study") or "No normal-equations records.")
+        return "no normal-equations records"
+    t = ne_long(rows)
+    sec.table(save_table(t, out, "vieira-normal-equations",
+                         f"Step 4 at the paper's k: OP-LSSVM on {S['ne_set']} (all L training points of one "
+                         f"split), the first k = {S['ne_k']} MRSR-ranked columns (k_rule = 'fixed'; the paper's "
+                         "#SV ≈ 80), σ² = d, per γ and precision: correct digits of the model (bias, "
+                         "coefficients) against the certified exact model (the same kept columns, formed "
+                         "and solved in extended precision; 'exact_digits' certified), for the lstsq (QR) "
+                         "solve and the normal equations (D_*ᵀD_*)⁻¹D_*ᵀl as printed (NaN digits: the "
+                         "status says why, e.g. a Cholesky breakdown); κ(D_*) from a float64 QR of the kept "
+                         "columns as formed."))
+    f64 = t[t.precision == "float64"]
+    return (f"normal equations at k = {int(t.k.max())} ({S['ne_set']}), float64 model digits lstsq / normal eq.: "
+            + ", ".join(f"γ = {fmt_num(r.C)} (κ(D_*) = {fmt_num(r.cond_D_star)}) "
+                        f"{r['digits lstsq']:.1f} / {r['digits normal-equations']:.1f}"
+                        for _, r in f64.iterrows()))
+
+
 def render(sec, out, records, profile) -> str:
     """Fill the section from the records; return the verdict."""
     name, S = _settings(profile)
@@ -237,7 +273,8 @@ def render(sec, out, records, profile) -> str:
           "paper's (its SVM row takes 1e3 s for 201 points); only orderings and trends are.")
     _table(sec, out, records.get("table", pd.DataFrame()), S)
     measured = [_scaling(sec, out, records.get("scaling", pd.DataFrame())),
-                _stability(sec, out, records.get("stability", pd.DataFrame()))]
+                _stability(sec, out, records.get("stability", pd.DataFrame())),
+                _normal_equations(sec, out, records.get("normal-equations", pd.DataFrame()), S)]
     return "; ".join(measured) + "."
 
 
