@@ -13,7 +13,7 @@ def test_vieira_section_quick(tmp_path, render_section):
     assert "log-log slopes" in verdict and "digits of z" in verdict  # what the section measured
     ne = records["normal-equations"]  # the study at a fixed k: both solves against one exact model
     assert (ne.k == 40).all() and (ne["status[lstsq]"] == "ok").all()
-    assert (ne["model_digits[lstsq]"] > 0).all() and (ne.exact_digits > ne["model_digits[lstsq]"]).all()
+    assert (ne["model_digits[lstsq]"] > 0).all() and (ne.exact_digits >= ne["model_digits[lstsq]"]).all()
     for c in claims(section="vieira"):  # the verdicts are the ledger's, from the same records
         v = evaluate(c, {"vieira": records})
         assert v.outcome != "not run" or c.rule is None, (c.id, v.sentence())
