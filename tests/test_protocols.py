@@ -1,0 +1,50 @@
+"""The ``full`` profile follows the papers' own repetition counts, from one table with their sources
+(:data:`lssvm_analysis.report.protocols.PAPER_COUNTS`), and the default profile runs >= 10 splits behind
+the accuracy comparisons (issue 20).  Plans only: nothing is run."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from lssvm_analysis.experiments import SweepSpec
+from lssvm_analysis.report.protocols import PAPER_COUNTS, PaperCount, planned_count
+from lssvm_analysis.report.registry import get_section, report_sections
+
+_PLANS: dict = {}
+
+
+def _plan(section, profile):
+    """The section's specs for the profile, every dependent stage planned from no stored rows."""
+    if (section, profile) not in _PLANS:
+        specs = get_section(section).plan(profile, lambda spec: pd.DataFrame())
+        _PLANS[section, profile] = {k: v for k, v in specs.items() if isinstance(v, SweepSpec)}
+    return _PLANS[section, profile]
+
+
+def _governed(entry, profile):
+    specs = {k: v for k, v in _plan(entry.section, profile).items() if entry.governs(k)}
+    assert specs, f"{entry.section}: no spec matches {entry.specs!r} in {profile!r}"
+    return specs
+
+
+@pytest.mark.parametrize("entry", PAPER_COUNTS, ids=[f"{e.section}:{e.specs}:{e.what}" for e in PAPER_COUNTS])
+def test_full_plan_uses_the_papers_count(entry):
+    for key, spec in _governed(entry, "full").items():
+        assert planned_count(spec, entry.what) == entry.count, (key, entry.source)
+
+
+@pytest.mark.parametrize("entry", [e for e in PAPER_COUNTS if e.default_min is not None],
+                         ids=[f"{e.section}:{e.specs}:{e.what}" for e in PAPER_COUNTS if e.default_min is not None])
+def test_default_plan_reaches_its_minimum(entry):
+    for key, spec in _governed(entry, "default").items():
+        assert planned_count(spec, entry.what) >= min(entry.default_min, entry.count), (key, entry.source)
+
+
+def test_table_names_real_sections_and_sources():
+    keys = {s.key for s in report_sections()}
+    for e in PAPER_COUNTS:
+        assert e.section in keys and e.what in ("seeds", "folds") and e.count >= 1 and e.source
+    assert PaperCount("x", "t1-*", "seeds", 1, "-", exclude="t1-*-zscore").governs("t1-splice")
+    assert not PaperCount("x", "t1-*", "seeds", 1, "-", exclude="t1-*-zscore").governs("t1-satimage-zscore")
+    with pytest.raises(ValueError, match="what="):
+        planned_count(_plan("vieira", "full")["table"], "repeats")
