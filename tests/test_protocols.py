@@ -48,3 +48,19 @@ def test_table_names_real_sections_and_sources():
     assert not PaperCount("x", "t1-*", "seeds", 1, "-", exclude="t1-*-zscore").governs("t1-satimage-zscore")
     with pytest.raises(ValueError, match="what="):
         planned_count(_plan("vieira", "full")["table"], "repeats")
+
+
+def test_task_counts_of_the_full_plan(tmp_path):
+    """The full profile's plan, counted (report/plan.task_counts): more tasks than the default in every
+    section whose protocol the full profile widens, shared tasks counted once."""
+    from lssvm_analysis.report.plan import stored_plan, task_counts
+
+    store = tmp_path / "r.sqlite"
+    full, default = task_counts(stored_plan(store, "full")), task_counts(stored_plan(store, "default"))
+    assert (full.tasks >= 0).all() and full.tasks.sum() > default.tasks.sum()
+    by_f, by_d = full.groupby("section").tasks.sum(), default.groupby("section").tasks.sum()
+    for section in ("vieira", "abe", "suykens-tables", "chen-zhou", "zhao-sun"):
+        assert by_f[section] > by_d[section], section
+    keys = {t.key for by in stored_plan(store, "full").values() for s in by.values()
+            if isinstance(s, SweepSpec) for t in s.tasks()}
+    assert full.tasks.sum() == len(keys)

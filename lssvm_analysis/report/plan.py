@@ -26,7 +26,7 @@ from ..experiments.store import open_store
 from .registry import check_profile, report_sections
 
 __all__ = ["REPORT_VERSION", "options", "decades", "run_report_sweeps", "stored_plan",
-           "status_counts"]
+           "status_counts", "task_counts"]
 
 #: Part of every spec's options: bump to invalidate every stored report row.
 REPORT_VERSION = 1
@@ -147,3 +147,20 @@ def _run_sections(store, profile, executor, n_jobs, progress):
                 run(spec)
         out[sec.key] = specs
     return out
+
+
+def task_counts(specs) -> pd.DataFrame:
+    """Distinct tasks per section and sweep of a plan (``{section: {key: spec}}``, e.g. :func:`stored_plan`).
+
+    A task two sweeps share (the same key) is counted once, under the first sweep that plans it, so
+    the column sums to the number of tasks the report runs.  Columns: section, key, sweep, tasks.
+    """
+    seen, rows = set(), []
+    for section, by_key in specs.items():
+        for key, spec in by_key.items():
+            if not isinstance(spec, SweepSpec):
+                continue
+            new = {t.key for t in spec.tasks()} - seen
+            seen |= new
+            rows.append({"section": section, "key": key, "sweep": spec.name, "tasks": len(new)})
+    return pd.DataFrame(rows, columns=["section", "key", "sweep", "tasks"])
