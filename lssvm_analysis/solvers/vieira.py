@@ -56,6 +56,7 @@ from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import LAPACK_THRESHOLD, register, variant
 from .formation import ExactProblem, bordered_columns_dd, normal_equations
+from .press import press_curve
 from .result import PhaseTimer
 from ..core.condition import kappa2
 from ..core.linalg import bordered_matrix
@@ -250,102 +251,6 @@ def _cond_path(D, cols, p):
         s = np.linalg.svd(R[:k, :k], compute_uv=False)
         out[k - 1] = s[0] / s[-1] if s[-1] > 0 else np.inf
     return out
-
-
-# ---------------------------------------------------------------------------
-# PRESS (LOO) over nested column sets
-# ---------------------------------------------------------------------------
-def press_curve(D, l, cols, *, variant="qr", first=1, precision="float64"):
-    """PRESS leave-one-out MSE of the least-squares fit on D[:, cols[:k]] for every k.
-
-    Parameters
-    ----------
-    D : (N, m) array, l : (N,) array
-        In the precision.
-    cols : sequence of int
-        Columns in order of entry.
-    variant : {"qr", "normal-equations"}
-        Hat diagonal h_ii = ||Q_k[i, :]||^2 from a CGS2 QR updated by column
-        append, or from (D_k^T D_k)^{-1} updated by bordering (as printed).
-    first : int
-        The curve starts at k = first (earlier columns, e.g. a forced bias,
-        are always in).
-    precision : str or Precision
-
-    Returns
-    -------
-    press : (len(cols) - first + 1,) float64
-        mean_i (e_i / (1 - h_ii))^2; inf where 1 - h_ii < 10 eps for some
-        row (guarded) or where the factor broke down.
-    guarded : (same,) int
-        Number of rows with 1 - h_ii < 10 eps at each k.
-    qr : ColumnQR or None
-        The factor (``variant="qr"``), for reuse by the final solve.
-    stop : int or None
-        The k at which the factor stopped (dependent column or p_s <= 0).
-
-    Notes
-    -----
-    PRESS residual e_i / (1 - h_ii) = l_i - d_i^T z_(-i), the residual of row
-    i under the fit without row i (Sherman-Morrison).  The updates cost
-    O(N k) per column, so the whole curve costs O(N k_max^2).
-    """
-    p = get_precision(precision)
-    with p.context():
-        return _press(D, l, list(cols), variant, first, p)
-
-
-def _press(D, l, cols, variant, first, p):
-    N = D.shape[0]
-    h, e = p.zeros(N), l.copy()
-    tol = 10 * 2 * p.unit_roundoff
-    press, guarded, stop = [], [], None
-    qr = ColumnQR(N, len(cols), p) if variant == "qr" else None
-    inv, done = None, []
-    for i, c in enumerate(cols):
-        x = D[:, c]
-        if qr is not None:
-            if not qr.append(x):
-                stop = i
-                break
-            q = qr.Q[:, i]
-            h = h + q * q
-            e = e - q * (q @ l)
-        else:
-            if done:
-                Dk = D[:, done]
-                M2 = inv @ (Dk.T @ x)
-                v = Dk @ M2 - x
-                ps = x @ x - (Dk.T @ x) @ M2
-            else:
-                M2, v, ps = p.zeros(0), -x, x @ x
-            if not (ps > 0) or not np.isfinite(float(ps)):
-                stop = i
-                break
-            k = len(done)
-            new = p.zeros((k + 1, k + 1))
-            new[:k, :k] = inv + np.multiply.outer(M2, M2) / ps if k else new[:k, :k]
-            new[:k, k] = -M2 / ps
-            new[k, :k] = -M2 / ps
-            new[k, k] = p.scalar(1) / ps
-            inv = new
-            done.append(c)
-            h = h + v * v / ps
-            Dk = D[:, done]
-            e = l - Dk @ (inv @ (Dk.T @ l))
-        if i + 1 < first:
-            continue
-        one_minus = p.to_float64(p.scalar(1) - h)
-        bad = one_minus < tol
-        guarded.append(int(bad.sum()))
-        if bad.any():
-            press.append(np.inf)
-        else:
-            press.append(float(np.mean((p.to_float64(e) / one_minus) ** 2)))
-    n_total = len(cols) - first + 1
-    press += [np.inf] * (n_total - len(press))
-    guarded += [-1] * (n_total - len(guarded))
-    return np.array(press), np.array(guarded), qr, stop
 
 
 # ---------------------------------------------------------------------------
