@@ -49,12 +49,12 @@ def plan(profile, run=None) -> dict:
     n, m = P["growth"]
     specs = {
         f"{KEY}-growth": SweepSpec(
-            f"{KEY}-growth", kind="zs-error-growth", solvers=["rr-lssvr"], precisions=precisions(),
+            f"{profile}-{KEY}-growth", kind="zs-error-growth", solvers=["rr-lssvr"], precisions=precisions(),
             datasets=[("sinc", {"n_train": n, "n_test": 10, "noise_std": 0.1})],
             grid={"update": _variants("rr-lssvr", "update"), "n_support": [m], "C": [100.0],
                   "sigma2": [4.0]}),
         f"{KEY}-ridge": SweepSpec(
-            f"{KEY}-ridge", kind="zs-ridge", solvers=["reduced-lssvr"],
+            f"{profile}-{KEY}-ridge", kind="zs-ridge", solvers=["reduced-lssvr"],
             precisions=precisions(),
             datasets=[("sinc", {"n_train": P["ridge_n"], "n_test": 10})],
             grid={"ridge": _variants("reduced-lssvr", "ridge"), "n_support": P["ridge_S"],
@@ -63,7 +63,7 @@ def plan(profile, run=None) -> dict:
     for name in P["sets"]:
         kw, C, s2 = _GREEDY_SETS[name]
         specs[f"{KEY}-greedy-{name}"] = SweepSpec(
-            f"{KEY}-greedy-{name}", kind="zs-greedy-random", solvers=["rr-lssvr"],
+            f"{profile}-{KEY}-greedy-{name}", kind="zs-greedy-random", solvers=["rr-lssvr"],
             precisions=["float64"], datasets=[(name, kw)], seeds=P["seeds"],
             grid={"n_max": [P["n_max"]], "C": [C], "sigma2": [s2]})
     return specs
@@ -114,8 +114,9 @@ def _growth(sec, out, df):
     s = ("the bordered inverse first lost half its digits at step "
          + ", ".join(f"{fmt_num(v)} ({p})" if np.isfinite(v) else f"never ({p})"
                      for p, v in zip(bi.precision, bi.half_digits_step))
-         + f"; at the last step it kept {span(bi.final_digits)} digits against {span(ch.final_digits)} "
-           "for the Cholesky update")
+         # a relative error above 1 gives -log10 < 0: no digit is kept, which is 0 digits
+         + f"; at the last step it kept {span(bi.final_digits.clip(lower=0))} digits against "
+           f"{span(ch.final_digits.clip(lower=0))} for the Cholesky update")
     return s, data
 
 
