@@ -56,6 +56,31 @@ def test_normal_equations_within_their_bounds(sigma2, rhs):
     assert c_bound <= 1e-28 * float(np.abs([float(v) for v in c]).max())
 
 
+def test_symmetric_normal_equations_are_summed_on_one_triangle_within_their_bounds():
+    """Zhao & Sun's R = diag(0, K_SS / C) is symmetric: H is summed on its upper triangle and
+    mirrored (formation._gram_ozaki); every entry, the mirrored ones included, within the bound."""
+    D, rng = _columns(80, 25, 0.9, 3)
+    S = np.arange(25)
+    KS = F.scaled_dd(DD(D.hi[S][:, 1:].copy(), D.lo[S][:, 1:].copy(), 0.0), F.ridge_dd(100.0))
+    k = D.shape[1]
+    z = np.zeros((k, k))
+    reg = DD(z.copy(), z.copy(), z.copy())
+    reg.hi[1:, 1:], reg.lo[1:, 1:], reg.bound[1:, 1:] = KS.hi, KS.lo, KS.bound
+    assert np.array_equal(reg.hi, reg.hi.T)  # RBF differences are symmetric bit for bit
+    l = rng.standard_normal(80)
+    H, c, H_bound, c_bound = F.normal_equations(D, l, reg)
+    for P in H.pieces():
+        np.testing.assert_array_equal(P, P.T)
+    with flint.ctx.workprec(400):
+        Da = flint.arb_mat(D.hi.tolist()) + flint.arb_mat(D.lo.tolist())
+        E = Da.transpose() * Da + flint.arb_mat(reg.hi.tolist()) + flint.arb_mat(reg.lo.tolist())
+        row_err = max(sum(float(abs(sum(flint.arb(float(P[i, j])) for P in H.pieces()) - E[i, j]).upper())
+                          for j in range(k)) for i in range(k))
+    # the mirrored entry (j, i) is the sum of the terms at (i, j): within the same bound, since the
+    # exact values are equal; the bound's size as in the test above (N = 80)
+    assert row_err <= H_bound <= 1e-30 * float(np.abs(H.hi).sum(axis=1).max())
+
+
 def test_ozaki_and_ball_routes_agree():
     D, rng = _columns(60, 15, 1.0, 2)
     l = rng.standard_normal(60)

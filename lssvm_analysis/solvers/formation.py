@@ -338,7 +338,11 @@ def normal_equations(D: DD, l, reg: DD | None = None):
     l_abs = np.abs(np.array([float(v) for v in l])) * (1 + 2.0 ** -52)
     B = np.broadcast_to(np.asarray(D.bound, dtype=np.float64), D.shape)
     absD = np.abs(D.hi) + np.abs(D.lo)
-    dH = absD.T @ B + B.T @ absD + B.T @ B
+    # |D|^T B + B^T |D| + B^T B: the second term is the first's transpose (one GEMM, both within
+    # gamma_rows of the exact sum: ``grow`` below), the third (~1e-29 of the first) bounded by the
+    # rank-one max_r B_ri sum_r B_rj instead of a third GEMM
+    M = absD.T @ B
+    dH = M + M.T + B.max(axis=0)[:, None] * B.sum(axis=0)[None, :]
     if reg is not None:
         dH = dH + np.broadcast_to(np.asarray(reg.bound, dtype=np.float64), dH.shape)
     dc = B.T @ l_abs
@@ -409,9 +413,28 @@ def _gram_ozaki(D: DD, reg: DD | None) -> tuple:
     terms.append(ll)
     if reg is not None:
         terms += reg.pieces()
-    pieces, rs = pieces_of_sum(terms, count=PIECES)
-    bound = (rad + rc + rc.T + rl * SAFE + TINY + rs) * SAFE
+    k = hi.shape[1]
+    if reg is not None and not all(np.array_equal(P, P.T) for P in
+                                   [*reg.pieces(), np.broadcast_to(reg.bound, (k, k))]):
+        pieces, rs = pieces_of_sum(terms, count=PIECES)
+        bound = (rad + rc + rc.T + rl * SAFE + TINY + rs) * SAFE
+        return DD(pieces[0], pieces[1], bound, tuple(pieces[2:])), bound
+    # D^T D + reg (reg's pieces symmetric) is symmetric: the terms of the upper triangle are summed
+    # and mirrored, each mirrored entry carrying the bound of its upper twin (half the summation).
+    iu = np.triu_indices(k)
+    pieces, rs = pieces_of_sum([t[iu] for t in terms], count=PIECES)
+    bound = (rad + rc + rc.T + rl * SAFE + TINY)[iu]
+    bound = _from_upper((bound + rs) * SAFE, iu, k)
+    pieces = [_from_upper(p, iu, k) for p in pieces]
     return DD(pieces[0], pieces[1], bound, tuple(pieces[2:])), bound
+
+
+def _from_upper(values, iu, k) -> np.ndarray:
+    """The symmetric (k, k) array whose upper triangle (``iu`` = ``triu_indices(k)``) is ``values``."""
+    out = np.empty((k, k))
+    out[iu] = values
+    out[iu[1], iu[0]] = values
+    return out
 
 
 def scaled_dd(M: DD, value: tuple) -> DD:
