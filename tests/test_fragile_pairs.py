@@ -153,3 +153,70 @@ def test_explicit_alpha_b_and_the_feature_map_differ_by_no_more_than_their_commo
                        + (np.linalg.cond(P_B) + 1) * np.linalg.norm(ups))
     gap = np.max(np.abs(printed.predict(Xt) - fmap.predict(Xt)))
     assert 0 < gap <= bound
+
+
+# -- Chen & Zhou (6): I + K/(m lambda), factored once (R-LSSVM-W/Y) ---------------------------
+def _ladder_sinc():
+    """The digits ladder's problem (report/sections_digits.py): sinc, n = 30, sigma2 = 10."""
+    from lssvm_analysis.datasets import load
+
+    ds = load("sinc", n_train=30, n_test=100, seed=0)
+    return ds.X_train, ds.y_train
+
+
+def _cccp_model_error(X, y, fit):
+    from lssvm_analysis.analysis.model_error import model_errors, solve_exact_model
+
+    exact = solve_exact_model(la.get_solver(fit.solver).exact_model(X, y, fit))
+    return model_errors(fit, exact)["model_error"], exact
+
+
+@pytest.mark.parametrize("precision, C", [("float32", 1e2), ("float64", 1e7), ("float64", 1e10)])
+def test_cccp_cholesky_and_eigen_solve_lose_the_same_digits_where_both_solve(precision, C):
+    # Both forms use the same working-precision K, bit for bit; its rounding dK moves the model
+    # by -(K + I/C)^{-1} dK alpha, up to kappa u (solvers/cccp_factor.py), and each solve adds a
+    # backward error c m u ||A|| (Cholesky: Higham Thm 10.3; eigensolver + floor: p(m) + 1).
+    # Bound c m kappa u with c = 30 (LAPACK's test ratio) for both; and since the kernel's term
+    # is common and the solves' constants are within 10x of each other, theory predicts the
+    # same digits: <= 1 digit apart.
+    X, y = _ladder_sinc()
+    u, m = get_precision(precision).unit_roundoff, len(y)
+    fits = {s: la.fit("r-lssvm-w", X, y, precision=precision, C=C, sigma2=10.0, solve=s)
+            for s in ("cholesky", "eigen")}
+    assert all(f.ok for f in fits.values())
+    errs = {}
+    for s, f in fits.items():
+        errs[s], exact = _cccp_model_error(X, y, f)
+        assert exact.digits >= 15
+    kappa = exact.problem_condition
+    assert 30 * m * kappa * u < 1  # the bound says something (kappa ~ 6e3 / 5e8 / 6e11 here)
+    for s, err in errs.items():
+        assert err <= 30 * m * kappa * u, (s, err, kappa)
+    assert abs(math.log10(errs["cholesky"] / errs["eigen"])) <= 1.0, errs
+
+
+@pytest.mark.parametrize("C", [1e7, 1e10, 1e16])
+def test_cccp_printed_cholesky_breaks_down_where_the_formed_a_is_indefinite_and_eigen_solves(C):
+    # float32: the formed A = I + C fl(K) is indefinite once C ||dK||_2 > 1 (dK the kernel's
+    # rounding): predicted here from A's spectrum evaluated in float64 on the float32 entries.
+    # The eigen form floors K's spectrum at u lambda_max (a backward perturbation <= u ||K||):
+    # a solution exists at every C, with the normwise backward error of (6) <= 2 c m u
+    # (two solves, c = 30: the solver's registered backward bound).
+    X, y = _ladder_sinc()
+    p = get_precision("float32")
+    m = len(y)
+    K32 = la.rbf_kernel(X, X, sigma2=10.0, precision="float32")
+    with p.context():
+        A32 = K32 * p.scalar(C) + np.eye(m, dtype=np.float32)
+    assert np.linalg.eigvalsh(A32.astype(np.float64))[0] < 0  # theory: the printed form breaks down
+    printed = la.fit("r-lssvm-w", X, y, precision="float32", C=C, sigma2=10.0)
+    assert printed.status == "breakdown" and printed.coef_ is None
+    stable = la.fit("r-lssvm-w", X, y, precision="float32", C=C, sigma2=10.0, solve="eigen")
+    assert stable.ok and np.all(np.isfinite(np.asarray(stable.coef_, float)))
+    x = np.asarray(stable.diagnostics["solution"], float)
+    K = la.rbf_kernel(X, X, sigma2=10.0)
+    A = np.zeros((m + 1, m + 1))
+    A[:m, :m], A[:m, m], A[m, :m] = np.eye(m) + C * K, 1.0, 1.0
+    rhs = np.r_[y - np.asarray(stable.diagnostics["gamma"], float), 0.0]
+    backward = np.abs(rhs - A @ x).max() / (np.abs(A).sum(axis=1).max() * np.abs(x).max() + np.abs(rhs).max())
+    assert backward <= 2 * 30 * m * p.unit_roundoff

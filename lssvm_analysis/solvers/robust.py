@@ -15,7 +15,10 @@ Each CCCP step solves
 (``C K = K/(m lambda)``).  The (m+1) matrix is indefinite; "decomposed by
 Cholesky once" (Chen & Zhou §5) means the Suykens transform: factor
 ``A = I + C K = L L^T`` once, solve ``A eta = e`` once, and per iteration
-``A nu = y - gamma``, ``b = e^T nu / e^T eta``, ``beta = nu - eta b``.
+``A nu = y - gamma``, ``b = e^T nu / e^T eta``, ``beta = nu - eta b``
+(``solve="cholesky"``, the printed form; ``solve="eigen"`` applies A^{-1}
+through K's spectrum instead, :mod:`~lssvm_analysis.solvers.cccp_factor`,
+which derives why the pair differs in breakdown and not in digits).
 **Corrected model** (SEED_NOTES §3.2): (6) is the LS-SVM dual with
 regularisation C and targets ``y - gamma`` where ``alpha = C beta``, so
 ``f(x) = C sum_i beta_i k(x_i, x) + b`` (the paper prints ``sum beta k + b``,
@@ -68,6 +71,7 @@ from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import LAPACK_THRESHOLD, register, variant
+from .cccp_factor import SOLVES, factor_a, form_a
 from .formation import ExactProblem, exact_targets, lssvm_system_dd, weighted_ridge_dd
 from .result import PhaseTimer
 from .sparsity import coefficient_counts
@@ -116,15 +120,6 @@ def yang_gamma(xi, tau, h, prec):
 # ---------------------------------------------------------------------------
 # Dense CCCP (6)
 # ---------------------------------------------------------------------------
-def _form_a(X, kernel, C, prec):
-    """A = I + C K (6), in the precision."""
-    K = kernel(X, precision=prec)
-    A = K * prec.scalar(C)
-    idx = np.arange(A.shape[0])
-    A[idx, idx] = A[idx, idx] + prec.scalar(1)
-    return A
-
-
 def cccp_system(X, y, fit, **params):
     """The system (6) the last CCCP step of an r-lssvm-w/-y fit solved.
 
@@ -140,7 +135,7 @@ def cccp_system(X, y, fit, **params):
     m = len(y)
     with prec.context():
         A = prec.zeros((m + 1, m + 1))
-        A[:m, :m] = _form_a(X, fit.kernel, merged["C"], prec)
+        A[:m, :m] = form_a(fit.kernel(X, precision=prec), merged["C"], prec)
         A[:m, m] = prec.scalar(1)
         A[m, :m] = prec.scalar(1)
         rhs = prec.zeros(m + 1)
@@ -192,13 +187,13 @@ def exact_cccp_model(X, y, fit, **params):
                         None, "(6) as KKT (3.5) with targets y - gamma, kernel in double-double")
 
 
-def _cccp_loop(L, y, eta, s, rule, tau, h, tol, max_iter, prec):
+def _cccp_loop(A_inv, y, eta, s, rule, tau, h, tol, max_iter, prec):
     gamma = prec.zeros(len(y))
     e = prec.asarray(np.ones(len(y)))
     hist = {"delta_gamma": [], "n_active": []}
     converged = False
     for _ in range(max_iter):
-        nu = prec.cho_solve(L, y - gamma)
+        nu = A_inv.solve(y - gamma)
         # s = e^T A^-1 e can round to 0 when A is singular to working precision; mpmath then
         # raises ZeroDivisionError where IEEE gives inf/NaN: give mp the IEEE quotient, so the
         # model is non-finite and reported as such, as in float32/64
@@ -215,29 +210,30 @@ def _cccp_loop(L, y, eta, s, rule, tau, h, tol, max_iter, prec):
     return beta, b, gamma_used, hist, converged
 
 
-def _fit_cccp(name, rule, X, y, *, precision, C, kernel, sigma2, degree, t, task, tau, h, tol, max_iter):
+def _fit_cccp(name, rule, X, y, *, precision, C, kernel, sigma2, degree, t, task, tau, h, tol, max_iter,
+              solve):
     X, y, k, prec = validate_xy(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree, t=t,
                                 precision=precision)
     tau = _check_tau(tau)
     check_positive("tol", tol)
     max_iter = check_int("max_iter", max_iter, minimum=1)
     params = {"C": C, "task": task, "kernel": k.name, **k.params, "tau": tau, "tol": float(tol),
-              "max_iter": max_iter, **({} if h is None else {"h": float(h)})}
+              "max_iter": max_iter, **({} if h is None else {"h": float(h)}), "solve": solve}
     timer, m = PhaseTimer(), len(y)
     with prec.context():
         with timer("formation"):
-            A = _form_a(X, k, C, prec)
+            K = k(X, precision=prec)
         try:
             with timer("factorization"):
-                L = prec.cholesky(A, check=False)
+                A_inv = factor_a(K, C, prec, solve)
         except CholeskyBreakdownError as err:
             return breakdown_fit(name, prec, err, X=X, kernel=k, timer=timer, support=np.arange(m),
                                  params=params)
-        cond = cholesky_conditioning(A, L, prec, matrix="A of (6), Suykens transform")
+        del K
         with timer("solve"):
-            eta = prec.cho_solve(L, prec.asarray(np.ones(m)))
+            eta = A_inv.solve(prec.asarray(np.ones(m)))
             s = np.sum(eta)
-            beta, b, g_used, hist, conv = _cccp_loop(L, prec.asarray(y), eta, s, rule, tau, h, tol,
+            beta, b, g_used, hist, conv = _cccp_loop(A_inv, prec.asarray(y), eta, s, rule, tau, h, tol,
                                                     max_iter, prec)
         coef = beta * prec.scalar(C)
     diag = {**coefficient_counts(coef, m), "gamma": g_used, "converged": conv,
@@ -249,7 +245,7 @@ def _fit_cccp(name, rule, X, y, *, precision, C, kernel, sigma2, degree, t, task
     return make_fit(name, prec, coef=coef, bias=b, support=np.arange(m), X=X, kernel=k, timer=timer,
                     status="ok" if conv else "not-converged", iterations=len(hist["delta_gamma"]),
                     history={k_: np.asarray(v) for k_, v in hist.items()}, diagnostics=diag, params=params,
-                    conditioning=cond)
+                    conditioning=A_inv.conditioning)
 
 
 _CCCP_DOC = """
@@ -270,6 +266,10 @@ _CCCP_DOC = """
         Stop when ||gamma^(t+1) - gamma^(t)||_2 < tol (default 1e-2).
     max_iter : int >= 1
         Cap (default 100); reaching it gives status "not-converged" (model kept).
+    solve : {"cholesky", "eigen"}
+        A = I + C K factored once by Cholesky, as printed (default), or applied
+        through K's spectrum, 1/(1 + C max(lambda, u lambda_max)), which never breaks down
+        (:mod:`~lssvm_analysis.solvers.cccp_factor`: same c m u kappa bound).
 
     Returns
     -------
@@ -287,18 +287,19 @@ _CCCP_DOC = """
 
     Notes
     -----
-    Cost m^3/3 (one Cholesky) + 2 m^2 per iteration; memory O(m^2).
-    cond(I + C K) <= 1 + C lambda_max(K): float32 fails beyond ~1e7."""
+    Cost m^3/3 (one Cholesky; ~9 m^3 for ``solve="eigen"``) + 2 m^2 per
+    iteration; memory O(m^2).  cond(I + C K) <= 1 + C lambda_max(K): the
+    printed Cholesky breaks down once kappa u is ~ 1/m (float32 ~1e5-1e7)."""
 
 
 @register("r-lssvm-w", tasks=_BOTH, paper="chen-zhou", equations="(6)-(8) (Wang & Zhong 2014)",
           system=cccp_system, backward_bound=_two_solve_bound,
-          exact_model=exact_cccp_model)
+          exact_model=exact_cccp_model, variants=SOLVES)
 def fit_rlssvm_w(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
-                 task="regression", tau=1.0, tol=1e-2, max_iter=100):
+                 task="regression", tau=1.0, tol=1e-2, max_iter=100, solve="cholesky"):
     return _fit_cccp("r-lssvm-w", wang_gamma, X, y, precision=precision, C=C, kernel=kernel,
                      sigma2=sigma2, degree=degree, t=t, task=task, tau=tau, h=None, tol=tol,
-                     max_iter=max_iter)
+                     max_iter=max_iter, solve=solve)
 
 
 fit_rlssvm_w.__doc__ = "R-LSSVM-W: CCCP on (6) with rule (8), one Cholesky of I + C K.\n" + _CCCP_DOC
@@ -307,13 +308,13 @@ fit_rlssvm_w.__doc__ = "R-LSSVM-W: CCCP on (6) with rule (8), one Cholesky of I 
 @register("r-lssvm-y", tasks=_BOTH, paper="chen-zhou",
           equations="(6)-(7) with Yang's smoothing (reconstructed)",
           system=cccp_system,
-          backward_bound=_two_solve_bound, exact_model=exact_cccp_model)
+          backward_bound=_two_solve_bound, exact_model=exact_cccp_model, variants=SOLVES)
 def fit_rlssvm_y(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
-                 task="regression", tau=1.0, h=0.1, tol=1e-2, max_iter=100):
+                 task="regression", tau=1.0, h=0.1, tol=1e-2, max_iter=100, solve="cholesky"):
     check_positive("h", h)
     return _fit_cccp("r-lssvm-y", yang_gamma, X, y, precision=precision, C=C, kernel=kernel,
                      sigma2=sigma2, degree=degree, t=t, task=task, tau=tau, h=float(h), tol=tol,
-                     max_iter=max_iter)
+                     max_iter=max_iter, solve=solve)
 
 
 fit_rlssvm_y.__doc__ = ("R-LSSVM-Y: CCCP on (6) with a reconstructed piecewise-quadratic smoothing "
