@@ -220,3 +220,38 @@ def test_cccp_printed_cholesky_breaks_down_where_the_formed_a_is_indefinite_and_
     rhs = np.r_[y - np.asarray(stable.diagnostics["gamma"], float), 0.0]
     backward = np.abs(rhs - A @ x).max() / (np.abs(A).sum(axis=1).max() * np.abs(x).max() + np.abs(rhs).max())
     assert backward <= 2 * 30 * m * p.unit_roundoff
+
+
+# -- Chen & Zhou §4.2: the pivoted Cholesky's residual diagonal and tolerance ------------------
+def _pcp(precision, residual):
+    from lssvm_analysis.datasets import load
+
+    ds = load("sinc", n_train=200, n_test=100, seed=0)
+    return la.fit("pcp-lssvm", ds.X_train, ds.y_train, precision=precision, C=1e2, sigma2=10.0,
+                  n_support=60, residual=residual)
+
+
+def test_pivoted_cholesky_rank_depends_on_the_precision_and_the_printed_form_extends_the_stable_one():
+    # sigma2 = 10 on [-3, 3]: K's eigenvalues fall by ~10x per index, so the residual trace after
+    # k pivots (~ the tail sum of the eigenvalues) reaches the default tolerance r u trace(K) at a
+    # k that grows with -log10 u: the rank reached is a property of the precision (strictly
+    # larger for each smaller u: the thresholds differ by 5e8 and 2e3, several eigenvalues each).
+    fits = {(p, r): _pcp(p, r) for p in ("float32", "float64", "longdouble") for r in ("clamped", "literal")}
+    for res in ("clamped", "literal"):
+        ranks = [fits[p, res].diagnostics["rank"] for p in ("float32", "float64", "longdouble")]
+        assert ranks[0] < ranks[1] < ranks[2] < 60, (res, ranks)
+        assert all(fits[p, res].diagnostics["rank_stop"] == "trace_tol" for p in ("float32", "float64"))
+    for p in ("float32", "float64", "longdouble"):
+        c, lit = fits[p, "clamped"], fits[p, "literal"]
+        # Clamped: the residual diagonal is never negative.  Printed: d - g^2 of an entry whose
+        # residual is at the rounding level rounds to either sign, so negatives remain.
+        assert c.diagnostics["negative_residuals"] == 0 < lit.diagnostics["negative_residuals"]
+        # d only decreases, so an entry that went negative (printed) or was clamped to 0 never
+        # becomes the argmax again while a positive one remains: both forms take the same pivots,
+        # with bitwise the same columns, until one stops.  The printed absolute tolerance r u is
+        # trace(K) = 200 times below the relative one: it stops later, on top of the same prefix.
+        r = c.diagnostics["rank"]
+        assert lit.diagnostics["rank"] > r
+        np.testing.assert_array_equal(lit.support_[:r], c.support_)
+        np.testing.assert_array_equal(np.asarray(lit.diagnostics["P_B"])[:r, :r],
+                                      np.asarray(c.diagnostics["P_B"]))

@@ -47,6 +47,9 @@ class CholeskySelection:
         was reached), "trace_tol" (the residual trace fell to the tolerance),
         "nonpositive-pivot" (the largest residual diagonal was <= 0) or
         "exhausted" (every row was pivoted).
+    negative_residuals : int
+        Greedy only: entries of the final residual diagonal below 0 (always 0
+        when it is clamped; ``clamp=False`` keeps the rounding's negatives).
     """
 
     indices: np.ndarray
@@ -55,6 +58,7 @@ class CholeskySelection:
     pivots: np.ndarray
     trace_history: np.ndarray = field(default_factory=lambda: np.empty(0))
     stop_reason: str = ""
+    negative_residuals: int = 0
 
     @property
     def L(self):
@@ -147,18 +151,21 @@ class _KernelColumns:
         return np.exp(D, out=D)
 
 
-def _greedy_step(p, column, G, cols, r, j, d, done):
+def _greedy_step(p, column, G, cols, r, j, d, done, clamp=True):
     """Pivot j as column r of G, d <- max(d - g^2, 0) with d_j = 0 (greedy pivoted Cholesky).
 
     For float32/float64 one BLAS gemv, y <- K[:, j] - G[:, :r] G[j, :r]^T,
     reads G once and every other pass is in place: the step is bound by
     reading G (8 m r bytes in float64).  Otherwise :func:`_add_column`.
+    ``clamp=False``: d <- d - g^2 as printed (the pivot's residue and the
+    negatives kept).
     """
     if not p.hardware:
         s = _add_column(p, column, G, cols, r, j, d, done)
-        zero = p.scalar(0)
-        d[j] = zero  # exact zero at a pivot (removes rounding residue)
-        d[d < zero] = zero  # clamp rounding below 0
+        if clamp:
+            zero = p.scalar(0)
+            d[j] = zero  # exact zero at a pivot (removes rounding residue)
+            d[d < zero] = zero  # clamp rounding below 0
         return s
     kcol = column(j)
     if cols is not None:
@@ -174,8 +181,9 @@ def _greedy_step(p, column, G, cols, r, j, d, done):
     G[:, r] = g
     np.multiply(g, g, out=g)
     np.subtract(d, g, out=d)
-    d[j] = 0
-    np.maximum(d, 0, out=d)
+    if clamp:
+        d[j] = 0
+        np.maximum(d, 0, out=d)
     return s
 
 
@@ -219,7 +227,7 @@ def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySele
 
 
 def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, keep_columns=True,
-                     precision="float64") -> CholeskySelection:
+                     clamp=True, precision="float64") -> CholeskySelection:
     """Greedy pivoted Cholesky (PCP-LSSVM, Chen & Zhou §4.2).
 
     At each step pivot on the largest residual diagonal d_j; stop after
@@ -243,6 +251,13 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, kee
         Keep the r kernel columns in ``columns`` (default).  False stores
         nothing there (an empty (m, 0) array): G alone is m r numbers, so a
         caller that only needs G halves the memory.
+    clamp : bool
+        Clamp the residual diagonal at 0 after each update, with an exact 0
+        at each pivot (default).  False: ``d <- d - g^2`` as Chen & Zhou print
+        it: the pivots keep their rounding residue (they are excluded from
+        the argmax, "the remaining points"), entries may go negative, and the
+        trace test sums them with their signs (residual-diagonal
+        cancellation, SEED_NOTES §3.6).
     precision : str or Precision
 
     Notes
@@ -293,17 +308,23 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, kee
         if tr <= tol:
             reason = "trace_tol"
             break
-        # Pivots hold an exact 0, so the argmax is a pivot only when no residual is > 0.
-        j = int(np.argmax(np.array([float(v) for v in d]) if d.dtype == object else d))
+        # Clamped, pivots hold an exact 0, so the argmax is a pivot only when no residual is > 0;
+        # unclamped, they hold their rounding residue and are masked out.
+        dv = np.array([float(v) for v in d]) if d.dtype == object else d
+        if not clamp and piv:
+            dv = dv.copy()
+            dv[piv] = -np.inf
+        j = int(np.argmax(dv))
         if not (d[j] > 0):
             reason = "nonpositive-pivot"
             break
-        roots.append(float(_greedy_step(p, column, G, cols, r, j, d, piv)))
+        roots.append(float(_greedy_step(p, column, G, cols, r, j, d, piv, clamp)))
         piv.append(j)
         tr = float(np.sum(d))
         trace.append(tr)
     r = len(piv)
     # G[:, :r] of a column-major G is contiguous: a view, no copy of m r numbers.
     cols = p.zeros((m, 0)) if cols is None else (cols if r == rank else cols[:, :r].copy())
+    negative = int(np.count_nonzero(d < p.scalar(0)))
     return CholeskySelection(np.array(piv, dtype=np.intp), G[:, :r], cols, np.array(roots), np.array(trace),
-                             reason)
+                             reason, negative)

@@ -87,7 +87,8 @@ from .nystrom import NystromFit
 from .result import Fit, PhaseTimer
 from .sparsity import coefficient_counts
 
-__all__ = ["fit_pcp", "fit_sr", "smooth_gamma", "form_j", "default_n_support", "EXPIT_CUTOFF"]
+__all__ = ["fit_pcp", "fit_sr", "smooth_gamma", "form_j", "trace_rule_used", "default_n_support",
+           "EXPIT_CUTOFF"]
 
 _BOTH = ("regression", "classification")
 #: gamma_i = 0 exactly when p (xi^2 - tau^2) <= -EXPIT_CUTOFF (stable smoothing): expit(-40) < 4.3e-18.
@@ -99,6 +100,10 @@ _TAU_DELTA, _TAU_FACTOR, _TAU_SMALL = 0.5, 0.5, 10.0
 _J_FORMS = (variant("j_form", "centered", "J = m lambda I + P_c^T P_c with P_c = P - e mean(P): no cancellation"),
             variant("j_form", "qr", "J = R^T R from Householder QR of [P_c; sqrt(m lambda) I]: P_c^T P_c never formed"),
             variant("j_form", "literal", "J by (27): P^T P - (1/m)(P^T e)(P^T e)^T, cancels", literal=True))
+_RESIDUAL = (variant("residual", "clamped", "pivoted Cholesky K ~ P P^T: residual diagonal clamped at 0, "
+                     "trace tolerance relative to trace(K), rank reported"),
+             variant("residual", "literal", "pivoted Cholesky as printed: d <- d - g^2 unclamped, absolute "
+                     "trace tolerance", literal=True))
 _COEF = (variant("coef", "triangular", "alpha_B = P_B^{-T} upsilon (Comment 2), as printed", literal=True),
          variant("coef", "feature-map", "predict by p(x) = P_B^{-1} k_B(x), upsilon: alpha_B never used"))
 
@@ -143,25 +148,35 @@ def _check_trace(trace_tol, trace_rule):
 # ---------------------------------------------------------------------------
 # Building blocks (public: the tests and the report measure them one by one)
 # ---------------------------------------------------------------------------
-def factor(X, kernel, prec, n_support, trace_tol, trace_rule):
+def factor(X, kernel, prec, n_support, trace_tol, trace_rule, *, residual="clamped"):
     """Step 1: the pivoted Cholesky factor and why it stopped.
 
-    ``trace_tol=None`` is the precision's own resolution: relative tolerance
-    ``n_support * u`` (the rounding of the residual diagonal after r updates
-    d <- d - g^2 is ~ r u K_ii per entry, so below that the greedy choice
-    picks rounding noise).
+    ``trace_tol=None`` is the precision's own resolution ``n_support * u``
+    (the rounding of the residual diagonal after r updates d <- d - g^2 is
+    ~ r u K_ii per entry, so below that the greedy choice picks rounding
+    noise), relative to trace(K) for ``residual="clamped"`` and absolute for
+    ``"literal"`` (:func:`trace_rule_used`).  ``residual="literal"`` also
+    leaves the residual diagonal unclamped (:func:`pivoted_cholesky`
+    ``clamp=False``): the pair of SEED_NOTES §6, "rank depends on tol and dtype".
 
     Returns
     -------
     sel : CholeskySelection (G column-major, no kernel columns kept)
     tol_used : float
-        The tolerance in the unit of ``trace_rule``.
+        The tolerance in the unit of :func:`trace_rule_used`.
     """
     tol = n_support * prec.unit_roundoff if trace_tol is None else trace_tol
-    rule = "relative" if trace_tol is None else trace_rule
+    rule = trace_rule_used(trace_tol, trace_rule, residual)
     sel = pivoted_cholesky(X, kernel, rank=n_support, trace_tol=tol, relative=rule == "relative",
-                           keep_columns=False, precision=prec)
+                           keep_columns=False, clamp=residual != "literal", precision=prec)
     return sel, tol
+
+
+def trace_rule_used(trace_tol, trace_rule, residual) -> str:
+    """``trace_rule`` when a ``trace_tol`` is given; else relative (clamped) or absolute (literal)."""
+    if trace_tol is not None:
+        return trace_rule
+    return "absolute" if residual == "literal" else "relative"
 
 
 def form_j(P, mlam, prec, j_form, *, overwrite=False):
@@ -410,23 +425,24 @@ def _algorithm1(st, *, tau, p_smooth, tol, max_iter, smoothing, update, tau_sche
 
 
 def _run(name, X, y, *, precision, C, kernel, sigma2, degree, t, task, n_support, trace_tol, trace_rule,
-         j_form, coef, tau, p_smooth, tol, max_iter, smoothing, update, tau_schedule, params):
+         residual, j_form, coef, tau, p_smooth, tol, max_iter, smoothing, update, tau_schedule, params):
     X, y, k, prec = validate_xy(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree, t=t,
                                 precision=precision)
     m = len(y)
     r_cap = _check_n_support(n_support, m)
     trace_tol = _check_trace(trace_tol, trace_rule)
-    params = {**params, "C": C, "task": task, "kernel": k.name, **k.params, "n_support": r_cap}
+    params = {**params, "C": C, "task": task, "kernel": k.name, **k.params, "n_support": r_cap,
+              "residual": residual}
     timer = PhaseTimer()
     with prec.context():
         with timer("selection"):
-            sel, tol_used = factor(X, k, prec, r_cap, trace_tol, trace_rule)
+            sel, tol_used = factor(X, k, prec, r_cap, trace_tol, trace_rule, residual=residual)
         piv, P = sel.indices, sel.G
         r = len(piv)
         diag = {"rank": r, "rank_stop": sel.stop_reason, "n_support_requested": r_cap,
-                "trace_tol": tol_used, "trace_rule": "relative" if trace_tol is None else trace_rule,
+                "trace_tol": tol_used, "trace_rule": trace_rule_used(trace_tol, trace_rule, residual),
                 "trace_residual": float(sel.trace_history[-1]) if r else float("nan"),
-                "pivots": sel.pivots}
+                "negative_residuals": sel.negative_residuals, "pivots": sel.pivots}
         P_B = P[piv].copy()
         mlam = prec.reciprocal(C)
         with timer("formation"):
@@ -485,8 +501,16 @@ _COMMON_DOC = """
     trace_tol : float >= 0, optional
         Stop the pivoted Cholesky once the residual trace is <= trace_tol
         (``trace_rule="absolute"``) or <= trace_tol * trace(K) ("relative").
-        Default None: relative ``n_support * u`` of the precision.
+        Default None: ``n_support * u`` of the precision, relative for
+        ``residual="clamped"``, absolute for ``"literal"``.
     trace_rule : {"relative", "absolute"}
+        The unit of a given ``trace_tol``.
+    residual : {"clamped", "literal"}
+        The pivoted Cholesky's residual diagonal clamped at 0 with the default
+        tolerance relative (stable), or ``d <- d - g^2`` unclamped with the
+        default tolerance absolute, as printed (Chen & Zhou §4.2; SEED_NOTES
+        §3.6: the rank reached depends on the tolerance and the precision,
+        ``diagnostics["rank"]``, ``["negative_residuals"]``).
     j_form : {"centered", "qr", "literal"}
         J by mlam I + P_c^T P_c, by the QR of [P_c; sqrt(mlam) I], or by (27) as printed.
     coef : {"triangular", "feature-map"}
@@ -496,11 +520,11 @@ _COMMON_DOC = """
 
 
 @register("pcp-lssvm", tasks=_BOTH, paper="chen-zhou", equations="(24)-(29), Comment 1",
-          variants=_J_FORMS + _COEF,
+          variants=_J_FORMS + _COEF + _RESIDUAL,
           exact_model=exact_primal_model)
 def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression", n_support=None, trace_tol=None, trace_rule="relative",
-            j_form="centered", coef="triangular"):
+            j_form="centered", coef="triangular", residual="clamped"):
     """PCP-LSSVM: pivoted-Cholesky primal LS-SVM, the first cycle of Algorithm 1 (Comment 1).
 
     Parameters
@@ -528,7 +552,7 @@ def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
     """
     return _run("pcp-lssvm", X, y, precision=precision, C=C, kernel=kernel, sigma2=sigma2,
                 degree=degree, t=t, task=task, n_support=n_support, trace_tol=trace_tol,
-                trace_rule=trace_rule, j_form=j_form, coef=coef, tau=float("inf"), p_smooth=1.0,
+                trace_rule=trace_rule, residual=residual, j_form=j_form, coef=coef, tau=float("inf"), p_smooth=1.0,
                 tol=float("inf"), max_iter=1, smoothing="stable", update="comment2",
                 tau_schedule=False, params={"j_form": j_form, "coef": coef})
 
@@ -539,11 +563,11 @@ def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
               variant("smoothing", "literal", "gamma by (22): e^{p(.)} overflows at p = 1e4", literal=True),
               variant("update", "comment2", "upsilon = J^{-1} P^T(y - gamma - mean) each step (Comment 2)"),
               variant("update", "comment3", "(31): upsilon_LS minus J^{-1} of the rows of S_t (Comment 3)"),
-          ) + _COEF, exact_model=exact_primal_model)
+          ) + _COEF + _RESIDUAL, exact_model=exact_primal_model)
 def fit_sr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
            task="regression", n_support=None, trace_tol=None, trace_rule="relative", tau=1.0, p=1e4,
            tol=1e-2, max_iter=100, j_form="centered", smoothing="stable", update="comment2",
-           coef="triangular", tau_schedule=False):
+           coef="triangular", tau_schedule=False, residual="clamped"):
     """SR-LSSVM: Algorithm 1 (CCCP on the smoothed primal R-LSSVM with K ~ P P^T).
 
     Parameters
@@ -593,7 +617,8 @@ def fit_sr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
         raise TypeError(f"expected True or False for tau_schedule, got tau_schedule={tau_schedule!r}")
     return _run("sr-lssvm", X, y, precision=precision, C=C, kernel=kernel, sigma2=sigma2,
                 degree=degree, t=t, task=task, n_support=n_support, trace_tol=trace_tol,
-                trace_rule=trace_rule, j_form=j_form, coef=coef, tau=tau, p_smooth=float(p), tol=float(tol),
+                trace_rule=trace_rule, residual=residual, j_form=j_form, coef=coef, tau=tau,
+                p_smooth=float(p), tol=float(tol),
                 max_iter=max_iter, smoothing=smoothing, update=update, tau_schedule=bool(tau_schedule),
                 params={"tau": tau, "p": float(p), "tol": float(tol), "max_iter": max_iter,
                         "j_form": j_form, "smoothing": smoothing, "update": update, "coef": coef,
