@@ -98,6 +98,21 @@ def test_pair_losses_say_how_many_digits_the_printed_form_loses_and_from_which_k
     assert "float64: loses up to 6 digits from κ ≈ 1e+02" in sentence
 
 
+def test_pair_sentence_gives_the_rank_each_form_reached_where_the_fits_record_one():
+    rows = _records()
+    assert "rank reached" not in dg.loss_sentence(
+        next(p for p in dg.literal_pairs(["reduced-lssvr"]) if p["literal"] == "literal"),
+        dg.pair_losses(rows, ["reduced-lssvr"]))
+    # a pivoted Cholesky's rank: larger in float64 than in float32, larger printed than stable
+    rank = {("reduced-lssvr", "float32"): 17, ("reduced-lssvr", "float64"): 30,
+            ("reduced-lssvr[ridge=literal]", "float32"): 20, ("reduced-lssvr[ridge=literal]", "float64"): 32}
+    rows = rows.assign(diag_rank=[rank.get((c, p), np.nan) for c, p in zip(rows.configuration, rows.precision)])
+    pair = next(p for p in dg.literal_pairs(["reduced-lssvr"]) if p["literal"] == "literal")
+    sentence = dg.loss_sentence(pair, dg.pair_losses(rows, ["reduced-lssvr"]))
+    assert "float32: loses up to 6 digits from κ ≈ 1e+02, rank reached 17 (stable) and 20 (printed)" in sentence
+    assert "rank reached 30 (stable) and 32 (printed)" in sentence
+
+
 def test_without_model_digits_every_cell_is_not_measured_never_the_solve_digits():
     rows = pd.DataFrame(_fit_rows("reduced-lssvr", "reduced-lssvr", model=False))
     rows["correct_digits"] = 15.0  # the old metric must not leak into the grid

@@ -159,7 +159,10 @@ def pair_losses(rows: pd.DataFrame, names=None) -> pd.DataFrame:
     Printed and stable fits are matched on (dataset, seed, C, sigma2, precision);
     ``loss`` is the largest ``stable - printed`` model-digit difference,
     ``from_kappa`` the smallest problem kappa where it is >= 1 digit (NaN
-    when it never is), ``matched`` the number of matched fits.
+    when it never is), ``matched`` the number of matched fits.  Where the
+    fits record the rank their factor reached (``diag_rank``: the pivoted
+    Cholesky of Chen & Zhou), ``rank_stable`` / ``rank_printed`` are its
+    largest value per precision (NaN otherwise).
     """
     if not len(rows) or HEADLINE not in rows.columns:
         return pd.DataFrame(columns=["printed", "reference", "precision", "loss", "from_kappa", "matched"])
@@ -183,8 +186,14 @@ def pair_losses(rows: pd.DataFrame, names=None) -> pd.DataFrame:
             out.append({"printed": pair["printed"], "reference": pair["reference"], "precision": prec,
                         "loss": float(np.nanmax(d)), "matched": int(ok.sum()),
                         "from_kappa": float(np.nanmin(g._kappa_s.to_numpy(float)[big])) if big.any()
-                        else np.nan})
+                        else np.nan, "rank_stable": _largest(g, "diag_rank_s"),
+                        "rank_printed": _largest(g, "diag_rank_p")})
     return pd.DataFrame(out)
+
+
+def _largest(g: pd.DataFrame, column: str) -> float:
+    values = num(g, column) if column in g.columns else pd.Series(np.nan, index=g.index)
+    return float(np.nanmax(values)) if np.isfinite(values).any() else np.nan
 
 
 def loss_sentence(pair: dict, losses: pd.DataFrame) -> str:
@@ -197,8 +206,11 @@ def loss_sentence(pair: dict, losses: pd.DataFrame) -> str:
     parts = []
     for _, r in g.iterrows():
         if np.isfinite(r.from_kappa):
-            parts.append(f"{r.precision}: loses up to {fmt_num(r.loss, 2)} digits from κ ≈ "
-                         f"{kappa_text(r.from_kappa)}")
+            part = f"{r.precision}: loses up to {fmt_num(r.loss, 2)} digits from κ ≈ {kappa_text(r.from_kappa)}"
         else:
-            parts.append(f"{r.precision}: loses no digit (at most {fmt_num(max(r.loss, 0.0), 2)})")
+            part = f"{r.precision}: loses no digit (at most {fmt_num(max(r.loss, 0.0), 2)})"
+        ranks = [r.get("rank_stable", np.nan), r.get("rank_printed", np.nan)]
+        if all(np.isfinite(ranks)):
+            part += f", rank reached {ranks[0]:.0f} (stable) and {ranks[1]:.0f} (printed)"
+        parts.append(part)
     return head + "; ".join(parts) + "."
