@@ -50,7 +50,9 @@ what a float64 fit resolves at that kappa, not always beyond longdouble's.
   range).  Measured at N = 1000 (exact model, formation and solve, one
   thread, shared machine): ip-lssvm (900 of 1000 patterns kept) 19 s ->
   2.0 s, els-primal / els-dual with eta = 0.05 (997 supports) 17-19 s ->
-  2.1-2.4 s (the DD kernel is ~0.7 s of it), reduced-lssvr |S| = 250 2.0
+  2.1-2.4 s (the DD kernel is ~0.4-0.7 s of it) -> 1.7-1.9 s CPU at load
+  8-12 on 2 cores once H = D^T D + R (symmetric) is summed on one triangle
+  and |D|^T B + B^T |D| takes one GEMM, reduced-lssvr |S| = 250 2.0
   -> 0.2 s, op-lssvm k* = 90 0.4 -> 0.05 s.  H is small (order |S| + 1), so
   its certified solve costs little even at kappa(H) = kappa(M)^2 ~ 1e18
   (arb route).  The augmented form [[I, M], [M^T, 0]] would avoid the
