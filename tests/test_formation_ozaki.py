@@ -108,3 +108,20 @@ def test_product_terms_of_integers_is_exact():
     L, R = rng.integers(-1000, 1000, (8, 30)).astype(float), rng.integers(-1000, 1000, (30, 6)).astype(float)
     terms, rad = product_terms(L, R, levels=3)
     assert np.array_equal(sum(terms), L.astype(int) @ R.astype(int)) and rad.max() <= 2.0 ** -900
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+def test_kernel_columns_from_the_symmetric_support_block_equal_the_rectangular_ones_bit_for_bit(kernel):
+    # k(x_i, x_j) and k(x_j, x_i) in DD differ only by the sign of each difference (rbf) or the
+    # order of each product (linear): the mirrored triangle is the same numbers, bound included
+    import lssvm_analysis as la
+    from lssvm_analysis.core.extended import kernel_dd
+
+    rng = np.random.default_rng(5)
+    X = rng.uniform(-3, 3, (60, 3))
+    k = la.make_kernel(kernel, **({"sigma2": 0.8} if kernel == "rbf" else {}))
+    for S in (rng.choice(60, 57, replace=False), np.arange(60), np.array([7, 3, 7])):
+        got, ref = F.kernel_columns_dd(X, k, S), kernel_dd(k, X, X[S])
+        for name in ("hi", "lo", "bound"):
+            np.testing.assert_array_equal(np.broadcast_to(getattr(got, name), got.shape),
+                                          np.broadcast_to(getattr(ref, name), ref.shape))

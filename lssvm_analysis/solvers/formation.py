@@ -50,9 +50,10 @@ what a float64 fit resolves at that kappa, not always beyond longdouble's.
   range).  Measured at N = 1000 (exact model, formation and solve, one
   thread, shared machine): ip-lssvm (900 of 1000 patterns kept) 19 s ->
   2.0 s, els-primal / els-dual with eta = 0.05 (997 supports) 17-19 s ->
-  2.1-2.4 s (the DD kernel is ~0.4-0.7 s of it) -> 1.7-1.9 s CPU at load
-  8-12 on 2 cores once H = D^T D + R (symmetric) is summed on one triangle
-  and |D|^T B + B^T |D| takes one GEMM, reduced-lssvr |S| = 250 2.0
+  2.1-2.4 s (the DD kernel is ~0.4-0.7 s of it) -> 1.6-1.8 s CPU at load
+  8-14 on 2 cores once H = D^T D + R (symmetric) is summed on one triangle,
+  |D|^T B + B^T |D| takes one GEMM and the support rows of K(X, X_S) come
+  from the symmetric K(X_S, X_S) (:func:`kernel_columns_dd`), reduced-lssvr |S| = 250 2.0
   -> 0.2 s, op-lssvm k* = 90 0.4 -> 0.05 s.  H is small (order |S| + 1), so
   its certified solve costs little even at kappa(H) = kappa(M)^2 ~ 1e18
   (arb route).  The augmented form [[I, M], [M^T, 0]] would avoid the
@@ -263,11 +264,34 @@ def exact_targets(y, shift) -> np.ndarray:
 
 
 def kernel_columns_dd(X, kernel, support, *, signs=None) -> DD:
-    """K(X, X[support]) in DD, (N, |S|); ``signs`` (y) scales rows and columns (Omega)."""
-    K = kernel_dd(kernel, X, X[np.asarray(support, dtype=np.intp)])
+    """K(X, X[support]) in DD, (N, |S|); ``signs`` (y) scales rows and columns (Omega).
+
+    The rows of the support are K(X_S, X_S), evaluated on one triangle
+    (:func:`~lssvm_analysis.core.extended.kernel_dd` with Z = None) and
+    mirrored: k(x_i, x_j) and k(x_j, x_i) are the same DD numbers bit for bit
+    (the differences only change sign), so the result equals the rectangular
+    evaluation at about half its cost when S is most of X (Abe's supports).
+    """
+    S = np.asarray(support, dtype=np.intp)
+    K = kernel_dd(kernel, X, X[S]) if len(np.unique(S)) < len(S) else _support_rows_symmetric(X, kernel, S)
     if signs is not None:
         K = _signed(K, signs, signs[np.asarray(support, dtype=np.intp)])
     return K
+
+
+def _support_rows_symmetric(X, kernel, S) -> DD:
+    """K(X, X_S) with the rows S from the symmetric K(X_S, X_S) and the others rectangular."""
+    rest = np.setdiff1d(np.arange(X.shape[0]), S)
+    inner = kernel_dd(kernel, X[S])
+    outer = kernel_dd(kernel, X[rest], X[S]) if rest.size else None
+    parts = []
+    for name in ("hi", "lo", "bound"):
+        out = np.empty((X.shape[0], len(S)))
+        out[S] = np.broadcast_to(getattr(inner, name), (len(S), len(S)))
+        if outer is not None:
+            out[rest] = np.broadcast_to(getattr(outer, name), (rest.size, len(S)))
+        parts.append(out)
+    return DD(*parts)
 
 
 # ----------------------------------------------------------------------------- ball products
