@@ -107,11 +107,11 @@ class SpectralFactor:
 
     def __init__(self, K, C, prec):
         lam, U = prec.eigh(K, check=False)
-        m = K.shape[0]
         floor = prec.scalar(prec.unit_roundoff * max(float(lam[-1]), 0.0))
         lam = np.where(np.array([v > floor for v in lam], dtype=bool), lam, floor)
         self.prec, self.U = prec, U
-        self.d = prec.scalar(1) / (prec.scalar(1) + prec.scalar(C) * lam)
+        r = prec.reciprocal(C)  # 1/(1 + C lambda) = r/(r + lambda): no overflow of C lambda
+        self.d = r / (r + lam)
         top, low = float(lam[-1]), float(lam[0])
         kappa = (1.0 + C * top) / (1.0 + C * low)  # kappa_2(I + C K) of the computed spectrum
         self.conditioning = Conditioning(kappa, f"spectrum of K in {prec.name}", "A of (6), eigen solve")
