@@ -111,6 +111,10 @@ def test_pair_sentence_gives_the_rank_each_form_reached_where_the_fits_record_on
     sentence = dg.loss_sentence(pair, dg.pair_losses(rows, ["reduced-lssvr"]))
     assert "float32: loses up to 6 digits from κ ≈ 1e+02, rank reached 17 (stable) and 20 (printed)" in sentence
     assert "rank reached 30 (stable) and 32 (printed)" in sentence
+    same = rows.assign(diag_rank=4)  # one rank everywhere: said once
+    sentence = dg.loss_sentence(pair, dg.pair_losses(same, ["reduced-lssvr"]))
+    assert sentence.endswith("(rank reached: 4 in every precision, both forms).")
+    assert sentence.count("rank reached") == 1
 
 
 def test_without_model_digits_every_cell_is_not_measured_never_the_solve_digits():

@@ -203,14 +203,19 @@ def loss_sentence(pair: dict, losses: pd.DataFrame) -> str:
     if not len(g):
         return head + "not measured (no matched fits with model digits)."
     g = g.sort_values("precision", key=lambda s: s.map(precision_rank))
+    ranks = g[[c for c in ("rank_stable", "rank_printed") if c in g.columns]].to_numpy(float)
+    ranks = ranks[np.isfinite(ranks)]
+    per_precision = ranks.size and np.unique(ranks).size > 1
     parts = []
     for _, r in g.iterrows():
         if np.isfinite(r.from_kappa):
             part = f"{r.precision}: loses up to {fmt_num(r.loss, 2)} digits from κ ≈ {kappa_text(r.from_kappa)}"
         else:
             part = f"{r.precision}: loses no digit (at most {fmt_num(max(r.loss, 0.0), 2)})"
-        ranks = [r.get("rank_stable", np.nan), r.get("rank_printed", np.nan)]
-        if all(np.isfinite(ranks)):
-            part += f", rank reached {ranks[0]:.0f} (stable) and {ranks[1]:.0f} (printed)"
+        pair_ranks = [r.get("rank_stable", np.nan), r.get("rank_printed", np.nan)]
+        if per_precision and all(np.isfinite(pair_ranks)):
+            part += f", rank reached {pair_ranks[0]:.0f} (stable) and {pair_ranks[1]:.0f} (printed)"
         parts.append(part)
-    return head + "; ".join(parts) + "."
+    tail = f" (rank reached: {ranks[0]:.0f} in every precision, both forms)" if ranks.size and not per_precision \
+        else ""
+    return head + "; ".join(parts) + tail + "."
