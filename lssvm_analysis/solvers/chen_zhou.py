@@ -16,7 +16,9 @@ Parameter mapping (paper -> ours)
 Algorithm 1 as implemented (our symbols, ``mlam = m lambda = 1/C``)
 -------------------------------------------------------------------
 1. ``P`` (m x r) and the pivots ``B`` by :func:`~lssvm_analysis.core.incomplete_cholesky.pivoted_cholesky`
-   (stop at r pivots or on the residual trace); ``gamma^(0) = 0``.
+   (stop at r pivots or on the residual trace; residual diagonal clamped,
+   ``residual="clamped"``, or as printed, ``"literal"``:
+   :mod:`~lssvm_analysis.solvers.pivoted_factor`); ``gamma^(0) = 0``.
 2. ``J = mlam I_r + P^T P - (1/m)(P^T e)(P^T e)^T`` (27), ``j_form="literal"``; or
    ``J = mlam I_r + P_c^T P_c`` with ``P_c = P - e mean(P)`` (``j_form="centered"``,
    equal in exact arithmetic, SPD by construction).  Cholesky ``J = L_J L_J^T``; or
@@ -58,7 +60,8 @@ Precision hot spots (SEED_NOTES §3.5, §3.6)
   (Sterbenz), which moves P_c along ``e``, orthogonal to P_c's columns: the
   error of ``P_c^T P_c`` is first order ``m u ||P_c||^2`` only.
 * The numerical rank the pivoted Cholesky reaches depends on the precision and
-  on the trace tolerance (``diagnostics["rank"]``, ``["rank_stop"]``).
+  on the trace tolerance (``diagnostics["rank"]``, ``["rank_stop"]``,
+  ``["negative_residuals"]``).
 
 References
 ----------
@@ -78,17 +81,16 @@ import scipy.linalg
 
 from ..core._validation import check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
-from ..core.incomplete_cholesky import pivoted_cholesky
 from ..core.qr import householder_qr
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import register, variant
 from .exact_chen_zhou import exact_primal_model
 from .nystrom import NystromFit
+from .pivoted_factor import RESIDUALS, check_trace, factor, trace_rule_used
 from .result import Fit, PhaseTimer
 from .sparsity import coefficient_counts
 
-__all__ = ["fit_pcp", "fit_sr", "smooth_gamma", "form_j", "trace_rule_used", "default_n_support",
-           "EXPIT_CUTOFF"]
+__all__ = ["fit_pcp", "fit_sr", "smooth_gamma", "form_j", "default_n_support", "EXPIT_CUTOFF"]
 
 _BOTH = ("regression", "classification")
 #: gamma_i = 0 exactly when p (xi^2 - tau^2) <= -EXPIT_CUTOFF (stable smoothing): expit(-40) < 4.3e-18.
@@ -100,10 +102,6 @@ _TAU_DELTA, _TAU_FACTOR, _TAU_SMALL = 0.5, 0.5, 10.0
 _J_FORMS = (variant("j_form", "centered", "J = m lambda I + P_c^T P_c with P_c = P - e mean(P): no cancellation"),
             variant("j_form", "qr", "J = R^T R from Householder QR of [P_c; sqrt(m lambda) I]: P_c^T P_c never formed"),
             variant("j_form", "literal", "J by (27): P^T P - (1/m)(P^T e)(P^T e)^T, cancels", literal=True))
-_RESIDUAL = (variant("residual", "clamped", "pivoted Cholesky K ~ P P^T: residual diagonal clamped at 0, "
-                     "trace tolerance relative to trace(K), rank reported"),
-             variant("residual", "literal", "pivoted Cholesky as printed: d <- d - g^2 unclamped, absolute "
-                     "trace tolerance", literal=True))
 _COEF = (variant("coef", "triangular", "alpha_B = P_B^{-T} upsilon (Comment 2), as printed", literal=True),
          variant("coef", "feature-map", "predict by p(x) = P_B^{-1} k_B(x), upsilon: alpha_B never used"))
 
@@ -133,52 +131,9 @@ def _check_tau(tau):
     return float(tau)
 
 
-def _check_trace(trace_tol, trace_rule):
-    if trace_rule not in ("relative", "absolute"):
-        raise ValueError(f"expected trace_rule in ('relative', 'absolute'), got trace_rule={trace_rule!r}")
-    if trace_tol is None:
-        return None
-    if isinstance(trace_tol, bool) or not isinstance(trace_tol, numbers.Real):
-        raise TypeError(f"expected a real number >= 0 for trace_tol, got trace_tol={trace_tol!r}")
-    if not (np.isfinite(trace_tol) and trace_tol >= 0):
-        raise ValueError(f"expected a finite trace_tol >= 0, got trace_tol={trace_tol!r}")
-    return float(trace_tol)
-
-
 # ---------------------------------------------------------------------------
 # Building blocks (public: the tests and the report measure them one by one)
 # ---------------------------------------------------------------------------
-def factor(X, kernel, prec, n_support, trace_tol, trace_rule, *, residual="clamped"):
-    """Step 1: the pivoted Cholesky factor and why it stopped.
-
-    ``trace_tol=None`` is the precision's own resolution ``n_support * u``
-    (the rounding of the residual diagonal after r updates d <- d - g^2 is
-    ~ r u K_ii per entry, so below that the greedy choice picks rounding
-    noise), relative to trace(K) for ``residual="clamped"`` and absolute for
-    ``"literal"`` (:func:`trace_rule_used`).  ``residual="literal"`` also
-    leaves the residual diagonal unclamped (:func:`pivoted_cholesky`
-    ``clamp=False``): the pair of SEED_NOTES §6, "rank depends on tol and dtype".
-
-    Returns
-    -------
-    sel : CholeskySelection (G column-major, no kernel columns kept)
-    tol_used : float
-        The tolerance in the unit of :func:`trace_rule_used`.
-    """
-    tol = n_support * prec.unit_roundoff if trace_tol is None else trace_tol
-    rule = trace_rule_used(trace_tol, trace_rule, residual)
-    sel = pivoted_cholesky(X, kernel, rank=n_support, trace_tol=tol, relative=rule == "relative",
-                           keep_columns=False, clamp=residual != "literal", precision=prec)
-    return sel, tol
-
-
-def trace_rule_used(trace_tol, trace_rule, residual) -> str:
-    """``trace_rule`` when a ``trace_tol`` is given; else relative (clamped) or absolute (literal)."""
-    if trace_tol is not None:
-        return trace_rule
-    return "absolute" if residual == "literal" else "relative"
-
-
 def form_j(P, mlam, prec, j_form, *, overwrite=False):
     """J of (27) (``"literal"``) or mlam I + P_c^T P_c (``"centered"``).
 
@@ -430,7 +385,7 @@ def _run(name, X, y, *, precision, C, kernel, sigma2, degree, t, task, n_support
                                 precision=precision)
     m = len(y)
     r_cap = _check_n_support(n_support, m)
-    trace_tol = _check_trace(trace_tol, trace_rule)
+    trace_tol = check_trace(trace_tol, trace_rule)
     params = {**params, "C": C, "task": task, "kernel": k.name, **k.params, "n_support": r_cap,
               "residual": residual}
     timer = PhaseTimer()
@@ -520,7 +475,7 @@ _COMMON_DOC = """
 
 
 @register("pcp-lssvm", tasks=_BOTH, paper="chen-zhou", equations="(24)-(29), Comment 1",
-          variants=_J_FORMS + _COEF + _RESIDUAL,
+          variants=_J_FORMS + _COEF + RESIDUALS,
           exact_model=exact_primal_model)
 def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression", n_support=None, trace_tol=None, trace_rule="relative",
@@ -563,7 +518,7 @@ def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
               variant("smoothing", "literal", "gamma by (22): e^{p(.)} overflows at p = 1e4", literal=True),
               variant("update", "comment2", "upsilon = J^{-1} P^T(y - gamma - mean) each step (Comment 2)"),
               variant("update", "comment3", "(31): upsilon_LS minus J^{-1} of the rows of S_t (Comment 3)"),
-          ) + _COEF + _RESIDUAL, exact_model=exact_primal_model)
+          ) + _COEF + RESIDUALS, exact_model=exact_primal_model)
 def fit_sr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
            task="regression", n_support=None, trace_tol=None, trace_rule="relative", tau=1.0, p=1e4,
            tol=1e-2, max_iter=100, j_form="centered", smoothing="stable", update="comment2",
