@@ -312,9 +312,14 @@ def _wide_choices(info, ds, params, wide):
     return _CHOICES_CACHE[key]
 
 
-def _fit_columns(fit) -> dict:
+def _fit_columns(fit, params) -> dict:
+    """Outcome columns of the Fit.  ``n_support`` is the fitted support size, unless the task gives
+    ``n_support`` as an input (a support-size ladder): the input column then holds the requested
+    size, and a solver that may stop short records what it reached in its ``diag_`` columns
+    (``diag_rank``, ``diag_n_features``, ``diag_system_order``)."""
     bd = fit.breakdown
-    return {"n_support": fit.n_support,
+    size = {} if "n_support" in params else {"n_support": fit.n_support}
+    return {**size,
             "iterations": NAN if fit.iterations is None else int(fit.iterations),
             "breakdown_step": NAN if bd is None else int(bd.step),
             "breakdown_pivot": NAN if bd is None else float(bd.pivot),
@@ -353,7 +358,7 @@ def fit_row(task) -> dict:
            "configuration": info.configuration_label(config),
            "n_train": int(ds.X_train.shape[0]), "n_test": int(ds.X_test.shape[0]),
            "n_features": int(ds.X_train.shape[1]), "unit_roundoff": float(p.unit_roundoff),
-           **_fit_columns(fit), **_test_errors(fit, ds.task, ds.X_test, ds.y_test)}
+           **_fit_columns(fit, task.params), **_test_errors(fit, ds.task, ds.X_test, ds.y_test)}
     row.update(_reference_columns(info, ds.X_train, ds.y_train, fit, params, task.options, p))
     row.update(exact_columns(info, ds, fit, params, task.options))
     row.update(time_load=t_load, time_fit=t_fit)

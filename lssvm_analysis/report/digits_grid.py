@@ -34,7 +34,7 @@ from ._util import config_label, num
 from .figures import fmt_num, precision_rank
 
 __all__ = ["HEADLINE", "CONDITION", "DIGITS_OK", "ladder_configurations", "literal_pairs", "grid_cells",
-           "grid_table", "pair_losses", "loss_sentence", "config_order", "kappa_text"]
+           "grid_table", "pair_losses", "ladder_keywords", "loss_sentence", "config_order", "kappa_text"]
 
 #: The headline column (model digits against the exact model) and the problem's condition.
 HEADLINE, CONDITION = "model_digits", "problem_condition"
@@ -97,6 +97,11 @@ def config_order(names=None) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+def ladder_keywords(name: str) -> list[str]:
+    """The keywords a solver's ladder knobs set (``SolverInfo.ladder``: the knob and its fixed ones)."""
+    return list(dict.fromkeys(k for knob in get_solver(name).ladder for k in (knob.param, *knob.fixed)))
+
+
 def kappa_text(k: float) -> str:
     """'1e+07'-style order of magnitude of a condition number."""
     return "—" if not (isinstance(k, float) and math.isfinite(k) and k > 0) else f"{k:.0e}"
@@ -156,7 +161,8 @@ def grid_table(cells: pd.DataFrame, names=None) -> pd.DataFrame:
 def pair_losses(rows: pd.DataFrame, names=None) -> pd.DataFrame:
     """Per printed/stable pair and precision: the digits the printed form loses and from which kappa.
 
-    Printed and stable fits are matched on (dataset, seed, C, sigma2, precision);
+    Printed and stable fits are matched on (dataset, seed, C, sigma2, precision)
+    and the solver's ladder knobs (:func:`ladder_keywords`);
     ``loss`` is the largest ``stable - printed`` model-digit difference,
     ``from_kappa`` the smallest problem kappa where it is >= 1 digit (NaN
     when it never is), ``matched`` the number of matched fits.  Where the
@@ -169,10 +175,11 @@ def pair_losses(rows: pd.DataFrame, names=None) -> pd.DataFrame:
     rows = rows[rows["status"] != "error"].assign(_config=config_label,
                                                  _digits=lambda r: num(r, HEADLINE),
                                                  _kappa=lambda r: num(r, CONDITION))
-    keys = [k for k in ("dataset", "seed", "C", "sigma2", "precision") if k in rows.columns]
+    base = [k for k in ("dataset", "seed", "C", "sigma2", "precision") if k in rows.columns]
     out = []
     for pair in literal_pairs(names):
         lit, ref = rows[rows._config == pair["printed"]], rows[rows._config == pair["reference"]]
+        keys = base + [k for k in ladder_keywords(pair["solver"]) if k in rows.columns]
         m = lit.merge(ref, on=keys, suffixes=("_p", "_s"))
         # a printed fit without a model (breakdown, overflow) has lost every digit: 0
         m = m.assign(dp=np.where(m.status_p == "ok", m._digits_p, 0.0),

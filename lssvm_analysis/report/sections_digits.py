@@ -33,7 +33,7 @@ from matplotlib.patches import Patch, Rectangle
 
 from ..core.precision import precisions
 from ..experiments import SweepSpec
-from ..solvers import get_solver, solvers
+from ..solvers import LadderKnob, get_solver, solvers
 from . import digits_grid as dg
 from ._util import config_label, errors_note, num, ok
 from .figures import (fmt_num, log_axes, new_figure, overlay_width, panel_grid, panel_title, precision_color,
@@ -42,7 +42,7 @@ from .figures import (fmt_num, log_axes, new_figure, overlay_width, panel_grid, 
 from .html import Section
 from .registry import register_section
 
-__all__ = ["DigitsSettings", "SETTINGS", "plan", "render", "render_appendix", "with_settings", "ladder_rows",
+__all__ = ["DigitsSettings", "SETTINGS", "plan", "knob_rungs", "render", "render_appendix", "with_settings", "ladder_rows",
            "records_of", "variant_specs"]
 
 
@@ -118,15 +118,41 @@ def variant_specs(key: str, name: str, names, values: dict, **spec_kw) -> dict[s
     return specs
 
 
+def knob_rungs(P: DigitsSettings) -> list[tuple[str, LadderKnob, dict]]:
+    """Every declared knob of the ladder: ``(solver, knob, grid)`` with the grid of its rungs.
+
+    A solver's ``SolverInfo.ladder`` names the keyword that drives the
+    condition of what it forms where C alone does not; its rungs run at the
+    top C of the C ladder (where the C-driven part is largest), with the
+    knob's fixed keywords.
+    """
+    out = []
+    for name in _names(P):
+        for knob in get_solver(name).ladder:
+            grid = {"C": [max(P.C)], "sigma2": [P.sigma2], knob.param: knob.rungs(P.n),
+                    **{k: [v] for k, v in knob.fixed.items()}}
+            out.append((name, knob, grid))
+    return out
+
+
 def plan(profile: str, run) -> dict:
-    """The ladder: one spec for the default configurations, one per variant option (values one at a time)."""
+    """The ladder: the C ladder of every solver, then each declared knob's rungs (module docstring).
+
+    One spec per variant option (values one at a time) for the C ladder and
+    for each solver's knob (a knob's grid holds keywords only its solver
+    takes, e.g. rr-lssvr's tol = 0, so its specs hold that solver alone).
+    """
     P = SETTINGS[profile]
-    return variant_specs("ladder", f"{profile}-digits-ladder", _names(P),
-                         {"C": P.C, "sigma2": [P.sigma2], "eta": [1e-3]},
-                         precisions=list(P.precisions or precisions()),
-                         datasets=[("sinc", {"n_train": P.n, "n_test": 100}),
-                                   ("ripley-mixture", {"n_train": P.n, "n_test": 100})],
-                         options={"first_task_only": True})
+    kw = dict(precisions=list(P.precisions or precisions()),
+              datasets=[("sinc", {"n_train": P.n, "n_test": 100}),
+                        ("ripley-mixture", {"n_train": P.n, "n_test": 100})],
+              options={"first_task_only": True})
+    specs = variant_specs("ladder", f"{profile}-digits-ladder", _names(P),
+                          {"C": P.C, "sigma2": [P.sigma2], "eta": [1e-3]}, **kw)
+    for name, knob, grid in knob_rungs(P):
+        specs.update(variant_specs(f"ladder-{knob.param}-{name}", f"{profile}-digits-ladder-{knob.param}-{name}",
+                                   [name], grid, **kw))
+    return specs
 
 
 def records_of(records: dict, key: str) -> pd.DataFrame:

@@ -3,12 +3,12 @@
 Importing this package imports every family module, which registers its
 solvers; ``solvers()`` then lists them all.
 """
-from ._registry import (RANDOM_KEYWORD, Problem, SolverInfo, Variant, fit, get_solver, register, solvers,
-                        unregister, variant)
+from ._registry import (RANDOM_KEYWORD, SUPPORT_FRACTIONS, LadderKnob, Problem, SolverInfo, Variant, fit,
+                        get_solver, register, solvers, unregister, variant)
 from .result import STATUSES, Fit, PhaseTimer
 
-__all__ = ["Fit", "PhaseTimer", "Problem", "RANDOM_KEYWORD", "STATUSES", "SolverInfo", "Variant", "fit", "get_solver",
-           "register", "solvers", "unregister", "variant"]
+__all__ = ["Fit", "LadderKnob", "PhaseTimer", "Problem", "SUPPORT_FRACTIONS", "RANDOM_KEYWORD", "STATUSES",
+           "SolverInfo", "Variant", "fit", "get_solver", "register", "solvers", "unregister", "variant"]
 
 # Solver modules register their solvers on import, one line per module, in
 # the order of the registry's listing (lssvm-pruned after Suykens' solvers,

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import inspect
 import itertools
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 import numpy as np
@@ -29,8 +30,8 @@ from ..core._validation import as_rng
 from ..core.exceptions import UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
 from ..core.precision import get_precision, precisions as _precisions
 
-__all__ = ["SolverInfo", "Variant", "Problem", "TASKS", "RANDOM_KEYWORD", "register", "unregister", "solvers",
-           "get_solver", "fit", "fit_params", "variant"]
+__all__ = ["SolverInfo", "Variant", "LadderKnob", "SUPPORT_FRACTIONS", "Problem", "TASKS", "RANDOM_KEYWORD", "register",
+           "unregister", "solvers", "get_solver", "fit", "fit_params", "variant"]
 
 TASKS = ("regression", "classification")
 
@@ -61,6 +62,52 @@ class Variant:
     value: str
     description: str
     literal: bool = False
+
+
+@dataclass(frozen=True)
+class LadderKnob:
+    """A keyword of the paper that drives the condition of what the solver forms (the kappa ladder).
+
+    The report's kappa ladder (:mod:`lssvm_analysis.report.sections_digits`)
+    moves C for every solver; where C alone leaves the formed system well
+    conditioned (a support-set method whose support is small, a pivoted
+    Cholesky that stops at a low rank), the solver declares the knob that
+    does drive it, and the ladder adds one rung per value, in every variant
+    and precision, at the top C of its C ladder.
+
+    Attributes
+    ----------
+    param : str
+        The keyword (one of the solver's ``params``), e.g. ``"n_support"``.
+    values : tuple of float
+        The rungs, from well to ill conditioned.
+    per_point : bool
+        The values are fractions of the number of training points n: the
+        rung is ceil(value * n), clipped to 1..n (a support size must fit
+        every profile's n).
+    fixed : mapping
+        Other keywords held fixed on these rungs (e.g. rr-lssvr's ``tol=0``,
+        so the greedy selection reaches the support size the rung asks for).
+    note : str
+        One sentence: what the knob does to the formed system and why C
+        alone does not (the report prints it).
+    """
+
+    param: str
+    values: tuple
+    per_point: bool = False
+    fixed: Mapping[str, Any] = field(default_factory=dict)
+    note: str = ""
+
+    def rungs(self, n: int) -> list:
+        """The knob's values for a training set of ``n`` points (distinct, in ladder order)."""
+        if not self.per_point:
+            return list(dict.fromkeys(self.values))
+        return list(dict.fromkeys(min(n, max(1, math.ceil(v * n - 1e-9))) for v in self.values))
+
+
+#: Support-size rungs of the kappa ladder, as fractions of n (support-set families: ``n_support``).
+SUPPORT_FRACTIONS = (0.25, 0.5, 1.0)
 
 
 def variant(option: str, value: str, description: str, *, literal: bool = False) -> Variant:
@@ -155,6 +202,10 @@ class SolverInfo:
     exact_note : str
         Why a solver has no ``exact_model`` hook (one sentence, recorded in
         the fit rows' ``exact_note``); empty for a solver with a hook.
+    ladder : tuple of LadderKnob
+        The paper's keywords that drive the condition of the formed system
+        where C alone does not (extra rungs of the report's kappa ladder);
+        empty when the C ladder already crosses every precision's limit.
     """
 
     name: str
@@ -173,6 +224,7 @@ class SolverInfo:
     exact_model: Callable | None = None
     peak: Any = None
     exact_note: str = ""
+    ladder: tuple = ()
 
     # -- what it takes ------------------------------------------------------
     def accepts(self, keyword: str) -> bool:
@@ -291,7 +343,7 @@ _SOLVERS: dict[str, SolverInfo] = {}
 
 def register(name: str, *, tasks, paper: str, equations: str, required=(), variants=(),
              precisions=None, system=None, example=None, backward_bound=None, description="",
-             exact_model=None, peak=None, exact_note=""):
+             exact_model=None, peak=None, exact_note="", ladder=()):
     """Decorator adding a solver function to the registry under ``name``.
 
     See :class:`SolverInfo` for the arguments.  The keywords the solver takes
@@ -305,12 +357,14 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
         raise ValueError(f"expected tasks among {TASKS}, got tasks={tasks!r}")
     if precisions is not None:
         precisions = tuple(get_precision(p).name for p in precisions)
+    ladder = tuple(ladder)
 
     def deco(func):
         if name in _SOLVERS:
             raise ValueError(f"solver {name!r} is already registered")
         params = _signature_keywords(func)
-        for what, names in (("variant", {v.option for v in variants}), ("required", set(required))):
+        for what, names in (("variant", {v.option for v in variants}), ("required", set(required)),
+                            ("ladder", {k for knob in ladder for k in (knob.param, *knob.fixed)})):
             bad = sorted(names - set(params))
             if bad:
                 raise ValueError(f"expected {what} keywords among the keyword-only parameters {params} "
@@ -318,7 +372,8 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
         _SOLVERS[name] = SolverInfo(name, func, tasks, paper, equations, params, required, variants,
                                     precisions, system, example,
                                     backward_bound or _default_backward_bound,
-                                    description or _first_line(func), exact_model, peak, exact_note)
+                                    description or _first_line(func), exact_model, peak, exact_note,
+                                    ladder)
         return func
 
     return deco

@@ -20,7 +20,7 @@ from ..core.condest import matrix_conditioning
 from ..core._validation import as_rng, check_bool, check_int
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import make_fit, validate_xy
-from ._registry import fit_params, register, variant
+from ._registry import SUPPORT_FRACTIONS, LadderKnob, fit_params, register, variant
 from .formation import reduced_lssvr_problem
 from .result import PhaseTimer
 
@@ -413,7 +413,11 @@ def _diagnostics(log, order, stop, update, theta, n_candidates):
 
 @register("rr-lssvr", tasks=("regression", "classification"), paper="zhao-sun",
           equations="(6)-(11); recursion derived", variants=_VARIANTS,
-          system=rr_system, example=_example, exact_model=exact_rr_model)
+          system=rr_system, example=_example, exact_model=exact_rr_model,
+          ladder=(LadderKnob("n_support", SUPPORT_FRACTIONS, per_point=True, fixed={"tol": 0.0},
+                             note="|S| = n_support, with tol = 0 so that the greedy selection runs to |S| "
+                                  "instead of stopping on the objective's decrease: kappa of the reduced "
+                                  "system grows with |S| as for reduced-lssvr"),))
 def fit_rr_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", n_support=None, tol=1e-4, update="cholesky", schur_tol=None,
                  n_candidates=None, rng=None, drift=True):

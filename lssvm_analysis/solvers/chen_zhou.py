@@ -83,7 +83,7 @@ from ..core._validation import check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
 from ..core.qr import householder_qr
 from ._common import breakdown_fit, make_fit, validate_xy
-from ._registry import register, variant
+from ._registry import SUPPORT_FRACTIONS, LadderKnob, register, variant
 from .exact_chen_zhou import exact_primal_model
 from .nystrom import NystromFit
 from .pivoted_factor import RESIDUALS, check_trace, factor, trace_rule_used
@@ -102,6 +102,13 @@ _TAU_DELTA, _TAU_FACTOR, _TAU_SMALL = 0.5, 0.5, 10.0
 _J_FORMS = (variant("j_form", "centered", "J = m lambda I + P_c^T P_c with P_c = P - e mean(P): no cancellation"),
             variant("j_form", "qr", "J = R^T R from Householder QR of [P_c; sqrt(m lambda) I]: P_c^T P_c never formed"),
             variant("j_form", "literal", "J by (27): P^T P - (1/m)(P^T e)(P^T e)^T, cancels", literal=True))
+#: The kappa ladder's knob (SolverInfo.ladder): the number r of pivots.  With the paper's r = 0.05 m
+#: (one pivot at m = 30) J is 1 x 1 whatever C; J_r is the leading r x r block of J_{r+1} (the
+#: greedy pivots are nested), so by Cauchy interlacing kappa(J) can only grow with r.
+_RANK_LADDER = (LadderKnob("n_support", SUPPORT_FRACTIONS, per_point=True,
+                           note="r = n_support pivots: kappa(J) ~ (m lambda + s_1^2) / (m lambda + s_r^2) grows "
+                                "as the r-th pivot of the kernel falls; the paper's r = 0.05 m keeps J tiny "
+                                "and well conditioned whatever C"),)
 _COEF = (variant("coef", "triangular", "alpha_B = P_B^{-T} upsilon (Comment 2), as printed", literal=True),
          variant("coef", "feature-map", "predict by p(x) = P_B^{-1} k_B(x), upsilon: alpha_B never used"))
 
@@ -476,7 +483,7 @@ _COMMON_DOC = """
 
 @register("pcp-lssvm", tasks=_BOTH, paper="chen-zhou", equations="(24)-(29), Comment 1",
           variants=_J_FORMS + _COEF + RESIDUALS,
-          exact_model=exact_primal_model)
+          exact_model=exact_primal_model, ladder=_RANK_LADDER)
 def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression", n_support=None, trace_tol=None, trace_rule="relative",
             j_form="centered", coef="triangular", residual="clamped"):
@@ -518,7 +525,7 @@ def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
               variant("smoothing", "literal", "gamma by (22): e^{p(.)} overflows at p = 1e4", literal=True),
               variant("update", "comment2", "upsilon = J^{-1} P^T(y - gamma - mean) each step (Comment 2)"),
               variant("update", "comment3", "(31): upsilon_LS minus J^{-1} of the rows of S_t (Comment 3)"),
-          ) + _COEF + RESIDUALS, exact_model=exact_primal_model)
+          ) + _COEF + RESIDUALS, exact_model=exact_primal_model, ladder=_RANK_LADDER)
 def fit_sr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
            task="regression", n_support=None, trace_tol=None, trace_rule="relative", tau=1.0, p=1e4,
            tol=1e-2, max_iter=100, j_form="centered", smoothing="stable", update="comment2",

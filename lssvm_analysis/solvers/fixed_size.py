@@ -39,7 +39,7 @@ import numpy as np
 from ..core._validation import as_rng, check_int
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import breakdown_fit, make_fit, validate_xy
-from ._registry import register, variant
+from ._registry import SUPPORT_FRACTIONS, LadderKnob, register, variant
 from .chen_zhou import default_n_support
 from .exact_chen_zhou import exact_fs_model
 from .result import PhaseTimer
@@ -116,7 +116,11 @@ def _sqrt_any(lam, prec):
           variants=(variant("features", "floored", "Lambda^{-1/2} of the eigenvalues above M u lambda_max only"),
                     variant("features", "literal", "Lambda^{-1/2} of every computed eigenvalue, as printed",
                             literal=True)),
-          exact_model=exact_fs_model)
+          exact_model=exact_fs_model,
+          ladder=(LadderKnob("n_support", SUPPORT_FRACTIONS, per_point=True,
+                             note="M = n_support prototypes: Lambda^{-1/2} of K_MM and the Nystrom features "
+                                  "grow as lambda_min(K_MM) falls with M; the default 0.05 m keeps M tiny "
+                                  "whatever C"),))
 def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                 task="regression", n_support=None, n_swaps=None, rng=0, eig_floor=None,
                 features="floored"):

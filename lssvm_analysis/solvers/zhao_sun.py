@@ -115,7 +115,7 @@ from ..core.exceptions import CholeskyBreakdownError, FallbackWarning
 from ..core.qr import householder_qr
 from ..core.symmetric import mirror_lower
 from ._common import breakdown_fit, make_fit, validate_xy
-from ._registry import fit_params, register, variant
+from ._registry import SUPPORT_FRACTIONS, LadderKnob, fit_params, register, variant
 from .formation import reduced_lssvr_problem
 from .result import PhaseTimer
 
@@ -357,7 +357,11 @@ def _readonly(a):
 
 @register("reduced-lssvr", tasks=("regression", "classification"), paper="zhao-sun",
           equations="(6)-(8)", variants=_VARIANTS, system=_builder_system,
-          example=_example, exact_model=exact_reduced_model)
+          example=_example, exact_model=exact_reduced_model,
+          ladder=(LadderKnob("n_support", SUPPORT_FRACTIONS, per_point=True,
+                             note="|S| = n_support: the columns K(X, X_S) become dependent as |S| grows "
+                                  "(kappa(M) rises, kappa(H) = kappa(M)^2); C only weights K_SS / C, which "
+                                  "vanishes at large C, so C alone leaves kappa(H) where |S| puts it"),))
 def fit_reduced_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                       task="regression", n_support=None, support=None, rng=None, ridge="lstsq"):
     """Reduced LSSVR (Zhao & Sun eq. 7): w on a support set S, all N residuals kept.
