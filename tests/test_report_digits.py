@@ -170,3 +170,113 @@ def test_the_ladder_plan_runs_every_solver_variant_and_precision_and_crosses_flo
         ev = sorted(mpmath.eigsy(mpmath.matrix(K.tolist()))[0])
         kappa = [float((ev[-1] + 1 / mpmath.mpf(C)) / (ev[0] + 1 / mpmath.mpf(C))) for C in (min(P.C), max(P.C))]
     assert kappa[0] <= 1e3 and kappa[1] > 1 / U64
+
+
+# -- the knobs of the ladder (SolverInfo.ladder) ---------------------------------------------------
+
+def test_the_quick_ladder_runs_every_knob_rung_in_every_variant_and_precision():
+    """Every declared knob's rungs, for every configuration of its solver, in every precision."""
+    P = sd.SETTINGS["quick"]
+    tasks = [t for s in sd.plan("quick", None).values() for t in s.tasks() if accepts_combination(t)]
+    knobs = 0
+    for name in solvers():
+        info = get_solver(name)
+        for knob in info.ladder:
+            knobs += 1
+            for config in dg.ladder_configurations(name):
+                for prec in set(P.precisions or info.supported_precisions()) & set(info.supported_precisions()):
+                    for value in knob.rungs(P.n):
+                        assert any(t.solver == name and t.precision == prec and t.params.get(knob.param) == value
+                                   and all(t.params.get(k) == v for k, v in knob.fixed.items())
+                                   and all(t.params.get(o, info.default_variant()[o]) == v for o, v in config.items())
+                                   for t in tasks), (name, config, prec, knob.param, value)
+    assert knobs  # the support-set families declare one (a registry without knobs would pass vacuously)
+
+
+def test_a_knob_rung_is_matched_with_its_own_rung_in_the_printed_stable_pairs():
+    rows = pd.DataFrame([{"solver": "pcp-lssvm", "configuration": c, "precision": "float64", "status": "ok",
+                          "dataset": "sinc", "seed": 0, "C": 1e16, "sigma2": 10.0, "n_support": r,
+                          "problem_condition": 10.0 ** r, "model_digits": d}
+                         for c, r, d in (("pcp-lssvm", 4, 12.0), ("pcp-lssvm", 8, 9.0),
+                                         ("pcp-lssvm[j_form=literal]", 4, 10.0),
+                                         ("pcp-lssvm[j_form=literal]", 8, 2.0))])
+    losses = dg.pair_losses(rows, ["pcp-lssvm"]).set_index("printed")
+    # matched on n_support: 2 pairs, losses 2 and 7 digits (not the 4 cross pairs, whose max would be 10)
+    assert losses.loc["pcp-lssvm[j_form=literal]", "matched"] == 2
+    assert losses.loc["pcp-lssvm[j_form=literal]", "loss"] == pytest.approx(7.0)
+
+
+def test_the_pivot_count_knob_raises_the_condition_of_j_monotonically():
+    """pcp/sr-lssvm's knob r: kappa_2(J) of the formed J = m lambda I + P_c^T P_c cannot fall as r grows.
+
+    Theory: the greedy pivots are nested (the first r columns of P do not
+    depend on the cap), so the exact J_r is the leading r x r block of J_r'
+    (r < r') and, by Cauchy interlacing, lambda_min(J_r') <= lambda_min(J_r)
+    and lambda_max(J_r') >= lambda_max(J_r).  The formed J~ = J + E with
+    |E_ij| <= gamma_m (|P_c|^T |P_c|)_ij (one dot product of length m per
+    entry, Higham (3.5)), so ||E||_2 <= ||E||_F <= gamma_m ||P_c||_F^2 =: e,
+    and by Weyl the formed blocks obey
+    lambda~_min(J_r') <= lambda~_min(J_r) + 2e and
+    lambda~_max(J_r') >= lambda~_max(J_r) - 2e, hence
+    kappa_2(J~_r') >= (lambda~_max(J_r) - 2e) / (lambda~_min(J_r) + 2e) (the
+    formed J~ may be indefinite at the top rung, whose exact smallest
+    eigenvalue m lambda = 1/C lies below e).  The eigenvalues of the formed (float64) matrices are computed in
+    mpmath at 50 digits, so they add no error of their own.
+    """
+    from lssvm_analysis.solvers._common import validate_xy
+    from lssvm_analysis.solvers.chen_zhou import factor, form_j
+
+    knob = get_solver("pcp-lssvm").ladder[0]
+    assert get_solver("sr-lssvm").ladder == get_solver("pcp-lssvm").ladder  # one knob, one J
+    n, C = 16, 1e16  # the quick profile's n
+    ds = datasets.load("sinc", seed=0, n_train=n, n_test=10)
+    X, _, kern, p = validate_xy(ds.X_train, ds.y_train, C=C, sigma2=10.0, precision="float64")
+    gamma_m = n * U64 / (1 - n * U64)
+    spectra, factors = [], []
+    for r in knob.rungs(n):
+        sel, _ = factor(X, kern, p, r, None, "relative")
+        G = np.array(sel.G)
+        J, Pc, _ = form_j(G.copy(), p.reciprocal(C), p, "centered")
+        with mpmath.workdps(50):
+            ev = [float(v) for v in mpmath.eigsy(mpmath.matrix(J.tolist()))[0]]
+        spectra.append((min(ev), max(ev), min(map(abs, ev)), gamma_m * float(np.sum(Pc * Pc))))
+        factors.append(G)
+    for (G, G2) in zip(factors, factors[1:]):
+        np.testing.assert_array_equal(G2[:, :G.shape[1]], G)  # nested pivots: the premise of interlacing
+    kappas = [hi / small for _, hi, small, _ in spectra]  # kappa_2 = max |lambda| / min |lambda|
+    for (lo, hi, _, e), (lo2, hi2, small2, e2) in zip(spectra, spectra[1:]):
+        e = max(e, e2)
+        assert lo2 <= lo + 2 * e and hi2 >= hi - 2 * e
+        # the exact J_r' is SPD (m lambda > 0), so lambda~_min(J_r') >= -e: min |lambda~| <= lo + 2e
+        assert hi2 / small2 >= (hi - 2 * e) / (lo + 2 * e)
+    # the knob's purpose: its top rung passes float32's 1/u, its bottom one does not
+    assert kappas[-1] > 1 / U32 and kappas[0] < 1 / U32
+
+
+def test_a_breakdown_without_its_own_kappa_ends_the_cell_at_its_rung():
+    """A fit without a model has no exact model: it sits at its rung's problem kappa (the other fits')."""
+    rows = pd.DataFrame(_fit_rows("krr", "krr"))
+    top = rows.C == rows.C.max()
+    rows.loc[top & (rows.precision == "float64"), ["status", "model_digits", "problem_condition"]] = \
+        ["breakdown", np.nan, np.nan]
+    rows.loc[top & (rows.precision == "float32"), "model_digits"] = 1.0  # measured, keeps its kappa 1e17
+    cells = dg.grid_cells(rows).set_index(["configuration", "precision"])
+    assert dg.rung_conditions(rows)[top].tolist() == [1e17, 1e17]
+    # float64: 1.9 digits at 1e14 already fails; the breakdown rung (kappa 1e17 from float32) is after it
+    assert cells.loc[("krr", "float64"), "kappa_ok"] == 1e11
+    assert cells.loc[("krr", "float64"), "rungs"] == len(KAPPAS)  # the breakdown rung is counted, not dropped
+
+
+def test_a_fit_agreeing_with_an_exact_model_certified_below_three_digits_is_not_measured():
+    rows = pd.DataFrame(_fit_rows("reduced-lssvr", "reduced-lssvr"))
+    rows["exact_digits"], rows["model_digits_capped"] = 30.0, False
+    top = (rows.problem_condition >= 1e14) & (rows.precision == "float64")
+    # the exact model of the top rungs certifies 2 digits and the fit agrees to both: unknown
+    rows.loc[top, ["exact_digits", "model_digits", "model_digits_capped"]] = [2.0, 2.0, True]
+    cells = dg.grid_cells(rows).set_index(["configuration", "precision"])
+    assert cells.loc[("reduced-lssvr", "float64"), "kappa_ok"] == 1e11
+    assert cells.loc[("reduced-lssvr", "float64"), "text"].endswith(f"({dg.UNCERTIFIED_TAIL})")
+    # a fit that differs from that exact model by more than its 2 certified digits is a measured failure
+    rows.loc[top, ["model_digits", "model_digits_capped"]] = [1.0, False]
+    cells = dg.grid_cells(rows).set_index(["configuration", "precision"])
+    assert cells.loc[("reduced-lssvr", "float64"), "breaks_at"] == 1e14

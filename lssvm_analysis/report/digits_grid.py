@@ -18,7 +18,18 @@ printed formula loses in forming its system.
 
 A cell is read along the kappa ladder of one (configuration, precision):
 sorted by problem kappa, a rung *holds* when the fit is "ok" with at least
-:data:`DIGITS_OK` model digits.  The cell gives the largest kappa up to which
+:data:`DIGITS_OK` model digits.  A fit that returned no model (breakdown,
+overflow, no convergence) has no exact model and so no problem kappa of its
+own: it is placed at its rung's problem kappa, the median over the solver's
+other fits on that rung (same dataset, seed, C, sigma2 and ladder knobs;
+:func:`rung_conditions`), so that a breakdown at the top of the ladder ends
+the cell instead of dropping out of it.  A fit that agrees with its exact
+model to every digit the exact model is certified to, when those are fewer
+than :data:`DIGITS_OK` (``model_digits_capped`` with ``exact_digits`` < 3:
+the exact model of a nearly singular least-squares problem, formed as
+normal equations, certifies ~ 29 - 2 log10 kappa digits), is not measured
+(:func:`uncertified`): nothing says whether it keeps 3 digits.  A fit that
+differs from it by more than those digits is a measured failure.  The cell gives the largest kappa up to which
 every rung holds; if the first rung already fails, it says "breaks down at
 kappa ~ <that kappa>".
 """
@@ -33,13 +44,16 @@ from ..solvers import get_solver, solvers
 from ._util import config_label, num
 from .figures import fmt_num, precision_rank
 
-__all__ = ["HEADLINE", "CONDITION", "DIGITS_OK", "ladder_configurations", "literal_pairs", "grid_cells",
-           "grid_table", "pair_losses", "ladder_keywords", "loss_sentence", "config_order", "kappa_text"]
+__all__ = ["HEADLINE", "CONDITION", "DIGITS_OK", "UNCERTIFIED_TAIL", "ladder_configurations", "literal_pairs", "grid_cells",
+           "rung_conditions", "uncertified", "grid_table", "pair_losses", "ladder_keywords", "loss_sentence", "config_order", "kappa_text"]
 
 #: The headline column (model digits against the exact model) and the problem's condition.
 HEADLINE, CONDITION = "model_digits", "problem_condition"
 #: A rung holds with at least this many correct digits of the model.
 DIGITS_OK = 3.0
+#: The end of a cell's text when every measured rung holds and the rungs above are not measured
+#: (their exact model is certified to fewer than DIGITS_OK digits).
+UNCERTIFIED_TAIL = "not certified beyond"
 
 
 def ladder_configurations(name: str) -> list[dict]:
@@ -107,10 +121,43 @@ def kappa_text(k: float) -> str:
     return "—" if not (isinstance(k, float) and math.isfinite(k) and k > 0) else f"{k:.0e}"
 
 
+def rung_conditions(rows: pd.DataFrame) -> pd.Series:
+    """The problem kappa of every row, a failed fit's taken from its rung (module docstring).
+
+    A fit without a model (breakdown, overflow, no convergence) has no exact
+    model and so no ``problem_condition`` of its own; the problem kappa is a
+    property of the rung, not of the formulation, so such a row takes the
+    median over the rows of the same solver on the same rung (dataset, seed,
+    C, sigma2 and the solver's ladder knobs) that have one.
+    """
+    kappa = num(rows, CONDITION)
+    if not len(rows) or not kappa.isna().any():
+        return kappa
+    out = kappa.copy()
+    for name, g in rows.groupby("solver", sort=False):
+        keys = [k for k in ("dataset", "seed", "C", "sigma2", *ladder_keywords(name)) if k in g.columns]
+        filled = kappa[g.index].groupby([g[k] for k in keys], dropna=False).transform("median")
+        out[g.index] = kappa[g.index].fillna(filled)
+    return out
+
+
+def uncertified(rows: pd.DataFrame) -> pd.Series:
+    """Rows whose exact model is certified to fewer than :data:`DIGITS_OK` digits and that agree with it
+    to all of them (``model_digits_capped``): whether the fit keeps DIGITS_OK digits is not known."""
+    if "model_digits_capped" not in rows.columns or "exact_digits" not in rows.columns:
+        return pd.Series(False, index=rows.index)
+    capped = rows["model_digits_capped"].fillna(False).astype(bool)
+    return capped & ~(num(rows, "exact_digits") >= DIGITS_OK)
+
+
 def _cell(g: pd.DataFrame) -> dict:
     """One (configuration, precision) ladder -> the cell (see the module docstring)."""
-    digits, kappa = num(g, HEADLINE), num(g, CONDITION)
-    measured = np.isfinite(kappa) & (np.isfinite(digits) | (g["status"] != "ok"))
+    digits, kappa = num(g, HEADLINE), num(g, "_kappa")
+    # a fit without a model is a measured failure; a fit that agrees with its exact model to every
+    # digit that model is certified to, fewer than DIGITS_OK, is not measured (module docstring)
+    unknown = uncertified(g)
+    measured = np.isfinite(kappa) & (~np.isnan(digits) | (g["status"] != "ok")) & ~unknown
+    beyond = kappa[unknown & np.isfinite(kappa)]
     g, digits, kappa = g[measured], digits[measured], kappa[measured]
     if HEADLINE not in g.columns or not len(g):
         return {"kappa_ok": np.nan, "breaks_at": np.nan, "rungs": int(len(g)), "text": "not measured"}
@@ -122,7 +169,8 @@ def _cell(g: pd.DataFrame) -> dict:
         return {"kappa_ok": np.nan, "breaks_at": float(ks[0]), "rungs": len(ks),
                 "text": f"breaks down at κ ≈ {kappa_text(float(ks[0]))}"}
     k_ok = float(ks[fail - 1])
-    tail = "" if fail < len(ks) else " (whole ladder)"
+    tail = ("" if fail < len(ks) else
+            f" ({UNCERTIFIED_TAIL})" if (beyond > k_ok).any() else " (whole ladder)")
     return {"kappa_ok": k_ok, "breaks_at": float(ks[fail]) if fail < len(ks) else np.nan, "rungs": len(ks),
             "text": f"≥ 3 digits to κ ≈ {kappa_text(k_ok)}{tail}"}
 
@@ -136,7 +184,8 @@ def grid_cells(rows: pd.DataFrame) -> pd.DataFrame:
     if not len(rows):
         return pd.DataFrame(columns=["configuration", "solver", "precision", "kappa_ok", "breaks_at",
                                      "rungs", "text"])
-    rows = rows[rows["status"] != "error"].assign(_config=config_label)
+    rows = rows[rows["status"] != "error"]
+    rows = rows.assign(_config=config_label, _kappa=rung_conditions(rows))
     out = []
     for (config, prec), g in rows.groupby(["_config", "precision"], sort=False):
         out.append({"configuration": config, "solver": str(g["solver"].iloc[0]), "precision": prec,

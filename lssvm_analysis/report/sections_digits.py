@@ -8,8 +8,37 @@ problem's condition kappa(K + I/C) is ~ 10 C there from C = 10 to 1e16
 (lambda_min(K) ~ 2e-24): the ladder runs from kappa ~ 1e2 to past 1/u of
 float64 (~ 9e15), so every curve crosses float32's and float64's limits.
 (At sigma2 = 1, kappa saturates at kappa(K) ~ 1e8 and never reaches
-float64's limit.)  The other knobs of the issue (near-duplicate points, each
-paper's eta, ridge, k) are not on this ladder yet.
+float64's limit.)
+
+C drives what the dense formulations form (the KKT matrix, K + I/C, Abe's
+and Vieira's least-squares matrices), not what the support-set methods form
+at their papers' default sizes: at n = 30, pcp-lssvm and sr-lssvm take
+r = 0.05 m = 1 pivot and fs-lssvm one prototype (kappa(J) = 1, problem kappa
+~ 3 on every rung), reduced-lssvr ceil(N/10) = 3 random supports and
+rr-lssvr stops its greedy selection at ~8 (kappa(H) ~ 6e4 and 3e7 from
+C = 1e4 to 1e16: at large C the penalty K_SS/C vanishes and the support
+alone fixes kappa).  Such a solver declares the paper's keyword that does
+drive it (``SolverInfo.ladder``, :class:`~lssvm_analysis.solvers.LadderKnob`):
+the support size ``n_support`` at n/4, n/2 and n (rr-lssvr with ``tol = 0``,
+so its greedy selection reaches the size asked for), run at the top C of
+the ladder in every variant and precision (:func:`knob_rungs`).  Measured
+at n = 30 in float64 (certified kappa_inf of the formed system, or
+``kappa_J`` for pcp/sr, which form J of (27) only): pcp-lssvm kappa(J) =
+6.5e3, 5.3e6, 8.5e15 (problem kappa 3e2, 2e5, 3e14); reduced-lssvr 6.3e9,
+1.9e18, 1.9e18 (problem kappa 8e4, 3e9, 9e19); rr-lssvr 2.6e7, 1.2e15, 9.7e17
+(problem kappa 5e3, 3e7, 3e10); fs-lssvm problem kappa 2.5e2, 3.4e6, 9e19.
+
+The problem kappa on these rungs is still one number per data set,
+hyper-parameters (C, sigma2, the knob) and frozen discrete choices, the same
+for every formulation of the solver: the certified kappa_2 of the
+least-squares matrix of Zhao & Sun's (7) on the support the fit chose (the
+pivots, the prototypes, the random or greedy set), which every variant of a
+solver shares except where its arithmetic changes the choice (the pivoted
+Cholesky's rank stop in float32, recorded in ``diag_rank`` and
+``choices_agree``).  Not on the ladder: near-duplicate points and the papers'
+eta, ridge and k as knobs (op-lssvm's ``press``/``ranking`` printed forms pick
+k* by their own PRESS and stay at problem kappa ~ 1e5 in float64; the
+LIBSVM baselines have no exact model).
 
 The page opens with the grid (:mod:`.digits_grid`): rows solver[variant],
 printed beside stable; columns precisions; each cell the largest problem
@@ -190,7 +219,8 @@ def _grid_figure(sec, out, cells, table):
                 else:
                     color = _BREAKS if np.isfinite(c.breaks_at) else _NOT_MEASURED
             a.add_patch(Rectangle((j, i), 1, 1, color=color))
-            a.text(j + 0.5, i + 0.5, text.replace("≥ 3 digits to ", "≤ ").replace(" (whole ladder)", "+"),
+            a.text(j + 0.5, i + 0.5, text.replace("≥ 3 digits to ", "≤ ").replace(" (whole ladder)", "+")
+                   .replace(f" ({dg.UNCERTIFIED_TAIL})", "*"),
                    ha="center", va="center", fontsize=7, color="white" if color not in ("white", _NOT_MEASURED)
                    else "black")
     a.set_xlim(0, len(precs))
@@ -209,7 +239,8 @@ def _grid_figure(sec, out, cells, table):
                            "Which formulation, in which precision: per solver [variant] (printed forms "
                            "marked and placed after their stable partner) and precision, the largest "
                            "problem κ up to which the model keeps ≥ 3 correct digits against the exact "
-                           "model (≤ κ; '+' = the whole ladder), or the κ of the first rung where it "
+                           "model (≤ κ; '+' = the whole ladder; '*' = every rung above is not measured: its "
+                           "exact model is certified to fewer than 3 digits), or the κ of the first rung where it "
                            "does not. Colour: log₁₀ of that κ."))
 
 
@@ -282,6 +313,28 @@ def _ladder_figure(sec, out, rows):
                            "later variants drawn thinner over earlier ones; grey line: 3 digits."))
 
 
+def _knob_text(P: DigitsSettings) -> str:
+    """The reader's clause on the knob rungs, from the registry (empty without knobs)."""
+    groups: dict[str, list[str]] = {}
+    for name, knob, grid in knob_rungs(P):
+        fixed = "".join(f", {k} = {fmt_num(v)}" for k, v in knob.fixed.items())
+        groups.setdefault(f"{knob.param} = {', '.join(str(v) for v in grid[knob.param])}{fixed}",
+                          []).append(name)
+    if not groups:
+        return ""
+    return (f"; where C alone leaves what a solver forms well conditioned, the solver's own knob adds "
+            f"rungs at C = {fmt_num(max(P.C))}: " + "; ".join(f"{', '.join(names)} at {rungs}"
+                                                         for rungs, names in groups.items()))
+
+
+def _knob_notes(P: DigitsSettings) -> list[str]:
+    """One sentence per declared knob: what it does to the formed system (the registry's note)."""
+    notes: dict[str, list[str]] = {}
+    for name, knob, _ in knob_rungs(P):
+        notes.setdefault(knob.note, []).append(name)
+    return [f"{', '.join(names)}: {note}." for note, names in notes.items() if note]
+
+
 def render(sec: Section, out, records, profile: str) -> str:
     """The grid, one sentence per paper and per fragile formula, and the ladder; returns the verdict."""
     P = SETTINGS[profile]
@@ -291,9 +344,11 @@ def render(sec: Section, out, records, profile: str) -> str:
           f"number per data set and hyper-parameters, the same for every formulation) up to which the "
           f"model the solver returns keeps at least {dg.DIGITS_OK:.0f} correct digits against the exact "
           f"model the data define, on a ladder of C = {', '.join(fmt_num(c) for c in P.C)} at σ² = "
-          f"{fmt_num(P.sigma2)} (sinc or Ripley's mixture, n = {P.n}); 'breaks down at κ ≈ …' when the "
-          "first rung already fails. A printed (literal) formula sits right after its stable partner: "
-          "the difference between the two rows is what the paper's formula costs.")
+          f"{fmt_num(P.sigma2)} (sinc or Ripley's mixture, n = {P.n}){_knob_text(P)}; 'breaks down at "
+          "κ ≈ …' when the first rung already fails. A printed (literal) formula sits right after its "
+          "stable partner: the difference between the two rows is what the paper's formula costs.")
+    for line in _knob_notes(P):
+        sec.p(line)
     note = errors_note(ladder_rows(records), "the κ ladder")
     if note:
         sec.note(note)
