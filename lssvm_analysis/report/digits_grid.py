@@ -44,8 +44,9 @@ from ..solvers import get_solver, solvers
 from ._util import config_label, num
 from .figures import fmt_num, precision_rank
 
-__all__ = ["HEADLINE", "CONDITION", "DIGITS_OK", "UNCERTIFIED_TAIL", "ladder_configurations", "literal_pairs", "grid_cells",
-           "rung_conditions", "uncertified", "grid_table", "pair_losses", "ladder_keywords", "loss_sentence", "config_order", "kappa_text"]
+__all__ = ["HEADLINE", "CONDITION", "DIGITS_OK", "UNCERTIFIED_TAIL", "ladder_configurations", "literal_pairs",
+           "grid_cells", "rung_conditions", "uncertified", "grid_table", "pair_losses", "ladder_keywords",
+           "loss_sentence", "config_order", "kappa_text"]
 
 #: The headline column (model digits against the exact model) and the problem's condition.
 HEADLINE, CONDITION = "model_digits", "problem_condition"

@@ -19,14 +19,18 @@ rr-lssvr stops its greedy selection at ~8 (kappa(H) ~ 6e4 and 3e7 from
 C = 1e4 to 1e16: at large C the penalty K_SS/C vanishes and the support
 alone fixes kappa).  Such a solver declares the paper's keyword that does
 drive it (``SolverInfo.ladder``, :class:`~lssvm_analysis.solvers.LadderKnob`):
-the support size ``n_support`` at n/4, n/2 and n (rr-lssvr with ``tol = 0``,
-so its greedy selection reaches the size asked for), run at the top C of
-the ladder in every variant and precision (:func:`knob_rungs`).  Measured
-at n = 30 in float64 (certified kappa_inf of the formed system, or
-``kappa_J`` for pcp/sr, which form J of (27) only): pcp-lssvm kappa(J) =
-6.5e3, 5.3e6, 8.5e15 (problem kappa 3e2, 2e5, 3e14); reduced-lssvr 6.3e9,
-1.9e18, 1.9e18 (problem kappa 8e4, 3e9, 9e19); rr-lssvr 2.6e7, 1.2e15, 9.7e17
-(problem kappa 5e3, 3e7, 3e10); fs-lssvm problem kappa 2.5e2, 3.4e6, 9e19.
+the support size ``n_support`` at n/4, n/2 and 0.8 n (rr-lssvr with
+``tol = 0``, so that its greedy selection reaches the size asked for; not n:
+with every point in the support at C = 1e16 the problem kappa of (7) is
+~ 1e20 and its exact model is not certified), run at the top C of the
+ladder in every variant and precision (:func:`knob_rungs`).  Measured at
+n = 30 in float64 (r = 8, 15, 24; certified kappa_inf of the formed system,
+or ``kappa_J`` for pcp/sr, which form only J of (27)): pcp-lssvm / sr-lssvm
+kappa(J) = 7e3, 5e6, 7e14, problem kappa 3e2, 2e5, 7e12, model digits 12.7,
+8.9, 1.2 (float32: the rank stops at 17, kappa(J) <= 1e7, digits 3.7, -0.2,
+-1.2); reduced-lssvr kappa(H) 6e9, 2e18, 4e17, problem kappa 8e4, 3e9, 4e17;
+rr-lssvr 3e7, 1e15, 1e18, problem kappa 5e3, 3e7, 3e10, digits 10.0, 2.5,
+0.0; fs-lssvm problem kappa 2e2, 3e6, 2e13, digits 13.0, 9.7, 1.3.
 
 The problem kappa on these rungs is still one number per data set,
 hyper-parameters (C, sigma2, the knob) and frozen discrete choices, the same
@@ -35,10 +39,20 @@ least-squares matrix of Zhao & Sun's (7) on the support the fit chose (the
 pivots, the prototypes, the random or greedy set), which every variant of a
 solver shares except where its arithmetic changes the choice (the pivoted
 Cholesky's rank stop in float32, recorded in ``diag_rank`` and
-``choices_agree``).  Not on the ladder: near-duplicate points and the papers'
-eta, ridge and k as knobs (op-lssvm's ``press``/``ranking`` printed forms pick
-k* by their own PRESS and stay at problem kappa ~ 1e5 in float64; the
-LIBSVM baselines have no exact model).
+``choices_agree``; rr-lssvr's ``update`` variants, whose greedy choices
+differ).  A fit without a model sits at its rung's problem kappa, and a rung
+whose exact model is certified to fewer than 3 digits is not measured
+(:mod:`.digits_grid`).
+
+Where the grid still shows no failure in float64, and why (default profile):
+the exact models of the least-squares families are formed as normal
+equations and certify ~ 29 - 2 log10 kappa digits, so the stable float64
+fits of reduced-lssvr (lstsq), op-lssvm and ip-lssvm keep their digits on
+every rung that can be certified (problem kappa 3e9, 2e5 and 2e11) and the
+rungs above are not measured; op-lssvm's printed ``ranking`` / ``press``
+forms choose k* by their own PRESS and stay at problem kappa ~ 1e5 on every
+C.  Not on the ladder: near-duplicate points and the papers' eta, ridge and
+k as knobs; the LIBSVM baselines have no exact model.
 
 The page opens with the grid (:mod:`.digits_grid`): rows solver[variant],
 printed beside stable; columns precisions; each cell the largest problem
@@ -71,8 +85,8 @@ from .figures import (fmt_num, log_axes, new_figure, overlay_width, panel_grid, 
 from .html import Section
 from .registry import register_section
 
-__all__ = ["DigitsSettings", "SETTINGS", "plan", "knob_rungs", "render", "render_appendix", "with_settings", "ladder_rows",
-           "records_of", "variant_specs"]
+__all__ = ["DigitsSettings", "SETTINGS", "plan", "knob_rungs", "render", "render_appendix", "with_settings",
+           "ladder_rows", "records_of", "variant_specs"]
 
 
 @dataclass(frozen=True)
