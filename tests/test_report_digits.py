@@ -149,8 +149,9 @@ def test_render_writes_the_grid_and_says_not_measured_without_model_digits(tmp_p
     assert sd.render(Section("t", "t"), tmp_path, bare, "quick").startswith("not measured")
 
 
-def test_the_ladder_plan_runs_every_solver_variant_and_precision_and_crosses_float64():
-    specs = sd.plan("default", None)
+@pytest.mark.parametrize("profile", ["quick", "default"])
+def test_the_ladder_plan_runs_every_solver_variant_and_precision_and_crosses_float64(profile):
+    specs = sd.plan(profile, None)
     tasks = [t for s in specs.values() for t in s.tasks() if accepts_combination(t)]
     seen = {(t.solver, opt, t.params.get(opt, get_solver(t.solver).default_variant()[opt]))
             for t in tasks for opt in get_solver(t.solver).variant_options()}
@@ -158,12 +159,13 @@ def test_the_ladder_plan_runs_every_solver_variant_and_precision_and_crosses_flo
         info = get_solver(name)
         if info.required:  # e.g. pruning's validation set: no grid value can give it
             continue
-        assert {t.precision for t in tasks if t.solver == name} == set(info.supported_precisions())
+        assert {t.precision for t in tasks if t.solver == name} == (
+            set(info.supported_precisions()) & set(sd.SETTINGS[profile].precisions or info.supported_precisions()))
         for v in info.variants:
             assert (name, v.option, v.value) in seen
-    # kappa(K + I/C) ~ 10 C on sinc at sigma2 = 10 (lambda_max ~ 10, lambda_min ~ 2e-24): the top rung
-    # must pass 1/u of float64 and the bottom one stay near 1e2
-    P = sd.SETTINGS["default"]
+    # kappa(K + I/C) ~ lambda_max C on sinc (lambda_max ~ 10, lambda_min ~ 2e-24 at n = 30, sigma2 = 10;
+    # ~ 9e-17 at n = 16, sigma2 = 30): the top rung must pass 1/u of float64, the bottom one stay near 1e2
+    P = sd.SETTINGS[profile]
     X = datasets.load("sinc", seed=0, n_train=P.n, n_test=100).X_train
     with mpmath.workdps(50):
         K = rbf_kernel(X, X, sigma2=P.sigma2, precision="mp50")
@@ -280,3 +282,15 @@ def test_a_fit_agreeing_with_an_exact_model_certified_below_three_digits_is_not_
     rows.loc[top, ["model_digits", "model_digits_capped"]] = [1.0, False]
     cells = dg.grid_cells(rows).set_index(["configuration", "precision"])
     assert cells.loc[("reduced-lssvr", "float64"), "breaks_at"] == 1e14
+
+
+def test_a_top_rung_where_every_fit_breaks_down_ends_the_cell():
+    """No fit of the top C has a problem kappa: the breakdowns sit above every measured rung."""
+    rows = pd.DataFrame(_fit_rows("krr", "krr", breakdown_from=KAPPAS[-1]))
+    rows.loc[rows.status == "breakdown", "problem_condition"] = np.nan
+    assert np.isinf(dg.rung_conditions(rows)[rows.status == "breakdown"]).all()
+    cells = dg.grid_cells(rows).set_index(["configuration", "precision"])
+    assert cells.loc[("krr", "float64"), "kappa_ok"] == 1e11  # 1e14 keeps 1.9 digits: fails anyway
+    rows.loc[rows.status == "ok", "model_digits"] = 10.0  # every measured rung holds
+    cell = dg.grid_cells(rows).set_index(["configuration", "precision"]).loc[("krr", "float64")]
+    assert cell.kappa_ok == 1e14 and np.isinf(cell.breaks_at) and "whole ladder" not in cell.text

@@ -129,7 +129,10 @@ def rung_conditions(rows: pd.DataFrame) -> pd.Series:
     model and so no ``problem_condition`` of its own; the problem kappa is a
     property of the rung, not of the formulation, so such a row takes the
     median over the rows of the same solver on the same rung (dataset, seed,
-    C, sigma2 and the solver's ladder knobs) that have one.
+    C, sigma2 and the solver's ladder knobs) that have one.  A failed fit on
+    the solver's top C whose rung has no problem kappa at all (every fit of
+    it failed) gets +inf: it sits above every measured rung, so the ladder
+    ends there and the cell does not claim the whole ladder.
     """
     kappa = num(rows, CONDITION)
     if not len(rows) or not kappa.isna().any():
@@ -139,6 +142,10 @@ def rung_conditions(rows: pd.DataFrame) -> pd.Series:
         keys = [k for k in ("dataset", "seed", "C", "sigma2", *ladder_keywords(name)) if k in g.columns]
         filled = kappa[g.index].groupby([g[k] for k in keys], dropna=False).transform("median")
         out[g.index] = kappa[g.index].fillna(filled)
+        if "C" in g.columns:
+            c = num(g, "C")
+            top = out[g.index].isna() & ~g["status"].isin(["ok", "error"]) & (c == c.max())
+            out[top[top].index] = np.inf
     return out
 
 
@@ -157,7 +164,7 @@ def _cell(g: pd.DataFrame) -> dict:
     # a fit without a model is a measured failure; a fit that agrees with its exact model to every
     # digit that model is certified to, fewer than DIGITS_OK, is not measured (module docstring)
     unknown = uncertified(g)
-    measured = np.isfinite(kappa) & (~np.isnan(digits) | (g["status"] != "ok")) & ~unknown
+    measured = kappa.notna() & (~np.isnan(digits) | (g["status"] != "ok")) & ~unknown
     beyond = kappa[unknown & np.isfinite(kappa)]
     g, digits, kappa = g[measured], digits[measured], kappa[measured]
     if HEADLINE not in g.columns or not len(g):
@@ -167,8 +174,8 @@ def _cell(g: pd.DataFrame) -> dict:
     ks = kappa.to_numpy()[order]
     fail = int(np.argmin(holds)) if not holds.all() else len(holds)
     if fail == 0:
-        return {"kappa_ok": np.nan, "breaks_at": float(ks[0]), "rungs": len(ks),
-                "text": f"breaks down at κ ≈ {kappa_text(float(ks[0]))}"}
+        where = f"at κ ≈ {kappa_text(float(ks[0]))}" if np.isfinite(ks[0]) else "on every rung (no model)"
+        return {"kappa_ok": np.nan, "breaks_at": float(ks[0]), "rungs": len(ks), "text": f"breaks down {where}"}
     k_ok = float(ks[fail - 1])
     tail = ("" if fail < len(ks) else
             f" ({UNCERTIFIED_TAIL})" if (beyond > k_ok).any() else " (whole ladder)")

@@ -106,7 +106,9 @@ class DigitsSettings:
 
 
 SETTINGS = {
-    "quick": DigitsSettings(n=16, C=(1e1, 1e8, 1e16), precisions=tuple(precisions(hardware=True))),
+    # n = 16 at sigma2 = 10 saturates at kappa(K) ~ 3e11 (lambda_min 1.8e-11), short of float64's
+    # limit; sigma2 = 30 puts lambda_min(K) at 9e-17 (sinc, seed 0), so the quick ladder crosses it too
+    "quick": DigitsSettings(n=16, sigma2=30.0, C=(1e1, 1e8, 1e16), precisions=tuple(precisions(hardware=True))),
     "default": DigitsSettings(),
     "full": DigitsSettings(n=60, C=tuple(10.0 ** k for k in range(0, 18))),
 }
@@ -231,7 +233,7 @@ def _grid_figure(sec, out, cells, table):
                 if np.isfinite(c.kappa_ok):
                     color = cmap(min(1.0, np.log10(c.kappa_ok) / 17.0))
                 else:
-                    color = _BREAKS if np.isfinite(c.breaks_at) else _NOT_MEASURED
+                    color = _BREAKS if not np.isnan(c.breaks_at) else _NOT_MEASURED
             a.add_patch(Rectangle((j, i), 1, 1, color=color))
             a.text(j + 0.5, i + 0.5, text.replace("≥ 3 digits to ", "≤ ").replace(" (whole ladder)", "+")
                    .replace(f" ({dg.UNCERTIFIED_TAIL})", "*"),
