@@ -294,3 +294,15 @@ def test_a_top_rung_where_every_fit_breaks_down_ends_the_cell():
     rows.loc[rows.status == "ok", "model_digits"] = 10.0  # every measured rung holds
     cell = dg.grid_cells(rows).set_index(["configuration", "precision"]).loc[("krr", "float64")]
     assert cell.kappa_ok == 1e14 and np.isinf(cell.breaks_at) and "whole ladder" not in cell.text
+
+
+def test_a_knob_names_keywords_the_solver_takes_and_its_rungs_fit_n():
+    from lssvm_analysis.solvers import LadderKnob, register
+
+    knob = LadderKnob("n_support", (0.25, 0.5, 0.8), per_point=True)
+    assert knob.rungs(30) == [8, 15, 24] and knob.rungs(2) == [1, 2]  # ceil, clipped to 1..n, distinct
+    assert LadderKnob("eta", (1e-3, 1e-6)).rungs(30) == [1e-3, 1e-6]
+    with pytest.raises(ValueError, match="ladder keywords.*'tol'"):
+        register("throwaway-ladder", tasks=("regression",), paper="x", equations="-", params=("n_support",),
+                 ladder=(LadderKnob("n_support", (1,), fixed={"tol": 0.0}),))
+    assert "throwaway-ladder" not in solvers()
