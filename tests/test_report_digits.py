@@ -302,7 +302,11 @@ def test_a_knob_names_keywords_the_solver_takes_and_its_rungs_fit_n():
     knob = LadderKnob("n_support", (0.25, 0.5, 0.8), per_point=True)
     assert knob.rungs(30) == [8, 15, 24] and knob.rungs(2) == [1, 2]  # ceil, clipped to 1..n, distinct
     assert LadderKnob("eta", (1e-3, 1e-6)).rungs(30) == [1e-3, 1e-6]
+    def throwaway(X, y, *, precision="float64", n_support=None):  # takes n_support, not tol
+        raise AssertionError("never fitted")
+
+    deco = register("throwaway-ladder", tasks=("regression",), paper="x", equations="-",
+                    ladder=(LadderKnob("n_support", (1,), fixed={"tol": 0.0}),))
     with pytest.raises(ValueError, match="ladder keywords.*'tol'"):
-        register("throwaway-ladder", tasks=("regression",), paper="x", equations="-", params=("n_support",),
-                 ladder=(LadderKnob("n_support", (1,), fixed={"tol": 0.0}),))
+        deco(throwaway)
     assert "throwaway-ladder" not in solvers()
