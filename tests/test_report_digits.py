@@ -226,7 +226,8 @@ def test_the_pivot_count_knob_raises_the_condition_of_j_monotonically():
     mpmath at 50 digits, so they add no error of their own.
     """
     from lssvm_analysis.solvers._common import validate_xy
-    from lssvm_analysis.solvers.chen_zhou import factor, form_j
+    from lssvm_analysis.solvers.chen_zhou import form_j
+    from lssvm_analysis.solvers.pivoted_factor import factor
 
     knob = get_solver("pcp-lssvm").ladder[0]
     assert get_solver("sr-lssvm").ladder == get_solver("pcp-lssvm").ladder  # one knob, one J
