@@ -576,3 +576,23 @@ def test_fit_kind_breakdown_is_a_row(tmp_path):
     assert np.isnan(row["test_mae"]) and np.isnan(row["solve_error"])
     assert np.isnan(row["model_error"]) and "no model to compare" in row["exact_note"]
     assert "no solution to compare" in row["reference_note"]
+
+
+def test_an_uncertified_exact_model_is_not_measured():
+    """reduced-lssvr with every point a support at C = 1e16 (sinc, sigma2 = 10): the exact model
+    is formed as normal equations (kappa ~ 1e20 squared, times the double-double formation's
+    ~1e-29) and certifies no digit.  The row must say "not measured" (NaN digits and a note
+    with the figures), not -inf digits that would read as a failure of the fit."""
+    from lssvm_analysis import datasets
+    from lssvm_analysis.experiments.fit_kind import exact_columns
+    from lssvm_analysis.solvers import get_solver
+
+    ds = datasets.load("sinc", seed=0, n_train=30, n_test=10)
+    params = dict(C=1e16, sigma2=10.0, n_support=30)
+    with pytest.warns(la.IllConditionedWarning):
+        fit = la.fit("reduced-lssvr", ds.X_train, ds.y_train, precision="float64", **params)
+    cols = exact_columns(get_solver("reduced-lssvr"), ds, fit, params, {})
+    assert fit.status == "ok"
+    assert np.isnan(cols["model_digits"]) and np.isnan(cols["model_error"]) and np.isnan(cols["exact_digits"])
+    assert cols["exact_note"].startswith("exact model not certified") and "problem kappa" in cols["exact_note"]
+    assert cols["problem_condition"] > 1e18

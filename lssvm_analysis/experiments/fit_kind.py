@@ -98,7 +98,7 @@ __all__ = ["fit_row", "fit_keywords", "load_task_data", "accepts_combination", "
 DEFAULT_REFERENCE_MAX_N = 1000
 FIT_OPTIONS = ("reference", "reference_max_n", "reference_digits", "first_task_only", "exact",
                "exact_max_n", "exact_test_max", "choices_precision", "choices_max_n")
-FIT_KIND_VERSION = 3
+FIT_KIND_VERSION = 4  # 4: an uncertified exact model (<= 0 digits) gives NaN model digits, not -inf
 DEFAULT_EXACT_MAX_N = 1000
 DEFAULT_EXACT_TEST_MAX = 200
 DEFAULT_CHOICES_PRECISION = "mp30"
@@ -262,6 +262,12 @@ def exact_columns(info, ds, fit, params, options) -> dict:
     except (NotImplementedError, ReferenceAccuracyError) as exc:
         return {**out, "exact_note": f"exact model not available: {exc}",
                 "time_exact": time.perf_counter() - t0}
+    if not exact.digits > 0:
+        # the formation bound of the exact system swamps its solve (kappa of the exact system times
+        # the double-double formation error >= 1): nothing is certified, so nothing is measured
+        return {**out, "exact_note": f"exact model not certified ({exact.method}: {exact.digits:.3g} "
+                                     f"certified digits at problem kappa {exact.problem_condition:.3g})",
+                "problem_condition": exact.problem_condition, "time_exact": time.perf_counter() - t0}
     X_test = ds.X_test[:options.get("exact_test_max", DEFAULT_EXACT_TEST_MAX)]
     out.update(model_error.model_errors(fit, exact, X_test))
     out.update(problem_condition=exact.problem_condition, exact_digits=exact.digits,
