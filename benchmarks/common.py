@@ -226,8 +226,8 @@ def kkt_system(M: int, cond: float, *, seed: int = 0):
     eigenvalues; A is symmetric indefinite, so reference_solve factors it by LU).
     """
     H, y, _ = conditioned_system(M, cond, seed=seed)
-    linalg = optional_module("lssvm_analysis.core.linalg")
-    A, rhs = linalg.bordered_matrix(np.array(H), np.ones(M), np.array(y), "float64")
+    kkt = optional_module("lssvm_analysis.solvers.kkt")
+    A, rhs = kkt.bordered_matrix(np.array(H), np.ones(M), np.array(y), "float64")
     ev = np.abs(np.linalg.eigvalsh(A))
     return _frozen(A), _frozen(rhs), float(np.log10(ev.max() / ev.min()))
 

@@ -77,7 +77,8 @@ from ..core.incomplete_cholesky import thresholded_cholesky
 from ..core.precision import get_precision
 from ..solvers.abe import FORMATIONS
 
-__all__ = ["FORMS", "FORMATIONS", "SOLVERS", "KERNELS", "flop_model", "kernel_flops", "crossover_ratio_model",
+__all__ = ["FORMS", "FORMATIONS", "SOLVERS", "KERNELS", "check_form", "flop_model", "kernel_flops",
+           "crossover_ratio_model",
            "crossover_point", "eta_for_ratios", "rate_model"]
 
 FORMS = ("primal", "dual")
@@ -91,7 +92,8 @@ DATA_SIGMA2 = 1.0
 DATA_C = 1.0
 
 
-def _check_form(form, formation):
+def check_form(form, formation):
+    """Raise ValueError unless ``form`` is in FORMS and ``formation`` in FORMATIONS (named)."""
     if form not in FORMS:
         raise ValueError(f"expected form in {FORMS}, got form={form!r}")
     if formation not in FORMATIONS:
@@ -135,7 +137,7 @@ def flop_model(M, N, form, *, formation="blas3") -> dict:
     N = check_int("N", N, minimum=1)
     if N > M:
         raise ValueError(f"expected N <= M (support vectors are training points), got N={N}, M={M}")
-    _check_form(form, formation)
+    check_form(form, formation)
     M, N = float(M), float(N)
     if form == "primal":
         if formation == "blas3":
@@ -428,7 +430,7 @@ def rate_model(rates: dict, *, formation="blas3") -> dict:
     formation, factorization and solve phases except their O(N^2) / O(M)
     scalar work (:func:`kernel_flops`).
     """
-    _check_form("primal", formation)
+    check_form("primal", formation)
     M, N = int(rates["M"]), int(rates["N"])
     flops = kernel_flops(M, N)
     parts = {form: {name: _kernel_seconds(rates, flops, name) for name in KERNELS[key]}

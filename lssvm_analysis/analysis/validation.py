@@ -27,6 +27,7 @@ from ..core._validation import as_matrix, as_rng, as_vector, check_int
 from ..core.precision import get_precision
 from ..solvers import fit as _fit
 from ..solvers import get_solver
+from ..solvers.kkt import add_ridge, bordered_matrix
 from ..solvers.suykens import fisher_system, kkt_system, krr_system
 
 __all__ = ["loo_residuals", "cross_validate", "check_folds", "leave_one_out", "has_closed_form_loo",
@@ -81,15 +82,11 @@ def loo_residuals(fit, *, native: bool = False):
         raise ValueError(f"expected a fit of a dense LS-SVM or KRR solver, got fit.solver={fit.solver!r}")
     p = get_precision(fit.precision)
     with p.context():
-        K = fit.kernel(fit.X_support_, precision=p)
+        K = add_ridge(fit.kernel(fit.X_support_, precision=p), fit.params["C"], p)
         n = K.shape[0]
-        idx = np.arange(n)
-        K[idx, idx] = K[idx, idx] + p.reciprocal(fit.params["C"])
         if system in _WITH_BIAS:
-            A = p.zeros((n + 1, n + 1))
-            A[1:, 1:] = K
-            A[0, 1:] = p.asarray(np.ones(n))
-            A[1:, 0] = p.asarray(np.ones(n))
+            ones = p.asarray(np.ones(n))
+            A, _ = bordered_matrix(K, ones, ones, p)
             diag = np.diagonal(p.solve(A, p.eye(n + 1)))[1:]
         else:
             diag = np.diagonal(p.solve(K, p.eye(n)))

@@ -25,6 +25,7 @@ __all__ = [
     "check_representable",
     "as_rng",
     "check_bool",
+    "all_finite",
 ]
 
 
@@ -88,7 +89,8 @@ def finite_entries(a) -> bool:
     return bool(np.isfinite(a).all())
 
 
-def _all_finite(a: np.ndarray) -> bool:
+def all_finite(a: np.ndarray) -> bool:
+    """True when every entry of ``a`` is finite (object arrays: entry by entry, mpf included)."""
     if a.dtype == object:
         return all(_finite_scalar(v) for v in a.flat)
     return bool(np.isfinite(a).all())
@@ -102,7 +104,7 @@ def _finite_scalar(v, non_number=False) -> bool:
 
 
 def check_finite(a: np.ndarray, name: str) -> None:
-    if not _all_finite(a):
+    if not all_finite(a):
         bad = np.argwhere(~np.isfinite(a.astype(float))) if a.dtype != object else None
         where = f" at index {tuple(int(i) for i in bad[0])}" if bad is not None and len(bad) else ""
         raise ValueError(f"expected finite values in {name}, got NaN or inf{where}")

@@ -38,8 +38,8 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ._validation import _all_finite, as_matrix, check_finite, check_int, check_positive, \
-    check_representable, short_repr
+from ._validation import (all_finite, as_matrix, check_finite, check_int, check_positive,
+                          check_representable, short_repr)
 from .symmetric import mirror_band, strict_upper_mask
 from .memory import ensure_memory
 from .precision import get_precision
@@ -93,7 +93,7 @@ def _check_sigma2(sigma2, p):
     """sigma2 > 0 and, once rounded to the precision, still positive and finite."""
     check_positive("sigma2", sigma2)
     s = p.scalar(sigma2)
-    if not (_all_finite(np.array([s], dtype=object)) and s > 0):
+    if not (all_finite(np.array([s], dtype=object)) and s > 0):
         raise ValueError(f"expected sigma2 that is positive and finite in {p.name}, got "
                          f"sigma2={sigma2!r} (rounds to {s!r} in {p.name})")
     return s
@@ -101,7 +101,7 @@ def _check_sigma2(sigma2, p):
 
 def _check_product_kernel(K, name, Z):
     """A linear/polynomial kernel that overflowed names the inputs it came from."""
-    if not _all_finite(K):
+    if not all_finite(K):
         args = "X" if Z is None else "X and Z"
         raise ValueError(f"expected {args} small enough for the {name} kernel in this precision, got "
                          f"{args} whose {name} kernel overflows to inf (scale {args} down)")

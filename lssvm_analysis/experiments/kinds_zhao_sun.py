@@ -32,7 +32,7 @@ from ..core.exceptions import ReferenceAccuracyError
 from ..core.precision import get_precision
 from ..solvers import fit
 from ..solvers._zhao_sun_recursive import rr_step_system
-from ..solvers.zhao_sun import reduced_system
+from ..solvers.kkt import formed_kappa, support_system
 from .kinds import register_task_kind
 from .arrays import dumps
 from .seeding import with_task_rng
@@ -108,19 +108,16 @@ def objective_ld(X, y, S, kernel, C, bias, coef):
 
 
 def _conditioning(X, y, S, kernel, C):
-    """cond_2 of H as formed in float64 (eigvalsh) and of the stacked M (SVD), float64."""
+    """cond_2 of H as formed in float64 and of the stacked M (:func:`kkt.formed_kappa`), ||H||_2."""
     p = get_precision("float64")
-    H, _, Z = reduced_system(X, y, S, kernel, C, p)
-    ev = np.linalg.eigvalsh(H)
+    H, _, Z = support_system(X, y, S, kernel, C, p)
     lam, V = np.linalg.eigh(Z[1:, S])
     B = (np.sqrt(np.maximum(lam, 0.0))[:, None] * V.T) / np.sqrt(C)
     M = np.zeros((X.shape[0] + len(S), len(S) + 1))
     M[:X.shape[0]] = Z.T
     M[X.shape[0]:, 1:] = B
-    sv = np.linalg.svd(M, compute_uv=False)
-    return {"cond_H_formed": float(ev[-1] / abs(ev[0])) if ev[0] != 0 else math.inf,
-            "cond_M": float(sv[0] / sv[-1]) if sv[-1] > 0 else math.inf,
-            "norm_H": float(ev[-1]), "max_h_ii": float(np.max(np.diag(H)))}
+    return {"cond_H_formed": formed_kappa(H), "cond_M": formed_kappa(M),
+            "norm_H": float(np.linalg.eigvalsh(H)[-1]), "max_h_ii": float(np.max(np.diag(H)))}
 
 
 def ridge_row(task) -> dict:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core._validation import (_all_finite, as_matrix, as_vector, check_finite, check_positive,
+from ..core._validation import (all_finite, as_matrix, as_vector, check_finite, check_positive,
                                 check_representable)
 from ..core.condest import NOT_ESTIMATED, Conditioning, check_conditioning
 from ..core.kernels import make_kernel
@@ -36,13 +36,13 @@ def _check_hyper_range(p, C, k) -> None:
     if C is not _UNSET:  # C itself may exceed float32: only 1/C enters (Precision.reciprocal)
         with np.errstate(over="ignore"):
             r = p.reciprocal(C)
-        if not _all_finite(np.array([r], dtype=object)):
+        if not all_finite(np.array([r], dtype=object)):
             raise ValueError(f"expected C with 1/C finite in {p.name}, got C={C!r} "
                              f"(1/C = {1.0 / float(C):.3g} overflows in {p.name})")
     if k.name == "rbf":
         with np.errstate(under="ignore"):
             s = p.scalar(k.params["sigma2"])
-        if not (_all_finite(np.array([s], dtype=object)) and s > 0):
+        if not (all_finite(np.array([s], dtype=object)) and s > 0):
             raise ValueError(f"expected sigma2 that is positive and finite in {p.name}, got "
                              f"sigma2={k.params['sigma2']!r} (rounds to {s!r} in {p.name})")
 
@@ -96,7 +96,7 @@ def nonfinite_record(coef, bias, phase, p) -> dict | None:
     """None if coef and bias are finite, else what is not: the phase and the counts (coef in ``p``)."""
     c = np.asarray(coef) if coef is not None else np.empty(0)
     b = np.asarray([bias]) if bias is not None else np.empty(0)
-    if _all_finite(c) and _all_finite(b):
+    if all_finite(c) and all_finite(b):
         return None
     cf = p.to_float64(c)
     return {"phase": phase or "", "coef_nan": int(np.isnan(cf).sum()), "coef_inf": int(np.isinf(cf).sum()),

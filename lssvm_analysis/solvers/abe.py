@@ -71,11 +71,10 @@ from ..core._validation import check_open_interval
 from ..core.condest import cholesky_conditioning
 from ..core.exceptions import CholeskyBreakdownError
 from ..core.incomplete_cholesky import thresholded_cholesky
-from ..core.linalg import bordered_matrix
-from ..core.symmetric import mirror_lower
 from ..core.memory import ensure_memory
 from ..core.precision import get_precision, precision_of
 from .formation import reduced_lssvr_problem
+from .kkt import add_ridge_symmetric, bordered_matrix
 from .result import PhaseTimer
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import get_solver, register, variant
@@ -130,13 +129,6 @@ def _embed(X, k, eta, p, feature_map, timer):
     return sel, H
 
 
-def _add_ridge_and_symmetrize(A, c_inv):
-    """A + I/C, with the strict upper triangle copied from the lower (exact symmetry)."""
-    n = A.shape[0]
-    A[np.diag_indices(n)] = A[np.diag_indices(n)] + c_inv
-    return mirror_lower(A)
-
-
 def _coef(v, L, feature_map, p):
     """Coefficients on the support vectors' kernel columns: v, or L^-T v~ (whitened)."""
     if feature_map == "kernel":
@@ -147,7 +139,7 @@ def _coef(v, L, feature_map, p):
 # --------------------------------------------------------------------------- #
 # primal: eq. (6)-(7)
 # --------------------------------------------------------------------------- #
-def _primal_blas3(H, y, c_inv, p):
+def _primal_blas3(H, y, C, p):
     """Centred formation: (H_c^T H_c + I/C, H_c^T (y - y_bar), h_bar, y_bar)."""
     M = H.shape[0]
     h_bar = H.sum(axis=0) / p.scalar(M)
@@ -155,10 +147,10 @@ def _primal_blas3(H, y, c_inv, p):
     Hc = H - h_bar
     A = p.matmul(Hc.T, Hc)   # the same BLAS call as Hc.T @ Hc for float32/64; FLINT for mpN
     rhs = p.matmul(Hc.T, y - y_bar)
-    return _add_ridge_and_symmetrize(A, c_inv), rhs, h_bar, y_bar
+    return add_ridge_symmetric(A, C, p), rhs, h_bar, y_bar
 
 
-def _primal_as_described(H, y, c_inv, p):
+def _primal_as_described(H, y, C, p):
     """Abe's recipe: sum of M outer products h_i h_i^T minus (1/M)(sum h)(sum h)^T."""
     M, N = H.shape
     A = p.zeros((N, N))
@@ -172,13 +164,13 @@ def _primal_as_described(H, y, c_inv, p):
     m = p.scalar(M)
     A -= np.outer(s, s) / m
     rhs = r - (y.sum() / m) * s
-    return _add_ridge_and_symmetrize(A, c_inv), rhs, s / m, y.sum() / m
+    return add_ridge_symmetric(A, C, p), rhs, s / m, y.sum() / m
 
 
 def _primal_system(H, y, C, p, formation):
     """Matrix and right-hand side of eq. (7), plus h_bar and y_bar for b_e (6)."""
     build = _primal_blas3 if formation == "blas3" else _primal_as_described
-    return build(H, p.asarray(y), p.reciprocal(C), p)
+    return build(H, p.asarray(y), C, p)
 
 
 def _factor_facts(L):
@@ -214,7 +206,7 @@ def _params(C, k, eta, feature_map, formation=None):
 # --------------------------------------------------------------------------- #
 def _dual_matrix(H, C, p):
     """Omega_e = H_m H_m^T + I/C (eq. 11), exactly symmetric."""
-    return _add_ridge_and_symmetrize(p.matmul(H, H.T), p.reciprocal(C))
+    return add_ridge_symmetric(p.matmul(H, H.T), C, p)
 
 
 def _dual_solve(L, H, y, p):

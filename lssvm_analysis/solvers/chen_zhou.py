@@ -85,6 +85,7 @@ from ..core.qr import householder_qr
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, register, variant
 from .exact_chen_zhou import exact_primal_model
+from .kkt import formed_kappa
 from .nystrom import NystromFit
 from .pivoted_factor import RESIDUALS, check_trace, factor, trace_rule_used
 from .result import Fit, PhaseTimer
@@ -249,11 +250,6 @@ class _Smoother:
         return np.where(z > self.cut, xi * prec.expit(z), zero), 0
 
 
-def _kappa(J, prec) -> float:
-    ev = np.linalg.eigvalsh(prec.to_float64(J))
-    return float(ev[-1] / ev[0]) if ev[0] > 0 else float("inf")
-
-
 # ---------------------------------------------------------------------------
 # Algorithm 1
 # ---------------------------------------------------------------------------
@@ -412,10 +408,9 @@ def _run(name, X, y, *, precision, C, kernel, sigma2, degree, t, task, n_support
         if j_form == "qr":
             with timer("factorization"):
                 LJ = qr_factor_j(Pc, mlam, prec)
-            sv = np.linalg.svd(prec.to_float64(LJ), compute_uv=False)
-            diag["kappa_J"] = float((sv[0] / sv[-1]) ** 2) if sv[-1] > 0 else float("inf")
+            diag["kappa_J"] = formed_kappa(LJ) ** 2  # J = L_J L_J^T: kappa(J) = kappa(L_J)^2
         else:
-            diag["kappa_J"] = _kappa(J, prec)
+            diag["kappa_J"] = formed_kappa(J, definite=True)
             try:
                 with timer("factorization"):
                     LJ = prec.cholesky(J, check=False)

@@ -42,6 +42,7 @@ from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, register, variant
 from .chen_zhou import default_n_support
 from .exact_chen_zhou import exact_fs_model
+from .kkt import add_ridge
 from .result import PhaseTimer
 from .sparsity import coefficient_counts
 
@@ -206,9 +207,7 @@ def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, d
             Phi -= mu
             yp = prec.asarray(y)
             ybar = np.sum(yp) / prec.scalar(m)
-            A = Phi.T @ Phi
-            ii = np.arange(A.shape[0])
-            A[ii, ii] = A[ii, ii] + prec.reciprocal(C)
+            A = add_ridge(Phi.T @ Phi, C, prec)
         try:
             with timer("factorization"):
                 L = prec.cholesky(A, check=False)

@@ -96,7 +96,7 @@ from flint import arb_mat
 from ..core._arb import arb_scalar, exact_mpf
 from ..core._ozaki import SAFE, TINY, OutOfRange, float64_pieces, gamma, pieces_of_sum, product_terms
 from ..core.extended import DD, U2, dd_add, dd_mul, kernel_dd, reciprocal_dd
-from ..core.linalg import bordered_matrix
+from .kkt import bordered_matrix
 
 __all__ = ["ExactProblem", "ridge_dd", "add_to_diagonal", "lssvm_system_dd", "kernel_columns_dd",
            "normal_equations", "scaled_dd", "reduced_lssvr_problem", "bordered_columns_dd",

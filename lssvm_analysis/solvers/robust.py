@@ -73,6 +73,7 @@ from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import LAPACK_THRESHOLD, register, variant
 from .cccp_factor import SOLVES, factor_a, form_a
 from .formation import ExactProblem, exact_targets, lssvm_system_dd, weighted_ridge_dd
+from .kkt import add_ridge, bordered_matrix, two_solve
 from .result import PhaseTimer
 from .sparsity import coefficient_counts
 
@@ -376,14 +377,13 @@ def robust_weights(e, weights="hampel", sample_weight=None) -> tuple[np.ndarray,
 
 def _weighted_kkt_solve(K, y, C, v, prec):
     """Schur two-solve of [[0, e^T], [e, K + diag(1/(C v))]] [b; alpha] = [0; y]."""
-    H = K.copy()
-    idx = np.arange(H.shape[0])
-    H[idx, idx] = H[idx, idx] + prec.reciprocal(C) / prec.asarray(v)
+    H = add_ridge(K.copy(), C, prec, weights=v)
     L = prec.cholesky(H, check=False)
-    ones = prec.asarray(np.ones(len(y)))
-    sol = prec.cho_solve(L, np.stack([ones, y], axis=1))
-    b = np.sum(sol[:, 1]) / np.sum(sol[:, 0])
-    return sol[:, 1] - sol[:, 0] * b, b, (H, L)
+    eta, nu = two_solve(L, prec.asarray(np.ones(len(y))), y, prec)
+    # the border is all ones: e^T x summed by np.sum, as this solver always has (kkt.eliminate's
+    # a @ x is the same sum in another order: the coefficients would move in the last bits)
+    b = np.sum(nu) / np.sum(eta)
+    return nu - eta * b, b, (H, L)
 
 
 def _sample_weight(sample_weight, m):
@@ -417,15 +417,8 @@ def weighted_system(X, y, fit, **params):
     X, y = X[kept], y[kept]
     m = len(y)
     with prec.context():
-        H = fit.kernel(X, precision=prec)
-        idx = np.arange(m)
-        H[idx, idx] = H[idx, idx] + prec.reciprocal(merged["C"]) / prec.asarray(fit.diagnostics["weights"])
-        A = prec.zeros((m + 1, m + 1))
-        A[1:, 1:] = H
-        A[0, 1:] = prec.scalar(1)
-        A[1:, 0] = prec.scalar(1)
-        rhs = prec.zeros(m + 1)
-        rhs[1:] = prec.asarray(y)
+        H = add_ridge(fit.kernel(X, precision=prec), merged["C"], prec, weights=fit.diagnostics["weights"])
+        A, rhs = bordered_matrix(H, prec.asarray(np.ones(m)), prec.asarray(y), prec)
 
     def unpack(z):
         z = np.asarray(z)

@@ -66,17 +66,17 @@ from ..core.condest import NOT_ESTIMATED, Conditioning, cholesky_conditioning, l
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning, FallbackWarning, LUBreakdownError
 from ..core.cg import cg_iteration_bound, simultaneous_cg
 from ..core.condition import kappa2
-from ..core.linalg import bordered_rhs, bordered_shell, set_border
 from ..core.memory import PeakMemory
-from ..core.precision import get_precision, precision_of
+from ..core.precision import get_precision
 from .result import PhaseTimer
 from ..core._validation import check_int, check_positive
-from ._common import breakdown_fit, check_binary_labels, make_fit, validate_xy
+from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import LAPACK_THRESHOLD, register
 from .formation import ExactProblem, fisher_targets_exact, lssvm_system_dd
+from .kkt import bordered_rhs, eliminate, fisher_targets, lssvm_matrix, model_coef, two_solve
 
 __all__ = ["fit_kkt", "fit_schur", "fit_cg", "fit_krr", "fit_fisher",
-           "kkt_system", "fisher_system", "krr_system", "fisher_targets"]
+           "kkt_system", "fisher_system", "krr_system", "fisher_targets", "DENSE_PEAK", "KKT_PEAK"]
 
 _BOTH = ("regression", "classification")
 #: Peak of the dense fits that factor H in place (Schur / zero-bias): the one N^2 array
@@ -93,63 +93,9 @@ _H = "H = Omega + I/C"
 # ---------------------------------------------------------------------------
 # Formation, shared by the solvers and by their system builders.
 # ---------------------------------------------------------------------------
-def fisher_targets(y) -> np.ndarray:
-    """LS-SVM_F targets: ``+N/N_1`` for label +1 and ``-N/N_2`` for label -1 (§3.4.2).
-
-    Parameters
-    ----------
-    y : (N,) array of {-1, +1}
-
-    Returns
-    -------
-    targets : (N,) float64 array (they sum to zero)
-    """
-    y = np.asarray(y, dtype=np.float64)
-    check_binary_labels(y)
-    n, n1 = y.size, int(np.count_nonzero(y > 0))
-    return np.where(y > 0, n / n1, -n / (n - n1))
-
-
 def _form(X, y, kernel, p, C, form, timer, *, bordered=False, peak=DENSE_PEAK):
-    """H = Omega + I/C formed in place, with the constraint vector a and rhs d.
-
-    ``form`` is "regression" (3.32), "classification" (3.5), "fisher"
-    (3.32 with Fisher targets) or "zero-bias" (3.50, a = None).  With
-    ``bordered=True`` the kernel is written straight into the (N+1) x (N+1)
-    KKT matrix [[0, a^T], [a, H]] (3.24), and that matrix is returned in
-    place of H.  Either way one N x N (or (N+1)^2) array is allocated: the
-    kernel, the label signs and the ridge are applied to it in place.
-    ``peak`` (the solver's registered PeakMemory) is checked before the kernel.
-    """
-    n = X.shape[0]
-    peak.ensure(n, p, what=f"a dense LS-SVM fit ({form})")
-    with timer("kernel"):
-        if bordered:
-            A = bordered_shell(n, p)
-            H = A[1:, 1:]
-            kernel(X, precision=p, out=H)
-        else:
-            A = H = kernel(X, precision=p)
-    with timer("formation"):
-        ones = p.asarray(np.ones(n))
-        if form == "classification":
-            ys = p.asarray(y)
-            _scale_signs(H, ys)  # (3.6): Omega_kl = y_k y_l K_kl, sign flips, exact
-            a, d = ys, ones
-        else:
-            a = None if form == "zero-bias" else ones
-            d = p.asarray(fisher_targets(y) if form == "fisher" else y)
-        idx = np.arange(n)
-        H[idx, idx] = H[idx, idx] + p.reciprocal(C)
-        if bordered:
-            set_border(A, a)
-    return A, a, d
-
-
-def _scale_signs(H, ys, block=16):
-    """H_kl <- y_k y_l H_kl in place, by blocks of rows (no N x N temporary)."""
-    for i0 in range(0, H.shape[0], block):
-        H[i0:i0 + block] *= np.multiply.outer(ys[i0:i0 + block], ys)
+    """:func:`kkt.lssvm_matrix` with this family's peak (DENSE_PEAK unless given)."""
+    return lssvm_matrix(X, y, kernel, p, C, form, timer, peak=peak, bordered=bordered)
 
 
 def _kkt_matrix(X, y, kernel, p, C, form, timer):
@@ -158,23 +104,13 @@ def _kkt_matrix(X, y, kernel, p, C, form, timer):
     return A, bordered_rhs(d, p)
 
 
-def _signs_like(y, x):
-    """The labels as multipliers in x's precision (exact: they are +-1)."""
-    return precision_of(x).asarray(np.where(np.asarray(y) > 0, 1.0, -1.0))
-
-
-def _coef(alpha, y, form):
-    """coef_ of the model: alpha * y for (3.5)-(3.7), alpha otherwise (3.34)."""
-    return alpha * _signs_like(y, alpha) if form == "classification" else alpha
-
-
 def _solution(coef, b, y, form):
     """The KKT unknowns [b; alpha] from the model (y_k^2 = 1 undoes alpha * y exactly).
 
     Kept in ``diagnostics["solution"]`` so that backward errors can be
     measured on the system the solver solved.
     """
-    alpha = _coef(coef, y, form)
+    alpha = model_coef(coef, y, form)
     return np.concatenate([np.array([b], dtype=alpha.dtype), alpha])
 
 
@@ -204,7 +140,7 @@ def _kkt_system(X, y, fit, form, params):
 
     def unpack(z):
         z = np.asarray(z)
-        return {"coef": _coef(z[1:], y, form), "bias": z[0]}
+        return {"coef": model_coef(z[1:], y, form), "bias": z[0]}
 
     return A, rhs, unpack
 
@@ -264,7 +200,7 @@ def exact_kkt_model(X, y, fit, **params):
 
     def unpack(z):
         z = np.asarray(z)
-        return {"coef": _coef(z[1:], y, form), "bias": z[0]}
+        return {"coef": model_coef(z[1:], y, form), "bias": z[0]}
 
     return ExactProblem(A, rhs, unpack, A_bound=float(np.max(np.sum(A.bound, axis=1))),
                         method="KKT (3.24) in double-double")
@@ -381,16 +317,15 @@ def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
     except LUBreakdownError as err:
         return breakdown_fit("lssvm-kkt", p, err, X=X, kernel=k, timer=timer,
                              support=np.arange(len(y)), params=params)
-    return make_fit("lssvm-kkt", p, coef=_coef(z[1:], y, task), bias=z[0],
+    return make_fit("lssvm-kkt", p, coef=model_coef(z[1:], y, task), bias=z[0],
                     support=np.arange(len(y)), X=X, kernel=k, timer=timer,
                     diagnostics={"solution": z}, params=params, conditioning=cond)
 
 
 def _eliminate(eta, nu, a, y, form):
-    """s = a^T eta, b = a^T nu / s, alpha = nu - eta b (module docstring); returns coef, b, s."""
-    s = a @ eta
-    b = (a @ nu) / s
-    return _coef(nu - eta * b, y, form), b, s
+    """:func:`kkt.eliminate` (module docstring); returns coef, b, s."""
+    alpha, b, s = eliminate(eta, nu, a)
+    return model_coef(alpha, y, form), b, s
 
 
 def _schur(X, y, k, p, C, form, timer):
@@ -404,8 +339,7 @@ def _schur(X, y, k, p, C, form, timer):
         L = p.cholesky(H, check=False, overwrite=True)  # in place of H: no N^2 copy
         cond = cholesky_conditioning(None, L, p, matrix=_H, anorm=anorm)  # as in xPOSVX
     with timer("solve"):
-        sol = p.cho_solve(L, np.stack([a, d], axis=1))
-        return (*_eliminate(sol[:, 0], sol[:, 1], a, y, form), cond)
+        return (*_eliminate(*two_solve(L, a, d, p), a, y, form), cond)
 
 
 @register("lssvm-schur", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.25), (3.5), (3.32)",

@@ -58,12 +58,11 @@ from ._registry import LAPACK_THRESHOLD, register, variant
 from .formation import ExactProblem, bordered_columns_dd, normal_equations
 from .press import press_curve
 from .result import PhaseTimer
-from ..core.condition import kappa2
-from ..core.linalg import bordered_matrix
-from .suykens import _coef, _form
+from .kkt import bordered_matrix, formed_kappa, lssvm_matrix, model_coef
+from .suykens import DENSE_PEAK
 
-__all__ = ["fit_op_lssvm", "fit_ip_lssvm", "least_squares_system", "press_curve",
-           "NORMALIZATIONS", "IP_RANKINGS", "READINGS", "K_RULES", "TRAINING_ACCURACY_STEP"]
+__all__ = ["fit_op_lssvm", "fit_ip_lssvm", "least_squares_system", "press_curve", "lssvm_system",
+           "solve_kept", "NORMALIZATIONS", "IP_RANKINGS", "READINGS", "K_RULES", "TRAINING_ACCURACY_STEP"]
 
 _BOTH = ("regression", "classification")  # package convention: regression is the default task
 NORMALIZATIONS = ("unit-norm", "standardize", "none")
@@ -91,15 +90,30 @@ _SOLVE_VARIANTS = (
 # ---------------------------------------------------------------------------
 # Shared: the system D z = l, the least-squares solve over kept columns
 # ---------------------------------------------------------------------------
-def _system(X, y, k, p, C, task, timer):
-    """D (L+1, L+1) and l (L+1,) of eq. (4) in the precision (Suykens' formation)."""
-    H, a, d = _form(X, y, k, p, C, task, timer)
+def lssvm_system(X, y, k, p, C, task, timer):
+    """D (L+1, L+1) and l (L+1,) of eq. (4) in the precision (Suykens' formation, :mod:`.kkt`).
+
+    Parameters
+    ----------
+    X : (L, n) array, y : (L,) array
+    k : Kernel
+    p : Precision
+    C : float > 0
+    task : {"regression", "classification"}
+    timer : PhaseTimer
+
+    Returns
+    -------
+    D : (L+1, L+1) array, l : (L+1,) array
+        In the precision.
+    """
+    H, a, d = lssvm_matrix(X, y, k, p, C, task, timer, peak=DENSE_PEAK)
     with timer("formation"):
         return bordered_matrix(H, a, d, p)
 
 
-def _solve_kept(D, l, cols, p, solve, qr=None):
-    """z over the columns ``cols`` of D with all rows kept.
+def solve_kept(D, l, cols, p, solve, qr=None):
+    """z over the columns ``cols`` of D with all rows kept (``solve``: "lstsq" or "normal-equations").
 
     ``qr`` (a ColumnQR of D[:, cols], or of a longer prefix) is reused when given.
     Raises CholeskyBreakdownError (normal equations; a Gram matrix D_k^T D_k that
@@ -143,7 +157,7 @@ def _unpack_solution(z, cols, y, task, p):
     bias = z[np.flatnonzero(is_bias)[0]] if is_bias.any() else p.scalar(0)
     alpha = z[~is_bias]
     patterns = cols[~is_bias] - 1
-    return _coef(alpha, y[patterns], task), bias, patterns
+    return model_coef(alpha, y[patterns], task), bias, patterns
 
 
 def least_squares_system(X, y, fit, **params):
@@ -172,7 +186,7 @@ def least_squares_system(X, y, fit, **params):
     p = get_precision(fit.precision)
     cols = np.asarray(fit.diagnostics["columns"], dtype=np.intp)
     with p.context():
-        D, l = _system(X, y, fit.kernel, p, merged["C"], task, PhaseTimer())
+        D, l = lssvm_system(X, y, fit.kernel, p, merged["C"], task, PhaseTimer())
         Dk = D[:, cols]
         A, rhs = Dk.T @ Dk, Dk.T @ l
 
@@ -248,8 +262,7 @@ def _cond_path(D, cols, p):
     R = np.linalg.qr(D64, mode="r")
     out = np.empty(len(cols))
     for k in range(1, len(cols) + 1):
-        s = np.linalg.svd(R[:k, :k], compute_uv=False)
-        out[k - 1] = s[0] / s[-1] if s[-1] > 0 else np.inf
+        out[k - 1] = formed_kappa(R[:k, :k])
     return out
 
 
@@ -345,7 +358,7 @@ def _training_accuracy(D, l, cols, first, p, solve, qr, C, y):
     for k in range(1, len(cols) - first + 2, TRAINING_ACCURACY_STEP):
         kept = cols[:k + first - 1]
         try:
-            z = p.to_float64(_solve_kept(D, l, kept, p, solve, qr))
+            z = p.to_float64(solve_kept(D, l, kept, p, solve, qr))
         except (CholeskyBreakdownError, QRBreakdownError):
             break
         Dz = p.to_float64(D[1:, kept]) @ z
@@ -494,7 +507,7 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
               "reading": reading, "k_rule": k_rule}
     timer = PhaseTimer()
     with p.context():
-        D, l = _system(X, y, k, p, C, task, timer)
+        D, l = lssvm_system(X, y, k, p, C, task, timer)
         with timer("ranking"):
             Xr, lr, colmap = _ranking_inputs(D, l, p, rank_bias, normalize, reading, y)
             path = mrsr(Xr, lr, k_max=k_max, variant=ranking,
@@ -512,7 +525,7 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
             diag["cond_D_star"] = float(cp[len(cols) - 1])
         try:
             with timer("solve"):
-                z = _solve_kept(D, l, cols, p, solve, qr if press == "qr" else None)
+                z = solve_kept(D, l, cols, p, solve, qr if press == "qr" else None)
         except (CholeskyBreakdownError, QRBreakdownError) as err:
             return breakdown_fit("op-lssvm", p, err, X=X, kernel=k, timer=timer,
                                  diagnostics={**diag, "solve_failure": str(err)}, params=params)
@@ -589,7 +602,7 @@ def fit_ip_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
               "order_by": order_by, "solve": solve}
     timer = PhaseTimer()
     with p.context():
-        D, l = _system(X, y, k, p, C, task, timer)
+        D, l = lssvm_system(X, y, k, p, C, task, timer)
         try:
             with timer("factorization"):
                 z_full = p.solve(D, l)
@@ -600,10 +613,10 @@ def fit_ip_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
         keep = np.sort(np.argsort(-score, kind="stable")[:n_keep])
         cols = [0] + list(keep + 1)
         diag = {"columns": np.array(cols), "alpha_full": alpha, "n_pruned": L - n_keep,
-                "cond_D_star": kappa2(p.to_float64(D[:, cols]), escalate=False).value}
+                "cond_D_star": formed_kappa(D[:, cols])}
         try:
             with timer("solve"):
-                z = _solve_kept(D, l, cols, p, solve)
+                z = solve_kept(D, l, cols, p, solve)
         except (CholeskyBreakdownError, QRBreakdownError) as err:
             return breakdown_fit("ip-lssvm", p, err, X=X, kernel=k, timer=timer,
                                  diagnostics={**diag, "solve_failure": str(err)}, params=params)

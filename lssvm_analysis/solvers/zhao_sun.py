@@ -117,6 +117,7 @@ from ..core.symmetric import mirror_lower
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, fit_params, register, variant
 from .formation import reduced_lssvr_problem
+from .kkt import support_system
 from .result import PhaseTimer
 
 __all__ = ["fit_reduced_lssvr", "reduced_system", "RIDGES", "ABSOLUTE_RIDGE", "RIDGE_FACTOR",
@@ -161,29 +162,8 @@ def _check_choice(name, value, choices):
         raise ValueError(f"expected {name} in {choices}, got {name}={value!r}")
 
 
-def reduced_system(X, d, S, kernel, C, p):
-    """H = R + Z Z^T and Z d of eq. (7), exactly symmetric, in precision ``p``.
-
-    Parameters
-    ----------
-    X : (N, n) float64 array, d : (N,) array
-    S : (|S|,) int array
-    kernel : Kernel
-    C : float
-    p : Precision
-
-    Returns
-    -------
-    H : (|S|+1, |S|+1) array, rhs : (|S|+1,) array, Z : (|S|+1, N) array
-    """
-    N = X.shape[0]
-    Z = p.zeros((len(S) + 1, N))
-    Z[0] = p.scalar(1)
-    Z[1:] = kernel(X[S], X, precision=p)
-    H = p.matmul(Z, Z.T)   # Z @ Z.T itself for float32/64 and longdouble; FLINT for mpN
-    H[1:, 1:] = H[1:, 1:] + Z[1:, S] * p.reciprocal(C)  # R = diag(0, K/C), K = K^[:, S]
-    mirror_lower(H)
-    return H, p.matmul(Z, p.asarray(d)), Z
+#: Zhao & Sun's eq. (7) system (H, Z d, Z), formed once for every family in :mod:`.kkt`.
+reduced_system = support_system
 
 
 # --------------------------------------------------------------------------- #
@@ -317,7 +297,7 @@ def _builder_system(X, y, fit, **params):
     X, y, k, p = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
                              kernel=fit.kernel, precision=fit.precision)
     with p.context():
-        H, rhs, _ = reduced_system(X, y, fit.support_, k, merged["C"], p)
+        H, rhs, _ = support_system(X, y, fit.support_, k, merged["C"], p)
         if fit.diagnostics.get("ridge_applied"):
             i = np.arange(H.shape[0])
             H[i, i] = H[i, i] + _ridge_value(H, merged.get("ridge", "literal"), p)
@@ -417,7 +397,7 @@ def fit_reduced_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=
     diag = {"system_order": len(S) + 1, "ridge_rule": ridge}
     with p.context():
         with timer("formation"):
-            H, rhs, Z = reduced_system(X, y, S, k, C, p)
+            H, rhs, Z = support_system(X, y, S, k, C, p)
         try:
             with timer("solve"):
                 if ridge == "lstsq":

@@ -21,8 +21,8 @@ import scipy.linalg
 from ...core._validation import as_matrix, as_vector, check_finite, check_positive
 from ...core.kernels import rbf_kernel
 from ...core.cg import cg_iteration_bound, hestenes_stiefel_cg
-from ...core.linalg import bordered_matrix
 from ...core.precision import get_precision
+from ...solvers.kkt import add_ridge, bordered_matrix, ridge
 from ..reference import reference_solve
 
 __all__ = ["kkt_condition", "cg_iterations"]
@@ -86,13 +86,11 @@ def kkt_condition(X, *, sigma2, C_grid, labels=None, precision="float64") -> pd.
         lam = p.eigvalsh(Om)
         for C in np.atleast_1d(np.asarray(C_grid, dtype=float)):
             check_positive("C", float(C))
-            c_inv = p.reciprocal(C)
-            H = Om.copy()
-            H[np.diag_indices(n)] = H[np.diag_indices(n)] + c_inv
+            H = add_ridge(Om.copy(), C, p)
             s = float(dp @ p.cho_solve(p.cholesky(H, check=False), dp))
             K, _ = bordered_matrix(H, dp, dp, p)
             ev = p.to_float64(p.eigvalsh(K))
-            mu = p.to_float64(lam + c_inv)
+            mu = p.to_float64(lam + ridge(C, p))
             rows.append(_kkt_row(C, n, mu, s, ev, float(d @ d), p))
     return pd.DataFrame(rows)
 
@@ -141,8 +139,7 @@ def cg_iterations(X, y, *, sigma2, C, precision="float64", rtol=None) -> dict:
     out = {"C": float(C), "n": n, "cond_H": cond, "sqrt_cond": math.sqrt(cond), "rtol": rtol,
            "precision": p.name}
     with p.context():
-        H = p.asarray(K)
-        H[np.diag_indices(n)] = H[np.diag_indices(n)] + p.reciprocal(C)
+        H = add_ridge(p.asarray(K), C, p)
         H64 = p.to_float64(H)
         for tag, b in (("y", y), ("1", np.ones(n))):
             res = hestenes_stiefel_cg(H, p.asarray(b), rtol=rtol, vtol=1e-300, maxiter=20 * n,
