@@ -5,6 +5,17 @@
   the report's plan, with no list edited anywhere.
 * The import graph of the package has no cycle, no edge from a lower layer
   to a higher one, and no function-level import of the package's own modules.
+* No module of ``lssvm_analysis/`` or ``benchmarks/`` uses another module's
+  private name.  The rule: a name that starts with one underscore is private
+  to the module that defines it; no other module imports it
+  (``from m import _x``) or reaches it as an attribute (``m._x``,
+  ``pkg.m._x``).  A module whose own name starts with an underscore
+  (``core/_validation``, ``solvers/_registry``, ``solvers/_common``,
+  ``core/_flint``, ...) is internal to the package, not private to one module:
+  its public names are the package's internal API, importable from any
+  module of the package (and the module itself may be imported), but not
+  re-exported to users.  Dunder names (``__all__``, ``__doc__``) and names
+  of other distributions (``os._exit``) are not the package's.
 * The registry's own contract: declared keywords match the functions, the
   example problem of every solver fits, variants are enumerated.
 """
@@ -258,3 +269,99 @@ def test_registrations_are_the_package_init_import_lines():
                 and n.module is None for a in n.names}
     assert not hidden
     assert registering and registering <= imported, sorted(registering - imported)
+
+
+# --------------------------------------------------------------------------- #
+# private names stay in their module
+# --------------------------------------------------------------------------- #
+ROOTS = (PACKAGE, PACKAGE.parent / "benchmarks")
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not name.startswith("__")
+
+
+def _dotted(node):
+    """"a.b.c" for a chain of names and attributes, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
+
+
+def _private_uses(tree, name, modules):
+    """(line, "module._name") for each use in ``tree`` (of module ``name``) of another module's private name.
+
+    ``modules`` maps every module name of the checked packages to its file.
+    """
+    package = name if modules[name].name == "__init__.py" else name.rsplit(".", 1)[0]
+    bound = {}  # local name -> the package module it is
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target not in modules:
+                continue
+            for a in node.names:
+                sub = f"{target}.{a.name}"
+                if sub in modules:
+                    bound[a.asname or a.name] = sub
+                elif _private(a.name) and target != name:
+                    found.append((node.lineno, sub))
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                if a.name in modules or a.name.split(".")[0] in modules:
+                    local = a.asname or a.name.split(".")[0]
+                    bound[local] = a.name if a.asname else a.name.split(".")[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and _private(node.attr):
+            chain = _dotted(node.value)
+            if chain is None or chain.split(".")[0] not in bound:
+                continue
+            owner = ".".join([bound[chain.split(".")[0]], *chain.split(".")[1:]])
+            if owner in modules and owner != name and f"{owner}.{node.attr}" not in modules:
+                found.append((node.lineno, f"{owner}.{node.attr}"))
+    return found
+
+
+def _all_modules():
+    files = {}
+    for root in ROOTS:
+        for f in sorted(root.rglob("*.py")):
+            parts = list(f.relative_to(root.parent).with_suffix("").parts)
+            files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = f
+    return files
+
+
+def test_no_module_uses_another_modules_private_name():
+    modules = _all_modules()
+    found = [f"{f.relative_to(PACKAGE.parent)}:{line}: {use}" for name, f in modules.items()
+             for line, use in _private_uses(ast.parse(f.read_text(encoding="utf-8")), name, modules)]
+    assert not found, "private names used outside their module:\n" + "\n".join(found)
+
+
+def test_private_name_check_sees_every_form():
+    """The walker finds the forms it must (a check that cannot fail would prove nothing)."""
+    modules = {m: Path(m.replace(".", "/") + (".py" if m != "lssvm_analysis.solvers" else "/__init__.py"))
+               for m in ("lssvm_analysis.solvers", "lssvm_analysis.solvers.suykens",
+                         "lssvm_analysis.solvers.vieira", "lssvm_analysis.solvers._common")}
+    src = ("from .suykens import _coef, fit_kkt\n"          # 1: a private name, relative
+           "from lssvm_analysis.solvers.suykens import _form\n"  # 2: absolute
+           "from . import suykens as S, _common\n"          # a private *module*: allowed
+           "import lssvm_analysis.solvers.suykens\n"
+           "S._signs_like\n"                                 # 5: attribute of an alias
+           "lssvm_analysis.solvers.suykens._solution\n"      # 6: attribute of a dotted path
+           "_common.validate_xy, S.__doc__, S.fit_kkt\n"     # allowed
+           "def _own(): pass\n"
+           "_own()\n")
+    found = _private_uses(ast.parse(src), "lssvm_analysis.solvers.vieira", modules)
+    assert found == [(1, "lssvm_analysis.solvers.suykens._coef"), (2, "lssvm_analysis.solvers.suykens._form"),
+                     (5, "lssvm_analysis.solvers.suykens._signs_like"),
+                     (6, "lssvm_analysis.solvers.suykens._solution")], found
