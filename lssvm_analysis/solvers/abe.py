@@ -74,7 +74,7 @@ from ..core.incomplete_cholesky import thresholded_cholesky
 from ..core.memory import ensure_memory
 from ..core.precision import get_precision, precision_of
 from .formation import reduced_lssvr_problem
-from .kkt import add_ridge_symmetric, bordered_matrix
+from .kkt import add_ridge_symmetric, bordered_matrix, eliminate, two_solve
 from .result import PhaseTimer
 from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import get_solver, register, variant
@@ -211,12 +211,9 @@ def _dual_matrix(H, C, p):
 
 def _dual_solve(L, H, y, p):
     """b_e and beta from eq. (10) with one two-column Cholesky solve; v = H^T beta (9)."""
-    M = H.shape[0]
-    Y = p.asarray(np.stack([np.asarray(y, dtype=np.float64), np.ones(M)], axis=1))
-    Z = p.cho_solve(L, Y)
-    om_y, om_1 = Z[:, 0], Z[:, 1]
-    b = om_y.sum() / om_1.sum()
-    beta = om_y - b * om_1
+    ones, yp = p.asarray(np.ones(H.shape[0])), p.asarray(np.asarray(y, dtype=np.float64))
+    nu, eta = two_solve(L, yp, ones, p)  # y first: the column order of the solve this solver has always run
+    beta, b, _ = eliminate(eta, nu)  # the all-ones border, summed by np.sum
     return b, beta, H.T @ beta
 
 

@@ -41,8 +41,8 @@ Schur two-solve, :func:`two_solve` / :func:`eliminate`
     ``nu = H^{-1} d`` by one two-column solve, then ``s = a^T eta``,
     ``b = a^T nu / s``, ``alpha = nu - eta b`` (derivation in the
     :mod:`~lssvm_analysis.solvers.suykens` docstring).  Used by suykens
-    (lssvm-schur, lssvm-fisher; ``eliminate`` also after CG) and robust
-    (W-LSSVM, ``two_solve``).
+    (lssvm-schur, lssvm-fisher; ``eliminate`` also after CG), abe (the
+    dual, eq. 10) and robust (the W-LSSVM refit).
 Kernel system of a support set, :func:`support_system`
     Zhao & Sun's eq. (7): ``Z = [1; K(X_S, X)]``, ``H = Z Z^T + diag(0, K_SS/C)``,
     right-hand side ``Z d``, exactly symmetric.  Used by zhao_sun
@@ -298,15 +298,28 @@ def two_solve(L, a, d, precision):
     return sol[:, 0], sol[:, 1]
 
 
-def eliminate(eta, nu, a):
+def eliminate(eta, nu, a=None):
     """s = a^T eta, b = a^T nu / s, alpha = nu - eta b (Suykens 3.25); returns (alpha, b, s).
 
+    Parameters
+    ----------
+    eta, nu : (n,) arrays in the precision
+        H^{-1} a and H^{-1} d (:func:`two_solve`).
+    a : (n,) array, optional
+        The border; its products are dot products ``a @ x``.  None: the
+        all-ones border e of Abe's eq. (10) and the W-LSSVM refit, whose
+        products ``e^T x`` are summed by ``np.sum`` (pairwise summation: the
+        same sum as ``e @ x`` in another order, so the two differ in the last
+        bits; each solver keeps the order it has always used).
+
+    Notes
+    -----
     ``b`` is ``a^T nu / s`` rather than ``eta^T d / s`` (equal in exact
     arithmetic) so that the constraint row ``a^T alpha = 0`` holds to
     working accuracy (:mod:`~lssvm_analysis.solvers.suykens` docstring).
     """
-    s = a @ eta
-    b = (a @ nu) / s
+    s = np.sum(eta) if a is None else a @ eta
+    b = (np.sum(nu) if a is None else a @ nu) / s
     return nu - eta * b, b, s
 
 

@@ -73,7 +73,7 @@ from ._common import breakdown_fit, make_fit, validate_xy
 from ._registry import LAPACK_THRESHOLD, register, variant
 from .cccp_factor import SOLVES, factor_a, form_a
 from .formation import ExactProblem, exact_targets, lssvm_system_dd, weighted_ridge_dd
-from .kkt import add_ridge, bordered_matrix, two_solve
+from .kkt import add_ridge, bordered_matrix, eliminate, two_solve
 from .result import PhaseTimer
 from .sparsity import coefficient_counts
 
@@ -379,11 +379,8 @@ def _weighted_kkt_solve(K, y, C, v, prec):
     """Schur two-solve of [[0, e^T], [e, K + diag(1/(C v))]] [b; alpha] = [0; y]."""
     H = add_ridge(K.copy(), C, prec, weights=v)
     L = prec.cholesky(H, check=False)
-    eta, nu = two_solve(L, prec.asarray(np.ones(len(y))), y, prec)
-    # the border is all ones: e^T x summed by np.sum, as this solver always has (kkt.eliminate's
-    # a @ x is the same sum in another order: the coefficients would move in the last bits)
-    b = np.sum(nu) / np.sum(eta)
-    return nu - eta * b, b, (H, L)
+    alpha, b, _ = eliminate(*two_solve(L, prec.asarray(np.ones(len(y))), y, prec))
+    return alpha, b, (H, L)
 
 
 def _sample_weight(sample_weight, m):
