@@ -156,6 +156,14 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _from_target(node, package: str) -> str:
+    """The absolute name of the module a ``from ... import`` statement in ``package`` imports from."""
+    if not node.level:
+        return node.module or ""
+    base = package.split(".")[: len(package.split(".")) - node.level + 1]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def _imports(path: Path):
     """(imported module, at module level?) for every import of the package's own modules."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -164,11 +172,7 @@ def _imports(path: Path):
     top = {id(n) for n in tree.body}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
+            target = _from_target(node, package)
             if target.split(".")[0] != "lssvm_analysis":
                 continue
             mods = [target] if node.module else [f"{target}.{a.name}" for a in node.names]
@@ -302,11 +306,7 @@ def _private_uses(tree, name, modules):
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
+            target = _from_target(node, package)
             if target not in modules:
                 continue
             for a in node.names:

@@ -91,22 +91,8 @@ _SOLVE_VARIANTS = (
 # Shared: the system D z = l, the least-squares solve over kept columns
 # ---------------------------------------------------------------------------
 def lssvm_system(X, y, k, p, C, task, timer):
-    """D (L+1, L+1) and l (L+1,) of eq. (4) in the precision (Suykens' formation, :mod:`.kkt`).
-
-    Parameters
-    ----------
-    X : (L, n) array, y : (L,) array
-    k : Kernel
-    p : Precision
-    C : float > 0
-    task : {"regression", "classification"}
-    timer : PhaseTimer
-
-    Returns
-    -------
-    D : (L+1, L+1) array, l : (L+1,) array
-        In the precision.
-    """
+    """D (L+1, L+1) and l (L+1,) of eq. (4) in the precision p: Suykens' system of ``task``
+    (:func:`kkt.lssvm_matrix`, same arguments) bordered by :func:`kkt.bordered_matrix`."""
     H, a, d = lssvm_matrix(X, y, k, p, C, task, timer, peak=DENSE_PEAK)
     with timer("formation"):
         return bordered_matrix(H, a, d, p)
