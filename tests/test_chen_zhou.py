@@ -33,6 +33,7 @@ import lssvm_analysis as la
 from lssvm_analysis.solvers import chen_zhou as cz
 from lssvm_analysis.solvers import nystrom
 from lssvm_analysis.solvers import robust
+from lssvm_analysis.solvers.kkt import formed_kappa
 
 PRECISIONS = la.precisions()
 
@@ -371,7 +372,7 @@ def test_fused_and_unfused_iterations_reach_the_same_fit(precision, rng):
     assert fused[4] and plain[4]  # both converged
     assert fused[3]["n_active"] == plain[3]["n_active"]
     ups_f, ups_p = fused[0].astype(float), plain[0].astype(float)
-    kappa = cz._kappa(J, p)
+    kappa = formed_kappa(J, definite=True)
     assert np.linalg.norm(ups_f - ups_p) <= 30 * kappa * p.unit_roundoff * np.linalg.norm(ups_p)
 
 

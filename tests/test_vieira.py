@@ -43,7 +43,7 @@ def _data(L=40, seed=1):
 
 def _D(X, y, C, sigma2, precision="float64", task="classification"):
     p = la.get_precision(precision)
-    return V._system(X, y, make_kernel("rbf", sigma2=sigma2), p, C, task, PhaseTimer())
+    return V.lssvm_system(X, y, make_kernel("rbf", sigma2=sigma2), p, C, task, PhaseTimer())
 
 
 # --------------------------------------------------------------------------- MRSR
@@ -164,14 +164,14 @@ def _ls_errors(C, sigma2, k, precision):
     D, l = _D(X, y, C, sigma2, precision)
     with mp.context():
         Dm, lm = mp.asarray(D), mp.asarray(l)  # the exact LS solution of the D formed in p
-        zr = V._solve_kept(Dm, lm, cols, mp, "lstsq")
+        zr = V.solve_kept(Dm, lm, cols, mp, "lstsq")
         z_ref, r = mp.to_float64(zr), mp.to_float64(lm - Dm[:, cols] @ zr)
     s = np.linalg.svd(p.to_float64(D)[:, cols], compute_uv=False)
     kappa, rho = s[0] / s[-1], np.linalg.norm(r) / (s[0] * np.linalg.norm(z_ref))
     out = {}
     for solve in ("lstsq", "normal-equations"):
         try:
-            z = p.to_float64(V._solve_kept(D, l, cols, p, solve))
+            z = p.to_float64(V.solve_kept(D, l, cols, p, solve))
             out[solve] = np.linalg.norm(z - z_ref) / np.linalg.norm(z_ref)
         except (la.CholeskyBreakdownError, np.linalg.LinAlgError):
             out[solve] = np.nan
