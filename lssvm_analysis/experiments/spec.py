@@ -20,7 +20,8 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 import numpy as np
-from ..core._validation import short_repr as _short
+
+from ..core._validation import short_repr
 from .kinds import get_task_kind
 
 __all__ = ["SPEC_VERSION", "INPUT_COLUMNS", "SweepSpec", "Task", "canonical_json"]
