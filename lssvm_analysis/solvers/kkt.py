@@ -20,8 +20,8 @@ Ridge, :func:`ridge` / :func:`add_ridge` / :func:`add_ridge_symmetric`
     ``add_ridge_symmetric`` copies the lower triangle to the upper after
     the ridge (an exactly symmetric matrix for Abe's eq. 7 and eq. 11).
     Used by suykens (every dense solver), vieira (through
-    :func:`lssvm_matrix`), robust (W-LSSVM), fixed_size (eq. of the
-    Nystrom ridge ``Phi^T Phi + I/C``), abe (eq. 7 and 11),
+    :func:`lssvm_matrix`), robust (W-LSSVM), fixed_size (the Nystrom
+    primal ridge ``Phi^T Phi + I/C``), abe (eq. 7 and 11),
     analysis.conditioning.suykens, analysis.validation and
     experiments.crossover_timing.
 Bordered KKT, :func:`bordered_shell` / :func:`set_border` / :func:`bordered_rhs` / :func:`bordered_matrix`
