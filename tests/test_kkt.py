@@ -86,14 +86,19 @@ def test_two_solve_and_eliminate_solve_the_bordered_system(precision, rng, borde
 
 
 def test_formed_kappa_reads_definite_matrices_as_such(rng):
-    """definite=True: lambda_max / lambda_min, inf when the smallest computed eigenvalue is <= 0;
-    otherwise kappa2's max |lambda| / min |lambda| (singular values for a non-symmetric A)."""
+    """definite=True: lambda_max / lambda_min, inf when the smallest computed eigenvalue is <= 0
+    (or lambda_max / |lambda_min| with indefinite="magnitude"); otherwise kappa2's
+    max |lambda| / min |lambda| (singular values for a non-symmetric A).  Eigenvalues of a 3 x 3
+    rotated diagonal are exact to ~1e-15 relative, hence rel=1e-12."""
     A = np.diag([4.0, 2.0, 1.0])
     assert kkt.formed_kappa(A, definite=True) == 4.0 == kkt.formed_kappa(A)
     Q, _ = np.linalg.qr(rng.standard_normal((3, 3)))
     M = Q @ np.diag([4.0, 2.0, -1.0]) @ Q.T
     M = (M + M.T) / 2
     assert kkt.formed_kappa(M, definite=True) == np.inf
+    assert kkt.formed_kappa(M, definite=True, indefinite="magnitude") == pytest.approx(4.0, rel=1e-12)
+    with pytest.raises(ValueError, match="indefinite='abs'"):
+        kkt.formed_kappa(M, definite=True, indefinite="abs")
     assert kkt.formed_kappa(M) == pytest.approx(4.0, rel=1e-12)  # |eigenvalues|: 4 / 1
     R = np.triu(rng.standard_normal((4, 4))) + 4 * np.eye(4)
     sv = np.linalg.svd(R, compute_uv=False)

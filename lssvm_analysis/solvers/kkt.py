@@ -50,7 +50,7 @@ Kernel system of a support set, :func:`support_system`
 Condition of what was formed, :func:`formed_kappa`
     kappa_2 of a matrix as a solver formed it (rounded to float64, no mp
     escalation: a diagnostic of the fit, not a certified value), through
-    :func:`~lssvm_analysis.core.linalg.kappa2`, with the positive-definite
+    :func:`~lssvm_analysis.core.condition.kappa2`, with the positive-definite
     reading for matrices that were formed to be SPD.  Used by vieira
     (cond(D_k) path), chen_zhou (kappa of J), experiments.kinds_vieira and
     experiments.kinds_zhao_sun.
@@ -356,7 +356,7 @@ def support_system(X, d, S, kernel, C, p):
 # ---------------------------------------------------------------------------
 # kappa_2 of what was formed
 # ---------------------------------------------------------------------------
-def formed_kappa(A, *, definite=False) -> float:
+def formed_kappa(A, *, definite=False, indefinite="inf") -> float:
     """kappa_2 of a matrix as formed in the working precision (a diagnostic, float64 values).
 
     Parameters
@@ -365,13 +365,19 @@ def formed_kappa(A, *, definite=False) -> float:
         Rounded to float64 (exact for float32).
     definite : bool
         A was formed to be symmetric positive definite (a Gram matrix, a
-        ridge system): kappa = lambda_max / lambda_min of the float64
-        eigenvalues of its lower triangle (what LAPACK's Cholesky reads),
-        and inf when the smallest computed eigenvalue is <= 0 (as formed
-        it is not positive definite to float64's resolution).  Otherwise
-        :func:`~lssvm_analysis.core.linalg.kappa2` without mp escalation
-        (eigenvalues of a symmetric A, singular values of any other;
-        inf when singular).
+        ridge system): kappa = lambda_max / lambda_min, the algebraic
+        extremes of the float64 eigenvalues of its lower triangle (what
+        LAPACK's Cholesky reads).  Otherwise
+        :func:`~lssvm_analysis.core.condition.kappa2` without mp escalation:
+        max |lambda| / min |lambda| of a symmetric A, sigma_max / sigma_min
+        of any other; inf when singular.
+    indefinite : {"inf", "magnitude"}
+        With ``definite``, what a computed lambda_min <= 0 (rounding made the
+        formed matrix indefinite to float64's resolution) gives: inf, "not
+        positive definite as formed" (chen_zhou's J, Vieira's Gram matrices),
+        or lambda_max / |lambda_min|, the size of that rounding relative to
+        lambda_max (where cond(H) saturates at ~1/u: Zhao & Sun's H);
+        lambda_min = 0 gives inf either way.
 
     Returns
     -------
@@ -381,10 +387,15 @@ def formed_kappa(A, *, definite=False) -> float:
     -----
     One O(n^3) float64 eigen- or singular-value computation; the smallest
     value carries an absolute error ~ p(n) u64 ||A||_2 (Weyl), so values
-    beyond ~1e14 are not resolved (:class:`Kappa2` ``resolved`` says so when
-    the full estimate is needed: call :func:`kappa2` instead).
+    beyond ~1e14 are not resolved (call
+    :func:`~lssvm_analysis.core.condition.kappa2` for the escalated estimate
+    and its ``resolved`` flag).
     """
     if not definite:
         return kappa2(A, escalate=False).value
+    if indefinite not in ("inf", "magnitude"):
+        raise ValueError(f"expected indefinite in ('inf', 'magnitude'), got indefinite={indefinite!r}")
     ev = np.linalg.eigvalsh(precision_of(A).to_float64(A))
-    return float(ev[-1] / ev[0]) if ev[0] > 0 else math.inf
+    if ev[0] > 0 or (indefinite == "magnitude" and ev[0] != 0):
+        return float(ev[-1] / abs(ev[0]))
+    return math.inf
