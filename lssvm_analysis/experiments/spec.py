@@ -20,8 +20,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 import numpy as np
-
-from ..core._validation import short_repr
+from ..core._validation import short_repr as _short
 from .kinds import get_task_kind
 
 __all__ = ["SPEC_VERSION", "INPUT_COLUMNS", "SweepSpec", "Task", "canonical_json"]
@@ -61,7 +60,7 @@ def json_scalar(value, where: str):
     if isinstance(value, numbers.Real) and not isinstance(value, np.longdouble):
         return float(value)
     raise TypeError(f"expected a JSON scalar (None, bool, int, float, str) for {where}, "
-                    f"got {where}={short_repr(value)} of type {type(value).__name__}")
+                    f"got {where}={_short(value)} of type {type(value).__name__}")
 
 
 def _json_value(value, where: str):
@@ -84,12 +83,12 @@ def _freeze(mapping: Mapping) -> Mapping:
 
 def _names(value, what: str, *, allow_empty: bool = True) -> tuple:
     if isinstance(value, str) or not isinstance(value, (list, tuple)):
-        raise TypeError(f"expected a list of {what} names, got {what}s={short_repr(value)}")
+        raise TypeError(f"expected a list of {what} names, got {what}s={_short(value)}")
     for v in value:
         if not isinstance(v, str) or not v:
-            raise TypeError(f"expected non-empty str {what} names, got {what}s={short_repr(value)}")
+            raise TypeError(f"expected non-empty str {what} names, got {what}s={_short(value)}")
     if len(set(value)) != len(value):
-        raise ValueError(f"expected distinct {what} names, got {what}s={short_repr(value)}")
+        raise ValueError(f"expected distinct {what} names, got {what}s={_short(value)}")
     if not value and not allow_empty:
         raise ValueError(f"expected at least one {what}, got {what}s=[]")
     return tuple(value)
@@ -107,16 +106,16 @@ def _dataset_entry(entry) -> tuple[str, Mapping]:
         name, kw = entry
     else:
         raise TypeError("expected a dataset entry 'name', ('name', {kw}) or {'name': ..., **kw}, "
-                        f"got datasets entry {short_repr(entry)}")
+                        f"got datasets entry {_short(entry)}")
     if "seed" in kw:
         raise ValueError(f"expected the seed in SweepSpec.seeds, not in the dataset keywords, "
-                         f"got datasets entry {short_repr(entry)}")
+                         f"got datasets entry {_short(entry)}")
     return name, _freeze(_json_value(dict(kw), f"dataset_kw of {name!r}"))
 
 
 def _grid(grid) -> Mapping:
     if not isinstance(grid, Mapping):
-        raise TypeError(f"expected a mapping name -> list of values for grid, got grid={short_repr(grid)}")
+        raise TypeError(f"expected a mapping name -> list of values for grid, got grid={_short(grid)}")
     out = {}
     for name, values in grid.items():
         if not isinstance(name, str) or not name:
@@ -126,7 +125,7 @@ def _grid(grid) -> Mapping:
                              f"{sorted(RESERVED)} or time_*, got grid key {name!r}")
         if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__iter__"):
             raise TypeError(f"expected a list of values for grid[{name!r}], "
-                            f"got grid[{name!r}]={short_repr(values)}")
+                            f"got grid[{name!r}]={_short(values)}")
         vals = tuple(json_scalar(v, f"grid[{name!r}]") for v in values)
         if not vals:
             raise ValueError(f"expected at least one value in grid[{name!r}], got grid[{name!r}]=[]")
@@ -136,17 +135,17 @@ def _grid(grid) -> Mapping:
 
 def _seeds(seeds) -> tuple:
     if isinstance(seeds, (str, bytes)) or not hasattr(seeds, "__iter__"):
-        raise TypeError(f"expected a list of int seeds, got seeds={short_repr(seeds)}")
+        raise TypeError(f"expected a list of int seeds, got seeds={_short(seeds)}")
     out = []
     for s in seeds:
         if s is not None and (isinstance(s, (bool, np.bool_)) or not isinstance(s, numbers.Integral)
                               or s < 0):
-            raise TypeError(f"expected non-negative int seeds (or None), got seeds={short_repr(seeds)}")
+            raise TypeError(f"expected non-negative int seeds (or None), got seeds={_short(seeds)}")
         out.append(None if s is None else int(s))
     if not out:
         raise ValueError("expected at least one seed, got seeds=[]")
     if len(set(out)) != len(out):
-        raise ValueError(f"expected distinct seeds, got seeds={short_repr(seeds)}")
+        raise ValueError(f"expected distinct seeds, got seeds={_short(seeds)}")
     return tuple(out)
 
 
@@ -264,11 +263,11 @@ class SweepSpec:
 
     def __post_init__(self):
         if not isinstance(self.name, str) or not self.name.strip():
-            raise TypeError(f"expected a non-empty str for name, got name={short_repr(self.name)}")
+            raise TypeError(f"expected a non-empty str for name, got name={_short(self.name)}")
         if not isinstance(self.kind, str) or not self.kind:
-            raise TypeError(f"expected a task kind name (str), got kind={short_repr(self.kind)}")
+            raise TypeError(f"expected a task kind name (str), got kind={_short(self.kind)}")
         if isinstance(self.datasets, (str, bytes)) or not isinstance(self.datasets, (list, tuple)):
-            raise TypeError(f"expected a list of datasets, got datasets={short_repr(self.datasets)}")
+            raise TypeError(f"expected a list of datasets, got datasets={_short(self.datasets)}")
         sets = object.__setattr__
         sets(self, "solvers", _names(self.solvers, "solver"))
         sets(self, "precisions", _names(self.precisions, "precision"))
@@ -276,7 +275,7 @@ class SweepSpec:
         sets(self, "grid", _grid(self.grid))
         sets(self, "seeds", _seeds(self.seeds))
         if not isinstance(self.options, Mapping):
-            raise TypeError(f"expected a mapping for options, got options={short_repr(self.options)}")
+            raise TypeError(f"expected a mapping for options, got options={_short(self.options)}")
         sets(self, "options", _freeze(_json_value(dict(self.options), "options")))
 
     def __hash__(self):
