@@ -90,10 +90,11 @@ _SOLVE_VARIANTS = (
 # ---------------------------------------------------------------------------
 # Shared: the system D z = l, the least-squares solve over kept columns
 # ---------------------------------------------------------------------------
-def lssvm_system(X, y, k, p, C, task, timer):
+def lssvm_system(X, y, k, p, C, task, timer, *, peak=DENSE_PEAK):
     """D (L+1, L+1) and l (L+1,) of eq. (4) in the precision p: Suykens' system of ``task``
-    (:func:`kkt.lssvm_matrix`, same arguments) bordered by :func:`kkt.bordered_matrix`."""
-    H, a, d = lssvm_matrix(X, y, k, p, C, task, timer, peak=DENSE_PEAK)
+    (:func:`kkt.lssvm_matrix`, same arguments; ``peak`` is checked before the kernel) bordered
+    by :func:`kkt.bordered_matrix`."""
+    H, a, d = lssvm_matrix(X, y, k, p, C, task, timer, peak=peak)
     with timer("formation"):
         return bordered_matrix(H, a, d, p)
 
