@@ -289,3 +289,18 @@ def test_one_fit_per_family_agrees(name, rng):
     assert _diff(coef[0], coef[1]) / den <= 60 * kappa * U
     if fits[1].bias_ is not None:
         assert abs(float(fits[0].bias_) - float(fits[1].bias_)) <= 60 * kappa * U * max(den, 1.0)
+
+
+def test_to_float64_rounds_each_entry_as_float_does():
+    """_flint.to_float64 (listed in its __all__ and called by MPPrecision.to_float64, which fell
+    back to entry-by-entry float() while it was missing) must equal float(mpf) bit for bit:
+    both round to nearest, including overflow to inf, underflow to 0, and NaN."""
+    from lssvm_analysis.core import _flint
+    p = la.get_precision("mp50")
+    rng = np.random.default_rng(7)
+    x = p.asarray(rng.standard_normal((40, 40)) * 10.0 ** rng.integers(-300, 300, (40, 40)))
+    x = x / p.asarray(np.full((40, 40), 3.0))     # 50-digit entries: the rounding is exercised
+    x[0, :6] = [p.ctx.mpf(0), p.ctx.inf, -p.ctx.inf, p.ctx.mpf("1e400"), p.ctx.mpf("-1e-400"), p.ctx.nan]
+    got = _flint.to_float64(x)
+    want = np.array([float(v) for v in x.flat]).reshape(x.shape)
+    assert np.array_equal(got, want, equal_nan=True) and np.array_equal(p.to_float64(x), want, equal_nan=True)

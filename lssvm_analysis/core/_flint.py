@@ -64,7 +64,7 @@ from itertools import repeat, starmap
 import flint
 import numpy as np
 from flint import acb_mat, arb, arb_mat, fmpz, fmpz_mat
-from mpmath.libmp import BACKEND, from_man_exp
+from mpmath.libmp import BACKEND, from_man_exp, to_float as _to_float
 
 if BACKEND == "gmpy":   # mpmath's own normalizer in C: (sign, man, exp, bc) of man 2^exp, exact
     from gmpy2 import _mpmath_create as _create
@@ -207,6 +207,18 @@ def from_float64(a: np.ndarray, ctx) -> np.ndarray:
         idx = np.flatnonzero(~finite.ravel())
         flat[idx] = [ctx.mpf(float(x)) for x in a.ravel()[idx]]
     return out
+
+
+def to_float64(a: np.ndarray) -> np.ndarray:
+    """float64 array of an object array of mpf, each entry rounded to nearest (as ``float(mpf)``).
+
+    Reads each entry's ``_mpf_`` tuple directly (no mpf method call); an entry that is not an
+    mpf raises AttributeError, and the caller converts entry by entry instead.
+    """
+    a = np.asarray(a)
+    flat = a.reshape(-1)
+    out = np.fromiter((_to_float(v._mpf_, False, "n") for v in flat), dtype=np.float64, count=flat.size)
+    return out.reshape(a.shape)
 
 
 def to_objects(M: arb_mat, ctx, *, lower: bool = False, zero=None, shape=None) -> np.ndarray:
