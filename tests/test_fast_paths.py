@@ -308,50 +308,6 @@ def test_lssvm_cg_keeps_both_histories(rng):
         assert len(fit.history[f"{name}_V"]) == d[f"iterations_{name}"] + 1
 
 
-# -- peak memory of the dense fits ----------------------------------------------------------
-@pytest.mark.parametrize("solver", [n for n in la.solvers() if la.get_solver(n).peak is not None])
-def test_declared_peak_memory_holds_the_measured_peak(solver, rng):
-    """The registry's PeakMemory of a solver against its tracemalloc peak (NumPy reports its
-    allocations to it), float64, N = 1000: the memory guard uses the declaration, so it must hold
-    the measurement (measured <= declared) without the old guard's caution (declared <= measured
-    + 0.02 * 8 (N+1)^2 + the declared fixed bytes: 1.5 words per entry refused n = 45,000 that
-    needed 1.01).
-    """
-    import tracemalloc
-
-    n = 1000
-    info = la.get_solver(solver)
-    pb = info.example_problem(n=n, rng=rng)
-    la.fit(solver, pb.X[:50], pb.y[:50], **pb.params)  # warm caches (LAPACK handles, imports)
-    tracemalloc.start()
-    try:
-        la.fit(solver, pb.X, pb.y, **pb.params)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    declared = info.peak.words(n, "float64") * 8
-    entries = 8 * (n + 1) ** 2
-    assert peak <= declared, (peak / entries, info.peak)
-    assert declared <= peak + 0.02 * entries + info.peak.fixed_bytes, (peak / entries, info.peak)
-
-
-def test_memory_guard_refuses_from_the_declared_peak(monkeypatch):
-    """The guard's message is the declared peak's bytes: n = 45,000 float64 with DENSE_PEAK asks
-    (45,001^2 + 2^17) words = 15.1 GiB, not the 22.6 GiB of 1.5 words per entry."""
-    import psutil
-
-    from lssvm_analysis.core.exceptions import InsufficientMemoryError
-
-    n = 45_000
-    need = la.get_solver("lssvm-schur").peak.words(n, "float64") * 8
-    avail = type("VM", (), {"available": int(need) - 1})()
-    monkeypatch.setattr(psutil, "virtual_memory", lambda: avail)
-    X = np.zeros((n, 1))
-    with pytest.raises(InsufficientMemoryError) as err:
-        la.fit("lssvm-schur", X, np.zeros(n), C=1.0, sigma2=1.0)
-    assert err.value.bytes_needed == int(np.ceil(need)) and abs(need / 2 ** 30 - 15.09) < 0.01
-
-
 def test_kernel_keeps_dataclass_semantics():
     k = la.Kernel("rbf", {"sigma2": 2.0})
     assert k.formation == "gemm"

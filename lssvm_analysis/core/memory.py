@@ -1,7 +1,8 @@
 """Up-front memory check: a fit estimates its peak before allocating it.
 
-A dense fit of n points holds a few n x n arrays at its peak; each solver
-knows how many (its own count, in words of its precision).
+A fit of n points holds a few n x n (or n x r) arrays at its peak; each
+solver family declares how many, measured (:class:`PeakMemory`, words of its
+precision as a function of its sizes).
 :func:`ensure_memory` turns that count into bytes and compares it with the
 memory the system has available now (``psutil.virtual_memory().available``),
 so that an impossible problem fails in microseconds with a message naming n,
@@ -10,27 +11,42 @@ deep inside the kernel after minutes of work.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+import mpmath
 import numpy as np
 import psutil
 
 from .exceptions import InsufficientMemoryError
 from .precision import get_precision
 
-__all__ = ["bytes_per_word", "estimate_bytes", "ensure_memory", "PeakMemory"]
+__all__ = ["bytes_per_word", "estimate_bytes", "ensure_memory", "PeakMemory", "PeakTerms", "SOFTWARE", "traced_peak", "traced_bytes_per_word"]
 
-#: Bytes of one mpf entry of an object array beyond its 8-byte pointer: the
-#: mpf object with its tuple (~ 150 bytes measured with sys.getsizeof on
-#: CPython 3.11) plus the mantissa, digits * log2(10) / 8 bytes.
-_MP_OBJECT_BYTES = 150
+#: Bytes tracemalloc sees per mpf entry of an object array, its 8-byte pointer included: the mpf,
+#: its ``_mpf_`` tuple, the gmpy2 mpz object of the mantissa and the exponent.  Measured with a
+#: list of 10,000 distinct mpf (CPython 3.11, mpmath's gmpy backend): 225.7 to 253.7 bytes for
+#: dps 15 to 1000, stepping with the allocator's size classes, not with the digits; the largest.
+#: (The previous estimate, 8 + 150 + the mantissa bytes, was below it: sys.getsizeof of the mpf
+#: alone, 72 bytes, leaves out its tuple and the mpz.)
+_MP_TRACED_BYTES = 254
+#: GMP allocates an mpz's limbs with its own malloc, which tracemalloc does not see: 8 bytes per
+#: 64 bits of the working precision plus malloc's 16-byte chunk header.
+_LIMB_BYTES, _MALLOC_HEADER = 8, 16
+
+
+def traced_bytes_per_word(precision) -> int:
+    """The bytes of one array entry that tracemalloc sees (mpN: all but the mantissa's GMP limbs)."""
+    p = get_precision(precision)
+    return _MP_TRACED_BYTES if p.dtype == object else int(p.dtype.itemsize)
 
 
 def bytes_per_word(precision) -> int:
-    """Bytes one array entry takes in the precision (mpN: pointer + mpf object + mantissa)."""
+    """Bytes one array entry takes in the precision (mpN: pointer, mpf, tuple, mpz, and its limbs)."""
     p = get_precision(precision)
     if p.dtype == object:
-        return 8 + _MP_OBJECT_BYTES + int(np.ceil(getattr(p, "dps", 50) * np.log2(10) / 8))
+        bits = mpmath.libmp.dps_to_prec(getattr(p, "dps", 50))
+        return _MP_TRACED_BYTES + _LIMB_BYTES * -(-bits // 64) + _MALLOC_HEADER
     return int(p.dtype.itemsize)
 
 
@@ -77,35 +93,153 @@ def ensure_memory(n: int, words: float, precision, *, what: str = "fit") -> int:
 
 
 @dataclass(frozen=True)
-class PeakMemory:
-    """The measured peak of a solver family's fit: ``words_per_entry (n+1)^2`` words plus ``fixed_bytes``.
+class PeakTerms:
+    """Words of one precision a fit holds at its peak, as a polynomial in its sizes.
 
-    Declared once per family, held by the solver registry (``SolverInfo.peak``) and used by the
-    family's up-front guard; ``tests/test_fast_paths.py`` measures every declared peak (tracemalloc,
-    NumPy's allocations, the quantity the asv ``DenseFloor.track_peak_words_over_m2`` benchmark
-    tracks) and requires the declaration to hold it without exceeding it by more than 2% of
-    8 (n+1)^2 bytes: a guard that assumed 1.5 words per entry refused n = 45,000 as needing
-    22.6 GiB when the fit peaks at 1.01 words (~16 GB).  The process's own memory (interpreter,
-    libraries) is not counted: it is already outside ``available``.
+    ``n2 (n+1)^2 + nr (n+1) r + r2 r^2 + n1 (n+1)`` words, with n the training
+    points and r the family's second size (support size, rank, selected
+    features; 0 for the dense families).  The coefficients are measured
+    (:class:`PeakMemory`), not counted from the code: temporaries in another
+    dtype (a float64 kernel under a float32 fit, a float64 copy of a
+    longdouble matrix) make the word count of one precision differ from
+    another's.
+    """
+
+    n2: float = 0.0
+    nr: float = 0.0
+    r2: float = 0.0
+    n1: float = 0.0
+
+    def words(self, n: int, r: int = 0) -> float:
+        """The peak in words for n points and second size r."""
+        m = n + 1
+        return self.n2 * m * m + self.nr * m * r + self.r2 * r * r + self.n1 * m
+
+
+#: The key of :attr:`PeakMemory.terms` that holds for every software (mpN) precision.
+SOFTWARE = "mp"
+
+
+@dataclass(frozen=True)
+class PeakMemory:
+    """The measured peak memory of a solver family's fit, per precision.
+
+    Declared once per family, held by the solver registry (``SolverInfo.peak``)
+    and used by the family's up-front guard (:meth:`ensure`, before the fit
+    allocates).  The bytes are ``bytes_per_word(p) * terms[p].words(n, r) +
+    fixed_bytes + untraced_bytes``.  ``tests/test_peak_memory.py`` measures every
+    declared peak at two sizes in each precision (tracemalloc of
+    NumPy's allocations, the quantity the asv ``SolverFit.peakmem_fit`` and
+    ``PeakOverDeclared.track_peak_over_declared`` benchmarks track) and requires
+    the declaration to hold the measurement without exceeding it by more than
+    a stated margin: a guard that assumed 1.5 words per entry refused n = 45,000
+    as needing 22.6 GiB when the fit peaks at 1.01 words (~16 GB).  The
+    process's own memory (interpreter, libraries) is not counted: it is
+    already outside ``available``.
 
     Attributes
     ----------
-    words_per_entry : float
-        Words of the precision per entry of the (n+1) x (n+1) matrix the fit forms.
+    terms : mapping of str to PeakTerms or tuple of PeakTerms
+        By precision name (registered hardware precisions); the key
+        :data:`SOFTWARE` holds for every mpN precision, in its words
+        (entries: :func:`bytes_per_word`, pointer, mpf, tuple, mpz and limbs).  A tuple
+        is one PeakTerms per phase of the fit whose peak depends on the sizes
+        differently (e.g. a selection holding 2 n^2 + 2 n r, then a
+        formation holding 2.5 n^2): the peak is the largest.
     fixed_bytes : int
         Size-independent temporaries (GEMM blocks of the kernel, index arrays).
+    untraced_bytes : int
+        Memory the fit holds outside NumPy, which tracemalloc does not see
+        (LIBSVM's kernel cache): counted by the guard, not by the test.
+    r : str
+        What r is for this family: the key of the fit's ``params`` (else its
+        ``diagnostics``) that holds it, e.g. "n_support" or "N"; "" when the
+        peak depends on n alone (:meth:`r_of`).
     measured : str
-        Where the figure comes from.
+        Where the figures come from.
     """
 
-    words_per_entry: float
+    terms: Mapping[str, PeakTerms]
     fixed_bytes: int = 2 ** 20
+    untraced_bytes: int = 0
+    r: str = ""
     measured: str = ""
 
-    def words(self, n: int, precision) -> float:
-        """The peak in words of ``precision`` for n points."""
-        return self.words_per_entry * (n + 1) ** 2 + self.fixed_bytes / bytes_per_word(precision)
+    def terms_for(self, precision) -> tuple:
+        """The phases' terms of ``precision`` (an mpN precision: the :data:`SOFTWARE` terms)."""
+        p = get_precision(precision)
+        key = p.name if p.hardware or p.name in self.terms else SOFTWARE
+        if key not in self.terms:
+            raise ValueError(f"expected a precision in {sorted(self.terms)} for this peak, got "
+                             f"precision={p.name!r}")
+        terms = self.terms[key]
+        return terms if isinstance(terms, tuple) else (terms,)
 
-    def ensure(self, n: int, precision, *, what: str) -> int:
-        """:func:`ensure_memory` for this peak."""
-        return ensure_memory(n, self.words(n, precision), precision, what=what)
+    def size_words(self, n: int, precision, *, r: int = 0) -> float:
+        """The size-dependent part of the peak: the largest phase's words, without the fixed bytes."""
+        return max(t.words(n, r) for t in self.terms_for(precision))
+
+    def words(self, n: int, precision, *, r: int = 0) -> float:
+        """The peak in words of ``precision`` for n points (and second size r)."""
+        extra = (self.fixed_bytes + self.untraced_bytes) / bytes_per_word(precision)
+        return self.size_words(n, precision, r=r) + extra
+
+    def traced_bytes(self, n: int, precision, *, r: int = 0) -> float:
+        """The part of the peak tracemalloc sees: no ``untraced_bytes``, no mpN mantissa limbs."""
+        return self.size_words(n, precision, r=r) * traced_bytes_per_word(precision) + self.fixed_bytes
+
+    def largest_n(self, budget_bytes: float, precision, *, r: int = 0) -> int:
+        """The largest n whose declared peak fits in ``budget_bytes`` (0 if none does).
+
+        Bisection on n (the peak grows with n): e.g. the m at which a dense
+        baseline reaches Chen & Zhou's 8 GiB.
+        """
+        fits = lambda n: estimate_bytes(self.words(n, precision, r=r), precision) <= budget_bytes  # noqa: E731
+        if not fits(1):
+            return 0
+        lo, hi = 1, 2
+        while fits(hi):
+            lo, hi = hi, 2 * hi
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+        return lo
+
+    def r_of(self, fit) -> int:
+        """The second size r of a finished fit: ``params[r]``, else ``diagnostics[r]``, else its support size."""
+        if not self.r:
+            return 0
+        for source in (fit.params, fit.diagnostics):
+            if source.get(self.r) is not None:
+                return int(source[self.r])
+        return 0 if fit.support_ is None else len(fit.support_)
+
+    def ensure(self, n: int, precision, *, what: str, r: int = 0) -> int:
+        """:func:`ensure_memory` for this peak: InsufficientMemoryError naming n and the precision."""
+        sizes = f" ({self.r} = {r})" if self.r else ""
+        return ensure_memory(n, self.words(n, precision, r=r), precision, what=what + sizes)
+
+
+def traced_peak(func, *args, **kwargs) -> tuple:
+    """``(func(*args, **kwargs), peak bytes)``: the peak of the allocations tracemalloc sees during the call.
+
+    NumPy reports its array allocations to tracemalloc, so this is the peak
+    of the arrays (and Python objects, mpf entries included) the call holds
+    at once, above what was allocated before it; memory allocated outside
+    Python's and NumPy's allocators (LIBSVM's cache, BLAS buffers) is not
+    seen.  The quantity :class:`PeakMemory` declares and the asv
+    ``track_peak_*`` benchmarks report.  tracemalloc slows allocation-heavy
+    code (mpN) by a few times while it runs.
+    """
+    import tracemalloc
+
+    if tracemalloc.is_tracing():
+        raise RuntimeError("expected tracemalloc not tracing already (a peak inside another trace is "
+                           "not reset), got tracemalloc.is_tracing() = True")
+    tracemalloc.start()
+    try:
+        out = func(*args, **kwargs)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return out, int(peak)

@@ -197,10 +197,11 @@ class SolverInfo:
         (the report's headline) is measured against it.  None: no exact
         model (the fit's rows say so, with ``exact_note``).
     peak : PeakMemory or None
-        The measured peak memory of a fit as a multiple of the (n+1)^2 matrix
-        it forms (declared by the family, used by its up-front memory guard,
-        checked against a measurement by the tests); None where the peak is
-        not such a multiple (reduced and iterative solvers).
+        The measured peak memory of a fit, per precision, as a function of n
+        and the family's second size r (support size, rank, selected
+        features): declared once by the family, used by its up-front memory
+        guard (``peak.ensure``), checked against a tracemalloc measurement by
+        ``tests/test_fast_paths.py``.
     exact_note : str
         Why a solver has no ``exact_model`` hook (one sentence, recorded in
         the fit rows' ``exact_note``); empty for a solver with a hook.

@@ -20,6 +20,7 @@ from ..core.condest import matrix_conditioning
 from ..core._validation import as_rng, check_bool, check_int
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import make_fit, validate_xy
+from .peaks import RR_PEAK
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, fit_params, register, variant
 from .formation import reduced_lssvr_problem
 from .result import PhaseTimer
@@ -417,7 +418,7 @@ def _diagnostics(log, order, stop, update, theta, n_candidates):
           ladder=(LadderKnob("n_support", SUPPORT_FRACTIONS, per_point=True, fixed={"tol": 0.0},
                              note="|S| = n_support, with tol = 0 so that the greedy selection runs to |S| "
                                   "instead of stopping on the objective's decrease: kappa of the reduced "
-                                  "system grows with |S| as for reduced-lssvr"),))
+                                  "system grows with |S| as for reduced-lssvr"),), peak=RR_PEAK)
 def fit_rr_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", n_support=None, tol=1e-4, update="cholesky", schur_tol=None,
                  n_candidates=None, rng=None, drift=True):
@@ -486,6 +487,7 @@ def fit_rr_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
     params = {"C": C, "task": task, "kernel": k.name, **k.params, "tol": tol, "update": update,
               "n_support": n_support, "schur_tol": schur_tol, "n_candidates": n_candidates}
     gen = as_rng("rng", rng)
+    RR_PEAK.ensure(X.shape[0], p, r=n_max, what="rr-lssvr")
     with p.context():
         with timer("kernel"):
             K = k(X, precision=p)

@@ -71,12 +71,12 @@ from ..core._validation import check_open_interval
 from ..core.condest import cholesky_conditioning
 from ..core.exceptions import CholeskyBreakdownError
 from ..core.incomplete_cholesky import thresholded_cholesky
-from ..core.memory import ensure_memory
 from ..core.precision import get_precision, precision_of
 from .formation import reduced_lssvr_problem
 from .kkt import add_ridge_symmetric, bordered_matrix, eliminate, two_solve
 from .result import PhaseTimer
 from ._common import breakdown_fit, make_fit, validate_xy
+from .peaks import ELS_DUAL_PEAK, ELS_PRIMAL_PEAK
 from ._registry import get_solver, register, variant
 
 __all__ = ["fit_els_primal", "fit_els_dual", "FORMATIONS", "FEATURE_MAPS"]
@@ -115,8 +115,15 @@ def _validate(X, y, *, precision, C, kernel, sigma2, degree, t, eta, feature_map
     return X, y, k, p
 
 
-def _embed(X, k, eta, p, feature_map, timer):
-    """Select the support vectors and map the training data: (selection, H_m in p)."""
+def _embed(X, k, eta, p, feature_map, timer, peak, what):
+    """Select the support vectors and map the training data: (selection, H_m in p).
+
+    ``peak`` (the solver's registered PeakMemory, r = N selected columns) is
+    checked first with r = 0: the M^2 part, which every selection holds.  The
+    N-dependent part is allocated when the selection copies its N kept columns,
+    before N is known to anyone; the dual checks it with the selected N before
+    it forms Omega_e."""
+    peak.ensure(X.shape[0], p, r=0, what=what)
     with timer("selection"):
         sel = thresholded_cholesky(X, k, eta, precision=p)
     if len(sel.indices) == 0:
@@ -234,7 +241,8 @@ def _rebuild(X, y, fit, params):
     opts.update({n: v for n, v in params.items() if n != "precision"})
     X, y, k, p = _validate(X, y, precision=fit.precision, **opts)
     with p.context():
-        sel, H = _embed(X, k, opts["eta"], p, opts["feature_map"], PhaseTimer())
+        sel, H = _embed(X, k, opts["eta"], p, opts["feature_map"], PhaseTimer(), ELS_PRIMAL_PEAK,
+                        f"{fit.solver} (selection)")
     if not np.array_equal(sel.indices, fit.support_):
         raise ValueError("expected the parameters the fit ran with: the selection gives "
                          f"{len(sel.indices)} support vectors, the fit has {fit.n_support}")
@@ -342,7 +350,7 @@ def _dual_conformance(X, y, fit, **params):
 # --------------------------------------------------------------------------- #
 @register("els-primal", tasks=("regression",), paper="abe", equations="(1)-(2), (6)-(7)",
           system=_primal_conformance, variants=_FORMATION_VARIANTS,
-          example=_example_eta, exact_model=exact_els_model)
+          example=_example_eta, exact_model=exact_els_model, peak=ELS_PRIMAL_PEAK)
 def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                    eta=1e-3, formation="blas3", feature_map="kernel"):
     """Primal LS SVR in the empirical feature space (Abe's PrLS SVR, eq. 6-7).
@@ -397,7 +405,7 @@ def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0
     timer = PhaseTimer()
     params = _params(C, k, eta, feature_map, formation)
     with p.context():
-        sel, H = _embed(X, k, eta, p, feature_map, timer)
+        sel, H = _embed(X, k, eta, p, feature_map, timer, ELS_PRIMAL_PEAK, "els-primal")
         M, N = H.shape
         diag = {**_base_diagnostics(sel, M, N), "formation": formation, "feature_map": feature_map}
         with timer("formation"):
@@ -423,7 +431,7 @@ def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0
 
 @register("els-dual", tasks=("regression",), paper="abe", equations="(1)-(2), (9)-(11)",
           system=_dual_conformance, example=_example_eta,
-          exact_model=exact_els_model)
+          exact_model=exact_els_model, peak=ELS_DUAL_PEAK)
 def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  eta=1e-3, feature_map="kernel"):
     """Dual LS SVR in the empirical feature space (Abe's DuLS SVR, eq. 9-11).
@@ -464,10 +472,10 @@ def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
     timer = PhaseTimer()
     params = _params(C, k, eta, feature_map)
     with p.context():
-        sel, H = _embed(X, k, eta, p, feature_map, timer)
+        sel, H = _embed(X, k, eta, p, feature_map, timer, ELS_DUAL_PEAK, "els-dual")
         M, N = H.shape
         diag = {**_base_diagnostics(sel, M, M), "feature_map": feature_map}
-        ensure_memory(M, 2 * M * M, p, what="els-dual (Omega_e and its factor)")
+        ELS_DUAL_PEAK.ensure(M, p, r=N, what="els-dual (Omega_e and its factor)")
         with timer("formation"):
             Om = _dual_matrix(H, C, p)
         try:

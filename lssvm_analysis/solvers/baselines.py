@@ -34,6 +34,7 @@ from ..core._validation import check_int, check_positive
 from ..core.exceptions import ConvergenceWarning
 from .result import PhaseTimer
 from ._common import make_fit, validate_xy
+from .peaks import SVM_PEAK
 from ._registry import register
 
 __all__ = ["fit_svc", "fit_svr"]
@@ -62,6 +63,7 @@ def _check_options(tol, max_iter):
 
 
 def _run(model, X, y, name, p, k, params):
+    SVM_PEAK.ensure(len(y), p, what=f"{name} (LIBSVM)")
     timer = PhaseTimer()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", SklearnConvergenceWarning)
@@ -87,7 +89,7 @@ _NO_EXACT = ("a QP, not a linear system: its exact model would need the active s
 
 
 @register("svm-c", tasks=("classification",), paper="baseline", equations="LIBSVM C-SVC",
-          precisions=("float64",), exact_note=_NO_EXACT)
+          precisions=("float64",), exact_note=_NO_EXACT, peak=SVM_PEAK)
 def fit_svc(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             tol=1e-3, max_iter=DEFAULT_MAX_ITER):
     """C-SVC by LIBSVM (scikit-learn ``SVC``), in the package's conventions.
@@ -134,7 +136,7 @@ def fit_svc(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
 
 
 @register("svm-eps", tasks=("regression",), paper="baseline", equations="LIBSVM epsilon-SVR",
-          precisions=("float64",), exact_note=_NO_EXACT)
+          precisions=("float64",), exact_note=_NO_EXACT, peak=SVM_PEAK)
 def fit_svr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             epsilon=0.1, tol=1e-3, max_iter=DEFAULT_MAX_ITER):
     """epsilon-SVR by LIBSVM (scikit-learn ``SVR``), in the package's conventions.

@@ -83,6 +83,7 @@ from ..core._validation import check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
 from ..core.qr import householder_qr
 from ._common import breakdown_fit, make_fit, validate_xy
+from .peaks import PIVOTED_PEAK
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, register, variant
 from .exact_chen_zhou import exact_primal_model
 from .kkt import formed_kappa
@@ -392,6 +393,7 @@ def _run(name, X, y, *, precision, C, kernel, sigma2, degree, t, task, n_support
     params = {**params, "C": C, "task": task, "kernel": k.name, **k.params, "n_support": r_cap,
               "residual": residual}
     timer = PhaseTimer()
+    PIVOTED_PEAK.ensure(m, prec, r=r_cap, what=name)
     with prec.context():
         with timer("selection"):
             sel, tol_used = factor(X, k, prec, r_cap, trace_tol, trace_rule, residual=residual)
@@ -478,7 +480,7 @@ _COMMON_DOC = """
 
 @register("pcp-lssvm", tasks=_BOTH, paper="chen-zhou", equations="(24)-(29), Comment 1",
           variants=_J_FORMS + _COEF + RESIDUALS,
-          exact_model=exact_primal_model, ladder=_RANK_LADDER)
+          exact_model=exact_primal_model, ladder=_RANK_LADDER, peak=PIVOTED_PEAK)
 def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression", n_support=None, trace_tol=None, trace_rule="relative",
             j_form="centered", coef="triangular", residual="clamped"):
@@ -520,7 +522,7 @@ def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
               variant("smoothing", "literal", "gamma by (22): e^{p(.)} overflows at p = 1e4", literal=True),
               variant("update", "comment2", "upsilon = J^{-1} P^T(y - gamma - mean) each step (Comment 2)"),
               variant("update", "comment3", "(31): upsilon_LS minus J^{-1} of the rows of S_t (Comment 3)"),
-          ) + _COEF + RESIDUALS, exact_model=exact_primal_model, ladder=_RANK_LADDER)
+          ) + _COEF + RESIDUALS, exact_model=exact_primal_model, ladder=_RANK_LADDER, peak=PIVOTED_PEAK)
 def fit_sr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
            task="regression", n_support=None, trace_tol=None, trace_rule="relative", tau=1.0, p=1e4,
            tol=1e-2, max_iter=100, j_form="centered", smoothing="stable", update="comment2",

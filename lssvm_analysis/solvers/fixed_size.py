@@ -39,6 +39,7 @@ import numpy as np
 from ..core._validation import as_rng, check_int
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import breakdown_fit, make_fit, validate_xy
+from .peaks import FS_PEAK
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, register, variant
 from .chen_zhou import default_n_support
 from .exact_chen_zhou import exact_fs_model
@@ -121,7 +122,7 @@ def _sqrt_any(lam, prec):
           ladder=(LadderKnob("n_support", SUPPORT_FRACTIONS, per_point=True,
                              note="M = n_support prototypes: Lambda^{-1/2} of K_MM and the Nystrom features "
                                   "grow as lambda_min(K_MM) falls with M; the default 0.05 m keeps M tiny "
-                                  "whatever C"),))
+                                  "whatever C"),), peak=FS_PEAK)
 def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                 task="regression", n_support=None, n_swaps=None, rng=0, eig_floor=None,
                 features="floored"):
@@ -185,6 +186,7 @@ def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, d
     params = {"C": C, "task": task, "kernel": k.name, **k.params, "n_support": M, "eig_floor": floor,
               "features": features}
     timer = PhaseTimer()
+    FS_PEAK.ensure(m, prec, r=M, what="fs-lssvm")
     with timer("selection"):
         idx, entropy, acc = renyi_prototypes(X, k, M, n_swaps=n_swaps, rng=rng)
     with prec.context():

@@ -23,6 +23,7 @@ from ..core._validation import as_matrix, as_vector, check_finite, check_int, ch
 from ..core.precision import get_precision
 from .result import PhaseTimer
 from ._common import make_fit, validate_xy
+from .peaks import DENSE_PEAK
 from ._registry import get_solver, register
 
 __all__ = ["fit_pruned", "validation_error"]
@@ -197,7 +198,7 @@ def exact_pruned_model(X, y, fit, **params):
 
 @register("lssvm-pruned", tasks=("regression", "classification"), paper="suykens-ch3",
           equations="§3.7 (pruning algorithm), Figs. 3.8-3.11",
-          required=("validation",), example=_example_validation, exact_model=exact_pruned_model)
+          required=("validation",), example=_example_validation, exact_model=exact_pruned_model, peak=DENSE_PEAK)
 def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                task="regression", base="lssvm-schur", fraction=0.05, validation=None, index=None,
                rtol=0.0, atol=0.0, min_support=2, max_steps=None, fraction_of="current",
@@ -301,6 +302,8 @@ def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
     if task not in base_info.tasks:
         raise ValueError(f"expected a base solver for task={task!r}, got base={base!r} "
                          f"(tasks {base_info.tasks})")
+    if base_info.peak is not None:  # the unpruned base fit is the largest
+        base_info.peak.ensure(Xv.shape[0], p, what=f"lssvm-pruned (base {base_info.name})")
     score = _index_function(index, validation, task, Xv.shape[1], train=(Xv, yv))
     fit_kw = dict(precision=p, C=C, kernel=k, task=task)
     clock = _Clock()

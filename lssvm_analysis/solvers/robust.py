@@ -70,6 +70,7 @@ from ..core._validation import as_vector, check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
+from .peaks import CCCP_PEAK, WEIGHTED_PEAK
 from ._registry import LAPACK_THRESHOLD, register, variant
 from .cccp_factor import SOLVES, factor_a, form_a
 from .formation import ExactProblem, exact_targets, lssvm_system_dd, weighted_ridge_dd
@@ -221,6 +222,7 @@ def _fit_cccp(name, rule, X, y, *, precision, C, kernel, sigma2, degree, t, task
     params = {"C": C, "task": task, "kernel": k.name, **k.params, "tau": tau, "tol": float(tol),
               "max_iter": max_iter, **({} if h is None else {"h": float(h)}), "solve": solve}
     timer, m = PhaseTimer(), len(y)
+    CCCP_PEAK.ensure(m, prec, what=name)
     with prec.context():
         with timer("formation"):
             K = k(X, precision=prec)
@@ -295,7 +297,7 @@ _CCCP_DOC = """
 
 @register("r-lssvm-w", tasks=_BOTH, paper="chen-zhou", equations="(6)-(8) (Wang & Zhong 2014)",
           system=cccp_system, backward_bound=_two_solve_bound,
-          exact_model=exact_cccp_model, variants=SOLVES)
+          exact_model=exact_cccp_model, variants=SOLVES, peak=CCCP_PEAK)
 def fit_rlssvm_w(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", tau=1.0, tol=1e-2, max_iter=100, solve="cholesky"):
     return _fit_cccp("r-lssvm-w", wang_gamma, X, y, precision=precision, C=C, kernel=kernel,
@@ -309,7 +311,7 @@ fit_rlssvm_w.__doc__ = "R-LSSVM-W: CCCP on (6) with rule (8), one Cholesky of I 
 @register("r-lssvm-y", tasks=_BOTH, paper="chen-zhou",
           equations="(6)-(7) with Yang's smoothing (reconstructed)",
           system=cccp_system,
-          backward_bound=_two_solve_bound, exact_model=exact_cccp_model, variants=SOLVES)
+          backward_bound=_two_solve_bound, exact_model=exact_cccp_model, variants=SOLVES, peak=CCCP_PEAK)
 def fit_rlssvm_y(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", tau=1.0, h=0.1, tol=1e-2, max_iter=100, solve="cholesky"):
     check_positive("h", h)
@@ -444,7 +446,7 @@ def exact_weighted_model(X, y, fit, **params):
 
 @register("w-lssvm", tasks=_BOTH, paper="chen-zhou", equations="Suykens et al. 2002 (weighted LS-SVM)",
           system=weighted_system,
-          backward_bound=_two_solve_bound, exact_model=exact_weighted_model,
+          backward_bound=_two_solve_bound, exact_model=exact_weighted_model, peak=WEIGHTED_PEAK,
           variants=(variant("weights", "hampel", "Hampel c1 = 2.5, c2 = 3 (Suykens et al. 2002)"),
                     variant("weights", "huber", "Huber 1.345 (LS-SVMlab)"),
                     variant("weights", "logistic", "tanh(r)/r (LS-SVMlab)"),
@@ -501,6 +503,7 @@ def fit_wlssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
         params["sample_weight"] = sw.copy()
         X, y, sw = X[kept], y[kept], sw[kept]
     timer, m = PhaseTimer(), len(y)
+    WEIGHTED_PEAK.ensure(m, prec, what="w-lssvm")
     hist = {"delta_alpha": []}
     with prec.context():
         with timer("kernel"):

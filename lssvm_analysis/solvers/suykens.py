@@ -66,11 +66,11 @@ from ..core.condest import NOT_ESTIMATED, Conditioning, cholesky_conditioning, l
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning, FallbackWarning, LUBreakdownError
 from ..core.cg import cg_iteration_bound, simultaneous_cg
 from ..core.condition import kappa2
-from ..core.memory import PeakMemory
 from ..core.precision import get_precision
 from .result import PhaseTimer
 from ..core._validation import check_int, check_positive
 from ._common import breakdown_fit, make_fit, validate_xy
+from .peaks import CG_PEAK, DENSE_PEAK, KKT_PEAK
 from ._registry import LAPACK_THRESHOLD, register
 from .formation import ExactProblem, fisher_targets_exact, lssvm_system_dd
 from .kkt import bordered_rhs, eliminate, fisher_targets, lssvm_matrix, model_coef, two_solve
@@ -79,14 +79,6 @@ __all__ = ["fit_kkt", "fit_schur", "fit_cg", "fit_krr", "fit_fisher",
            "kkt_system", "fisher_system", "krr_system", "fisher_targets", "DENSE_PEAK", "KKT_PEAK"]
 
 _BOTH = ("regression", "classification")
-#: Peak of the dense fits that factor H in place (Schur / zero-bias): the one N^2 array
-#: (kernel, then factor) and the size-independent blocks of the GEMM kernel and the sign
-#: scaling (tracemalloc: 1.0248 words per entry at N = 1000, 1.0077 at 2000, 1.0041 at 3000
-#: = N^2 plus 0.2-0.3 MiB; 1.01 of RSS at N = 30,000 in the issue-21 audit).
-DENSE_PEAK = PeakMemory(1.0, 2 ** 20, "tracemalloc N = 1000-3000: N^2 words + 0.3 MiB")
-#: Peak of the bordered KKT LU and of CG: one more byte per entry (1.1254-1.1264 words per entry
-#: at N = 1000-3000, tracemalloc).
-KKT_PEAK = PeakMemory(1.13, 2 ** 20, "tracemalloc N = 1000-3000: 1.1254-1.1264 N^2 words")
 _H = "H = Omega + I/C"
 
 
@@ -404,7 +396,7 @@ def _cg_options(n, p, rtol, vtol, maxiter, estimate_kappa):
 @register("lssvm-cg", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.27), (3.5), (3.32)",
           system=kkt_system,
           backward_bound=_cg_bound, exact_model=exact_kkt_model,
-          peak=KKT_PEAK)
+          peak=CG_PEAK)
 def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
            task="regression", rtol=None, vtol=0.0, maxiter=None, estimate_kappa=True):
     """LS-SVM by the "LS-SVM CG large scale algorithm" (§3.4.1): two SPD solves by CG.
@@ -472,7 +464,7 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
     rtol, vtol, maxiter = _cg_options(n, p, rtol, vtol, maxiter, estimate_kappa)
     params.update(rtol=rtol, vtol=vtol, maxiter=maxiter)
     timer = PhaseTimer()
-    H, a, d = _form(X, y, k, p, C, task, timer, peak=KKT_PEAK)
+    H, a, d = _form(X, y, k, p, C, task, timer, peak=CG_PEAK)
     with timer("solve"):  # both systems at once: one pass over H per iteration
         runs = dict(zip(("eta", "nu"), simultaneous_cg(H, np.stack([a, d], axis=1), rtol=rtol, vtol=vtol,
                                                        maxiter=maxiter, precision=p)))

@@ -54,12 +54,12 @@ from ..core.records import CholeskyBreakdown, QRBreakdown
 from ..core.mrsr import ColumnQR, mrsr
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
+from .peaks import IP_PEAK, OP_PEAK
 from ._registry import LAPACK_THRESHOLD, register, variant
 from .formation import ExactProblem, bordered_columns_dd, normal_equations
 from .press import press_curve
 from .result import PhaseTimer
 from .kkt import bordered_matrix, formed_kappa, lssvm_matrix, model_coef
-from .suykens import DENSE_PEAK
 
 __all__ = ["fit_op_lssvm", "fit_ip_lssvm", "least_squares_system", "press_curve", "lssvm_system",
            "solve_kept", "NORMALIZATIONS", "IP_RANKINGS", "READINGS", "K_RULES", "TRAINING_ACCURACY_STEP"]
@@ -90,7 +90,7 @@ _SOLVE_VARIANTS = (
 # ---------------------------------------------------------------------------
 # Shared: the system D z = l, the least-squares solve over kept columns
 # ---------------------------------------------------------------------------
-def lssvm_system(X, y, k, p, C, task, timer, *, peak=DENSE_PEAK):
+def lssvm_system(X, y, k, p, C, task, timer, *, peak=OP_PEAK):
     """D (L+1, L+1) and l (L+1,) of eq. (4) in the precision p: Suykens' system of ``task``
     (:func:`kkt.lssvm_matrix`, same arguments; ``peak`` is checked before the kernel) bordered
     by :func:`kkt.bordered_matrix`."""
@@ -391,7 +391,7 @@ def _op_select(D, l, p, ranked, rank_bias, press, timer, *, k_rule="press", solv
                     variant("press", "normal-equations", "hat diagonal from (D_k^T D_k)^{-1}, as "
                             "printed (bordered update)", literal=True),
                     *_SOLVE_VARIANTS),
-          exact_model=exact_op_model,
+          exact_model=exact_op_model, peak=OP_PEAK,
           system=least_squares_system, backward_bound=_ls_backward_bound)
 def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", ranking="qr", press="qr", solve="lstsq", k_max=None,
@@ -494,7 +494,7 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
               "reading": reading, "k_rule": k_rule}
     timer = PhaseTimer()
     with p.context():
-        D, l = lssvm_system(X, y, k, p, C, task, timer)
+        D, l = lssvm_system(X, y, k, p, C, task, timer, peak=OP_PEAK)
         with timer("ranking"):
             Xr, lr, colmap = _ranking_inputs(D, l, p, rank_bias, normalize, reading, y)
             path = mrsr(Xr, lr, k_max=k_max, variant=ranking,
@@ -534,7 +534,7 @@ def _n_keep(L, prune_fraction):
 
 @register("ip-lssvm", tasks=_BOTH, paper="vieira", equations="(3)-(5); Carvalho & Braga 2009",
           variants=_SOLVE_VARIANTS, system=least_squares_system, backward_bound=_ls_backward_bound,
-          exact_model=exact_ip_model)
+          exact_model=exact_ip_model, peak=IP_PEAK)
 def fit_ip_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", prune_fraction=0.1, order_by="signed-alpha", solve="lstsq"):
     """IP-LSSVM: full LS-SVM, keep the L - round(pL) largest alpha, re-solve over all rows.
@@ -589,7 +589,7 @@ def fit_ip_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
               "order_by": order_by, "solve": solve}
     timer = PhaseTimer()
     with p.context():
-        D, l = lssvm_system(X, y, k, p, C, task, timer)
+        D, l = lssvm_system(X, y, k, p, C, task, timer, peak=IP_PEAK)
         try:
             with timer("factorization"):
                 z_full = p.solve(D, l)

@@ -115,6 +115,7 @@ from ..core.exceptions import CholeskyBreakdownError, FallbackWarning
 from ..core.qr import householder_qr
 from ..core.symmetric import mirror_lower
 from ._common import breakdown_fit, make_fit, validate_xy
+from .peaks import REDUCED_PEAK
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, fit_params, register, variant
 from .formation import reduced_lssvr_problem
 from .kkt import support_system
@@ -341,7 +342,7 @@ def _readonly(a):
           ladder=(LadderKnob("n_support", SUPPORT_FRACTIONS, per_point=True,
                              note="|S| = n_support: the columns K(X, X_S) become dependent as |S| grows "
                                   "(kappa(M) rises, kappa(H) = kappa(M)^2); C only weights K_SS / C, which "
-                                  "vanishes at large C, so C alone leaves kappa(H) where |S| puts it"),))
+                                  "vanishes at large C, so C alone leaves kappa(H) where |S| puts it"),), peak=REDUCED_PEAK)
 def fit_reduced_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                       task="regression", n_support=None, support=None, rng=None, ridge="lstsq"):
     """Reduced LSSVR (Zhao & Sun eq. 7): w on a support set S, all N residuals kept.
@@ -395,6 +396,7 @@ def fit_reduced_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=
     timer = PhaseTimer()
     params = {"C": C, "task": task, "kernel": k.name, **k.params, "ridge": ridge}
     diag = {"system_order": len(S) + 1, "ridge_rule": ridge}
+    REDUCED_PEAK.ensure(X.shape[0], p, r=len(S), what="reduced-lssvr")
     with p.context():
         with timer("formation"):
             H, rhs, Z = support_system(X, y, S, k, C, p)

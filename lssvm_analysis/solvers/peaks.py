@@ -1,0 +1,112 @@
+"""The measured peak memory of every solver family, one :class:`PeakMemory` each.
+
+Each family registers its declaration (``register(..., peak=...)``) and its
+up-front guard calls ``peak.ensure(n, precision, r=...)`` before the fit
+allocates.  The figures are words of the precision: the least-squares fit of
+``n2 (n+1)^2 + nr (n+1) r + r2 r^2 + n1 (n+1)`` plus a constant to
+tracemalloc peaks (:func:`~lssvm_analysis.core.memory.traced_peak`: NumPy's
+and Python's allocations) of the registry's example problem at n = 400, 800,
+1600 (float32, float64), 300 and 600 (longdouble, rr-lssvr in every
+precision: its selection is O(n^2) per step) and 60 and 120 (mp30, words of
+:func:`~lssvm_analysis.core.memory.bytes_per_word`), with r at n/20 and n/5
+where the family has an r; each coefficient is rounded up to 3 significant
+digits and the constant (0.3 MiB or less measured) is held by the 1 MiB
+``fixed_bytes``.  ``tests/test_fast_paths.py`` checks every declaration
+against a fresh measurement, and the asv benchmark
+``bench_memory.PeakOverDeclared.track_peak_over_declared`` reports measured /
+declared per family at a larger n.
+
+The word counts differ by precision because the fits hold temporaries in
+another dtype: a float32 bordered KKT fit holds the float64 kernel
+(3.0 float32 words per entry against 1.13 float64 words), a longdouble fit
+holds float64 copies for LAPACK's estimates.  An mpN word is an object
+pointer plus an mpf (:func:`~lssvm_analysis.core.memory.bytes_per_word`).
+"""
+from __future__ import annotations
+
+from ..core.memory import SOFTWARE, PeakMemory, PeakTerms
+
+__all__ = ["DENSE_PEAK", "KKT_PEAK", "CG_PEAK", "ELS_PRIMAL_PEAK", "ELS_DUAL_PEAK", "OP_PEAK", "IP_PEAK",
+           "REDUCED_PEAK", "RR_PEAK", "PIVOTED_PEAK", "CCCP_PEAK", "WEIGHTED_PEAK", "FS_PEAK", "SVM_PEAK"]
+
+
+def _peak(measured, *, r="", untraced_bytes=0, **by_precision):
+    """A PeakMemory from ``precision=dict(n2=..., ...)`` (one phase) or a tuple of dicts (phases)."""
+    terms = {name: PeakTerms(**t) if isinstance(t, dict) else tuple(PeakTerms(**phase) for phase in t)
+             for name, t in by_precision.items()}
+    return PeakMemory(terms, untraced_bytes=untraced_bytes, r=r, measured=measured)
+
+
+# Keywords: a registered hardware precision's name, or ``mp`` (SOFTWARE) for every mpN.
+assert SOFTWARE == "mp"
+
+#: lssvm-schur, krr, lssvm-fisher (and lssvm-pruned, whose base it is by default): the one
+#: n x n array (kernel, then its factor in place); longdouble holds float64 copies for LAPACK's
+#: estimates beside it; in mp the factor's triangle is new mpf entries.
+DENSE_PEAK = _peak("the kernel, factored in place",
+                   float64=dict(n2=1.01), float32=dict(n2=1.01), longdouble=dict(n2=3.0), mp=dict(n2=1.46))
+#: lssvm-kkt: the (n+1) x (n+1) bordered matrix and its LU (float32: beside the float64 kernel).
+KKT_PEAK = _peak("the bordered KKT matrix, LU in place",
+                 float64=dict(n2=1.13), float32=dict(n2=3.0), longdouble=dict(n2=4.0), mp=dict(n2=2.59))
+#: lssvm-cg: H and the Krylov blocks.
+CG_PEAK = _peak("H and the CG blocks",
+                float64=dict(n2=1.13), float32=dict(n2=3.25), longdouble=dict(n2=3.0), mp=dict(n2=0.926))
+#: els-primal: the selection's two M x M arrays (factor, kernel columns) and its copies of the N
+#: kept columns; longdouble: a later phase holds 2.5 M^2 whatever N; mp: the M x M arrays start as
+#: pointers to one shared zero, so the N columns' entries dominate.
+ELS_PRIMAL_PEAK = _peak("thresholded Cholesky: two M x M arrays, their N kept columns", r="N",
+                        float64=dict(n2=2.01, nr=2.01), float32=dict(n2=4.0),
+                        longdouble=(dict(n2=2.0, nr=2.0), dict(n2=2.5)), mp=dict(n2=0.717, nr=2.7))
+#: els-dual: the selection, then Omega_e and its factor beside H_m (M x N).
+ELS_DUAL_PEAK = _peak("the selection, then Omega_e and its factor", r="N",
+                      float64=dict(n2=2.0, nr=2.4), float32=dict(n2=4.0), longdouble=dict(n2=3.0, nr=2.01),
+                      mp=dict(n2=1.83, nr=1.07))
+#: op-lssvm: the bordered D, its QR and the MRSR ranking inputs.
+OP_PEAK = _peak("D, the ranking inputs and the QR",
+                float64=dict(n2=4.01), float32=dict(n2=4.01), longdouble=dict(n2=4.01), mp=dict(n2=5.12))
+#: ip-lssvm: D, the kept columns and the least-squares factor.
+IP_PEAK = _peak("D, the kept columns and their QR",
+                float64=dict(n2=3.72), float32=dict(n2=4.0), longdouble=dict(n2=4.0), mp=dict(n2=2.55))
+#: reduced-lssvr: Z = [1; K_S.] (|S| x n) and the stacked least-squares system.
+REDUCED_PEAK = _peak("Z (|S| x n) and the stacked QR", r="n_support",
+                     float64=dict(nr=3.98, r2=5.31, n1=7.11), float32=dict(nr=3.98, r2=5.32, n1=7.16),
+                     longdouble=dict(nr=5.35, r2=4.97), mp=dict(nr=3.68, r2=3.49))
+#: rr-lssvr: the n x n kernel, then the n x |S| rows of the recursion (r = the cap n_support).
+#: longdouble and mp peak in the kernel's phase up to r = n/5 (measured); their recursion phase
+#: is float64's counts (longdouble: fitted at r = n/2; mp: not measured beyond r = n/5).
+RR_PEAK = _peak("the kernel, then the n x |S| recursion", r="n_support",
+                float64=dict(n2=1.0, nr=4.1, r2=2.7), float32=dict(n2=1.0, nr=7.7, r2=5.4),
+                longdouble=(dict(n2=3.0), dict(n2=1.0, nr=3.7, r2=2.4)),
+                mp=(dict(n2=1.61), dict(n2=1.0, nr=4.1, r2=2.7)))
+#: pcp-lssvm, sr-lssvm: G (m x r, allocated at the rank cap) and the r x r systems.
+PIVOTED_PEAK = _peak("pivoted Cholesky G at the rank cap and the r x r systems", r="n_support",
+                     float64=dict(nr=0.966, r2=4.46), float32=dict(nr=1.06, r2=4.96),
+                     longdouble=dict(nr=1.9, r2=0.364, n1=4.01), mp=dict(nr=0.868, r2=2.29, n1=5.49))
+#: r-lssvm-w, r-lssvm-y: K and the factor of I + C K.
+CCCP_PEAK = _peak("K and the factor of I + C K",
+                  float64=dict(n2=2.01), float32=dict(n2=2.01), longdouble=dict(n2=3.0), mp=dict(n2=1.96))
+#: w-lssvm: K, the weighted copy, its factor and the unweighted fit's.
+WEIGHTED_PEAK = _peak("K, the weighted copies and the factors",
+                      float64=dict(n2=5.0), float32=dict(n2=5.01), longdouble=dict(n2=5.01), mp=dict(n2=2.09))
+#: fs-lssvm: the n x M feature map and the M x M eigenproblem.  longdouble: solved by hand through
+#: the four measured points (its eigenproblem's temporaries grow faster than M^2 from M = 60 to 120).
+FS_PEAK = _peak("Phi (n x M) and the M x M eigenproblem", r="n_support",
+                float64=dict(nr=2.0, r2=2.02), float32=dict(nr=1.92, r2=0.583, n1=7.67),
+                longdouble=dict(nr=3.31, r2=10.8), mp=dict(nr=1.58, r2=2.37, n1=1.76))
+
+
+def _libsvm_cache_bytes() -> int:
+    """scikit-learn's default ``cache_size`` (MB, i.e. MiB in LIBSVM's ``cache_size * (1 << 20)``)."""
+    import inspect
+
+    from sklearn.svm import SVC
+
+    return int(inspect.signature(SVC).parameters["cache_size"].default * 2 ** 20)
+
+
+#: svm-c, svm-eps: the NumPy side holds O(n) vectors (labels, support indices, dual
+#: coefficients); LIBSVM's kernel cache (up to ``cache_size``) and its copy of X (O(n d)
+#: nodes) are malloc'ed in C++, which tracemalloc does not see: the cache is counted as
+#: ``untraced_bytes`` by the guard.
+SVM_PEAK = _peak("NumPy's O(n) vectors; LIBSVM's kernel cache untraced", untraced_bytes=_libsvm_cache_bytes(),
+                 float64=dict(n1=6.0))
