@@ -121,8 +121,8 @@ def _embed(X, k, eta, p, feature_map, timer, peak, what):
     ``peak`` (the solver's registered PeakMemory, r = N selected columns) is
     checked first with r = 0: the M^2 part, which every selection holds.  The
     N-dependent part is allocated when the selection copies its N kept columns,
-    before N is known to anyone; the dual checks it with the selected N before
-    it forms Omega_e."""
+    before N is known to anyone; both fits check it with the selected N before
+    they form their systems."""
     peak.ensure(X.shape[0], p, r=0, what=what)
     with timer("selection"):
         sel = thresholded_cholesky(X, k, eta, precision=p)
@@ -407,6 +407,7 @@ def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0
     with p.context():
         sel, H = _embed(X, k, eta, p, feature_map, timer, ELS_PRIMAL_PEAK, "els-primal")
         M, N = H.shape
+        ELS_PRIMAL_PEAK.ensure(M, p, r=N, what="els-primal (the N x N system)")
         diag = {**_base_diagnostics(sel, M, N), "formation": formation, "feature_map": feature_map}
         with timer("formation"):
             A, rhs, h_bar, y_bar = _primal_system(H, y, C, p, formation)
