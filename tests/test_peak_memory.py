@@ -131,3 +131,39 @@ def test_mp_words_are_object_words():
     these words (tracemalloc counts the mpf objects), so the bytes of one mp entry grow with the
     digits, and an mp entry is ~20x a float64 one."""
     assert bytes_per_word("mp100") > bytes_per_word("mp50") > bytes_per_word("mp20") > 8 * 18
+
+
+def _core_cases():
+    from lssvm_analysis.core.incomplete_cholesky import (PIVOTED_PEAKS, THRESHOLDED_PEAK, pivoted_cholesky,
+                                                         thresholded_cholesky)
+    from lssvm_analysis.core.kernels import KERNEL_PEAKS
+
+    k = la.make_kernel("rbf", sigma2=1.0)
+    out = []
+    for form, peak in KERNEL_PEAKS.items():
+        out.append((f"rbf-{form}", peak, lambda X, p, form=form: la.rbf_kernel(X, X[::2], precision=p, formation=form),
+                    lambda X, res: res.shape[1]))
+    out.append(("thresholded", THRESHOLDED_PEAK, lambda X, p: thresholded_cholesky(X, k, 0.05, precision=p),
+                lambda X, sel: len(sel.indices)))
+    for keep, peak in PIVOTED_PEAKS.items():
+        out.append((f"pivoted-keep={keep}", peak,
+                    lambda X, p, keep=keep: pivoted_cholesky(X, k, rank=len(X) // 10, keep_columns=keep, precision=p),
+                    lambda X, sel: len(X) // 10))
+    return out
+
+
+@pytest.mark.parametrize("precision", ["float32", "float64", "longdouble"])
+def test_core_routines_declared_peaks_hold_their_measured_peaks(precision):
+    """The kernel and the two column-selecting Cholesky factorizations guard themselves with their
+    own measured peaks (they are public): the same bounds as the solver families', at two sizes."""
+    word = bytes_per_word(precision)
+    for name, peak, call, r_of in _core_cases():
+        for n in _SIZES[precision]:
+            X = np.random.default_rng(n).uniform(-1, 1, (n, 2))
+            call(X, precision)  # warm
+            res, measured = traced_peak(call, X, precision)
+            r = r_of(X, res)
+            declared = peak.traced_bytes(n, precision, r=r)
+            size_part = peak.size_words(n, precision, r=r) * word
+            assert measured <= declared <= measured + PEAK_MARGIN * size_part + peak.fixed_bytes, \
+                (name, n, r, measured, declared)

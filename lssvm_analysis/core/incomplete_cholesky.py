@@ -19,10 +19,31 @@ import numpy as np
 from scipy.linalg.blas import get_blas_funcs
 
 from ._validation import as_matrix, check_finite, check_int, check_open_interval, short_repr
-from .memory import ensure_memory
+from .memory import PeakMemory, PeakTerms
 from .precision import get_precision
 
-__all__ = ["CholeskySelection", "thresholded_cholesky", "pivoted_cholesky"]
+__all__ = ["CholeskySelection", "thresholded_cholesky", "pivoted_cholesky", "THRESHOLDED_PEAK",
+           "PIVOTED_PEAKS"]
+
+#: Peak of :func:`thresholded_cholesky`, words per (m+1)^2 and (m+1) N for N kept columns: the
+#: two m x m arrays (factor, kernel columns) and their N-column copies; float32 holds them beside
+#: float64 work of the same size, longdouble beside float64 copies; in mp the m x m arrays start
+#: as pointers to shared zeros.  tracemalloc, m = 400-1600 (longdouble 300-600, mp30 60-120),
+#: N/m = 0.02-0.1 (tests/test_peak_memory.py measures it again).  N is not known before the
+#: selection: the guard checks N = 0, the part every selection holds.
+THRESHOLDED_PEAK = PeakMemory({"float64": PeakTerms(n2=2.01, nr=2.0), "float32": PeakTerms(n2=4.01),
+                               "longdouble": (PeakTerms(n2=2.0, nr=2.0), PeakTerms(n2=2.51)),
+                               "mp": PeakTerms(n2=2.1, nr=1.3)},
+                              r="N", measured="two m x m arrays and their N kept columns")
+#: Peak of :func:`pivoted_cholesky` by ``keep_columns``, words per (m+1) r for rank r: G (and the
+#: kept kernel columns), measured as THRESHOLDED_PEAK at r = m/10 (slopes between the two largest m).
+PIVOTED_PEAKS = {
+    True: PeakMemory({"float64": PeakTerms(nr=2.01), "float32": PeakTerms(nr=4.01),
+                      "longdouble": PeakTerms(nr=2.51), "mp": PeakTerms(nr=2.25)},
+                     r="rank", measured="G and the kernel columns (m x r each)"),
+    False: PeakMemory({"float64": PeakTerms(nr=1.01), "float32": PeakTerms(nr=1.04),
+                       "longdouble": PeakTerms(nr=2.01), "mp": PeakTerms(nr=1.1)},
+                      r="rank", measured="G (m x r)")}
 
 
 @dataclass(frozen=True)
@@ -208,7 +229,7 @@ def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySele
     """
     check_open_interval("eta", eta, 0, 1)  # TypeError (named) for a non-number, not a bare '<' error
     p, X, m, d, kernel = _setup(X, kernel, precision)
-    ensure_memory(m, 2 * m * m, p, what="thresholded Cholesky (factor and kernel columns)")
+    THRESHOLDED_PEAK.ensure(m, p, what="thresholded Cholesky (factor and kernel columns)")
     G = p.zeros((m, m))
     cols = p.zeros((m, m))
     keep, roots = [], np.empty(m)
@@ -289,8 +310,7 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, kee
     p, X, m, d, kernel = _setup(X, kernel, precision)
     rank = m if rank is None else check_int("rank", rank, minimum=1)
     rank = min(rank, m)
-    ensure_memory(m, (2 if keep_columns else 1) * m * rank, p,
-                  what="pivoted Cholesky (factor and kernel columns)")
+    PIVOTED_PEAKS[bool(keep_columns)].ensure(m, p, r=rank, what="pivoted Cholesky")
     tol = float(trace_tol) * (float(np.sum(d)) if relative else 1.0)
     if float(np.sum(d)) <= tol:  # the stop would fire before the first pivot: nothing is selected
         raise ValueError(f"expected trace_tol below {'1 (relative)' if relative else 'trace(K)'}: "

@@ -33,6 +33,7 @@ formation of K costs in accuracy can be measured:
 from __future__ import annotations
 
 import numbers
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -41,17 +42,32 @@ import numpy as np
 from ._validation import (all_finite, as_matrix, check_finite, check_int, check_positive,
                           check_representable, short_repr)
 from .symmetric import mirror_band, strict_upper_mask
-from .memory import ensure_memory
+from .memory import PeakMemory, PeakTerms
 from .precision import get_precision
 
 __all__ = ["rbf_kernel", "linear_kernel", "poly_kernel", "Kernel", "PrecomputedKernel", "make_kernel", "KERNELS",
-           "from_lssvmlab", "to_lssvmlab", "RBF_FORMATIONS", "rbf_error_bound"]
+           "from_lssvmlab", "to_lssvmlab", "RBF_FORMATIONS", "rbf_error_bound", "KERNEL_PEAKS", "SQUARE_KERNEL_PEAKS"]
 
 
-#: Peak words of a kernel evaluation per entry of the n x m result, by formation: the
-#: differences formula holds the sum D, the difference and its square; the GEMM one
-#: writes K in place (its blocks are in cache).
-_KERNEL_WORDS = {"differences": 3, "gemm": 1}
+#: Peak of a kernel evaluation by formation, words per entry of the n x m result (r = m): the
+#: differences formula holds the sum D, the difference and its square; the GEMM one writes K in
+#: place (its blocks are in cache).  longdouble computes either way beside float64 copies; mp
+#: holds the mpf of both operands' products.  tracemalloc, n = 400-1600 (longdouble 300-600, mp30
+#: 60-120), square and n x n/2 (tests/test_peak_memory.py measures it again); 0.5 MiB fixed (its
+#: GEMM bands: 0.2 MiB measured).  mp: a rectangular kernel's 2.1 entries per entry; a square one
+#: shares its mirrored mpf (0.9), so in mp this guard asks more than the dense fits' own (1.46).
+KERNEL_PEAKS = {
+    "gemm": PeakMemory({"float64": PeakTerms(nr=1.01), "float32": PeakTerms(nr=1.01),
+                        "longdouble": PeakTerms(nr=3.11), "mp": PeakTerms(nr=2.1)},
+                       fixed_bytes=2 ** 19, r="columns", measured="K written in place"),
+    "differences": PeakMemory({"float64": PeakTerms(nr=3.02), "float32": PeakTerms(nr=3.02),
+                               "longdouble": PeakTerms(nr=3.11), "mp": PeakTerms(nr=4.1)},
+                              fixed_bytes=2 ** 19, r="columns", measured="D, the differences and their squares")}
+#: A square kernel (Z = X) computes one triangle and mirrors it: in mp the mirrored entries are
+#: the same mpf, 0.95 entries per entry (0.82-0.91 measured); the same as KERNEL_PEAKS otherwise.
+SQUARE_KERNEL_PEAKS = {**KERNEL_PEAKS, "gemm": dataclasses.replace(
+    KERNEL_PEAKS["gemm"], terms={**KERNEL_PEAKS["gemm"].terms, "mp": PeakTerms(nr=0.95)},
+    measured="one triangle of K, mirrored")}
 
 #: Formations of the RBF squared distances (module docstring); the first is the default.
 RBF_FORMATIONS = ("gemm", "differences")
@@ -70,7 +86,8 @@ _BLOCK_ELEMENTS = 1 << 16
 _BAND = 128
 
 
-def _inputs(X, Z, p, *, words=_KERNEL_WORDS["differences"]):
+def _inputs(X, Z, p, *, formation="differences"):
+    square = Z is None  # one triangle, mirrored (its peak: SQUARE_KERNEL_PEAKS)
     X = as_matrix(X, "X", allow_object=True)
     check_finite(X, "X")
     if X.dtype != object:
@@ -85,7 +102,8 @@ def _inputs(X, Z, p, *, words=_KERNEL_WORDS["differences"]):
         if Z.shape[1] != X.shape[1]:
             raise ValueError(
                 f"expected Z with X.shape[1]={X.shape[1]} features, got Z.shape={Z.shape}")
-    ensure_memory(X.shape[0], words * X.shape[0] * Z.shape[0], p, what="kernel matrix")
+    peak = (SQUARE_KERNEL_PEAKS if square else KERNEL_PEAKS)[formation]
+    peak.ensure(X.shape[0], p, r=Z.shape[0], what="kernel matrix")
     return p.asarray(X), p.asarray(Z)
 
 
@@ -269,7 +287,7 @@ def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
     _check_formation(formation)
     p = get_precision(precision)
     s = _check_sigma2(sigma2, p)  # positive, and still positive and finite in the precision
-    Xp, Zp = _inputs(X, Z, p, words=_KERNEL_WORDS[formation])
+    Xp, Zp = _inputs(X, Z, p, formation=formation)
     shape = (Xp.shape[0], Zp.shape[0])
     if out is not None:
         _check_out(out, shape, p)

@@ -216,7 +216,7 @@ class PeakMemory:
 
     def ensure(self, n: int, precision, *, what: str, r: int = 0) -> int:
         """:func:`ensure_memory` for this peak: InsufficientMemoryError naming n and the precision."""
-        sizes = f" ({self.r} = {r})" if self.r else ""
+        sizes = f" ({self.r} = {r})" if self.r and r else ""
         return ensure_memory(n, self.words(n, precision, r=r), precision, what=what + sizes)
 
 

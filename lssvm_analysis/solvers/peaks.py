@@ -118,4 +118,4 @@ def _libsvm_cache_bytes() -> int:
 #: nodes) are malloc'ed in C++, which tracemalloc does not see: the cache is counted as
 #: ``untraced_bytes`` by the guard.
 SVM_PEAK = _peak("NumPy's O(n) vectors; LIBSVM's kernel cache untraced", untraced_bytes=_libsvm_cache_bytes(),
-                 float64=dict(n1=6.0))
+                 float64=dict(n1=5.2))
