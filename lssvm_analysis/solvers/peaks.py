@@ -7,20 +7,25 @@ allocates.  The figures are words of the precision: the least-squares fit of
 tracemalloc peaks (:func:`~lssvm_analysis.core.memory.traced_peak`: NumPy's
 and Python's allocations) of the registry's example problem at n = 400, 800,
 1600 (float32, float64), 300 and 600 (longdouble, rr-lssvr in every
-precision: its selection is O(n^2) per step) and 60 and 120 (mp30, words of
-:func:`~lssvm_analysis.core.memory.bytes_per_word`), with r at n/20 and n/5
-where the family has an r; each coefficient is rounded up to 3 significant
-digits and the constant (0.3 MiB or less measured) is held by the 1 MiB
-``fixed_bytes``.  ``tests/test_fast_paths.py`` checks every declaration
-against a fresh measurement, and the asv benchmark
+precision: its selection is O(n^2) per step) and 60 and 120 (mp30: mpf entries, 225.7
+traced bytes each at 30 digits), with r at n/20 and n/5
+where the family has an r (``benchmarks/measure_peaks.py`` measures and fits); each
+coefficient is rounded up to 3 significant digits, and raised to the slope between the two
+largest sizes where the fit's constant would otherwise carry part of an n^2 term; the constant
+(0.3 MiB or less measured) is held by the 1 MiB ``fixed_bytes``.  A family whose phases peak at
+different sizes (els when N nears M, rr-lssvr's recursion in longdouble) declares one
+PeakTerms per phase, fitted by hand; each such choice is noted at the family.
+``tests/test_peak_memory.py`` checks every declaration against a fresh measurement, and the
+asv benchmark
 ``bench_memory.PeakOverDeclared.track_peak_over_declared`` reports measured /
 declared per family at a larger n.
 
 The word counts differ by precision because the fits hold temporaries in
 another dtype: a float32 bordered KKT fit holds the float64 kernel
 (3.0 float32 words per entry against 1.13 float64 words), a longdouble fit
-holds float64 copies for LAPACK's estimates.  An mpN word is an object
-pointer plus an mpf (:func:`~lssvm_analysis.core.memory.bytes_per_word`).
+holds float64 copies for LAPACK's estimates.  An mpN word is one entry: its pointer, the mpf,
+its tuple and mpz, and the mantissa's limbs (:func:`~lssvm_analysis.core.memory.bytes_per_word`);
+in mp an array of zeros shares one mpf, so some families hold fewer words than in float64.
 """
 from __future__ import annotations
 
