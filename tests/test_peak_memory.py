@@ -167,3 +167,17 @@ def test_core_routines_declared_peaks_hold_their_measured_peaks(precision):
             size_part = peak.size_words(n, precision, r=r) * word
             assert measured <= declared <= measured + PEAK_MARGIN * size_part + peak.fixed_bytes, \
                 (name, n, r, measured, declared)
+
+
+def test_requests_up_to_one_mib_are_not_compared(monkeypatch):
+    """ensure_memory skips the query of the available memory for <= UNCHECKED_BYTES (1 MiB) and makes
+    it for anything larger: with psutil made to fail, a 1 MiB request passes and 1 MiB + 8 B raises."""
+    from lssvm_analysis.core.memory import UNCHECKED_BYTES, ensure_memory
+
+    def fail():
+        raise AssertionError("the available memory was queried")
+
+    monkeypatch.setattr(psutil, "virtual_memory", fail)
+    assert ensure_memory(10, UNCHECKED_BYTES // 8, "float64") == UNCHECKED_BYTES
+    with pytest.raises(AssertionError, match="queried"):
+        ensure_memory(10, UNCHECKED_BYTES // 8 + 1, "float64")
