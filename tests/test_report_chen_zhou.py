@@ -10,6 +10,8 @@ import pandas as pd
 from lssvm_analysis.experiments.claims import claims, evaluate, get_claim
 import pytest
 
+import lssvm_analysis as la
+from lssvm_analysis.core.memory import estimate_bytes
 from lssvm_analysis.experiments import SweepSpec, load_records, run_sweep
 from lssvm_analysis.experiments.kinds_chen_zhou import SKIPPED_MEMORY
 from lssvm_analysis.report import sections_chen_zhou as czs
@@ -64,7 +66,7 @@ def test_full_profile_plans_the_290k_run_and_the_dense_series():
     assert set(_sizes(sparse)) <= set(_sizes(dense))  # offered at every m; the memory decides, as data
     assert set(dense.solvers) == {"lssvm-schur", "w-lssvm", "r-lssvm-w", "r-lssvm-y"}
     # taken to the machine's own limit (issue 20): no budget, the guard's available memory decides
-    assert "memory_budget_gib" not in dense.options and set(dense.options["peak_words"]) == set(dense.solvers)
+    assert "memory_budget_gib" not in dense.options
     assert max(_sizes(svr)) == 50000 and svr.solvers == ("svm-eps",)
     assert len({s.name for s in specs.values()}) == len(specs)  # no two keys share a stored sweep
 
@@ -96,13 +98,15 @@ def test_full_dense_series_reaches_the_limit_of_a_24_gib_machine(monkeypatch):
         last = max(fits)
         first_refused = min(m for m in sizes if m > last)
         assert 10000 <= last and first_refused - last <= 5000, (solver, last, first_refused)
-    # the row the sweep records at the first refused size of w-lssvm (5 arrays: 22 GiB at m ≈ 24.3k)
+    # the row the sweep records at the first refused size of w-lssvm (registered peak ~5 arrays:
+    # 22 GiB at m ~ 24.3k)
     task = next(t for t in dense.tasks() if t.solver == "w-lssvm" and t.dataset_kw["n_train"] == 25000)
     monkeypatch.setattr(kcz, "_data", lambda task: ("regression", np.zeros((25000, 3)), np.zeros(25000),
                                                     np.zeros((10, 3)), np.zeros(10)))
     row = kcz.cz_fit_row(task)
     assert row["status"] == SKIPPED_MEMORY and row["m"] == 25000 and row["bytes_available"] == avail
-    assert row["bytes_needed"] == 5 * 8 * 25000 ** 2
+    peak = la.get_solver("w-lssvm").peak
+    assert row["bytes_needed"] == estimate_bytes(peak.words(25000, "float64"), "float64")
 
 
 def test_default_profile_scaling_series_is_reduced():

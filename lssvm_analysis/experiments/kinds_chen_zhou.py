@@ -19,13 +19,12 @@ PCP-LSSVM the error of the model as printed (f = sum beta_k k + b, without 1/(m 
 recorded beside the corrected one; ``options["optimal_trace"]`` (float64 rows) adds the trace
 error of the best rank-r approximation of K, to test the paper's "best rank-r Nystrom" claim.
 
-Memory is an outcome, not a crash.  With ``options["peak_words"]`` (a
-mapping solver -> the number of m x m arrays of the precision the solver
-holds at its peak) a fit is checked before it starts: against
-``options["memory_budget_gib"]`` when given (the machine the run mimics,
-e.g. the 8 GB of Chen & Zhou's PC: the same verdict on every machine), then
-by :func:`~lssvm_analysis.core.memory.ensure_memory` against the memory
-available now.  A fit that does not fit, or whose solver raises
+Memory is an outcome, not a crash.  Every fit is checked before it starts
+against its solver's registered peak (``SolverInfo.peak``, the figure the
+asv ``peakmem_`` benchmarks and ``tests/test_peak_memory.py`` measure):
+against ``options["memory_budget_gib"]`` when given (the machine the run
+mimics, e.g. the 8 GB of Chen & Zhou's PC: the same verdict on every
+machine), then against the memory available now.  A fit that does not fit, or whose solver raises
 :class:`~lssvm_analysis.core.exceptions.InsufficientMemoryError` itself, is a
 row with status ``"skipped-memory"``, the message, ``bytes_needed`` and
 ``bytes_available`` (the budget or the free memory, whichever refused); it is
@@ -40,7 +39,7 @@ import numpy as np
 
 from .. import datasets
 from ..core.exceptions import InsufficientMemoryError
-from ..core.memory import ensure_memory, estimate_bytes
+from ..core.memory import estimate_bytes
 from ..datasets.chen_zhou import lssvm_reference_decision
 from ..solvers import fit, get_solver
 from ..solvers.nystrom import decision_values
@@ -92,8 +91,8 @@ def _data(task):
     return ds.task, X, y, Xt, yt
 
 
-def check_dense_memory(solver: str, m: int, precision: str, options) -> None:
-    """Raise InsufficientMemoryError if ``solver``'s dense peak at m points exceeds the memory (budget).
+def check_dense_memory(solver: str, m: int, precision: str, options, params=None) -> None:
+    """Raise InsufficientMemoryError if ``solver``'s registered peak at m points exceeds the memory (budget).
 
     Parameters
     ----------
@@ -102,28 +101,27 @@ def check_dense_memory(solver: str, m: int, precision: str, options) -> None:
         Training points.
     precision : str
     options : mapping
-        ``peak_words`` (solver -> m x m arrays held at the peak; solvers not
-        in it are not checked here) and ``memory_budget_gib`` (optional).
+        ``memory_budget_gib`` (optional): the budget of the machine the run mimics.
+    params : mapping, optional
+        The fit's parameters: the peak's second size (``n_support``, ...) where it has one.
 
     Raises
     ------
     InsufficientMemoryError
-        From :func:`~lssvm_analysis.core.memory.ensure_memory` (the memory
+        From :meth:`~lssvm_analysis.core.memory.PeakMemory.ensure` (the memory
         available now), or with ``bytes_available`` = the budget.
     """
-    words_per = (options.get("peak_words") or {}).get(solver)
-    if words_per is None:
-        return
-    words = float(words_per) * m * m
-    what = f"{solver} ({float(words_per):g} m x m arrays at its peak)"
-    need, budget = estimate_bytes(words, precision), options.get("memory_budget_gib")
+    peak = get_solver(solver).peak
+    r = int((params or {}).get(peak.r) or 0) if peak.r else 0
+    need, budget = estimate_bytes(peak.words(m, precision, r=r), precision), options.get("memory_budget_gib")
+    what = f"{solver} (registered peak: {peak.measured or 'measured'})"
     if budget is not None and need > float(budget) * _GIB:  # first: the same verdict on every machine
         raise InsufficientMemoryError(
             f"{what} with n={m} in {precision} needs about {need / _GIB:.3g} GiB ({need} bytes) at its "
             f"peak, over the run's budget of {float(budget):g} GiB",
             n=int(m), precision=str(precision), bytes_needed=int(need),
             bytes_available=int(float(budget) * _GIB))
-    ensure_memory(m, words, precision, what=what)
+    peak.ensure(m, precision, what=what, r=r)
 
 
 def _skipped(m, exc) -> dict:
@@ -172,7 +170,7 @@ def cz_fit_row(task) -> dict:
     if "n_support" in info.params and "r_fraction" in task.options and "n_support" not in params:
         params["n_support"] = max(1, min(len(y), int(float(task.options["r_fraction"]) * len(y))))
     try:
-        check_dense_memory(task.solver, len(y), task.precision, task.options)
+        check_dense_memory(task.solver, len(y), task.precision, task.options, params)
         t0 = time.perf_counter()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -16,7 +16,7 @@ scaling is fitted on the training part that is actually used.
 Scaling series (Table 5 analogue on the 3D-road-shaped generator): the
 sparse methods (O(m r^2)) at every m of the profile, the dense baselines
 (O(m^3) time, O(m^2) memory) beside them, each fit checked against the
-memory it would hold at its peak (``_DENSE_PEAK_WORDS``): against the 8 GiB
+memory it would hold at its peak (its registered ``SolverInfo.peak``): against the 8 GiB
 of the paper's PC in "quick" and "default", against the memory available on
 the machine in "full" (which takes them to that limit); a fit over it is a
 "skipped-memory" row.
@@ -65,10 +65,9 @@ _REGRESSION = (("boston14", {"scale": "minmax"}, 1e-2, 2.0, 2.0, 0.1),
                ("sinc", {"n_train": 500, "n_test": 500}, 1e-2, 2.0, 2.0, 0.025))
 #: Table 5, 3D-spatial: (m lambda, sigma, tau) of PCP/SR/FS-LSSVM and (m lambda, sigma) of eps-SVR.
 _ROAD_SPARSE, _ROAD_SVR = (1e-3, 2 ** -3, 1.6), (1.0, 2 ** -1)
-#: m x m arrays (float64) each dense baseline holds at its peak, measured with tracemalloc at
-#: m = 2000 and 5000: lssvm-schur 1.0 (its own ensure_memory reserves 1.5, used here), r-lssvm-w
-#: and r-lssvm-y 2.0 (K and the factor of I + C K), w-lssvm 5.0 (K, the weighted copies, factor).
-_DENSE_PEAK_WORDS = {"lssvm-schur": 1.5, "w-lssvm": 5.0, "r-lssvm-w": 2.0, "r-lssvm-y": 2.0}
+#: The paper's dense baselines (Table 5); each is checked against its registered peak
+#: (``SolverInfo.peak``, measured by tests/test_peak_memory.py and asv's bench_memory).
+_DENSE = ("lssvm-schur", "w-lssvm", "r-lssvm-w", "r-lssvm-y")
 #: Chen & Zhou §5: "a maximum of 8G bytes of memory available for all processes".
 _MEMORY_BUDGET_GIB = 8.0
 _FULL_M = (2000, 5000, 10000, 20000, 50000, 100000, 200000, ROAD3D_SIZES[0])
@@ -80,9 +79,10 @@ _FULL_M = (2000, 5000, 10000, 20000, 50000, 100000, 200000, ROAD3D_SIZES[0])
 #: SMO time ~ m^2.1 measured: 0.16 / 1.1 / 4.6 s at 2000 / 5000 / 10000) stops at 50000 (~2.5 min;
 #: the paper's 290k run took 6577 s).
 #: The full profile takes the dense baselines to the memory limit of the machine it runs on (issue 20):
-#: m in steps of 5000 from 10000 to 50000 (a 24 GiB machine refuses w-lssvm, 5 arrays, near 25000 and
-#: lssvm-schur, 1.5 arrays, near 45000), then the sparse sizes, where every dense fit is refused.
-_FULL_DENSE_M = tuple(sorted(set(_FULL_M) | set(range(10000, 50001, 5000))))
+#: m in steps of 5000 from 10000 to 60000 (with 22 GiB available the registered peaks refuse w-lssvm,
+#: ~5 arrays, near 24000 and lssvm-schur, ~1.01 arrays, near 54000), then the sparse sizes, where every
+#: dense fit is refused.
+_FULL_DENSE_M = tuple(sorted(set(_FULL_M) | set(range(10000, 60001, 5000))))
 _SCALE_SIZES = {"quick": {"sparse": (2000,), "dense": (2000,), "svr": (2000,)},
                 "default": {"sparse": (2000, 5000, 10000), "dense": (2000, 5000), "svr": (2000, 5000)},
                 "full": {"sparse": _FULL_M, "dense": _FULL_DENSE_M, "svr": _FULL_M[:5]}}
@@ -160,7 +160,7 @@ def _scale_specs(profile, reg):
     mlam, sig, tau = _ROAD_SPARSE
     road = {"n_test": 1000}
     sparse_grid = {"C": [1.0 / mlam], "sigma2": [1.0 / sig], "tau": [tau], "n_support": [r]}
-    dense = [s for s in _DENSE_PEAK_WORDS if s in reg]
+    dense = [s for s in _DENSE if s in reg]
     specs = {
         "scale": SweepSpec(f"{profile}-{_KEY}-scale", kind="cz-fit", solvers=_budgeted(reg),
                            precisions=["float64"], seeds=seeds, grid=sparse_grid,
@@ -170,7 +170,7 @@ def _scale_specs(profile, reg):
                                  precisions=["float64"], seeds=[0],
                                  grid={"C": [1.0 / mlam], "sigma2": [1.0 / sig], "tau": [tau]},
                                  datasets=[("cz-road3d", {"n_train": m, **road}) for m in sizes["dense"]],
-                                 options={"target_noise": True, "peak_words": {s: _DENSE_PEAK_WORDS[s] for s in dense},
+                                 options={"target_noise": True,
                                           **({"memory_budget_gib": _BUDGET_GIB[profile]}
                                              if _BUDGET_GIB[profile] is not None else {})})}
     if "svm-eps" in reg:

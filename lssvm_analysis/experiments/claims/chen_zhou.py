@@ -7,11 +7,11 @@ ledger prints percent.
 """
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pandas as pd
 
+from ...core.memory import estimate_bytes
 from ...solvers import get_solver, solvers
 from ._ledger import Verdict, register_claim
 from .stats import better, deviations_text, fmt_num, paired
@@ -306,12 +306,22 @@ def _nystrom(rec):
 PAPER_MEMORY_GIB = 8.0
 
 
-def _memory_limits(d, words):
+#: Size at which a registered peak is read as bytes per m² (its n² term dominates there).
+_PEAK_AT_M = 20_000
+
+
+def _registered_bytes_per_m2(solver) -> float:
+    peak = get_solver(solver).peak
+    return estimate_bytes(peak.words(_PEAK_AT_M, "float64"), "float64") / _PEAK_AT_M ** 2
+
+
+def _memory_limits(d, solvers_run):
     """Per dense solver: (bytes per m², where it came from, largest m run, first m refused, GiB there).
 
     The bytes per m² are read off the refusal rows (``bytes_needed / m²``, what the guard estimated at
-    the size it refused); without a refusal, from the peak model in the options (8 B × m × m arrays).
+    the size it refused); without a refusal, from the solver's registered peak (``SolverInfo.peak``).
     """
+    words = {s: None for s in solvers_run if s in solvers()}
     status = d.status.astype(str)
     out = {}
     for s in sorted(set(d.solver) | set(words)):
@@ -323,14 +333,13 @@ def _memory_limits(d, words):
             m = float(r.m)
             out[s] = (float(r.bytes_needed) / m ** 2, "refusal", ran, m, float(r.bytes_available) / 2 ** 30)
         elif s in words:
-            out[s] = (8.0 * float(words[s]), "peak model", ran, np.nan, np.nan)
+            out[s] = (_registered_bytes_per_m2(s), "registered peak", ran, np.nan, np.nan)
     return out
 
 
 def _memory(rec):
     d = rec["scale-dense"]
-    opts = json.loads(d.options.iloc[0]) if isinstance(d.options.iloc[0], str) else dict(d.options.iloc[0])
-    lims = _memory_limits(d, opts.get("peak_words", {}))
+    lims = _memory_limits(d, sorted(set(d.solver)))
     lim = {s: float(np.sqrt(PAPER_MEMORY_GIB * 2 ** 30 / bpm)) for s, (bpm, *_r) in lims.items()}
     seen = [f"{s} ran to m = {int(ran) if np.isfinite(ran) else 'none'}, refused at m = {int(m)} "
             f"({fmt_num(gib)} GiB available)"
@@ -399,11 +408,11 @@ def _rank_rows(ranks32, ranks64):
     return {"rank": pd.DataFrame(rows)}
 
 
-def _dense(words, refused=None):
-    """Dense rows at m = 2000; ``refused`` {solver: (m, bytes per m²)} adds a refusal row (the guard's estimate)."""
-    opts = json.dumps({"peak_words": words})
-    rows = [{"solver": s, "m": 2000, "status": "ok", "time_fit": 1.0, "options": opts} for s in words]
-    rows += [{"solver": s, "m": m, "status": "skipped-memory", "time_fit": np.nan, "options": opts,
+def _dense(names, refused=None):
+    """Dense rows at m = 2000 of the solvers ``names``; ``refused`` {solver: (m, bytes per m²)} adds a
+    refusal row (the guard's estimate)."""
+    rows = [{"solver": s, "m": 2000, "status": "ok", "time_fit": 1.0} for s in names]
+    rows += [{"solver": s, "m": m, "status": "skipped-memory", "time_fit": np.nan,
               "bytes_needed": bpm * m * m, "bytes_available": 22 * 2 ** 30} for s, (m, bpm) in (refused or {}).items()]
     return {"scale-dense": pd.DataFrame(rows)}
 
@@ -438,8 +447,10 @@ _EX = {
                         "does not hold": _cz({_SR: {"rmse_literal": 5.0}}, "t4-sinc")},
     "nystrom": lambda: {"does not hold": _rank_rows((100, 100), (100, 100)),
                         "holds": {"rank": _rank_rows((100, 100), (100, 100))["rank"].assign(trace_residual_optimal=2.0)}},
-    "memory": lambda: {"holds": _dense({"w-lssvm": 5.0}), "holds only when": _dense({"w-lssvm": 5.0, "lssvm-schur": 1.5}),
-                       "does not hold": _dense({"lssvm-schur": 1.5}, {"lssvm-schur": (45000, 12.0)})},
+    # registered peaks: w-lssvm ~5 m x m float64 arrays (8 GiB at m ~ 14.7k, inside 10-20k), lssvm-schur
+    # ~1 (8 GiB at m ~ 32k, outside); a refusal row's own bytes per m² override the registered figure
+    "memory": lambda: {"holds": _dense(("w-lssvm",)), "holds only when": _dense(("w-lssvm", "lssvm-schur")),
+                       "does not hold": _dense(("lssvm-schur",), {"lssvm-schur": (45000, 12.0)})},
     "large": lambda: {"holds": {"scale": pd.DataFrame({"solver": [_SR, "fs-lssvm"], "m": [10000, 10000],
                                                        "time_fit": [0.4, 8.0], "status": "ok"})},
                       "does not hold": {"scale": pd.DataFrame({"solver": [_SR, "fs-lssvm"], "m": [10000, 10000],

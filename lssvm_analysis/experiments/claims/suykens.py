@@ -5,15 +5,15 @@ Home sections "suykens" (records "kkt", "cg", "pruning", "pruning-noisy") and
 """
 from __future__ import annotations
 
-import json
 
 import numpy as np
 import pandas as pd
 
+from ...solvers import get_solver
 from ..arrays import dumps, loads
 from ._ledger import Verdict, register_claim
 from .stats import better, deviations_text, fmt_num, not_worse, paired
-from .suykens_printed import T33_DOMAINS, T34_DOMAINS, T35_DOMAINS, TABLE_3_3, TABLE_3_4, TABLE_3_5_COUNTS
+from .suykens_printed import T33_DOMAINS, T34_DOMAINS, TABLE_3_3, TABLE_3_4
 
 __all__ = ["domain_means"]
 
@@ -226,10 +226,8 @@ def _direct(rec):
         return Verdict("undecided", measured="no dense fit finished")
     big = ran.loc[pd.to_numeric(ran.m).idxmax()]
     m, t = int(big.m), float(big.time_fit)
-    o = big.get("options", "{}")
-    words = (json.loads(o) if isinstance(o, str) else dict(o or {})).get("peak_words", {}).get("lssvm-schur")
-    lim = f"; its peak ({words:g} m × m float64 arrays) reaches 8 GiB at m ≈ {fmt_num(np.sqrt(2 ** 33 / (8 * words)))}" \
-        if words else ""
+    lim = (f"; its registered peak reaches 8 GiB at m ≈ "
+           f"{fmt_num(get_solver('lssvm-schur').peak.largest_n(2 ** 33, 'float64'))}")
     measured = f"the Cholesky of Ω + I/γ (lssvm-schur, float64) solved m = {m} in {fmt_num(t)} s{lim}"
     return Verdict("does not hold" if m > 2000 else "holds", measured=measured,
                    uncertainty="one timed fit per size; the limit is memory, not time",
@@ -284,8 +282,7 @@ def _path(stop, M=100, mse50=1e-4):
 
 def _dense(m, ok=True):
     return pd.DataFrame([{"solver": "lssvm-schur", "m": m, "time_fit": 1.0 if ok else np.nan, "status": "ok",
-                          "fit_status": "ok" if ok else "skipped-memory",
-                          "options": json.dumps({"peak_words": {"lssvm-schur": 1.5}})}])
+                          "fit_status": "ok" if ok else "skipped-memory"}])
 
 
 _EX = {
