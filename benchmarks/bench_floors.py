@@ -94,9 +94,25 @@ def _getrf_floor(X, y, sigma2, C, nrhs):
     return lapack.dgetrs(lu, piv, np.concatenate([[0.0], y]), trans=1)[0]
 
 
-#: Floor of each solver that factors a dense M x M (or M+1) matrix: (function, right-hand sides).
-FLOORS = {"lssvm-schur": (_potrf_floor, 2), "lssvm-fisher": (_potrf_floor, 2), "krr": (_potrf_floor, 1),
-          "lssvm-kkt": (_getrf_floor, 1)}
+#: The bare-LAPACK floor of each dense direct factorization a solver declares (``direct``).
+_FLOOR_OF = {"cholesky": _potrf_floor, "lu": _getrf_floor}
+
+
+def _floors() -> dict:
+    """{solver: (floor, right-hand sides)} of every registered solver whose fit is one dense direct
+    solve, from its registered ``direct`` (none on a commit whose registry does not declare it)."""
+    out = {}
+    for name in common.solver_names():
+        try:
+            direct = getattr(la.get_solver(name), "direct", None)
+        except Exception:  # noqa: BLE001 - "(none)", or an old version's registry
+            continue
+        if direct is not None:
+            out[name] = (_FLOOR_OF[direct[0]], direct[1])
+    return out
+
+
+FLOORS = _floors()
 
 
 class KernelFloor(common.OneShot):
@@ -232,7 +248,7 @@ class CondestCost(common.OneShot):
 class DenseFloor(common.OneShot):
     """Each dense fit (float64) against its floor, and its peak memory in words of M^2."""
 
-    params = [[s for s in FLOORS if s in common.solver_names()] or ["(none)"], [4000]]
+    params = [list(FLOORS) or ["(none)"], [4000]]
     param_names = ["solver", "M"]
     timeout = 600
     repeat = (1, 5, 10.0)

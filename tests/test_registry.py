@@ -140,6 +140,26 @@ def test_register_refuses_malformed_entries():
                            required=("validation",))(lambda X, y, *, C=1.0: 0)
     with pytest.raises(ValueError, match="already registered"):
         _registry.register("lssvm-schur", tasks=("regression",), paper="p", equations="")(lambda: 0)
+    for direct in (("qr", 1), ("cholesky", 0), ("lu",), ("lu", 1.5)):
+        with pytest.raises(ValueError, match=r"direct=") as info:
+            _registry.register("x", tasks=("regression",), paper="p", equations="", direct=direct)
+        assert repr(direct) in str(info.value)
+
+
+def test_a_declared_direct_solve_matches_what_the_solver_does():
+    """``direct`` (which bench_floors' bare-LAPACK floors are derived from) must say what the fit does:
+    its float64 condition estimate comes from the same factorization (dpocon after dpotrf for
+    "cholesky", dgecon after dgetrf for "lu"), and two right-hand sides are the Schur elimination
+    (H eta = 1, H nu = y, then s = 1^T eta, recorded as ``s``)."""
+    declared = {n: la.get_solver(n).direct for n in la.solvers() if la.get_solver(n).direct}
+    assert declared, "no solver declares a dense direct solve"
+    estimator = {"cholesky": "dpocon", "lu": "dgecon"}
+    for name, (factorization, k) in declared.items():
+        info = la.get_solver(name)
+        pb = info.example_problem(info.tasks[0], n=20, rng=1)
+        fit = la.fit(name, pb.X, pb.y, **pb.params)
+        assert estimator[factorization] in fit.diagnostics["kappa_method"], (name, fit.diagnostics["kappa_method"])
+        assert (k == 2) == ("s" in fit.diagnostics), (name, k)
 
 
 # --------------------------------------------------------------------------- #

@@ -30,7 +30,7 @@ from ..core._validation import as_rng
 from ..core.exceptions import UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
 from ..core.precision import get_precision, precisions as _precisions
 
-__all__ = ["SolverInfo", "Variant", "LadderKnob", "SUPPORT_FRACTIONS", "Problem", "TASKS", "RANDOM_KEYWORD", "register",
+__all__ = ["SolverInfo", "DIRECT_FACTORIZATIONS", "Variant", "LadderKnob", "SUPPORT_FRACTIONS", "Problem", "TASKS", "RANDOM_KEYWORD", "register",
            "unregister", "solvers", "get_solver", "fit", "fit_params", "variant"]
 
 TASKS = ("regression", "classification")
@@ -141,6 +141,10 @@ def _default_backward_bound(fit, n: int) -> float:
     return LAPACK_THRESHOLD * n * get_precision(fit.precision).unit_roundoff
 
 
+#: The dense direct factorizations a solver may declare (:attr:`SolverInfo.direct`).
+DIRECT_FACTORIZATIONS = ("cholesky", "lu")
+
+
 @dataclass(frozen=True)
 class SolverInfo:
     """What the registry knows of a solver.
@@ -209,6 +213,12 @@ class SolverInfo:
         The paper's keywords that drive the condition of the formed system
         where C alone does not (extra rungs of the report's kappa ladder);
         empty when the C ladder already crosses every precision's limit.
+    direct : tuple or None
+        ``(factorization, right-hand sides)`` of a solver whose fit is one
+        dense direct solve: ``("cholesky", k)`` of the n x n system with k
+        right-hand sides, ``("lu", k)`` of the bordered (n+1) x (n+1) one.
+        The float64 floors of ``benchmarks/bench_floors.py`` are derived from
+        it (the same factorization by bare LAPACK calls); None otherwise.
     """
 
     name: str
@@ -228,6 +238,7 @@ class SolverInfo:
     peak: Any = None
     exact_note: str = ""
     ladder: tuple = ()
+    direct: tuple | None = None
 
     # -- what it takes ------------------------------------------------------
     def accepts(self, keyword: str) -> bool:
@@ -346,7 +357,7 @@ _SOLVERS: dict[str, SolverInfo] = {}
 
 def register(name: str, *, tasks, paper: str, equations: str, required=(), variants=(),
              precisions=None, system=None, example=None, backward_bound=None, description="",
-             exact_model=None, peak=None, exact_note="", ladder=()):
+             exact_model=None, peak=None, exact_note="", ladder=(), direct=None):
     """Decorator adding a solver function to the registry under ``name``.
 
     See :class:`SolverInfo` for the arguments.  The keywords the solver takes
@@ -361,6 +372,10 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
     if precisions is not None:
         precisions = tuple(get_precision(p).name for p in precisions)
     ladder = tuple(ladder)
+    if direct is not None and (len(direct) != 2 or direct[0] not in DIRECT_FACTORIZATIONS
+                               or not isinstance(direct[1], int) or direct[1] < 1):
+        raise ValueError(f"expected direct=(one of {DIRECT_FACTORIZATIONS}, right-hand sides >= 1), "
+                         f"got direct={direct!r}")
 
     def deco(func):
         if name in _SOLVERS:
@@ -376,7 +391,7 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
                                     precisions, system, example,
                                     backward_bound or _default_backward_bound,
                                     description or _first_line(func), exact_model, peak, exact_note,
-                                    ladder)
+                                    ladder, None if direct is None else tuple(direct))
         return func
 
     return deco
