@@ -355,7 +355,7 @@ def _memory(rec):
         return Verdict("holds", measured=measured, uncertainty=unc)
     if inside:
         least = min(lims[s][0] for s in inside) / 8.0
-        return Verdict("holds only when", condition=f"the method holds ≥ {least:g} m × m arrays ({', '.join(inside)})",
+        return Verdict("holds only when", condition=f"the method holds ≥ {fmt_num(least)} m × m arrays ({', '.join(inside)})",
                        measured=measured, uncertainty=unc)
     return Verdict("does not hold", measured=measured, uncertainty=unc)
 
