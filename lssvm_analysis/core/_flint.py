@@ -63,7 +63,7 @@ from itertools import repeat, starmap
 
 import flint
 import numpy as np
-from flint import acb_mat, arb, arb_mat, fmpz, fmpz_mat
+from flint import acb_mat, arb, arb_mat, fmpz_mat
 from mpmath.libmp import BACKEND, from_man_exp, to_float as _to_float
 
 if BACKEND == "gmpy":   # mpmath's own normalizer in C: (sign, man, exp, bc) of man 2^exp, exact

@@ -70,7 +70,6 @@ from ...core._validation import as_matrix, check_finite, check_int, check_positi
 from ...core.kernels import make_kernel
 from ...core.incomplete_cholesky import thresholded_cholesky
 from ...core.precision import get_precision
-from ._common import BreakdownScan, log_grid  # noqa: F401
 
 __all__ = ["EmpiricalFeatures", "empirical_features", "dual_eigenvalues", "primal_eigenvalues",
            "abe_spectra", "abe_condition", "check_spectrum_mp", "BreakdownPrediction",
