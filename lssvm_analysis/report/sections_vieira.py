@@ -36,12 +36,12 @@ PROFILE_SETTINGS = {
     "default": dict(splits=10, folds=5, log2_C=(-5, 0, 5, 10), log2_s2=(-1, 2),
                     sets=tuple(DATASETS), scaling_L=(100, 200, 400, 800), stab_n=24,
                     stab_C=(2.0 ** 12,),
-                    ne_set="RIP", ne_k=100, ne_log2_C=(0, 6, 12), ne_precisions=("float32", "float64")),
+                    ne_set="RIP", ne_k=100, ne_log2_C=(0, 6, 12), ne_precisions=tuple(precisions(hardware=True))),
     "full": dict(splits=30, folds=10, log2_C=tuple(range(-5, 13)), log2_s2=tuple(range(-3, 4)),
                  sets=tuple(DATASETS), scaling_L=(100, 200, 400, 800, 1200), stab_n=40,
                  stab_C=(1.0, 2.0 ** 6, 2.0 ** 12),
                  ne_set="RIP", ne_k=100, ne_log2_C=tuple(range(0, 13, 2)),
-                 ne_precisions=("float32", "float64", "longdouble")),
+                 ne_precisions=tuple(precisions(native=True))),
 }
 
 
