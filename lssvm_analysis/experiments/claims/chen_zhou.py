@@ -315,16 +315,16 @@ def _registered_bytes_per_m2(solver) -> float:
     return estimate_bytes(peak.words(_PEAK_AT_M, "float64"), "float64") / _PEAK_AT_M ** 2
 
 
-def _memory_limits(d, solvers_run):
+def _memory_limits(d):
     """Per dense solver: (bytes per m², where it came from, largest m run, first m refused, GiB there).
 
     The bytes per m² are read off the refusal rows (``bytes_needed / m²``, what the guard estimated at
     the size it refused); without a refusal, from the solver's registered peak (``SolverInfo.peak``).
     """
-    words = {s: None for s in solvers_run if s in solvers()}
     status = d.status.astype(str)
+    registered = set(solvers())
     out = {}
-    for s in sorted(set(d.solver) | set(words)):
+    for s in sorted(set(d.solver)):
         g = d[d.solver == s]
         ran = pd.to_numeric(g[status[g.index] == "ok"].m, errors="coerce").max()
         ref = g[status[g.index] == "skipped-memory"]
@@ -332,14 +332,14 @@ def _memory_limits(d, solvers_run):
             r = ref.loc[pd.to_numeric(ref.m, errors="coerce").idxmin()]
             m = float(r.m)
             out[s] = (float(r.bytes_needed) / m ** 2, "refusal", ran, m, float(r.bytes_available) / 2 ** 30)
-        elif s in words:
+        elif s in registered:
             out[s] = (_registered_bytes_per_m2(s), "registered peak", ran, np.nan, np.nan)
     return out
 
 
 def _memory(rec):
     d = rec["scale-dense"]
-    lims = _memory_limits(d, sorted(set(d.solver)))
+    lims = _memory_limits(d)
     lim = {s: float(np.sqrt(PAPER_MEMORY_GIB * 2 ** 30 / bpm)) for s, (bpm, *_r) in lims.items()}
     seen = [f"{s} ran to m = {int(ran) if np.isfinite(ran) else 'none'}, refused at m = {int(m)} "
             f"({fmt_num(gib)} GiB available)"
