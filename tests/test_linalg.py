@@ -12,6 +12,7 @@ import pytest
 from conftest import LAPACK_THRESHOLD, U64
 
 import lssvm_analysis as la
+from lssvm_analysis.core.kernels import RBF_FORMATIONS
 
 __all__: list[str] = []
 
@@ -130,7 +131,7 @@ def test_pivoted_cholesky_pivots_on_the_max_residual_diagonal(precision, rng, n_
     X, sel = _pivoted(p, rng, m, rank=rank)
     P = [int(j) for j in sel.indices]
     assert len(P) == rank == len(set(P)) and all(v == 0 for v in np.triu(sel.L, 1).flat)
-    Kq, G, u = (exact.mat(la.rbf_kernel(X, sigma2=0.5, precision=p, formation="differences")),
+    Kq, G, u = (exact.mat(la.rbf_kernel(X, sigma2=0.5, precision=p, formation=sel.formation)),
                 _floats(p, sel.G), p.unit_roundoff)
     for t, j in enumerate(P):
         low = {}
@@ -180,17 +181,19 @@ def test_pivoted_cholesky_stops_at_rank_and_at_trace_tol(precision, rng, n_for):
 
 
 @pytest.mark.parametrize("greedy", [True, False], ids=["pivoted", "thresholded"])
-def test_cholesky_selection_columns_are_the_differences_kernel_bit_for_bit(precision, rng, n_for, greedy):
+def test_cholesky_selection_columns_are_its_formations_kernel_bit_for_bit(precision, rng, n_for, greedy):
     """The per-pivot kernel column (contiguous coordinate rows, in-place ops for float32/64) is
-    exactly the column of rbf_kernel(formation="differences"), and so are the pivots' factor rows'
-    source: the selection returns those columns."""
+    exactly the column of rbf_kernel(formation=sel.formation): "differences", or the engine's
+    exact-distance "gemm" where the precision keeps the greedy selection (mpN on FLINT); the
+    pivots' factor rows come from those columns, which the selection returns."""
     p, m = precision, n_for(precision, 50, 20)
     X = rng.uniform(-2, 2, size=(m, 3))
     kernel = la.make_kernel("rbf", sigma2=0.7)
     sel = (la.pivoted_cholesky(X, kernel, rank=6, precision=p) if greedy
            else la.thresholded_cholesky(X, kernel, 0.5, precision=p))
-    assert len(sel.indices) >= 2
-    K = la.rbf_kernel(X, sigma2=0.7, precision=p, formation="differences")
+    assert len(sel.indices) >= 2 and sel.formation in RBF_FORMATIONS
+    assert greedy or sel.formation == "differences"
+    K = la.rbf_kernel(X, sigma2=0.7, precision=p, formation=sel.formation)
     for t, j in enumerate(sel.indices):
         assert all(a == b for a, b in zip(sel.columns[:, t], K[:, j])), t
 

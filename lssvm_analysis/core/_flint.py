@@ -75,7 +75,8 @@ from .exceptions import CholeskyBreakdownError, LUBreakdownError
 from .records import CholeskyBreakdown, LUBreakdown
 
 __all__ = ["AVAILABLE", "BLOCK", "to_arb_mat", "to_objects", "to_float64", "from_float64", "no_gc", "matmul", "cholesky", "solve_triangular",
-           "lu_factor", "lu_solve", "exp", "operator", "keep", "eigvalsh", "rbf_exponents", "twin", "register_twin"]
+           "lu_factor", "lu_solve", "exp", "operator", "keep", "eigvalsh", "rbf_exponents", "twin", "register_twin",
+           "PivotedRBF"]
 
 #: Rows of a block of the blocked Cholesky (products of BLOCK-wide panels).
 BLOCK = 96
@@ -114,7 +115,7 @@ if AVAILABLE:
             ("arb_mat_approx_lu", [_P, _P, _P, _L], _I),
             ("arb_mat_approx_solve_lu_precomp", [_P, _P, _P, _P, _L], None),
             ("arb_mat_window_init", [_P, _P, _L, _L, _L, _L], None), ("arb_mat_window_clear", [_P], None),
-            ("arb_mat_zero", [_P], None)]:
+            ("arb_mat_zero", [_P], None), ("arb_mat_mul_entrywise", [_P, _P, _P, _L], None)]:
         _f = getattr(_LIB, _name)
         _f.argtypes, _f.restype = _args, _res
 
@@ -578,3 +579,110 @@ def rbf(X: np.ndarray, Z, sigma2, *, prec: int, ctx, band=RBF_BAND) -> np.ndarra
                 out[i, :i + 1] = row
                 out[:i, i] = row[:i]
     return out
+
+
+# ----------------------------------------------------------------------------- greedy pivoted Cholesky
+class PivotedRBF:
+    """The state of the greedy pivoted Cholesky of an RBF kernel, kept in FLINT between steps.
+
+    The steps of :func:`~lssvm_analysis.core.incomplete_cholesky.pivoted_cholesky`
+    (the loop, its pivot rule and stop rules stay there) on midpoints at
+    ``prec`` bits: G (m x rank) and the residual diagonal d (m x 1) are
+    ``arb_mat``, and step r is the outer-product recurrence
+    g = (K[:, j] - G[:, :r] G[j, :r]^T) / sqrt(d_j) (``arb_mat_approx_mul``,
+    one rounding per entry), g = 0 on the earlier pivots, g_j = sqrt(d_j),
+    d <- d - g^2 (``arb_mat_mul_entrywise``, then clamped at 0 with d_j = 0
+    when ``clamp``), each operation rounded once.  The kernel column K[:, j]
+    is :func:`rbf`'s (exact squared distances from the integers the points
+    scale to, one rounding in the division, one in exp), bit for bit.  The
+    trace of d is one product with a row of ones (one rounding).  Per step:
+    m (r + d + 3) multiply-adds in FLINT and O(m) exps and float conversions;
+    G is converted to ``mpf`` once, by :meth:`result`, where the generic path
+    converts G[:, :r] at every step (O(m r^2) conversions of ~1-3 us each).
+    """
+
+    def __init__(self, Xp: np.ndarray, sigma2, rank: int, *, clamp: bool, keep_columns: bool, prec: int, ctx):
+        U, W, e0 = _augmented_integers(Xp, None)
+        self.U, self.W, self.m, self.prec, self.ctx, self.clamp = fmpz_mat(U), W, len(U), prec, ctx, clamp
+        with flint.ctx.workprec(prec):
+            self.scale = -arb(sigma2) * arb(2) ** (-2 * e0)
+        self.G = arb_mat(self.m, rank)
+        self.d = arb_mat(self.m, 1, [1] * self.m)   # K(x, x) = 1 exactly
+        self.ones = arb_mat(1, self.m, [1] * self.m)
+        self.cols = [] if keep_columns else None
+        self._read()
+
+    def _read(self):
+        """d's entries, and as float64 (the pivot's argmax)."""
+        self.ent = self.d.entries()
+        self.floats = np.array([float(v) for v in self.ent])
+
+    def column(self, j: int) -> arb_mat:
+        """K[:, j] as an m x 1 ``arb_mat`` of midpoints (:func:`rbf` with Z = X[j:j + 1])."""
+        D = self.U * fmpz_mat(len(self.W[j]), 1, self.W[j])
+        with flint.ctx.workprec(self.prec):
+            ent = (arb_mat(D) / self.scale).mid().entries()
+            return arb_mat(self.m, 1, [e.exp().mid() for e in ent])
+
+    def residuals(self) -> np.ndarray:
+        return self.floats
+
+    def positive(self, j: int) -> bool:
+        return bool(self.ent[j] > 0)
+
+    def trace(self) -> float:
+        """e^T d, rounded once, as float64."""
+        t = arb_mat(1, 1)
+        _LIB.arb_mat_approx_mul(_ptr(t), _ptr(self.ones), _ptr(self.d), self.prec)
+        return float(t[0, 0])
+
+    def step(self, r: int, j: int, done) -> float:
+        """Pivot j as column r of G; returns sqrt(d_j) as float64."""
+        m, prec, d = self.m, self.prec, _ptr(self.d)
+        kcol = self.column(j)
+        if self.cols is not None:
+            self.cols.append(kcol)
+        with flint.ctx.workprec(prec):
+            s = self.ent[j].sqrt().mid()
+            g = kcol
+            if r:
+                row, u, g = arb_mat(r, 1), arb_mat(m, 1), arb_mat(m, 1)
+                with _Window(self.G, j, 0, j + 1, r) as Gj:
+                    _LIB.arb_mat_transpose(_ptr(row), Gj)
+                with _Window(self.G, 0, 0, m, r) as Gr:
+                    _LIB.arb_mat_approx_mul(_ptr(u), Gr, _ptr(row), prec)
+                _LIB.arb_mat_sub(_ptr(g), _ptr(kcol), _ptr(u), prec)
+                _LIB.arb_mat_get_mid(_ptr(g), _ptr(g))
+            g = (g / s).mid()
+        zero = arb(0)
+        for i in done:   # eliminated rows: an exact zero, so G[pivots] is exactly lower triangular
+            g[i, 0] = zero
+        g[j, 0] = s      # d_j / s = s; recomputed as (K_jj - ||G_j||^2) / s it cancels
+        with _Window(self.G, 0, r, m, r + 1) as Gc:
+            _LIB.arb_mat_set(Gc, _ptr(g))
+        _LIB.arb_mat_mul_entrywise(_ptr(g), _ptr(g), _ptr(g), prec)   # g^2
+        _LIB.arb_mat_get_mid(_ptr(g), _ptr(g))
+        _LIB.arb_mat_sub(d, d, _ptr(g), prec)
+        _LIB.arb_mat_get_mid(d, d)
+        self._read()
+        if self.clamp:   # d_j = 0 and d_i = max(d_i, 0); an entry whose float is > 0 is > 0
+            for i in [j] + [int(i) for i in np.flatnonzero(self.floats <= 0)]:
+                if i == j or self.ent[i] < 0:
+                    self.d[i, 0] = self.ent[i] = zero
+                    self.floats[i] = 0.0
+        return float(s)
+
+    def result(self, r: int):
+        """(G (m x r, column-major), the kernel columns (m x r, or m x 0), number of d_i < 0) as mpf."""
+        Gr = arb_mat(self.m, r)
+        if r:
+            with _Window(self.G, 0, 0, self.m, r) as W:
+                _LIB.arb_mat_set(_ptr(Gr), W)
+        G = np.asfortranarray(to_objects(Gr, self.ctx))
+        if self.cols is None:
+            cols = np.empty((self.m, 0), dtype=object)
+        else:
+            cols = np.empty((self.m, len(self.cols)), dtype=object)
+            for t, c in enumerate(self.cols):
+                cols[:, t] = to_objects(c, self.ctx, shape=(self.m,))
+        return G, cols, sum(1 for v in self.ent if v < 0)

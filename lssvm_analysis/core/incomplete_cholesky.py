@@ -71,6 +71,11 @@ class CholeskySelection:
     negative_residuals : int
         Greedy only: entries of the final residual diagonal below 0 (always 0
         when it is clamped; ``clamp=False`` keeps the rounding's negatives).
+    formation : str
+        The RBF formation (:data:`~lssvm_analysis.core.kernels.RBF_FORMATIONS`) whose entries
+        the columns are, bit for bit: ``"differences"``, or ``"gemm"`` where the precision's
+        engine keeps the greedy selection (``Precision.pivoted_rbf``: mpN on FLINT, exact
+        squared distances).
     """
 
     indices: np.ndarray
@@ -80,6 +85,7 @@ class CholeskySelection:
     trace_history: np.ndarray = field(default_factory=lambda: np.empty(0))
     stop_reason: str = ""
     negative_residuals: int = 0
+    formation: str = "differences"
 
     @property
     def L(self):
@@ -208,6 +214,56 @@ def _greedy_step(p, column, G, cols, r, j, d, done, clamp=True):
     return s
 
 
+class _ArrayState:
+    """The greedy pivoted Cholesky's state as NumPy arrays: G (m x rank, column-major), the
+    residual diagonal d and the kept kernel columns; steps by :func:`_greedy_step`."""
+
+    formation = "differences"
+
+    def __init__(self, p, X, kernel, d, rank, *, keep_columns, clamp):
+        m = X.shape[0]
+        self.p, self.d, self.clamp = p, d, clamp
+        # Column-major, so that a pivot's update reads G[:, :r] contiguously.  np.zeros maps zero pages
+        # lazily: the columns that are never reached cost no memory traffic.
+        self.G = np.zeros((m, rank), dtype=p.dtype, order="F") if p.hardware else np.asfortranarray(p.zeros((m, rank)))
+        self.cols = p.zeros((m, rank)) if keep_columns else None
+        self.column = _KernelColumns(p, X, kernel)
+
+    def residuals(self):
+        d = self.d
+        return np.array([float(v) for v in d]) if d.dtype == object else d
+
+    def positive(self, j):
+        return bool(self.d[j] > 0)
+
+    def trace(self):
+        return float(np.sum(self.d))
+
+    def step(self, r, j, done):
+        return float(_greedy_step(self.p, self.column, self.G, self.cols, r, j, self.d, done, self.clamp))
+
+    def result(self, r):
+        """(G[:, :r], the kept columns, the count of d_i < 0)."""
+        p, cols, rank = self.p, self.cols, self.G.shape[1]
+        # G[:, :r] of a column-major G is contiguous: a view, no copy of m r numbers.
+        cols = p.zeros((self.G.shape[0], 0)) if cols is None else (cols if r == rank else cols[:, :r].copy())
+        return self.G[:, :r], cols, int(np.count_nonzero(self.d < p.scalar(0)))
+
+
+def _state(p, X, kernel, d, rank, *, keep_columns, clamp):
+    """The precision's engine state for an RBF kernel (``Precision.pivoted_rbf``: mpN on FLINT,
+    its columns those of the default "gemm" formation, exact distances), else :class:`_ArrayState`
+    (the differences formation)."""
+    if getattr(kernel, "name", None) == "rbf":
+        st = p.pivoted_rbf(p.asarray(X), p.scalar(kernel.params.get("sigma2", 1.0)), rank, clamp=clamp,
+                           keep_columns=keep_columns)
+        if st is not None:
+            kernel(X, X[:1], precision=p)  # validates the kernel parameters in the precision, as _KernelColumns
+            st.formation = "gemm"
+            return st
+    return _ArrayState(p, X, kernel, d, rank, keep_columns=keep_columns, clamp=clamp)
+
+
 def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySelection:
     """Abe's sequential Cholesky selection of support vectors.
 
@@ -316,35 +372,28 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, kee
         raise ValueError(f"expected trace_tol below {'1 (relative)' if relative else 'trace(K)'}: "
                          f"trace(K) = {float(np.sum(d)):.6g}, got trace_tol={short_repr(trace_tol)}, "
                          f"which selects no pivot")
-    # Column-major, so that a pivot's update reads G[:, :r] contiguously.  np.zeros maps zero pages
-    # lazily: the columns that are never reached cost no memory traffic.
-    G = np.zeros((m, rank), dtype=p.dtype, order="F") if p.hardware else np.asfortranarray(p.zeros((m, rank)))
-    cols = p.zeros((m, rank)) if keep_columns else None
-    column = _KernelColumns(p, X, kernel)
+    st = _state(p, X, kernel, d, rank, keep_columns=keep_columns, clamp=clamp)
     piv, roots, trace = [], [], []
     reason = "exhausted" if rank == m else "rank"
-    tr = float(np.sum(d))
+    tr = st.trace()
     for r in range(rank):
         if tr <= tol:
             reason = "trace_tol"
             break
         # Clamped, pivots hold an exact 0, so the argmax is a pivot only when no residual is > 0;
         # unclamped, they hold their rounding residue and are masked out.
-        dv = np.array([float(v) for v in d]) if d.dtype == object else d
+        dv = st.residuals()
         if not clamp and piv:
             dv = dv.copy()
             dv[piv] = -np.inf
         j = int(np.argmax(dv))
-        if not (d[j] > 0):
+        if not st.positive(j):
             reason = "nonpositive-pivot"
             break
-        roots.append(float(_greedy_step(p, column, G, cols, r, j, d, piv, clamp)))
+        roots.append(st.step(r, j, piv))
         piv.append(j)
-        tr = float(np.sum(d))
+        tr = st.trace()
         trace.append(tr)
-    r = len(piv)
-    # G[:, :r] of a column-major G is contiguous: a view, no copy of m r numbers.
-    cols = p.zeros((m, 0)) if cols is None else (cols if r == rank else cols[:, :r].copy())
-    negative = int(np.count_nonzero(d < p.scalar(0)))
-    return CholeskySelection(np.array(piv, dtype=np.intp), G[:, :r], cols, np.array(roots), np.array(trace),
-                             reason, negative)
+    G, cols, negative = st.result(len(piv))
+    return CholeskySelection(np.array(piv, dtype=np.intp), G, cols, np.array(roots), np.array(trace),
+                             reason, negative, st.formation)

@@ -316,6 +316,13 @@ class Precision(ABC):
         forms the distances itself.  Xp, Zp in this precision (Zp None: K(X, X))."""
         return None
 
+    def pivoted_rbf(self, Xp, sigma2, rank, *, clamp, keep_columns):
+        """The state of a greedy pivoted Cholesky of the RBF kernel of Xp kept by an engine of this
+        precision (mpN with FLINT: :class:`_flint.PivotedRBF`), or None: then
+        :func:`~lssvm_analysis.core.incomplete_cholesky.pivoted_cholesky` keeps it in NumPy arrays.
+        Xp (m, d) and sigma2 in this precision; ``rank`` columns at most."""
+        return None
+
 
 class _NativeDtype:
     """NumPy's own loops for the precisions with a native dtype (float32, float64, longdouble)."""
@@ -663,6 +670,13 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return None
         return _flint.rbf(Xp, Zp, sigma2, **self._fl())
+
+    def pivoted_rbf(self, Xp, sigma2, rank, *, clamp, keep_columns):
+        """:class:`_flint.PivotedRBF` (G and the residual diagonal stay in FLINT between the steps;
+        the kernel columns are :meth:`rbf_kernel_exact`'s), or None with the mpmath engine."""
+        if not self._flint:
+            return None
+        return _flint.PivotedRBF(Xp, sigma2, rank, clamp=clamp, keep_columns=keep_columns, **self._fl())
 
     def _convert1(self, v):
         if isinstance(v, np.longdouble):  # exact: split into two float64

@@ -161,7 +161,9 @@ def form_j(P, mlam, prec, j_form, *, overwrite=False):
     -------
     J : (r, r) array, or None for ``"qr"``
     Pc : (m, r) array or None
-        The centred factor (``"centered"``), else None.
+        The centred factor (``"centered"``, ``"qr"``), else None: ``prec.keep``'s,
+        read-only in mpN with its FLINT form kept for the products of every
+        iteration.
     mu : (r,) array
         Column means of P (P^T e / m).
     """
@@ -170,16 +172,17 @@ def form_j(P, mlam, prec, j_form, *, overwrite=False):
     eye = prec.eye(r)
     if j_form == "literal":
         ph = np.sum(P, axis=0)  # P^T e
-        J = mlam * eye + P.T @ P - np.multiply.outer(ph, ph) / prec.scalar(m)
+        J = mlam * eye + prec.matmul(P.T, P) - np.multiply.outer(ph, ph) / prec.scalar(m)
         return J, None, mu
     if overwrite:
         P -= mu
         Pc = P
     else:
         Pc = P - mu
+    Pc = prec.keep(Pc)
     if j_form == "qr":
         return None, Pc, mu
-    return mlam * eye + Pc.T @ Pc, Pc, mu
+    return mlam * eye + prec.matmul(Pc.T, Pc), Pc, mu
 
 
 def qr_factor_j(Pc, mlam, prec):
@@ -266,7 +269,7 @@ class _State:
     def project(self, v):
         """P^T (v - mean(v) e) (literal) or P_c^T (v - mean(v) e) (centred)."""
         vc = v - np.sum(v) / self.mm
-        return (self.P if self.Pc is None else self.Pc).T @ vc
+        return self.prec.matmul((self.P if self.Pc is None else self.Pc).T, vc)
 
     def solve(self, rhs):
         return self.prec.cho_solve(self.LJ, rhs)
@@ -278,8 +281,8 @@ class _State:
     def fitted(self, ups, b):
         """P upsilon + b on the training set."""
         if self.Pc is None:
-            return self.P @ ups + b
-        return self.Pc @ ups + (self.mu @ ups + b)
+            return self.prec.matmul(self.P, ups) + b
+        return self.prec.matmul(self.Pc, ups) + (self.mu @ ups + b)
 
 
 def _upsilon(st, gamma, update, ups_ls):
@@ -289,7 +292,7 @@ def _upsilon(st, gamma, update, ups_ls):
     nz = np.flatnonzero(st.prec.nonzero(gamma))
     if nz.size == 0:
         return ups_ls.copy()
-    rhs = st.rows(nz).T @ gamma[nz] - (np.sum(gamma) / st.mm) * st.phat
+    rhs = st.prec.matmul(st.rows(nz).T, gamma[nz]) - (np.sum(gamma) / st.mm) * st.phat
     return ups_ls - st.solve(rhs)
 
 
@@ -419,7 +422,7 @@ def _run(name, X, y, *, precision, C, kernel, sigma2, degree, t, task, n_support
             except CholeskyBreakdownError as err:
                 return breakdown_fit(name, prec, err, X=X, kernel=k, timer=timer, support=piv,
                                      diagnostics=diag, params=params)
-        st = _State(P if Pc is None else None, Pc, mu, LJ, prec.asarray(y), prec, j_form)
+        st = _State(prec.keep(P) if Pc is None else None, Pc, mu, LJ, prec.asarray(y), prec, j_form)
         del P, sel
         with timer("solve"):
             ups, b, g_used, hist, conv, n_over = _algorithm1(
