@@ -258,8 +258,9 @@ def _state(p, X, kernel, d, rank, *, keep_columns, clamp):
         st = p.pivoted_rbf(p.asarray(X), p.scalar(kernel.params.get("sigma2", 1.0)), rank, clamp=clamp,
                            keep_columns=keep_columns)
         if st is not None:
-            kernel(X, X[:1], precision=p)  # validates the kernel parameters in the precision, as _KernelColumns
             st.formation = "gemm"
+            # validates X and the kernel parameters in the precision once, as _KernelColumns does
+            dataclasses.replace(kernel, formation=st.formation)(X, X[:1], precision=p)
             return st
     return _ArrayState(p, X, kernel, d, rank, keep_columns=keep_columns, clamp=clamp)
 

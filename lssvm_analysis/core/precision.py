@@ -310,6 +310,21 @@ class Precision(ABC):
         """
         return self.asarray(A)
 
+    def center_columns(self, A, *, overwrite: bool = False):
+        """(A_c, mu): the column means mu = A^T e / m and A_c = A - e mu^T, kept (:meth:`keep`).
+
+        The column sums are NumPy's reduction in this precision, divided by m;
+        ``overwrite=True`` centres A in place (A_c is A).  mpN (FLINT): each sum
+        is one product with a row of ones (one rounding) and each entry of A_c
+        one subtraction in FLINT, A_c returned with its FLINT form kept: no pass
+        of 2 m r mpmath operations, and A is left as it is.
+        """
+        m = A.shape[0]
+        mu = np.sum(A, axis=0) / self.scalar(m)
+        if overwrite:
+            A -= mu
+        return self.keep(A if overwrite else A - mu), mu
+
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """exp(-||x - z||^2 / sigma2) from exactly computed squared distances, by an engine of
         this precision (mpN with FLINT), or None: then :mod:`~lssvm_analysis.core.kernels`
@@ -663,6 +678,12 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return super().keep(A)
         return _flint.keep(self.asarray(A))
+
+    def center_columns(self, A, *, overwrite=False):
+        """:func:`_flint.center_columns` (A is never written), or the generic code with mpmath."""
+        if not self._flint:
+            return super().center_columns(A, overwrite=overwrite)
+        return _flint.center_columns(self.asarray(A), **self._fl())
 
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """:func:`_flint.rbf` (exact squared distances, one rounding in the division, one in

@@ -154,8 +154,9 @@ def form_j(P, mlam, prec, j_form, *, overwrite=False):
     j_form : {"centered", "literal", "qr"}
         ``"qr"`` centres P and returns J = None (:func:`qr_factor_j` factors J).
     overwrite : bool
-        Centre P in place (``"centered"``): the solver owns its factor and
-        keeps one m x r array instead of two.
+        Centre P in place (``"centered"``, ``"qr"``; mpN on FLINT never writes
+        P: ``Precision.center_columns``): the solver owns its factor and keeps
+        one m x r array instead of two.
 
     Returns
     -------
@@ -168,18 +169,12 @@ def form_j(P, mlam, prec, j_form, *, overwrite=False):
         Column means of P (P^T e / m).
     """
     m, r = P.shape
-    mu = np.sum(P, axis=0) / prec.scalar(m)
     eye = prec.eye(r)
     if j_form == "literal":
         ph = np.sum(P, axis=0)  # P^T e
         J = mlam * eye + prec.matmul(P.T, P) - np.multiply.outer(ph, ph) / prec.scalar(m)
-        return J, None, mu
-    if overwrite:
-        P -= mu
-        Pc = P
-    else:
-        Pc = P - mu
-    Pc = prec.keep(Pc)
+        return J, None, ph / prec.scalar(m)
+    Pc, mu = prec.center_columns(P, overwrite=overwrite)
     if j_form == "qr":
         return None, Pc, mu
     return mlam * eye + prec.matmul(Pc.T, Pc), Pc, mu

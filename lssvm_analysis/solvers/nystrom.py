@@ -42,7 +42,7 @@ def _nystrom_values(fit, X, native=False):
     with prec.context():
         KB = fit.kernel(fit.X_support_, X, precision=prec)  # (r, n)
         feats = prec.solve_triangular(fit.diagnostics["P_B"], KB, lower=True)
-        f = feats.T @ fit.diagnostics["upsilon"] + fit.bias_
+        f = prec.matmul(feats.T, fit.diagnostics["upsilon"]) + fit.bias_
     return f if native else prec.to_float64(f)
 
 
@@ -62,7 +62,7 @@ def decision_values(fit, X, *, feature_map=False):
         return predict_nystrom(fit, X)
     prec = get_precision(fit.precision)
     with prec.context():
-        f = fit.kernel(X, fit.X_support_, precision=prec) @ fit.coef_ + fit.bias_
+        f = prec.matmul(fit.kernel(X, fit.X_support_, precision=prec), fit.coef_) + fit.bias_
     return prec.to_float64(f)
 
 
