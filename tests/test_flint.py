@@ -304,3 +304,89 @@ def test_to_float64_rounds_each_entry_as_float_does():
     got = _flint.to_float64(x)
     want = np.array([float(v) for v in x.flat]).reshape(x.shape)
     assert np.array_equal(got, want, equal_nan=True) and np.array_equal(p.to_float64(x), want, equal_nan=True)
+
+
+@pytest.mark.parametrize("clamp", [True, False], ids=["clamped", "literal"])
+def test_pivoted_cholesky_agrees(rng, clamp):
+    """The greedy selection kept in FLINT (``Precision.pivoted_rbf``) against the mpmath engine's
+    NumPy loop: the same pivots, and the pivots' rows of G (the Cholesky factor L of K_BB in pivot
+    order) within the rounding bound of two Cholesky factors of slightly different kernels."""
+    m, r, d, sigma2 = 60, 12, 2, 0.5
+    X = rng.uniform(size=(m, d))
+    k = la.make_kernel("rbf", sigma2=sigma2)
+    sel_f, sel_g = (la.pivoted_cholesky(X, k, rank=r, clamp=clamp, precision=p) for p in (FL, MP))
+    assert (sel_f.formation, sel_g.formation) == ("gemm", "differences")
+    assert list(sel_f.indices) == list(sel_g.indices) and len(sel_f.indices) == r
+    assert sel_f.G.dtype == object and sel_f.G.flags.writeable and sel_f.G.shape == (m, r)
+    KB = la.rbf_kernel(X[sel_f.indices], sigma2=sigma2)
+    kappa, nrm = np.linalg.cond(KB), np.linalg.norm(KB, 2)
+    q = float(np.max(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))) / sigma2
+    # Kernel entries (<= 1): exact distances with one rounding in -D/sigma2 and one in exp,
+    # relative error <= (q + 2) u, against the differences formula's ((d + 2) q + 2) u (kernels
+    # module docstring; first order): ||dK_form||_F <= r ((d + 3) q + 4) u for the two together.
+    # Each L is the exact factor of K_BB + dK, ||dK||_F <= (r + 1) u trace K_BB = (r + 1) r u
+    # (Higham Thm 10.3), and Sun's bound (Thm 10.8) turns the sum of the three into
+    # ||L_f - L_g||_F <= 2^-1/2 kappa_2 ||dK||_F / ||K_BB||_2 ||L||_2, ||L||_2 = ||K_BB||_2^1/2;
+    # constant 2 for the second-order terms.
+    dK = 2 * (r + 1) * r * U + r * ((d + 3) * q + 4) * U
+    bound = 2 * 2 ** -0.5 * kappa * dK / math.sqrt(nrm)
+    assert _diff(sel_f.L, sel_g.L) <= bound
+    assert sel_f.negative_residuals == 0 if clamp else sel_f.negative_residuals >= 0
+
+
+def test_center_columns_agrees_and_keeps_its_flint_form(rng):
+    m, r = 400, 6
+    A64 = rng.standard_normal((m, r)) + 3.0   # a mean far from 0, as the kernel factor's first column
+    A = FL.asarray(A64)
+    before = [v._mpf_ for v in A.ravel()]
+    (Ac_f, mu_f), (Ac_g, mu_g) = FL.center_columns(A, overwrite=True), MP.center_columns(A.copy())
+    assert [v._mpf_ for v in A.ravel()] == before   # FLINT never writes A
+    assert not Ac_f.flags.writeable and Ac_f.T.base is Ac_f   # kept; its transpose finds it
+    # A column sum: m - 1 roundings of partial sums (<= (m - 1) u sum |a|) against one (<= u |sum|);
+    # the division by m one more each: |mu_f - mu_g| <= (m + 2) u mean |a| (first order); an
+    # entry a - mu: the difference of the means plus one rounding each, 2 u (|a| + |mu|).
+    # Constant 2 for the second-order terms.
+    mean_abs = np.mean(np.abs(A64), axis=0)
+    bound_mu = 2 * (m + 2) * U * mean_abs
+    assert all(abs(float(a - b)) <= t for a, b, t in zip(mu_f, mu_g, bound_mu))
+    bound_c = bound_mu + 2 * 2 * U * (np.abs(A64) + np.abs(A64.mean(axis=0)))
+    assert all(abs(float(a - b)) <= t for a, b, t in zip(Ac_f.ravel(), Ac_g.ravel(), bound_c.ravel()))
+
+
+@pytest.mark.parametrize("name", la.precisions(native=True))
+def test_center_columns_native_is_the_column_sum_formula_bit_for_bit(name, rng):
+    p = la.get_precision(name)
+    A = p.asarray(rng.standard_normal((50, 4)) + 1.0)
+    mu = np.sum(A, axis=0) / p.scalar(50)
+    Ac, mu2 = p.center_columns(A.copy())
+    assert np.array_equal(mu2, mu) and np.array_equal(Ac, A - mu) and Ac.dtype == p.dtype
+    B = A.copy()
+    Bc, _ = p.center_columns(B, overwrite=True)
+    assert Bc is B and np.array_equal(B, A - mu)
+
+
+@pytest.mark.parametrize("name", ["sr-lssvm", "pcp-lssvm"])
+def test_chen_zhou_fit_agrees(name, rng):
+    """sr/pcp-lssvm with the selection, the centring and the products in FLINT, against the
+    mpmath engine: the model's predictions agree within the sum of the two fits' bounds."""
+    m = 60
+    X = rng.uniform(-1, 1, size=(m, 2))
+    y = np.sin(3 * X[:, 0]) + 0.1 * rng.standard_normal(m)
+    kw = dict(C=10.0, sigma2=0.5, n_support=12, tau=1.0) if name == "sr-lssvm" else \
+        dict(C=10.0, sigma2=0.5, n_support=12)
+    fits = [la.fit(name, X, y, precision=p, **kw) for p in (FL, MP)]
+    assert [f.status for f in fits] == ["ok", "ok"] and list(fits[0].support_) == list(fits[1].support_)
+    assert fits[0].iterations == fits[1].iterations
+    f = [fit.decision_function(X, native=True) for fit in fits]
+    # First order: each engine's P is that of K + dK with ||dK|| / ||K_BB|| <= r (r + 1) u (and the
+    # kernel's rounding; test_pivoted_cholesky_agrees), which moves P_B and the rows of P by
+    # kappa(K_BB) times that; J (kappa_J) turns it into upsilon's relative error, alpha_B =
+    # P_B^{-T} upsilon (kappa(P_B) = kappa(K_BB)^1/2) into alpha's, and f(x) = sum alpha_i k_i(x) + b
+    # with |k| <= 1 into an absolute error <= that relative error times ||alpha||_1 + |b|.
+    # c = 30 per fit (the conformance battery's constant), 60 for the two.
+    kappa_J = fits[0].diagnostics["kappa_J"]
+    kappa_B = np.linalg.cond(la.rbf_kernel(X[fits[0].support_], sigma2=0.5))
+    r = len(fits[0].support_)
+    size = sum(abs(float(v)) for v in fits[1].coef_) + abs(float(fits[1].bias_))
+    bound = 60 * r * (r + 1) * kappa_J * kappa_B ** 1.5 * U * size
+    assert _diff(f[0], f[1]) <= bound

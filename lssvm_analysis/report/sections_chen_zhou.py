@@ -88,6 +88,12 @@ _SCALE_SIZES = {"quick": {"sparse": (2000,), "dense": (2000,), "svr": (2000,)},
 #: available memory (``ensure_memory``), so that the series runs up to the size this machine refuses.
 #: The claim C-memory scales the refusals to the paper's 8 GiB either way.
 _BUDGET_GIB = {"quick": _MEMORY_BUDGET_GIB, "default": _MEMORY_BUDGET_GIB, "full": None}
+#: Whether the rank study (sr-lssvm, n = 2000, r <= 100) has the mp columns (``precisions(native=False)``)
+#: beside the native ones, per profile (issue 24).  Its 6 mp50 tasks took > 139 CPU-s (stopped
+#: unfinished) before the pivoted Cholesky was kept in FLINT (``Precision.pivoted_rbf``) and the
+#: centred factor with it (``Precision.center_columns``); now 16.8 CPU-s (one process, load 7 on
+#: 2 cores; float64's 6 tasks: 3.9 CPU-s, most of it the optimal-trace eigvalsh of K).
+_RANK_MP = {"quick": False, "default": True, "full": True}
 
 
 def _cz_solvers(task):
@@ -207,10 +213,8 @@ def plan(profile, run):
                                         grid=_grid(mlam, sig, tau, h),
                                         options={"target_noise": True, "r_fraction": 0.05,
                                                  "tau_scale": "target-mad"})
-    # no mp column: sr-lssvm at n = 2000 in mp50 took > 139 CPU-s for the 6 tasks (measured,
-    # issue 24; stopped unfinished)
     precs = precisions(native=True)
-    precs = precs[:2] if quick else precs
+    precs = precs[:2] if quick else precs + (precisions(native=False) if _RANK_MP[profile] else [])
     specs["rank"] = SweepSpec(f"{profile}-{_KEY}-rank", kind="cz-fit", solvers=["sr-lssvm"], precisions=precs,
                               datasets=[("cz-road3d", {"n_train": 2000, "n_test": 200})], seeds=[0],
                               grid={"C": [1e3], "sigma2": [8.0, 0.5], "tau": [1.6], "n_support": [100],
