@@ -317,7 +317,7 @@ def test_pivoted_cholesky_agrees(rng, clamp):
     sel_f, sel_g = (la.pivoted_cholesky(X, k, rank=r, clamp=clamp, precision=p) for p in (FL, MP))
     assert (sel_f.formation, sel_g.formation) == ("gemm", "differences")
     assert list(sel_f.indices) == list(sel_g.indices) and len(sel_f.indices) == r
-    assert sel_f.G.dtype == object and sel_f.G.flags.writeable and sel_f.G.shape == (m, r)
+    assert sel_f.G.dtype == object and not sel_f.G.flags.writeable and sel_f.G.shape == (m, r)
     KB = la.rbf_kernel(X[sel_f.indices], sigma2=sigma2)
     kappa, nrm = np.linalg.cond(KB), np.linalg.norm(KB, 2)
     q = float(np.max(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))) / sigma2

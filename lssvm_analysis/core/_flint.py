@@ -706,12 +706,13 @@ class PivotedRBF:
         return float(s)
 
     def result(self, r: int):
-        """(G (m x r, column-major), the kernel columns (m x r, or m x 0), number of d_i < 0) as mpf."""
+        """(G (m x r), the kernel columns (m x r, or m x 0), number of d_i < 0) as mpf; G read-only
+        with its FLINT form registered (:func:`twin`: the products that follow convert nothing)."""
         Gr = arb_mat(self.m, r)
         if r:
             with _Window(self.G, 0, 0, self.m, r) as W:
                 _LIB.arb_mat_set(_ptr(Gr), W)
-        G = np.asfortranarray(to_objects(Gr, self.ctx))
+        G = register_twin(to_objects(Gr, self.ctx), Gr)
         if self.cols is None:
             cols = np.empty((self.m, 0), dtype=object)
         else:

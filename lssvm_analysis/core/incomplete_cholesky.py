@@ -56,6 +56,8 @@ class CholeskySelection:
         Selected columns (support vectors), in selection order.
     G : ndarray, shape (m, r)
         K ~= G G^T; ``G[indices]`` is the lower Cholesky factor of K[indices][:, indices].
+        Read-only where the precision's engine keeps it (``Precision.pivoted_rbf``: mpN on FLINT,
+        its FLINT form registered for the products that follow); copy it to write.
     columns : ndarray, shape (m, r)
         The kernel columns K[:, indices] that were computed (in the precision).
     pivots : ndarray of float, shape (m,) or (r,)
