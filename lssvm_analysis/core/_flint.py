@@ -36,7 +36,11 @@ numbers themselves and the elementwise arithmetic solvers write in NumPy
 (object arrays), ``sqrt`` and ``exp`` of other callers (``Precision.exp``),
 symmetric eigenvalues when FLINT's QR returns a non-finite value (``eigsy``), Householder QR
 (:func:`~lssvm_analysis.core.qr.householder_qr`, small reduced systems
-only) and the O(n) vector recurrences of CG and of the selections.  CG's
+only) and the O(n) vector recurrences of CG and of Abe's thresholded selection.  The greedy
+pivoted Cholesky of an RBF kernel keeps its factor and residual diagonal in FLINT between
+steps (:class:`PivotedRBF`; the generic loop converted G[:, :r] at every step: an mp50
+sr-lssvm fit at m = 2000, r = 100 took 78 CPU-s, now about 3), and column centring is one
+product and one subtraction in FLINT (:func:`center_columns`).  CG's
 products go through :func:`operator` (A converted once, each block of
 directions per iteration), so an mp50 CG fit at n = 60 takes 0.5 CPU-s where
 NumPy's object loops took 4.6.
@@ -66,7 +70,6 @@ import numpy as np
 from flint import acb_mat, arb, arb_mat, fmpz_mat
 from mpmath.libmp import BACKEND, from_man_exp, to_float as _to_float
 
-_mpf_of = arb._mpf_.__get__
 if BACKEND == "gmpy":   # mpmath's own normalizer in C: (sign, man, exp, bc) of man 2^exp, exact
     from gmpy2 import _mpmath_create as _create
 else:  # pragma: no cover - mpmath without gmpy2
@@ -177,6 +180,7 @@ def no_gc():
 
 #: ``arb._mpf_`` of a non-finite midpoint (python-flint maps inf and nan to mpmath's nan).
 _NONFINITE = arb("nan")._mpf_
+_mpf_of = arb._mpf_.__get__
 
 
 def _objects(ctx, balls) -> list:

@@ -100,7 +100,9 @@ def _setup(X, kernel, precision):
     The columns are computed one at a time, by the RBF differences formation
     whatever the kernel's: a single column gains nothing from a GEMM, and
     then every column and pivot is exactly the corresponding entry of
-    ``rbf_kernel(X, formation="differences")``, in every precision.
+    ``rbf_kernel(X, formation="differences")``, in every precision -- except where the
+    precision's engine keeps the greedy selection (``Precision.pivoted_rbf``, mpN on FLINT): its
+    columns are ``rbf_kernel(X)``'s exact-distance ones (``CholeskySelection.formation``).
     """
     if not callable(kernel):
         raise TypeError(f"expected a Kernel (e.g. make_kernel('rbf', sigma2=1.0)) for kernel, "
@@ -343,7 +345,10 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, kee
     Notes
     -----
     Cost O(m r^2); only the diagonal and the r selected kernel columns are
-    computed.  ``trace_history[i]`` is trace(K - G_i G_i^T) after i+1 pivots,
+    computed.  For an RBF kernel in a precision whose engine keeps the state
+    (``Precision.pivoted_rbf``: mpN on FLINT) the steps run there, G and d
+    never converted to mpf until the end; the loop, the pivot rule and the
+    stop rules are this function's for every precision.  ``trace_history[i]`` is trace(K - G_i G_i^T) after i+1 pivots,
     the error bound tr(K - P P^T) of Chen & Zhou.  G is stored column-major,
     so the update K[:, j] - G[:, :r] G[j, :r]^T is one contiguous BLAS gemv
     for the LAPACK precisions, and every other pass of a step is in place.
