@@ -422,3 +422,53 @@ def test_road3d_terrain_depends_on_the_seed_only():
     for d in (small, big):
         alt = czd._terrain(d.X_train[:, 1], d.X_train[:, 2], centres, heights, widths)
         np.testing.assert_allclose(d.y_train, alt, rtol=0, atol=0)
+
+
+# -- near-duplicate points (the kappa ladder's data knob) ------------------------------------------
+
+@pytest.mark.parametrize("name", ["sinc", "ripley-mixture"])
+def test_near_duplicates_pair_every_odd_row_with_the_even_one_at_distance_delta(name):
+    base = ds.load(name, seed=3, n_train=31, n_test=7)
+    d = ds.load(name, seed=3, n_train=31, n_test=7, near_duplicates=1e-4)
+    # the even rows (and the odd n's last row), the labels they carry and the test set are the draw's
+    np.testing.assert_array_equal(d.X_train[0::2], base.X_train[0::2])
+    np.testing.assert_array_equal(d.y_train[0::2], base.y_train[0::2])
+    np.testing.assert_array_equal(d.X_test, base.X_test)
+    np.testing.assert_array_equal(d.y_train[1::2], d.y_train[0:-1:2])
+    # ||x_{2i+1} - x_{2i}|| = delta to within the rounding of the sum: |x| <= 10 (sinc's interval),
+    # so each coordinate carries at most u * 10 absolute error; sqrt(d) coordinates at most 2
+    dist = np.linalg.norm(d.X_train[1::2] - d.X_train[0:-1:2], axis=1)
+    np.testing.assert_allclose(dist, 1e-4, rtol=0, atol=2 * 10 * 2.0 ** -53 * 2)
+    assert "near duplicates" in d.provenance
+
+
+@pytest.mark.parametrize("name", ["sinc", "ripley-mixture"])
+def test_near_duplicates_are_drawn_from_the_seed(name):
+    a, b = (ds.load(name, seed=5, n_train=20, n_test=5, near_duplicates=1e-3) for _ in range(2))
+    np.testing.assert_array_equal(a.X_train, b.X_train)
+    np.testing.assert_array_equal(a.y_train, b.y_train)
+    c = ds.load(name, seed=6, n_train=20, n_test=5, near_duplicates=1e-3)
+    assert not np.array_equal(a.X_train, c.X_train)
+
+
+def test_near_duplicates_leave_the_callers_arrays_and_map_outlier_rows():
+    X = np.arange(10.0).reshape(5, 2)
+    y = np.array([1.0, -1.0, 1.0, -1.0, 1.0])
+    X0, y0 = X.copy(), y.copy()
+    d = ds.add_near_duplicates(X, y, 0.5, seed=0, outlier_indices=[1, 2])
+    np.testing.assert_array_equal(X, X0)
+    np.testing.assert_array_equal(y, y0)
+    # row 1 (an outlier) is overwritten by row 0's copy; row 2 (an outlier) is kept and copied to row 3
+    assert list(d.outlier_indices) == [2, 3]
+    np.testing.assert_array_equal(d.y, [1.0, 1.0, 1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(d.X[4], X[4])  # odd n: the last row stays unpaired
+
+
+@pytest.mark.parametrize("bad, exc", [(0.0, ValueError), (-1e-3, ValueError), (float("nan"), ValueError),
+                                      (float("inf"), ValueError), ("1e-3", TypeError), (True, TypeError)])
+def test_bad_near_duplicates_is_a_typed_error_naming_the_argument_and_value(bad, exc):
+    for name in ("sinc", "ripley-mixture"):
+        with pytest.raises(exc, match=f"near_duplicates={bad!r}".replace("(", r"\(").replace(")", r"\)")):
+            ds.load(name, n_train=6, near_duplicates=bad)
+    with pytest.raises(exc, match="delta="):
+        ds.add_near_duplicates(np.zeros((4, 1)), np.zeros(4), bad)

@@ -20,16 +20,16 @@ from .keel import (VIEIRA_UNAVAILABLE, haberman, penbased, pima_uci, satimage, s
 from .suykens_uci import (SUYKENS_BINARY, SUYKENS_MULTICLASS, SUYKENS_SIZES, SUYKENS_UNAVAILABLE,
                           balance_scale, suykens_uci)
 from ._registry import DatasetInfo, dataset_info, datasets, load
-from .generators import (RIPLEY_MEANS, RIPLEY_VARIANCE, Contamination, inject_label_outliers,
-                         inject_target_outliers, linear_proxy_decision, noisy_sinc,
+from .generators import (RIPLEY_MEANS, RIPLEY_VARIANCE, Contamination, NearDuplicates, add_near_duplicates,
+                         inject_label_outliers, inject_target_outliers, linear_proxy_decision, noisy_sinc,
                          ripley_bayes_decision, ripley_mixture, sinc, two_spirals)
 from .real import (UNAVAILABLE_OFFLINE, boston5, boston14, breast_cancer_wisconsin, iris, pima,
                    ripley_synth, wdbc, wine)
 
 __all__ = ["crossover_data", 
-    "Contamination", "Dataset", "DatasetInfo", "MissingDependencyError", "RIPLEY_MEANS",
+    "Contamination", "Dataset", "DatasetInfo", "MissingDependencyError", "NearDuplicates", "RIPLEY_MEANS",
     "RIPLEY_VARIANCE", "SCALINGS", "SPLITS", "Scaler", "UNAVAILABLE_OFFLINE", "UnknownDatasetError",
-    "boston5", "boston14", "breast_cancer_wisconsin", "dataset_info", "datasets", "fit_scaler",
+    "add_near_duplicates", "boston5", "boston14", "breast_cancer_wisconsin", "dataset_info", "datasets", "fit_scaler",
     "inject_label_outliers", "inject_target_outliers", "iris", "linear_proxy_decision", "load",
     "mackey_glass", "noisy_sinc", "pima", "random_split", "ripley_bayes_decision",
     "ripley_mixture", "ripley_synth", "sinc", "to_pm1", "two_spirals", "wdbc", "wine",

@@ -9,6 +9,9 @@
   Bayes decision function :func:`ripley_bayes_decision`.
 - :func:`inject_label_outliers`, :func:`inject_target_outliers`: Chen & Zhou
   §5.1 / §5.2 outliers, returning new arrays and the rows touched.
+- :func:`add_near_duplicates`: every odd row replaced by its even neighbour moved
+  by a distance delta (the kappa ladder's data knob, keyword
+  ``near_duplicates=delta`` of :func:`sinc` and :func:`ripley_mixture`).
 
 Every function is deterministic given ``seed`` (an int or a
 ``numpy.random.Generator``) and returns float64 arrays.
@@ -35,6 +38,8 @@ __all__ = [
     "inject_label_outliers",
     "inject_target_outliers",
     "linear_proxy_decision",
+    "NearDuplicates",
+    "add_near_duplicates",
 ]
 
 #: Component means of Ripley's synthetic problem, per class (Ripley 1994/1996).
@@ -64,6 +69,15 @@ def _check_real(name, value, *, minimum):
     return float(value)
 
 
+def _check_distance(name, value):
+    """``value`` as a float after checking it is a finite real > 0 (a near-duplicate distance)."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"expected a real number for {name}, got {name}={value!r}")
+    if not (np.isfinite(value) and value > 0):
+        raise ValueError(f"expected a finite {name} > 0, got {name}={value!r}")
+    return float(value)
+
+
 def _check_interval(low, high):
     _check_real("low", low, minimum=-np.inf)
     _check_real("high", high, minimum=-np.inf)
@@ -72,7 +86,8 @@ def _check_interval(low, high):
 
 
 def sinc(*, n_train: int = 500, n_test: int = 500, noise_std: float = 0.0, low: float = -10.0,
-         high: float = 10.0, seed=0, outliers: bool = False, scale: str | None = None) -> Dataset:
+         high: float = 10.0, seed=0, outliers: bool = False, scale: str | None = None,
+         near_duplicates: float | None = None) -> Dataset:
     """Noiseless (by default) sinc regression, Suykens §3.7 Fig. 3.9.
 
     Parameters
@@ -92,6 +107,11 @@ def sinc(*, n_train: int = 500, n_test: int = 500, noise_std: float = 0.0, low: 
     scale : {"minmax", "standard", None}
         Input scaling fitted on the training part; default None keeps x in
         [low, high] so sigma2 is comparable with the book's figures.
+    near_duplicates : float > 0, optional
+        Replace every odd training row by its (sorted) even neighbour moved
+        by this distance, with its target (:func:`add_near_duplicates`; drawn
+        from ``seed`` after everything else, before ``scale``).  Default
+        None: no copies.
 
     Returns
     -------
@@ -109,6 +129,8 @@ def sinc(*, n_train: int = 500, n_test: int = 500, noise_std: float = 0.0, low: 
     check_int("n_train", n_train, minimum=1)
     check_int("n_test", n_test, minimum=1)
     _check_real("noise_std", noise_std, minimum=0.0)
+    if near_duplicates is not None:
+        _check_distance("near_duplicates", near_duplicates)
     _check_interval(low, high)
     rng = as_generator(seed)
     x = np.sort(rng.uniform(low, high, n_train))
@@ -125,7 +147,12 @@ def sinc(*, n_train: int = 500, n_test: int = 500, noise_std: float = 0.0, low: 
         c = inject_target_outliers(y, seed=rng)
         y_train, idx = c.y, c.indices
         prov += "; " + c.describe()
-    return build(name, "regression", x[:, None], y_train, x_test[:, None], _sinc(x_test),
+    X_train = x[:, None]
+    if near_duplicates is not None:
+        d = add_near_duplicates(X_train, y_train, near_duplicates, seed=rng, outlier_indices=idx)
+        X_train, y_train, idx = d.X, d.y, d.outlier_indices
+        prov += "; " + d.describe()
+    return build(name, "regression", X_train, y_train, x_test[:, None], _sinc(x_test),
                  provenance=prov, scale=scale, feature_names=("x",), outlier_indices=idx)
 
 
@@ -239,7 +266,7 @@ def _ripley_sample(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.nda
 
 
 def ripley_mixture(*, n_train: int = 250, n_test: int = 1000, seed=0, outliers: bool = False,
-                   scale: str | None = None) -> Dataset:
+                   scale: str | None = None, near_duplicates: float | None = None) -> Dataset:
     """Ripley-style two-class Gaussian mixture (Ripley 1994, 1996).
 
     Parameters
@@ -254,6 +281,10 @@ def ripley_mixture(*, n_train: int = 250, n_test: int = 1000, seed=0, outliers: 
         Flip training labels as in Chen & Zhou §5.1, ranking points by their
         distance from the Bayes boundary |:func:`ripley_bayes_decision`|.
     scale : {"minmax", "standard", None}
+    near_duplicates : float > 0, optional
+        Replace every odd training row by the even row before it moved by
+        this distance, with its label (:func:`add_near_duplicates`, drawn
+        from ``seed`` after everything else, before ``scale``).
 
     Returns
     -------
@@ -267,6 +298,8 @@ def ripley_mixture(*, n_train: int = 250, n_test: int = 1000, seed=0, outliers: 
     """
     check_int("n_train", n_train, minimum=2)
     check_int("n_test", n_test, minimum=2)
+    if near_duplicates is not None:
+        _check_distance("near_duplicates", near_duplicates)
     rng = as_generator(seed)
     X_train, y_train = _ripley_sample(n_train, rng)
     X_test, y_test = _ripley_sample(n_test, rng)
@@ -279,6 +312,10 @@ def ripley_mixture(*, n_train: int = 250, n_test: int = 1000, seed=0, outliers: 
         c = inject_label_outliers(X_train, y_train, seed=rng, decision_function=ripley_bayes_decision)
         y_train, idx = c.y, c.indices
         prov += "; " + c.describe() + " (boundary: Bayes decision function)"
+    if near_duplicates is not None:
+        d = add_near_duplicates(X_train, y_train, near_duplicates, seed=rng, outlier_indices=idx)
+        X_train, y_train, idx = d.X, d.y, d.outlier_indices
+        prov += "; " + d.describe()
     return build("ripley-mixture", "classification", X_train, y_train, X_test, y_test,
                  provenance=prov, scale=scale, feature_names=("xs", "ys"), class_names=(0, 1),
                  outlier_indices=idx)
@@ -313,6 +350,92 @@ class Contamination:
                     f"({_CHEN_ZHOU}, §5.1)")
         return (f"outliers: N(0, d^2) noise with d = {self.noise_std:.6g} added to {len(self.indices)} "
                 f"random training targets ({_CHEN_ZHOU}, §5.2)")
+
+
+@dataclass(frozen=True, eq=False)
+class NearDuplicates:
+    """A training set with near-duplicate pairs (:func:`add_near_duplicates`; inputs never modified).
+
+    Attributes
+    ----------
+    X : (n, d) float64 ndarray
+        Row 2i + 1 is row 2i moved by ``delta`` (i < n // 2); the even rows
+        and, for odd n, the last row are the input's.
+    y : (n,) float64 ndarray
+        Row 2i + 1 holds row 2i's label or target.
+    delta : float
+        The distance ||X[2i + 1] - X[2i]||_2 (to within rounding).
+    outlier_indices : (m,) int ndarray or None
+        The rows that carry an outlier's value after the copy (the input's
+        even outlier rows and their copies), or None if none were given.
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    delta: float
+    outlier_indices: np.ndarray | None = None
+
+    def describe(self) -> str:
+        return (f"near duplicates: each of the {len(self.y) // 2} odd training rows replaced by the even "
+                f"row before it moved by delta = {self.delta:.3g} in a random direction (same label / "
+                "target)")
+
+
+def add_near_duplicates(X, y, delta, *, seed=0, outlier_indices=None) -> NearDuplicates:
+    """Replace every odd row by the even row before it moved by a distance ``delta``.
+
+    The kappa ladder's data knob: a support of more than n/2 points then
+    holds at least one pair at distance delta, whose two kernel rows differ
+    by ~ delta^2 / sigma2 (RBF), so that what a formulation forms from them
+    alone has a smallest eigenvalue ~ delta^2 / sigma2, whatever C is.
+
+    Parameters
+    ----------
+    X : (n, d) array_like
+    y : (n,) array_like
+        Row 2i + 1 of the result is X[2i] + delta u_i with y[2i]: u_i a unit
+        direction drawn from ``seed`` (a sign for d = 1).  Rows next to each
+        other in a sorted 1-D set (sinc) stay neighbours; the pairs of a
+        random sample (Ripley's mixture) are random.
+    delta : float > 0
+        The distance of each pair; finite and positive (delta = 0 would be
+        an exact duplicate, a singular kernel matrix at every size).
+    seed : int or numpy.random.Generator
+        Draws the directions (a Generator's stream is consumed).
+    outlier_indices : array_like of int, optional
+        Rows of the input that are outliers; the result's are the kept ones
+        and their copies (an odd outlier row is overwritten by its pair).
+
+    Returns
+    -------
+    NearDuplicates
+        New arrays; ``X`` and ``y`` are never modified.
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``delta`` not a positive finite real, naming ``delta``; X, y not
+        finite or of different lengths.
+
+    Notes
+    -----
+    Cost O(n d).
+    """
+    delta = _check_distance("delta", delta)
+    X, y = _xy(X, y)
+    rng = as_generator(seed)
+    n, d = X.shape
+    u = rng.normal(size=(n // 2, d))
+    u /= np.sqrt(np.sum(u * u, axis=1, keepdims=True))
+    X2, y2 = X.copy(), y.copy()
+    X2[1:2 * (n // 2):2] = X[0:2 * (n // 2):2] + float(delta) * u
+    y2[1:2 * (n // 2):2] = y[0:2 * (n // 2):2]
+    idx = None
+    if outlier_indices is not None:
+        rows = {int(i) for i in outlier_indices}
+        source = np.arange(n) - (np.arange(n) % 2) * (np.arange(n) < 2 * (n // 2))
+        idx = np.flatnonzero([int(s) in rows for s in source])
+    return NearDuplicates(X2, y2, float(delta), idx)
 
 
 def linear_proxy_decision(X, y) -> np.ndarray:
