@@ -113,8 +113,13 @@ def config_order(names=None) -> list[str]:
 
 
 def ladder_keywords(name: str) -> list[str]:
-    """The keywords a solver's ladder knobs set (``SolverInfo.ladder``: the knob and its fixed ones)."""
-    return list(dict.fromkeys(k for knob in get_solver(name).ladder for k in (knob.param, *knob.fixed)))
+    """The row columns a solver's ladder knobs set (``SolverInfo.ladder``: the knob and its fixed ones).
+
+    A data knob's rungs differ in the data set's keywords: its column is
+    ``dataset_kw`` (the task's canonical JSON of them).
+    """
+    return list(dict.fromkeys(k for knob in get_solver(name).ladder
+                              for k in ("dataset_kw" if knob.dataset else knob.param, *knob.fixed)))
 
 
 def kappa_text(k: float) -> str:

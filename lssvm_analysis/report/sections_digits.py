@@ -169,13 +169,15 @@ def knob_rungs(P: DigitsSettings) -> list[tuple[str, LadderKnob, dict]]:
     A solver's ``SolverInfo.ladder`` names the keyword that drives the
     condition of what it forms where C alone does not; its rungs run at the
     top C of the C ladder (where the C-driven part is largest), with the
-    knob's fixed keywords.
+    knob's fixed keywords.  A data knob's (``knob.dataset``) run at the
+    bottom C, where C drives least; its values, under ``knob.param`` in the
+    grid, are data set keywords (:func:`plan` moves them there).
     """
     out = []
     for name in _names(P):
         for knob in get_solver(name).ladder:
-            grid = {"C": [max(P.C)], "sigma2": [P.sigma2], knob.param: knob.rungs(P.n),
-                    **{k: [v] for k, v in knob.fixed.items()}}
+            grid = {"C": [min(P.C) if knob.dataset else max(P.C)], "sigma2": [P.sigma2],
+                    knob.param: knob.rungs(P.n), **{k: [v] for k, v in knob.fixed.items()}}
             out.append((name, knob, grid))
     return out
 
@@ -195,8 +197,12 @@ def plan(profile: str, run) -> dict:
     specs = variant_specs("ladder", f"{profile}-digits-ladder", _names(P),
                           {"C": P.C, "sigma2": [P.sigma2], "eta": [1e-3]}, **kw)
     for name, knob, grid in knob_rungs(P):
+        knob_kw = kw
+        if knob.dataset:  # a data knob: one data set entry per rung, the value among its keywords
+            values = grid.pop(knob.param)
+            knob_kw = {**kw, "datasets": [(d, {**dkw, knob.param: v}) for d, dkw in kw["datasets"] for v in values]}
         specs.update(variant_specs(f"ladder-{knob.param}-{name}", f"{profile}-digits-ladder-{knob.param}-{name}",
-                                   [name], grid, **kw))
+                                   [name], grid, **knob_kw))
     return specs
 
 
@@ -334,13 +340,14 @@ def _knob_text(P: DigitsSettings) -> str:
     groups: dict[str, list[str]] = {}
     for name, knob, grid in knob_rungs(P):
         fixed = "".join(f", {k} = {fmt_num(v)}" for k, v in knob.fixed.items())
-        groups.setdefault(f"{knob.param} = {', '.join(str(v) for v in grid[knob.param])}{fixed}",
+        values = ", ".join(fmt_num(v) for v in grid[knob.param])
+        what = "the data set's" if knob.dataset else "the solver's"
+        groups.setdefault(f"{what} {knob.param} = {values}{fixed} at C = {fmt_num(grid['C'][0])}",
                           []).append(name)
     if not groups:
         return ""
-    return (f"; where C alone leaves what a solver forms well conditioned, the solver's own knob adds "
-            f"rungs at C = {fmt_num(max(P.C))}: " + "; ".join(f"{', '.join(names)} at {rungs}"
-                                                         for rungs, names in groups.items()))
+    return ("; where C alone leaves what a solver forms well conditioned, a knob adds rungs: "
+            + "; ".join(f"{', '.join(names)} with {rungs}" for rungs, names in groups.items()))
 
 
 def _knob_notes(P: DigitsSettings) -> list[str]:

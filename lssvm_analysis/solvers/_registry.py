@@ -73,12 +73,17 @@ class LadderKnob:
     conditioned (a support-set method whose support is small, a pivoted
     Cholesky that stops at a low rank), the solver declares the knob that
     does drive it, and the ladder adds one rung per value, in every variant
-    and precision, at the top C of its C ladder.
+    and precision, at the top C of its C ladder.  A data knob
+    (``dataset=True``, e.g. ``near_duplicates``) is a keyword of the ladder's
+    data sets instead (``datasets.load``): it changes the points, not the
+    solver, and its rungs run at the bottom C of the ladder, where C drives
+    least, so that what they show is the data's doing.
 
     Attributes
     ----------
     param : str
-        The keyword (one of the solver's ``params``), e.g. ``"n_support"``.
+        The keyword (one of the solver's ``params``, or of the data sets'
+        loaders for a data knob), e.g. ``"n_support"``.
     values : tuple of float
         The rungs, from well to ill conditioned.
     per_point : bool
@@ -91,6 +96,9 @@ class LadderKnob:
     note : str
         One sentence: what the knob does to the formed system and why C
         alone does not (the report prints it).
+    dataset : bool
+        A data knob: ``param`` is a keyword of the ladder's data sets, not
+        of the solver (its ``fixed`` keywords are still the solver's).
     """
 
     param: str
@@ -98,6 +106,7 @@ class LadderKnob:
     per_point: bool = False
     fixed: Mapping[str, Any] = field(default_factory=dict)
     note: str = ""
+    dataset: bool = False
 
     def rungs(self, n: int) -> list:
         """The knob's values for a training set of ``n`` points (distinct, in ladder order)."""
@@ -382,7 +391,8 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
             raise ValueError(f"solver {name!r} is already registered")
         params = _signature_keywords(func)
         for what, names in (("variant", {v.option for v in variants}), ("required", set(required)),
-                            ("ladder", {k for knob in ladder for k in (knob.param, *knob.fixed)})):
+                            ("ladder", {k for knob in ladder
+                                       for k in ((*knob.fixed,) if knob.dataset else (knob.param, *knob.fixed))})):
             bad = sorted(names - set(params))
             if bad:
                 raise ValueError(f"expected {what} keywords among the keyword-only parameters {params} "

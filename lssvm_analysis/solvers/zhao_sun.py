@@ -121,10 +121,18 @@ from .formation import reduced_lssvr_problem
 from .kkt import support_system
 from .result import PhaseTimer
 
-__all__ = ["fit_reduced_lssvr", "reduced_system", "RIDGES", "ABSOLUTE_RIDGE", "RIDGE_FACTOR",
+__all__ = ["fit_reduced_lssvr", "reduced_system", "RIDGES", "NEAR_DUPLICATES", "ABSOLUTE_RIDGE", "RIDGE_FACTOR",
            "householder_lstsq"]
 
 RIDGES = ("lstsq", "literal", "relative-ridge")
+#: The kappa ladder's data knob: the odd training points are the even ones moved by delta
+#: (``near_duplicates`` of the ladder's data sets).  A random support is the one selection that does
+#: not see the data: when it holds a pair, kappa(M) ~ 1/delta and kappa(H) ~ 1/delta^2 at any C.
+NEAR_DUPLICATES = LadderKnob("near_duplicates", (1e-2, 1e-4, 1e-6, 1e-8), dataset=True,
+                             note="near-duplicate points (the odd points are the even ones moved by delta): "
+                                  "a random support that holds a pair has two columns of K(X, X_S) that "
+                                  "differ by ~ delta^2 / sigma2, so kappa(M) ~ 1/delta and kappa(H) ~ "
+                                  "1/delta^2 whatever C is")
 #: The printed ridge of §2 ("R + Z Z^T + 10^-8 I").
 ABSOLUTE_RIDGE = 1e-8
 #: relative-ridge: RIDGE_FACTOR * tr(H) / (|S| + 1).
@@ -342,7 +350,8 @@ def _readonly(a):
           ladder=(LadderKnob("n_support", SUPPORT_FRACTIONS, per_point=True,
                              note="|S| = n_support: the columns K(X, X_S) become dependent as |S| grows "
                                   "(kappa(M) rises, kappa(H) = kappa(M)^2); C only weights K_SS / C, which "
-                                  "vanishes at large C, so C alone leaves kappa(H) where |S| puts it"),), peak=REDUCED_PEAK)
+                                  "vanishes at large C, so C alone leaves kappa(H) where |S| puts it"),
+                  NEAR_DUPLICATES), peak=REDUCED_PEAK)
 def fit_reduced_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                       task="regression", n_support=None, support=None, rng=None, ridge="lstsq"):
     """Reduced LSSVR (Zhao & Sun eq. 7): w on a support set S, all N residuals kept.
