@@ -55,14 +55,15 @@ from ..core.mrsr import ColumnQR, mrsr
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import IP_PEAK, OP_PEAK
-from ._registry import LAPACK_THRESHOLD, register, variant
+from ._registry import LAPACK_THRESHOLD, LadderKnob, register, variant
 from .formation import ExactProblem, bordered_columns_dd, normal_equations
 from .press import press_curve
 from .result import PhaseTimer
 from .kkt import bordered_matrix, formed_kappa, lssvm_matrix, model_coef
 
 __all__ = ["fit_op_lssvm", "fit_ip_lssvm", "least_squares_system", "press_curve", "lssvm_system",
-           "solve_kept", "NORMALIZATIONS", "IP_RANKINGS", "READINGS", "K_RULES", "TRAINING_ACCURACY_STEP"]
+           "solve_kept", "NORMALIZATIONS", "IP_RANKINGS", "READINGS", "K_RULES", "TRAINING_ACCURACY_STEP",
+           "K_LADDER"]
 
 _BOTH = ("regression", "classification")  # package convention: regression is the default task
 NORMALIZATIONS = ("unit-norm", "standardize", "none")
@@ -79,6 +80,14 @@ K_RULES = ("press", "training-accuracy", "fixed")
 #: The authors' loop ``for i = 1:step:length(indexes_o)`` with ``step = 2`` (OPLSSVM.m).
 TRAINING_ACCURACY_STEP = 2
 IP_RANKINGS = ("signed-alpha", "abs-alpha")
+#: The kappa ladder's knob (SolverInfo.ladder): k* = k_max kept columns of D (k_rule="fixed"), as
+#: fractions of n.  The paper's PRESS choice keeps kappa_2(D_*) ~ 1e5 at every C (sinc, n = 30,
+#: sigma2 = 10: k* = 10); at C = 1e16 the fixed k = 8, 15, 27 give kappa_2(D_*) = 1.1e4, 4.2e7,
+#: 6.1e16 in float64 (float64 QR of D_*; MRSR stops at 26 steps there, at 18 in float32).
+K_LADDER = (LadderKnob("k_max", (0.25, 0.5, 0.9), per_point=True, fixed={"k_rule": "fixed"},
+                       note="k* = k_max kept columns of D (k_rule = fixed): the kept kernel columns become "
+                            "dependent as k grows (kappa_2(D_*) rises, kappa of the normal equations is its "
+                            "square); the paper's PRESS choice of k* keeps kappa_2(D_*) near 1e5 on every C"),)
 _SOLVE_VARIANTS = (
     variant("solve", "lstsq", "least squares by a thin QR of D_* (LAPACK Householder for "
             "float32/64, CGS2 otherwise), error ~ kappa(D_*) u"),
@@ -391,7 +400,7 @@ def _op_select(D, l, p, ranked, rank_bias, press, timer, *, k_rule="press", solv
                     variant("press", "normal-equations", "hat diagonal from (D_k^T D_k)^{-1}, as "
                             "printed (bordered update)", literal=True),
                     *_SOLVE_VARIANTS),
-          exact_model=exact_op_model, peak=OP_PEAK,
+          exact_model=exact_op_model, peak=OP_PEAK, ladder=K_LADDER,
           system=least_squares_system, backward_bound=_ls_backward_bound)
 def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", ranking="qr", press="qr", solve="lstsq", k_max=None,
