@@ -27,7 +27,7 @@ import warnings
 import numpy as np
 import pytest
 
-from conftest import HARDWARE
+from conftest import HARDWARE, U64
 
 import lssvm_analysis as la
 from lssvm_analysis.solvers import chen_zhou as cz
@@ -407,3 +407,39 @@ def test_sr_lssvm_qr_form_fits_like_the_centred_form(rng):
     assert abs(a.diagnostics["kappa_J"] / b.diagnostics["kappa_J"] - 1) < 1e-6
     fa, fb = nystrom.predict_nystrom(a, X), nystrom.predict_nystrom(b, X)
     assert np.max(np.abs(fa - fb)) <= 30 * a.diagnostics["kappa_J"] * 2 ** -53 * np.max(np.abs(fa))
+
+
+@pytest.mark.parametrize("precision", ["float32", "float64", "longdouble"])
+@pytest.mark.parametrize("C, M", [(1e4, 8), (1e16, 15)])
+def test_fs_lssvm_records_the_kappa_of_its_formed_ridge_matrix(precision, C, M):
+    """kappa_A is kappa_2 of A = Phi_c^T Phi_c + I/C as formed, within what float64 eigenvalues resolve.
+
+    The direct value: the eigenvalues of the formed A (rounded to float64, exact for float32 and
+    float64; longdouble's rounding is a relative u64 per entry, so a relative c n u64 kappa in kappa as
+    well) computed by mpmath at 50 digits.  ``formed_kappa`` takes LAPACK's float64 eigenvalues, each
+    within an absolute c n u64 ||A||_2 of the exact ones (backward stable symmetric eigensolver and
+    Weyl), so lambda_min carries a relative c n u64 kappa and kappa_A a relative c n u64 (kappa + 1);
+    c = 10 covers LAPACK's dsyevd constant at these orders (n = M <= 15).
+    """
+    import mpmath
+
+    from lssvm_analysis.solvers.fixed_size import ridge_system
+
+    ds = la.datasets.load("sinc", seed=0, n_train=30, n_test=10)
+    fit = la.fit("fs-lssvm", ds.X_train, ds.y_train, precision=precision, C=C, sigma2=10.0, n_support=M)
+    assert fit.status == "ok"
+    p = la.get_precision(precision)
+    X = np.asarray(ds.X_train, dtype=float)
+    with p.context():
+        A = ridge_system(X, np.asarray(ds.y_train, dtype=float), np.asarray(fit.support_), fit.kernel, p, C,
+                         floor=fit.params["eig_floor"]).A
+    A64 = p.to_float64(A)
+    with mpmath.workdps(50):
+        ev = mpmath.eigsy(mpmath.matrix(A64.tolist()))[0]
+        exact = float(max(ev) / min(ev))
+    kappa = fit.diagnostics["kappa_A"]
+    n = A64.shape[0]
+    assert abs(kappa - exact) <= 10 * n * U64 * (exact + 1) * exact
+    # the fit's condition estimate (the rows' diag_kappa_estimate) is that value, naming the matrix
+    assert fit.diagnostics["kappa_estimate"] == kappa
+    assert "A = Phi_c^T Phi_c + I/C" in fit.diagnostics["kappa_matrix"]

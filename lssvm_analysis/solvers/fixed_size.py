@@ -34,20 +34,24 @@ K. De Brabanter et al., LS-SVMlab toolbox v1.8 (2011), ``kentropy``, ``AFEm``.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 import numpy as np
 
 from ..core._validation import as_rng, check_int
+from ..core.condest import Conditioning
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import FS_PEAK
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, register, variant
 from .chen_zhou import default_n_support
 from .exact_chen_zhou import exact_fs_model
-from .kkt import add_ridge
+from .kkt import add_ridge, formed_kappa
 from .result import PhaseTimer
 from .sparsity import coefficient_counts
 
-__all__ = ["fit_fslssvm", "renyi_prototypes", "MAX_SWAPS_PER_POINT"]
+__all__ = ["fit_fslssvm", "renyi_prototypes", "ridge_system", "RidgeSystem", "MAX_SWAPS_PER_POINT"]
 
 #: Upper bound of n_swaps per training pattern (documented in :func:`renyi_prototypes`).
 MAX_SWAPS_PER_POINT = 1000
@@ -113,6 +117,79 @@ def _sqrt_any(lam, prec):
     return np.where(pos, root, prec.scalar(float("nan")))
 
 
+@dataclass(frozen=True, eq=False)
+class RidgeSystem:
+    """The primal ridge system of step 3 as formed in the working precision (:func:`ridge_system`).
+
+    Attributes
+    ----------
+    A : (k, k) array or None
+        Phi_c^T Phi_c + I/C (k features kept); None when the literal features
+        are not finite (a computed eigenvalue <= 0).
+    rhs : (k,) array or None
+        Phi_c^T (y - mean y).
+    V : (M, k) array
+        U Lambda^{-1/2} (the Nystrom map on the prototypes).
+    mu : (k,) array
+        Column means of Phi (b = ybar - mu w).
+    ybar : scalar
+        Mean of y.
+    diagnostics : dict
+        ``n_features``, ``eig_min_kept``.
+    """
+
+    A: Any
+    rhs: Any
+    V: Any
+    mu: Any
+    ybar: Any
+    diagnostics: dict
+
+
+def ridge_system(X, y, idx, kernel, prec, C, *, floor, features="floored") -> RidgeSystem:
+    """Form steps 2-3 (module docstring) in ``prec``, on the prototypes ``idx``: the fit's own formation.
+
+    Parameters
+    ----------
+    X : (m, d) float64 array
+    y : (m,) float64 array
+    idx : (M,) int array
+        Prototype rows.
+    kernel : Kernel
+    prec : Precision
+        Every operation runs in it (call inside ``prec.context()``).
+    C : float > 0
+    floor : float >= 0
+        Relative eigenvalue floor of ``features="floored"``.
+    features : {"floored", "literal"}
+
+    Returns
+    -------
+    RidgeSystem
+    """
+    lam, U = prec.eigh(kernel(X[idx], precision=prec), check=False)
+    if features == "literal":  # every computed eigenvalue, rounding noise included
+        keep = np.arange(len(lam))
+    else:
+        keep = np.flatnonzero(np.array([v > floor * lam[-1] for v in lam]))
+    with np.errstate(invalid="ignore", divide="ignore"):  # literal: sqrt(<= 0) -> NaN/inf
+        V = U[:, keep] / _sqrt_any(lam[keep], prec)  # U Lambda^{-1/2}
+    diag = {"n_features": int(keep.size), "eig_min_kept": float(lam[keep[0]]) if keep.size else float("nan")}
+    if not np.isfinite(prec.to_float64(V)).all():
+        return RidgeSystem(None, None, V, None, None, diag)
+    m = len(y)
+    Phi = kernel(X, X[idx], precision=prec) @ V
+    mu = np.sum(Phi, axis=0) / prec.scalar(m)
+    Phi -= mu
+    yp = prec.asarray(y)
+    ybar = np.sum(yp) / prec.scalar(m)
+    return RidgeSystem(add_ridge(Phi.T @ Phi, C, prec), Phi.T @ (yp - ybar), V, mu, ybar, diag)
+
+
+def _conditioning(kappa):
+    return Conditioning(kappa, "float64 eigenvalues of the formed matrix", "A = Phi_c^T Phi_c + I/C (step 3)")
+
+
 @register("fs-lssvm", tasks=("regression", "classification"), paper="chen-zhou",
           equations="Suykens et al. 2002 §6.4 (fixed-size LS-SVM, LS-SVMlab)",
           variants=(variant("features", "floored", "Lambda^{-1/2} of the eigenvalues above M u lambda_max only"),
@@ -159,7 +236,10 @@ def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, d
     Fit
         ``coef_`` (M,) on ``support_`` = the prototypes; diagnostics
         ``entropy``, ``swaps_accepted``, ``n_features`` (eigenpairs kept),
-        ``eig_min_kept``, counts of zeros / significant coefficients.
+        ``eig_min_kept``, ``kappa_A`` (kappa_2 of the ridge matrix A as
+        formed, from its float64 eigenvalues, :func:`kkt.formed_kappa`; also
+        the fit's condition estimate), counts of zeros / significant
+        coefficients.
         Cholesky breakdown of the ridge matrix -> status "breakdown".
 
     Raises
@@ -191,35 +271,24 @@ def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, d
         idx, entropy, acc = renyi_prototypes(X, k, M, n_swaps=n_swaps, rng=rng)
     with prec.context():
         with timer("formation"):
-            lam, U = prec.eigh(k(X[idx], precision=prec), check=False)
-            if features == "literal":  # every computed eigenvalue, rounding noise included
-                keep = np.arange(len(lam))
-            else:
-                keep = np.flatnonzero(np.array([v > floor * lam[-1] for v in lam]))
-            with np.errstate(invalid="ignore", divide="ignore"):  # literal: sqrt(<= 0) -> NaN/inf
-                V = U[:, keep] / _sqrt_any(lam[keep], prec)  # U Lambda^{-1/2}
-            diag = {"entropy": entropy, "swaps_accepted": acc, "n_features": int(keep.size),
-                    "eig_min_kept": float(lam[keep[0]]) if keep.size else float("nan")}
-            if not np.isfinite(prec.to_float64(V)).all():  # literal: a computed eigenvalue <= 0
+            sys_ = ridge_system(X, y, idx, k, prec, C, floor=floor, features=features)
+            diag = {"entropy": entropy, "swaps_accepted": acc, **sys_.diagnostics}
+            if sys_.A is None:  # literal: a computed eigenvalue <= 0
                 nan = prec.asarray(np.full(M, np.nan))
                 return make_fit("fs-lssvm", prec, coef=nan, bias=nan[0], support=idx, X=X, kernel=k,
                                 timer=timer, diagnostics=diag, params=params, overflow_phase="formation")
-            Phi = k(X, X[idx], precision=prec) @ V
-            mu = np.sum(Phi, axis=0) / prec.scalar(m)
-            Phi -= mu
-            yp = prec.asarray(y)
-            ybar = np.sum(yp) / prec.scalar(m)
-            A = add_ridge(Phi.T @ Phi, C, prec)
+        with timer("conditioning"):
+            diag["kappa_A"] = formed_kappa(sys_.A, definite=True)
         try:
             with timer("factorization"):
-                L = prec.cholesky(A, check=False)
+                L = prec.cholesky(sys_.A, check=False)
         except CholeskyBreakdownError as err:
             return breakdown_fit("fs-lssvm", prec, err, X=X, kernel=k, timer=timer, support=idx,
-                                 params=params)
+                                 diagnostics=diag, params=params)
         with timer("solve"):
-            w = prec.cho_solve(L, Phi.T @ (yp - ybar))
-            b = ybar - mu @ w
-            coef = V @ w
+            w = prec.cho_solve(L, sys_.rhs)
+            b = sys_.ybar - sys_.mu @ w
+            coef = sys_.V @ w
     diag.update(coefficient_counts(coef, m))
     return make_fit("fs-lssvm", prec, coef=coef, bias=b, support=idx, X=X, kernel=k, timer=timer,
-                    diagnostics=diag, params=params)
+                    diagnostics=diag, params=params, conditioning=_conditioning(diag["kappa_A"]))
