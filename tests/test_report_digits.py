@@ -315,3 +315,57 @@ def test_a_knob_names_keywords_the_solver_takes_and_its_rungs_fit_n():
     with pytest.raises(ValueError, match="ladder keywords.*'tol'"):
         deco(throwaway)
     assert "throwaway-ladder" not in solvers()
+
+
+def _knob_rows(monkeypatch, name, param, **settings):
+    """Fit rows of the default ladder's ``param`` knob rungs of ``name`` (default configuration only)."""
+    from lssvm_analysis.experiments import execute_task
+
+    monkeypatch.setitem(sd.SETTINGS, "quick", sd.with_settings("default", solvers=(name,), **settings))
+    spec = sd.plan("quick", None)[f"ladder-{param}-{name}"]
+    rows = pd.DataFrame([execute_task(t) for t in spec.tasks() if accepts_combination(t)])
+    assert len(rows) and (rows.status == "ok").all(), rows[["status", "message"]]
+    return rows
+
+
+def test_op_lssvm_k_knob_drives_kappa_of_the_kept_columns_past_float64s_limit(monkeypatch):
+    """op-lssvm's knob k_max (k_rule = fixed) at the top C: kappa_2(D_*) rises with k, to past 1/u64.
+
+    Theory: MRSR's ranking does not depend on its cap, so the kept columns are nested (the first k of
+    one order: the premise, checked), and kappa_2 of a matrix cannot fall when columns are added
+    (interlacing of singular values: sigma_max grows, sigma_min shrinks).  The figure: at sinc, n = 30,
+    sigma2 = 10, C = 1e16 the kernel columns are numerically dependent (lambda_min(K) ~ 2e-24), and
+    k = 27 kept columns have kappa_2(D_*) = 6.1e16 in float64 (MRSR stops at 26 steps), past 1/u64 =
+    9.0e15; the paper's PRESS k* stays at kappa ~ 1e5 on the same rung.  ``cond_D_star`` is the float64
+    QR's kappa_2, which does not resolve beyond ~ 1/u64: past it means numerically rank deficient.
+    """
+    rows = _knob_rows(monkeypatch, "op-lssvm", "k_max", precisions=("float64",))
+    rows = rows[rows.configuration == "op-lssvm"].sort_values("k_max")
+    assert list(rows.k_max) == get_solver("op-lssvm").ladder[0].rungs(30) == [8, 15, 27]
+    assert (rows.diag_k_rule == "fixed").all()
+    kappa = rows.diag_cond_D_star.to_numpy(float)
+    assert (np.diff(kappa) >= 0).all()
+    assert kappa[0] < 1 / U32 and kappa[-1] > 1 / U64
+
+
+def test_near_duplicates_drive_reduced_lssvrs_kappa_as_one_over_delta_at_the_bottom_c(monkeypatch):
+    """reduced-lssvr's data knob: kappa(M) ~ 1/delta, kappa(H) = kappa(M)^2 ~ 1/delta^2, at C = 10.
+
+    Theory: the random support S drawn from the task's seed 0 is {0, 16, 17} (3 = ceil(N / 10) of
+    30 points; a support of 3 holds a pair with probability 3/29), and 17 is 16 moved by delta: the
+    columns K(X, x_16) and K(X, x_17) of Z^T differ by O(delta / sqrt(sigma2)) (the RBF kernel's
+    derivative), so the stacked M = [Z^T; L_S^T / sqrt(C)] of (7) has a singular value ~ delta and
+    kappa(M) = c / delta with c independent of delta: kappa(M) delta is one constant over the rungs,
+    here to within a factor 2 (the O(delta^2) terms leave less).  C = 10 alone gives kappa(M) = 2.3e2
+    (no duplicates).  The formed H = M^T M (``system_condition``, kappa_inf of H as formed in
+    float64) squares it: ~ 2e6 at delta = 1e-2, past 1/u64 = 9e15 at delta = 1e-8.
+    """
+    rows = _knob_rows(monkeypatch, "reduced-lssvr", "near_duplicates", precisions=("float64",))
+    rows = rows[rows.configuration == "reduced-lssvr"]
+    delta = rows.dataset_kw.map(lambda s: __import__("json").loads(s)["near_duplicates"]).to_numpy(float)
+    assert sorted(delta, reverse=True) == list(get_solver("reduced-lssvr").ladder[1].values)
+    assert (rows.C == 10.0).all()
+    scaled = rows.problem_condition.to_numpy(float) * delta
+    assert scaled.max() / scaled.min() < 2.0
+    formed = rows.sort_values("problem_condition").system_condition.to_numpy(float)
+    assert (np.diff(formed) > 0).all() and formed[0] < 1 / U32 and formed[-1] > 1 / U64
