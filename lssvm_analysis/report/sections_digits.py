@@ -30,7 +30,60 @@ kappa(J) = 7e3, 5e6, 7e14, problem kappa 3e2, 2e5, 7e12, model digits 12.7,
 8.9, 1.2 (float32: the rank stops at 17, kappa(J) <= 1e7, digits 3.7, -0.2,
 -1.2); reduced-lssvr kappa(H) 6e9, 2e18, 4e17, problem kappa 8e4, 3e9, 4e17;
 rr-lssvr 3e7, 1e15, 1e18, problem kappa 5e3, 3e7, 3e10, digits 10.0, 2.5,
-0.0; fs-lssvm problem kappa 2e2, 3e6, 2e13, digits 13.0, 9.7, 1.3.
+0.0; fs-lssvm problem kappa 2e2, 3e6, 2e13, digits 13.0, 9.7, 1.3, and
+kappa_2 of its formed ridge matrix Phi_c^T Phi_c + I/C (``diag_kappa_A``)
+2.1e3, 6.0e6, 4.0e14.
+
+op-lssvm's printed ``ranking`` / ``press`` forms choose k* by their own
+PRESS, which keeps kappa_2(D_*) near 1e5 on every C (k* = 10 from C = 1e7
+up, float64), so op-lssvm declares k as its knob: ``k_max`` at 0.25 n, 0.5 n and 0.9 n with
+``k_rule = "fixed"`` (k* = k_max kept columns).  Measured at C = 1e16
+(n = 30, k = 8, 15, 27): kappa_2(D_*) = 1.1e4, 4.2e7, 6.1e16 in float64
+(MRSR stops at 26 columns; float32 at 18, kappa 4.6e10); float64 model
+digits 13.8, 9.3 and not certified at the top (lstsq), 8.6, 1.7 and a
+Cholesky breakdown (``solve = normal-equations``), 13.1, 9.4 and a QR
+breakdown (``press = normal-equations``); the printed ``ranking =
+bordered-inverse`` stops MRSR at 16 columns (kappa 2.4e7, 9.7 digits);
+float32 lstsq 3.9, 0.6, 0.0.  ip-lssvm needs no knob: C already drives its
+kappa_2(D_*) to 9.8e16 (27 of 30 columns kept at the paper's p = 0.1), and
+a larger pruned fraction keeps a subset of those columns, which cannot raise
+kappa_2 (interlacing).
+
+Near-duplicate points are a data knob (``LadderKnob(dataset=True)``): the
+ladder's generators take ``near_duplicates = delta`` (every odd training
+point is the even one before it moved by delta, drawn from the task's
+seed; :func:`~lssvm_analysis.datasets.add_near_duplicates`), and its rungs
+run at the bottom C, where C drives least.  They drive the problem kappa
+only where a formulation forms a few points it did not choose by looking
+at them.  Measured in float64 (default configurations, C = 10 and 1e16,
+delta = 1e-2, 1e-4, 1e-6, against no duplicates): the dense LS-SVM family
+stays at problem kappa 2e2 - 6.2e2 at C = 10 for every delta (kappa(K + I/C)
+<= 1 + C lambda_max(K), whatever the points); els-primal / els-dual at 67 -
+92 at C = 10 (the same ridge bound) and 1.3e9 - 1.6e9 at C = 1e16 against
+1.7e9 (the threshold drops a copy whose pivot root ~ 1.4 delta /
+sqrt(sigma2) is under eta = 1e-3, and a kept one adds a direction no worse
+than the smooth kernel's own); pcp-, sr- and fs-lssvm at 3.1 - 3.3 (one greedy
+pivot or prototype, never a copy); rr-lssvr's greedy selection 1e5, 1e7,
+then 2.5e2 at delta = 1e-6 (its tol stops it before the copy adds
+anything), against 1.1e4; op-lssvm's PRESS k* at C = 1e16 5.2e5, 5.5e7,
+8e10 against 4.1e13.  reduced-lssvr's random support does not look: at the
+seed's support {0, 16, 17} (3 of 30, a pair) delta = 1e-2, 1e-4, 1e-6, 1e-8
+give problem kappa 1.5e3, 1.5e5, 1.5e7, 1.5e9 (~ 15 / delta) and formed
+kappa(H) 2.3e6, 2.3e10, 2.3e14, 7.5e16 (2.3e18 in mp50) at C = 10, float64
+model digits 12.4, 8.1, 4.3, 0.0 (lstsq: the kappa^2 ||r|| term of a
+least-squares error) and 10.1, 5.9, 1.8, 0.0 (``ridge = literal``): so
+reduced-lssvr alone declares it.
+
+The papers' other parameters are not knobs, each for a measured reason.
+Abe's eta: at C = 1e16 (mp50), eta = 1e-3, 1e-5, 1e-7, 1e-9 select 23, 28,
+29, 30 points and move the problem kappa from 1.7e9 to 2.2e9 and the formed
+kappa from 7.7e17 to 1.4e18 (< 2x), where C alone moves the formed kappa
+from 1.3e3 (C = 10) to 7.7e17.  Chen & Zhou's m lambda is 1/C (R-LSSVM,
+W-LSSVM, the J of (27)): the C ladder is its ladder (problem kappa to
+5.1e17).  Zhao & Sun's ridge 1e-8 I is a fallback the ``literal`` and
+``relative-ridge`` forms add after a Cholesky breakdown, not a parameter of
+the problem (its exact model has none); the formed H already reaches 1.9e18
+through C and n_support.
 
 The problem kappa on these rungs is still one number per data set,
 hyper-parameters (C, sigma2, the knob) and frozen discrete choices, the same
@@ -51,8 +104,8 @@ fits of reduced-lssvr (lstsq), op-lssvm and ip-lssvm keep their digits on
 every rung that can be certified (problem kappa 3e9, 2e5 and 2e11) and the
 rungs above are not measured; op-lssvm's printed ``ranking`` / ``press``
 forms choose k* by their own PRESS and stay at problem kappa ~ 1e5 on every
-C.  Not on the ladder: near-duplicate points and the papers' eta, ridge and
-k as knobs; the LIBSVM baselines have no exact model.
+C of the C ladder (its k knob takes them to 4.2e7 and to a breakdown at
+6.1e16).  The LIBSVM baselines have no exact model.
 
 The page opens with the grid (:mod:`.digits_grid`): rows solver[variant],
 printed beside stable; columns precisions; each cell the largest problem

@@ -81,13 +81,14 @@ K_RULES = ("press", "training-accuracy", "fixed")
 TRAINING_ACCURACY_STEP = 2
 IP_RANKINGS = ("signed-alpha", "abs-alpha")
 #: The kappa ladder's knob (SolverInfo.ladder): k* = k_max kept columns of D (k_rule="fixed"), as
-#: fractions of n.  The paper's PRESS choice keeps kappa_2(D_*) ~ 1e5 at every C (sinc, n = 30,
-#: sigma2 = 10: k* = 10); at C = 1e16 the fixed k = 8, 15, 27 give kappa_2(D_*) = 1.1e4, 4.2e7,
+#: fractions of n.  The printed ranking / PRESS forms' own k* keeps kappa_2(D_*) ~ 1e5 at every C
+#: (sinc, n = 30, sigma2 = 10: k* = 10); at C = 1e16 the fixed k = 8, 15, 27 give kappa_2(D_*) = 1.1e4, 4.2e7,
 #: 6.1e16 in float64 (float64 QR of D_*; MRSR stops at 26 steps there, at 18 in float32).
 K_LADDER = (LadderKnob("k_max", (0.25, 0.5, 0.9), per_point=True, fixed={"k_rule": "fixed"},
                        note="k* = k_max kept columns of D (k_rule = fixed): the kept kernel columns become "
                             "dependent as k grows (kappa_2(D_*) rises, kappa of the normal equations is its "
-                            "square); the paper's PRESS choice of k* keeps kappa_2(D_*) near 1e5 on every C"),)
+                            "square); the printed ranking / PRESS forms' own k* keep kappa_2(D_*) near 1e5 on "
+                            "every C"),)
 _SOLVE_VARIANTS = (
     variant("solve", "lstsq", "least squares by a thin QR of D_* (LAPACK Householder for "
             "float32/64, CGS2 otherwise), error ~ kappa(D_*) u"),
