@@ -386,8 +386,9 @@ def add_near_duplicates(X, y, delta, *, seed=0, outlier_indices=None) -> NearDup
 
     The kappa ladder's data knob: a support of more than n/2 points then
     holds at least one pair at distance delta, whose two kernel rows differ
-    by ~ delta^2 / sigma2 (RBF), so that what a formulation forms from them
-    alone has a smallest eigenvalue ~ delta^2 / sigma2, whatever C is.
+    by O(delta) (the RBF kernel's slope; its 2 x 2 block has the eigenvalue
+    1 - exp(-delta^2 / sigma2) ~ delta^2 / sigma2), so that a matrix formed
+    from those rows alone, without a ridge, has a singular value ~ delta.
 
     Parameters
     ----------
