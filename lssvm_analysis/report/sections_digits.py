@@ -72,7 +72,11 @@ give problem kappa 1.5e3, 1.5e5, 1.5e7, 1.5e9 (~ 15 / delta) and formed
 kappa(H) 2.3e6, 2.3e10, 2.3e14, 7.5e16 (2.3e18 in mp50) at C = 10, float64
 model digits 12.4, 8.1, 4.3, 0.0 (lstsq: the kappa^2 ||r|| term of a
 least-squares error) and 10.1, 5.9, 1.8, 0.0 (``ridge = literal``): so
-reduced-lssvr alone declares it.
+reduced-lssvr alone declares it.  These rungs are where its stable lstsq
+form fails in float64 (0.03 digits at kappa(M) = 1.5e9; longdouble 4.0):
+at C = 10 the model does not interpolate, and the kappa^2 u tan(theta) term
+of every least-squares solution, which QR does not remove, then dominates;
+on the C ladder it held to 3e9.
 
 The papers' other parameters are not knobs, each for a measured reason.
 Abe's eta: at C = 1e16 (mp50), eta = 1e-3, 1e-5, 1e-7, 1e-9 select 23, 28,
