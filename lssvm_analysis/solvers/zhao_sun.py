@@ -130,7 +130,7 @@ RIDGES = ("lstsq", "literal", "relative-ridge")
 #: not see the data: when it holds a pair, kappa(M) ~ 1/delta and kappa(H) ~ 1/delta^2 at any C.
 NEAR_DUPLICATES = LadderKnob("near_duplicates", (1e-2, 1e-4, 1e-6, 1e-8), dataset=True,
                              note="near-duplicate points (the odd points are the even ones moved by delta): "
-                                  "a random support that holds a pair has two columns of K(X, X_S) that "
+                                  "a random support that contains a pair has two columns of K(X, X_S) that "
                                   "differ by O(delta) (the kernel's slope), so kappa(M) ~ 1/delta and "
                                   "kappa(H) ~ 1/delta^2 whatever C is")
 #: The printed ridge of §2 ("R + Z Z^T + 10^-8 I").
