@@ -42,9 +42,13 @@ up, float64), so op-lssvm declares k as its knob: ``k_max`` at 0.25 n, 0.5 n and
 (MRSR stops at 26 columns; float32 at 18, kappa 4.6e10); float64 model
 digits 13.8, 9.3 and not certified at the top (lstsq), 8.6, 1.7 and a
 Cholesky breakdown (``solve = normal-equations``), 13.1, 9.4 and a QR
-breakdown (``press = normal-equations``); the printed ``ranking =
-bordered-inverse`` stops MRSR at 16 columns (kappa 2.4e7, 9.7 digits);
-float32 lstsq 3.9, 0.6, 0.0.  ip-lssvm needs no knob: C already drives its
+breakdown (``press = normal-equations``: at a fixed k its PRESS curve
+chooses nothing, and the breakdown is its final solve's, a fresh
+Householder QR with a rank test where the default form reuses the CGS2
+factor of its PRESS curve); the printed ``ranking = bordered-inverse``
+stops MRSR at 16 columns (kappa 2.4e7, 9.7 digits: it fails by choosing
+fewer columns, which model digits do not count); float32 lstsq 3.9, 0.6,
+0.0.  ip-lssvm needs no knob: C already drives its
 kappa_2(D_*) to 9.8e16 (27 of 30 columns kept at the paper's p = 0.1), and
 a larger pruned fraction keeps a subset of those columns, which cannot raise
 kappa_2 (interlacing).
