@@ -315,6 +315,12 @@ def test_a_knob_names_keywords_the_solver_takes_and_its_rungs_fit_n():
     with pytest.raises(ValueError, match="ladder keywords.*'tol'"):
         deco(throwaway)
     assert "throwaway-ladder" not in solvers()
+    # a data knob's keyword is the data set's, not the solver's: only its fixed keywords are checked
+    deco = register("throwaway-ladder", tasks=("regression",), paper="x", equations="-",
+                    ladder=(LadderKnob("near_duplicates", (1e-2,), dataset=True, fixed={"tol": 0.0}),))
+    with pytest.raises(ValueError, match=r"ladder keywords.*\['tol'\]"):
+        deco(throwaway)
+    assert "throwaway-ladder" not in solvers()
 
 
 def _knob_rows(monkeypatch, name, param, **settings):
