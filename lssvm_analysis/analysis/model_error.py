@@ -23,19 +23,22 @@ the kernel in double-double and the products in 256-bit balls).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Callable
 
 import flint
 import numpy as np
 from flint import arb_mat
 
 from ..core._arb import arb_scalar, exact_mpf
+from ..core.exceptions import ReferenceAccuracyError
 from ..core.extended import kernel_dd
 from ..core.precision import get_precision
 from .measures import correct_digits, forward_error
 from .reference import reference_solve
 
-__all__ = ["ExactModel", "solve_exact_model", "model_errors", "model_vector", "KERNEL_DIGITS"]
+__all__ = ["ExactModel", "solve_exact_model", "fit_exact_model", "target_digits", "escalation_bits", "model_errors", "model_vector",
+           "BLIND_BITS", "ESCALATION_TRIES", "MARGIN_BITS", "MEASURED_DIGITS"]
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,12 @@ class ExactModel:
         kappa_inf(A) ** condition_power (:mod:`~lssvm_analysis.solvers.formation`).
     method : str
         The hook's formation and the reference's method.
+    error_bound : float
+        Certified bound on ||m - m_exact||_inf for m = (bias, coef).
+    condition : float
+        kappa_inf of the formed system (the certificate's upper estimate).
+    bits : int
+        0 for the hook's own route, else the bits of the escalated formation.
     """
 
     bias: object
@@ -63,6 +72,9 @@ class ExactModel:
     solve_digits: float
     problem_condition: float
     method: str
+    error_bound: float = math.inf
+    condition: float = math.nan
+    bits: int = 0
 
     def vector(self) -> np.ndarray:
         return model_vector(self.coef, self.bias)
@@ -82,14 +94,47 @@ def _norm_inf(A) -> float:
     return float(max(sum(abs(float(v)) for v in row) for row in A)) * (1 + 1e-12)
 
 
-def solve_exact_model(problem, *, digits: int = 30) -> ExactModel:
-    """Certify the exact model of an :class:`~lssvm_analysis.solvers.formation.ExactProblem`.
+#: Bits of the escalated formation when the first route certified nothing (no kappa to size it by);
+#: doubled while the formed system cannot be certified.
+BLIND_BITS = 256
+#: Escalated formations tried at most (the first sized by kappa, the others by the digits still missing).
+ESCALATION_TRIES = 3
+#: Bits added to the estimate of the escalation rule (the ball radii's growth beyond N 2^-bits).
+MARGIN_BITS = 16
 
-    Raises
-    ------
-    ReferenceAccuracyError
-        The formed system could not be certified to ``digits``.
+
+def escalation_bits(condition: float, rows: int, target: float) -> int:
+    """Bits of a ball formation whose formation error is ~10^-target of the solution (rule).
+
+    The ball formation of a system from a least-squares matrix with ``rows``
+    rows has ||dA||_inf / ||A||_inf <~ rows 2^-bits (the radii of a product of
+    inner dimension ``rows``), amplified by kappa_inf(A) = ``condition`` in the
+    solution, so bits = log2(kappa) + log2(rows) + target log2(10) +
+    ``MARGIN_BITS``, rounded up to a multiple of 64 (limbs), at least 128.
     """
+    need = math.log2(max(condition, 1.0)) + math.log2(max(rows, 2)) + target * _LOG2_10 + MARGIN_BITS
+    return max(128, 64 * math.ceil(need / 64))
+
+
+_LOG2_10 = math.log2(10)
+#: Certified digits below which a fit's model digits are "not measured" (the grid's threshold,
+#: :data:`lssvm_analysis.report.digits_grid.DIGITS_OK`): such an exact model is always escalated.
+MEASURED_DIGITS = 3.0
+
+
+def target_digits(precision, *, digits: int = 30) -> float:
+    """Digits an exact model needs to resolve every digit a fit in ``precision`` can have.
+
+    ceil(-log10 u) + 2 (one digit beyond the unit roundoff, one of margin):
+    10 for float32, 18 for float64, 22 for longdouble (x87), and
+    ``digits - 1`` (29) for mpN, beyond which the reference solve certifies nothing.
+    """
+    u = get_precision(precision).unit_roundoff
+    return float(min(digits - 1, math.ceil(-math.log10(u)) + 2))
+
+
+def _certify(problem, digits: int, bits: int) -> ExactModel:
+    """The formed system certified by ``reference_solve`` and the formation bound added (module docstring)."""
     ref = reference_solve(problem.A, problem.rhs, digits=digits)
     model = problem.unpack(ref.x)
     m = model_vector(model["coef"], model["bias"])
@@ -103,26 +148,147 @@ def solve_exact_model(problem, *, digits: int = 30) -> ExactModel:
     d = -math.log10(err / m_norm) if err > 0 and m_norm > 0 else (math.inf if err == 0 else -math.inf)
     return ExactModel(model["bias"], np.asarray(model["coef"]), float(d), float(ref.digits),
                       float(ref.cond_estimate) ** problem.condition_power,
-                      f"{problem.method}; {ref.method}")
+                      f"{problem.method}; {ref.method}", error_bound=err,
+                      condition=float(ref.cond_estimate), bits=bits)
 
 
-def _exact_predictions(fit, exact: ExactModel, X_test) -> np.ndarray:
-    """f*(x) = K(x, X_support) coef* + bias* at the rows of X_test (mpf, 256-bit products)."""
+def solve_exact_model(problem, *, digits: int = 30, target: float | None = None,
+                      resolved: Callable | None = None) -> ExactModel:
+    """Certify the exact model of an :class:`~lssvm_analysis.solvers.formation.ExactProblem`.
+
+    Precision escalation: the hook's route (DD kernel) is certified first.
+    When it certifies fewer than ``target`` digits (``target`` None: fewer
+    than one, or the solve cannot be certified at all) and the problem has a
+    ``wider`` route, the problem is formed again in balls at
+    :func:`escalation_bits` of the kappa the first route measured (blind:
+    :data:`BLIND_BITS` when it measured none), then, while still short, with
+    the bits still missing added (the shortfall in digits times log2(10) plus
+    ``MARGIN_BITS``; doubled when nothing was certified),
+    :data:`ESCALATION_TRIES` formations at most; the best
+    certified one is returned (``bits`` and ``method`` record the route).
+
+    Parameters
+    ----------
+    problem : ExactProblem
+    digits : int
+        Digits the reference solve of each formed system certifies.
+    target : float or None
+        Certified digits wanted of the exact model itself; at most
+        ``digits - 1`` is reachable (the solve's own error counts).
+    resolved : callable or None
+        ``resolved(first) -> bool``: the first route's model is kept, short
+        of ``target``, when it certifies >= :data:`MEASURED_DIGITS` and this
+        says the measurement it serves is resolved (:func:`fit_exact_model`).
+
+    Raises
+    ------
+    ReferenceAccuracyError
+        No route could certify the formed system.
+    """
+    want = 1.0 if target is None else min(float(target), digits - 1.0)
+    first, error = None, None
+    try:
+        first = _certify(problem, digits, 0)
+    except ReferenceAccuracyError as exc:
+        error = exc
+    enough = first is not None and (first.digits >= want or (
+        first.digits >= MEASURED_DIGITS and resolved is not None and resolved(first)))
+    if getattr(problem, "wider", None) is None or enough:
+        if first is None:
+            raise error
+        return first
+    best = first
+    bits = (escalation_bits(first.condition, getattr(problem, "rows", 0) or len(problem.rhs), want)
+            if first is not None and math.isfinite(first.condition) else BLIND_BITS)
+    for _ in range(ESCALATION_TRIES):
+        try:
+            wide = _certify(problem.wider(bits), digits, bits)
+        except ReferenceAccuracyError as exc:
+            error, wide = exc, None
+        if wide is not None and (best is None or wide.digits > best.digits):
+            best = wide
+        if best is not None and best.digits >= want:
+            break
+        if wide is None or not math.isfinite(wide.digits):   # not certified at all: double
+            bits *= 2
+        else:                                                  # the digits still missing
+            bits += 64 * math.ceil(((want - wide.digits) * _LOG2_10 + MARGIN_BITS) / 64)
+    if best is None:
+        raise error
+    return best
+
+
+def fit_exact_model(problem, fit, X_test=None, *, escalate: bool = True, digits: int = 30) -> tuple:
+    """The exact model of ``fit`` and the fit's errors against it, escalated only when needed.
+
+    The rule (lazy precision escalation): the hook's route is kept when it
+    certifies :func:`target_digits` of the fit's precision, or when it
+    certifies >= :data:`MEASURED_DIGITS` and the fit's errors are resolved
+    against it -- model and predictions not capped, and the model's error
+    at least 10 times the exact model's certified error (model_digits <=
+    digits - 1), so the error is known to +-0.05 digits.  Otherwise (and
+    when it certifies nothing) the problem is formed at more bits
+    (:func:`solve_exact_model`), unless ``escalate`` is False.
+
+    Returns
+    -------
+    (ExactModel, dict of :func:`model_errors`)
+
+    Raises
+    ------
+    ReferenceAccuracyError
+        No route could certify the formed system.
+    """
+    seen = {}
+
+    def resolved(exact):
+        errs = seen[id(exact)] = model_errors(fit, exact, X_test)
+        return (not errs["model_digits_capped"] and not errs["prediction_digits_capped"]
+                and errs["model_digits"] <= exact.digits - 1.0)
+
+    if not escalate:
+        problem = replace(problem, wider=None)
+    exact = solve_exact_model(problem, digits=digits, target=target_digits(fit.precision, digits=digits),
+                              resolved=resolved)
+    return exact, seen[id(exact)] if id(exact) in seen else model_errors(fit, exact, X_test)
+
+
+def _exact_predictions(fit, exact: ExactModel, X_test) -> tuple:
+    """f*(x) = K(x, X_support) coef* + bias* at the rows of X_test, and its certified digits.
+
+    Returns (object array of mpf, digits): the kernel in double-double, the
+    products in 256-bit balls; the certified bound per point is the balls'
+    radius plus the kernel's DD bound times |coef*| plus the model's
+    ``error_bound`` e times (sum_j |K_ij| + 1), so the digits -log10(max
+    bound / max |f*|) count the cancellation in K coef* (large coefficients
+    of an ill-conditioned model), not only the model's digits.
+    """
     K = kernel_dd(fit.kernel, np.asarray(X_test, dtype=np.float64), fit.X_support_)
     with flint.ctx.workprec(256):
         Ka = arb_mat(K.hi.tolist()) + arb_mat(K.lo.tolist())
         a = arb_mat([[arb_scalar(v, "coef", (i,))] for i, v in enumerate(exact.coef)])
         f = Ka * a
         b = arb_scalar(exact.bias, "bias", ())
-        vals = [(f[i, 0] + b).mid().man_exp() for i in range(f.nrows())]
-    return np.array([exact_mpf(m, e) for m, e in vals], dtype=object)
+        balls = [f[i, 0] + b for i in range(f.nrows())]
+        vals = [v.mid().man_exp() for v in balls]
+        rad = np.array([float(v.rad().upper()) for v in balls])
+    f_star = np.array([exact_mpf(m, e) for m, e in vals], dtype=object)
+    a_abs = np.abs(np.array([float(v) for v in exact.coef]))
+    grow = 1.0 + 4.0 * (a_abs.size + 2) * 2.0 ** -53          # the float64 sums below, rounded up
+    K_abs = np.abs(K.hi) + np.abs(K.lo)
+    bound = (rad + np.broadcast_to(K.bound, K.shape) @ a_abs
+             + exact.error_bound * (K_abs.sum(axis=1) + 1.0)) * grow
+    f_norm = max(abs(float(v)) for v in f_star)
+    digits = -math.log10(bound.max() / f_norm) if f_norm > 0 and bound.max() > 0 else -math.inf
+    return f_star, float(digits)
 
 
 def model_errors(fit, exact: ExactModel, X_test=None) -> dict:
     """``model_error`` / ``model_digits`` and ``prediction_error`` / ``prediction_digits`` of a fit.
 
     The digits are capped at what the exact model is certified to
-    (``exact.digits``; for predictions also :data:`KERNEL_DIGITS`), with
+    (``exact.digits``; for predictions the certified digits of the exact
+    decision values, :func:`_exact_predictions`), with
     ``model_digits_capped`` / ``prediction_digits_capped`` saying so; the
     errors are the measured distances to the computed exact model (below
     10^-exact.digits they are not resolved).
@@ -134,8 +300,9 @@ def model_errors(fit, exact: ExactModel, X_test=None) -> dict:
     exact : ExactModel
     X_test : (t, m) array, optional
         The fixed test points of the prediction error (NaN without them).
-        The exact decision values carry the kernel's DD error (~1e-29
-        relative) besides the model's ``exact.digits``.
+        The exact decision values are certified by their own bound (the
+        model's error, the DD kernel's ~1e-29 per entry and the balls'
+        rounding, through |K| |coef*|: :func:`_exact_predictions`).
     """
     p = get_precision(fit.precision)
     m_fit = model_vector(fit.coef_, fit.bias_)
@@ -144,17 +311,11 @@ def model_errors(fit, exact: ExactModel, X_test=None) -> dict:
            "prediction_error": math.nan, "prediction_digits": math.nan,
            "prediction_digits_capped": False}
     if X_test is not None and len(X_test) and exact.coef.size:
-        f_star = _exact_predictions(fit, exact, X_test)
+        f_star, certified = _exact_predictions(fit, exact, X_test)
         f_fit = fit.decision_function(X_test, native=True)
         pe = forward_error(f_fit, f_star, precision=p).value
-        # the exact decision values: the model's certified digits, and the DD kernel's ~1e-29
-        out.update(prediction_error=pe, **_capped("prediction", pe, min(exact.digits, KERNEL_DIGITS)))
+        out.update(prediction_error=pe, **_capped("prediction", pe, certified))
     return out
-
-
-#: Digits of the double-double kernel values of the exact predictions (relative error <= ~1e-29,
-#: :mod:`lssvm_analysis.core.extended`): a prediction cannot be certified beyond them.
-KERNEL_DIGITS = 28.5
 
 
 def _capped(kind: str, err: float, certified: float) -> dict:

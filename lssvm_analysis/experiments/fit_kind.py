@@ -24,11 +24,13 @@ For a task (solver, precision, dataset, params, seed) the row records
   ``exact_digits`` digits, a lower bound), ``prediction_error`` /
   ``prediction_digits`` / ``prediction_digits_capped`` likewise on the
   decision values at the first ``exact_test_max`` test points (capped also
-  at the double-double kernel's 28.5 digits), ``problem_condition`` (one number per data
+  at the certified digits of the exact decision values), ``problem_condition`` (one number per data
   set, hyper-parameters and frozen choices, independent of the formulation;
   its definition per family is in the hook's docstring),
   ``exact_digits`` (certified digits of the exact model itself: the solve
-  and the formation bound both counted), ``exact_method``, ``exact_note`` (why NaN), ``time_exact``;
+  and the formation bound both counted), ``exact_method`` (the route: the hook's
+  DD formation, or "... in <bits>-bit balls" when the exact model was escalated,
+  :func:`lssvm_analysis.analysis.model_error.fit_exact_model`), ``exact_note`` (why NaN), ``time_exact``;
   ``choices_agree`` (True / False when the fit's discrete choices -- support
   in order, kept columns, k* -- equal those of a run of the same solver in
   ``choices_precision``; None when the solver makes no arithmetic-dependent
@@ -67,7 +69,8 @@ reference), ``reference_digits`` (default max(30, digits(u) + 15), so the
 reference resolves errors far below the unit roundoff of every precision,
 mp included); ``exact`` (bool, default True), ``exact_max_n`` (default
 1000: larger training sets get no exact model), ``exact_test_max`` (default
-200), ``choices_precision`` (default "mp30") and ``choices_max_n`` (default
+200), ``exact_escalate_max_n`` (default 500: larger training sets keep the exact model of
+the hook's route, never escalated; :data:`DEFAULT_EXACT_ESCALATE_MAX_N`), ``choices_precision`` (default "mp30") and ``choices_max_n`` (default
 40: an mp30 op-lssvm run costs 1.7 s at N = 60 and 4.2 s at N = 120,
 ip-lssvm 4.2 s and 35 s, measured; the wide run's choices are cached per
 process, so the precisions of one configuration share it).
@@ -97,10 +100,18 @@ __all__ = ["fit_row", "fit_keywords", "load_task_data", "accepts_combination", "
 
 DEFAULT_REFERENCE_MAX_N = 1000
 FIT_OPTIONS = ("reference", "reference_max_n", "reference_digits", "first_task_only", "exact",
-               "exact_max_n", "exact_test_max", "choices_precision", "choices_max_n")
-FIT_KIND_VERSION = 4  # 4: an uncertified exact model (<= 0 digits) gives NaN model digits, not -inf
+               "exact_max_n", "exact_test_max", "exact_escalate_max_n", "choices_precision", "choices_max_n")
+# 4: an uncertified exact model (<= 0 digits) gives NaN model digits, not -inf; 5: the exact model is
+# escalated to more bits when the DD route does not resolve the fit, prediction digits certified by
+# their own bound
+FIT_KIND_VERSION = 5
 DEFAULT_EXACT_MAX_N = 1000
 DEFAULT_EXACT_TEST_MAX = 200
+#: Largest training set whose exact model may be formed again at more bits (precision escalation,
+#: analysis.model_error.fit_exact_model): measured one process, float64 fits, target 18 digits,
+#: the ball formation of els-primal takes 0.22 s at N = 200 and 9.5 s at N = 1000 (ip-lssvm 0.18 s
+#: and 7.6 s), against 0.02-0.3 s for the DD route; at N <= 500 an escalation costs ~1-2 s.
+DEFAULT_EXACT_ESCALATE_MAX_N = 500
 DEFAULT_CHOICES_PRECISION = "mp30"
 DEFAULT_CHOICES_MAX_N = 40
 _CHOICES_CACHE: dict = {}   # (solver, params, precision, data) -> choices of the wide run
@@ -124,7 +135,7 @@ def _validate(spec) -> None:
     if "choices_precision" in spec.options:
         get_precision(spec.options["choices_precision"])
     for name in ("reference_max_n", "reference_digits", "exact_max_n", "exact_test_max",
-                 "choices_max_n"):
+                 "exact_escalate_max_n", "choices_max_n"):
         if name in spec.options:
             check_int(f"options[{name!r}]", spec.options[name], minimum=1)
     if "task" in spec.grid:
@@ -256,9 +267,11 @@ def exact_columns(info, ds, fit, params, options) -> dict:
     if why:
         return {**out, "exact_note": why}
     t0 = time.perf_counter()
+    X_test = ds.X_test[:options.get("exact_test_max", DEFAULT_EXACT_TEST_MAX)]
     try:
         problem = info.exact_model(ds.X_train, ds.y_train, fit, **params)
-        exact = model_error.solve_exact_model(problem)
+        exact, errors = model_error.fit_exact_model(
+            problem, fit, X_test, escalate=n <= options.get("exact_escalate_max_n", DEFAULT_EXACT_ESCALATE_MAX_N))
     except (NotImplementedError, ReferenceAccuracyError) as exc:
         return {**out, "exact_note": f"exact model not available: {exc}",
                 "time_exact": time.perf_counter() - t0}
@@ -268,8 +281,7 @@ def exact_columns(info, ds, fit, params, options) -> dict:
         return {**out, "exact_note": f"exact model not certified ({exact.method}: {exact.digits:.3g} "
                                      f"certified digits at problem kappa {exact.problem_condition:.3g})",
                 "problem_condition": exact.problem_condition, "time_exact": time.perf_counter() - t0}
-    X_test = ds.X_test[:options.get("exact_test_max", DEFAULT_EXACT_TEST_MAX)]
-    out.update(model_error.model_errors(fit, exact, X_test))
+    out.update(errors)
     out.update(problem_condition=exact.problem_condition, exact_digits=exact.digits,
                exact_method=exact.method, time_exact=time.perf_counter() - t0)
     out.update(_choices_columns(info, ds, fit, params, options, problem.choices))

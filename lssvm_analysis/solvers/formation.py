@@ -91,26 +91,18 @@ from typing import Any, Callable, Mapping
 import flint
 import mpmath
 import numpy as np
-from flint import arb_mat
 
-from ..core._arb import arb_scalar, exact_mpf
+from ..core._arb import exact_mpf
 from ..core._ozaki import SAFE, TINY, OutOfRange, float64_pieces, gamma, pieces_of_sum, product_terms
 from ..core.extended import DD, U2, dd_add, dd_mul, kernel_dd, reciprocal_dd
+from .formation_balls import (FORMATION_BITS, PIECES, column_balls, dd_to_arb, kernel_balls, normal_balls,
+                              pieces_for)
 from .kkt import bordered_matrix
 
 __all__ = ["ExactProblem", "ridge_dd", "add_to_diagonal", "lssvm_system_dd", "kernel_columns_dd",
            "normal_equations", "scaled_dd", "reduced_lssvr_problem", "bordered_columns_dd",
            "fisher_targets_exact", "exact_values", "exact_targets", "weighted_ridge_dd",
-           "FORMATION_BITS"]
-
-#: Working precision of the ball products of the least-squares families.  The entries of
-#: D = hi + lo carry the kernel's DD error (~1e-29 relative, already amplified by kappa(H) in
-#: the formation bound); rounding the products and sums of D^T D at 2^-128 ~ 3e-39 adds a
-#: ten-billionth of that, and 128 bits (two limbs) cost about half of 192 (measured).
-FORMATION_BITS = 128
-#: float64 pieces of the formed normal equations (3 x 53 bits hold a 128-bit midpoint).
-PIECES = 3
-
+           "FORMATION_BITS", "bordered_columns_balls"]
 
 @dataclass(frozen=True)
 class ExactProblem:
@@ -134,6 +126,15 @@ class ExactProblem:
         the arithmetic makes none.
     method : str
         One line: how the system was formed.
+    wider : callable or None
+        ``wider(bits) -> ExactProblem``: the same problem (same data, same
+        frozen choices) formed again in arb balls at ``bits``, whose
+        formation bound is ~2^-bits instead of the DD kernel's ~1e-29
+        (precision escalation, :func:`~lssvm_analysis.analysis.model_error.solve_exact_model`);
+        None when the family has no such route.
+    rows : int
+        Rows of the least-squares matrix the system was formed from (its
+        order for a square system): the ball products' radii grow with it.
     """
 
     A: Any
@@ -144,6 +145,8 @@ class ExactProblem:
     condition_power: float = 1.0
     choices: Mapping = field(default_factory=dict)
     method: str = ""
+    wider: Callable[[int], "ExactProblem"] | None = None
+    rows: int = 0
 
 
 # ----------------------------------------------------------------------------- DD pieces
@@ -294,44 +297,7 @@ def _support_rows_symmetric(X, kernel, S) -> DD:
     return DD(*parts)
 
 
-# ----------------------------------------------------------------------------- ball products
-def _to_arb(M: DD) -> arb_mat:
-    return arb_mat(np.atleast_2d(M.hi).tolist()) + arb_mat(np.atleast_2d(M.lo).tolist())
-
-
-def _to_pieces(M: arb_mat, count: int = PIECES) -> tuple:
-    """(DD with ``count`` float64 pieces of the midpoints, radius + remainder bound array).
-
-    Each piece is the float64 rounding of what the previous ones left (C-level
-    ball subtraction, one Python float per entry and piece); the remainder
-    after the last piece and the ball radii form the returned bound.
-    """
-    shape = (M.nrows(), M.ncols())
-    pieces = []
-    R = M
-    with flint.ctx.workprec(64 * count + 64):
-        for _ in range(count):
-            P = np.array([float(e.mid()) for e in R.entries()]).reshape(shape)
-            pieces.append(P)
-            R = R - arb_mat(P.tolist())
-        bound = np.array([float(abs(e).upper()) for e in R.entries()]).reshape(shape)
-    bound = np.nextafter(bound, np.inf)          # float() of the upper end may round down
-    return DD(pieces[0], pieces[1], bound, tuple(pieces[2:])), bound
-
-
-def _to_mpf(M: arb_mat) -> tuple:
-    """(object array of mpmath mpf midpoints, float array of radii) of an arb_mat."""
-    ent = M.entries()
-    mids = np.empty(len(ent), dtype=object)
-    rads = np.empty(len(ent))
-    for k, e in enumerate(ent):
-        man, exp = e.mid().man_exp()
-        mids[k] = exact_mpf(man, exp)
-        rads[k] = float(e.rad().upper()) if not e.is_exact() else 0.0
-    shape = (M.nrows(), M.ncols())
-    return mids.reshape(shape), rads.reshape(shape)
-
-
+# ----------------------------------------------------------------------------- normal equations
 def normal_equations(D: DD, l, reg: DD | None = None):
     """H = D^T D (+ reg) and c = D^T l formed Ozaki-exactly (module docstring), with their bounds.
 
@@ -380,17 +346,10 @@ def normal_equations(D: DD, l, reg: DD | None = None):
 
 def _normal_balls(D: DD, l, reg: DD | None) -> tuple:
     """H = D^T D (+ reg) and c = D^T l in ``FORMATION_BITS`` balls: (H pieces, bound, c mpf, bound)."""
-    l_arb = arb_mat([[arb_scalar(v, "l", (i,))] for i, v in enumerate(l)])
     with flint.ctx.workprec(FORMATION_BITS):
-        Da = _to_arb(D)
-        Dt = Da.transpose()
-        Ha = Dt * Da
-        if reg is not None:
-            Ha = Ha + _to_arb(reg)
-        ca = Dt * l_arb
-    H, Hr = _to_pieces(Ha)
-    c, cr = _to_mpf(ca)
-    return H, Hr, c.ravel(), cr.ravel()
+        Da = dd_to_arb(D)
+        Ra = None if reg is None else dd_to_arb(reg)
+    return normal_balls(Da, l, Ra, bits=FORMATION_BITS, count=PIECES)
 
 
 def _cross_ozaki(D: DD, l) -> tuple:
@@ -473,7 +432,7 @@ def scaled_dd(M: DD, value: tuple) -> DD:
 
 # ----------------------------------------------------------------------------- support-set problems
 def reduced_lssvr_problem(X, y, kernel, C, support, *, penalty="kernel",
-                          choices=None) -> ExactProblem:
+                          choices=None, bits=None) -> ExactProblem:
     """Zhao & Sun (7) on a frozen support set S: (R + Z Z^T) theta = Z d, theta = [b; alpha].
 
     Z^T = [1, K(X, X_S)] (N x (|S|+1)) in DD, R = diag(0, K_SS / C)
@@ -484,8 +443,28 @@ def reduced_lssvr_problem(X, y, kernel, C, support, *, penalty="kernel",
     by :func:`normal_equations`.  Problem condition: kappa_2 of the
     least-squares matrix M of (7) (M^T M = H), reported as
     sqrt(kappa_inf(H)) (``condition_power`` 1/2).
+
+    ``bits`` (int): the same problem formed in arb balls at ``bits`` instead
+    (kernel, R, H and Z d; :mod:`.formation_balls`), the escalated route
+    ``ExactProblem.wider`` of the DD one.
     """
+    if penalty not in ("kernel", "identity"):
+        raise ValueError(f"expected penalty in ('kernel', 'identity'), got penalty={penalty!r}")
     S = np.asarray(support, dtype=np.intp)
+    choices = dict(choices or {})
+
+    def wider(b):
+        return reduced_lssvr_problem(X, y, kernel, C, S, penalty=penalty, choices=choices, bits=b)
+
+    def unpack(theta):
+        theta = np.asarray(theta)
+        return {"coef": theta[1:], "bias": theta[0]}
+
+    if bits is not None:
+        H, Hr, c, cr = _reduced_balls(X, y, kernel, C, S, penalty, bits)
+        return ExactProblem(H, c, unpack, _row_bound(Hr), float(cr.max(initial=0.0)), condition_power=0.5,
+                            choices=choices, wider=wider, rows=X.shape[0],
+                            method=f"Zhao-Sun (7) normal equations, kernel and products in {bits}-bit balls")
     Kc = kernel_columns_dd(X, kernel, S)
     N = Kc.shape[0]
     ones = np.ones((N, 1))
@@ -497,19 +476,32 @@ def reduced_lssvr_problem(X, y, kernel, C, support, *, penalty="kernel",
     if penalty == "kernel":
         KS = scaled_dd(DD(Kc.hi[S], Kc.lo[S], np.broadcast_to(Kc.bound, Kc.shape)[S]), ridge_dd(C))
         R.hi[1:, 1:], R.lo[1:, 1:], R.bound[1:, 1:] = KS.hi, KS.lo, KS.bound
-    elif penalty == "identity":
-        R = add_to_diagonal(R, ridge_dd(C), np.arange(1, k), np.arange(1, k))
     else:
-        raise ValueError(f"expected penalty in ('kernel', 'identity'), got penalty={penalty!r}")
+        R = add_to_diagonal(R, ridge_dd(C), np.arange(1, k), np.arange(1, k))
     H, c, H_bound, c_bound = normal_equations(D, y, R)
+    return ExactProblem(H, c, unpack, H_bound, c_bound, condition_power=0.5, choices=choices, wider=wider,
+                        rows=N, method="Zhao-Sun (7) normal equations Ozaki-exact, kernel in DD")
 
-    def unpack(theta):
-        theta = np.asarray(theta)
-        return {"coef": theta[1:], "bias": theta[0]}
 
-    return ExactProblem(H, c, unpack, H_bound, c_bound, condition_power=0.5,
-                        choices=dict(choices or {}),
-                        method="Zhao-Sun (7) normal equations Ozaki-exact, kernel in DD")
+def _row_bound(bound: np.ndarray) -> float:
+    """||dA||_inf from an elementwise bound array, enlarged for the float64 row sums' rounding."""
+    return float(bound.sum(axis=1).max()) * (1.0 + 2.0 * bound.shape[1] * 2.0 ** -53)
+
+
+def _reduced_balls(X, y, kernel, C, S, penalty, bits) -> tuple:
+    """(7) in ``bits``-bit balls: [1, K(X, X_S)], R and the normal equations (:func:`normal_balls`)."""
+    N, s = X.shape[0], len(S)
+    K = kernel_balls(kernel, X, X[S], bits=bits).entries()
+    one, zero = flint.arb(1), flint.arb(0)
+    D = flint.arb_mat(N, s + 1, [v for i in range(N) for v in (one, *K[i * s:(i + 1) * s])])
+    with flint.ctx.workprec(bits):
+        inv_c = 1 / flint.arb(float(C))
+        if penalty == "kernel":
+            vals = [zero] * (s + 1) + [v for i in S for v in (zero, *(e * inv_c for e in K[i * s:(i + 1) * s]))]
+        else:
+            vals = [inv_c if i == j and i > 0 else zero for i in range(s + 1) for j in range(s + 1)]
+    R = flint.arb_mat(s + 1, s + 1, vals)
+    return normal_balls(D, y, R, bits=bits, count=pieces_for(bits))
 
 
 def bordered_columns_dd(X, y, kernel, C, task, columns) -> tuple:
@@ -535,3 +527,31 @@ def bordered_columns_dd(X, y, kernel, C, task, columns) -> tuple:
     l[1:] = d
     return DD(hi, lo, bd), l
 
+
+
+def bordered_columns_balls(X, y, kernel, C, task, columns, *, bits) -> tuple:
+    """:func:`bordered_columns_dd` in ``bits``-bit balls: (D_* as arb_mat (N+1, k), l = [0; d])."""
+    cols = np.asarray(columns, dtype=np.intp)
+    N = len(y)
+    clf = task == "classification"
+    a, d = (y, np.ones_like(y)) if clf else (np.ones_like(y), y)
+    pats = cols[cols > 0] - 1
+    s = len(pats)
+    K = kernel_balls(kernel, X, X[pats], bits=bits).entries() if s else []
+    with flint.ctx.workprec(bits):
+        inv_c = 1 / flint.arb(float(C))
+        columns_out, j = [], 0
+        for c in cols:
+            if c == 0:
+                columns_out.append([None] + [flint.arb(float(v)) for v in a])
+                continue
+            p = c - 1
+            col = [flint.arb(float(a[p]))]
+            for i in range(N):
+                v = K[i * s + j] * float(y[i] * y[p]) if clf else K[i * s + j]   # (3.6): signs exact
+                col.append(v + inv_c if i == p else v)
+            columns_out.append(col)
+            j += 1
+    l = np.zeros(N + 1)
+    l[1:] = d
+    return column_balls(columns_out, N + 1), l

@@ -56,7 +56,8 @@ from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import IP_PEAK, OP_PEAK
 from ._registry import LAPACK_THRESHOLD, LadderKnob, register, variant
-from .formation import ExactProblem, bordered_columns_dd, normal_equations
+from .formation import ExactProblem, bordered_columns_balls, bordered_columns_dd, normal_equations
+from .formation_balls import normal_balls, pieces_for
 from .press import press_curve
 from .result import PhaseTimer
 from .kkt import bordered_matrix, formed_kappa, lssvm_matrix, model_coef
@@ -194,28 +195,40 @@ def least_squares_system(X, y, fit, **params):
     return A, rhs, unpack
 
 
-def _exact_kept_model(X, y, fit, params, choices):
+def _exact_kept_model(X, y, fit, params, choices, bits=None):
+    """min ||D_* z - l|| on the fit's kept columns as normal equations: formed from the DD columns
+    Ozaki-exactly, or (``bits``) in ``bits``-bit balls, the escalated route ``wider``."""
     merged = {**dict(fit.params), **params}
     task = merged.get("task", "regression")
     X, y, _, _ = validate_xy(X, y, task=task, C=merged["C"], precision="float64")
     cols = np.asarray(fit.diagnostics["columns"], dtype=np.intp)
-    D, l = bordered_columns_dd(X, y, fit.kernel, merged["C"], task, cols)
-    H, c, H_bound, c_bound = normal_equations(D, l)
     wide = get_precision("mp40")
 
     def unpack(z):
         coef, bias, _ = _unpack_solution(np.asarray(z), cols, y, task, wide)
         return {"coef": coef, "bias": bias}
 
-    return ExactProblem(H, c, unpack, H_bound, c_bound, condition_power=0.5, choices=choices,
-                        method="normal equations of D_* Ozaki-exact, kernel in DD")
+    def wider(b):
+        return _exact_kept_model(X, y, fit, params, choices, bits=b)
+
+    if bits is not None:
+        D, l = bordered_columns_balls(X, y, fit.kernel, merged["C"], task, cols, bits=bits)
+        H, Hr, c, cr = normal_balls(D, l, bits=bits, count=pieces_for(bits))
+        return ExactProblem(H, c, unpack, float(Hr.sum(axis=1).max()) * (1 + 1e-12), float(cr.max()),
+                            condition_power=0.5, choices=choices, wider=wider, rows=len(y) + 1,
+                            method=f"normal equations of D_*, kernel and products in {bits}-bit balls")
+    D, l = bordered_columns_dd(X, y, fit.kernel, merged["C"], task, cols)
+    H, c, H_bound, c_bound = normal_equations(D, l)
+    return ExactProblem(H, c, unpack, H_bound, c_bound, condition_power=0.5, choices=choices, wider=wider,
+                        rows=len(y) + 1, method="normal equations of D_* Ozaki-exact, kernel in DD")
 
 
 def exact_op_model(X, y, fit, **params):
     """Exact model of an op-lssvm fit (registry ``exact_model=``): min ||D_* z - l|| on its columns.
 
     D_* = the kept columns of D (eq. 4) in DD, every row kept (step 4); its
-    normal equations formed in balls (:func:`formation.normal_equations`).
+    normal equations formed Ozaki-exactly (:func:`formation.normal_equations`), or in wider
+    balls when the exact model escalates (``ExactProblem.wider``).
     Every ``solve`` variant has this one exact model.  The MRSR order and
     k* are choices the arithmetic makes: the kept columns (in rank order)
     and k* are frozen and recorded.  Problem condition: kappa_2(D_*) as
