@@ -168,7 +168,8 @@ def test_exact_model_hook_matches_an_mp_run(name, config, rng):
     model error is at most c n kappa_H u40 with c = 30 (LAPACK's threshold, as above)
     and kappa_H = problem_condition ** (1 / condition_power) the condition of the
     square system.  The exact model is certified to ``digits``, so the two differ by
-    at most 10^-digits plus that.
+    at most 10^-digits plus that.  The least-squares families' escalated route
+    (``ExactProblem.wider``, balls at 256 bits) is held to the same bound and to the DD route.
     """
     from lssvm_analysis.analysis.model_error import model_errors, solve_exact_model
 
@@ -184,6 +185,15 @@ def test_exact_model_hook_matches_an_mp_run(name, config, rng):
     err = model_errors(fit, exact)["model_error"]
     bound = 10.0 ** -exact.digits + 30 * len(y) * kappa_sq * la.get_precision("mp40").unit_roundoff
     assert err <= bound, (err, bound, exact)
+    if problem.wider is not None:
+        # the escalated route (the same problem in 256-bit balls, Zhao & Sun's (7) / Vieira's D_*)
+        # against the same mp40 run, with the same bound, and against the DD route: both contain
+        # the exact model, so they differ by at most the sum of their certified error bounds
+        wide = solve_exact_model(problem.wider(256))
+        assert wide.digits >= 29, wide
+        assert model_errors(fit, wide)["model_error"] <= 10.0 ** -wide.digits + bound - 10.0 ** -exact.digits
+        diff = max(abs(float(a - b)) for a, b in zip(exact.vector(), wide.vector()))
+        assert diff <= exact.error_bound + wide.error_bound, (diff, exact, wide)
     for key, value in problem.choices.items():  # the frozen choices are the fit's own
         assert tuple(np.atleast_1d(value)) == tuple(
             np.atleast_1d(fit.diagnostics.get(key, fit.support_ if key == "support" else None)))

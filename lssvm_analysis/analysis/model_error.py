@@ -158,8 +158,9 @@ def solve_exact_model(problem, *, digits: int = 30, target: float | None = None,
 
     Precision escalation: the hook's route (DD kernel) is certified first.
     When it certifies fewer than ``target`` digits (``target`` None: fewer
-    than one, or the solve cannot be certified at all) and the problem has a
-    ``wider`` route, the problem is formed again in balls at
+    than one, or the solve cannot be certified at all; the goal is then
+    ``digits - 1``) and the problem has a ``wider`` route, the problem is
+    formed again in balls at
     :func:`escalation_bits` of the kappa the first route measured (blind:
     :data:`BLIND_BITS` when it measured none), then, while still short, with
     the bits still missing added (the shortfall in digits times log2(10) plus
@@ -185,7 +186,8 @@ def solve_exact_model(problem, *, digits: int = 30, target: float | None = None,
     ReferenceAccuracyError
         No route could certify the formed system.
     """
-    want = 1.0 if target is None else min(float(target), digits - 1.0)
+    goal = digits - 1.0 if target is None else min(float(target), digits - 1.0)
+    want = 1.0 if target is None else goal
     first, error = None, None
     try:
         first = _certify(problem, digits, 0)
@@ -198,7 +200,7 @@ def solve_exact_model(problem, *, digits: int = 30, target: float | None = None,
             raise error
         return first
     best = first
-    bits = (escalation_bits(first.condition, getattr(problem, "rows", 0) or len(problem.rhs), want)
+    bits = (escalation_bits(first.condition, getattr(problem, "rows", 0) or len(problem.rhs), goal)
             if first is not None and math.isfinite(first.condition) else BLIND_BITS)
     for _ in range(ESCALATION_TRIES):
         try:
@@ -207,12 +209,12 @@ def solve_exact_model(problem, *, digits: int = 30, target: float | None = None,
             error, wide = exc, None
         if wide is not None and (best is None or wide.digits > best.digits):
             best = wide
-        if best is not None and best.digits >= want:
+        if best is not None and best.digits >= goal:
             break
         if wide is None or not math.isfinite(wide.digits):   # not certified at all: double
             bits *= 2
         else:                                                  # the digits still missing
-            bits += 64 * math.ceil(((want - wide.digits) * _LOG2_10 + MARGIN_BITS) / 64)
+            bits += 64 * math.ceil(((goal - wide.digits) * _LOG2_10 + MARGIN_BITS) / 64)
     if best is None:
         raise error
     return best
