@@ -580,9 +580,11 @@ def test_fit_kind_breakdown_is_a_row(tmp_path):
 
 def test_an_uncertified_exact_model_is_not_measured():
     """reduced-lssvr with every point a support at C = 1e16 (sinc, sigma2 = 10): the exact model
-    is formed as normal equations (kappa ~ 1e20 squared, times the double-double formation's
-    ~1e-29) and certifies no digit.  The row must say "not measured" (NaN digits and a note
-    with the figures), not -inf digits that would read as a failure of the fit."""
+    formed as normal equations from the double-double kernel (kappa ~ 1e20 squared, times the
+    formation's ~1e-29) certifies no digit.  Without escalation (``exact_escalate_max_n`` below
+    n) the row must say "not measured" (NaN digits and a note with the figures), not -inf digits
+    that would read as a failure of the fit; with it (the default at n = 30) the model is formed
+    again in balls and certified, and the fit is measured against it."""
     from lssvm_analysis import datasets
     from lssvm_analysis.experiments.fit_kind import exact_columns
     from lssvm_analysis.solvers import get_solver
@@ -591,8 +593,11 @@ def test_an_uncertified_exact_model_is_not_measured():
     params = dict(C=1e16, sigma2=10.0, n_support=30)
     with pytest.warns(la.IllConditionedWarning):
         fit = la.fit("reduced-lssvr", ds.X_train, ds.y_train, precision="float64", **params)
-    cols = exact_columns(get_solver("reduced-lssvr"), ds, fit, params, {})
+    cols = exact_columns(get_solver("reduced-lssvr"), ds, fit, params, {"exact_escalate_max_n": 29})
     assert fit.status == "ok"
     assert np.isnan(cols["model_digits"]) and np.isnan(cols["model_error"]) and np.isnan(cols["exact_digits"])
     assert cols["exact_note"].startswith("exact model not certified") and "problem kappa" in cols["exact_note"]
     assert cols["problem_condition"] > 1e18
+    cols = exact_columns(get_solver("reduced-lssvr"), ds, fit, params, {})
+    assert cols["exact_digits"] >= 18 and "bit balls" in cols["exact_method"]   # float64's target
+    assert cols["problem_condition"] > 1e18 and np.isfinite(cols["model_digits"])

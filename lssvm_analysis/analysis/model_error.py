@@ -15,10 +15,23 @@ fit's discrete choices frozen.  :func:`solve_exact_model` certifies it:
 * the model m = unpack(x) is a signed selection of x, so its error is at
   most the sum, and ``digits`` = -log10(2 (e_solve + e_formation) / ||m~||).
 
+Precision escalation: a problem whose hook offers a ``wider`` route (the
+least-squares families, :mod:`lssvm_analysis.solvers.formation_balls`) is
+formed again in arb balls when the hook's DD route certifies too few digits.
+The bits come from the kappa_inf(A) the first route measured,
+log2(kappa) + log2(rows) + target log2(10) + 16 (:func:`escalation_bits`;
+256 bits when it measured none), then the digits still missing; the target
+is what the fit's precision needs (:func:`target_digits`: 18 for float64,
+29 for mpN), and :func:`fit_exact_model` escalates only when the DD route
+does not resolve the fit's errors (capped, or within a digit of the
+certificate) or certifies < 3 digits.  ``ExactModel.bits`` and ``method``
+record the route.
+
 :func:`model_errors` compares a fit with it: ``model_error`` = ||m - m*||_inf
 / ||m*||_inf on m = (bias, coef) and ``prediction_error`` likewise on the
 decision values at a fixed set of test points (the exact ones evaluated with
-the kernel in double-double and the products in 256-bit balls).
+the kernel in double-double and the products in 256-bit balls, certified
+by their own bound, which counts the cancellation in K coef*).
 """
 from __future__ import annotations
 

@@ -31,8 +31,15 @@ What is certified: ``reference_solve`` gives >= 30 digits of the *formed*
 system; with the formation bound added (first-order, below), the exact
 model itself is certified to ``exact_digits`` ~ -log10(kappa 1e-29), e.g.
 ~22 at kappa = 3e8 (dense) and ~11 at kappa(M) = 1.7e9 for normal equations
-(the unstructured bound costs kappa(H) = kappa(M)^2 there): always beyond
-what a float64 fit resolves at that kappa, not always beyond longdouble's.
+(the unstructured bound costs kappa(H) = kappa(M)^2 there).  The
+least-squares families therefore carry a second route, ``ExactProblem.wider``
+(precision escalation, :mod:`.formation_balls`): the same problem, the same
+frozen choices, formed in arb balls at any number of bits (kernel by
+``arb.exp`` on exact squared distances, H and c by ball products), which
+:func:`~lssvm_analysis.analysis.model_error.solve_exact_model` uses when
+the DD route certifies too few digits; at the kappa ladder's size it
+certifies 25-41 digits at problem kappa up to 6e16 in 10-40 ms (measured,
+sinc n = 30; the DD route certified 1.1-2.4 digits, or none, there).
 * Least-squares families on a support set (Zhao & Sun (7), Vieira's D_*):
   the normal equations H = D^T D (+ R) and c = D^T l are formed from the DD
   columns D = hi + lo by float64 BLAS products made exact by Ozaki's
@@ -56,9 +63,28 @@ what a float64 fit resolves at that kappa, not always beyond longdouble's.
   from the symmetric K(X_S, X_S) (:func:`kernel_columns_dd`), reduced-lssvr |S| = 250 2.0
   -> 0.2 s, op-lssvm k* = 90 0.4 -> 0.05 s.  H is small (order |S| + 1), so
   its certified solve costs little even at kappa(H) = kappa(M)^2 ~ 1e18
-  (arb route).  The augmented form [[I, M], [M^T, 0]] would avoid the
-  product but has order N + |S| and, unscaled, a condition number ~
-  kappa(M)^2 too, beyond the float64 certificate at kappa(M) > 1e8.
+  (arb route).
+
+Why escalation and not an augmented-system exact model (measured on the
+ladder's reduced-lssvr rungs, sinc n = 30, sigma2 = 10, C = 1e16, the
+normal equations formed from the DD kernel and solved to 30 digits, against
+the same problem formed and solved in 600-bit balls).  A least-squares
+solution moves under a relative perturbation e of M by ~ e (kappa + kappa^2
+||r|| / (||M|| ||x||)).  At |S| = 15 (kappa_2(M) = 1.9e9) the residual term
+is 1.3e8 < kappa, and the DD-formed model is off by 1.2e-21 relative
+(20.9 digits) where the certificate, through kappa(H) = 8e18, claims 10.7;
+at |S| = 24 (kappa_2 = 1.6e17, residual term 1.6e16) it is off by 1.8e-5
+(4.7 digits): the products' rounding (~1e-32 of ||H||) times kappa(H) =
+4e35, not the kernel's DD error (which would allow ~12 digits), is what
+loses the second log10 kappa.  So an augmented formation [[I, M], [M^T, 0]]
+with a bound that keeps M's structure would certify ~29 - log10 kappa on
+these rungs -- but it needs a certified solve of order N + |S| whose
+unscaled condition is ~kappa(M)^2 too, a structured bound, and it still
+stops at kappa ~1e29 (the DD kernel's error).  Escalation has none of
+these limits and costs 10-40 ms at the ladder's size (0.2 s at N = 200,
+7.6-9.5 s at N = 1000: the experiments escalate only up to N = 500, and only
+fits the DD route does not resolve,
+:func:`~lssvm_analysis.analysis.model_error.fit_exact_model`).
 
 The formation bound gives, with ||A^-1|| from the certificate (first-order
 perturbation theory, Higham Thm 7.2),
