@@ -121,27 +121,34 @@ def test_a_first_route_that_certifies_nothing_escalates_blind(sinc):
 @pytest.mark.filterwarnings("ignore::lssvm_analysis.IllConditionedWarning")
 def test_escalation_is_lazy_resolved_fits_keep_the_dd_route(sinc):
     """fit_exact_model escalates only what the DD route does not resolve: the literal float64 form
-    (0 digits at kappa 2e9, against ~11 certified) keeps the DD model; the mp50 fit of the same
-    problem agrees with it beyond its certificate (capped) and is escalated to 29 digits;
-    ``escalate=False`` keeps the DD route and its cap."""
+    (0 digits at kappa 2e9, against ~11 certified) keeps the DD model; the longdouble fit at
+    |S| = 16 (kappa 3.6e8) agrees with the DD model beyond its ~11.9 certified digits (capped)
+    and is escalated to >= 22 digits (longdouble's target), which resolves it;
+    ``escalate=False`` keeps the DD route and its cap.  An mp50 fit is never resolved by a
+    30-digit model: its target is only to be measurable (3 digits), which the DD route gives."""
     X, y, X_test = sinc
     literal = _reduced(X, y, 18, ridge="literal")
     problem = la.get_solver("reduced-lssvr").exact_model(X, y, literal)
     exact, errs = me.fit_exact_model(problem, literal, X_test[:50])
     assert exact.bits == 0 and not errs["model_digits_capped"] and errs["model_digits"] < 3
-    mp = _reduced(X, y, 18, precision="mp50")
-    problem = la.get_solver("reduced-lssvr").exact_model(X, y, mp)
-    exact, errs = me.fit_exact_model(problem, mp, X_test[:50])
-    assert exact.bits > 0 and exact.digits >= me.target_digits("mp50") == 29
-    kept, capped = me.fit_exact_model(problem, mp, X_test[:50], escalate=False)
-    assert kept.bits == 0 and capped["model_digits_capped"]
+    ld = _reduced(X, y, 16, precision="longdouble")
+    problem = la.get_solver("reduced-lssvr").exact_model(X, y, ld)
+    exact, errs = me.fit_exact_model(problem, ld, X_test[:50])
+    assert exact.bits > 0 and exact.digits >= me.target_digits("longdouble") == 22
+    kept, capped = me.fit_exact_model(problem, ld, X_test[:50], escalate=False)
+    assert kept.bits == 0 and capped["model_digits_capped"] and not errs["model_digits_capped"]
     assert errs["model_digits"] > capped["model_digits"]             # resolved beyond the DD cap
+    mp = _reduced(X, y, 16, precision="mp50")
+    problem = la.get_solver("reduced-lssvr").exact_model(X, y, mp)
+    assert me.fit_exact_model(problem, mp, X_test[:50])[0].bits == 0
 
 
 def test_target_digits_follow_the_precision():
-    """ceil(-log10 u) + 2: float32 10, float64 18, mp50 53 (u = 2^-169 ~ 1.3e-51), capped at digits - 1."""
+    """ceil(-log10 u) + 2: float32 10, float64 18; mp50 (u = 1.3e-51) 53 > digits - 1 = 29: only
+    measurable (3), unless the reference certifies more digits."""
     assert me.target_digits("float32") == 10 and me.target_digits("float64") == 18
-    assert me.target_digits("mp50") == 29 and me.target_digits("mp50", digits=60) == 53
+    assert me.target_digits("mp50") == me.MEASURED_DIGITS == 3
+    assert me.target_digits("mp50", digits=60) == 53
 
 
 @pytest.mark.parametrize("sigma2", [0.3, 10.0])

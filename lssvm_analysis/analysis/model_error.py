@@ -21,8 +21,9 @@ formed again in arb balls when the hook's DD route certifies too few digits.
 The bits come from the kappa_inf(A) the first route measured,
 log2(kappa) + log2(rows) + target log2(10) + 16 (:func:`escalation_bits`;
 256 bits when it measured none), then the digits still missing; the target
-is what the fit's precision needs (:func:`target_digits`: 18 for float64,
-29 for mpN), and :func:`fit_exact_model` escalates only when the DD route
+is what the fit's precision needs (:func:`target_digits`: 18 for float64;
+3 for mpN, which no 30-digit model resolves), and :func:`fit_exact_model`
+escalates only when the DD route
 does not resolve the fit's errors (capped, or within a digit of the
 certificate) or certifies < 3 digits.  ``ExactModel.bits`` and ``method``
 record the route.
@@ -136,14 +137,17 @@ MEASURED_DIGITS = 3.0
 
 
 def target_digits(precision, *, digits: int = 30) -> float:
-    """Digits an exact model needs to resolve every digit a fit in ``precision`` can have.
+    """Certified digits :func:`fit_exact_model` escalates to for a fit in ``precision``.
 
-    ceil(-log10 u) + 2 (one digit beyond the unit roundoff, one of margin):
-    10 for float32, 18 for float64, 22 for longdouble (x87), and
-    ``digits - 1`` (29) for mpN, beyond which the reference solve certifies nothing.
+    ceil(-log10 u) + 2 (one digit beyond the unit roundoff, one of margin),
+    which resolves every digit such a fit can have: 10 for float32, 18 for
+    float64, 22 for longdouble (x87).  When that is beyond ``digits - 1``
+    (mpN: the reference solve certifies no more), no exact model can resolve
+    the fit and escalation only makes it measurable: :data:`MEASURED_DIGITS`.
     """
     u = get_precision(precision).unit_roundoff
-    return float(min(digits - 1, math.ceil(-math.log10(u)) + 2))
+    full = math.ceil(-math.log10(u)) + 2
+    return float(full if full <= digits - 1 else MEASURED_DIGITS)
 
 
 def _certify(problem, digits: int, bits: int) -> ExactModel:
@@ -254,10 +258,10 @@ def fit_exact_model(problem, fit, X_test=None, *, escalate: bool = True, digits:
     ReferenceAccuracyError
         No route could certify the formed system.
     """
-    seen = {}
+    seen, cache = {}, {}   # the fit's decision values and the DD test kernel, computed once
 
     def resolved(exact):
-        errs = seen[id(exact)] = model_errors(fit, exact, X_test)
+        errs = seen[id(exact)] = _errors(fit, exact, X_test, cache)
         return (not errs["model_digits_capped"] and not errs["prediction_digits_capped"]
                 and errs["model_digits"] <= exact.digits - 1.0)
 
@@ -265,20 +269,20 @@ def fit_exact_model(problem, fit, X_test=None, *, escalate: bool = True, digits:
         problem = replace(problem, wider=None)
     exact = solve_exact_model(problem, digits=digits, target=target_digits(fit.precision, digits=digits),
                               resolved=resolved)
-    return exact, seen[id(exact)] if id(exact) in seen else model_errors(fit, exact, X_test)
+    return exact, seen[id(exact)] if id(exact) in seen else _errors(fit, exact, X_test, cache)
 
 
-def _exact_predictions(fit, exact: ExactModel, X_test) -> tuple:
+def _exact_predictions(fit, exact: ExactModel, K) -> tuple:
     """f*(x) = K(x, X_support) coef* + bias* at the rows of X_test, and its certified digits.
 
-    Returns (object array of mpf, digits): the kernel in double-double, the
+    ``K``: the double-double kernel K(X_test, X_support).  Returns (object
+    array of mpf, digits): the kernel in double-double, the
     products in 256-bit balls; the certified bound per point is the balls'
     radius plus the kernel's DD bound times |coef*| plus the model's
     ``error_bound`` e times (sum_j |K_ij| + 1), so the digits -log10(max
     bound / max |f*|) count the cancellation in K coef* (large coefficients
     of an ill-conditioned model), not only the model's digits.
     """
-    K = kernel_dd(fit.kernel, np.asarray(X_test, dtype=np.float64), fit.X_support_)
     with flint.ctx.workprec(256):
         Ka = arb_mat(K.hi.tolist()) + arb_mat(K.lo.tolist())
         a = arb_mat([[arb_scalar(v, "coef", (i,))] for i, v in enumerate(exact.coef)])
@@ -319,6 +323,12 @@ def model_errors(fit, exact: ExactModel, X_test=None) -> dict:
         model's error, the DD kernel's ~1e-29 per entry and the balls'
         rounding, through |K| |coef*|: :func:`_exact_predictions`).
     """
+    return _errors(fit, exact, X_test, {})
+
+
+def _errors(fit, exact: ExactModel, X_test, cache: dict) -> dict:
+    """:func:`model_errors` with the fit's decision values and the DD test kernel kept in ``cache``
+    (they do not depend on the exact model: an escalated one reuses them)."""
     p = get_precision(fit.precision)
     m_fit = model_vector(fit.coef_, fit.bias_)
     me = forward_error(m_fit, exact.vector(), precision=p).value
@@ -326,8 +336,11 @@ def model_errors(fit, exact: ExactModel, X_test=None) -> dict:
            "prediction_error": math.nan, "prediction_digits": math.nan,
            "prediction_digits_capped": False}
     if X_test is not None and len(X_test) and exact.coef.size:
-        f_star, certified = _exact_predictions(fit, exact, X_test)
-        f_fit = fit.decision_function(X_test, native=True)
+        if "K" not in cache:
+            cache["K"] = kernel_dd(fit.kernel, np.asarray(X_test, dtype=np.float64), fit.X_support_)
+            cache["f_fit"] = fit.decision_function(X_test, native=True)
+        f_star, certified = _exact_predictions(fit, exact, cache["K"])
+        f_fit = cache["f_fit"]
         pe = forward_error(f_fit, f_star, precision=p).value
         out.update(prediction_error=pe, **_capped("prediction", pe, certified))
     return out
