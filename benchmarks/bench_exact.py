@@ -22,6 +22,16 @@ def _exact_names() -> list:
             if la is not None and getattr(la.get_solver(n), "exact_model", None) is not None]
 
 
+def _float64_fit(solver, M):
+    """(info, X, y, kw, fit) of the benchmark problem at size M; NotImplementedError without a model."""
+    info = common.require_solver(solver)
+    X, y, kw = common.solver_problem(solver, common.size(M))
+    fit = la.fit(solver, X, y, precision="float64", **kw)
+    if fit.coef_ is None:
+        raise NotImplementedError(f"{solver} has no model here (status {fit.status})")
+    return info, X, y, kw, fit
+
+
 class ExactModel(common.OneShot):
     """Exact model of one float64 fit of each solver with a hook, at n = 1000."""
 
@@ -32,13 +42,8 @@ class ExactModel(common.OneShot):
     min_run_count = 1
 
     def setup(self, solver, M):
-        info = common.require_solver(solver)
-        model_error = common.optional_module("lssvm_analysis.analysis.model_error")
-        self.solve = model_error.solve_exact_model
-        X, y, kw = common.solver_problem(solver, common.size(M))
-        self.fit = la.fit(solver, X, y, precision="float64", **kw)
-        if self.fit.coef_ is None:
-            raise NotImplementedError(f"{solver} has no model here (status {self.fit.status})")
+        self.solve = common.optional_module("lssvm_analysis.analysis.model_error").solve_exact_model
+        info, X, y, kw, self.fit = _float64_fit(solver, M)
         self.args = (info, X, y, kw)
 
     def _exact(self):
@@ -71,12 +76,8 @@ class EscalatedExactModel(common.OneShot):
     min_run_count = 1
 
     def setup(self, solver, M):
-        info = common.require_solver(solver)
         self.model_error = common.optional_module("lssvm_analysis.analysis.model_error")
-        X, y, kw = common.solver_problem(solver, common.size(M))
-        fit = la.fit(solver, X, y, precision="float64", **kw)
-        if fit.coef_ is None:
-            raise NotImplementedError(f"{solver} has no model here (status {fit.status})")
+        info, X, y, kw, fit = _float64_fit(solver, M)
         self.problem = info.exact_model(X, y, fit, **kw)
         if getattr(self.problem, "wider", None) is None:
             raise NotImplementedError(f"{solver}'s exact model has no escalated route")
