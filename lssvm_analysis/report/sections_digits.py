@@ -106,11 +106,17 @@ whose exact model is certified to fewer than 3 digits is not measured
 (:mod:`.digits_grid`).
 
 Where the grid still shows no failure in float64, and why (default profile):
-the exact models of the least-squares families are formed as normal
-equations and certify ~ 29 - 2 log10 kappa digits, so the stable float64
-fits of reduced-lssvr (lstsq), op-lssvm and ip-lssvm keep their digits on
-every rung that can be certified (problem kappa 3e9, 2e5 and 2e11) and the
-rungs above are not measured; op-lssvm's printed ``ranking`` / ``press``
+the least-squares families' exact models (formed as normal equations from
+a double-double kernel, ~ 29 - 2 log10 kappa certified digits) are formed
+again in arb balls when that is too few (precision escalation,
+:func:`~lssvm_analysis.analysis.model_error.fit_exact_model`), so every
+rung of the ladder is certified (none "not certified" on the C ladder and
+the n_support rungs, against 19 rows before; measured before the k knob
+was added) and the stable float64 forms are seen failing: reduced-lssvr
+(lstsq) keeps >= 3 digits to problem kappa 3e9 and has 0.0 at the next rung
+(4e17), op-lssvm to 4e13 (2.7 digits at 1.7e14), ip-lssvm to 2e11 (2.7 at
+1.8e14, 1.4 at 5e16); in longdouble op-lssvm holds on the whole C ladder
+(1e17) and ip-lssvm to 2e14.  op-lssvm's printed ``ranking`` / ``press``
 forms choose k* by their own PRESS and stay at problem kappa ~ 1e5 on every
 C of the C ladder (its k knob takes them to 4.2e7 and to a breakdown at
 6.1e16).  The LIBSVM baselines have no exact model.
