@@ -279,7 +279,7 @@ def _exact_predictions(fit, exact: ExactModel, K) -> tuple:
     array of mpf, digits): the kernel in double-double, the
     products in 256-bit balls; the certified bound per point is the balls'
     radius plus the kernel's DD bound times |coef*| plus the model's
-    ``error_bound`` e times (sum_j |K_ij| + 1), so the digits -log10(max
+    ``error_bound`` e times (sum_j |K_ij| + 1) (|K_ij| with its DD bound), so the digits -log10(max
     bound / max |f*|) count the cancellation in K coef* (large coefficients
     of an ill-conditioned model), not only the model's digits.
     """
@@ -294,7 +294,7 @@ def _exact_predictions(fit, exact: ExactModel, K) -> tuple:
     f_star = np.array([exact_mpf(m, e) for m, e in vals], dtype=object)
     a_abs = np.abs(np.array([float(v) for v in exact.coef]))
     grow = 1.0 + 4.0 * (a_abs.size + 2) * 2.0 ** -53          # the float64 sums below, rounded up
-    K_abs = np.abs(K.hi) + np.abs(K.lo)
+    K_abs = np.abs(K.hi) + np.abs(K.lo) + np.broadcast_to(K.bound, K.shape)   # >= |K_exact|
     bound = (rad + np.broadcast_to(K.bound, K.shape) @ a_abs
              + exact.error_bound * (K_abs.sum(axis=1) + 1.0)) * grow
     f_norm = max(abs(float(v)) for v in f_star)
