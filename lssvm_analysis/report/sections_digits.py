@@ -114,9 +114,10 @@ rung of the ladder is certified (none "not certified" on the C ladder and
 the n_support rungs, against 19 rows before; measured before the k knob
 was added) and the stable float64 forms are seen failing: reduced-lssvr
 (lstsq) keeps >= 3 digits to problem kappa 3e9 and has 0.0 at the next rung
-(4e17), op-lssvm to 4e13 (2.7 digits at 1.7e14), ip-lssvm to 2e11 (2.7 at
-1.8e14, 1.4 at 5e16); in longdouble op-lssvm holds on the whole C ladder
-(1e17) and ip-lssvm to 2e14.  op-lssvm's printed ``ranking`` / ``press``
+(4e17), op-lssvm to 4e13 (2.7 digits at 1.7e14; on its k knob 9.4 at
+k = 15, 4.3e7, and 0.5 at k = 27, 6.1e16, certified to 41), ip-lssvm to 2e11
+(2.7 at 1.8e14, 1.4 at 5e16); in longdouble op-lssvm holds on the whole C
+ladder (1e17) and ip-lssvm to 2e14.  op-lssvm's printed ``ranking`` / ``press``
 forms choose k* by their own PRESS and stay at problem kappa ~ 1e5 on every
 C of the C ladder (its k knob takes them to 4.2e7 and to a breakdown at
 6.1e16).  The LIBSVM baselines have no exact model.
