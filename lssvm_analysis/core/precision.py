@@ -325,6 +325,16 @@ class Precision(ABC):
             A -= mu
         return self.keep(A if overwrite else A - mu), mu
 
+    def panel(self, G):
+        """G (an array of this precision) for a recurrence that writes its columns one by one
+        and multiplies by its leading ones: ``.set(r, g)`` is ``G[:, r] = g``,
+        ``.times_row(r, j)`` is ``self.matmul(G[:, :r], G[j, :r])``.
+
+        mpN: each column is also kept in FLINT when written (:class:`_flint.Panel`), so a
+        product converts no column again; the other precisions read G itself.
+        """
+        return _Panel(G, self)
+
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """exp(-||x - z||^2 / sigma2) from exactly computed squared distances, by an engine of
         this precision (mpN with FLINT), or None: then :mod:`~lssvm_analysis.core.kernels`
@@ -337,6 +347,19 @@ class Precision(ABC):
         :func:`~lssvm_analysis.core.incomplete_cholesky.pivoted_cholesky` keeps it in NumPy arrays.
         Xp (m, d) and sigma2 in this precision; ``rank`` columns at most."""
         return None
+
+
+class _Panel:
+    """:meth:`Precision.panel` on the array itself (products by :meth:`Precision.matmul`)."""
+
+    def __init__(self, G, p):
+        self.G, self.p = G, p
+
+    def set(self, r, g):
+        self.G[:, r] = g
+
+    def times_row(self, r, j):
+        return self.p.matmul(self.G[:, :r], self.G[j, :r])
 
 
 class _NativeDtype:
@@ -684,6 +707,11 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return super().center_columns(A, overwrite=overwrite)
         return _flint.center_columns(self.asarray(A), **self._fl())
+
+    def panel(self, G):
+        if not self._flint:
+            return super().panel(G)
+        return _flint.Panel(G, **self._fl())
 
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """:func:`_flint.rbf` (exact squared distances, one rounding in the division, one in
