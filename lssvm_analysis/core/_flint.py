@@ -80,7 +80,7 @@ from .records import CholeskyBreakdown, LUBreakdown
 
 __all__ = ["AVAILABLE", "BLOCK", "to_arb_mat", "to_objects", "to_float64", "from_float64", "no_gc", "matmul", "cholesky", "solve_triangular",
            "lu_factor", "lu_solve", "exp", "operator", "keep", "eigvalsh", "rbf_exponents", "twin", "register_twin",
-           "PivotedRBF", "center_columns", "Panel"]
+           "PivotedRBF", "center_columns", "Panel", "DiagonalFactorizer"]
 
 #: Rows of a block of the blocked Cholesky (products of BLOCK-wide panels).
 BLOCK = 96
@@ -414,6 +414,37 @@ def cholesky(A: np.ndarray, *, prec: int, ctx, name: str, zero) -> np.ndarray:
         r = err.record
         raise CholeskyBreakdownError(CholeskyBreakdown(r.step, r.pivot, n, r.precision)) from None
     return register_twin(to_objects(M, ctx, lower=True, zero=zero), M)
+
+
+class DiagonalFactorizer:
+    """Cholesky factorizations of matrices that differ from G only on the diagonal (a ridge path).
+
+    G's lower triangle is converted to ``arb_mat`` once; each call copies it
+    (in C), writes A's diagonal (n conversions) and runs the factorization of
+    :func:`cholesky` in place, returning its breakdown record or None.  The
+    factor is not converted back (2/3 of a call's cost at n = 200): the call
+    answers whether, and where, :func:`cholesky` of A breaks down, with the
+    same numbers in the same routine, so the same step and pivot.
+    """
+
+    def __init__(self, G: np.ndarray, *, prec: int, name: str):
+        self.n, self.prec, self.name = G.shape[0], prec, name
+        self.M = to_arb_mat(G, lower=True)
+
+    def __call__(self, A: np.ndarray):
+        """The breakdown record of ``cholesky(A)`` (or None); A's strict lower triangle is G's."""
+        n = self.n
+        W = arb_mat(n, n)
+        _LIB.arb_mat_set(_ptr(W), _ptr(self.M))
+        d = to_arb_mat(np.diagonal(A)).entries()
+        for i in range(n):
+            W[i, i] = d[i]
+        try:
+            _cholesky_inplace(W, n, self.prec, self.name)
+        except CholeskyBreakdownError as err:
+            r = err.record
+            return CholeskyBreakdown(r.step, r.pivot, n, r.precision)
+        return None
 
 
 #: Order of the diagonal blocks factored by the scalar recurrence (inside blocks of BLOCK).

@@ -325,6 +325,24 @@ class Precision(ABC):
             A -= mu
         return self.keep(A if overwrite else A - mu), mu
 
+    def diagonal_factorizer(self, G):
+        """Cholesky factorizations of matrices that differ from G only on the diagonal.
+
+        Returns ``f(A) -> CholeskyBreakdown | None``: the breakdown record of
+        ``self.cholesky(A)``, or None when it succeeds (the factor is not
+        returned).  A's strict lower triangle must be G's (a ridge path: G + I/C
+        for many C).  mpN: G's FLINT form is made once and A's diagonal written
+        into a copy of it, so a call converts n numbers instead of n^2/2 and
+        none back; the other precisions call :meth:`cholesky` on A.
+        """
+        def factor(A):
+            try:
+                self.cholesky(A)
+            except CholeskyBreakdownError as err:
+                return err.record
+            return None
+        return factor
+
     def panel(self, G):
         """G (an array of this precision) for a recurrence that writes its columns one by one
         and multiplies by its leading ones: ``.set(r, g)`` is ``G[:, r] = g``,
@@ -707,6 +725,14 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return super().center_columns(A, overwrite=overwrite)
         return _flint.center_columns(self.asarray(A), **self._fl())
+
+    def diagonal_factorizer(self, G):
+        """:class:`_flint.DiagonalFactorizer` on G, checked once (finite; only its lower triangle,
+        the one a factorization reads, is used)."""
+        if not self._flint:
+            return super().diagonal_factorizer(G)
+        G = self._prepare(G, "G", check=True, symmetric=False)
+        return _flint.DiagonalFactorizer(G, prec=self.ctx.prec, name=self.name)
 
     def panel(self, G):
         if not self._flint:

@@ -235,7 +235,7 @@ def _dual_solve(L, H, y, p):
     ones, yp = p.asarray(np.ones(H.shape[0])), p.asarray(np.asarray(y, dtype=np.float64))
     nu, eta = two_solve(L, yp, ones, p)  # y first: the column order of the solve this solver has always run
     beta, b, _ = eliminate(eta, nu)  # the all-ones border, summed by np.sum
-    return b, beta, H.T @ beta
+    return b, beta, p.matmul(H.T, beta)   # H.T @ beta for float32/64/longdouble; FLINT for mpN
 
 
 # --------------------------------------------------------------------------- #
@@ -536,14 +536,15 @@ def _dual_finish(X, y, k, p, sel, H, Om, timer, params):
 class ElsPath:
     """els-primal and els-dual fits of one (X, y, kernel, eta) at many C.
 
-    The selection, H_m and the part of each formed matrix that does not
-    depend on C (H_c^T H_c with its right-hand side; H_m H_m^T) are computed
-    once; at each C the matrix is a copy of that part plus the ridge I/C
-    (``add_ridge_symmetric``, as a fresh fit adds it), then the fit's own
-    steps (:func:`_primal_finish`, :func:`_dual_finish`).  So ``fit(solver, C)``
-    is ``fit_els_<form>(X, y, C=C, ...)`` with the same arithmetic in every
-    precision, bit for bit (``tests/test_abe.py``), and ``factor(solver, C)``
-    is its Cholesky factorization alone: the breakdown record, or None.
+    The selection and H_m are computed once, and for each form the part of
+    its matrix that does not depend on C (H_c^T H_c with its right-hand side;
+    H_m H_m^T) once, when first needed; at each C the matrix is a copy of that
+    part plus the ridge I/C (``add_ridge_symmetric``, as a fresh fit adds
+    it), then the fit's own steps (:func:`_primal_finish`,
+    :func:`_dual_finish`).  So ``fit(solver, C)`` is ``fit_els_<form>(X, y,
+    C=C, ...)`` with the same arithmetic in every precision, bit for bit
+    (``tests/test_abe.py``), and ``factor(solver, C)`` is its Cholesky
+    factorization alone: the breakdown record, or None.
 
     Parameters
     ----------
@@ -551,51 +552,66 @@ class ElsPath:
         As :func:`fit_els_primal` (C comes with each fit).
     formation : {"blas3", "as-described"}
         els-primal's formation of (7).
-    solvers : tuple of str
-        The fits the path serves (their memory guards are checked).
+
+    Attributes
+    ----------
+    selection : CholeskySelection
+        Abe's support vectors (the thresholded Cholesky of §2.1).
+    H : (M, N) array in the precision
+        H_m (the feature map's rows).
 
     Notes
     -----
     Memory: besides a fit's own peak, the path keeps the C-independent
     matrices (M x M for els-dual, N x N for els-primal) while it lives.
+    A fit's ``timings`` include the shared selection and formation seconds.
     """
 
     def __init__(self, X, y, *, precision="float64", kernel="rbf", sigma2=1.0, degree=3, t=1.0,
-                 eta=1e-3, feature_map="kernel", formation="blas3", solvers=("els-primal", "els-dual")):
+                 eta=1e-3, feature_map="kernel", formation="blas3"):
         self._opts = dict(kernel=kernel, sigma2=sigma2, degree=degree, t=t, eta=eta,
                           feature_map=feature_map)
         X, y, k, p = _validate(X, y, precision=precision, C=1.0, formation=formation, **self._opts)
-        bad = sorted(set(solvers) - set(_STEPS))
-        if not solvers or bad:
-            raise ValueError(f"expected solvers among {tuple(_STEPS)}, got solvers={solvers!r}")
         self.X, self.y, self.kernel, self.precision, self.formation = X, y, k, p, formation
-        self.solvers = tuple(solvers)
         self._timer = PhaseTimer()
-        peak, what = _STEPS[self.solvers[0]].peak, f"{self.solvers[0]} (path)"
+        for step in _STEPS.values():   # the selection's M x M part, which every form holds
+            step.peak.ensure(X.shape[0], p, r=0, what="els path (selection)")
         with p.context():
-            self.selection, self.H = _embed(X, k, eta, p, feature_map, self._timer, peak, what)
+            self.selection, H = _embed(X, k, eta, p, feature_map, self._timer, ELS_DUAL_PEAK,
+                                       "els path")
+            self.H = p.keep(H)   # mpN: its FLINT form kept for the products with H and H^T
+        self._parts, self._timers, self._factorizers = {}, {}, {}
+
+    def for_solver(self, solver):
+        """``solver``'s view: ``.fit(C)``, ``.factor(C)`` (the registry's ``ridge_path``)."""
+        self._step(solver)
+        return _SolverPath(self, solver)
+
+    def _step(self, solver):
+        step = _STEPS.get(solver)
+        if step is None:
+            raise ValueError(f"expected solver in {tuple(_STEPS)}, got solver={solver!r}")
+        if solver not in self._parts:
             M, N = self.H.shape
-            self._parts = {}
-            for name in self.solvers:
-                _STEPS[name].peak.ensure(M, p, r=N, what=f"{name} (path)")
-                with self._timer("formation"):
-                    self._parts[name] = _STEPS[name].parts(self)
+            step.peak.ensure(M, self.precision, r=N, what=f"{solver} (path)")
+            timer = self._timer.copy()
+            with self.precision.context(), timer("formation"):
+                self._parts[solver] = step.parts(self)
+            self._timers[solver] = timer
+        return step
 
     def _formed(self, solver, C):
-        parts = self._parts.get(solver)
-        if parts is None:
-            raise ValueError(f"expected a solver among {self.solvers}, got solver={solver!r}")
-        p = self.precision
-        with p.context():
-            return _STEPS[solver].at(parts, C, p)
+        step = self._step(solver)
+        with self.precision.context():
+            return step.at(self._parts[solver], C, self.precision)
 
     def fit(self, solver, C):
         """The Fit of ``solver`` at C: ``fit_els_<form>(X, y, C=C, ...)``, bit for bit."""
         _validate(self.X, self.y, precision=self.precision, C=C, **self._opts)
-        timer = self._timer.copy()
+        step = self._step(solver)
+        timer = self._timers[solver].copy()
         with timer("formation"):
             formed = self._formed(solver, C)
-        step = _STEPS[solver]
         params = _params(C, self.kernel, self._opts["eta"], self._opts["feature_map"],
                          self.formation if step.formation else None)
         return step.finish(self.X, self.y, self.kernel, self.precision, self.selection, self.H, formed,
@@ -605,13 +621,12 @@ class ElsPath:
         """Breakdown record of the Cholesky factorization of ``solver``'s matrix at C, or None
         (the factorization a fit at C runs first; nothing is solved)."""
         _validate(self.X, self.y, precision=self.precision, C=C, **self._opts)
-        A = _STEPS[solver].matrix(self._formed(solver, C))
-        try:
-            with self.precision.context():
-                self.precision.cholesky(A)
-        except CholeskyBreakdownError as err:
-            return err.record
-        return None
+        step = self._step(solver)
+        A = step.matrix(self._formed(solver, C))
+        if solver not in self._factorizers:   # A differs from the C-independent part on its diagonal
+            self._factorizers[solver] = self.precision.diagonal_factorizer(step.matrix(self._parts[solver]))
+        with self.precision.context():
+            return self._factorizers[solver](A)
 
 
 def _primal_at(parts, C, p):
@@ -644,15 +659,16 @@ _STEPS = {
 
 
 class _SolverPath:
-    """One solver's view of an :class:`ElsPath` (the registry's ``ridge_path``)."""
+    """One solver's view of an :class:`ElsPath` (:meth:`ElsPath.for_solver`)."""
 
     def __init__(self, path, solver):
         self.path, self.solver = path, solver
+        self.selection = path.selection   # Abe's support-vector selection (thresholded Cholesky)
 
     @classmethod
     def of(cls, solver, X, y, *, precision="float64", **params):
-        """The ``ridge_path`` hook: an :class:`ElsPath` serving ``solver`` alone."""
-        return cls(ElsPath(X, y, precision=precision, solvers=(solver,), **params), solver)
+        """The registry's ``ridge_path`` hook: an :class:`ElsPath` viewed by ``solver``."""
+        return ElsPath(X, y, precision=precision, **params).for_solver(solver)
 
     def fit(self, C):
         return self.path.fit(self.solver, C)
