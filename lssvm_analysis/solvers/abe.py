@@ -353,7 +353,7 @@ def _dual_conformance(X, y, fit, **params):
         q = _arith(x, p)
         with q.context():
             xq = q.asarray(x)
-            v = q.asarray(H).T @ xq[1:]
+            v = q.matmul(q.asarray(H).T, xq[1:])   # eq. (9) as the fit computes it
             return {"coef": _coef(v, q.asarray(sel.L), o["feature_map"], q), "bias": xq[0]}
 
     return A, rhs, unpack
