@@ -78,9 +78,10 @@ def abe_spectrum_row(task) -> dict:
 #: process, by data and hyper-parameters but C: the breakdown scans and the primal-dual tasks of
 #: one (data, sigma2, eta, precision) share one (an mp50 selection at M = 200, N = 100 takes 0.8
 #: CPU-s).  Each fit from a path is the fresh fit bit for bit (ElsPath), so a row does not depend
-#: on which task built it; only its time_task does.
+#: on which task built it; only its time_task does.  8 = the default profile's (precision, eta)
+#: pairs, whose scans run solver by solver (an mp50 path at M = 200 holds about 10 MB).
 _PATHS: dict = {}
-_MAX_PATHS = 4
+_MAX_PATHS = 8
 
 
 def _els_path(task, ds) -> ElsPath:
