@@ -47,6 +47,9 @@ from lssvm_analysis.core.exceptions import UnknownPrecisionError
 from lssvm_analysis.analysis.conditioning import scan_breakdown
 from lssvm_analysis.analysis.reference import backward_error, forward_error, reference_solve
 from lssvm_analysis.core.precision import MPPrecision
+from lssvm_analysis.experiments import SweepSpec
+from lssvm_analysis.experiments.kinds import raw_task_data
+from lssvm_analysis.experiments.kinds_abe import _PATHS, primal_dual_row
 from lssvm_analysis.solvers.abe import ElsPath
 
 C_LAPACK = LAPACK_THRESHOLD
@@ -753,3 +756,24 @@ def test_tau_17_is_chaotic_tau_10_is_not():
 def test_mackey_glass_bad_arguments(kw, exc, name):
     with pytest.raises(exc, match=name):
         mackey_glass(**{"n_train": 5, "n_test": 0, **kw})
+
+
+def test_primal_dual_rows_from_shared_paths_are_those_of_fresh_fits():
+    """The primal-dual task kind fits both forms from one ElsPath per (data, eta, precision), kept
+    across tasks; every row equals the row computed from fresh fits (bit for bit, so exactly)."""
+    spec = SweepSpec("t-abe-pd", kind="primal-dual", precisions=["float64", "mp50"],
+                     datasets=[("mackey-glass", {"n_train": 40, "n_test": 40})],
+                     grid={"C": [1.0, 1e8], "sigma2": [1.0], "eta": [0.1]})
+    tasks = list(spec.tasks())
+    _PATHS.clear()
+    rows = [primal_dual_row(t) for t in tasks]
+    assert len(_PATHS) == 2   # one path per precision served both C
+    for t, row in zip(tasks, rows):
+        ds = raw_task_data(t)
+        fp, fd = (la.fit(s, ds.X_train, ds.y_train, precision=t.precision, **t.params)
+                  for s in ("els-primal", "els-dual"))
+        assert (row["status_primal"], row["status_dual"]) == (fp.status, fd.status)
+        a, b = fp.predict(ds.X_test), fd.predict(ds.X_test)
+        assert row["mae_primal"] == float(np.mean(np.abs(a - ds.y_test)))
+        assert row["pred_rel_diff"] == float(np.max(np.abs(a - b)) / max(np.max(np.abs(a)), 1e-300))
+        assert row["bias_diff"] == abs(float(fp.bias_) - float(fd.bias_))
