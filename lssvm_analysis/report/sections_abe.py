@@ -302,9 +302,13 @@ def _primal_dual_figure(sec, out, pdr):
     fig, axs = new_figure(1, 1, width=7.0)
     a = axs[0, 0]
     etas = sorted(rows.eta.unique())
+    zero = set()   # precisions whose every difference is 0 once rounded to float64: off a log axis
     for (prec, eta), g in rows.groupby(["precision", "eta"]):
         g = g.sort_values("C")
         ls, mk = series_style(etas.index(eta))  # η by line style and marker, precision by colour
+        if (num(g, "pred_rel_diff") == 0).all():
+            zero.add(prec)
+            continue
         a.plot(g.C, g.pred_rel_diff.astype(float), ls=ls, marker=mk, ms=4, mfc="none",
                color=precision_color(prec), label=f"{prec}, η={fmt_num(eta)}")
         bd = g[g.status_dual != "ok"]
@@ -318,7 +322,10 @@ def _primal_dual_figure(sec, out, pdr):
     a.legend(fontsize=7)
     sec.figure(save_figure(fig, rows, out, "abe-primal-dual",
                            "Agreement of PrLS and DuLS predictions against C, η by line style and marker "
-                           "(crosses at 1, one shape per η: DuLS broke down, no model)."))
+                           "(crosses at 1, one shape per η: DuLS broke down, no model)."
+                           + (f" Not drawn: {', '.join(sorted(zero, key=precision_rank))}, whose "
+                              "predictions agree in every float64 digit at every C (difference 0)."
+                              if zero else "")))
     both = rows[(rows.status_primal == "ok") & (rows.status_dual == "ok")]
     first_bd = rows[rows.status_dual != "ok"]
     by_prec = [(f"{span(g.pred_rel_diff)} in {prec}" if num(g, "pred_rel_diff").max() > 0 else
