@@ -56,12 +56,12 @@ class AbeSettings:
     breakdown_etas: tuple = (1e-3, 0.1)
     # every precision, mp50 included: at C <= 1e30 mp50 never breaks down, so its 4 tasks factor
     # at all 65 grid C; on an ElsPath (selection and C-independent matrix once, one Cholesky per
-    # C) they take 8.4-10.3 CPU-s together at M = 200 (fresh fits per C: > 125; issue 24)
+    # C) they take 8.4-10.3 CPU-s together at M = 200, load 7-12 (fresh fits: > 125; issue 24)
     breakdown_precisions: tuple = field(default_factory=lambda: tuple(precisions()))
     bisect: int = 8
     pd_C: tuple = decades(1e-2, 1e14, 2)
     # the hardware precisions and mp50: its 18 tasks (two els fits each at M = 200, one path per
-    # (eta, process)) take 7.2 CPU-s (fresh fits: 54; issue 24)
+    # (eta, process)) take 7.2-8.2 CPU-s at load 7-12 (fresh fits: 54-56; issue 24)
     pd_precisions: tuple = field(default_factory=lambda: tuple(precisions(hardware=True))
                                  + tuple(precisions(native=False)))
     table_datasets: tuple = (("mackey-glass", (("n_train", 500), ("n_test", 500))),
