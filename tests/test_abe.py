@@ -44,7 +44,13 @@ from conftest import LAPACK_THRESHOLD, U64, forward_bound, to_f64
 import lssvm_analysis as la
 from lssvm_analysis.datasets._mackey_glass import HORIZON, LAGS, mackey_glass, mackey_glass_series
 from lssvm_analysis.core.exceptions import UnknownPrecisionError
+from lssvm_analysis.analysis.conditioning import scan_breakdown
 from lssvm_analysis.analysis.reference import backward_error, forward_error, reference_solve
+from lssvm_analysis.core.precision import MPPrecision
+from lssvm_analysis.experiments import SweepSpec
+from lssvm_analysis.experiments.kinds import raw_task_data
+from lssvm_analysis.experiments.kinds_abe import primal_dual_row
+from lssvm_analysis.solvers.abe import ElsPath
 
 C_LAPACK = LAPACK_THRESHOLD
 SIGMA2 = 0.25
@@ -499,6 +505,104 @@ def test_large_C_both_fail_when_H_c_is_ill_conditioned(mg200):
     assert fp.breakdown.precision == "float64" and fp.breakdown.n == fp.n_support
 
 
+# -- fits along C (ElsPath, the registry's ridge_path) -------------------------------------
+def _same_fit(a, b):
+    """Bit for bit: status, breakdown record, support, coefficients, bias, and the solution."""
+    assert a.status == b.status and a.breakdown == b.breakdown
+    assert np.array_equal(a.support_, b.support_) and a.params == b.params
+    if a.status != "ok":
+        return
+    assert all(x == z for x, z in zip(a.coef_, b.coef_)) and a.bias_ == b.bias_
+    assert all(x == z for x, z in zip(a.diagnostics["solution"], b.diagnostics["solution"]))
+    assert a.diagnostics["kappa_estimate"] == b.diagnostics["kappa_estimate"]
+
+
+@pytest.mark.parametrize(("solver", "opts"), CONFIGS, ids=CONFIG_IDS)
+def test_path_fits_and_factorizations_are_fresh_fits(solver, opts, precision, mg40):
+    """ElsPath.fit(solver, C) is la.fit(solver, C=C) bit for bit in every precision, and
+    ElsPath.factor(solver, C) is that fit's breakdown record (None when it factors).
+
+    No tolerance: the path runs the fit's own operations on the same numbers (the selection
+    and the C-independent matrix once, then a copy plus the same ridge); the grid reaches
+    beyond 1/u of float32, float64 and longdouble (C = 1e24), so breakdowns are compared too.
+    """
+    X, y = mg40
+    kw = {"sigma2": SIGMA2, "eta": 1e-3}
+    path = ElsPath(X, y, precision=precision.name, **kw, **opts)
+    view = la.get_solver(solver).ridge_path(X, y, precision=precision.name, **kw, **opts)
+    seen = set()
+    for C in (1e-2, 1e2, 1e6, 1e10, 1e14, 1e18, 1e24):
+        fresh = la.fit(solver, X, y, precision=precision.name, C=C, **kw, **opts)
+        _same_fit(path.fit(solver, C), fresh)
+        _same_fit(view.fit(C), fresh)
+        assert path.factor(solver, C) == view.factor(C) == fresh.breakdown
+        seen.add(fresh.status)
+    if precision.name in ("float32", "float64") and opts["feature_map"] == "kernel":
+        assert "breakdown" in seen   # the grid crossed the breakdown it is meant to compare
+        # (the whitened map's matrices stay far better conditioned: not every one breaks down)
+
+
+def test_path_checks_its_solver_and_C(mg40):
+    X, y = mg40
+    path = ElsPath(X, y, sigma2=SIGMA2, eta=0.1)
+    with pytest.raises(ValueError, match="solver"):
+        path.fit("lssvm-schur", 1.0)
+    for bad in (0.0, -1.0):
+        with pytest.raises(ValueError, match="C"):
+            path.factor("els-dual", bad)
+    with pytest.raises(ValueError, match="eta"):
+        ElsPath(X, y, sigma2=SIGMA2, eta=1.5)
+
+
+def test_breakdown_scan_with_a_path_finds_the_fresh_fits_breakdown(mg40):
+    """The scan factors along C on a path; the same scan by fresh fits finds the same C*, step,
+    pivot and C_ok (float64, both forms), and a path-free scan reports each fit's status."""
+    X, y = mg40
+    kw = {"sigma2": SIGMA2, "eta": 1e-3}
+    for solver in ("els-dual", "els-primal"):
+        fast = scan_breakdown(X, y, precision="float64", solver=solver, C_max=1e24, bisect=4, **kw)
+        slow = scan_breakdown(X, y, precision="float64", solver=solver, C_max=1e24, bisect=4,
+                              path=_FreshFits(solver, X, y, kw), **kw)
+        assert np.isfinite(fast.C_star)
+        assert (fast.C_star, fast.C_ok, fast.step, fast.n) == (slow.C_star, slow.C_ok, slow.step, slow.n)
+        assert fast.pivot == slow.pivot
+        assert set(fast.grid.status) == {"factored", "breakdown"}
+
+
+class _FreshFits:
+    """A path whose factor(C) is a fresh fit's breakdown record (the scan's reference)."""
+
+    def __init__(self, solver, X, y, kw):
+        self.solver, self.X, self.y, self.kw = solver, X, y, kw
+
+    def factor(self, C):
+        return la.fit(self.solver, self.X, self.y, C=C, **self.kw).breakdown
+
+
+def test_mp_dual_fit_on_flint_agrees_with_the_mpmath_engine(mg40):
+    """els-dual in mp50: v = H^T beta is a FLINT product (one rounding per entry) and Omega_e's
+    factorization FLINT's; the mpmath engine runs NumPy's loops.  Each fit is within 30 kappa u
+    of the exact solution of its bordered system (LAPACK's xPOT04 threshold, the conformance
+    battery's constant), so the two within 60 kappa u; v = H^T beta adds gamma_M |H^T||beta|
+    per engine (M = 40, gamma_M <= 1.01 M u), bounded normwise by 2 * 1.01 M u ||H||_inf."""
+    X, y = mg40
+    fl, mp = la.get_precision("mp50"), MPPrecision(50, engine="mpmath")
+    if fl.engine != "flint":
+        pytest.skip("libflint could not be loaded through ctypes")
+    kw = {"C": 10.0, "sigma2": SIGMA2, "eta": 0.1}
+    fits = [la.fit("els-dual", X, y, precision=p, **kw) for p in (fl, mp)]
+    A = _system(fits[0], X, y)[0]
+    kappa = float(np.linalg.cond(to_f64(A), p=np.inf))
+    u = fl.unit_roundoff
+    M = X.shape[0]
+    H = la.rbf_kernel(X, X[fits[0].support_], sigma2=SIGMA2)
+    beta = to_f64(fits[0].diagnostics["beta"])
+    dv = np.abs(to_f64(fits[0].diagnostics["v"]) - to_f64(mp.asarray(fits[1].diagnostics["v"])))
+    bound = (60 * kappa * u * _ninf(H.T) + 2 * 1.01 * M * u * _ninf(H.T)) * np.abs(beta).max()
+    assert dv.max() <= bound
+    assert abs(float(fits[0].bias_ - fits[1].bias_)) <= 60 * kappa * u * max(abs(float(fits[1].bias_)), 1.0)
+
+
 # -- inputs, errors -----------------------------------------------------------------------
 @pytest.mark.parametrize(("solver", "opts"), CONFIGS, ids=CONFIG_IDS)
 def test_inputs_never_modified(solver, opts, mg40):
@@ -652,3 +756,22 @@ def test_tau_17_is_chaotic_tau_10_is_not():
 def test_mackey_glass_bad_arguments(kw, exc, name):
     with pytest.raises(exc, match=name):
         mackey_glass(**{"n_train": 5, "n_test": 0, **kw})
+
+
+def test_primal_dual_rows_from_shared_paths_are_those_of_fresh_fits():
+    """The primal-dual task kind fits both forms from one ElsPath per (data, eta, precision), kept
+    across tasks; every row equals the row computed from fresh fits (bit for bit, so exactly)."""
+    spec = SweepSpec("t-abe-pd", kind="primal-dual", precisions=["float64", "mp50"],
+                     datasets=[("mackey-glass", {"n_train": 40, "n_test": 40})],
+                     grid={"C": [1.0, 1e8], "sigma2": [1.0], "eta": [0.1]})
+    tasks = list(spec.tasks())
+    rows = [primal_dual_row(t) for t in tasks]   # one path per precision serves both C
+    for t, row in zip(tasks, rows):
+        ds = raw_task_data(t)
+        fp, fd = (la.fit(s, ds.X_train, ds.y_train, precision=t.precision, **t.params)
+                  for s in ("els-primal", "els-dual"))
+        assert (row["status_primal"], row["status_dual"]) == (fp.status, fd.status)
+        a, b = fp.predict(ds.X_test), fd.predict(ds.X_test)
+        assert row["mae_primal"] == float(np.mean(np.abs(a - ds.y_test)))
+        assert row["pred_rel_diff"] == float(np.max(np.abs(a - b)) / max(np.max(np.abs(a)), 1e-300))
+        assert row["bias_diff"] == abs(float(fp.bias_) - float(fd.bias_))

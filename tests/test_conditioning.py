@@ -196,9 +196,10 @@ def test_predicted_and_measured_breakdown_agree(rng, precision):
     # order-of-magnitude model (measured ratio 0.69-1.0 here, 0.34-0.75 on Mackey-Glass).
     assert pred.n_noise >= feat.M - feat.N
     assert pred.C_stat / 10 <= scan.C_star <= 10 * pred.C_stat
-    # the fits below the bracket succeeded (the scan stops at the first breakdown)
+    # the factorizations below the bracket succeeded (the scan stops at the first breakdown; on
+    # the solver's ridge path each C runs the fit's factorization alone: "factored")
     below = scan.grid[scan.grid.C < scan.C_ok]
-    assert (below.status == "ok").all()
+    assert (below.status == "factored").all()
 
 
 def test_primal_never_breaks_down_where_predicted_stable(rng):
@@ -212,7 +213,7 @@ def test_primal_never_breaks_down_where_predicted_stable(rng):
     # regime where it holds).
     scan = cd.scan_breakdown(X, y, precision="float64", solver="els-primal", sigma2=0.5, eta=0.1,
                              per_decade=1, bisect=0)
-    assert np.isnan(scan.C_star) and (scan.grid.status == "ok").all()
+    assert np.isnan(scan.C_star) and (scan.grid.status == "factored").all()
 
 
 # --------------------------------------------------------------------------- #

@@ -139,6 +139,26 @@ def test_operator_agrees_componentwise(rng):
         assert np.array_equal(q.operator(Aq)(Vq), Aq @ Vq)
 
 
+@pytest.mark.parametrize("name", ["float32", "float64", "longdouble", "mp50", "mp-engine"])
+def test_panel_products_are_those_of_matmul(rng, name):
+    """A panel's column product is p.matmul(G[:, :r], G[j, :r]) bit for bit, in every precision:
+    FLINT's form of each column is written once, but the product is the same call on the same
+    numbers (mpN), and the other precisions multiply the array itself."""
+    q = MP if name == "mp-engine" else la.get_precision(name)
+    m, n = 30, 12
+    G = q.zeros((m, n))
+    P = q.panel(G)
+    cols = q.asarray(rng.standard_normal((m, n)))
+    with q.context():
+        for r in range(n):
+            P.set(r, cols[:, r])
+            assert np.array_equal(G[:, :r + 1], cols[:, :r + 1])   # the array itself is written
+            for j in (0, r, m - 1):
+                got, ref = P.times_row(r + 1, j), q.matmul(G[:, :r + 1], G[j, :r + 1])
+                assert got.shape == (m,) and got.dtype == q.dtype
+                assert all(a == b for a, b in zip(got, ref))
+
+
 def test_cg_agrees(rng):
     n, cond = 40, 10.0
     A64 = logspaced_spd(rng, n, cond)

@@ -80,7 +80,7 @@ from .records import CholeskyBreakdown, LUBreakdown
 
 __all__ = ["AVAILABLE", "BLOCK", "to_arb_mat", "to_objects", "to_float64", "from_float64", "no_gc", "matmul", "cholesky", "solve_triangular",
            "lu_factor", "lu_solve", "exp", "operator", "keep", "eigvalsh", "rbf_exponents", "twin", "register_twin",
-           "PivotedRBF", "center_columns"]
+           "PivotedRBF", "center_columns", "Panel", "DiagonalFactorizer"]
 
 #: Rows of a block of the blocked Cholesky (products of BLOCK-wide panels).
 BLOCK = 96
@@ -365,6 +365,40 @@ def center_columns(A: np.ndarray, *, prec: int, ctx):
     return register_twin(to_objects(C, ctx), C), mu
 
 
+class Panel:
+    """Columns written one at a time into an object array G, kept in FLINT beside it.
+
+    The outer-product Cholesky recurrences (:mod:`~lssvm_analysis.core.incomplete_cholesky`)
+    need G[:, :r] @ G[j, :r] at step r: :func:`matmul` on the object array would
+    convert the m x r panel again at every step (O(m N^2) conversions for N
+    steps, 1.0 of the 1.8 CPU-s of a selection at m = 200, N = 100).  Here each
+    column is converted once, when it is written, and the product runs on
+    windows of the kept ``arb_mat`` (``arb_mat_approx_mul``, the same call on
+    the same numbers as :func:`matmul`: the same result, bit for bit).
+    """
+
+    def __init__(self, G: np.ndarray, *, prec: int, ctx):
+        self.G, self.prec, self.ctx = G, prec, ctx
+        self.M = arb_mat(G.shape[0], G.shape[1])   # zeros, as the unwritten columns of G
+
+    def set(self, r: int, g: np.ndarray) -> None:
+        """G[:, r] = g (an object array of mpf), here and in the FLINT form."""
+        self.G[:, r] = g
+        col = to_arb_mat(np.asarray(g))
+        with _Window(self.M, 0, r, self.M.nrows(), r + 1) as W:
+            _LIB.arb_mat_set(W, _ptr(col))
+
+    def times_row(self, r: int, j: int) -> np.ndarray:
+        """G[:, :r] @ G[j, :r] (shape (m,)), one rounding per entry."""
+        m = self.M.nrows()
+        v = arb_mat(r, 1)
+        out = arb_mat(m, 1)
+        with _Window(self.M, j, 0, j + 1, r) as row, _Window(self.M, 0, 0, m, r) as A:
+            _LIB.arb_mat_transpose(_ptr(v), row)
+            _LIB.arb_mat_approx_mul(_ptr(out), A, _ptr(v), self.prec)
+        return to_objects(out, self.ctx, shape=(m,))
+
+
 def cholesky(A: np.ndarray, *, prec: int, ctx, name: str, zero) -> np.ndarray:
     """Lower Cholesky factor of the symmetric object array A (its lower triangle is read).
 
@@ -380,6 +414,37 @@ def cholesky(A: np.ndarray, *, prec: int, ctx, name: str, zero) -> np.ndarray:
         r = err.record
         raise CholeskyBreakdownError(CholeskyBreakdown(r.step, r.pivot, n, r.precision)) from None
     return register_twin(to_objects(M, ctx, lower=True, zero=zero), M)
+
+
+class DiagonalFactorizer:
+    """Cholesky factorizations of matrices that differ from G only on the diagonal (a ridge path).
+
+    G's lower triangle is converted to ``arb_mat`` once; each call copies it
+    (in C), writes A's diagonal (n conversions) and runs the factorization of
+    :func:`cholesky` in place, returning its breakdown record or None.  The
+    factor is not converted back (2/3 of a call's cost at n = 200): the call
+    answers whether, and where, :func:`cholesky` of A breaks down, with the
+    same numbers in the same routine, so the same step and pivot.
+    """
+
+    def __init__(self, G: np.ndarray, *, prec: int, name: str):
+        self.n, self.prec, self.name = G.shape[0], prec, name
+        self.M = to_arb_mat(G, lower=True)
+
+    def __call__(self, A: np.ndarray):
+        """The breakdown record of ``cholesky(A)`` (or None); A's strict lower triangle is G's."""
+        n = self.n
+        W = arb_mat(n, n)
+        _LIB.arb_mat_set(_ptr(W), _ptr(self.M))
+        d = to_arb_mat(np.diagonal(A)).entries()
+        for i in range(n):
+            W[i, i] = d[i]
+        try:
+            _cholesky_inplace(W, n, self.prec, self.name)
+        except CholeskyBreakdownError as err:
+            r = err.record
+            return CholeskyBreakdown(r.step, r.pivot, n, r.precision)
+        return None
 
 
 #: Order of the diagonal blocks factored by the scalar recurrence (inside blocks of BLOCK).

@@ -123,6 +123,7 @@ def _setup(X, kernel, precision):
 def _add_column(p, column, G, cols, r, j, d, done):
     """Append pivot j as column r of G (outer-product Cholesky step); ``column(j)`` is K[:, j].
 
+    ``G`` is the factor's :meth:`Precision.panel` (its ``.G`` the array).
     ``done`` are the earlier pivots: their rows of the new column are zero in
     exact arithmetic (their residual is eliminated), so they are set to an
     exact zero and ``G[pivots]`` is exactly lower triangular.
@@ -131,10 +132,10 @@ def _add_column(p, column, G, cols, r, j, d, done):
     if cols is not None:
         cols[:, r] = kcol
     s = p.sqrt(np.array([d[j]], dtype=p.dtype))[0]
-    g = (kcol - p.matmul(G[:, :r], G[j, :r])) / s if r else kcol / s
+    g = (kcol - G.times_row(r, j)) / s if r else kcol / s
     g[done] = p.scalar(0)
     g[j] = s  # the pivot's own entry is d_j / s = s; recomputed as (K_jj - ||G_j||^2) / s it cancels
-    G[:, r] = g
+    G.set(r, g)
     d -= g * g
     return s
 
@@ -182,8 +183,9 @@ class _KernelColumns:
         return np.exp(D, out=D)
 
 
-def _greedy_step(p, column, G, cols, r, j, d, done, clamp=True):
-    """Pivot j as column r of G, d <- max(d - g^2, 0) with d_j = 0 (greedy pivoted Cholesky).
+def _greedy_step(p, column, panel, cols, r, j, d, done, clamp=True):
+    """Pivot j as column r of G = ``panel.G``, d <- max(d - g^2, 0) with d_j = 0 (greedy
+    pivoted Cholesky).
 
     For float32/float64 one BLAS gemv, y <- K[:, j] - G[:, :r] G[j, :r]^T,
     reads G once and every other pass is in place: the step is bound by
@@ -192,12 +194,13 @@ def _greedy_step(p, column, G, cols, r, j, d, done, clamp=True):
     negatives kept).
     """
     if not p.hardware:
-        s = _add_column(p, column, G, cols, r, j, d, done)
+        s = _add_column(p, column, panel, cols, r, j, d, done)
         if clamp:
             zero = p.scalar(0)
             d[j] = zero  # exact zero at a pivot (removes rounding residue)
             d[d < zero] = zero  # clamp rounding below 0
         return s
+    G = panel.G
     kcol = column(j)
     if cols is not None:
         cols[:, r] = kcol
@@ -230,6 +233,7 @@ class _ArrayState:
         # Column-major, so that a pivot's update reads G[:, :r] contiguously.  np.zeros maps zero pages
         # lazily: the columns that are never reached cost no memory traffic.
         self.G = np.zeros((m, rank), dtype=p.dtype, order="F") if p.hardware else np.asfortranarray(p.zeros((m, rank)))
+        self.panel = p.panel(self.G)   # mpN without the kept state: columns kept in FLINT as written
         self.cols = p.zeros((m, rank)) if keep_columns else None
         self.column = _KernelColumns(p, X, kernel)
 
@@ -244,7 +248,7 @@ class _ArrayState:
         return float(np.sum(self.d))
 
     def step(self, r, j, done):
-        return float(_greedy_step(self.p, self.column, self.G, self.cols, r, j, self.d, done, self.clamp))
+        return float(_greedy_step(self.p, self.column, self.panel, self.cols, r, j, self.d, done, self.clamp))
 
     def result(self, r):
         """(G[:, :r], the kept columns, the count of d_i < 0)."""
@@ -292,6 +296,7 @@ def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySele
     p, X, m, d, kernel = _setup(X, kernel, precision)
     THRESHOLDED_PEAK.ensure(m, p, what="thresholded Cholesky (factor and kernel columns)")
     G = p.zeros((m, m))
+    panel = p.panel(G)
     cols = p.zeros((m, m))
     keep, roots = [], np.empty(m)
     eta_p = p.scalar(eta)
@@ -302,7 +307,7 @@ def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySele
         roots[j] = float(root)
         if not (root >= eta_p):
             continue
-        _add_column(p, column, G, cols, len(keep), j, d, keep)
+        _add_column(p, column, panel, cols, len(keep), j, d, keep)
         keep.append(j)
     r = len(keep)
     return CholeskySelection(np.array(keep, dtype=np.intp), G[:, :r].copy(), cols[:, :r].copy(), roots)

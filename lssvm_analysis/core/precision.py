@@ -325,6 +325,34 @@ class Precision(ABC):
             A -= mu
         return self.keep(A if overwrite else A - mu), mu
 
+    def diagonal_factorizer(self, G):
+        """Cholesky factorizations of matrices that differ from G only on the diagonal.
+
+        Returns ``f(A) -> CholeskyBreakdown | None``: the breakdown record of
+        ``self.cholesky(A)``, or None when it succeeds (the factor is not
+        returned).  A's strict lower triangle must be G's (a ridge path: G + I/C
+        for many C).  mpN: G's FLINT form is made once and A's diagonal written
+        into a copy of it, so a call converts n numbers instead of n^2/2 and
+        none back; the other precisions call :meth:`cholesky` on A.
+        """
+        def factor(A):
+            try:
+                self.cholesky(A)
+            except CholeskyBreakdownError as err:
+                return err.record
+            return None
+        return factor
+
+    def panel(self, G):
+        """G (an array of this precision) for a recurrence that writes its columns one by one
+        and multiplies by its leading ones: ``.set(r, g)`` is ``G[:, r] = g``,
+        ``.times_row(r, j)`` is ``self.matmul(G[:, :r], G[j, :r])``.
+
+        mpN: each column is also kept in FLINT when written (:class:`_flint.Panel`), so a
+        product converts no column again; the other precisions read G itself.
+        """
+        return _Panel(G, self)
+
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """exp(-||x - z||^2 / sigma2) from exactly computed squared distances, by an engine of
         this precision (mpN with FLINT), or None: then :mod:`~lssvm_analysis.core.kernels`
@@ -337,6 +365,19 @@ class Precision(ABC):
         :func:`~lssvm_analysis.core.incomplete_cholesky.pivoted_cholesky` keeps it in NumPy arrays.
         Xp (m, d) and sigma2 in this precision; ``rank`` columns at most."""
         return None
+
+
+class _Panel:
+    """:meth:`Precision.panel` on the array itself (products by :meth:`Precision.matmul`)."""
+
+    def __init__(self, G, p):
+        self.G, self.p = G, p
+
+    def set(self, r, g):
+        self.G[:, r] = g
+
+    def times_row(self, r, j):
+        return self.p.matmul(self.G[:, :r], self.G[j, :r])
 
 
 class _NativeDtype:
@@ -684,6 +725,19 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return super().center_columns(A, overwrite=overwrite)
         return _flint.center_columns(self.asarray(A), **self._fl())
+
+    def diagonal_factorizer(self, G):
+        """:class:`_flint.DiagonalFactorizer` on G, checked once (finite; only its lower triangle,
+        the one a factorization reads, is used)."""
+        if not self._flint:
+            return super().diagonal_factorizer(G)
+        G = self._prepare(G, "G", check=True, symmetric=False)
+        return _flint.DiagonalFactorizer(G, prec=self.ctx.prec, name=self.name)
+
+    def panel(self, G):
+        if not self._flint:
+            return super().panel(G)
+        return _flint.Panel(G, **self._fl())
 
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """:func:`_flint.rbf` (exact squared distances, one rounding in the division, one in

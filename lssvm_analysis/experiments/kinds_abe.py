@@ -27,10 +27,11 @@ from ..analysis import conditioning as cond
 from ..analysis import crossover
 from ..analysis.validation import cross_validate
 from ..core.precision import get_precision, precisions
-from ..solvers import fit
+from ..solvers.abe import ElsPath
 from . import crossover_timing
 from .arrays import dumps
 from .kinds import raw_task_data, register_task_kind, validate_no_solver
+from .spec import canonical_json
 
 __all__ = ["KINDS", "CROSSOVER_TIME_COLUMNS", "abe_spectrum_row", "breakdown_scan_row", "primal_dual_row",
            "cv_row", "crossover_timing_row"]
@@ -73,19 +74,50 @@ def abe_spectrum_row(task) -> dict:
     return row
 
 
+#: Abe's paths (selection, H_m and the C-independent matrices) of the last tasks run in this
+#: process, by data and hyper-parameters but C: the breakdown scans and the primal-dual tasks of
+#: one (data, sigma2, eta, precision) share one (an mp50 selection at M = 200, N = 100 takes 0.8
+#: CPU-s).  Each fit from a path is the fresh fit bit for bit (ElsPath), so a row does not depend
+#: on which task built it; only its time_task does.  8 = the default profile's (precision, eta)
+#: pairs, whose scans run solver by solver (an mp50 path at M = 200 holds about 10 MB).
+_PATHS: dict = {}
+_MAX_PATHS = 8
+
+
+def _els_path(task, ds) -> ElsPath:
+    """The :class:`ElsPath` of the task's data and hyper-parameters but C (kept per process)."""
+    params = {k: v for k, v in task.params.items() if k != "C"}
+    key = canonical_json({"dataset": task.dataset, "dataset_kw": dict(task.dataset_kw), "seed": task.seed,
+                          "precision": task.precision, "params": params})
+    path = _PATHS.pop(key, None)
+    if path is None:
+        path = ElsPath(ds.X_train, ds.y_train, precision=task.precision, **params)
+    _PATHS[key] = path   # most recent last
+    while len(_PATHS) > _MAX_PATHS:
+        _PATHS.pop(next(iter(_PATHS)))
+    return path
+
+
 def breakdown_scan_row(task) -> dict:
-    """First breakdown C of ``task.solver`` in ``task.precision`` and the prediction."""
+    """First breakdown C of ``task.solver`` in ``task.precision`` and the prediction.
+
+    Each C of the scan runs the factorization of the matrix a fit at C forms
+    (:meth:`ElsPath.factor`); the selection and the C-independent part of the
+    matrix are made once per path.
+    """
     ds = raw_task_data(task)
     P = dict(task.params)
     o = task.options
     t0 = time.perf_counter()
+    path = _els_path(task, ds).for_solver(task.solver)
     scan = cond.scan_breakdown(ds.X_train, ds.y_train, precision=task.precision, solver=task.solver,
                                C_min=float(o.get("C_min", 1e-2)), C_max=float(o.get("C_max", 1e30)),
                                per_decade=int(o.get("per_decade", 2)), bisect=int(o.get("bisect", 8)),
-                               **P)
+                               path=path, **P)
     t_scan = time.perf_counter() - t0
     feat = cond.empirical_features(ds.X_train, sigma2=P["sigma2"], eta=P["eta"],
-                                   feature_map=P.get("feature_map", "kernel"), precision=task.precision)
+                                   feature_map=P.get("feature_map", "kernel"), precision=task.precision,
+                                   selection=path.selection)
     pred = cond.predict_breakdown(feat, task.precision,
                                   matrix="primal" if task.solver == "els-primal" else "dual")
     return {"C_star": scan.C_star, "C_ok": scan.C_ok, "step": scan.step, "pivot": scan.pivot,
@@ -100,18 +132,19 @@ def primal_dual_row(task) -> dict:
     """els-primal vs els-dual at one C: relative difference of test predictions and bias."""
 
     ds = raw_task_data(task)
-    P = dict(task.params)
-    fp = fit("els-primal", ds.X_train, ds.y_train, precision=task.precision, **P)
-    fd = fit("els-dual", ds.X_train, ds.y_train, precision=task.precision, **P)
+    path = _els_path(task, ds)   # both fits from one selection: each equals its fresh fit
+    C = task.params["C"]
+    fp, fd = path.fit("els-primal", C), path.fit("els-dual", C)
     row = {"status_primal": fp.status, "status_dual": fd.status, "N": fp.n_support,
            "M": int(ds.X_train.shape[0]), "pred_rel_diff": NAN, "bias_diff": NAN,
            "mae_primal": NAN, "mae_dual": NAN}
+    a = fp.predict(ds.X_test) if fp.ok else None
+    b = fd.predict(ds.X_test) if fd.ok else None
     if fp.ok:
-        row["mae_primal"] = float(np.mean(np.abs(fp.predict(ds.X_test) - ds.y_test)))
+        row["mae_primal"] = float(np.mean(np.abs(a - ds.y_test)))
     if fd.ok:
-        row["mae_dual"] = float(np.mean(np.abs(fd.predict(ds.X_test) - ds.y_test)))
+        row["mae_dual"] = float(np.mean(np.abs(b - ds.y_test)))
     if fp.ok and fd.ok:
-        a, b = fp.predict(ds.X_test), fd.predict(ds.X_test)
         row["pred_rel_diff"] = float(np.max(np.abs(a - b)) / max(np.max(np.abs(a)), 1e-300))
         row["bias_diff"] = float(abs(float(fp.bias_) - float(fd.bias_)))
     row["status"] = "ok"

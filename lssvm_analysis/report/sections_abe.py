@@ -54,13 +54,16 @@ class AbeSettings:
     abe_C: tuple = decades(1e-2, 1e14)
     mp_max_n: int = 200  # = abe_M: every N the float64 SVD shows is checked in mp30 (FLINT's eig)
     breakdown_etas: tuple = (1e-3, 0.1)
-    # mp50 is left out of the scans: at C <= 1e30 it never breaks down, so every task runs the
-    # whole C grid (~73 els fits at M = 200): > 125 CPU-s for its 4 tasks (measured, issue 24)
-    breakdown_precisions: tuple = field(default_factory=lambda: tuple(precisions(native=True)))
+    # every precision, mp50 included: at C <= 1e30 mp50 never breaks down, so its 4 tasks factor
+    # at all 65 grid C; on an ElsPath (selection and C-independent matrix once, one Cholesky per
+    # C) they take 8.4-10.3 CPU-s together at M = 200, load 7-12 (fresh fits: > 125; issue 24)
+    breakdown_precisions: tuple = field(default_factory=lambda: tuple(precisions()))
     bisect: int = 8
     pd_C: tuple = decades(1e-2, 1e14, 2)
-    # an mp50 column costs 54 CPU-s (18 tasks, two els fits each at M = 200; measured, issue 24)
-    pd_precisions: tuple = field(default_factory=lambda: tuple(precisions(hardware=True)))
+    # the hardware precisions and mp50: its 18 tasks (two els fits each at M = 200, one path per
+    # (eta, process)) take 7.2-8.2 CPU-s at load 7-12 (fresh fits: 54-56; issue 24)
+    pd_precisions: tuple = field(default_factory=lambda: tuple(precisions(hardware=True))
+                                 + tuple(precisions(native=False)))
     table_datasets: tuple = (("mackey-glass", (("n_train", 500), ("n_test", 500))),
                              ("boston5", ()), ("boston14", ()))
     table_splits: int = 10
@@ -82,6 +85,7 @@ SETTINGS = {
     "quick": AbeSettings(
         abe_M=100, abe_etas=(1e-3, 1e-2, 0.1), abe_C=decades(1e-2, 1e14, 2), mp_max_n=100,
         breakdown_etas=(0.1,), bisect=4, pd_C=decades(1e-2, 1e14, 4),
+        breakdown_precisions=tuple(precisions(native=True)), pd_precisions=tuple(precisions(hardware=True)),
         table_datasets=(("mackey-glass", (("n_train", 150), ("n_test", 150))), ("boston5", ()),
                         ("boston14", ())),
         table_splits=1, cv_C=(1e2, 1e5),
@@ -228,6 +232,11 @@ def _breakdown_verdict(t) -> str:
               "where cond(H_c)² itself exceeds 1/u")
     else:
         s += "; PrLS never broke down up to C = 1e30"
+    found = t.groupby("precision")["C_star"].apply(lambda c: bool(np.isfinite(num(pd.DataFrame({"C_star": c}),
+                                                                                  "C_star")).any()))
+    never = sorted((p for p, hit in found.items() if not hit), key=precision_rank)
+    if never:
+        s += f"; in {', '.join(never)} neither form broke down up to C = 1e30"
     return s + "."
 
 
@@ -293,9 +302,13 @@ def _primal_dual_figure(sec, out, pdr):
     fig, axs = new_figure(1, 1, width=7.0)
     a = axs[0, 0]
     etas = sorted(rows.eta.unique())
+    zero = set()   # precisions whose every difference is 0 once rounded to float64: off a log axis
     for (prec, eta), g in rows.groupby(["precision", "eta"]):
         g = g.sort_values("C")
         ls, mk = series_style(etas.index(eta))  # η by line style and marker, precision by colour
+        if (num(g, "pred_rel_diff") == 0).all():
+            zero.add(prec)
+            continue
         a.plot(g.C, g.pred_rel_diff.astype(float), ls=ls, marker=mk, ms=4, mfc="none",
                color=precision_color(prec), label=f"{prec}, η={fmt_num(eta)}")
         bd = g[g.status_dual != "ok"]
@@ -309,11 +322,17 @@ def _primal_dual_figure(sec, out, pdr):
     a.legend(fontsize=7)
     sec.figure(save_figure(fig, rows, out, "abe-primal-dual",
                            "Agreement of PrLS and DuLS predictions against C, η by line style and marker "
-                           "(crosses at 1, one shape per η: DuLS broke down, no model)."))
+                           "(crosses at 1, one shape per η: DuLS broke down, no model)."
+                           + (f" Not drawn: {', '.join(sorted(zero, key=precision_rank))}, whose "
+                              "predictions agree in every float64 digit at every C (difference 0)."
+                              if zero else "")))
     both = rows[(rows.status_primal == "ok") & (rows.status_dual == "ok")]
     first_bd = rows[rows.status_dual != "ok"]
-    s = (f"where both forms solved, their test predictions agreed to {span(both.pred_rel_diff)} "
-         "relative (worst at the largest C)")
+    by_prec = [(f"{span(g.pred_rel_diff)} in {prec}" if num(g, "pred_rel_diff").max() > 0 else
+                f"every float64 digit in {prec} (difference 0 once rounded, off the log axis)")
+               for prec, g in sorted(both.groupby("precision"), key=lambda kv: precision_rank(kv[0]))]
+    s = "where both forms solved, their test predictions agreed (relative, worst at the largest C) to " \
+        + "; ".join(by_prec)
     if len(first_bd):
         s += f"; DuLS gave no model from C = {fmt_num(first_bd.C.min())} on in some precision"
     return s

@@ -228,6 +228,14 @@ class SolverInfo:
         right-hand sides, ``("lu", k)`` of the bordered (n+1) x (n+1) one.
         The float64 floors of ``benchmarks/bench_floors.py`` are derived from
         it (the same factorization by bare LAPACK calls); None otherwise.
+    ridge_path : callable or None
+        ``ridge_path(X, y, *, precision, **params) -> path`` for a solver whose
+        formed matrix depends on C only through its ridge I/C: the work that
+        does not depend on C (selection, kernel, Gram matrix) is done once, and
+        ``path.fit(C)`` is ``fit(name, X, y, C=C, ...)`` (the same arithmetic,
+        bit for bit), ``path.factor(C)`` the breakdown record of its Cholesky
+        factorization of the matrix formed at C (None when it succeeds), with
+        no solve.  C scans (breakdown searches) use it; None otherwise.
     """
 
     name: str
@@ -248,6 +256,7 @@ class SolverInfo:
     exact_note: str = ""
     ladder: tuple = ()
     direct: tuple | None = None
+    ridge_path: Callable | None = None
 
     # -- what it takes ------------------------------------------------------
     def accepts(self, keyword: str) -> bool:
@@ -366,7 +375,7 @@ _SOLVERS: dict[str, SolverInfo] = {}
 
 def register(name: str, *, tasks, paper: str, equations: str, required=(), variants=(),
              precisions=None, system=None, example=None, backward_bound=None, description="",
-             exact_model=None, peak=None, exact_note="", ladder=(), direct=None):
+             exact_model=None, peak=None, exact_note="", ladder=(), direct=None, ridge_path=None):
     """Decorator adding a solver function to the registry under ``name``.
 
     See :class:`SolverInfo` for the arguments.  The keywords the solver takes
@@ -401,7 +410,7 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
                                     precisions, system, example,
                                     backward_bound or _default_backward_bound,
                                     description or _first_line(func), exact_model, peak, exact_note,
-                                    ladder, None if direct is None else tuple(direct))
+                                    ladder, None if direct is None else tuple(direct), ridge_path)
         return func
 
     return deco

@@ -65,6 +65,9 @@ Stability (§2.4)
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable
+
 import numpy as np
 
 from ..core._validation import check_open_interval
@@ -79,7 +82,7 @@ from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import ELS_DUAL_PEAK, ELS_PRIMAL_PEAK
 from ._registry import get_solver, register, variant
 
-__all__ = ["fit_els_primal", "fit_els_dual", "FORMATIONS", "FEATURE_MAPS"]
+__all__ = ["fit_els_primal", "fit_els_dual", "ElsPath", "FORMATIONS", "FEATURE_MAPS"]
 
 FEATURE_MAPS = ("kernel", "whitened")
 
@@ -146,18 +149,18 @@ def _coef(v, L, feature_map, p):
 # --------------------------------------------------------------------------- #
 # primal: eq. (6)-(7)
 # --------------------------------------------------------------------------- #
-def _primal_blas3(H, y, C, p):
-    """Centred formation: (H_c^T H_c + I/C, H_c^T (y - y_bar), h_bar, y_bar)."""
+def _primal_blas3(H, y, p):
+    """Centred formation: (H_c^T H_c, H_c^T (y - y_bar), h_bar, y_bar)."""
     M = H.shape[0]
     h_bar = H.sum(axis=0) / p.scalar(M)
     y_bar = y.sum() / p.scalar(M)
     Hc = H - h_bar
     A = p.matmul(Hc.T, Hc)   # the same BLAS call as Hc.T @ Hc for float32/64; FLINT for mpN
     rhs = p.matmul(Hc.T, y - y_bar)
-    return add_ridge_symmetric(A, C, p), rhs, h_bar, y_bar
+    return A, rhs, h_bar, y_bar
 
 
-def _primal_as_described(H, y, C, p):
+def _primal_as_described(H, y, p):
     """Abe's recipe: sum of M outer products h_i h_i^T minus (1/M)(sum h)(sum h)^T."""
     M, N = H.shape
     A = p.zeros((N, N))
@@ -171,13 +174,19 @@ def _primal_as_described(H, y, C, p):
     m = p.scalar(M)
     A -= np.outer(s, s) / m
     rhs = r - (y.sum() / m) * s
-    return add_ridge_symmetric(A, C, p), rhs, s / m, y.sum() / m
+    return A, rhs, s / m, y.sum() / m
+
+
+def _primal_parts(H, y, p, formation):
+    """(7) without its ridge: (the matrix at C = infinity, rhs, h_bar, y_bar)."""
+    build = _primal_blas3 if formation == "blas3" else _primal_as_described
+    return build(H, p.asarray(y), p)
 
 
 def _primal_system(H, y, C, p, formation):
     """Matrix and right-hand side of eq. (7), plus h_bar and y_bar for b_e (6)."""
-    build = _primal_blas3 if formation == "blas3" else _primal_as_described
-    return build(H, p.asarray(y), C, p)
+    A, rhs, h_bar, y_bar = _primal_parts(H, y, p, formation)
+    return add_ridge_symmetric(A, C, p), rhs, h_bar, y_bar
 
 
 def _factor_facts(L):
@@ -211,9 +220,14 @@ def _params(C, k, eta, feature_map, formation=None):
 # --------------------------------------------------------------------------- #
 # dual: eq. (9)-(11)
 # --------------------------------------------------------------------------- #
+def _dual_gram(H, p):
+    """H_m H_m^T, Omega_e at C = infinity (its triangles may differ by rounding)."""
+    return p.matmul(H, H.T)
+
+
 def _dual_matrix(H, C, p):
     """Omega_e = H_m H_m^T + I/C (eq. 11), exactly symmetric."""
-    return add_ridge_symmetric(p.matmul(H, H.T), C, p)
+    return add_ridge_symmetric(_dual_gram(H, p), C, p)
 
 
 def _dual_solve(L, H, y, p):
@@ -221,7 +235,7 @@ def _dual_solve(L, H, y, p):
     ones, yp = p.asarray(np.ones(H.shape[0])), p.asarray(np.asarray(y, dtype=np.float64))
     nu, eta = two_solve(L, yp, ones, p)  # y first: the column order of the solve this solver has always run
     beta, b, _ = eliminate(eta, nu)  # the all-ones border, summed by np.sum
-    return b, beta, H.T @ beta
+    return b, beta, p.matmul(H.T, beta)   # H.T @ beta for float32/64/longdouble; FLINT for mpN
 
 
 # --------------------------------------------------------------------------- #
@@ -339,7 +353,7 @@ def _dual_conformance(X, y, fit, **params):
         q = _arith(x, p)
         with q.context():
             xq = q.asarray(x)
-            v = q.asarray(H).T @ xq[1:]
+            v = q.matmul(q.asarray(H).T, xq[1:])   # eq. (9) as the fit computes it
             return {"coef": _coef(v, q.asarray(sel.L), o["feature_map"], q), "bias": xq[0]}
 
     return A, rhs, unpack
@@ -350,7 +364,8 @@ def _dual_conformance(X, y, fit, **params):
 # --------------------------------------------------------------------------- #
 @register("els-primal", tasks=("regression",), paper="abe", equations="(1)-(2), (6)-(7)",
           system=_primal_conformance, variants=_FORMATION_VARIANTS,
-          example=_example_eta, exact_model=exact_els_model, peak=ELS_PRIMAL_PEAK)
+          example=_example_eta, exact_model=exact_els_model, peak=ELS_PRIMAL_PEAK,
+          ridge_path=lambda X, y, **kw: _SolverPath.of("els-primal", X, y, **kw))
 def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                    eta=1e-3, formation="blas3", feature_map="kernel"):
     """Primal LS SVR in the empirical feature space (Abe's PrLS SVR, eq. 6-7).
@@ -403,14 +418,22 @@ def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0
     X, y, k, p = _validate(X, y, precision=precision, C=C, kernel=kernel, sigma2=sigma2,
                            degree=degree, t=t, eta=eta, feature_map=feature_map, formation=formation)
     timer = PhaseTimer()
-    params = _params(C, k, eta, feature_map, formation)
     with p.context():
         sel, H = _embed(X, k, eta, p, feature_map, timer, ELS_PRIMAL_PEAK, "els-primal")
-        M, N = H.shape
-        ELS_PRIMAL_PEAK.ensure(M, p, r=N, what="els-primal (the N x N system)")
-        diag = {**_base_diagnostics(sel, M, N), "formation": formation, "feature_map": feature_map}
+        ELS_PRIMAL_PEAK.ensure(H.shape[0], p, r=H.shape[1], what="els-primal (the N x N system)")
         with timer("formation"):
-            A, rhs, h_bar, y_bar = _primal_system(H, y, C, p, formation)
+            system = _primal_system(H, y, C, p, formation)
+    return _primal_finish(X, y, k, p, sel, H, system, timer, _params(C, k, eta, feature_map, formation))
+
+
+def _primal_finish(X, y, k, p, sel, H, system, timer, params):
+    """Factor the formed (7), ``system = (A, rhs, h_bar, y_bar)``, and finish the fit:
+    v, b_e (6) and the coefficients (els-primal's steps after its formation)."""
+    A, rhs, h_bar, y_bar = system
+    M, N = H.shape
+    feature_map = params["feature_map"]
+    diag = {**_base_diagnostics(sel, M, N), "formation": params["formation"], "feature_map": feature_map}
+    with p.context():
         try:
             with timer("factorization"):
                 L = p.cholesky(A)
@@ -432,7 +455,8 @@ def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0
 
 @register("els-dual", tasks=("regression",), paper="abe", equations="(1)-(2), (9)-(11)",
           system=_dual_conformance, example=_example_eta,
-          exact_model=exact_els_model, peak=ELS_DUAL_PEAK)
+          exact_model=exact_els_model, peak=ELS_DUAL_PEAK,
+          ridge_path=lambda X, y, **kw: _SolverPath.of("els-dual", X, y, **kw))
 def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  eta=1e-3, feature_map="kernel"):
     """Dual LS SVR in the empirical feature space (Abe's DuLS SVR, eq. 9-11).
@@ -471,14 +495,21 @@ def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
     X, y, k, p = _validate(X, y, precision=precision, C=C, kernel=kernel, sigma2=sigma2,
                            degree=degree, t=t, eta=eta, feature_map=feature_map)
     timer = PhaseTimer()
-    params = _params(C, k, eta, feature_map)
     with p.context():
         sel, H = _embed(X, k, eta, p, feature_map, timer, ELS_DUAL_PEAK, "els-dual")
-        M, N = H.shape
-        diag = {**_base_diagnostics(sel, M, M), "feature_map": feature_map}
-        ELS_DUAL_PEAK.ensure(M, p, r=N, what="els-dual (Omega_e and its factor)")
+        ELS_DUAL_PEAK.ensure(H.shape[0], p, r=H.shape[1], what="els-dual (Omega_e and its factor)")
         with timer("formation"):
             Om = _dual_matrix(H, C, p)
+    return _dual_finish(X, y, k, p, sel, H, Om, timer, _params(C, k, eta, feature_map))
+
+
+def _dual_finish(X, y, k, p, sel, H, Om, timer, params):
+    """Factor the formed Omega_e and finish the fit: b_e, beta (10), v (9) and the coefficients
+    (els-dual's steps after its formation)."""
+    M = H.shape[0]
+    feature_map = params["feature_map"]
+    diag = {**_base_diagnostics(sel, M, M), "feature_map": feature_map}
+    with p.context():
         try:
             with timer("factorization"):
                 L = p.cholesky(Om)
@@ -497,3 +528,150 @@ def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
     return make_fit("els-dual", p, coef=coef, bias=b, support=sel.indices, X=X, kernel=k,
                     timer=timer, diagnostics=diag, params=params, conditioning=cond,
                     overflow_phase="solve")
+
+
+# --------------------------------------------------------------------------- #
+# both fits along C: what does not depend on C, once
+# --------------------------------------------------------------------------- #
+class ElsPath:
+    """els-primal and els-dual fits of one (X, y, kernel, eta) at many C.
+
+    The selection and H_m are computed once, and for each form the part of
+    its matrix that does not depend on C (H_c^T H_c with its right-hand side;
+    H_m H_m^T) once, when first needed; at each C the matrix is a copy of that
+    part plus the ridge I/C (``add_ridge_symmetric``, as a fresh fit adds
+    it), then the fit's own steps (:func:`_primal_finish`,
+    :func:`_dual_finish`).  So ``fit(solver, C)`` is ``fit_els_<form>(X, y,
+    C=C, ...)`` with the same arithmetic in every precision, bit for bit
+    (``tests/test_abe.py``), and ``factor(solver, C)`` is its Cholesky
+    factorization alone: the breakdown record, or None.
+
+    Parameters
+    ----------
+    X, y, precision, kernel, sigma2, degree, t, eta, feature_map
+        As :func:`fit_els_primal` (C comes with each fit).
+    formation : {"blas3", "as-described"}
+        els-primal's formation of (7).
+
+    Attributes
+    ----------
+    selection : CholeskySelection
+        Abe's support vectors (the thresholded Cholesky of §2.1).
+    H : (M, N) array in the precision
+        H_m (the feature map's rows).
+
+    Notes
+    -----
+    Memory: besides a fit's own peak, the path keeps the C-independent
+    matrices (M x M for els-dual, N x N for els-primal) while it lives.
+    A fit's ``timings`` include the shared selection and formation seconds.
+    """
+
+    def __init__(self, X, y, *, precision="float64", kernel="rbf", sigma2=1.0, degree=3, t=1.0,
+                 eta=1e-3, feature_map="kernel", formation="blas3"):
+        self._opts = dict(kernel=kernel, sigma2=sigma2, degree=degree, t=t, eta=eta,
+                          feature_map=feature_map)
+        X, y, k, p = _validate(X, y, precision=precision, C=1.0, formation=formation, **self._opts)
+        self.X, self.y, self.kernel, self.precision, self.formation = X, y, k, p, formation
+        self._timer = PhaseTimer()
+        for step in _STEPS.values():   # the selection's M x M part, which every form holds
+            step.peak.ensure(X.shape[0], p, r=0, what="els path (selection)")
+        with p.context():
+            self.selection, H = _embed(X, k, eta, p, feature_map, self._timer, ELS_DUAL_PEAK,
+                                       "els path")
+            self.H = p.keep(H)   # mpN: its FLINT form kept for the products with H and H^T
+        self._parts, self._timers, self._factorizers = {}, {}, {}
+
+    def for_solver(self, solver):
+        """``solver``'s view: ``.fit(C)``, ``.factor(C)`` (the registry's ``ridge_path``)."""
+        self._step(solver)
+        return _SolverPath(self, solver)
+
+    def _step(self, solver):
+        step = _STEPS.get(solver)
+        if step is None:
+            raise ValueError(f"expected solver in {tuple(_STEPS)}, got solver={solver!r}")
+        if solver not in self._parts:
+            M, N = self.H.shape
+            step.peak.ensure(M, self.precision, r=N, what=f"{solver} (path)")
+            timer = self._timer.copy()
+            with self.precision.context(), timer("formation"):
+                self._parts[solver] = step.parts(self)
+            self._timers[solver] = timer
+        return step
+
+    def _formed(self, solver, C):
+        step = self._step(solver)
+        with self.precision.context():
+            return step.at(self._parts[solver], C, self.precision)
+
+    def fit(self, solver, C):
+        """The Fit of ``solver`` at C: ``fit_els_<form>(X, y, C=C, ...)``, bit for bit."""
+        _validate(self.X, self.y, precision=self.precision, C=C, **self._opts)
+        step = self._step(solver)
+        timer = self._timers[solver].copy()
+        with timer("formation"):
+            formed = self._formed(solver, C)
+        params = _params(C, self.kernel, self._opts["eta"], self._opts["feature_map"],
+                         self.formation if step.formation else None)
+        return step.finish(self.X, self.y, self.kernel, self.precision, self.selection, self.H, formed,
+                           timer, params)
+
+    def factor(self, solver, C):
+        """Breakdown record of the Cholesky factorization of ``solver``'s matrix at C, or None
+        (the factorization a fit at C runs first; nothing is solved)."""
+        _validate(self.X, self.y, precision=self.precision, C=C, **self._opts)
+        step = self._step(solver)
+        A = step.matrix(self._formed(solver, C))
+        if solver not in self._factorizers:   # A differs from the C-independent part on its diagonal
+            self._factorizers[solver] = self.precision.diagonal_factorizer(step.matrix(self._parts[solver]))
+        with self.precision.context():
+            return self._factorizers[solver](A)
+
+
+def _primal_at(parts, C, p):
+    A, rhs, h_bar, y_bar = parts
+    return add_ridge_symmetric(A.copy(), C, p), rhs, h_bar, y_bar
+
+
+@dataclass(frozen=True)
+class _Steps:
+    """One form along C: its memory guard, the part of its system that does not depend on C
+    (``parts(path)``), the system at C from a copy of it (``at``), the matrix factored
+    (``matrix``), its steps after the formation (``finish``), whether it takes ``formation``."""
+
+    peak: object
+    parts: Callable
+    at: Callable
+    matrix: Callable
+    finish: Callable
+    formation: bool
+
+
+_STEPS = {
+    "els-primal": _Steps(ELS_PRIMAL_PEAK, lambda path: _primal_parts(path.H, path.y, path.precision,
+                                                                     path.formation),
+                         _primal_at, lambda system: system[0], _primal_finish, True),
+    "els-dual": _Steps(ELS_DUAL_PEAK, lambda path: _dual_gram(path.H, path.precision),
+                       lambda G, C, p: add_ridge_symmetric(G.copy(), C, p), lambda Om: Om, _dual_finish,
+                       False),
+}
+
+
+class _SolverPath:
+    """One solver's view of an :class:`ElsPath` (:meth:`ElsPath.for_solver`)."""
+
+    def __init__(self, path, solver):
+        self.path, self.solver = path, solver
+        self.selection = path.selection   # Abe's support-vector selection (thresholded Cholesky)
+
+    @classmethod
+    def of(cls, solver, X, y, *, precision="float64", **params):
+        """The registry's ``ridge_path`` hook: an :class:`ElsPath` viewed by ``solver``."""
+        return ElsPath(X, y, precision=precision, **params).for_solver(solver)
+
+    def fit(self, C):
+        return self.path.fit(self.solver, C)
+
+    def factor(self, C):
+        return self.path.factor(self.solver, C)

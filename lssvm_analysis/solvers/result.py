@@ -50,6 +50,12 @@ class PhaseTimer:
     def as_dict(self) -> Mapping[str, float]:
         return ReadOnlyDict(self._t)
 
+    def copy(self) -> "PhaseTimer":
+        """A timer holding the seconds accumulated so far (shared phases of several fits)."""
+        out = PhaseTimer()
+        out._t = dict(self._t)
+        return out
+
 
 @dataclass(frozen=True)
 class Fit:

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ...core._validation import check_int, check_positive
 from ...core.precision import get_precision
-from ...solvers import fit
+from ...solvers import fit, get_solver
 
 __all__ = ["OUTCOMES", "log_grid", "BreakdownScan", "scan_breakdown", "classify_outcome"]
 
@@ -43,7 +43,8 @@ class BreakdownScan:
     step, pivot, n : int, float, int
         The breakdown record at ``C_star`` (step 0-based; -1/NaN if none).
     grid : DataFrame
-        Every fit run: ``C``, ``status``, ``step``, ``pivot``, ``stage`` ("grid" | "bisect").
+        Every fit (with a path: factorization) run: ``C``, ``status``, ``step``, ``pivot``,
+        ``stage`` ("grid" | "bisect").
     """
 
     solver: str
@@ -56,15 +57,19 @@ class BreakdownScan:
     grid: pd.DataFrame = field(repr=False)
 
 
-def _try(solver, X, y, C, precision, params):
-    f = fit(solver, X, y, precision=precision, C=float(C), **params)
-    bd = f.breakdown
-    return {"C": float(C), "status": f.status, "step": bd.step if bd else -1,
+def _try(solver, X, y, C, precision, params, path):
+    if path is not None:   # the factorization a fit at C runs, on the matrix it forms
+        bd = path.factor(float(C))
+        status = "breakdown" if bd is not None else "factored"
+    else:
+        f = fit(solver, X, y, precision=precision, C=float(C), **params)
+        bd, status = f.breakdown, f.status
+    return {"C": float(C), "status": status, "step": bd.step if bd else -1,
             "pivot": bd.pivot if bd else np.nan, "n": bd.n if bd else -1}
 
 
 def scan_breakdown(X, y, *, precision, solver="els-dual", C_min=1e-2, C_max=1e30, per_decade=2,
-                   bisect=8, **params) -> BreakdownScan:
+                   bisect=8, path=None, **params) -> BreakdownScan:
     """Scan C upwards until ``solver`` breaks down, then bisect in log C.
 
     Parameters
@@ -78,6 +83,13 @@ def scan_breakdown(X, y, *, precision, solver="els-dual", C_min=1e-2, C_max=1e30
     bisect : int
         Bisection steps in log10 C between the last success and the first
         breakdown (final bracket width = grid step / 2^bisect decades).
+    path : object, optional
+        The solver's registry ``ridge_path`` built on (X, y, params) (built here
+        when the solver declares one and ``path`` is None).  With a path each C
+        runs only the fit's factorization, of the matrix the fit forms at C
+        (the work that does not depend on C done once): its status is
+        "factored" or "breakdown".  Without one, each C is a fresh fit (its
+        status as the fit's).
     **params
         Passed to the solver (sigma2, eta, feature_map, ...).
 
@@ -85,10 +97,15 @@ def scan_breakdown(X, y, *, precision, solver="els-dual", C_min=1e-2, C_max=1e30
     -----
     Breakdown need not be monotone in C near the threshold (rounding noise);
     the bisection returns *a* transition point inside the first bracket.
+    The breakdown found is the same with or without a path: a fit's status is
+    "breakdown" exactly when its factorization fails (``tests/test_abe.py``).
     """
+    hook = get_solver(solver).ridge_path
+    if path is None and hook is not None:
+        path = hook(X, y, precision=precision, **params)
     rows, prev = [], None
     for C in log_grid(C_min, C_max, per_decade=per_decade):
-        r = {**_try(solver, X, y, C, precision, params), "stage": "grid"}
+        r = {**_try(solver, X, y, C, precision, params, path), "stage": "grid"}
         rows.append(r)
         if r["status"] == "breakdown":
             break
@@ -100,7 +117,7 @@ def scan_breakdown(X, y, *, precision, solver="els-dual", C_min=1e-2, C_max=1e30
     if prev is not None:
         lo = prev
         for _ in range(check_int("bisect", bisect)):
-            mid = {**_try(solver, X, y, math.sqrt(lo["C"] * hi["C"]), precision, params),
+            mid = {**_try(solver, X, y, math.sqrt(lo["C"] * hi["C"]), precision, params, path),
                    "stage": "bisect"}
             rows.append(mid)
             if mid["status"] == "breakdown":

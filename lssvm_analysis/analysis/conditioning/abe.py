@@ -127,7 +127,8 @@ class EmpiricalFeatures:
         return np.einsum("ij,ij->j", Hc, Hc)
 
 
-def empirical_features(X, *, sigma2, eta, feature_map="kernel", precision="float64") -> EmpiricalFeatures:
+def empirical_features(X, *, sigma2, eta, feature_map="kernel", precision="float64",
+                       selection=None) -> EmpiricalFeatures:
     """Select the support vectors as ``els-primal``/``els-dual`` do and map the data.
 
     Parameters
@@ -142,6 +143,9 @@ def empirical_features(X, *, sigma2, eta, feature_map="kernel", precision="float
         Arithmetic of the selection and of H (as the solver in that precision
         forms them: a float32 selection keeps other columns than a float64
         one); H is then converted to float64 (exactly, but for mp) for the SVDs.
+    selection : CholeskySelection, optional
+        That selection, already made (``thresholded_cholesky(X, rbf(sigma2),
+        eta, precision=precision)``, e.g. an els path's): not made again.
 
     Notes
     -----
@@ -155,7 +159,8 @@ def empirical_features(X, *, sigma2, eta, feature_map="kernel", precision="float
         raise ValueError(f"expected eta in the open interval (0, 1), got eta={eta!r}")
     p = get_precision(precision)
     with p.context():
-        sel = thresholded_cholesky(X, make_kernel("rbf", sigma2=sigma2), eta, precision=p)
+        sel = selection if selection is not None else thresholded_cholesky(
+            X, make_kernel("rbf", sigma2=sigma2), eta, precision=p)
         H = p.to_float64(sel.columns if feature_map == "kernel" else sel.G)
     H = np.array(H, dtype=np.float64)
     if H.shape[1] == 0:

@@ -100,10 +100,18 @@ def _primal_stable(rec):
     piv = bd.pivot_table(index=["precision", "eta"], columns="solver", values="C_star", aggfunc="min")
     if not {"els-primal", "els-dual"} <= set(piv.columns):
         return Verdict("undecided", measured="the scans lack one of the two forms")
-    win = piv["els-primal"] > piv["els-dual"]
+    # neither form broke down up to the scan's C_max (mp50): the scan cannot tell them apart there
+    tie = np.isinf(piv["els-primal"]) & np.isinf(piv["els-dual"])
     measured = "; ".join(f"{p} η={fmt_num(e)}: C* PrLS {fmt_num(r['els-primal'])} vs DuLS {fmt_num(r['els-dual'])}"
                          for (p, e), r in piv.iterrows())
     unc = "first breakdown C bracketed by bisection (∞: none up to the scan's C_max)"
+    if tie.any():
+        unc += "; no contest where neither broke down (" + ", ".join(
+            f"{p} η={fmt_num(e)}" for (p, e) in piv.index[tie.to_numpy()]) + ")"
+    piv = piv[~tie.to_numpy()]
+    if not len(piv):
+        return Verdict("undecided", measured=measured, uncertainty=unc)
+    win = piv["els-primal"] > piv["els-dual"]
     if win.all():
         return Verdict("holds", measured=measured, uncertainty=unc)
     if win.any():
