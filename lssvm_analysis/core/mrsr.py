@@ -91,13 +91,16 @@ class ColumnQR:
         self.Q = p.zeros((n, capacity))
         self.R = p.zeros((capacity, capacity))
         self.k = 0
+        self._Qk = None  # Q[:, :k] kept for products (mpN: its FLINT form grows with the factor)
         self._tol = n * p.unit_roundoff
         self.last_norm = float("nan")  # |r_kk| of the last refused column
 
     def append(self, x) -> bool:
         """Append column ``x`` (n,) in the precision; False when it is numerically dependent."""
         p, k = self.p, self.k
-        Qk = p.keep(self.Q[:, :k])  # four products with Q_k (and Q_k^T): mpN converts it once
+        # four products with Q_k (and Q_k^T): mpN keeps its FLINT form and converts only the
+        # columns appended since the last call
+        Qk = self._Qk = p.keep_prefix(self.Q, k, self._Qk)
         v = x.copy()
         r = p.zeros(k)
         for _ in range(2):  # CGS2: the second pass restores orthogonality
@@ -119,7 +122,10 @@ class ColumnQR:
     def solve(self, T, k=None):
         """Least-squares solution R_k^{-1} Q_k^T T on the first ``k`` columns (T: (n,) or (n, p))."""
         k = self.k if k is None else k
-        return self.p.solve_triangular(self.R[:k, :k], self.Q[:, :k].T @ T, lower=False)
+        p = self.p
+        Qk = self._Qk = p.keep_prefix(self.Q, k, self._Qk if self._Qk is not None and
+                                      self._Qk.shape[1] <= k else None)
+        return p.solve_triangular(self.R[:k, :k], p.matmul(Qk.T, T), lower=False)
 
 
 @dataclass(frozen=True)
@@ -198,8 +204,8 @@ class _Bordered:
     def append(self, Xn, j, T):
         p, x = self.p, Xn[:, j]
         if self.cols:
-            M1 = Xn[:, self.cols].T @ x
-            M2 = self.inv @ M1
+            M1 = p.matmul(p.keep_columns(Xn, self.cols).T, x)
+            M2 = p.matmul(self.inv, M1)
             ps = x @ x - M1 @ M2
         else:
             M2, ps = p.zeros(0), x @ x
@@ -217,7 +223,7 @@ class _Bordered:
         return True, float(ps)
 
     def ols(self):
-        return self.inv @ self.XtT
+        return self.p.matmul(self.inv, self.XtT)
 
 
 def _setup(X, T, k_max, variant, normalize, p):
@@ -327,7 +333,7 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
             W_bar = bord.ols()
         active.append(j)
         inactive[j] = False
-        Y_bar = p.matmul(Xn[:, active], W_bar)
+        Y_bar = p.matmul(p.keep_columns(Xn, active), W_bar)
         beta = None
         if k + 1 < min(n, m):
             rest = np.flatnonzero(inactive)

@@ -325,6 +325,18 @@ class Precision(ABC):
             A -= mu
         return self.keep(A if overwrite else A - mu), mu
 
+    def keep_columns(self, A, cols) -> np.ndarray:
+        """``A[:, cols]`` for many products, as :meth:`keep` (mpN: the FLINT form of each column is
+        copied from ``A``'s when ``A`` was kept, nothing converted).  Others: ``A[:, cols]``."""
+        return self.asarray(A)[:, cols]
+
+    def keep_prefix(self, A, k: int, previous=None) -> np.ndarray:
+        """``A[:, :k]`` for many products, as :meth:`keep`, for a matrix whose columns are filled in
+        order (a growing factor).  ``previous``: an earlier ``keep_prefix(A, j)`` whose columns
+        have not changed since; mpN reuses its FLINT form and converts only columns j..k-1.
+        Others: the view ``A[:, :k]``."""
+        return self.asarray(A)[:, :k]
+
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """exp(-||x - z||^2 / sigma2) from exactly computed squared distances, by an engine of
         this precision (mpN with FLINT), or None: then :mod:`~lssvm_analysis.core.kernels`
@@ -685,6 +697,16 @@ class MPPrecision(_GenericPrecision):
             return super().center_columns(A, overwrite=overwrite)
         return _flint.center_columns(self.asarray(A), **self._fl())
 
+    def keep_columns(self, A, cols):
+        if not self._flint:
+            return super().keep_columns(A, cols)
+        return _flint.keep_columns(self.asarray(A), cols)
+
+    def keep_prefix(self, A, k, previous=None):
+        if not self._flint:
+            return super().keep_prefix(A, k, previous)
+        return _flint.keep_prefix(self.asarray(A), k, previous)
+
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """:func:`_flint.rbf` (exact squared distances, one rounding in the division, one in
         exp), or None with the mpmath engine."""
@@ -739,6 +761,17 @@ class MPPrecision(_GenericPrecision):
 
     def _sqrt1(self, x):
         return self.ctx.sqrt(x)
+
+    def eigh(self, A, *, check=True):
+        """FLINT's QR algorithm, orthonormalised and Rayleigh quotients (:func:`_flint.eigh`);
+        mpmath's ``eigsy`` with the mpmath engine or when FLINT returns a non-finite value."""
+        if self._flint:
+            Ap = self._prepare(A, "A", check=True, symmetric=True) if check else self.asarray(A)
+            if Ap.size:
+                out = _flint.eigh(Ap, **self._fl())
+                if out is not None:
+                    return out
+        return super().eigh(A, check=check)
 
     def eigvalsh(self, A):
         A = self._prepare(A, "A", check=True, symmetric=True)

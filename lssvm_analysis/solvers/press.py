@@ -79,10 +79,11 @@ def _press(D, l, cols, variant, first, p):
             e = e - q * (q @ l)
         else:
             if done:
-                Dk = D[:, done]
-                M2 = inv @ (Dk.T @ x)
-                v = Dk @ M2 - x
-                ps = x @ x - (Dk.T @ x) @ M2
+                Dk = p.keep_columns(D, done)   # mpN: products convert only the vectors
+                M1 = p.matmul(Dk.T, x)
+                M2 = p.matmul(inv, M1)
+                v = p.matmul(Dk, M2) - x
+                ps = x @ x - M1 @ M2
             else:
                 M2, v, ps = p.zeros(0), -x, x @ x
             if not (ps > 0) or not np.isfinite(float(ps)):
@@ -97,8 +98,8 @@ def _press(D, l, cols, variant, first, p):
             inv = new
             done.append(c)
             h = h + v * v / ps
-            Dk = D[:, done]
-            e = l - Dk @ (inv @ (Dk.T @ l))
+            Dk = p.keep_columns(D, done)
+            e = l - p.matmul(Dk, p.matmul(inv, p.matmul(Dk.T, l)))
         if i + 1 < first:
             continue
         one_minus = p.to_float64(p.scalar(1) - h)
