@@ -132,7 +132,7 @@ class Fit:
         p = get_precision(self.precision)
         with p.context():
             Kx = self.kernel(X, self.X_support_, precision=p)
-            f = Kx @ self.coef_ + self.bias_
+            f = p.matmul(Kx, self.coef_) + self.bias_   # mpN: one FLINT product, not object loops
         return f if native else p.to_float64(f)
 
     def predict(self, X):
