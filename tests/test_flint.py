@@ -390,3 +390,84 @@ def test_chen_zhou_fit_agrees(name, rng):
     size = sum(abs(float(v)) for v in fits[1].coef_) + abs(float(fits[1].bias_))
     bound = 60 * r * (r + 1) * kappa_J * kappa_B ** 1.5 * U * size
     assert _diff(f[0], f[1]) <= bound
+
+def _rbf_cluster(rng, n):
+    """An RBF kernel of n points on a line: numerically rank deficient in mp50 (about half of
+    its eigenvalues below u ||K||, a cluster FLINT's QR returns nearly parallel vectors for)."""
+    return la.rbf_kernel(rng.uniform(-2, 2, size=(n, 1)), sigma2=1.0, precision=FL)
+
+
+@pytest.mark.parametrize("case", ["logspaced", "rbf-cluster"])
+def test_eigh_agrees(rng, case):
+    n = 40
+    A = FL.asarray(logspaced_spd(rng, n, 1e12)) if case == "logspaced" else _rbf_cluster(rng, n)
+    norm2 = np.linalg.norm(to_f64(A), 2)
+    w, V = FL.eigh(A)
+    assert w.dtype == object and V.dtype == object and list(w) == sorted(w)
+    # Backward stability (the bounds of test_eigvalsh_agrees: c n^2 u ||A||_2 with c = 1 for the
+    # QR algorithm, the Householder orthonormalisation (Higham Thm 19.4: ||dQ||_F <= n gamma_cn)
+    # and the Rayleigh quotients); the residual and Gram matrix are themselves formed in mp50,
+    # one rounding per entry of a length-n product: + n u ||A||_2 and + n u.
+    R = FL.matmul(A, V) - V * w[None, :]
+    assert np.abs(to_f64(R)).max() <= (n * n + n) * U * norm2
+    G = FL.matmul(V.T, V) - FL.eye(n)
+    assert np.abs(to_f64(G)).max() <= (2 * n * n + n) * U
+    # the eigenvalues against mpmath's eigsy: each engine within n^2 u ||A||_2 (Weyl), together 2x
+    w_g, _ = MP.eigh(A)
+    assert _diff(w, w_g) <= 2 * n * n * U * norm2
+
+
+def test_spectral_solve_agrees(rng):
+    from lssvm_analysis.solvers.cccp_factor import factor_a
+    m, C = 40, 1e6
+    K = _rbf_cluster(rng, m)
+    b = FL.asarray(rng.standard_normal(m))
+    x_f, x_g = (factor_a(K, C, q, "eigen").solve(b) for q in (FL, MP))
+    lam = np.linalg.eigvalsh(to_f64(K))
+    kappa = (1 + C * lam[-1]) / (1 + C * max(lam[0], 0.0))
+    # U Lambda U^T = K + dK, ||dK||_2 <= m^2 u ||K||_2 (the eigensolver, c = 1 as above), the floor
+    # u lambda_max adds u ||K||_2, the two products m u ||A||_2 each (U orthonormal to m^2 u): the
+    # computed x solves (A + dA) x = b with ||dA||_2 <= (m + 1)^2 u ||A||_2, so
+    # ||x^ - x|| <= (m + 1)^2 u kappa_2(A) ||x|| to first order; two engines, twice that.
+    assert _diff(x_f, x_g) <= 2 * (m + 1) ** 2 * U * kappa * np.abs(to_f64(x_g)).max()
+
+
+def test_householder_q_is_orthonormal_whatever_the_rank(rng):
+    from lssvm_analysis.core import _flint
+    m, n = 45, 30
+    M64 = rng.standard_normal((m, n))
+    M64[:, 7] = 0.0                                   # a zero column: its reflection is skipped
+    M = FL.asarray(M64)
+    M[:, 5] = M[:, 2] * FL.scalar(3)                  # an exactly dependent column
+    Q = _flint.householder_q(_flint.to_arb_mat(M), FL.ctx.prec)
+    Qo = _flint.to_objects(Q, FL.ctx)
+    # Higham Thm 19.4 / Lemma 19.3: Q^ = Q + dQ, ||dQ||_F <= n gamma_cm (c = 1 here), so
+    # |Q^T Q - I| <= 2 m n u, + m u for the Gram matrix's own rounding.
+    assert np.abs(to_f64(FL.matmul(Qo.T, Qo) - FL.eye(n))).max() <= (2 * m * n + m) * U
+    # R = Q^T (M + dM) with ||dM_j|| <= m n u ||M_j||: the strict lower part of Q^T M is that
+    # rounding (+ m u max|M| for the product).
+    lower = np.tril(np.abs(to_f64(FL.matmul(Qo.T, M))), -1)
+    assert lower.max() <= (m * n + m) * U * np.linalg.norm(to_f64(M), axis=0).max()
+
+
+def test_kept_column_sets_give_the_products_of_a_conversion(rng):
+    A = FL.asarray(rng.standard_normal((30, 12)))
+    v = FL.asarray(rng.standard_normal(5))
+    cols = [7, 2, 9, 0, 4]
+    sub = FL.keep_columns(FL.keep(A), cols)            # copied from A's FLINT form
+    assert not sub.flags.writeable and np.array_equal(sub, A[:, cols])
+    assert _diff(FL.matmul(sub, v), FL.matmul(A[:, cols].copy(), v)) == 0
+    assert _diff(FL.matmul(sub.T, A[:, 0]), FL.matmul(A[:, cols].T.copy(), A[:, 0])) == 0
+    Q = FL.zeros((30, 12))
+    prev = None
+    for k in (3, 7, 12):                               # a factor filled column by column
+        Q[:, :k] = A[:, :k]
+        prev = FL.keep_prefix(Q, k, prev)
+        w = FL.asarray(rng.standard_normal(k))
+        assert np.array_equal(prev, A[:, :k]) and _diff(FL.matmul(prev, w), FL.matmul(A[:, :k].copy(), w)) == 0
+    for name in ("float32", "float64", "longdouble"):   # the others: plain slicing, bit for bit
+        q = la.get_precision(name)
+        Aq = q.asarray(to_f64(A))
+        assert np.array_equal(q.keep_columns(Aq, cols), Aq[:, cols])
+        pre = q.keep_prefix(Aq, 5)
+        assert np.shares_memory(pre, Aq) and np.array_equal(pre, Aq[:, :5])
