@@ -471,3 +471,42 @@ def test_kept_column_sets_give_the_products_of_a_conversion(rng):
         assert np.array_equal(q.keep_columns(Aq, cols), Aq[:, cols])
         pre = q.keep_prefix(Aq, 5)
         assert np.shares_memory(pre, Aq) and np.array_equal(pre, Aq[:, :5])
+
+
+def test_bordered_inverse_agrees_entrywise(rng):
+    n = 12
+    G64 = rng.standard_normal((n, n))
+    G64 = G64 @ G64.T + np.eye(n)
+    inv64 = np.linalg.inv(G64[:-1, :-1])
+    out = []
+    for q in (FL, MP):
+        inv, m2 = q.asarray(inv64), q.asarray(inv64 @ G64[:-1, -1])
+        ps = q.scalar(G64[-1, -1]) - q.asarray(G64[:-1, -1]) @ m2
+        out.append(q.bordered_inverse(inv, m2, ps))
+        assert q.bordered_inverse(inv, q.zeros(0), ps).shape == (1, 1)   # the first column: k = 0
+    # Each entry is one product, one quotient and one sum of the same mp50 inputs: within
+    # 3 u (|inv| + |m2 m2^T / ps|) of the exact value in each engine, twice that between them
+    # (the border entries, one quotient, are inside it).
+    m2 = to_f64(MP.asarray(inv64 @ G64[:-1, -1]))
+    ps = float(G64[-1, -1] - G64[:-1, -1] @ (inv64 @ G64[:-1, -1]))
+    scale = np.pad(np.abs(inv64), (0, 1)) + np.abs(np.outer(np.append(m2, 1.0), np.append(m2, 1.0)) / ps)
+    assert np.all(np.abs(to_f64(out[0] - out[1])) <= 2 * 3 * U * scale)
+    assert not out[0].flags.writeable   # kept: the next product with it converts nothing
+    # float64: the NumPy formula itself
+    inv, m2, ps64 = inv64, inv64 @ G64[:-1, -1], G64[-1, -1] - G64[:-1, -1] @ (inv64 @ G64[:-1, -1])
+    f64 = la.get_precision("float64").bordered_inverse(inv, m2, ps64)
+    assert np.array_equal(f64[:-1, :-1], inv + np.multiply.outer(m2, m2) / ps64)
+    assert np.array_equal(f64[-1], np.append(-m2 / ps64, 1 / ps64))
+
+
+def test_kept_leading_block_grows_by_its_border(rng):
+    R = FL.asarray(np.triu(rng.standard_normal((10, 10))) + 3 * np.eye(10))
+    b = FL.asarray(rng.standard_normal(6))
+    prev = FL.keep_leading(R, 3)
+    prev = FL.keep_leading(R, 6, prev)   # the 3 x 3 block reused, the border converted
+    assert np.array_equal(prev, R[:6, :6]) and not prev.flags.writeable
+    fresh = FL.solve_triangular(R[:6, :6].copy(), b, lower=False)
+    assert _diff(FL.solve_triangular(prev, b, lower=False), fresh) == 0
+    q = la.get_precision("float64")
+    R64 = to_f64(R)
+    assert np.shares_memory(q.keep_leading(R64, 4), R64)

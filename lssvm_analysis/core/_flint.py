@@ -79,8 +79,9 @@ from .exceptions import CholeskyBreakdownError, LUBreakdownError
 from .records import CholeskyBreakdown, LUBreakdown
 
 __all__ = ["AVAILABLE", "BLOCK", "to_arb_mat", "to_objects", "to_float64", "from_float64", "no_gc", "matmul", "cholesky", "solve_triangular",
-           "lu_factor", "lu_solve", "exp", "operator", "keep", "eigvalsh", "rbf_exponents", "twin", "register_twin",
-           "PivotedRBF", "center_columns", "keep_columns", "keep_prefix", "eigh", "householder_q"]
+           "lu_factor", "lu_solve", "exp", "operator", "keep", "eigvalsh", "rbf_exponents", "twin",
+           "register_twin", "PivotedRBF", "center_columns", "keep_columns", "keep_prefix", "eigh",
+           "householder_q", "keep_leading", "bordered_inverse"]
 
 #: Rows of a block of the blocked Cholesky (products of BLOCK-wide panels).
 BLOCK = 96
@@ -340,6 +341,53 @@ def keep_prefix(a: np.ndarray, k: int, previous=None) -> np.ndarray:
         with _Window(S, 0, j, sub.shape[0], k) as d:
             _LIB.arb_mat_set(d, _ptr(new))
     return register_twin(sub, S)
+
+
+def keep_leading(a: np.ndarray, k: int, previous=None) -> np.ndarray:
+    """``a[:k, :k]`` as :func:`keep` gives it, reusing the FLINT form of ``previous`` (an earlier
+    ``keep_leading(a, j)``, j <= k, whose entries have not changed since): only the border
+    ``a[:k, j:k]`` and ``a[j:k, :j]`` is converted (a triangular factor growing by a column)."""
+    Mp = None if previous is None else twin(previous)
+    j = 0 if Mp is None else Mp.nrows()
+    sub = np.array(a[:k, :k], dtype=object, copy=True)
+    if j > k or j == 0:
+        return register_twin(sub, to_arb_mat(sub))
+    S = arb_mat(k, k)
+    with _Window(S, 0, 0, j, j) as d:
+        _LIB.arb_mat_set(d, _ptr(Mp))
+    if k > j:
+        right, below = to_arb_mat(sub[:, j:]), to_arb_mat(sub[j:, :j])
+        with _Window(S, 0, j, k, k) as d:
+            _LIB.arb_mat_set(d, _ptr(right))
+        with _Window(S, j, 0, k, j) as d:
+            _LIB.arb_mat_set(d, _ptr(below))
+    return register_twin(sub, S)
+
+
+def bordered_inverse(inv: np.ndarray, m2: np.ndarray, ps, *, prec: int, ctx) -> np.ndarray:
+    """[[inv + m2 m2^T / ps, -m2 / ps], [-m2^T / ps, 1 / ps]] with the roundings of the NumPy formula
+    (each entry: one product, one quotient, one sum), computed on ``arb_mat``s and returned kept
+    (:func:`keep`): the next products with it convert nothing."""
+    k = len(m2)
+    Minv = _as_arb(inv) if k else arb_mat(0, 0)
+    with flint.ctx.workprec(prec), no_gc():
+        s = arb(ps)
+        V = to_arb_mat(m2)
+        B = (V / s).mid()
+        new = arb_mat(k + 1, k + 1)
+        if k:
+            O = arb_mat(k, k)
+            Vt = arb_mat(1, k)
+            _LIB.arb_mat_transpose(_ptr(Vt), _ptr(V))
+            _LIB.arb_mat_approx_mul(_ptr(O), _ptr(V), _ptr(Vt), prec)
+            top = (Minv + (O / s).mid()).mid()
+            nB, nBt = -B, arb_mat(1, k)
+            _LIB.arb_mat_transpose(_ptr(nBt), _ptr(nB))
+            for win, part in (((0, 0, k, k), top), ((0, k, k, k + 1), nB), ((k, 0, k + 1, k), nBt)):
+                with _Window(new, *win) as d:
+                    _LIB.arb_mat_set(d, _ptr(part))
+        new[k, k] = (arb(1) / s).mid()
+    return register_twin(to_objects(new, ctx), new)
 
 
 def _transposed(a, M):

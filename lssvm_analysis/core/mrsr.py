@@ -92,6 +92,7 @@ class ColumnQR:
         self.R = p.zeros((capacity, capacity))
         self.k = 0
         self._Qk = None  # Q[:, :k] kept for products (mpN: its FLINT form grows with the factor)
+        self._Rk = None  # R[:k, :k] kept for solves, likewise
         self._tol = n * p.unit_roundoff
         self.last_norm = float("nan")  # |r_kk| of the last refused column
 
@@ -125,7 +126,13 @@ class ColumnQR:
         p = self.p
         Qk = self._Qk = p.keep_prefix(self.Q, k, self._Qk if self._Qk is not None and
                                       self._Qk.shape[1] <= k else None)
-        return p.solve_triangular(self.R[:k, :k], p.matmul(Qk.T, T), lower=False)
+        return p.solve_triangular(self.leading_r(k), p.matmul(Qk.T, T), lower=False)
+
+    def leading_r(self, k):
+        """R[:k, :k] for solves (mpN: its FLINT form kept, grown by the new border only)."""
+        prev = self._Rk if self._Rk is not None and self._Rk.shape[0] <= k else None
+        self._Rk = self.p.keep_leading(self.R, k, prev)
+        return self._Rk
 
 
 @dataclass(frozen=True)
@@ -211,13 +218,7 @@ class _Bordered:
             M2, ps = p.zeros(0), x @ x
         if not (ps > 0) or not np.isfinite(float(ps)):
             return False, float(ps)
-        k = len(self.cols)
-        inv = p.zeros((k + 1, k + 1))
-        inv[:k, :k] = self.inv + np.multiply.outer(M2, M2) / ps
-        inv[:k, k] = -M2 / ps
-        inv[k, :k] = -M2 / ps
-        inv[k, k] = p.scalar(1) / ps
-        self.inv = inv
+        self.inv = p.bordered_inverse(self.inv, M2, ps)
         self.XtT = np.vstack([self.XtT, (x @ T)[None, :]])
         self.cols.append(j)
         return True, float(ps)
@@ -322,7 +323,7 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
                 break
             pivots.append(float(qr.R[k, k]) ** 2)
             QtT = np.vstack([QtT, (qr.Q[:, k] @ Tp)[None, :]])
-            W_bar = p.solve_triangular(qr.R[:k + 1, :k + 1], QtT, lower=False)
+            W_bar = p.solve_triangular(qr.leading_r(k + 1), QtT, lower=False)
         else:
             ok, ps = bord.append(Xn, j, Tp)
             if not ok:

@@ -337,6 +337,30 @@ class Precision(ABC):
         Others: the view ``A[:, :k]``."""
         return self.asarray(A)[:, :k]
 
+    def bordered_inverse(self, inv, m2, ps) -> np.ndarray:
+        """The inverse of a Gram matrix bordered by one column (Orr 1996), as the reference codes
+        of MRSR and PRESS update it: with inv = G^{-1}, m2 = G^{-1} g and the Schur scalar
+        ps = c - g^T m2 of [[G, g], [g^T, c]],
+
+            [[inv + m2 m2^T / ps, -m2 / ps], [-m2^T / ps, 1 / ps]],
+
+        each entry one product, one quotient and one sum in this precision (mpN: on FLINT
+        matrices, the result kept for products as :meth:`keep`).  k = len(m2) may be 0."""
+        k = len(m2)
+        new = self.zeros((k + 1, k + 1))
+        if k:
+            new[:k, :k] = inv + np.multiply.outer(m2, m2) / ps
+        new[:k, k] = -m2 / ps
+        new[k, :k] = -m2 / ps
+        new[k, k] = self.scalar(1) / ps
+        return new
+
+    def keep_leading(self, A, k: int, previous=None) -> np.ndarray:
+        """``A[:k, :k]`` for many solves or products, as :meth:`keep`, for a matrix that grows by a
+        border (a triangular factor); ``previous`` as in :meth:`keep_prefix` (mpN converts only
+        the border).  Others: the view ``A[:k, :k]``."""
+        return self.asarray(A)[:k, :k]
+
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """exp(-||x - z||^2 / sigma2) from exactly computed squared distances, by an engine of
         this precision (mpN with FLINT), or None: then :mod:`~lssvm_analysis.core.kernels`
@@ -706,6 +730,16 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return super().keep_prefix(A, k, previous)
         return _flint.keep_prefix(self.asarray(A), k, previous)
+
+    def bordered_inverse(self, inv, m2, ps):
+        if not self._flint:
+            return super().bordered_inverse(inv, m2, ps)
+        return _flint.bordered_inverse(inv, self.asarray(m2), ps, **self._fl())
+
+    def keep_leading(self, A, k, previous=None):
+        if not self._flint:
+            return super().keep_leading(A, k, previous)
+        return _flint.keep_leading(self.asarray(A), k, previous)
 
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """:func:`_flint.rbf` (exact squared distances, one rounding in the division, one in

@@ -89,13 +89,7 @@ def _press(D, l, cols, variant, first, p):
             if not (ps > 0) or not np.isfinite(float(ps)):
                 stop = i
                 break
-            k = len(done)
-            new = p.zeros((k + 1, k + 1))
-            new[:k, :k] = inv + np.multiply.outer(M2, M2) / ps if k else new[:k, :k]
-            new[:k, k] = -M2 / ps
-            new[k, :k] = -M2 / ps
-            new[k, k] = p.scalar(1) / ps
-            inv = new
+            inv = p.bordered_inverse(inv, M2, ps)
             done.append(c)
             h = h + v * v / ps
             Dk = p.keep_columns(D, done)
