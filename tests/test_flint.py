@@ -510,3 +510,20 @@ def test_kept_leading_block_grows_by_its_border(rng):
     q = la.get_precision("float64")
     R64 = to_f64(R)
     assert np.shares_memory(q.keep_leading(R64, 4), R64)
+
+
+@pytest.mark.parametrize("precision", ["float64", "mp50"])
+def test_decision_values_of_the_same_points_are_computed_once(rng, precision, monkeypatch):
+    X, y = rng.standard_normal((20, 2)), rng.standard_normal(20)
+    fit = la.fit("lssvm-schur", X, y, precision=precision, C=10.0, sigma2=1.0)
+    Xt = rng.standard_normal((7, 2))
+    first = fit.decision_function(Xt, native=True)
+    calls = []
+    kernel = fit.kernel
+    monkeypatch.setattr(type(kernel), "__call__", lambda self, *a, **k: calls.append(a) or 1 / 0)
+    again = fit.decision_function(Xt.copy(), native=True)   # equal points: remembered
+    assert calls == [] and np.array_equal(again, first) and again is not first
+    again[0] = again[1]                                      # the caller's copy, not the memo
+    assert np.array_equal(fit.predict(Xt), FL.to_float64(first) if precision == "mp50" else first)
+    with pytest.raises(ZeroDivisionError):                   # other points: computed
+        fit.decision_function(Xt[:3])
