@@ -458,6 +458,9 @@ def test_kept_column_sets_give_the_products_of_a_conversion(rng):
     assert not sub.flags.writeable and np.array_equal(sub, A[:, cols])
     assert _diff(FL.matmul(sub, v), FL.matmul(A[:, cols].copy(), v)) == 0
     assert _diff(FL.matmul(sub.T, A[:, 0]), FL.matmul(A[:, cols].T.copy(), A[:, 0])) == 0
+    kept = FL.keep(A)
+    grown = FL.keep_columns(kept, cols, FL.keep_columns(kept, cols[:3]))   # a set grown by appending
+    assert np.array_equal(grown, A[:, cols]) and _diff(FL.matmul(grown, v), FL.matmul(sub, v)) == 0
     Q = FL.zeros((30, 12))
     prev = None
     for k in (3, 7, 12):                               # a factor filled column by column

@@ -312,15 +312,23 @@ def _copy_columns(dst: arb_mat, j0: int, src, cols) -> None:
             _LIB.arb_mat_set(d, s)
 
 
-def keep_columns(a: np.ndarray, cols) -> np.ndarray:
+def keep_columns(a: np.ndarray, cols, previous=None) -> np.ndarray:
     """``a[:, cols]`` as :func:`keep` gives it; the FLINT form is copied column by column from
-    ``a``'s twin when ``a`` has one (exact copies: no entry converted), else converted."""
+    ``a``'s twin when ``a`` has one (exact copies: no entry converted), else converted.
+    ``previous``: an earlier ``keep_columns(a, cols[:j])`` (a column set grown by appending),
+    whose FLINT form gives the first j columns in one copy."""
     sub = np.array(a[:, cols], dtype=object, copy=True)
     M = twin(a)
     if M is None:
         return register_twin(sub, to_arb_mat(sub))
+    idx = np.arange(M.ncols())[cols]
     S = arb_mat(M.nrows(), sub.shape[1])
-    _copy_columns(S, 0, M, np.arange(M.ncols())[cols])
+    Mp = None if previous is None else twin(previous)
+    j = 0 if Mp is None or Mp.ncols() > len(idx) else Mp.ncols()
+    if j:
+        with _Window(S, 0, 0, M.nrows(), j) as d:
+            _LIB.arb_mat_set(d, _ptr(Mp))
+    _copy_columns(S, j, M, idx[j:])
     return register_twin(sub, S)
 
 

@@ -206,12 +206,12 @@ class _Bordered:
 
     def __init__(self, p, capacity, n_resp):
         self.p, self.inv, self.XtT = p, p.zeros((0, 0)), p.zeros((0, n_resp))
-        self.cols = []
+        self.cols, self.X_A = [], None
 
     def append(self, Xn, j, T):
         p, x = self.p, Xn[:, j]
         if self.cols:
-            M1 = p.matmul(p.keep_columns(Xn, self.cols).T, x)
+            M1 = p.matmul(self.X_A.T, x)
             M2 = p.matmul(self.inv, M1)
             ps = x @ x - M1 @ M2
         else:
@@ -221,6 +221,7 @@ class _Bordered:
         self.inv = p.bordered_inverse(self.inv, M2, ps)
         self.XtT = np.vstack([self.XtT, (x @ T)[None, :]])
         self.cols.append(j)
+        self.X_A = p.keep_columns(Xn, self.cols, self.X_A)   # the active columns, kept
         return True, float(ps)
 
     def ols(self):
@@ -308,7 +309,7 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
     bord = _Bordered(p, k_max, n_resp) if variant == "bordered-inverse" else None
     QtT = p.zeros((0, n_resp))
     Y, W = p.zeros((n, n_resp)), p.zeros((m, n_resp))
-    active, inactive = [], np.ones(m, dtype=bool)
+    active, inactive, X_A = [], np.ones(m, dtype=bool), None
     coefs, steps, cors, pivots = [W.copy()], [], [], []
     status, stop = "ok", None
     for k in range(k_max):
@@ -334,7 +335,8 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
             W_bar = bord.ols()
         active.append(j)
         inactive[j] = False
-        Y_bar = p.matmul(p.keep_columns(Xn, active), W_bar)
+        X_A = p.keep_columns(Xn, active, X_A)
+        Y_bar = p.matmul(X_A, W_bar)
         beta = None
         if k + 1 < min(n, m):
             rest = np.flatnonzero(inactive)

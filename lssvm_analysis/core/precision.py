@@ -325,9 +325,11 @@ class Precision(ABC):
             A -= mu
         return self.keep(A if overwrite else A - mu), mu
 
-    def keep_columns(self, A, cols) -> np.ndarray:
+    def keep_columns(self, A, cols, previous=None) -> np.ndarray:
         """``A[:, cols]`` for many products, as :meth:`keep` (mpN: the FLINT form of each column is
-        copied from ``A``'s when ``A`` was kept, nothing converted).  Others: ``A[:, cols]``."""
+        copied from ``A``'s when ``A`` was kept, nothing converted; ``previous``, an earlier
+        ``keep_columns(A, cols[:j])`` of a column set grown by appending, gives the first j
+        columns in one copy).  Others: ``A[:, cols]``."""
         return self.asarray(A)[:, cols]
 
     def keep_prefix(self, A, k: int, previous=None) -> np.ndarray:
@@ -721,10 +723,10 @@ class MPPrecision(_GenericPrecision):
             return super().center_columns(A, overwrite=overwrite)
         return _flint.center_columns(self.asarray(A), **self._fl())
 
-    def keep_columns(self, A, cols):
+    def keep_columns(self, A, cols, previous=None):
         if not self._flint:
-            return super().keep_columns(A, cols)
-        return _flint.keep_columns(self.asarray(A), cols)
+            return super().keep_columns(A, cols, previous)
+        return _flint.keep_columns(self.asarray(A), cols, previous)
 
     def keep_prefix(self, A, k, previous=None):
         if not self._flint:

@@ -67,7 +67,7 @@ def _press(D, l, cols, variant, first, p):
     tol = 10 * 2 * p.unit_roundoff
     press, guarded, stop = [], [], None
     qr = ColumnQR(N, len(cols), p) if variant == "qr" else None
-    inv, done = None, []
+    inv, done, Dk = None, [], None
     for i, c in enumerate(cols):
         x = D[:, c]
         if qr is not None:
@@ -79,7 +79,6 @@ def _press(D, l, cols, variant, first, p):
             e = e - q * (q @ l)
         else:
             if done:
-                Dk = p.keep_columns(D, done)   # mpN: products convert only the vectors
                 M1 = p.matmul(Dk.T, x)
                 M2 = p.matmul(inv, M1)
                 v = p.matmul(Dk, M2) - x
@@ -92,7 +91,7 @@ def _press(D, l, cols, variant, first, p):
             inv = p.bordered_inverse(inv, M2, ps)
             done.append(c)
             h = h + v * v / ps
-            Dk = p.keep_columns(D, done)
+            Dk = p.keep_columns(D, done, Dk)   # mpN: products convert only the vectors
             e = l - p.matmul(Dk, p.matmul(inv, p.matmul(Dk.T, l)))
         if i + 1 < first:
             continue
