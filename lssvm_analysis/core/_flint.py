@@ -26,7 +26,15 @@ not wrap, the same ``libflint`` called through :mod:`ctypes`):
   inside) and ``arb_mat_approx_solve_lu_precomp``;
 * repeated products with one matrix (CG): :func:`operator`;
 * symmetric eigenvalues: ``acb_mat_approx_eig_qr`` (:func:`eigvalsh`; 10x mpmath's
-  ``eigsy`` at n = 100, 30 digits);
+  ``eigsy`` at n = 100, 30 digits); eigenvectors (:func:`eigh`): the same QR algorithm's
+  vectors, orthonormalised by Householder (:func:`householder_q`, reflections applied by
+  ``arb_mat_approx_mul`` on windows), eigenvalues as Rayleigh quotients (0.27 against
+  eigsy's 2.6 CPU-s at n = 60, 50 digits);
+* the bordered inverse update of MRSR and PRESS (:func:`bordered_inverse`);
+* column sets and growing factors kept in FLINT form (:func:`keep_columns`,
+  :func:`keep_prefix`, :func:`keep_leading`): a product with D[:, cols], with the Q of a
+  column-append QR or a solve with its R converts only the other operand and the
+  appended column;
 * exp of the RBF kernel: python-flint's ``arb.exp`` per entry (FLINT has no
   elementwise exp of a matrix) on exponents formed from *exact* squared
   distances (an integer matrix product, :func:`rbf_exponents`).
@@ -36,7 +44,9 @@ numbers themselves and the elementwise arithmetic solvers write in NumPy
 (object arrays), ``sqrt`` and ``exp`` of other callers (``Precision.exp``),
 symmetric eigenvalues when FLINT's QR returns a non-finite value (``eigsy``), Householder QR
 (:func:`~lssvm_analysis.core.qr.householder_qr`, small reduced systems
-only) and the O(n) vector recurrences of CG and of Abe's thresholded selection.  The greedy
+only) and the O(n) vector recurrences of CG, MRSR and Abe's thresholded selection (at the
+maps' n = 60 ~1 us per operation, about what a conversion costs, so FLINT gains nothing there
+unless the vectors stay in FLINT).  The greedy
 pivoted Cholesky of an RBF kernel keeps its factor and residual diagonal in FLINT between
 steps (:class:`PivotedRBF`; the generic loop converted G[:, :r] at every step: an mp50
 sr-lssvm fit at m = 2000, r = 100 took 78 CPU-s, now about 3), and column centring is one
