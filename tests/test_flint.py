@@ -530,3 +530,20 @@ def test_decision_values_of_the_same_points_are_computed_once(rng, precision, mo
     assert np.array_equal(fit.predict(Xt), FL.to_float64(first) if precision == "mp50" else first)
     with pytest.raises(ZeroDivisionError):                   # other points: computed
         fit.decision_function(Xt[:3])
+
+
+def test_householder_qr_agrees(rng):
+    from lssvm_analysis.core.qr import householder_qr
+    m, n = 70, 25
+    A64 = logspaced_nonsymmetric(rng, m, 1e6)[:, :n]
+    b64 = rng.standard_normal(m)
+    (R_f, y_f), (R_g, y_g) = (householder_qr(q.asarray(A64), q, q.asarray(b64)) for q in (FL, MP))
+    assert R_f.dtype == object and all(v == 0 for v in R_f[np.tril_indices(n, -1)])
+    # Both engines run the same reflections (the same sign choice), each backward stable:
+    # R^ = Q^T (A + dA), ||dA_j|| <= m n u ||A_j|| (Higham Thm 19.4, c = 1), so R and y = (Q^T b)[:n]
+    # move by <= m n u kappa_2(A) ||A||_2 (resp. ||b||) to first order (Sun's perturbation bound for
+    # R, constant 1 up to sqrt 2); two engines, twice that.
+    kappa, norm = np.linalg.cond(A64), np.linalg.norm(A64, 2)
+    assert _diff(R_f, R_g) <= 2 * m * n * U * kappa * norm
+    assert _diff(y_f, y_g) <= 2 * m * n * U * kappa * np.linalg.norm(b64)
+    assert householder_qr(FL.asarray(A64), FL)[1] is None

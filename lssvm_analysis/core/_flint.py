@@ -91,7 +91,7 @@ from .records import CholeskyBreakdown, LUBreakdown
 __all__ = ["AVAILABLE", "BLOCK", "to_arb_mat", "to_objects", "to_float64", "from_float64", "no_gc", "matmul", "cholesky", "solve_triangular",
            "lu_factor", "lu_solve", "exp", "operator", "keep", "eigvalsh", "rbf_exponents", "twin",
            "register_twin", "PivotedRBF", "center_columns", "keep_columns", "keep_prefix", "eigh",
-           "householder_q", "keep_leading", "bordered_inverse"]
+           "householder_q", "keep_leading", "bordered_inverse", "householder_qr"]
 
 #: Rows of a block of the blocked Cholesky (products of BLOCK-wide panels).
 BLOCK = 96
@@ -661,6 +661,20 @@ def householder_q(M: arb_mat, prec: int) -> arb_mat:
     A = arb_mat(m, n)
     _LIB.arb_mat_set(_ptr(A), _ptr(M))
     _LIB.arb_mat_get_mid(_ptr(A), _ptr(A))
+    refl = _householder_inplace(A, prec)
+    Q = arb_mat(m, n)
+    for i in range(n):
+        Q[i, i] = arb(1)
+    for k in reversed(range(n)):
+        if refl[k] is not None:
+            _reflect(_ptr(Q), k, m, k, n, *refl[k], prec)
+    return Q
+
+
+def _householder_inplace(A: arb_mat, prec: int, B: arb_mat | None = None) -> list:
+    """Reduce A (m x n, midpoints) to R in place by Householder reflections, applying each to B
+    too; returns the reflections [(V, beta V) or None for a zero column] (GVL Alg. 5.2.1)."""
+    m, n = A.nrows(), A.ncols()
     refl = []
     with flint.ctx.workprec(prec):
         two = arb(2)
@@ -677,14 +691,32 @@ def householder_q(M: arb_mat, prec: int) -> arb_mat:
             V = arb_mat(m - k, 1, col)
             Vb = arb_mat(m - k, 1, [(beta * x).mid() for x in col])
             _reflect(_ptr(A), k, m, k, n, V, Vb, prec)
+            if B is not None:
+                _reflect(_ptr(B), k, m, 0, B.ncols(), V, Vb, prec)
             refl.append((V, Vb))
-    Q = arb_mat(m, n)
-    for i in range(n):
-        Q[i, i] = arb(1)
-    for k in reversed(range(n)):
-        if refl[k] is not None:
-            _reflect(_ptr(Q), k, m, k, n, *refl[k], prec)
-    return Q
+    return refl
+
+
+def householder_qr(A: np.ndarray, b, *, prec: int, ctx, zero):
+    """(R, y): R of A = Q R (n x n, strict lower part exactly ``zero``) and y = (Q^T b)[:n] (None
+    without b), by :func:`core.qr.householder_qr`'s reflections on FLINT matrices (midpoints at
+    ``prec`` bits; each rank-1 update two ``arb_mat_approx_mul`` and a subtraction)."""
+    m, n = A.shape
+    M = to_arb_mat(A)
+    B = None if b is None else to_arb_mat(b)
+    _householder_inplace(M, prec, B)
+    R = arb_mat(n, n)
+    with _Window(M, 0, 0, n, n) as top:
+        _LIB.arb_mat_set(_ptr(R), top)
+    out = to_objects(R, ctx)
+    out[np.tril_indices(n, -1)] = zero
+    y = None
+    if B is not None:
+        Y = arb_mat(n, 1)
+        with _Window(B, 0, 0, n, 1) as top:
+            _LIB.arb_mat_set(_ptr(Y), top)
+        y = to_objects(Y, ctx, shape=(n,))
+    return out, y
 
 
 def eigh(A: np.ndarray, *, prec: int, ctx):

@@ -357,6 +357,11 @@ class Precision(ABC):
         new[k, k] = self.scalar(1) / ps
         return new
 
+    def householder_engine(self, A, b=None):
+        """(R, (Q^T b)[:n]) of :func:`~lssvm_analysis.core.qr.householder_qr` computed by an
+        engine of this precision (mpN with FLINT), or None: the generic NumPy code runs."""
+        return None
+
     def keep_leading(self, A, k: int, previous=None) -> np.ndarray:
         """``A[:k, :k]`` for many solves or products, as :meth:`keep`, for a matrix that grows by a
         border (a triangular factor); ``previous`` as in :meth:`keep_prefix` (mpN converts only
@@ -737,6 +742,14 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return super().bordered_inverse(inv, m2, ps)
         return _flint.bordered_inverse(inv, self.asarray(m2), ps, **self._fl())
+
+    def householder_engine(self, A, b=None):
+        """The same reflections on FLINT matrices (:func:`_flint.householder_qr`), or None with
+        the mpmath engine."""
+        if not self._flint:
+            return None
+        return _flint.householder_qr(self.asarray(A), None if b is None else self.asarray(b),
+                                     zero=self.scalar(0), **self._fl())
 
     def keep_leading(self, A, k, previous=None):
         if not self._flint:
