@@ -391,6 +391,7 @@ def test_chen_zhou_fit_agrees(name, rng):
     bound = 60 * r * (r + 1) * kappa_J * kappa_B ** 1.5 * U * size
     assert _diff(f[0], f[1]) <= bound
 
+
 def _rbf_cluster(rng, n):
     """An RBF kernel of n points on a line: numerically rank deficient in mp50 (about half of
     its eigenvalues below u ||K||, a cluster FLINT's QR returns nearly parallel vectors for)."""
