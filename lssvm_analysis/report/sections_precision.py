@@ -119,7 +119,11 @@ def plan(profile: str, run) -> dict:
     """
     P = SETTINGS[profile]
     names = list(P.solvers or solvers())
-    # MAP_COST_NOTE
+    # the maps stay in the hardware precisions unless the profile says map_all_precisions: measured
+    # one process at load ~4-8, their mp50 column (615 tasks at M = 60) costs 152 CPU-s (298 before
+    # issue 24's work on it; op-lssvm 60, lssvm-cg 13, els-primal 13, w-lssvm 11, r-lssvm-w/y 17,
+    # ip-lssvm 8, the 11 other solvers 30) and the longdouble column ~95 (a 1-in-5 sample: 19 CPU-s,
+    # 16 of them mpmath's eigsy for r-lssvm's solve="eigen"): the default report has ~50 to spare
     maps = variant_specs("maps", f"{profile}-maps", names,
                          {"C": P.map_C, "sigma2": P.map_sigma2, "eta": [0.1]},
                          precisions=precisions() if P.map_all_precisions else precisions(hardware=True),
