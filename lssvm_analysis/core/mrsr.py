@@ -309,7 +309,7 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
     bord = _Bordered(p, k_max, n_resp) if variant == "bordered-inverse" else None
     QtT = p.zeros((0, n_resp))
     Y, W = p.zeros((n, n_resp)), p.zeros((m, n_resp))
-    active, inactive, X_A = [], np.ones(m, dtype=bool), None
+    active, inactive = [], np.ones(m, dtype=bool)
     coefs, steps, cors, pivots = [W.copy()], [], [], []
     status, stop = "ok", None
     for k in range(k_max):
@@ -335,8 +335,9 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
             W_bar = bord.ols()
         active.append(j)
         inactive[j] = False
-        X_A = p.keep_columns(Xn, active, X_A)
-        Y_bar = p.matmul(X_A, W_bar)
+        # a temporary, as Xn[:, active] was: held across steps it raised longdouble's traced peak
+        # above op-lssvm's declaration (n x k words more, test_peak_memory)
+        Y_bar = p.matmul(p.keep_columns(Xn, active), W_bar)
         beta = None
         if k + 1 < min(n, m):
             rest = np.flatnonzero(inactive)
