@@ -206,12 +206,12 @@ class _Bordered:
 
     def __init__(self, p, capacity, n_resp):
         self.p, self.inv, self.XtT = p, p.zeros((0, 0)), p.zeros((0, n_resp))
-        self.cols, self.X_A = [], None
+        self.cols = []
 
     def append(self, Xn, j, T):
         p, x = self.p, Xn[:, j]
         if self.cols:
-            M1 = p.matmul(self.X_A.T, x)
+            M1 = p.matmul(p.keep_columns(Xn, self.cols).T, x)   # a temporary, as Xn[:, cols] was
             M2 = p.matmul(self.inv, M1)
             ps = x @ x - M1 @ M2
         else:
@@ -221,7 +221,6 @@ class _Bordered:
         self.inv = p.bordered_inverse(self.inv, M2, ps)
         self.XtT = np.vstack([self.XtT, (x @ T)[None, :]])
         self.cols.append(j)
-        self.X_A = p.keep_columns(Xn, self.cols, self.X_A)   # the active columns, kept
         return True, float(ps)
 
     def ols(self):
