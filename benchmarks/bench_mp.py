@@ -15,6 +15,10 @@ r = 100)                                                     column: 6 such fits
                                                              engine on one primitive, same
                                                              process (the ratio is robust to
                                                              the shared machine's load)
+``MPMapFit.track_cpu_seconds`` (op-lssvm,           --       one fit of the precision maps'
+r-lssvm-w solve=eigen; mp50, M = 60)                         size (their mp50 column, issue 24)
+``MPMapFit.track_speedup_over_mpmath``              --       the same fit, FLINT engine over
+                                                             the mpmath engine
 =================================================== ======== =========================
 
 ``track_cpu_seconds`` gives the process (CPU) time of one call: on the
@@ -30,7 +34,7 @@ import numpy as np
 from . import common
 from .common import la
 
-__all__ = ["MPFit", "MPKernel", "MPPrimitives", "MPSRLSSVM"]
+__all__ = ["MPFit", "MPKernel", "MPPrimitives", "MPSRLSSVM", "MPMapFit"]
 
 
 def _cpu_seconds(func, repeats=1):
@@ -173,3 +177,47 @@ class MPSRLSSVM(common.OneShot):
         return common.round_sig(_cpu_seconds(lambda: self._fit(precision)), 3)
 
     track_cpu_seconds.unit = "s"
+
+class MPMapFit(common.OneShot):
+    """One mp50 fit at the precision maps' size (M = 60): the two costliest of their mp50 column.
+
+    op-lssvm (MRSR, PRESS and the final QR on a growing column set: products with kept FLINT
+    forms, ``Precision.keep_columns`` / ``keep_prefix``) and r-lssvm-w with ``solve="eigen"``
+    (the symmetric eigensolver, ``MPPrecision.eigh``).  Before issue 24's maps work: 1.5 and
+    2.9 CPU-s per map task (op-lssvm's other variants up to 3.0).
+    """
+
+    params = [["op-lssvm", "r-lssvm-w:eigen"], [60]]
+    param_names = ["solver", "M"]
+    timeout = 600
+    repeat = (1, 2, 120.0)
+
+    def setup(self, solver, M):
+        name, _, solve = solver.partition(":")
+        common.require_solver(name)
+        fl = _require_flint("mp50")
+        precision = common.optional_module("lssvm_analysis.core.precision")
+        self.engines = {"flint": fl, "mpmath": precision.MPPrecision(50, engine="mpmath")}
+        self.name = name
+        self.X, self.y, self.kw = common.solver_problem(name, common.size(M))
+        if solve:
+            self.kw["solve"] = solve
+
+    def _fit(self, engine):
+        return la.fit(self.name, self.X, self.y, precision=self.engines[engine], **self.kw)
+
+    def time_fit(self, solver, M):
+        self._fit("flint")
+
+    def track_cpu_seconds(self, solver, M):
+        """Process time of one fit (s)."""
+        return common.round_sig(_cpu_seconds(lambda: self._fit("flint"), repeats=2), 3)
+
+    track_cpu_seconds.unit = "s"
+
+    def track_speedup_over_mpmath(self, solver, M):
+        """CPU time of the fit with the mpmath engine over the FLINT engine's (same process)."""
+        t_mp = _cpu_seconds(lambda: self._fit("mpmath"))
+        return common.round_sig(t_mp / _cpu_seconds(lambda: self._fit("flint"), repeats=2), 2)
+
+    track_speedup_over_mpmath.unit = "ratio"

@@ -410,3 +410,161 @@ def test_chen_zhou_fit_agrees(name, rng):
     size = sum(abs(float(v)) for v in fits[1].coef_) + abs(float(fits[1].bias_))
     bound = 60 * r * (r + 1) * kappa_J * kappa_B ** 1.5 * U * size
     assert _diff(f[0], f[1]) <= bound
+
+
+def _rbf_cluster(rng, n):
+    """An RBF kernel of n points on a line: numerically rank deficient in mp50 (about half of
+    its eigenvalues below u ||K||, a cluster FLINT's QR returns nearly parallel vectors for)."""
+    return la.rbf_kernel(rng.uniform(-2, 2, size=(n, 1)), sigma2=1.0, precision=FL)
+
+
+@pytest.mark.parametrize("case", ["logspaced", "rbf-cluster"])
+def test_eigh_agrees(rng, case):
+    n = 40
+    A = FL.asarray(logspaced_spd(rng, n, 1e12)) if case == "logspaced" else _rbf_cluster(rng, n)
+    norm2 = np.linalg.norm(to_f64(A), 2)
+    w, V = FL.eigh(A)
+    assert w.dtype == object and V.dtype == object and list(w) == sorted(w)
+    # Backward stability (the bounds of test_eigvalsh_agrees: c n^2 u ||A||_2 with c = 1 for the
+    # QR algorithm, the Householder orthonormalisation (Higham Thm 19.4: ||dQ||_F <= n gamma_cn)
+    # and the Rayleigh quotients); the residual and Gram matrix are themselves formed in mp50,
+    # one rounding per entry of a length-n product: + n u ||A||_2 and + n u.
+    R = FL.matmul(A, V) - V * w[None, :]
+    assert np.abs(to_f64(R)).max() <= (n * n + n) * U * norm2
+    G = FL.matmul(V.T, V) - FL.eye(n)
+    assert np.abs(to_f64(G)).max() <= (2 * n * n + n) * U
+    # the eigenvalues against mpmath's eigsy: each engine within n^2 u ||A||_2 (Weyl), together 2x
+    w_g, _ = MP.eigh(A)
+    assert _diff(w, w_g) <= 2 * n * n * U * norm2
+
+
+def test_spectral_solve_agrees(rng):
+    from lssvm_analysis.solvers.cccp_factor import factor_a
+    m, C = 40, 1e6
+    K = _rbf_cluster(rng, m)
+    b = FL.asarray(rng.standard_normal(m))
+    x_f, x_g = (factor_a(K, C, q, "eigen").solve(b) for q in (FL, MP))
+    lam = np.linalg.eigvalsh(to_f64(K))
+    kappa = (1 + C * lam[-1]) / (1 + C * max(lam[0], 0.0))
+    # U Lambda U^T = K + dK, ||dK||_2 <= m^2 u ||K||_2 (the eigensolver, c = 1 as above), the floor
+    # u lambda_max adds u ||K||_2, the two products m u ||A||_2 each (U orthonormal to m^2 u): the
+    # computed x solves (A + dA) x = b with ||dA||_2 <= (m + 1)^2 u ||A||_2, so
+    # ||x^ - x|| <= (m + 1)^2 u kappa_2(A) ||x|| to first order; two engines, twice that.
+    assert _diff(x_f, x_g) <= 2 * (m + 1) ** 2 * U * kappa * np.abs(to_f64(x_g)).max()
+
+
+def test_householder_q_is_orthonormal_whatever_the_rank(rng):
+    from lssvm_analysis.core import _flint
+    m, n = 45, 30
+    M64 = rng.standard_normal((m, n))
+    M64[:, 7] = 0.0                                   # a zero column: its reflection is skipped
+    M = FL.asarray(M64)
+    M[:, 5] = M[:, 2] * FL.scalar(3)                  # an exactly dependent column
+    Q = _flint.householder_q(_flint.to_arb_mat(M), FL.ctx.prec)
+    Qo = _flint.to_objects(Q, FL.ctx)
+    # Higham Thm 19.4 / Lemma 19.3: Q^ = Q + dQ, ||dQ||_F <= n gamma_cm (c = 1 here), so
+    # |Q^T Q - I| <= 2 m n u, + m u for the Gram matrix's own rounding.
+    assert np.abs(to_f64(FL.matmul(Qo.T, Qo) - FL.eye(n))).max() <= (2 * m * n + m) * U
+    # R = Q^T (M + dM) with ||dM_j|| <= m n u ||M_j||: the strict lower part of Q^T M is that
+    # rounding (+ m u max|M| for the product).
+    lower = np.tril(np.abs(to_f64(FL.matmul(Qo.T, M))), -1)
+    assert lower.max() <= (m * n + m) * U * np.linalg.norm(to_f64(M), axis=0).max()
+
+
+def test_kept_column_sets_give_the_products_of_a_conversion(rng):
+    A = FL.asarray(rng.standard_normal((30, 12)))
+    v = FL.asarray(rng.standard_normal(5))
+    cols = [7, 2, 9, 0, 4]
+    sub = FL.keep_columns(FL.keep(A), cols)            # copied from A's FLINT form
+    assert not sub.flags.writeable and np.array_equal(sub, A[:, cols])
+    assert _diff(FL.matmul(sub, v), FL.matmul(A[:, cols].copy(), v)) == 0
+    assert _diff(FL.matmul(sub.T, A[:, 0]), FL.matmul(A[:, cols].T.copy(), A[:, 0])) == 0
+    kept = FL.keep(A)
+    grown = FL.keep_columns(kept, cols, FL.keep_columns(kept, cols[:3]))   # a set grown by appending
+    assert np.array_equal(grown, A[:, cols]) and _diff(FL.matmul(grown, v), FL.matmul(sub, v)) == 0
+    Q = FL.zeros((30, 12))
+    prev = None
+    for k in (3, 7, 12):                               # a factor filled column by column
+        Q[:, :k] = A[:, :k]
+        prev = FL.keep_prefix(Q, k, prev)
+        w = FL.asarray(rng.standard_normal(k))
+        assert np.array_equal(prev, A[:, :k]) and _diff(FL.matmul(prev, w), FL.matmul(A[:, :k].copy(), w)) == 0
+    for name in ("float32", "float64", "longdouble"):   # the others: plain slicing, bit for bit
+        q = la.get_precision(name)
+        Aq = q.asarray(to_f64(A))
+        assert np.array_equal(q.keep_columns(Aq, cols), Aq[:, cols])
+        pre = q.keep_prefix(Aq, 5)
+        assert np.shares_memory(pre, Aq) and np.array_equal(pre, Aq[:, :5])
+
+
+def test_bordered_inverse_agrees_entrywise(rng):
+    n = 12
+    G64 = rng.standard_normal((n, n))
+    G64 = G64 @ G64.T + np.eye(n)
+    inv64 = np.linalg.inv(G64[:-1, :-1])
+    out = []
+    for q in (FL, MP):
+        inv, m2 = q.asarray(inv64), q.asarray(inv64 @ G64[:-1, -1])
+        ps = q.scalar(G64[-1, -1]) - q.asarray(G64[:-1, -1]) @ m2
+        out.append(q.bordered_inverse(inv, m2, ps))
+        assert q.bordered_inverse(inv, q.zeros(0), ps).shape == (1, 1)   # the first column: k = 0
+    # Each entry is one product, one quotient and one sum of the same mp50 inputs: within
+    # 3 u (|inv| + |m2 m2^T / ps|) of the exact value in each engine, twice that between them
+    # (the border entries, one quotient, are inside it).
+    m2 = to_f64(MP.asarray(inv64 @ G64[:-1, -1]))
+    ps = float(G64[-1, -1] - G64[:-1, -1] @ (inv64 @ G64[:-1, -1]))
+    scale = np.pad(np.abs(inv64), (0, 1)) + np.abs(np.outer(np.append(m2, 1.0), np.append(m2, 1.0)) / ps)
+    assert np.all(np.abs(to_f64(out[0] - out[1])) <= 2 * 3 * U * scale)
+    assert not out[0].flags.writeable   # kept: the next product with it converts nothing
+    # float64: the NumPy formula itself
+    inv, m2, ps64 = inv64, inv64 @ G64[:-1, -1], G64[-1, -1] - G64[:-1, -1] @ (inv64 @ G64[:-1, -1])
+    f64 = la.get_precision("float64").bordered_inverse(inv, m2, ps64)
+    assert np.array_equal(f64[:-1, :-1], inv + np.multiply.outer(m2, m2) / ps64)
+    assert np.array_equal(f64[-1], np.append(-m2 / ps64, 1 / ps64))
+
+
+def test_kept_leading_block_grows_by_its_border(rng):
+    R = FL.asarray(np.triu(rng.standard_normal((10, 10))) + 3 * np.eye(10))
+    b = FL.asarray(rng.standard_normal(6))
+    prev = FL.keep_leading(R, 3)
+    prev = FL.keep_leading(R, 6, prev)   # the 3 x 3 block reused, the border converted
+    assert np.array_equal(prev, R[:6, :6]) and not prev.flags.writeable
+    fresh = FL.solve_triangular(R[:6, :6].copy(), b, lower=False)
+    assert _diff(FL.solve_triangular(prev, b, lower=False), fresh) == 0
+    q = la.get_precision("float64")
+    R64 = to_f64(R)
+    assert np.shares_memory(q.keep_leading(R64, 4), R64)
+
+
+@pytest.mark.parametrize("precision", ["float64", "mp50"])
+def test_decision_values_of_the_same_points_are_computed_once(rng, precision, monkeypatch):
+    X, y = rng.standard_normal((20, 2)), rng.standard_normal(20)
+    fit = la.fit("lssvm-schur", X, y, precision=precision, C=10.0, sigma2=1.0)
+    Xt = rng.standard_normal((7, 2))
+    first = fit.decision_function(Xt, native=True)
+    calls = []
+    kernel = fit.kernel
+    monkeypatch.setattr(type(kernel), "__call__", lambda self, *a, **k: calls.append(a) or 1 / 0)
+    again = fit.decision_function(Xt.copy(), native=True)   # equal points: remembered
+    assert calls == [] and np.array_equal(again, first) and again is not first
+    again[0] = again[1]                                      # the caller's copy, not the memo
+    assert np.array_equal(fit.predict(Xt), FL.to_float64(first) if precision == "mp50" else first)
+    with pytest.raises(ZeroDivisionError):                   # other points: computed
+        fit.decision_function(Xt[:3])
+
+
+def test_householder_qr_agrees(rng):
+    from lssvm_analysis.core.qr import householder_qr
+    m, n = 70, 25
+    A64 = logspaced_nonsymmetric(rng, m, 1e6)[:, :n]
+    b64 = rng.standard_normal(m)
+    (R_f, y_f), (R_g, y_g) = (householder_qr(q.asarray(A64), q, q.asarray(b64)) for q in (FL, MP))
+    assert R_f.dtype == object and all(v == 0 for v in R_f[np.tril_indices(n, -1)])
+    # Both engines run the same reflections (the same sign choice), each backward stable:
+    # R^ = Q^T (A + dA), ||dA_j|| <= m n u ||A_j|| (Higham Thm 19.4, c = 1), so R and y = (Q^T b)[:n]
+    # move by <= m n u kappa_2(A) ||A||_2 (resp. ||b||) to first order (Sun's perturbation bound for
+    # R, constant 1 up to sqrt 2); two engines, twice that.
+    kappa, norm = np.linalg.cond(A64), np.linalg.norm(A64, 2)
+    assert _diff(R_f, R_g) <= 2 * m * n * U * kappa * norm
+    assert _diff(y_f, y_g) <= 2 * m * n * U * kappa * np.linalg.norm(b64)
+    assert householder_qr(FL.asarray(A64), FL)[1] is None

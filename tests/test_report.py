@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import html.parser
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import urlparse
 
@@ -17,6 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+import lssvm_analysis as la
 from lssvm_analysis import cli
 from lssvm_analysis.experiments import Store, load_records
 from lssvm_analysis.experiments.claims import claims, ledger_frame
@@ -229,3 +231,16 @@ def test_cli_list_and_bad_arguments(capsys):
         cli.main(["report", "--jobs", "many"])
     with pytest.raises(ValueError, match="profile='huge'"):
         plan.run_report_sweeps(":memory:", "huge")
+
+
+def test_maps_run_every_precision_only_when_the_profile_says_so(monkeypatch):
+    """``PrecisionSettings.map_all_precisions`` switches the breakdown maps from the hardware
+    precisions to every registered one (the mp50 column of issue 24), spec by spec."""
+    base = sections_precision.with_settings("quick", solvers=("lssvm-kkt", "op-lssvm"), map_C=(1.0,),
+                                            map_sigma2=(1.0,))
+    for on, expected in ((False, la.precisions(hardware=True)), (True, la.precisions())):
+        monkeypatch.setitem(sections_precision.SETTINGS, "quick", replace(base, map_all_precisions=on))
+        specs = sections_precision.plan("quick", run=lambda spec: None)
+        maps = {k: s for k, s in specs.items() if k.startswith("maps")}
+        assert maps and all(list(s.precisions) == expected for s in maps.values())
+        assert {t.precision for t in maps["maps"].tasks()} == set(expected)

@@ -15,6 +15,7 @@ import flint
 import mpmath
 import numpy as np
 from flint import arb, arb_mat
+from mpmath.ctx_mp_python import _mpf
 from mpmath.libmp import from_man_exp
 
 from ._ozaki import float64_pieces
@@ -65,9 +66,23 @@ def to_arb(a: np.ndarray, name: str) -> arb_mat:
         if exact:
             with flint.ctx.workprec(128):
                 return arb_mat(hi.tolist()) + arb_mat(lo.tolist())
+    fast = _mpf_matrix(a)
+    if fast is not None:
+        return fast
     rows = [[arb_scalar(a[i, j], name, (i, j)) for j in range(a.shape[1])]
             for i in range(a.shape[0])]
     return arb_mat(rows)
+
+
+def _mpf_matrix(a: np.ndarray):
+    """arb_mat of a 2-D object array whose entries are all finite mpf, read by python-flint in C
+    (exactly: an mpf is its (sign, man, exp)), or None: the caller converts entry by entry and
+    names a bad one.  ~1 us per entry against ~3 for :func:`arb_scalar`."""
+    flat = a.ravel().tolist()
+    if not all(isinstance(v, _mpf) for v in flat):
+        return None
+    M = arb_mat(a.shape[0], a.shape[1], flat) if flat else arb_mat(a.shape[0], a.shape[1])
+    return M if all(e.is_finite() for e in M.entries()) else None
 
 
 def to_float64(a: np.ndarray) -> np.ndarray:

@@ -91,13 +91,17 @@ class ColumnQR:
         self.Q = p.zeros((n, capacity))
         self.R = p.zeros((capacity, capacity))
         self.k = 0
+        self._Qk = None  # Q[:, :k] kept for products (mpN: its FLINT form grows with the factor)
+        self._Rk = None  # R[:k, :k] kept for solves, likewise
         self._tol = n * p.unit_roundoff
         self.last_norm = float("nan")  # |r_kk| of the last refused column
 
     def append(self, x) -> bool:
         """Append column ``x`` (n,) in the precision; False when it is numerically dependent."""
         p, k = self.p, self.k
-        Qk = p.keep(self.Q[:, :k])  # four products with Q_k (and Q_k^T): mpN converts it once
+        # four products with Q_k (and Q_k^T): mpN keeps its FLINT form and converts only the
+        # columns appended since the last call
+        Qk = self._Qk = p.keep_prefix(self.Q, k, self._Qk)
         v = x.copy()
         r = p.zeros(k)
         for _ in range(2):  # CGS2: the second pass restores orthogonality
@@ -119,7 +123,16 @@ class ColumnQR:
     def solve(self, T, k=None):
         """Least-squares solution R_k^{-1} Q_k^T T on the first ``k`` columns (T: (n,) or (n, p))."""
         k = self.k if k is None else k
-        return self.p.solve_triangular(self.R[:k, :k], self.Q[:, :k].T @ T, lower=False)
+        p = self.p
+        Qk = self._Qk = p.keep_prefix(self.Q, k, self._Qk if self._Qk is not None and
+                                      self._Qk.shape[1] <= k else None)
+        return p.solve_triangular(self.leading_r(k), p.matmul(Qk.T, T), lower=False)
+
+    def leading_r(self, k):
+        """R[:k, :k] for solves (mpN: its FLINT form kept, grown by the new border only)."""
+        prev = self._Rk if self._Rk is not None and self._Rk.shape[0] <= k else None
+        self._Rk = self.p.keep_leading(self.R, k, prev)
+        return self._Rk
 
 
 @dataclass(frozen=True)
@@ -198,26 +211,20 @@ class _Bordered:
     def append(self, Xn, j, T):
         p, x = self.p, Xn[:, j]
         if self.cols:
-            M1 = Xn[:, self.cols].T @ x
-            M2 = self.inv @ M1
+            M1 = p.matmul(p.keep_columns(Xn, self.cols).T, x)   # a temporary, as Xn[:, cols] was
+            M2 = p.matmul(self.inv, M1)
             ps = x @ x - M1 @ M2
         else:
             M2, ps = p.zeros(0), x @ x
         if not (ps > 0) or not np.isfinite(float(ps)):
             return False, float(ps)
-        k = len(self.cols)
-        inv = p.zeros((k + 1, k + 1))
-        inv[:k, :k] = self.inv + np.multiply.outer(M2, M2) / ps
-        inv[:k, k] = -M2 / ps
-        inv[k, :k] = -M2 / ps
-        inv[k, k] = p.scalar(1) / ps
-        self.inv = inv
+        self.inv = p.bordered_inverse(self.inv, M2, ps)
         self.XtT = np.vstack([self.XtT, (x @ T)[None, :]])
         self.cols.append(j)
         return True, float(ps)
 
     def ols(self):
-        return self.inv @ self.XtT
+        return self.p.matmul(self.inv, self.XtT)
 
 
 def _setup(X, T, k_max, variant, normalize, p):
@@ -316,7 +323,7 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
                 break
             pivots.append(float(qr.R[k, k]) ** 2)
             QtT = np.vstack([QtT, (qr.Q[:, k] @ Tp)[None, :]])
-            W_bar = p.solve_triangular(qr.R[:k + 1, :k + 1], QtT, lower=False)
+            W_bar = p.solve_triangular(qr.leading_r(k + 1), QtT, lower=False)
         else:
             ok, ps = bord.append(Xn, j, Tp)
             if not ok:
@@ -327,7 +334,9 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
             W_bar = bord.ols()
         active.append(j)
         inactive[j] = False
-        Y_bar = p.matmul(Xn[:, active], W_bar)
+        # a temporary, as Xn[:, active] was: held across steps it raised longdouble's traced peak
+        # above op-lssvm's declaration (n x k words more, test_peak_memory)
+        Y_bar = p.matmul(p.keep_columns(Xn, active), W_bar)
         beta = None
         if k + 1 < min(n, m):
             rest = np.flatnonzero(inactive)

@@ -267,9 +267,9 @@ class Precision(ABC):
     def eigh(self, A, *, check: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric matrix, in this dtype.
 
-        LAPACK syevd for float32 / float64; mpmath ``eigsy`` otherwise, at the
-        digits of :meth:`_eig_precision` (the mp precision itself, 21 digits for
-        longdouble, as :meth:`eigvalsh`).  ``check=False`` takes A as symmetric
+        LAPACK syevd for float32 / float64; FLINT for mpN (:meth:`MPPrecision.eigh`);
+        mpmath ``eigsy`` otherwise, at the digits of :meth:`_eig_precision` (21 digits
+        for longdouble, as :meth:`eigvalsh`; the mp precision itself for the mpmath engine).  ``check=False`` takes A as symmetric
         and finite (a matrix the caller formed): no O(n^2) validation pass.
         """
         if check:
@@ -352,6 +352,49 @@ class Precision(ABC):
         product converts no column again; the other precisions read G itself.
         """
         return _Panel(G, self)
+
+    def keep_columns(self, A, cols, previous=None) -> np.ndarray:
+        """``A[:, cols]`` for many products, as :meth:`keep` (mpN: the FLINT form of each column is
+        copied from ``A``'s when ``A`` was kept, nothing converted; ``previous``, an earlier
+        ``keep_columns(A, cols[:j])`` of a column set grown by appending, gives the first j
+        columns in one copy).  Others: ``A[:, cols]``."""
+        return self.asarray(A)[:, cols]
+
+    def keep_prefix(self, A, k: int, previous=None) -> np.ndarray:
+        """``A[:, :k]`` for many products, as :meth:`keep`, for a matrix whose columns are filled in
+        order (a growing factor).  ``previous``: an earlier ``keep_prefix(A, j)`` whose columns
+        have not changed since; mpN reuses its FLINT form and converts only columns j..k-1.
+        Others: the view ``A[:, :k]``."""
+        return self.asarray(A)[:, :k]
+
+    def bordered_inverse(self, inv, m2, ps) -> np.ndarray:
+        """The inverse of a Gram matrix bordered by one column (Orr 1996), as the reference codes
+        of MRSR and PRESS update it: with inv = G^{-1}, m2 = G^{-1} g and the Schur scalar
+        ps = c - g^T m2 of [[G, g], [g^T, c]],
+
+            [[inv + m2 m2^T / ps, -m2 / ps], [-m2^T / ps, 1 / ps]],
+
+        each entry one product, one quotient and one sum in this precision (mpN: on FLINT
+        matrices, the result kept for products as :meth:`keep`).  k = len(m2) may be 0."""
+        k = len(m2)
+        new = self.zeros((k + 1, k + 1))
+        if k:
+            new[:k, :k] = inv + np.multiply.outer(m2, m2) / ps
+        new[:k, k] = -m2 / ps
+        new[k, :k] = -m2 / ps
+        new[k, k] = self.scalar(1) / ps
+        return new
+
+    def householder_engine(self, A, b=None):
+        """(R, (Q^T b)[:n]) of :func:`~lssvm_analysis.core.qr.householder_qr` computed by an
+        engine of this precision (mpN with FLINT), or None: the generic NumPy code runs."""
+        return None
+
+    def keep_leading(self, A, k: int, previous=None) -> np.ndarray:
+        """``A[:k, :k]`` for many solves or products, as :meth:`keep`, for a matrix that grows by a
+        border (a triangular factor); ``previous`` as in :meth:`keep_prefix` (mpN converts only
+        the border).  Others: the view ``A[:k, :k]``."""
+        return self.asarray(A)[:k, :k]
 
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """exp(-||x - z||^2 / sigma2) from exactly computed squared distances, by an engine of
@@ -739,6 +782,34 @@ class MPPrecision(_GenericPrecision):
             return super().panel(G)
         return _flint.Panel(G, **self._fl())
 
+    def keep_columns(self, A, cols, previous=None):
+        if not self._flint:
+            return super().keep_columns(A, cols, previous)
+        return _flint.keep_columns(self.asarray(A), cols, previous)
+
+    def keep_prefix(self, A, k, previous=None):
+        if not self._flint:
+            return super().keep_prefix(A, k, previous)
+        return _flint.keep_prefix(self.asarray(A), k, previous)
+
+    def bordered_inverse(self, inv, m2, ps):
+        if not self._flint:
+            return super().bordered_inverse(inv, m2, ps)
+        return _flint.bordered_inverse(inv, self.asarray(m2), ps, **self._fl())
+
+    def householder_engine(self, A, b=None):
+        """The same reflections on FLINT matrices (:func:`_flint.householder_qr`), or None with
+        the mpmath engine."""
+        if not self._flint:
+            return None
+        return _flint.householder_qr(self.asarray(A), None if b is None else self.asarray(b),
+                                     zero=self.scalar(0), **self._fl())
+
+    def keep_leading(self, A, k, previous=None):
+        if not self._flint:
+            return super().keep_leading(A, k, previous)
+        return _flint.keep_leading(self.asarray(A), k, previous)
+
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """:func:`_flint.rbf` (exact squared distances, one rounding in the division, one in
         exp), or None with the mpmath engine."""
@@ -793,6 +864,17 @@ class MPPrecision(_GenericPrecision):
 
     def _sqrt1(self, x):
         return self.ctx.sqrt(x)
+
+    def eigh(self, A, *, check=True):
+        """FLINT's QR algorithm, orthonormalised and Rayleigh quotients (:func:`_flint.eigh`);
+        mpmath's ``eigsy`` with the mpmath engine or when FLINT returns a non-finite value."""
+        if self._flint:
+            Ap = self._prepare(A, "A", check=True, symmetric=True) if check else self.asarray(A)
+            if Ap.size:
+                out = _flint.eigh(Ap, **self._fl())
+                if out is not None:
+                    return out
+        return super().eigh(A, check=check)
 
     def eigvalsh(self, A):
         A = self._prepare(A, "A", check=True, symmetric=True)

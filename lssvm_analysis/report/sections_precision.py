@@ -37,8 +37,10 @@ class PrecisionSettings:
     ``sinc_*``/``ripley_n``: the regression and classification problems of the
     accuracy sweep (each solver on its first task); ``accuracy_C``: its C grid;
     ``map_*``: the breakdown maps (Mackey-Glass / Ripley, M points, the C and
-    sigma2 grids); ``solvers``: None for every registered solver (tests may
-    restrict it).
+    sigma2 grids); ``map_all_precisions``: the maps in every registered
+    precision (longdouble and mp50 columns beside the hardware ones) instead of
+    the hardware precisions only; ``solvers``: None for every registered solver
+    (tests may restrict it).
     """
 
     sinc_n: int = 30
@@ -48,6 +50,7 @@ class PrecisionSettings:
     map_M: int = 60
     map_C: tuple = decades(1e0, 1e16, 4)
     map_sigma2: tuple = (0.1, 1.0, 10.0)
+    map_all_precisions: bool = False
     solvers: tuple | None = None
 
 
@@ -116,12 +119,14 @@ def plan(profile: str, run) -> dict:
     """
     P = SETTINGS[profile]
     names = list(P.solvers or solvers())
-    # the maps stay in the hardware precisions: an mp50 column of the default profile's 555
-    # tasks costs ~300 CPU-s (a sample of 80 measured, issue 24; op-lssvm's MRSR and PRESS
-    # ~2.2 s a task, the other solvers ~0.2 s), the whole report's budget being ~450
+    # the maps stay in the hardware precisions unless the profile says map_all_precisions: measured
+    # one process at load ~4-8, their mp50 column (615 tasks at M = 60) costs 152 CPU-s (298 before
+    # issue 24's work on it; op-lssvm 60, lssvm-cg 13, els-primal 13, w-lssvm 11, r-lssvm-w/y 17,
+    # ip-lssvm 8, the 11 other solvers 30) and the longdouble column ~95 (a 1-in-5 sample: 19 CPU-s,
+    # 16 of them mpmath's eigsy for r-lssvm's solve="eigen"): the default report has ~50 to spare
     maps = variant_specs("maps", f"{profile}-maps", names,
                          {"C": P.map_C, "sigma2": P.map_sigma2, "eta": [0.1]},
-                         precisions=precisions(hardware=True),
+                         precisions=precisions() if P.map_all_precisions else precisions(hardware=True),
                          datasets=[("mackey-glass", {"n_train": P.map_M, "n_test": P.map_M}),
                                    ("ripley-mixture", {"n_train": P.map_M, "n_test": 100})],
                          options={"first_task_only": True})
@@ -319,7 +324,8 @@ def render(sec: Section, out, records, profile: str) -> str:
           "certified), and plotted against the condition number of the problem, which does not "
           "depend on the formulation: the literal and stable variants of a solver share the axis. "
           "Solvers without an exact-model hook are left out of the digits. Below: the outcome of every registered solver over the (C, σ²) "
-          "plane in the hardware precisions, in its default configuration and with each other variant "
+          f"plane in {'every precision' if P.map_all_precisions else 'the hardware precisions'}, in its "
+          "default configuration and with each other variant "
           "value one option at a time. Solvers that declare fewer precisions (the LIBSVM "
           "baselines: float64 only) appear only in those.")
     clauses = [_digits(sec, out, records_of(records, "accuracy"))]

@@ -67,7 +67,7 @@ def _press(D, l, cols, variant, first, p):
     tol = 10 * 2 * p.unit_roundoff
     press, guarded, stop = [], [], None
     qr = ColumnQR(N, len(cols), p) if variant == "qr" else None
-    inv, done = None, []
+    inv, done, Dk = None, [], None
     for i, c in enumerate(cols):
         x = D[:, c]
         if qr is not None:
@@ -79,26 +79,20 @@ def _press(D, l, cols, variant, first, p):
             e = e - q * (q @ l)
         else:
             if done:
-                Dk = D[:, done]
-                M2 = inv @ (Dk.T @ x)
-                v = Dk @ M2 - x
-                ps = x @ x - (Dk.T @ x) @ M2
+                M1 = p.matmul(Dk.T, x)
+                M2 = p.matmul(inv, M1)
+                v = p.matmul(Dk, M2) - x
+                ps = x @ x - M1 @ M2
             else:
                 M2, v, ps = p.zeros(0), -x, x @ x
             if not (ps > 0) or not np.isfinite(float(ps)):
                 stop = i
                 break
-            k = len(done)
-            new = p.zeros((k + 1, k + 1))
-            new[:k, :k] = inv + np.multiply.outer(M2, M2) / ps if k else new[:k, :k]
-            new[:k, k] = -M2 / ps
-            new[k, :k] = -M2 / ps
-            new[k, k] = p.scalar(1) / ps
-            inv = new
+            inv = p.bordered_inverse(inv, M2, ps)
             done.append(c)
             h = h + v * v / ps
-            Dk = D[:, done]
-            e = l - Dk @ (inv @ (Dk.T @ l))
+            Dk = p.keep_columns(D, done, Dk)   # mpN: products convert only the vectors
+            e = l - p.matmul(Dk, p.matmul(inv, p.matmul(Dk.T, l)))
         if i + 1 < first:
             continue
         one_minus = p.to_float64(p.scalar(1) - h)

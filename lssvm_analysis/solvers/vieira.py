@@ -121,15 +121,15 @@ def solve_kept(D, l, cols, p, solve, qr=None):
     """
     k = len(cols)
     if solve == "normal-equations":
-        Dk = D[:, cols]
+        Dk = p.keep_columns(D, cols)
         with np.errstate(over="ignore", invalid="ignore"):
-            G = Dk.T @ Dk
+            G = p.matmul(Dk.T, Dk)
         finite = np.array([abs(g) < np.inf for g in np.diagonal(G)])  # in the precision (mp, longdouble)
         if not finite.all():  # the squares overflow: no factor to compute
             j = int(np.argmin(finite))
             raise CholeskyBreakdownError(CholeskyBreakdown(j, float("inf"), k, p.name))
         Lc = p.cholesky(G, check=False)
-        return p.cho_solve(Lc, Dk.T @ l)
+        return p.cho_solve(Lc, p.matmul(Dk.T, l))
     if qr is None and p.hardware:
         # LAPACK's Householder QR (geqrf) for the IEEE types: the same algorithm class as
         # CGS2 (backward stable), at BLAS-3 speed
@@ -185,8 +185,8 @@ def least_squares_system(X, y, fit, **params):
     cols = np.asarray(fit.diagnostics["columns"], dtype=np.intp)
     with p.context():
         D, l = lssvm_system(X, y, fit.kernel, p, merged["C"], task, PhaseTimer())
-        Dk = D[:, cols]
-        A, rhs = Dk.T @ Dk, Dk.T @ l
+        Dk = p.keep_columns(D, cols)
+        A, rhs = p.matmul(Dk.T, Dk), p.matmul(Dk.T, l)
 
     def unpack(z):
         coef, bias, _ = _unpack_solution(np.asarray(z), cols, y, task, p)
@@ -518,6 +518,7 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
     timer = PhaseTimer()
     with p.context():
         D, l = lssvm_system(X, y, k, p, C, task, timer, peak=OP_PEAK)
+        D = p.keep(D)  # PRESS and the solve take products with its column sets (mpN: FLINT form kept)
         with timer("ranking"):
             Xr, lr, colmap = _ranking_inputs(D, l, p, rank_bias, normalize, reading, y)
             path = mrsr(Xr, lr, k_max=k_max, variant=ranking,
