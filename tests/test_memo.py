@@ -2,7 +2,7 @@
 
 A memo may only save time.  Each use is checked against the computation it
 replaces, bit for bit and warnings included: the kernel memo of a grid search,
-the data sets of ``datasets.load``, the data (and outlier boundary) of a Chen &
+the data sets of a task (``raw_task_data``), the data (and outlier boundary) of a Chen &
 Zhou task, and whole report rows computed with cold and with warm memos.
 """
 from __future__ import annotations
@@ -21,9 +21,9 @@ from lssvm_analysis.analysis import tuning
 from lssvm_analysis.analysis.validation import cv_score
 from lssvm_analysis.core.kernels import Kernel, kernel_memo, make_kernel
 from lssvm_analysis.core.memo import Memo, array_key, json_key
-from lssvm_analysis.datasets._registry import LOAD_MEMO
 from lssvm_analysis.experiments import SweepSpec
 from lssvm_analysis.experiments import kinds_chen_zhou as kcz
+from lssvm_analysis.experiments.kinds import TASK_DATA_MEMO, raw_task_data
 from lssvm_analysis.experiments.runner import TIMING_PREFIX, execute_task
 from lssvm_analysis.report import sections_suykens_tables
 
@@ -172,16 +172,17 @@ def test_tune_scores_every_point_as_cross_validate_does(rng):
 
 
 # --------------------------------------------------------------------------- data sets
-def test_load_returns_the_same_data_set_and_loads_a_generator_seed_anew():
-    LOAD_MEMO.clear()
-    a = datasets.load("ripley-mixture", seed=3, n_train=30, n_test=20)
-    b = datasets.load("ripley-mixture", seed=3, n_train=30, n_test=20)
+def test_task_data_are_shared_by_the_tasks_of_a_split():
+    spec = SweepSpec("memo-data", kind="fit", solvers=["lssvm-schur", "krr"], precisions=["float64"],
+                     datasets=[("ripley-mixture", {"n_train": 30, "n_test": 20})], seeds=[3, 4],
+                     grid={"C": [1.0], "sigma2": [1.0]})
+    t3a, t3b, t4 = [t for t in spec.tasks() if t.seed == 3][:2] + [t for t in spec.tasks() if t.seed == 4][:1]
+    TASK_DATA_MEMO.clear()
+    a, b = raw_task_data(t3a), raw_task_data(t3b)
     assert b is a and not a.X_train.flags.writeable
-    other = datasets.load("ripley-mixture", seed=4, n_train=30, n_test=20)
-    assert not np.array_equal(other.X_train, a.X_train)
-    g1 = datasets.load("ripley-mixture", seed=np.random.default_rng(0), n_train=30, n_test=20)
-    g2 = datasets.load("ripley-mixture", seed=np.random.default_rng(0), n_train=30, n_test=20)
-    assert g1 is not g2 and np.array_equal(g1.X_train, g2.X_train)
+    fresh = datasets.load("ripley-mixture", seed=3, n_train=30, n_test=20)
+    assert all(np.array_equal(getattr(a, k), getattr(fresh, k)) for k in ("X_train", "y_train", "X_test", "y_test"))
+    assert not np.array_equal(raw_task_data(t4).X_train, a.X_train)
 
 
 # --------------------------------------------------------------------------- whole rows
@@ -213,7 +214,7 @@ def test_chen_zhou_rows_are_the_same_with_cold_and_warm_memos():
 
     def clear():
         kcz._DATA_MEMO.clear()
-        LOAD_MEMO.clear()
+        TASK_DATA_MEMO.clear()
 
     cold = _rows(tasks, clear)
     warm = _rows(tasks, None)
@@ -224,6 +225,6 @@ def test_chen_zhou_rows_are_the_same_with_cold_and_warm_memos():
 def test_suykens_table_rows_are_the_same_with_and_without_the_kernel_memo(monkeypatch):
     plan = sections_suykens_tables.plan("quick", None)
     tasks = plan["binary"].tasks()[:3] + plan["multi"].tasks()[:1]
-    warm = _rows(tasks, LOAD_MEMO.clear)
+    warm = _rows(tasks, TASK_DATA_MEMO.clear)
     monkeypatch.setattr(tuning, "kernel_memo", contextlib.nullcontext)
-    _same(_rows(tasks, LOAD_MEMO.clear), warm)
+    _same(_rows(tasks, TASK_DATA_MEMO.clear), warm)

@@ -7,18 +7,12 @@ from typing import Callable
 
 import numpy as np
 
-from ..core.memo import Memo, json_key
 from . import chen_zhou, generators, keel, real
 from .suykens_uci import SUYKENS_BINARY, SUYKENS_MULTICLASS, suykens_uci
 from ._base import Dataset, UnknownDatasetError, as_generator, build
 from ._mackey_glass import mackey_glass
 
-__all__ = ["DatasetInfo", "datasets", "dataset_info", "load", "LOAD_MEMO"]
-
-#: The data sets :func:`load` made last in this process (a Dataset is immutable: read-only arrays).
-#: A report worker runs the eight methods of one split of one set one after another; 16 entries
-#: hold the splits of every set two sweeps interleave.
-LOAD_MEMO = Memo(max_entries=16)
+__all__ = ["DatasetInfo", "datasets", "dataset_info", "load"]
 
 
 @dataclass(frozen=True)
@@ -130,9 +124,6 @@ def dataset_info(name: str) -> DatasetInfo:
 def load(name: str, **kw) -> Dataset:
     """Load or generate the data set ``name`` with the loader's keyword options.
 
-    The same call again in one process returns the same (immutable) Dataset from a
-    bounded memo (:data:`LOAD_MEMO`), with the warnings its loading raised; options
-    that are not plain data (a ``numpy.random.Generator`` seed) are loaded anew.
     Every loader accepts ``seed`` (int or numpy Generator; default 0, so a
     call is reproducible) and ``scale`` ({"minmax", "standard", None});
     see each loader for the rest (``outliers``, ``test_fraction``, ...).
@@ -146,6 +137,4 @@ def load(name: str, **kw) -> Dataset:
     TypeError
         An option the loader does not take.
     """
-    info = dataset_info(name)
-    key = json_key([name, kw])  # None (not memoized) for a Generator seed: its state moves on
-    return LOAD_MEMO.get(key, lambda: info.loader(**kw))
+    return dataset_info(name).loader(**kw)

@@ -44,7 +44,7 @@ from ..core.memory import estimate_bytes
 from ..datasets.chen_zhou import lssvm_reference_decision
 from ..solvers import fit, get_solver
 from ..solvers.nystrom import decision_values
-from .kinds import register_task_kind
+from .kinds import raw_task_data, register_task_kind
 from .seeding import with_task_rng
 
 __all__ = ["SKIPPED_MEMORY", "check_dense_memory", "cz_fit_row", "target_scale"]
@@ -89,7 +89,7 @@ def _readonly(data):
 
 
 def _make_data(task):
-    ds = datasets.load(task.dataset, seed=task.seed, **task.dataset_kw)
+    ds = raw_task_data(task)
     o, P = task.options, task.params
     X, y, Xt, yt = ds.X_train, ds.y_train, ds.X_test, ds.y_test
     rng = np.random.default_rng([int(task.seed), 11])
