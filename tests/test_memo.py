@@ -228,3 +228,17 @@ def test_suykens_table_rows_are_the_same_with_and_without_the_kernel_memo(monkey
     warm = _rows(tasks, TASK_DATA_MEMO.clear)
     monkeypatch.setattr(tuning, "kernel_memo", contextlib.nullcontext)
     _same(_rows(tasks, TASK_DATA_MEMO.clear), warm)
+
+
+def test_zhao_sun_ridge_rows_are_the_same_with_cold_and_warm_memos():
+    from lssvm_analysis.experiments import kinds_zhao_sun as kzs
+    spec = SweepSpec("memo-zs", kind="zs-ridge", solvers=["reduced-lssvr"], precisions=["float32", "float64"],
+                     datasets=[("sinc", {"n_train": 40, "n_test": 10})], seeds=[0],
+                     grid={"C": [1e6], "n_support": [8], "ridge": ["lstsq", "literal", "relative-ridge"],
+                           "sigma2": [50.0]})
+    tasks = spec.tasks()
+    cold = _rows(tasks, kzs._REFERENCE_MEMO.clear)
+    kzs._REFERENCE_MEMO.clear()
+    warm = _rows(tasks, None)
+    _same(cold, warm)
+    assert kzs._REFERENCE_MEMO.hits >= 2  # the three rules of a precision chose one support
