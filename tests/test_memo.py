@@ -8,6 +8,7 @@ Zhou task, and whole report rows computed with cold and with warm memos.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import math
 import warnings
 
@@ -242,3 +243,17 @@ def test_zhao_sun_ridge_rows_are_the_same_with_cold_and_warm_memos():
     warm = _rows(tasks, None)
     _same(cold, warm)
     assert kzs._REFERENCE_MEMO.hits >= 2  # the three rules of a precision chose one support
+
+
+def test_suykens_sets_are_parsed_once_per_process_and_split_as_before():
+    suykens_uci = importlib.import_module("lssvm_analysis.datasets.suykens_uci")
+    suykens_uci._RAW.clear()
+    before = suykens_uci._RAW.misses, suykens_uci._RAW.hits
+    cold = datasets.load("suykens-hea", seed=2)
+    warm = [datasets.load("suykens-hea", seed=s) for s in (1, 2)]
+    assert (suykens_uci._RAW.misses - before[0], suykens_uci._RAW.hits - before[1]) == (1, 2)
+    for k in ("X_train", "y_train", "X_test", "y_test"):
+        assert np.array_equal(getattr(cold, k), getattr(warm[1], k))
+    assert not np.array_equal(warm[0].y_train, warm[1].y_train)
+    X, labels = suykens_uci._load_raw("hea")[:2]
+    assert not X.flags.writeable and not labels.flags.writeable
