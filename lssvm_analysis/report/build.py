@@ -49,7 +49,7 @@ from ..experiments.store import Store
 from .html import Section, linked_files, write_page
 from .ledger import append_slices
 from .plan import run_report_sweeps
-from .registry import check_profile, get_section, report_sections
+from .registry import check_profile, report_sections
 
 __all__ = ["default_store", "build_report", "write_report", "read_records", "prepare_out",
            "open_report_store", "dask_client", "require_distributed"]
@@ -203,8 +203,13 @@ def write_report(out, records, profile: str, *, meta=(), n_jobs=None) -> Path:
 
 
 def _render_section(key: str, sec: Section, out: Path, records, profile: str) -> Section:
-    """Render one registered section into ``sec`` (in a worker process: returns it filled)."""
-    sec.summary = get_section(key).render(sec, out, records, profile)
+    """Render the report section ``key`` into ``sec`` (in a worker process: returns it filled).
+
+    The section is looked up by key in :func:`report_sections` (what the parent rendered from; a
+    forked worker inherits it), so only the key, not the section's functions, is pickled.
+    """
+    reg = {r.key: r for r in report_sections()}[key]
+    sec.summary = reg.render(sec, out, records, profile)
     return sec
 
 
@@ -219,7 +224,7 @@ def _render_own(pairs, out, records, profile, n_jobs) -> None:
     with local_pool(None if n_jobs in (None, -1) else min(n_jobs, len(pairs))) as pool:
         if pool is None:
             for reg, sec in pairs:
-                _render_section(reg.key, sec, out, records.get(reg.key, {}), profile)
+                sec.summary = reg.render(sec, out, records.get(reg.key, {}), profile)
             return
         futures = [(sec, pool.submit(_render_section, reg.key, sec, out, records.get(reg.key, {}), profile))
                    for reg, sec in order]
