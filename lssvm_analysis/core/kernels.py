@@ -379,8 +379,10 @@ def kernel_memo(max_bytes: int = KERNEL_MEMO_BYTES):
     most ``max_bytes`` of matrices are kept, least recently used dropped
     first, and all of them are released when the block ends, so memory
     outside the block (the peaks :data:`KERNEL_PEAKS` declares) is unchanged.
-    Nested blocks share the outer memo.  Measured on the Suykens tables'
-    5-fold grid search (n = 150): 1 kernel in 3 is computed.
+    Nested blocks share the outer memo.  Measured on one grid search of the
+    Suykens tables (heart, n = 150, 5 folds, the default profile's refined
+    sigma2 x C grid): 70 of the 180 RBF evaluations are computed (poly: 60 of
+    160, linear: 10 of 40).
 
     Yields
     ------
