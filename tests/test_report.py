@@ -91,6 +91,7 @@ def test_report_command_on_tiny_profile(tmp_path):
         _check_ledger(out, store)
         _check_no_task_failed(store)
         _check_second_run_reuses_every_record(store)
+        _check_parallel_rendering_writes_the_same_files(store, tmp_path)
 
 
 def _check_links(out: Path):
@@ -152,6 +153,20 @@ def _check_second_run_reuses_every_record(store: Path):
         assert len(s) == before  # every task key was found: nothing recomputed, nothing duplicated
     assert {"abe-spectrum", "breakdown", "test-els-mackey-glass"} <= set(specs["abe"])
     assert {"accuracy", "maps"} <= set(specs["precisions"])
+
+
+def _check_parallel_rendering_writes_the_same_files(store: Path, tmp_path: Path):
+    """Sections rendered on two processes write the page and the files one process writes, byte for byte."""
+    with Store(store) as st_:
+        specs = {sec.key: sec.plan("quick", lambda spec: load_records(st_, spec)) for sec in report_sections()}
+        records = read_records(st_, specs)
+    serial, parallel = tmp_path / "serial", tmp_path / "parallel"
+    write_report(serial, records, "quick", n_jobs=1)
+    write_report(parallel, records, "quick", n_jobs=2)
+    names = sorted(f.name for f in serial.iterdir())
+    assert names == sorted(f.name for f in parallel.iterdir()) and "index.html" in names
+    for name in names:
+        assert (serial / name).read_bytes() == (parallel / name).read_bytes(), name
 
 
 def test_report_written_from_error_rows_only(tmp_path):

@@ -33,7 +33,8 @@ import pandas as pd
 from ..core._validation import as_matrix, as_vector, check_int
 from ..solvers import get_solver
 from .benchmarking import grid_search
-from .validation import GREATER_IS_BETTER, check_folds, cross_validate, leave_one_out, resolve_scoring
+from ..core.kernels import kernel_memo
+from .validation import GREATER_IS_BETTER, check_folds, cv_score, leave_one_out, resolve_scoring
 
 __all__ = ["tune", "TuneResult", "SIGMA_FACTORS", "GAMMAS", "METHODS", "chapter_grid", "grid_edge"]
 
@@ -302,8 +303,7 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
     def score(kw):
         if method == "loo":
             return leave_one_out(solver, X, y, scoring=scoring, precision=precision, **kw)
-        df = cross_validate(solver, X, y, folds=pairs, scoring=scoring, precision=precision, **kw)
-        return float(df.score.mean()) if (df.status == "ok").all() else math.nan
+        return cv_score(solver, X, y, folds=pairs, scoring=scoring, precision=precision, **kw)
 
     def objective(point):
         try:
@@ -314,8 +314,9 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
             errors[tuple(point.values())] = f"{type(err).__name__}: {err}"
             return sign * error_score
 
-    best, best_score, hist = grid_search(objective, {k: list(v) for k, v in axes.items()},
-                                         refinements=refinements, points=points)
+    with kernel_memo():  # every C of a grid at one kernel width fits the same fold kernels
+        best, best_score, hist = grid_search(objective, {k: list(v) for k, v in axes.items()},
+                                             refinements=refinements, points=points)
     rows = [{**p, "score": sign * s if math.isfinite(s) else math.nan, "stage": stage,
              "error": errors.get(tuple(p.values()), "")} for p, s, stage in hist]
     scored = math.isfinite(best_score)

@@ -30,8 +30,8 @@ from ..solvers import get_solver
 from ..solvers.kkt import add_ridge, bordered_matrix
 from ..solvers.suykens import fisher_system, kkt_system, krr_system
 
-__all__ = ["loo_residuals", "cross_validate", "check_folds", "leave_one_out", "has_closed_form_loo",
-           "SCORINGS", "GREATER_IS_BETTER", "resolve_scoring"]
+__all__ = ["loo_residuals", "cross_validate", "cv_score", "check_folds", "leave_one_out",
+           "has_closed_form_loo", "SCORINGS", "GREATER_IS_BETTER", "resolve_scoring"]
 
 _WITH_BIAS = (kkt_system, fisher_system)
 _NO_BIAS = (krr_system,)
@@ -320,6 +320,11 @@ def cross_validate(solver, X, y, *, folds=10, scoring=None, precision="float64",
     >>> la.cross_validate("krr", X, y, folds=pairs, C=10.0, sigma2=0.5).n_test.tolist()
     [20, 20]
     """
+    return pd.DataFrame(_fold_rows(solver, X, y, folds, scoring, precision, seed, params))
+
+
+def _fold_rows(solver, X, y, folds, scoring, precision, seed, params) -> list[dict]:
+    """The rows of :func:`cross_validate` (validated inputs, one fit per fold)."""
     X = as_matrix(X, "X", allow_object=False)
     y = as_vector(y, "y", allow_object=False)
     if X.shape[0] != len(y):
@@ -338,4 +343,27 @@ def cross_validate(solver, X, y, *, folds=10, scoring=None, precision="float64",
                      "scoring": score_name, "status": f.status,
                      "n_support": f.n_support if f.ok else -1,
                      "time": float(sum(f.timings.values())), "wall": wall})
-    return pd.DataFrame(rows)
+    return rows
+
+
+def cv_score(solver, X, y, *, folds=10, scoring=None, precision="float64", seed=None, **params) -> float:
+    """The mean fold score of :func:`cross_validate`, NaN when a fold's fit failed.
+
+    What a grid search needs of a CV, without the frame: the same fits, the
+    same folds, and the mean as ``cross_validate(...).score.mean()`` gives it
+    (pandas' mean: NaN scores skipped, the others summed in fold order by
+    NumPy and divided by their count), so a tuned point is the same bit for
+    bit.  Parameters and errors as :func:`cross_validate`.
+    """
+    rows = _fold_rows(solver, X, y, folds, scoring, precision, seed, params)
+    if any(r["status"] != "ok" for r in rows):
+        return float("nan")
+    return _skipna_mean(np.array([r["score"] for r in rows], dtype=np.float64))
+
+
+def _skipna_mean(values: np.ndarray) -> float:
+    """pandas' ``Series.mean()`` of a float64 array (pandas.core.nanops.nanmean, no bottleneck)."""
+    nan = np.isnan(values)
+    count = np.float64(values.size - int(nan.sum()))
+    total = (np.where(nan, 0.0, values) if nan.any() else values).sum(dtype=np.float64)
+    return float(total / count) if count > 0 else float("nan")

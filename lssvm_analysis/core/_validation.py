@@ -97,6 +97,8 @@ def all_finite(a: np.ndarray) -> bool:
 
 
 def _finite_scalar(v, non_number=False) -> bool:
+    if isinstance(v, (float, np.floating)):  # mpmath.isfinite's answer, without its conversion
+        return bool(np.isfinite(v))
     try:
         return bool(mpmath.isfinite(v))
     except (TypeError, ValueError):

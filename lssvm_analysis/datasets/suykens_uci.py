@@ -55,6 +55,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from ..core.memo import Memo
 from ._base import Dataset, build
 from .keel import class_split, keel_table, native_labels
 
@@ -153,7 +154,23 @@ def balance_scale() -> tuple[np.ndarray, np.ndarray]:
     return X, labels
 
 
+#: The parsed keel files of this process: parsing one (missing-value scan and one-hot coding, cell
+#: by cell) was most of a split's cost (57 ms), paid by every split of every randomisation.
+_RAW = Memo(max_entries=32)
+
+
 def _load_raw(code):
+    """(X, labels, names, provenance) of the set, parsed once per process (arrays read-only)."""
+    return _RAW.get(code, lambda: _readonly(_parse_raw(code)))
+
+
+def _readonly(raw):
+    for a in raw[:2]:
+        a.setflags(write=False)
+    return raw
+
+
+def _parse_raw(code):
     if code == "bal":
         X, labels = balance_scale()
         return X, labels, ("LW", "LD", "RW", "RD"), "generated: UCI balance scale (complete 5^4 enumeration)"

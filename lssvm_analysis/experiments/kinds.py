@@ -13,11 +13,12 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from typing import Callable
+from ..core.memo import Memo, json_key
 from ..core.precision import get_precision
 from ..solvers import get_solver
 from .. import datasets as registry
 
-__all__ = ["TaskKind", "UnknownTaskKindError", "register_task_kind", "task_kinds",
+__all__ = ["TASK_DATA_MEMO", "TaskKind", "UnknownTaskKindError", "register_task_kind", "task_kinds",
            "get_task_kind", "validate_registry_names", "validate_no_solver", "check_dataset_names",
            "raw_task_data"]
 
@@ -57,11 +58,23 @@ def validate_no_solver(spec) -> None:
         check_dataset_names([name for name, _ in spec.datasets])
 
 
+#: The data sets of the last tasks of this (worker) process.  A report worker runs the methods of
+#: one split of one set one after another (the Suykens tables: eight per split, Chen & Zhou: eight
+#: solvers per seed): each parsed the set again (splice: np.vectorize over 191k cells, 0.13 s).
+#: A Dataset is immutable (read-only arrays), so the tasks share it; 16 entries hold the splits two
+#: sweeps interleave.
+TASK_DATA_MEMO = Memo(max_entries=16)
+
+
 def raw_task_data(task):
     """The task's data set as the datasets registry makes it (labels as stored; kind "fit"
-    codes them {-1, +1}, ``fit_kind.load_task_data``)."""
+    codes them {-1, +1}, ``fit_kind.load_task_data``).
 
-    return registry.load(task.dataset, seed=task.seed, **task.dataset_kw)
+    Memoized per process on (data set, seed, options) with the warnings its loading raised
+    (:data:`TASK_DATA_MEMO`); a seed that is not plain data is loaded anew.
+    """
+    key = json_key([task.dataset, task.seed, task.dataset_kw])
+    return TASK_DATA_MEMO.get(key, lambda: registry.load(task.dataset, seed=task.seed, **task.dataset_kw))
 
 
 def _all_params(solver, params: dict) -> dict:

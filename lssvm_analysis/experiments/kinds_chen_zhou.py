@@ -39,11 +39,12 @@ import numpy as np
 
 from .. import datasets
 from ..core.exceptions import InsufficientMemoryError
+from ..core.memo import Memo, json_key
 from ..core.memory import estimate_bytes
 from ..datasets.chen_zhou import lssvm_reference_decision
 from ..solvers import fit, get_solver
 from ..solvers.nystrom import decision_values
-from .kinds import register_task_kind
+from .kinds import raw_task_data, register_task_kind
 from .seeding import with_task_rng
 
 __all__ = ["SKIPPED_MEMORY", "check_dense_memory", "cz_fit_row", "target_scale"]
@@ -64,9 +65,31 @@ def _pooled(X, y, Xt, yt, o, rng, task_kind):
     return Xa[perm[:n]], ya[perm[:n]], Xa[perm[n:]], ya[perm[n:]]
 
 
+#: The data of the last tasks of this worker process: a sweep's solvers share each seed's data, and
+#: its clean-data LS-SVM that places the outliers (a dense fit as costly as the row's own at m = 2000).
+_DATA_MEMO = Memo(max_entries=8)
+
+
 def _data(task):
-    """(task kind, X, y, X_test, y_test) after re-split, class choice, scaling and outliers."""
-    ds = datasets.load(task.dataset, seed=task.seed, **task.dataset_kw)
+    """(task kind, X, y, X_test, y_test) after re-split, class choice, scaling and outliers.
+
+    Memoized on what it reads (data set, its options, seed, the task's options, C and sigma2 of
+    the reference boundary): the arrays are returned read-only, as the data set's own are.
+    """
+    P = task.params
+    key = json_key([task.dataset, task.dataset_kw, task.seed, task.options, P.get("C", 1.0),
+                    P.get("sigma2", 1.0)])
+    return _DATA_MEMO.get(key, lambda: _readonly(_make_data(task)))
+
+
+def _readonly(data):
+    for a in data[1:]:
+        a.setflags(write=False)
+    return data
+
+
+def _make_data(task):
+    ds = raw_task_data(task)
     o, P = task.options, task.params
     X, y, Xt, yt = ds.X_train, ds.y_train, ds.X_test, ds.y_test
     rng = np.random.default_rng([int(task.seed), 11])
