@@ -375,3 +375,20 @@ def test_near_duplicates_drive_reduced_lssvrs_kappa_as_one_over_delta_at_the_bot
     assert scaled.max() / scaled.min() < 2.0
     formed = rows.sort_values("problem_condition").system_condition.to_numpy(float)
     assert (np.diff(formed) > 0).all() and formed[0] < 1 / U32 and formed[-1] > 1 / U64
+
+
+def test_a_cell_says_from_which_kappa_the_choices_differ_from_the_wide_run():
+    """A formulation that holds by choosing differently (op-lssvm's printed ranking stopping MRSR
+    early) is flagged at the smallest kappa with choices_agree False; rows in a precision at least
+    as fine as the wide run's, and rows without a comparison, do not count."""
+    rows = pd.DataFrame({
+        "solver": "op-lssvm", "configuration": "op-lssvm", "status": "ok", "dataset": "sinc", "seed": 0,
+        "sigma2": 10.0, "C": [1e1, 1e4, 1e7, 1e1, 1e4],
+        "precision": ["float64"] * 3 + ["mp50"] * 2,
+        "model_digits": [12.0, 11.0, 10.0, 30.0, 30.0],
+        "problem_condition": [1e2, 1e5, 1e8, 1e2, 1e5],
+        "choices_agree": [True, None, False, False, False]})
+    cells = dg.grid_cells(rows).set_index("precision")
+    assert cells.loc["float64", "choices_differ_from"] == 1e8
+    assert "choices differ from the mp30 run's from κ ≈ 1e+08" in cells.loc["float64", "text"]
+    assert np.isnan(cells.loc["mp50", "choices_differ_from"]) and "choices" not in cells.loc["mp50", "text"]

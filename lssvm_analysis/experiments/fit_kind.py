@@ -96,7 +96,8 @@ from ..core.precision import get_precision
 from ..solvers import fit as run_fit
 
 __all__ = ["fit_row", "fit_keywords", "load_task_data", "accepts_combination", "select_solver_params",
-           "exact_columns", "FIT_OPTIONS", "FIT_KIND_VERSION", "EXACT_COLUMNS", "DEFAULT_REFERENCE_MAX_N"]
+           "exact_columns", "FIT_OPTIONS", "FIT_KIND_VERSION", "EXACT_COLUMNS", "DEFAULT_REFERENCE_MAX_N",
+           "DEFAULT_CHOICES_PRECISION"]
 
 DEFAULT_REFERENCE_MAX_N = 1000
 FIT_OPTIONS = ("reference", "reference_max_n", "reference_digits", "first_task_only", "exact",

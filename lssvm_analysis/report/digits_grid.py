@@ -31,7 +31,11 @@ normal equations, certifies ~ 29 - 2 log10 kappa digits), is not measured
 (:func:`uncertified`): nothing says whether it keeps 3 digits.  A fit that
 differs from it by more than those digits is a measured failure.  The cell gives the largest kappa up to which
 every rung holds; if the first rung already fails, it says "breaks down at
-kappa ~ <that kappa>".
+kappa ~ <that kappa>".  A cell whose fits made other discrete choices (support,
+columns, k*, pivots) than a run in the wide precision adds "choices differ
+from the mp30 run's from kappa ~ ..." (:func:`choices_differ_from`): the
+model digits are measured for the fit's own choices, so a formulation that
+keeps its digits by choosing differently is visible as such.
 """
 from __future__ import annotations
 
@@ -40,12 +44,14 @@ import math
 import numpy as np
 import pandas as pd
 
+from ..core.precision import get_precision
+from ..experiments.fit_kind import DEFAULT_CHOICES_PRECISION
 from ..solvers import get_solver, solvers
 from ._util import config_label, num
 from .figures import fmt_num, precision_rank
 
 __all__ = ["HEADLINE", "CONDITION", "DIGITS_OK", "UNCERTIFIED_TAIL", "ladder_configurations", "literal_pairs",
-           "grid_cells", "rung_conditions", "uncertified", "grid_table", "pair_losses", "ladder_keywords",
+           "grid_cells", "choices_differ_from", "rung_conditions", "uncertified", "grid_table", "pair_losses", "ladder_keywords",
            "loss_sentence", "config_order", "kappa_text"]
 
 #: The headline column (model digits against the exact model) and the problem's condition.
@@ -173,30 +179,57 @@ def _cell(g: pd.DataFrame) -> dict:
     beyond = kappa[unknown & np.isfinite(kappa)]
     g, digits, kappa = g[measured], digits[measured], kappa[measured]
     if HEADLINE not in g.columns or not len(g):
-        return {"kappa_ok": np.nan, "breaks_at": np.nan, "rungs": int(len(g)), "text": "not measured"}
+        return {"kappa_ok": np.nan, "breaks_at": np.nan, "rungs": int(len(g)), "choices_differ_from": np.nan,
+                "text": "not measured"}
     order = np.argsort(kappa.to_numpy(), kind="stable")
     holds = ((g["status"].to_numpy() == "ok") & (digits.to_numpy() >= DIGITS_OK))[order]
     ks = kappa.to_numpy()[order]
     fail = int(np.argmin(holds)) if not holds.all() else len(holds)
     if fail == 0:
         where = f"at κ ≈ {kappa_text(float(ks[0]))}" if np.isfinite(ks[0]) else "on every rung (no model)"
-        return {"kappa_ok": np.nan, "breaks_at": float(ks[0]), "rungs": len(ks), "text": f"breaks down {where}"}
+        return {"kappa_ok": np.nan, "breaks_at": float(ks[0]), "rungs": len(ks), "choices_differ_from": np.nan,
+                "text": f"breaks down {where}"}
     k_ok = float(ks[fail - 1])
     tail = ("" if fail < len(ks) else
             f" ({UNCERTIFIED_TAIL})" if (beyond > k_ok).any() else " (whole ladder)")
+    differ = choices_differ_from(g, kappa)
+    note = ("" if np.isnan(differ) else
+            f"; choices differ from the {DEFAULT_CHOICES_PRECISION} run's from κ ≈ {kappa_text(differ)}")
     return {"kappa_ok": k_ok, "breaks_at": float(ks[fail]) if fail < len(ks) else np.nan, "rungs": len(ks),
-            "text": f"≥ 3 digits to κ ≈ {kappa_text(k_ok)}{tail}"}
+            "choices_differ_from": differ, "text": f"≥ 3 digits to κ ≈ {kappa_text(k_ok)}{tail}{note}"}
+
+
+def choices_differ_from(g: pd.DataFrame, kappa: pd.Series) -> float:
+    """The smallest problem kappa at which a fit's discrete choices (support, columns, k*, pivots)
+    differ from those of the run in the wide precision (``choices_agree`` False), NaN when none does.
+
+    Model digits are measured against the exact model *for the choices the fit made*: a formulation
+    that keeps its digits by choosing differently (op-lssvm's printed MRSR ranking stops at fewer
+    columns in float64) holds in the cell, and this says from where its choices are not the wide
+    run's.  Rows without a comparison (None / NaN: no choices, or none compared) do not count, nor
+    do fits in a precision at least as fine as the wide run's (an mp50 fit is not judged by mp30).
+    """
+    if "choices_agree" not in g.columns:
+        return math.nan
+    wide = get_precision(DEFAULT_CHOICES_PRECISION).unit_roundoff
+    coarser = g["precision"].map(lambda p: get_precision(p).unit_roundoff > wide).to_numpy(bool)
+    differ = g["choices_agree"].map(lambda v: v is False or v is np.False_ or v in ("False", "false"))
+    differ = differ.to_numpy(bool) & coarser
+    ks = kappa[differ]
+    ks = ks[np.isfinite(ks)]
+    return float(ks.min()) if len(ks) else math.nan
 
 
 def grid_cells(rows: pd.DataFrame) -> pd.DataFrame:
-    """One row per (configuration, precision): ``kappa_ok``, ``breaks_at``, ``rungs``, ``text``.
+    """One row per (configuration, precision): ``kappa_ok``, ``breaks_at``, ``rungs``,
+    ``choices_differ_from`` (:func:`choices_differ_from`), ``text``.
 
     ``rows`` are fit records (engine "error" rows are left out).  Without a
     ``model_digits`` column every cell is "not measured".
     """
     if not len(rows):
         return pd.DataFrame(columns=["configuration", "solver", "precision", "kappa_ok", "breaks_at",
-                                     "rungs", "text"])
+                                     "rungs", "choices_differ_from", "text"])
     rows = rows[rows["status"] != "error"]
     rows = rows.assign(_config=config_label, _kappa=rung_conditions(rows))
     out = []
