@@ -144,6 +144,7 @@ from matplotlib.patches import Patch, Rectangle
 
 from ..core.precision import precisions
 from ..experiments import SweepSpec
+from ..experiments.fit_kind import DEFAULT_CHOICES_PRECISION
 from ..solvers import LadderKnob, get_solver, solvers
 from . import digits_grid as dg
 from ._util import config_label, errors_note, num, ok
@@ -309,6 +310,9 @@ def _grid_figure(sec, out, cells, table):
                 else:
                     color = _BREAKS if not np.isnan(c.breaks_at) else _NOT_MEASURED
             a.add_patch(Rectangle((j, i), 1, 1, color=color))
+            # the figure marks a cell whose choices differ from the wide run's with a dagger (the
+            # kappa where they start is in the cell's text of the table and of digits-grid.csv)
+            text = text.split("; choices differ")[0] + (" †" if "; choices differ" in text else "")
             a.text(j + 0.5, i + 0.5, text.replace("≥ 3 digits to ", "≤ ").replace(" (whole ladder)", "+")
                    .replace(f" ({dg.UNCERTIFIED_TAIL})", "*"),
                    ha="center", va="center", fontsize=7, color="white" if color not in ("white", _NOT_MEASURED)
@@ -323,7 +327,8 @@ def _grid_figure(sec, out, cells, table):
     a.set_ylabel("solver [variant]")
     handles = [Patch(color=cmap(0.2), label="≤ κ: ≥ 3 digits up to this problem κ (yellow: larger)"),
                Patch(color=_BREAKS, label="breaks down at the first rung"),
-               Patch(color=_NOT_MEASURED, label="not measured (no model digits)")]
+               Patch(color=_NOT_MEASURED, label="not measured (no model digits)"),
+               Patch(color="white", label=f"†: choices differ from the {DEFAULT_CHOICES_PRECISION} run's from some κ on")]
     a.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.02), fontsize=7, ncol=1)
     sec.figure(save_figure(fig, cells, out, "digits-grid",
                            "Which formulation, in which precision: per solver [variant] (printed forms "
@@ -331,7 +336,10 @@ def _grid_figure(sec, out, cells, table):
                            "problem κ up to which the model keeps ≥ 3 correct digits against the exact "
                            "model (≤ κ; '+' = the whole ladder; '*' = every rung above is not measured: its "
                            "exact model is certified to fewer than 3 digits), or the κ of the first rung where it "
-                           "does not. Colour: log₁₀ of that κ."))
+                           "does not; '†' = the fits' discrete choices (support, columns, k*, pivots) differ "
+                           f"from those of the {DEFAULT_CHOICES_PRECISION} run from some κ on (the table gives it): "
+                           "their digits are "
+                           "measured for the choices they made. Colour: log₁₀ of that κ."))
 
 
 def _paper_sentences(cells: pd.DataFrame, names) -> list[str]:
