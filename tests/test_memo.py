@@ -226,7 +226,17 @@ def test_chen_zhou_rows_are_the_same_with_cold_and_warm_memos():
 def test_suykens_table_rows_are_the_same_with_and_without_the_kernel_memo(monkeypatch):
     plan = sections_suykens_tables.plan("quick", None)
     tasks = plan["binary"].tasks()[:3] + plan["multi"].tasks()[:1]
+    served, memo_block = [], tuning.kernel_memo
+
+    @contextlib.contextmanager
+    def counted(*args, **kwargs):
+        with memo_block(*args, **kwargs) as memo:
+            yield memo
+        served.append(memo.hits)
+
+    monkeypatch.setattr(tuning, "kernel_memo", counted)
     warm = _rows(tasks, TASK_DATA_MEMO.clear)
+    assert sum(served) > 0  # the memo served kernels in these grid searches: the comparison is not vacuous
     monkeypatch.setattr(tuning, "kernel_memo", contextlib.nullcontext)
     _same(_rows(tasks, TASK_DATA_MEMO.clear), warm)
 
