@@ -156,6 +156,12 @@ class _Window:
         _LIB.arb_mat_window_clear(ctypes.addressof(self.buf))
 
 
+def _set_block(S: arb_mat, r0: int, c0: int, B: arb_mat) -> None:
+    """S[r0:r0 + rows(B), c0:c0 + cols(B)] = B (exact copies, through a window of S)."""
+    with _Window(S, r0, c0, r0 + B.nrows(), c0 + B.ncols()) as d:
+        _LIB.arb_mat_set(d, _ptr(B))
+
+
 # ----------------------------------------------------------------------------- conversion
 def to_arb_mat(a: np.ndarray, *, lower: bool = False) -> arb_mat:
     """Exact ``arb_mat`` of a 1-D (one column) or 2-D array of mpf or binary floats
@@ -336,8 +342,7 @@ def keep_columns(a: np.ndarray, cols, previous=None) -> np.ndarray:
     Mp = None if previous is None else twin(previous)
     j = 0 if Mp is None or Mp.ncols() > len(idx) else Mp.ncols()
     if j:
-        with _Window(S, 0, 0, M.nrows(), j) as d:
-            _LIB.arb_mat_set(d, _ptr(Mp))
+        _set_block(S, 0, 0, Mp)
     _copy_columns(S, j, M, idx[j:])
     return register_twin(sub, S)
 
@@ -352,12 +357,9 @@ def keep_prefix(a: np.ndarray, k: int, previous=None) -> np.ndarray:
     if j > k or j == 0:
         return register_twin(sub, to_arb_mat(sub))
     S = arb_mat(sub.shape[0], k)
-    with _Window(S, 0, 0, sub.shape[0], j) as d:
-        _LIB.arb_mat_set(d, _ptr(Mp))
+    _set_block(S, 0, 0, Mp)
     if k > j:
-        new = to_arb_mat(sub[:, j:])
-        with _Window(S, 0, j, sub.shape[0], k) as d:
-            _LIB.arb_mat_set(d, _ptr(new))
+        _set_block(S, 0, j, to_arb_mat(sub[:, j:]))
     return register_twin(sub, S)
 
 
@@ -371,14 +373,10 @@ def keep_leading(a: np.ndarray, k: int, previous=None) -> np.ndarray:
     if j > k or j == 0:
         return register_twin(sub, to_arb_mat(sub))
     S = arb_mat(k, k)
-    with _Window(S, 0, 0, j, j) as d:
-        _LIB.arb_mat_set(d, _ptr(Mp))
+    _set_block(S, 0, 0, Mp)
     if k > j:
-        right, below = to_arb_mat(sub[:, j:]), to_arb_mat(sub[j:, :j])
-        with _Window(S, 0, j, k, k) as d:
-            _LIB.arb_mat_set(d, _ptr(right))
-        with _Window(S, j, 0, k, j) as d:
-            _LIB.arb_mat_set(d, _ptr(below))
+        _set_block(S, 0, j, to_arb_mat(sub[:, j:]))
+        _set_block(S, j, 0, to_arb_mat(sub[j:, :j]))
     return register_twin(sub, S)
 
 
@@ -401,9 +399,8 @@ def bordered_inverse(inv: np.ndarray, m2: np.ndarray, ps, *, prec: int, ctx) -> 
             top = (Minv + (O / s).mid()).mid()
             nB, nBt = -B, arb_mat(1, k)
             _LIB.arb_mat_transpose(_ptr(nBt), _ptr(nB))
-            for win, part in (((0, 0, k, k), top), ((0, k, k, k + 1), nB), ((k, 0, k + 1, k), nBt)):
-                with _Window(new, *win) as d:
-                    _LIB.arb_mat_set(d, _ptr(part))
+            for r0, c0, part in ((0, 0, top), (0, k, nB), (k, 0, nBt)):
+                _set_block(new, r0, c0, part)
         new[k, k] = (arb(1) / s).mid()
     return register_twin(to_objects(new, ctx), new)
 
