@@ -26,6 +26,7 @@ import numpy as np
 from ..analysis import conditioning as cond
 from ..analysis import crossover
 from ..analysis.validation import cross_validate
+from ..core.memo import Memo
 from ..core.precision import get_precision, precisions
 from ..solvers.abe import ElsPath
 from . import crossover_timing
@@ -79,9 +80,10 @@ def abe_spectrum_row(task) -> dict:
 #: one (data, sigma2, eta, precision) share one (an mp50 selection at M = 200, N = 100 takes 0.8
 #: CPU-s).  Each fit from a path is the fresh fit bit for bit (ElsPath), so a row does not depend
 #: on which task built it; only its time_task does.  8 = the default profile's (precision, eta)
-#: pairs, whose scans run solver by solver (an mp50 path at M = 200 holds about 10 MB).
-_PATHS: dict = {}
-_MAX_PATHS = 8
+#: pairs, whose scans run solver by solver (an mp50 path at M = 200 holds about 10 MB).  The
+#: memo replays a path's construction warnings on every task that reuses it, as a fresh fit would
+#: raise them.
+_PATHS = Memo(max_entries=8)
 
 
 def _els_path(task, ds) -> ElsPath:
@@ -89,13 +91,7 @@ def _els_path(task, ds) -> ElsPath:
     params = {k: v for k, v in task.params.items() if k != "C"}
     key = canonical_json({"dataset": task.dataset, "dataset_kw": dict(task.dataset_kw), "seed": task.seed,
                           "precision": task.precision, "params": params})
-    path = _PATHS.pop(key, None)
-    if path is None:
-        path = ElsPath(ds.X_train, ds.y_train, precision=task.precision, **params)
-    _PATHS[key] = path   # most recent last
-    while len(_PATHS) > _MAX_PATHS:
-        _PATHS.pop(next(iter(_PATHS)))
-    return path
+    return _PATHS.get(key, lambda: ElsPath(ds.X_train, ds.y_train, precision=task.precision, **params))
 
 
 def breakdown_scan_row(task) -> dict:
