@@ -248,14 +248,28 @@ def test_cli_list_and_bad_arguments(capsys):
         plan.run_report_sweeps(":memory:", "huge")
 
 
-def test_maps_run_every_precision_only_when_the_profile_says_so(monkeypatch):
-    """``PrecisionSettings.map_all_precisions`` switches the breakdown maps from the hardware
-    precisions to every registered one (the mp50 column of issue 24), spec by spec."""
-    base = sections_precision.with_settings("quick", solvers=("lssvm-kkt", "op-lssvm"), map_C=(1.0,),
-                                            map_sigma2=(1.0,))
-    for on, expected in ((False, la.precisions(hardware=True)), (True, la.precisions())):
-        monkeypatch.setitem(sections_precision.SETTINGS, "quick", replace(base, map_all_precisions=on))
-        specs = sections_precision.plan("quick", run=lambda spec: None)
-        maps = {k: s for k, s in specs.items() if k.startswith("maps")}
-        assert maps and all(list(s.precisions) == expected for s in maps.values())
-        assert {t.precision for t in maps["maps"].tasks()} == set(expected)
+def test_maps_run_extended_precisions_only_when_the_profile_says_so(monkeypatch):
+    """``PrecisionSettings.map_extended`` adds the further precisions' columns to the breakdown
+    maps (the mp50 column of issue 24), spec by spec, on their own sub-grid; the hardware
+    precisions always cover the whole plane."""
+    base = sections_precision.with_settings("quick", solvers=("lssvm-kkt", "op-lssvm"), map_C=(1.0, 1e8),
+                                            map_sigma2=(1.0, 10.0))
+    hardware = la.precisions(hardware=True)
+    for extended, expected in (("none", []), ("mp", la.precisions(native=False)),
+                               ("every", la.precisions(hardware=False))):
+        for sub in (None, (1e8,)):
+            monkeypatch.setitem(sections_precision.SETTINGS, "quick",
+                                replace(base, map_extended=extended, map_extended_C=sub))
+            specs = sections_precision.plan("quick", run=lambda spec: None)
+            hw = {k: s for k, s in specs.items() if k.startswith("maps") and not k.startswith("maps-extended")}
+            ext = {k: s for k, s in specs.items() if k.startswith("maps-extended")}
+            assert hw and all(list(s.precisions) == hardware for s in hw.values())
+            assert {(t.params["C"], t.params["sigma2"]) for t in hw["maps"].tasks()} == \
+                {(c, s2) for c in (1.0, 1e8) for s2 in (1.0, 10.0)}
+            assert bool(ext) == bool(expected)
+            if expected:
+                assert all(list(s.precisions) == expected for s in ext.values())
+                assert {(t.params["C"], t.params["sigma2"]) for t in ext["maps-extended"].tasks()} == \
+                    {(c, s2) for c in (sub or (1.0, 1e8)) for s2 in (1.0, 10.0)}
+    with pytest.raises(ValueError, match="map_extended='mp50'"):
+        replace(base, map_extended="mp50")

@@ -26,7 +26,7 @@ from .plan import decades
 from .registry import register_section
 from .sections_digits import SETTINGS as LADDER, records_of, variant_specs
 
-__all__ = ["PrecisionSettings", "SETTINGS", "MAP_ERRORS", "accuracy_spec", "grid_for", "variant_grid", "plan",
+__all__ = ["PrecisionSettings", "SETTINGS", "EXTENDED", "MAP_ERRORS", "extended_precisions", "accuracy_spec", "grid_for", "variant_grid", "plan",
            "render", "outcomes", "map_error"]
 
 
@@ -37,10 +37,11 @@ class PrecisionSettings:
     ``sinc_*``/``ripley_n``: the regression and classification problems of the
     accuracy sweep (each solver on its first task); ``accuracy_C``: its C grid;
     ``map_*``: the breakdown maps (Mackey-Glass / Ripley, M points, the C and
-    sigma2 grids); ``map_all_precisions``: the maps in every registered
-    precision (longdouble and mp50 columns beside the hardware ones) instead of
-    the hardware precisions only; ``solvers``: None for every registered solver
-    (tests may restrict it).
+    sigma2 grids), always in the hardware precisions; ``map_extended``: which
+    further precisions the maps carry, a key of :data:`EXTENDED` ("none",
+    "mp": the mpN columns, "every": longdouble too), on the sub-grid
+    ``map_extended_C`` x ``map_extended_sigma2`` (None: the whole grid);
+    ``solvers``: None for every registered solver (tests may restrict it).
     """
 
     sinc_n: int = 30
@@ -50,8 +51,18 @@ class PrecisionSettings:
     map_M: int = 60
     map_C: tuple = decades(1e0, 1e16, 4)
     map_sigma2: tuple = (0.1, 1.0, 10.0)
-    map_all_precisions: bool = False
+    map_extended: str = "none"
+    map_extended_C: tuple | None = None
+    map_extended_sigma2: tuple | None = None
     solvers: tuple | None = None
+
+    def __post_init__(self):
+        if self.map_extended not in EXTENDED:
+            raise ValueError(f"expected map_extended in {sorted(EXTENDED)}, got map_extended={self.map_extended!r}")
+
+
+#: The precisions beyond the hardware ones a map may carry, as filters of :func:`precisions`.
+EXTENDED = {"none": None, "mp": {"native": False}, "every": {"hardware": False}}
 
 
 SETTINGS = {
@@ -64,7 +75,7 @@ SETTINGS = {
     # the papers' protocols have no time budget: their maps carry the longdouble and mp50 columns
     "full": PrecisionSettings(sinc_n=60, ripley_n=60, accuracy_C=decades(1e-2, 1e12),
                               map_M=100, map_C=decades(1e0, 1e16, 2), map_sigma2=(0.03, 0.1, 0.3, 1.0, 3.0),
-                              map_all_precisions=True),
+                              map_extended="every"),
 }
 
 
@@ -121,22 +132,42 @@ def plan(profile: str, run) -> dict:
     """
     P = SETTINGS[profile]
     names = list(P.solvers or solvers())
-    # the maps stay in the hardware precisions unless the profile says map_all_precisions: measured
-    # one process at load ~4-8, their mp50 column (615 tasks at M = 60) costs 152 CPU-s (298 before
-    # issue 24's work on it; op-lssvm 60, lssvm-cg 13, els-primal 13, w-lssvm 11, r-lssvm-w/y 17,
-    # ip-lssvm 8, the 11 other solvers 30) and the longdouble column ~95 (a 1-in-5 sample: 19 CPU-s,
-    # 16 of them mpmath's eigsy for r-lssvm's solve="eigen"): the default report has ~50 to spare
+    datasets = [("mackey-glass", {"n_train": P.map_M, "n_test": P.map_M}),
+                ("ripley-mixture", {"n_train": P.map_M, "n_test": 100})]
     maps = variant_specs("maps", f"{profile}-maps", names,
                          {"C": P.map_C, "sigma2": P.map_sigma2, "eta": [0.1]},
-                         precisions=precisions() if P.map_all_precisions else precisions(hardware=True),
-                         datasets=[("mackey-glass", {"n_train": P.map_M, "n_test": P.map_M}),
-                                   ("ripley-mixture", {"n_train": P.map_M, "n_test": 100})],
+                         precisions=precisions(hardware=True), datasets=datasets,
                          options={"first_task_only": True})
+    extended = extended_precisions(P)
+    if extended:  # the same fits, in the further precisions, on their (sub-)grid
+        maps.update(variant_specs("maps-extended", f"{profile}-maps-extended", names,
+                                  {"C": P.map_extended_C or P.map_C,
+                                   "sigma2": P.map_extended_sigma2 or P.map_sigma2, "eta": [0.1]},
+                                  precisions=extended, datasets=datasets,
+                                  options={"first_task_only": True}))
     accuracy = variant_specs("accuracy", f"{profile}-accuracy", _digit_solvers(P),
                              {"C": P.accuracy_C, "sigma2": [P.sinc_sigma2], "eta": [1e-3]},
                              precisions=precisions(), datasets=_datasets(P),
                              options={"first_task_only": True})
     return {**accuracy, **maps}
+
+
+def extended_precisions(P: PrecisionSettings) -> list[str]:
+    """The precisions beyond the hardware ones that the maps of ``P`` carry (``P.map_extended``)."""
+    flt = EXTENDED[P.map_extended]
+    return [] if flt is None else precisions(**flt)
+
+
+def _map_precisions_text(P: PrecisionSettings) -> str:
+    """What the maps' precisions and grids are, for the section's text."""
+    text = " and ".join(precisions(hardware=True))
+    extended = extended_precisions(P)
+    if not extended:
+        return text
+    C, s2 = P.map_extended_C or P.map_C, P.map_extended_sigma2 or P.map_sigma2
+    where = ("the whole plane" if (tuple(C), tuple(s2)) == (tuple(P.map_C), tuple(P.map_sigma2)) else
+             "C ∈ {" + ", ".join(fmt_num(c) for c in C) + "} × σ² ∈ {" + ", ".join(fmt_num(v) for v in s2) + "}")
+    return f"{text} over the whole plane, and in {' and '.join(extended)} on {where}"
 
 
 def with_settings(profile: str, **kw) -> PrecisionSettings:
@@ -326,7 +357,7 @@ def render(sec: Section, out, records, profile: str) -> str:
           "certified), and plotted against the condition number of the problem, which does not "
           "depend on the formulation: the literal and stable variants of a solver share the axis. "
           "Solvers without an exact-model hook are left out of the digits. Below: the outcome of every registered solver over the (C, σ²) "
-          f"plane in {'every precision' if P.map_all_precisions else 'the hardware precisions'}, in its "
+          f"plane in {_map_precisions_text(P)}, in its "
           "default configuration and with each other variant "
           "value one option at a time. Solvers that declare fewer precisions (the LIBSVM "
           "baselines: float64 only) appear only in those.")
