@@ -118,9 +118,20 @@ def test_ill_conditioned_float32_kkt_warns_with_the_estimate():
     u32 = la.get_precision("float32").unit_roundoff
     assert w.kappa * u32 >= 0.5 and w.kappa == f.diagnostics["kappa_estimate"]
     assert w.precision == "float32" and "KKT" in w.matrix and w.method == "LAPACK sgecon"
+    assert "kappa_1 ~" in str(w)  # xGECON estimates the 1-norm condition
     with warnings.catch_warnings():  # the same system in float64: kappa u64 << 1/2, silent
         warnings.simplefilter("error", IllConditionedWarning)
         la.fit("lssvm-kkt", X[:40], y[:40], precision="float64", C=10.0)
+
+
+def test_ill_conditioned_warning_names_the_norm_of_its_kappa():
+    """A kappa from a spectrum (fs-lssvm's eigenvalues of A, lssvm-cg's kappa_2(H)) is kappa_2,
+    and the warning says so; the estimators' is kappa_1."""
+    from lssvm_analysis.core.condest import Conditioning, check_conditioning
+    for norm in (1, 2):
+        with pytest.warns(IllConditionedWarning, match=f"kappa_{norm} ~ 1e\\+20") as rec:
+            assert check_conditioning(Conditioning(1e20, "test", "A", norm=norm), "float64", solver="s")
+        assert rec[0].message.kappa == 1e20
 
 
 def test_fallback_warning_when_float64_cannot_resolve_kappa():

@@ -51,16 +51,21 @@ class Conditioning:
     Attributes
     ----------
     kappa : float
-        Estimate of kappa_1 (NaN when not estimated, inf for a singular factor).
+        Estimate of kappa in the ``norm`` (NaN when not estimated, inf for a
+        singular factor).
     method : str
         E.g. "LAPACK dpocon", "Higham 1-norm estimator in mp50", "not estimated".
     matrix : str
         Which matrix (the solver's name for it, e.g. "H = Omega + I/C").
+    norm : int
+        1 for the LAPACK and Higham estimators, 2 for a kappa from a spectrum
+        or singular values.
     """
 
     kappa: float
     method: str
     matrix: str = ""
+    norm: int = 1
 
     def as_diagnostics(self) -> dict:
         return {"kappa_estimate": float(self.kappa), "kappa_method": self.method,
@@ -253,7 +258,7 @@ def check_conditioning(cond: Conditioning, precision, *, solver: str = "", stack
         return False
     who = f"{solver}: " if solver else ""
     warnings.warn(IllConditionedWarning(
-        f"{who}{cond.matrix or 'the matrix'} is ill-conditioned in {p.name}: kappa_1 ~ {kappa:.3g} "
+        f"{who}{cond.matrix or 'the matrix'} is ill-conditioned in {p.name}: kappa_{cond.norm} ~ {kappa:.3g} "
         f"({cond.method}), kappa u = {kappa * u:.3g} >= {ILL_CONDITIONED_THRESHOLD}: within the "
         f"rounding of its entries it may be singular, so the solution may have no correct digit",
         kappa=kappa, unit_roundoff=u, precision=p.name, matrix=cond.matrix, method=cond.method),

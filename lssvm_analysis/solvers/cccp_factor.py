@@ -114,7 +114,7 @@ class SpectralFactor:
         self.d = r / (r + lam)
         top, low = float(lam[-1]), float(lam[0])
         kappa = (1.0 + C * top) / (1.0 + C * low)  # kappa_2(I + C K) of the computed spectrum
-        self.conditioning = Conditioning(kappa, f"spectrum of K in {prec.name}", "A of (6), eigen solve")
+        self.conditioning = Conditioning(kappa, f"spectrum of K in {prec.name}", "A of (6), eigen solve", norm=2)
 
     def solve(self, b):
         U = self.U

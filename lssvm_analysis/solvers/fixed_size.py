@@ -187,7 +187,7 @@ def ridge_system(X, y, idx, kernel, prec, C, *, floor, features="floored") -> Ri
 
 
 def _conditioning(kappa):
-    return Conditioning(kappa, "float64 eigenvalues of the formed matrix", "A = Phi_c^T Phi_c + I/C (step 3)")
+    return Conditioning(kappa, "float64 eigenvalues of the formed matrix", "A = Phi_c^T Phi_c + I/C (step 3)", norm=2)
 
 
 @register("fs-lssvm", tasks=("regression", "classification"), paper="chen-zhou",

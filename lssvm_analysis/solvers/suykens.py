@@ -485,7 +485,7 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
                     cg_bound=cg_iteration_bound(kappa, rtol / np.sqrt(kappa)) if np.isfinite(kappa)
                     else float("inf"))
     total = sum(run.iterations for run in runs.values())
-    cond = (Conditioning(diag["kappa_H"], diag["kappa_method"], _H + " (2-norm)") if estimate_kappa
+    cond = (Conditioning(diag["kappa_H"], diag["kappa_method"], _H + " (2-norm)", norm=2) if estimate_kappa
             else NOT_ESTIMATED)
     if not all(run.converged for run in runs.values()):
         warnings.warn(f"lssvm-cg did not converge in {p.name}: reasons "

@@ -326,8 +326,8 @@ def _conditioning(cond_d, solve, method):
                 f"kappa_2(D_k)^2 = ({kappa:.3g})^2 overflows float64: recorded as inf",
                 kappa=squared, unit_roundoff=float("nan"), matrix="D_k^T D_k (normal equations)",
                 method=method + ", squared"), stacklevel=3)
-        return Conditioning(squared, method + ", squared", "D_k^T D_k (normal equations)")
-    return Conditioning(float(cond_d), method, "D_k (kept columns)")
+        return Conditioning(squared, method + ", squared", "D_k^T D_k (normal equations)", norm=2)
+    return Conditioning(float(cond_d), method, "D_k (kept columns)", norm=2)
 
 
 def _op_options(k_max, n, rank_bias, normalize, conditioning, reading="paper", k_rule="press",
