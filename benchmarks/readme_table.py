@@ -41,6 +41,15 @@ ROWS = [
     ("bench_mp.MPKernel.time_rbf_kernel", "<= 5 s", "mp50 K(X, X), d = 4"),
     ("bench_mp.MPKernel.track_cpu_seconds", "as time_rbf_kernel", "process time of the same kernel"),
     ("bench_mp.MPPrimitives.track_speedup_over_mpmath", "--", "mpmath engine / FLINT engine, one process"),
+    ("bench_mp.MPMapFit.track_cpu_seconds", "--", "one mp50 fit of the precision maps (M = 60), process time"),
+    ("bench_mp.MPMapFit.track_speedup_over_mpmath", "--", "mpmath engine / FLINT engine, one process"),
+    ("bench_mp.MPSRLSSVM.track_cpu_seconds", "<= 20 s for the rank study's 6 fits",
+     "one mp50 sr-lssvm fit of Chen & Zhou's rank study (m = 2000, r = 100), process time"),
+    ("bench_abe.MPBreakdownScan.track_cpu_seconds", "--",
+     "one mp50 breakdown scan of Abe's section (M = 200, 65 factorizations), process time"),
+    ("bench_exact.EscalatedExactModel.time_escalated_exact_model", "--",
+     "exact model re-formed in 256-bit arb balls and certified (n = 30)"),
+    ("bench_exact.EscalatedExactModel.time_dd_exact_model", "--", "the DD route on the same fit, for the ratio"),
     ("bench_floors.KernelFloor.track_kernel_over_floor", "<= 1.2", "one GEMM (M x d by d x M) + exp of M x M"),
     ("bench_floors.KernelFloor.track_kernel_over_blocked", "<= 1",
      "blocked floor: augmented GEMM by bands of 128 rows, clamp and exp in place"),
@@ -56,7 +65,8 @@ ROWS = [
 ]
 
 #: The suites ``--run`` measures (asv --bench regular expressions).
-SUITES = ["bench_mp", "bench_floors", "bench_core.ReferenceSolve", "bench_chen_zhou.SRLSSVMRoad3D"]
+SUITES = ["bench_mp", "bench_floors", "bench_core.ReferenceSolve", "bench_chen_zhou.SRLSSVMRoad3D",
+          "bench_abe.MPBreakdownScan", "bench_exact.EscalatedExactModel"]
 
 
 def _results_dir() -> Path:
