@@ -38,7 +38,7 @@ import scipy.linalg
 import scipy.special
 from scipy.linalg import lapack
 
-from . import _flint, _generic
+from . import _flint, _flint_mrsr, _generic
 from ._validation import as_matrix, check_finite, check_real, check_square, check_symmetric
 from .exceptions import CholeskyBreakdownError, LUBreakdownError, UnknownPrecisionError
 from .records import CholeskyBreakdown, LUBreakdown
@@ -408,6 +408,39 @@ class Precision(ABC):
         :func:`~lssvm_analysis.core.incomplete_cholesky.pivoted_cholesky` keeps it in NumPy arrays.
         Xp (m, d) and sigma2 in this precision; ``rank`` columns at most."""
         return None
+
+    def qr_engine(self, n: int, capacity: int):
+        """A column-append QR factor kept by an engine of this precision (mpN with FLINT:
+        :class:`_flint_mrsr.ColumnQR`), or None: then :func:`~lssvm_analysis.core.mrsr.column_qr`
+        gives the NumPy :class:`~lssvm_analysis.core.mrsr.ColumnQR`."""
+        return None
+
+    def mrsr_engine(self, Xn, Tp, scale, capacity: int, variant: str):
+        """The per-step state of :func:`~lssvm_analysis.core.mrsr.mrsr` kept by an engine of this
+        precision (mpN with FLINT: :class:`_flint_mrsr.MRSRState`), or None: the NumPy state."""
+        return None
+
+    def press_engine(self, D, l, capacity: int, variant: str):
+        """The hat diagonal and residuals of :func:`~lssvm_analysis.solvers.press.press_curve`
+        kept by an engine of this precision (mpN with FLINT: :class:`_flint_mrsr.PressState`),
+        or None: the NumPy state."""
+        return None
+
+    def minus_outer(self, A, u, v) -> np.ndarray:
+        """A - u v^T (u (n,), v (m,)): each entry one product and one difference in this
+        precision, as ``A - np.multiply.outer(u, v)`` (mpN with FLINT: on ``arb_mat``, the
+        result kept for products as :meth:`keep`)."""
+        return A - np.multiply.outer(u, v)
+
+    def column_norms(self, A) -> np.ndarray:
+        """sqrt(sum_i A_ij^2) for each column j: ``sqrt((A * A).sum(axis=0))`` (mpN with FLINT: the
+        squares rounded once each, each sum one ``arb_mat_approx_mul`` with a row of ones)."""
+        return self.sqrt((A * A).sum(axis=0))
+
+    def divide_columns(self, A, s) -> np.ndarray:
+        """A / s (column j divided by s_j, each entry one quotient), as NumPy's ``A / s`` (mpN with
+        FLINT: on ``arb_mat``, the result kept for products as :meth:`keep`)."""
+        return A / s
 
 
 class _Panel:
@@ -823,6 +856,37 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return None
         return _flint.PivotedRBF(Xp, sigma2, rank, clamp=clamp, keep_columns=keep_columns, **self._fl())
+
+    def _engine(self):
+        return {**self._fl(), "unit_roundoff": self.unit_roundoff}
+
+    def qr_engine(self, n, capacity):
+        return _flint_mrsr.ColumnQR(n, capacity, **self._engine()) if self._flint else None
+
+    def mrsr_engine(self, Xn, Tp, scale, capacity, variant):
+        if not self._flint:
+            return None
+        return _flint_mrsr.MRSRState(Xn, Tp, scale, capacity, variant, **self._engine())
+
+    def press_engine(self, D, l, capacity, variant):
+        if not self._flint:
+            return None
+        return _flint_mrsr.PressState(D, self.asarray(l), capacity, variant, **self._engine())
+
+    def minus_outer(self, A, u, v):
+        if not self._flint:
+            return super().minus_outer(A, u, v)
+        return _flint_mrsr.minus_outer(self.asarray(A), self.asarray(u), self.asarray(v), **self._fl())
+
+    def column_norms(self, A):
+        if not self._flint:
+            return super().column_norms(A)
+        return _flint_mrsr.column_norms(self.asarray(A), **self._fl())
+
+    def divide_columns(self, A, s):
+        if not self._flint:
+            return super().divide_columns(A, s)
+        return _flint_mrsr.divide_columns(self.asarray(A), self.asarray(s), **self._fl())
 
     def _convert1(self, v):
         if isinstance(v, np.longdouble):  # exact: split into two float64

@@ -51,7 +51,7 @@ from ..core._validation import check_int, check_open_interval
 from ..core.exceptions import (CholeskyBreakdownError, IllConditionedWarning, LUBreakdownError,
                                QRBreakdownError)
 from ..core.records import CholeskyBreakdown, QRBreakdown
-from ..core.mrsr import ColumnQR, mrsr
+from ..core.mrsr import column_qr, mrsr
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import IP_PEAK, OP_PEAK
@@ -141,9 +141,9 @@ def solve_kept(D, l, cols, p, solve, qr=None):
             raise QRBreakdownError(QRBreakdown(j, float(r[j]), k, p.name))
         return p.solve_triangular(R, Q.T @ l, lower=False)
     if qr is None or qr.k < k:
-        qr = ColumnQR(D.shape[0], k, p)
+        qr = column_qr(D.shape[0], k, p)
         for j, c in enumerate(cols):
-            if not qr.append(D[:, c]):
+            if not qr.append_column(D, c):
                 raise QRBreakdownError(QRBreakdown(j, qr.last_norm, k, p.name))
     return qr.solve(l, k)
 
@@ -304,7 +304,7 @@ def _ranking_inputs(D, l, p, rank_bias, normalize, reading="paper", y=None):
         d0 = D[:, 0]
         q0 = d0 / p.sqrt(np.array([d0 @ d0], dtype=d0.dtype))[0]
         for _ in range(2):
-            Xr = Xr - np.multiply.outer(q0, q0 @ Xr)
+            Xr = p.minus_outer(Xr, q0, p.matmul(q0, Xr))
             lr = lr - q0 * (q0 @ lr)
     return Xr, lr, colmap
 

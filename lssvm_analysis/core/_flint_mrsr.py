@@ -1,0 +1,422 @@
+"""The mpN engine of MRSR, PRESS and the column-append QR: their vectors kept in FLINT between steps.
+
+:func:`~lssvm_analysis.core.mrsr.mrsr`, :func:`~lssvm_analysis.solvers.press.press_curve` and
+the kept-column solves of OP-LSSVM run a loop whose every step is a handful of O(n) vector
+operations and products with the matrices the loop grows (Q of a QR by column append, the
+active columns, a bordered inverse).  On NumPy object arrays each of those operations is n
+mpmath calls (~2 us each) and each product converts its vectors to FLINT and back (~1.5 us per
+entry each way): 1.2 of the 1.6 CPU-s of an mp50 op-lssvm fit at n = 61.  Here the state of
+each loop is ``arb_mat`` midpoints from start to end and a step is a few libflint calls:
+
+* every vector operation is one FLINT operation on the whole vector, each entry rounded once
+  at the precision's bits (``.mid()`` keeps the midpoint, as :mod:`._flint` does everywhere);
+  products and dot products are ``arb_mat_approx_mul`` (one rounding per entry: the dot
+  product of a row and a column is rounded once, where NumPy's object loop rounds each partial
+  sum);
+* only what the loop's caller reads leaves FLINT: float64 correlations and PRESS terms, the
+  recorded scalars, the coefficient path and the final solutions.
+
+The loops themselves (order of entry, stop rules, records) stay in
+:mod:`~lssvm_analysis.core.mrsr` and :mod:`~lssvm_analysis.solvers.press`: these classes are the
+per-step state behind the same interface as the NumPy state classes there (the engine hooks
+:meth:`Precision.qr_engine`, :meth:`Precision.mrsr_engine`, :meth:`Precision.press_engine`).
+"""
+from __future__ import annotations
+
+import numpy as np
+import flint
+from flint import arb, arb_mat
+
+from ._flint import (LIB, Window, address, bordered_arb, register_twin, set_block, to_arb_mat, to_float64,
+                     to_objects, twin)
+
+__all__ = ["ColumnQR", "MRSRState", "PressState", "minus_outer", "column_norms", "divide_columns"]
+
+
+# ----------------------------------------------------------------------------- helpers
+def _mul(A: arb_mat, B: arb_mat, prec: int) -> arb_mat:
+    """A B, one rounding per entry (``arb_mat_approx_mul``)."""
+    C = arb_mat(A.nrows(), B.ncols())
+    LIB.arb_mat_approx_mul(address(C), address(A), address(B), prec)
+    return C
+
+
+def _t(A: arb_mat) -> arb_mat:
+    T = arb_mat(A.ncols(), A.nrows())
+    LIB.arb_mat_transpose(address(T), address(A))
+    return T
+
+
+def _dot(x: arb_mat, y: arb_mat, prec: int) -> arb:
+    """x^T y of two columns, rounded once."""
+    return _mul(_t(x), y, prec)[0, 0]
+
+
+def _hcat(A: arb_mat, x: arb_mat) -> arb_mat:
+    """[A, x] (exact copies)."""
+    out = arb_mat(A.nrows(), A.ncols() + x.ncols())
+    if A.ncols():
+        set_block(out, 0, 0, A)
+    set_block(out, 0, A.ncols(), x)
+    return out
+
+
+def _vcat(A: arb_mat, x: arb_mat) -> arb_mat:
+    """[A; x] (exact copies)."""
+    out = arb_mat(A.nrows() + x.nrows(), x.ncols())
+    if A.nrows():
+        set_block(out, 0, 0, A)
+    set_block(out, A.nrows(), 0, x)
+    return out
+
+
+def _column(M: arb_mat, j: int) -> arb_mat:
+    out = arb_mat(M.nrows(), 1)
+    with _window(M, 0, j, M.nrows(), j + 1) as w:
+        LIB.arb_mat_set(address(out), w)
+    return out
+
+
+def _window(M, r0, c0, r1, c1):
+    return Window(M, r0, c0, r1, c1)
+
+
+def _leading(M: arb_mat, r: int, c: int) -> arb_mat:
+    """M[:r, :c] as a copy."""
+    out = arb_mat(r, c)
+    if r and c:
+        with _window(M, 0, 0, r, c) as w:
+            LIB.arb_mat_set(address(out), w)
+    return out
+
+
+def _floats(M: arb_mat, ctx) -> np.ndarray:
+    """The entries of M (midpoints) as float64, each rounded to nearest (as ``float(mpf)``)."""
+    return to_float64(to_objects(M, ctx, shape=(M.nrows() * M.ncols(),)))
+
+
+def _as_column(x) -> arb_mat:
+    """An object vector (n,) or an ``arb_mat`` column as an ``arb_mat`` column."""
+    return x if isinstance(x, arb_mat) else to_arb_mat(np.asarray(x))
+
+
+def _kept(a) -> arb_mat:
+    """The FLINT form of an object array (its registered twin, else a conversion)."""
+    M = twin(a) if isinstance(a, np.ndarray) else None
+    return M if M is not None else to_arb_mat(a)
+
+
+# ----------------------------------------------------------------------------- QR by column append
+class ColumnQR:
+    """:class:`~lssvm_analysis.core.mrsr.ColumnQR` (CGS2 column append) on FLINT matrices.
+
+    The same steps: two projections c = Q_k^T v, v <- v - Q_k c, r <- r + c; ||v|| and ||x||
+    (each a dot product rounded once, then a rounded sqrt); the column is refused when
+    ||v|| <= n u ||x|| (``last_norm`` keeps ||v||); else q = v / ||v||.
+    """
+
+    def __init__(self, n: int, capacity: int, *, prec: int, ctx, unit_roundoff: float):
+        self.n, self.capacity, self.prec, self.ctx = n, capacity, prec, ctx
+        self.Qm, self.QTm = arb_mat(n, 0), arb_mat(0, n)
+        self.Rm = arb_mat(capacity, capacity)
+        self.k = 0
+        self._tol = n * unit_roundoff
+        self.last_norm = float("nan")
+        self.q = None   # the last appended column (n x 1)
+
+    def append(self, x) -> bool:
+        """Append column ``x`` ((n,) object array or n x 1 ``arb_mat``); False when dependent."""
+        prec, k = self.prec, self.k
+        x = _as_column(x)
+        with flint.ctx.workprec(prec):
+            v, r = arb_mat(x), arb_mat(k, 1)
+            for _ in range(2):   # CGS2
+                if k:
+                    c = _mul(self.QTm, v, prec)
+                    v = (v - _mul(self.Qm, c, prec)).mid()
+                    r = (r + c).mid()
+            nrm = _dot(v, v, prec).sqrt().mid()
+            xn = _dot(x, x, prec).sqrt().mid()
+            if not (float(nrm) > self._tol * float(xn)) or not nrm.is_finite():
+                self.last_norm = float(nrm)
+                return False
+            q = (v / nrm).mid()
+        self.Qm, self.QTm, self.q = _hcat(self.Qm, q), _vcat(self.QTm, _t(q)), q
+        for i in range(k):
+            self.Rm[i, k] = r[i, 0]
+        self.Rm[k, k] = nrm
+        self.k = k + 1
+        return True
+
+    def append_column(self, A, j: int) -> bool:
+        """Append ``A[:, j]`` (A an object array, kept or not: a kept one's column is copied)."""
+        M = twin(A)
+        return self.append(_column(M, j) if M is not None else A[:, j])
+
+    def r_kk(self, k: int) -> float:
+        return float(self.Rm[k, k])
+
+    def qt(self, T: arb_mat) -> arb_mat:
+        """q_k^T T for the last appended column q_k (1 x p, one rounding per entry)."""
+        return _mul(_t(self.q), T, self.prec)
+
+    def solve_arb(self, B: arb_mat, k: int) -> arb_mat:
+        """R_k^{-1} B (B: k x p) by ``arb_mat_approx_solve_triu`` on R's leading k x k block."""
+        X = arb_mat(k, B.ncols())
+        with _window(self.Rm, 0, 0, k, k) as Rk:
+            LIB.arb_mat_approx_solve_triu(address(X), Rk, address(B), 0, self.prec)
+        return X
+
+    def solve(self, T, k=None):
+        """Least-squares solution R_k^{-1} Q_k^T T on the first ``k`` columns (T: (n,) or (n, p))."""
+        k = self.k if k is None else k
+        T = np.asarray(T)
+        QT = _leading(self.QTm, k, self.n)
+        X = self.solve_arb(_mul(QT, to_arb_mat(T), self.prec), k)
+        return to_objects(X, self.ctx, shape=(k,) + T.shape[1:])
+
+    @property
+    def Q(self) -> np.ndarray:
+        """Q (n x capacity, zeros past column k) as an object array."""
+        out = np.full((self.n, self.capacity), self.ctx.mpf(0), dtype=object)
+        out[:, :self.k] = to_objects(self.Qm, self.ctx)
+        return out
+
+    @property
+    def R(self) -> np.ndarray:
+        return to_objects(self.Rm, self.ctx)
+
+
+# ----------------------------------------------------------------------------- MRSR
+class MRSRState:
+    """The vectors of :func:`~lssvm_analysis.core.mrsr.mrsr` in FLINT (see ``mrsr._ArrayState``).
+
+    Xn (n x m, the normalised columns), T (n x p), Y (n x p), the active columns' coefficients
+    W_A (k x p, in order of entry), the correlations C = Xn^T (T - Y) and the factor: a
+    :class:`ColumnQR` with Q^T T grown by a row per step ("qr"), or the bordered inverse of
+    X_A^T X_A with X_A^T T ("bordered-inverse").
+    """
+
+    def __init__(self, Xn, Tp, scale, capacity, variant, *, prec, ctx, unit_roundoff):
+        self.prec, self.ctx = prec, ctx
+        self.X = _kept(Xn)
+        self.XT = _t(self.X)
+        self.T = to_arb_mat(Tp)
+        n, m, p = self.X.nrows(), self.X.ncols(), self.T.ncols()
+        self.n, self.m, self.p = n, m, p
+        self.scale = to_arb_mat(np.asarray(scale)).entries()
+        self.Y, self.WA = arb_mat(n, p), arb_mat(0, p)
+        self.active = []
+        S = [(1 if (i >> (p - 1 - t)) & 1 == 0 else -1) for i in range(2 ** p) for t in range(p)]
+        self.ST = _t(arb_mat(2 ** p, p, S))   # itertools.product((1, -1), repeat=p), transposed
+        self.qr = ColumnQR(n, capacity, prec=prec, ctx=ctx, unit_roundoff=unit_roundoff) \
+            if variant == "qr" else None
+        self.QtT = arb_mat(0, p)
+        self.inv, self.XtT, self.XA = arb_mat(0, 0), arb_mat(0, p), arb_mat(n, 0)
+        self.c_max = None
+
+    def correlations(self) -> np.ndarray:
+        """||(T - Y)^T x_j||_1 for every column j, as float64 (the argmax's input); C and the
+        sums are kept for the step."""
+        prec = self.prec
+        with flint.ctx.workprec(prec):
+            self.C = _mul(self.XT, (self.T - self.Y).mid(), prec)
+            ent = self.C.entries()
+            p = self.p
+            sums = []
+            for j in range(self.m):
+                s = abs(ent[j * p])
+                for t in range(1, p):
+                    s = (s + abs(ent[j * p + t])).mid()
+                sums.append(s)
+        self.cabs = sums
+        return to_float64(np.array(_objects_of(sums, self.ctx), dtype=object))
+
+    def enter(self, j: int):
+        """Column j joins the active set: (True, pivot) or (False, pivot or None) when refused."""
+        self.c_max = self.cabs[j]
+        x = _column(self.X, j)
+        if self.qr is not None:
+            if not self.qr.append(x):
+                return False, None
+            k = self.qr.k
+            self.QtT = _vcat(self.QtT, self.qr.qt(self.T))
+            self.W_bar = self.qr.solve_arb(self.QtT, k)
+            pivot = float(self.qr.Rm[k - 1, k - 1]) ** 2
+        else:
+            ok, pivot = self._border(x)
+            if not ok:
+                return False, pivot
+            self.W_bar = _mul(self.inv, self.XtT, self.prec)
+        self.active.append(j)
+        self.XA = _hcat(self.XA, x)
+        return True, pivot
+
+    def _border(self, x):
+        prec = self.prec
+        with flint.ctx.workprec(prec):
+            if self.active:
+                M1 = _mul(_t(self.XA), x, prec)
+                M2 = _mul(self.inv, M1, prec)
+                ps = (_dot(x, x, prec) - _dot(M1, M2, prec)).mid()
+            else:
+                M2, ps = arb_mat(0, 1), _dot(x, x, prec)
+            if not (ps > 0) or not ps.is_finite():
+                return False, float(ps)
+            self.inv = bordered_arb(self.inv, M2, ps, prec)
+            self.XtT = _vcat(self.XtT, _mul(_t(x), self.T, prec))
+        return True, float(ps)
+
+    def advance(self, rest) -> float:
+        """The step of eq. (10) towards the OLS fit (``rest``: the inactive columns, None on the
+        last possible step, which goes all the way); returns beta as float64."""
+        prec = self.prec
+        with flint.ctx.workprec(prec):
+            G = (_mul(self.XA, self.W_bar, prec) - self.Y).mid()   # Y_bar - Y
+            beta = self._step(G, rest) if rest is not None and len(rest) else None
+            beta = arb(1) if beta is None else beta
+            self.Y = (self.Y + (beta * G).mid()).mid()
+            k = self.W_bar.nrows()
+            WA = _vcat(self.WA, arb_mat(1, self.p)) if self.WA.nrows() < k else self.WA
+            self.WA = (WA + (beta * (self.W_bar - WA).mid()).mid()).mid()
+        return beta
+
+    def _step(self, G, rest):
+        """beta of eq. (10): the least ratio (c_max + s^T C_j) / (c_max + s^T A_j) > 0 over the
+        inactive j and sign vectors s with a positive denominator, when it is < 1."""
+        prec, c, p2 = self.prec, self.c_max, self.ST.ncols()
+        A = _mul(_t(_mul(_t(G), self.X, prec)), self.ST, prec)   # (A_all^T) S^T, m x 2^p
+        Cs = _mul(self.C, self.ST, prec)
+        num, den = Cs.entries(), A.entries()
+        best = None
+        for j in rest:
+            for s in range(p2):
+                d = (c + den[j * p2 + s]).mid()
+                if not d > 0:
+                    continue
+                r = ((c + num[j * p2 + s]).mid() / d).mid()
+                if r > 0 and (best is None or r < best):
+                    best = r
+        return best if best is not None and best < 1 else None
+
+    def coefficients(self) -> np.ndarray:
+        """W (m x p) in the caller's scale, as an object array (zeros off the active set)."""
+        zero = self.ctx.mpf(0)
+        out = np.full((self.m, self.p), zero, dtype=object)
+        k, p = self.WA.nrows(), self.p
+        if k:
+            ent = self.WA.entries()
+            with flint.ctx.workprec(self.prec):
+                vals = [(ent[i * p + t] / self.scale[self.active[i]]).mid() for i in range(k) for t in range(p)]
+            out[self.active] = np.array(_objects_of(vals, self.ctx), dtype=object).reshape(k, p)
+        return out
+
+    @property
+    def factor(self):
+        return self.qr
+
+
+def _objects_of(balls, ctx) -> list:
+    """mpf of ``ctx`` from a list of arb midpoints."""
+    if not balls:
+        return []
+    return list(to_objects(arb_mat(len(balls), 1, balls), ctx, shape=(len(balls),)))
+
+
+# ----------------------------------------------------------------------------- PRESS
+class PressState:
+    """The hat diagonal h and the residuals e of :func:`~lssvm_analysis.solvers.press.press_curve`
+    in FLINT (see ``press._ArrayState``): "qr" updates them from the appended column q of a
+    :class:`ColumnQR` (h += q^2, e -= q (q^T l)); "normal-equations" from the bordered inverse
+    of D_k^T D_k (h += v^2 / p_s, v = D_k M2 - x; e = l - D_k (inv (D_k^T l)))."""
+
+    def __init__(self, D, l, capacity, variant, *, prec, ctx, unit_roundoff):
+        self.prec, self.ctx = prec, ctx
+        self.D = _kept(D)
+        self.l = to_arb_mat(np.asarray(l))
+        N = self.D.nrows()
+        self.h, self.e = arb_mat(N, 1), arb_mat(self.l)
+        self.ones = arb_mat(N, 1, [1] * N)
+        self.qr = ColumnQR(N, capacity, prec=prec, ctx=ctx, unit_roundoff=unit_roundoff) \
+            if variant == "qr" else None
+        self.inv, self.Dk = arb_mat(0, 0), arb_mat(N, 0)
+
+    def add(self, c: int) -> bool:
+        """Column c of D enters; False when the factor refuses it (dependent, or p_s <= 0)."""
+        prec, x = self.prec, _column(self.D, c)
+        with flint.ctx.workprec(prec):
+            if self.qr is not None:
+                if not self.qr.append(x):
+                    return False
+                q = self.qr.q
+                qq = arb_mat(q.nrows(), 1)
+                LIB.arb_mat_mul_entrywise(address(qq), address(q), address(q), prec)
+                self.h = (self.h + qq.mid()).mid()
+                self.e = (self.e - (q * _dot(q, self.l, prec)).mid()).mid()
+                return True
+            return self._border(x)
+
+    def _border(self, x) -> bool:
+        prec = self.prec
+        if self.Dk.ncols():
+            M1 = _mul(_t(self.Dk), x, prec)
+            M2 = _mul(self.inv, M1, prec)
+            v = (_mul(self.Dk, M2, prec) - x).mid()
+            ps = (_dot(x, x, prec) - _dot(M1, M2, prec)).mid()
+        else:
+            M2, v, ps = arb_mat(0, 1), -x, _dot(x, x, prec)
+        if not (ps > 0) or not ps.is_finite():
+            return False
+        self.inv = bordered_arb(self.inv, M2, ps, prec)
+        vv = arb_mat(v.nrows(), 1)
+        LIB.arb_mat_mul_entrywise(address(vv), address(v), address(v), prec)
+        self.h = (self.h + (vv.mid() / ps).mid()).mid()
+        self.Dk = _hcat(self.Dk, x)
+        inner = _mul(self.inv, _mul(_t(self.Dk), self.l, prec), prec)
+        self.e = (self.l - _mul(self.Dk, inner, prec)).mid()
+        return True
+
+    def terms(self):
+        """(1 - h, e) as float64."""
+        with flint.ctx.workprec(self.prec):
+            one_minus = (self.ones - self.h).mid()
+        return _floats(one_minus, self.ctx), _floats(self.e, self.ctx)
+
+    @property
+    def factor(self):
+        return self.qr
+
+
+
+# ----------------------------------------------------------------------------- whole-matrix primitives
+def minus_outer(A: np.ndarray, u: np.ndarray, v: np.ndarray, *, prec: int, ctx) -> np.ndarray:
+    """A - u v^T: each product u_i v_j rounded once (``arb_mat_approx_mul`` of a column and a row),
+    each difference once; returned kept (:func:`._flint.keep`)."""
+    P = _mul(to_arb_mat(u), to_arb_mat(np.asarray(v).reshape(1, -1)), prec)
+    C, MA = arb_mat(P.nrows(), P.ncols()), _kept(A)   # MA referenced while its address is used
+    LIB.arb_mat_sub(address(C), address(MA), address(P), prec)
+    LIB.arb_mat_get_mid(address(C), address(C))
+    return register_twin(to_objects(C, ctx), C)
+
+
+def column_norms(A: np.ndarray, *, prec: int, ctx) -> np.ndarray:
+    """sqrt(sum_i A_ij^2) per column: squares rounded once each, each column sum one
+    ``arb_mat_approx_mul`` entry (a row of ones times the squares), a rounded sqrt."""
+    M = _kept(A)
+    sq = arb_mat(M.nrows(), M.ncols())
+    LIB.arb_mat_mul_entrywise(address(sq), address(M), address(M), prec)
+    LIB.arb_mat_get_mid(address(sq), address(sq))
+    sums = _mul(arb_mat(1, M.nrows(), [1] * M.nrows()), sq, prec).entries()
+    with flint.ctx.workprec(prec):
+        return np.array(_objects_of([s.sqrt().mid() for s in sums], ctx), dtype=object)
+
+
+def divide_columns(A: np.ndarray, s: np.ndarray, *, prec: int, ctx) -> np.ndarray:
+    """A / s (column j by s_j, each quotient rounded once), returned kept (:func:`._flint.keep`)."""
+    M = _kept(A)
+    n, m = M.nrows(), M.ncols()
+    out = arb_mat(n, m)
+    with flint.ctx.workprec(prec):
+        for j, sj in enumerate(to_arb_mat(np.asarray(s)).entries()):
+            set_block(out, 0, j, (_column(M, j) / sj).mid())
+    return register_twin(to_objects(out, ctx), out)
