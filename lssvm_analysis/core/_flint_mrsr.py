@@ -23,6 +23,8 @@ per-step state behind the same interface as the NumPy state classes there (the e
 """
 from __future__ import annotations
 
+import ctypes
+
 import numpy as np
 import flint
 from flint import arb, arb_mat
@@ -91,8 +93,45 @@ def _leading(M: arb_mat, r: int, c: int) -> arb_mat:
 
 
 def _floats(M: arb_mat, ctx) -> np.ndarray:
-    """The entries of M (midpoints) as float64, each rounded to nearest (as ``float(mpf)``)."""
-    return to_float64(to_objects(M, ctx, shape=(M.nrows() * M.ncols(),)))
+    """The entries of M (midpoints, row by row) as float64, each rounded to nearest (as
+    ``float(mpf)``): ``arf_get_d`` on each entry in place (python-flint's ``float(arb)``
+    truncates), or through mpf objects when the layout check at import failed."""
+    if not _GET_D:
+        return to_float64(to_objects(M, ctx, shape=(M.nrows() * M.ncols(),)))
+    base, _, _, stride = (ctypes.c_long.from_address(address(M) + 8 * i).value for i in range(4))
+    r, c = M.nrows(), M.ncols()
+    get = LIB.arf_get_d
+    return np.array([get(base + (i * stride + j) * _ARB_BYTES, _RND_NEAR) for i in range(r) for j in range(c)],
+                    dtype=np.float64)
+
+
+#: sizeof(arb_struct) and FLINT's ARF_RND_NEAR, checked below on a matrix whose entries are known.
+_ARB_BYTES, _RND_NEAR = 48, 4
+
+
+def _check_get_d() -> bool:
+    """True when ``arf_get_d`` reads the entries of a python-flint ``arb_mat`` (FLINT 3: entries,
+    r, c, stride) and rounds to nearest: 1 + 2^-53 + 2^-60 must give 1 + 2^-52, the ties 1 + 2^-53
+    and 1 + 3 2^-53 give 1 and 1 + 2^-51 (to even), -1 - 2^-53 - 2^-60 its negative."""
+    LIB.arf_get_d.argtypes, LIB.arf_get_d.restype = [ctypes.c_void_p, ctypes.c_int], ctypes.c_double
+    two = arb(2)
+    want = [1 + 2.0 ** -52, 1.0, 1 + 2.0 ** -51, -(1 + 2.0 ** -52)]
+    with flint.ctx.workprec(128):
+        M = arb_mat(2, 2, [1 + two ** -53 + two ** -60, 1 + two ** -53, 1 + 3 * two ** -53,
+                           -(1 + two ** -53 + two ** -60)])
+    fields = [ctypes.c_long.from_address(address(M) + 8 * i).value for i in range(4)]
+    if fields[1:] != [2, 2, 2]:
+        return False
+    global _GET_D
+    _GET_D = True
+    try:
+        return list(_floats(M, None)) == want
+    finally:
+        _GET_D = False
+
+
+_GET_D = False
+_GET_D = _check_get_d()
 
 
 def _as_column(x) -> arb_mat:
@@ -230,7 +269,7 @@ class MRSRState:
                     s = (s + abs(ent[j * p + t])).mid()
                 sums.append(s)
         self.cabs = sums
-        return to_float64(np.array(_objects_of(sums, self.ctx), dtype=object))
+        return _floats(arb_mat(self.m, 1, sums), self.ctx)
 
     def enter(self, j: int):
         """Column j joins the active set: (True, pivot) or (False, pivot or None) when refused."""
