@@ -426,6 +426,13 @@ class Precision(ABC):
         or None: the NumPy state."""
         return None
 
+    def scale_signs(self, H, s, *, block: int = 16) -> None:
+        """H_kl <- s_k s_l H_kl in place for labels s = +-1 (exact: sign flips), by blocks of rows
+        (no N x N temporary).  mpN: only the entries with s_k != s_l are negated (the products
+        by +-1 are those negations, bit for bit, at a fraction of the mpmath calls)."""
+        for i0 in range(0, H.shape[0], block):
+            H[i0:i0 + block] *= np.multiply.outer(s[i0:i0 + block], s)
+
     def minus_outer(self, A, u, v) -> np.ndarray:
         """A - u v^T (u (n,), v (m,)): each entry one product and one difference in this
         precision, as ``A - np.multiply.outer(u, v)`` (mpN with FLINT: on ``arb_mat``, the
@@ -872,6 +879,15 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return None
         return _flint_mrsr.PressState(D, self.asarray(l), capacity, variant, **self._engine())
+
+    def scale_signs(self, H, s, *, block=16):
+        neg = self.to_float64(s) < 0
+        if not np.all(np.abs(self.to_float64(s)) == 1):   # not labels: the products themselves
+            return super().scale_signs(H, s, block=block)
+        for i0 in range(0, H.shape[0], block):
+            rows = H[i0:i0 + block]
+            flip = np.not_equal.outer(neg[i0:i0 + block], neg)
+            rows[flip] = -rows[flip]
 
     def minus_outer(self, A, u, v):
         if not self._flint:
