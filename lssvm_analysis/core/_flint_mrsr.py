@@ -105,6 +105,8 @@ def _floats(M: arb_mat, ctx) -> np.ndarray:
                     dtype=np.float64)
 
 
+#: Below this magnitude a float64 image of a sum may be subnormal (its ratio not resolved).
+_TINY = 2.0 ** -960
 #: sizeof(arb_struct) and FLINT's ARF_RND_NEAR, checked below on a matrix whose entries are known.
 _ARB_BYTES, _RND_NEAR = 48, 4
 
@@ -322,20 +324,41 @@ class MRSRState:
 
     def _step(self, G, rest):
         """beta of eq. (10): the least ratio (c_max + s^T C_j) / (c_max + s^T A_j) > 0 over the
-        inactive j and sign vectors s with a positive denominator, when it is < 1."""
+        inactive j and sign vectors s with a positive denominator, when it is < 1.
+
+        Every sum is one rounded FLINT operation, as in ``mrsr._step_size``; the ratios are
+        compared exactly, but only those that can be the least: the float64 images of the sums
+        (each rounded once more, so a ratio's image is within 4 u_64 of it, relatively) rule out
+        every ratio above (1 + 1e-12) times the least image.  Sums whose image is not a normal
+        float64 (0, subnormal, inf: the sign or the ratio not resolved) are compared exactly too.
+        """
         prec, c, p2 = self.prec, self.c_max, self.ST.ncols()
         A = _mul(_t(_mul(_t(G), self.X, prec)), self.ST, prec)   # (A_all^T) S^T, m x 2^p
         Cs = _mul(self.C, self.ST, prec)
-        num, den = Cs.entries(), A.entries()
+        fill = arb_mat(self.m, p2, [c] * (self.m * p2))
+        NUM, DEN = (fill + Cs).mid(), (fill + A).mid()
+        fn, fd = _floats(NUM, self.ctx), _floats(DEN, self.ctx)
+        idx = (np.asarray(rest)[:, None] * p2 + np.arange(p2)).ravel()
+        fn, fd = fn[idx], fd[idx]
+        normal = np.isfinite(fn) & np.isfinite(fd) & (np.abs(fn) > _TINY) & (np.abs(fd) > _TINY)
+        cand = normal & (fd > 0) & (fn > 0)
+        check = ~normal
+        if cand.any():
+            with np.errstate(over="ignore"):
+                ratio = fn[cand] / fd[cand]
+            least = ratio.min()
+            near = np.zeros_like(cand)
+            near[np.flatnonzero(cand)[ratio <= least * (1 + 1e-12)]] = True
+            check |= near
+        num, den = NUM.entries(), DEN.entries()
         best = None
-        for j in rest:
-            for s in range(p2):
-                d = (c + den[j * p2 + s]).mid()
-                if not d > 0:
-                    continue
-                r = ((c + num[j * p2 + s]).mid() / d).mid()
-                if r > 0 and (best is None or r < best):
-                    best = r
+        for i in idx[check]:
+            d = den[i]
+            if not d > 0:
+                continue
+            r = (num[i] / d).mid()
+            if r > 0 and (best is None or r < best):
+                best = r
         return best if best is not None and best < 1 else None
 
     def coefficients(self) -> np.ndarray:
