@@ -32,7 +32,7 @@ from flint import arb, arb_mat
 from ._flint import (LIB, Window, address, bordered_arb, register_twin, set_block, to_arb_mat, to_float64,
                      to_objects, twin)
 
-__all__ = ["ColumnQR", "MRSRState", "PressState", "minus_outer", "column_norms", "divide_columns"]
+__all__ = ["ColumnQR", "MRSRState", "PressState", "project_out", "column_norms", "divide_columns"]
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -142,9 +142,25 @@ def _as_column(x) -> arb_mat:
 
 
 def _kept(a) -> arb_mat:
-    """The FLINT form of an object array (its registered twin, else a conversion)."""
-    M = twin(a) if isinstance(a, np.ndarray) else None
-    return M if M is not None else to_arb_mat(a)
+    """The FLINT form of an object array: its registered twin, a copy of the columns of its base's
+    twin when ``a`` is a column range ``base[:, c0:c1]`` of a kept array, else a conversion."""
+    if not isinstance(a, np.ndarray):
+        return to_arb_mat(a)
+    M = twin(a)
+    if M is not None:
+        return M
+    base = a.base
+    MB = twin(base) if isinstance(base, np.ndarray) else None
+    if MB is not None and a.ndim == 2 and base.ndim == 2 and a.strides == base.strides and \
+            a.shape[0] == base.shape[0] and a.shape[1] and base.strides[1] > 0:
+        offset = a.__array_interface__["data"][0] - base.__array_interface__["data"][0]
+        c0, rest = divmod(offset, base.strides[1])
+        if rest == 0 and 0 <= c0 and c0 + a.shape[1] <= base.shape[1]:
+            out = arb_mat(a.shape[0], a.shape[1])
+            with _window(MB, 0, c0, a.shape[0], c0 + a.shape[1]) as w:
+                LIB.arb_mat_set(address(out), w)
+            return out
+    return to_arb_mat(a)
 
 
 # ----------------------------------------------------------------------------- QR by column append
@@ -451,14 +467,19 @@ class PressState:
 
 
 # ----------------------------------------------------------------------------- whole-matrix primitives
-def minus_outer(A: np.ndarray, u: np.ndarray, v: np.ndarray, *, prec: int, ctx) -> np.ndarray:
-    """A - u v^T: each product u_i v_j rounded once (``arb_mat_approx_mul`` of a column and a row),
-    each difference once; returned kept (:func:`._flint.keep`)."""
-    P = _mul(to_arb_mat(u), to_arb_mat(np.asarray(v).reshape(1, -1)), prec)
-    C, MA = arb_mat(P.nrows(), P.ncols()), _kept(A)   # MA referenced while its address is used
-    LIB.arb_mat_sub(address(C), address(MA), address(P), prec)
-    LIB.arb_mat_get_mid(address(C), address(C))
-    return register_twin(to_objects(C, ctx), C)
+def project_out(A: np.ndarray, q: np.ndarray, passes: int, *, prec: int, ctx) -> np.ndarray:
+    """A <- A - q (q^T A), ``passes`` times: each q^T A entry one ``arb_mat_approx_mul`` dot
+    product, each q_i c_j product and each difference rounded once; returned kept
+    (:func:`._flint.keep`), the passes in between never leaving FLINT."""
+    M, Q = _kept(A), to_arb_mat(q)
+    QT = _t(Q)
+    for _ in range(passes):
+        P = _mul(Q, _mul(QT, M, prec), prec)
+        C = arb_mat(P.nrows(), P.ncols())
+        LIB.arb_mat_sub(address(C), address(M), address(P), prec)
+        LIB.arb_mat_get_mid(address(C), address(C))
+        M = C
+    return register_twin(to_objects(M, ctx), M)
 
 
 def column_norms(A: np.ndarray, *, prec: int, ctx) -> np.ndarray:

@@ -433,11 +433,14 @@ class Precision(ABC):
         for i0 in range(0, H.shape[0], block):
             H[i0:i0 + block] *= np.multiply.outer(s[i0:i0 + block], s)
 
-    def minus_outer(self, A, u, v) -> np.ndarray:
-        """A - u v^T (u (n,), v (m,)): each entry one product and one difference in this
-        precision, as ``A - np.multiply.outer(u, v)`` (mpN with FLINT: on ``arb_mat``, the
-        result kept for products as :meth:`keep`)."""
-        return A - np.multiply.outer(u, v)
+    def project_out(self, A, q, *, passes: int = 2) -> np.ndarray:
+        """A <- A - q (q^T A), ``passes`` times (q a unit vector; two passes: CGS2, "twice is
+        enough"): each pass one product q^T A (:meth:`matmul`) and, per entry, one product and one
+        difference in this precision, as ``A - np.multiply.outer(q, q @ A)`` (mpN with FLINT: on
+        ``arb_mat`` throughout, the result kept for products as :meth:`keep`)."""
+        for _ in range(passes):
+            A = A - np.multiply.outer(q, self.matmul(q, A))
+        return A
 
     def column_norms(self, A) -> np.ndarray:
         """sqrt(sum_i A_ij^2) for each column j: ``sqrt((A * A).sum(axis=0))`` (mpN with FLINT: the
@@ -889,10 +892,10 @@ class MPPrecision(_GenericPrecision):
             flip = np.not_equal.outer(neg[i0:i0 + block], neg)
             rows[flip] = -rows[flip]
 
-    def minus_outer(self, A, u, v):
+    def project_out(self, A, q, *, passes=2):
         if not self._flint:
-            return super().minus_outer(A, u, v)
-        return _flint_mrsr.minus_outer(self.asarray(A), self.asarray(u), self.asarray(v), **self._fl())
+            return super().project_out(A, q, passes=passes)
+        return _flint_mrsr.project_out(self.asarray(A), self.asarray(q), passes, **self._fl())
 
     def column_norms(self, A):
         if not self._flint:

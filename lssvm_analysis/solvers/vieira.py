@@ -306,8 +306,8 @@ def _ranking_inputs(D, l, p, rank_bias, normalize, reading="paper", y=None):
     elif not rank_bias:
         d0 = D[:, 0]
         q0 = d0 / p.sqrt(np.array([d0 @ d0], dtype=d0.dtype))[0]
+        Xr = p.project_out(Xr, q0, passes=2)
         for _ in range(2):
-            Xr = p.minus_outer(Xr, q0, p.matmul(q0, Xr))
             lr = lr - q0 * (q0 @ lr)
     return Xr, lr, colmap
 
