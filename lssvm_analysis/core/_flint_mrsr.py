@@ -263,7 +263,7 @@ class MRSRState:
         self.n, self.m, self.p = n, m, p
         self.scale = to_arb_mat(np.asarray(scale)).entries()
         self.Y, self.WA = arb_mat(n, p), arb_mat(0, p)
-        self.active = []
+        self.active, self.path = [], []
         S = [(1 if (i >> (p - 1 - t)) & 1 == 0 else -1) for i in range(2 ** p) for t in range(p)]
         self.ST = _t(arb_mat(2 ** p, p, S))   # itertools.product((1, -1), repeat=p), transposed
         self.qr = ColumnQR(n, capacity, prec=prec, ctx=ctx, unit_roundoff=unit_roundoff) \
@@ -377,16 +377,24 @@ class MRSRState:
                 best = r
         return best if best is not None and best < 1 else None
 
-    def coefficients(self) -> np.ndarray:
-        """W (m x p) in the caller's scale, as an object array (zeros off the active set)."""
-        zero = self.ctx.mpf(0)
-        out = np.full((self.m, self.p), zero, dtype=object)
-        k, p = self.WA.nrows(), self.p
-        if k:
-            ent = self.WA.entries()
-            with flint.ctx.workprec(self.prec):
-                vals = [(ent[i * p + t] / self.scale[self.active[i]]).mid() for i in range(k) for t in range(p)]
-            out[self.active] = np.array(_objects_of(vals, self.ctx), dtype=object).reshape(k, p)
+    def record(self) -> None:
+        """Keep W_A after this step (``arb_mat``s are replaced, never written, by the steps)."""
+        self.path.append((len(self.active), self.WA))
+
+    def coefficient_path(self) -> np.ndarray:
+        """The recorded W (steps x m x p) in the caller's scale, as an object array: each active
+        entry divided by its column's scale (one rounding; the others are 0 / s = 0 exactly),
+        converted to mpf in one pass."""
+        p = self.p
+        out = np.full((len(self.path), self.m, p), self.ctx.mpf(0), dtype=object)
+        with flint.ctx.workprec(self.prec):
+            vals = [(WA[i, t] / self.scale[self.active[i]]).mid()
+                    for _, (k, WA) in enumerate(self.path) for i in range(k) for t in range(p)]
+        flat = iter(_objects_of(vals, self.ctx))
+        for step, (k, _) in enumerate(self.path):
+            for i in range(k):
+                for t in range(p):
+                    out[step, self.active[i], t] = next(flat)
         return out
 
     @property

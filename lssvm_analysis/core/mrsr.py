@@ -316,7 +316,8 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
     n, m = Xn.shape
     st = p.mrsr_engine(Xn, Tp, scale, k_max, variant) or _ArrayState(Xn, Tp, scale, k_max, variant, p)
     active, inactive = [], np.ones(m, dtype=bool)
-    coefs, steps, cors, pivots = [st.coefficients()], [], [], []
+    steps, cors, pivots = [], [], []
+    st.record()
     status, stop = "ok", None
     for k in range(k_max):
         cabs = st.correlations()  # float64 (m,)
@@ -331,10 +332,10 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
         active.append(j)
         inactive[j] = False
         beta = st.advance(np.flatnonzero(inactive) if k + 1 < min(n, m) else None)
-        coefs.append(st.coefficients())
+        st.record()
         steps.append(float(beta))
         cors.append(float(st.c_max))
-    return MRSRPath(order=np.array(active, dtype=np.intp), coefs=np.stack(coefs), steps=np.array(steps),
+    return MRSRPath(order=np.array(active, dtype=np.intp), coefs=st.coefficient_path(), steps=np.array(steps),
                     correlations=np.array(cors), pivots=np.array(pivots),
                     scale=p.to_float64(scale), status=status, stop_step=stop, variant=variant,
                     normalize=normalize, precision=p.name, factor=st.factor)
@@ -344,7 +345,8 @@ class _ArrayState:
     """The vectors of the MRSR loop as arrays of the precision (NumPy's loops, BLAS, FLINT products).
 
     The interface of :class:`._flint_mrsr.MRSRState` (the mpN engine): ``correlations()``,
-    ``enter(j)``, ``advance(rest)``, ``coefficients()``, ``c_max``, ``factor``.
+    ``enter(j)``, ``advance(rest)``, ``record()`` (W after this step, in the caller's scale),
+    ``coefficient_path()`` (the recorded W stacked), ``c_max``, ``factor``.
     """
 
     def __init__(self, Xn, Tp, scale, k_max, variant, p):
@@ -356,7 +358,7 @@ class _ArrayState:
         self.bord = _Bordered(p, k_max, n_resp) if variant == "bordered-inverse" else None
         self.QtT = p.zeros((0, n_resp))
         self.Y, self.W = p.zeros((n, n_resp)), p.zeros((m, n_resp))
-        self.active = []
+        self.active, self.path = [], []
 
     def correlations(self):
         p = self.p
@@ -396,5 +398,8 @@ class _ArrayState:
         W[active] = W[active] + beta * (self.W_bar - W[active])
         return beta
 
-    def coefficients(self):
-        return self.W / self.scale[:, None]
+    def record(self):
+        self.path.append(self.W / self.scale[:, None])
+
+    def coefficient_path(self):
+        return np.stack(self.path)
