@@ -248,15 +248,19 @@ class ColumnQR:
 class MRSRState:
     """The vectors of :func:`~lssvm_analysis.core.mrsr.mrsr` in FLINT (see ``mrsr._ArrayState``).
 
-    Xn (n x m, the normalised columns), T (n x p), Y (n x p), the active columns' coefficients
+    Xn (n x m, the columns of Xp divided by ``scale``, or Xp for None), T (n x p), Y (n x p), the active columns' coefficients
     W_A (k x p, in order of entry), the correlations C = Xn^T (T - Y) and the factor: a
     :class:`ColumnQR` with Q^T T grown by a row per step ("qr"), or the bordered inverse of
     X_A^T X_A with X_A^T T ("bordered-inverse").
     """
 
-    def __init__(self, Xn, Tp, scale, capacity, variant, *, prec, ctx, unit_roundoff):
+    def __init__(self, Xp, Tp, scale, capacity, variant, *, prec, ctx, unit_roundoff):
         self.prec, self.ctx = prec, ctx
-        self.X = _kept(Xn)
+        self.X = _kept(Xp)
+        if scale is None:
+            scale = np.full(self.X.ncols(), ctx.mpf(1), dtype=object)
+        else:   # Xn = Xp / scale, as :meth:`Precision.divide_columns` (not converted to mpf)
+            self.X = _divide_columns(self.X, to_arb_mat(np.asarray(scale)).entries(), prec)
         self.XT = _t(self.X)
         self.T = to_arb_mat(Tp)
         n, m, p = self.X.nrows(), self.X.ncols(), self.T.ncols()
@@ -504,10 +508,13 @@ def column_norms(A: np.ndarray, *, prec: int, ctx) -> np.ndarray:
 
 def divide_columns(A: np.ndarray, s: np.ndarray, *, prec: int, ctx) -> np.ndarray:
     """A / s (column j by s_j, each quotient rounded once), returned kept (:func:`._flint.keep`)."""
-    M = _kept(A)
-    n, m = M.nrows(), M.ncols()
-    out = arb_mat(n, m)
-    with flint.ctx.workprec(prec):
-        for j, sj in enumerate(to_arb_mat(np.asarray(s)).entries()):
-            set_block(out, 0, j, (_column(M, j) / sj).mid())
+    out = _divide_columns(_kept(A), to_arb_mat(np.asarray(s)).entries(), prec)
     return register_twin(to_objects(out, ctx), out)
+
+
+def _divide_columns(M: arb_mat, s: list, prec: int) -> arb_mat:
+    out = arb_mat(M.nrows(), M.ncols())
+    with flint.ctx.workprec(prec):
+        for j, sj in enumerate(s):
+            set_block(out, 0, j, (_column(M, j) / sj).mid())
+    return out

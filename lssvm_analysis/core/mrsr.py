@@ -258,9 +258,8 @@ def _setup(X, T, k_max, variant, normalize, p):
     if normalize == "unit-norm":
         norms = p.column_norms(Xp)
         scale = np.where(p.to_float64(norms) > 0, norms, p.scalar(1))
-        Xp = p.divide_columns(Xp, scale)
     else:
-        scale = p.asarray(np.ones(m))
+        scale = None
     return Xp, Tp, min(k_max, limit), scale
 
 
@@ -311,10 +310,11 @@ def mrsr(X, T, *, k_max=None, variant="qr", normalize="unit-norm", precision="fl
 
 
 def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
-    Xn, Tp, k_max, scale = _setup(X, T, k_max, variant, normalize, p)
-    Xn = p.keep(Xn)  # two products with Xn per step: mpN converts it to FLINT once
-    n, m = Xn.shape
-    st = p.mrsr_engine(Xn, Tp, scale, k_max, variant) or _ArrayState(Xn, Tp, scale, k_max, variant, p)
+    Xp, Tp, k_max, scale = _setup(X, T, k_max, variant, normalize, p)
+    n, m = Xp.shape
+    # the columns divided by their norms (scale None: as they are) by the engine's state, or here
+    st = p.mrsr_engine(Xp, Tp, scale, k_max, variant) or _ArrayState(Xp, Tp, scale, k_max, variant, p)
+    scale = p.asarray(np.ones(m)) if scale is None else scale
     active, inactive = [], np.ones(m, dtype=bool)
     steps, cors, pivots = [], [], []
     st.record()
@@ -349,9 +349,14 @@ class _ArrayState:
     ``coefficient_path()`` (the recorded W stacked), ``c_max``, ``factor``.
     """
 
-    def __init__(self, Xn, Tp, scale, k_max, variant, p):
-        n, m = Xn.shape
+    def __init__(self, Xp, Tp, scale, k_max, variant, p):
+        n, m = Xp.shape
         n_resp = Tp.shape[1]
+        if scale is None:
+            scale = p.asarray(np.ones(m))
+        else:
+            Xp = p.divide_columns(Xp, scale)
+        Xn = p.keep(Xp)  # two products with Xn per step: mpN converts it to FLINT once
         self.p, self.Xn, self.Tp, self.scale = p, Xn, Tp, scale
         self.S = _sign_vectors(n_resp, Xn.dtype)
         self.factor = ColumnQR(n, k_max, p) if variant == "qr" else None

@@ -415,9 +415,10 @@ class Precision(ABC):
         gives the NumPy :class:`~lssvm_analysis.core.mrsr.ColumnQR`."""
         return None
 
-    def mrsr_engine(self, Xn, Tp, scale, capacity: int, variant: str):
+    def mrsr_engine(self, Xp, Tp, scale, capacity: int, variant: str):
         """The per-step state of :func:`~lssvm_analysis.core.mrsr.mrsr` kept by an engine of this
-        precision (mpN with FLINT: :class:`_flint_mrsr.MRSRState`), or None: the NumPy state."""
+        precision (mpN with FLINT: :class:`_flint_mrsr.MRSRState`, which divides the columns of
+        Xp by ``scale``, None for none, itself), or None: the NumPy state."""
         return None
 
     def press_engine(self, D, l, capacity: int, variant: str):
@@ -873,10 +874,10 @@ class MPPrecision(_GenericPrecision):
     def qr_engine(self, n, capacity):
         return _flint_mrsr.ColumnQR(n, capacity, **self._engine()) if self._flint else None
 
-    def mrsr_engine(self, Xn, Tp, scale, capacity, variant):
+    def mrsr_engine(self, Xp, Tp, scale, capacity, variant):
         if not self._flint:
             return None
-        return _flint_mrsr.MRSRState(Xn, Tp, scale, capacity, variant, **self._engine())
+        return _flint_mrsr.MRSRState(Xp, Tp, scale, capacity, variant, **self._engine())
 
     def press_engine(self, D, l, capacity, variant):
         if not self._flint:
