@@ -13,7 +13,6 @@ for bit, and fits that differ only in ``solve`` share steps 1-3 inside
 """
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 

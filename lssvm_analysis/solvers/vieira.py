@@ -53,7 +53,7 @@ from ..core._validation import check_int, check_open_interval
 from ..core.exceptions import (CholeskyBreakdownError, IllConditionedWarning, LUBreakdownError,
                                QRBreakdownError)
 from ..core.records import CholeskyBreakdown, QRBreakdown
-from ..core.memo import Memo, array_key, json_key
+from ..core.memo import array_key, json_key, scoped
 from ..core.mrsr import column_qr, mrsr
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
@@ -429,17 +429,8 @@ def shared_selection():
     Memo
         Its ``hits`` and ``misses`` count the fits served and computed.
     """
-    memo = _SELECTION_MEMO.get()
-    if memo is not None:
+    with scoped(_SELECTION_MEMO, max_entries=1) as memo:
         yield memo
-        return
-    memo = Memo(max_entries=1)
-    token = _SELECTION_MEMO.set(memo)
-    try:
-        yield memo
-    finally:
-        _SELECTION_MEMO.reset(token)
-        memo.clear()
 
 
 def _op_selection(X, y, k, p, timer, shared, conditioning):
