@@ -756,6 +756,7 @@ class MPPrecision(_GenericPrecision):
         self._sqrt = np.frompyfunc(self.ctx.sqrt, 1, 1)
         self._conv = np.frompyfunc(self._convert1, 1, 1)
         self.ctx.npconvert = _npconvert_of(self.ctx)
+        self._zero = self.ctx.mpf(0)
         copyreg.pickle(self.ctx.mpf, _reduce_mpf)  # pickle every digit (mpmath's own reduce rounds)
 
     def __repr__(self) -> str:
@@ -888,10 +889,25 @@ class MPPrecision(_GenericPrecision):
         neg = self.to_float64(s) < 0
         if not np.all(np.abs(self.to_float64(s)) == 1):   # not labels: the products themselves
             return super().scale_signs(H, s, block=block)
+        negate = np.frompyfunc(self._negate1, 1, 1)
         for i0 in range(0, H.shape[0], block):
             rows = H[i0:i0 + block]
             flip = np.not_equal.outer(neg[i0:i0 + block], neg)
-            rows[flip] = -rows[flip]
+            rows[flip] = negate(rows[flip])
+
+    def _negate1(self, v):
+        """-v for an mpf of this context: its (sign, man, exp, bc) with the sign flipped (exact, as
+        mpmath's negation of a number already at the context's precision; 0 stays 0)."""
+        sign, man, exp, bc = v._mpf_
+        if not man:
+            return -v   # 0, inf, nan: mpmath's own
+        out = object.__new__(self.ctx.mpf)
+        out._mpf_ = (sign ^ 1, man, exp, bc)
+        return out
+
+    def zeros(self, shape):
+        """An object array of one shared mpf 0 (mpf are immutable: the array's writes replace it)."""
+        return np.full(shape, self._zero, dtype=object)
 
     def project_out(self, A, q, *, passes=2):
         if not self._flint:
