@@ -43,6 +43,14 @@ def _mul(A: arb_mat, B: arb_mat, prec: int) -> arb_mat:
     return C
 
 
+def _mul_window(M: arb_mat, r1: int, c1: int, B: arb_mat, prec: int) -> arb_mat:
+    """M[:r1, :c1] B through a window (no copy of the block), one rounding per entry."""
+    C = arb_mat(r1, B.ncols())
+    with _window(M, 0, 0, r1, c1) as w:
+        LIB.arb_mat_approx_mul(address(C), w, address(B), prec)
+    return C
+
+
 def _t(A: arb_mat) -> arb_mat:
     T = arb_mat(A.ncols(), A.nrows())
     LIB.arb_mat_transpose(address(T), address(A))
@@ -52,15 +60,6 @@ def _t(A: arb_mat) -> arb_mat:
 def _dot(x: arb_mat, y: arb_mat, prec: int) -> arb:
     """x^T y of two columns, rounded once."""
     return _mul(_t(x), y, prec)[0, 0]
-
-
-def _hcat(A: arb_mat, x: arb_mat) -> arb_mat:
-    """[A, x] (exact copies)."""
-    out = arb_mat(A.nrows(), A.ncols() + x.ncols())
-    if A.ncols():
-        set_block(out, 0, 0, A)
-    set_block(out, 0, A.ncols(), x)
-    return out
 
 
 def _vcat(A: arb_mat, x: arb_mat) -> arb_mat:
@@ -92,16 +91,18 @@ def _leading(M: arb_mat, r: int, c: int) -> arb_mat:
     return out
 
 
-def _floats(M: arb_mat, ctx) -> np.ndarray:
-    """The entries of M (midpoints, row by row) as float64, each rounded to nearest (as
-    ``float(mpf)``): ``arf_get_d`` on each entry in place (python-flint's ``float(arb)``
-    truncates), or through mpf objects when the layout check at import failed."""
-    if not _GET_D:
-        return to_float64(to_objects(M, ctx, shape=(M.nrows() * M.ncols(),)))
-    base, _, _, stride = (ctypes.c_long.from_address(address(M) + 8 * i).value for i in range(4))
+def _floats(M: arb_mat, ctx, idx=None) -> np.ndarray:
+    """The entries of M (midpoints, row by row; ``idx``: those of these row-major positions) as
+    float64, each rounded to nearest (as ``float(mpf)``): ``arf_get_d`` on each entry in place
+    (python-flint's ``float(arb)`` truncates), or through mpf objects when the layout check at
+    import failed."""
     r, c = M.nrows(), M.ncols()
+    idx = range(r * c) if idx is None else idx
+    if not _GET_D:
+        return to_float64(to_objects(M, ctx, shape=(r * c,)))[np.asarray(idx, dtype=np.intp)]
+    base, _, _, stride = (ctypes.c_long.from_address(address(M) + 8 * i).value for i in range(4))
     get = LIB.arf_get_d
-    return np.array([get(base + (i * stride + j) * _ARB_BYTES, _RND_NEAR) for i in range(r) for j in range(c)],
+    return np.array([get(base + ((i // c) * stride + i % c) * _ARB_BYTES, _RND_NEAR) for i in idx],
                     dtype=np.float64)
 
 
@@ -174,7 +175,9 @@ class ColumnQR:
 
     def __init__(self, n: int, capacity: int, *, prec: int, ctx, unit_roundoff: float):
         self.n, self.capacity, self.prec, self.ctx = n, capacity, prec, ctx
-        self.Qm, self.QTm = arb_mat(n, 0), arb_mat(0, n)
+        # Q and Q^T at full capacity: an append writes one column (row), the products read the
+        # leading k through windows (growing copies cost O(n k) per append)
+        self.Qm, self.QTm = arb_mat(n, capacity), arb_mat(capacity, n)
         self.Rm = arb_mat(capacity, capacity)
         self.k = 0
         self._tol = n * unit_roundoff
@@ -183,14 +186,16 @@ class ColumnQR:
 
     def append(self, x) -> bool:
         """Append column ``x`` ((n,) object array or n x 1 ``arb_mat``); False when dependent."""
-        prec, k = self.prec, self.k
+        prec, k, n = self.prec, self.k, self.n
+        if k >= self.capacity:
+            raise IndexError(f"expected at most capacity={self.capacity} columns, got a column {k + 1}")
         x = _as_column(x)
         with flint.ctx.workprec(prec):
             v, r = arb_mat(x), arb_mat(k, 1)
             for _ in range(2):   # CGS2
                 if k:
-                    c = _mul(self.QTm, v, prec)
-                    v = (v - _mul(self.Qm, c, prec)).mid()
+                    c = _mul_window(self.QTm, k, n, v, prec)
+                    v = (v - _mul_window(self.Qm, n, k, c, prec)).mid()
                     r = (r + c).mid()
             nrm = _dot(v, v, prec).sqrt().mid()
             xn = _dot(x, x, prec).sqrt().mid()
@@ -198,9 +203,11 @@ class ColumnQR:
                 self.last_norm = float(nrm)
                 return False
             q = (v / nrm).mid()
-        self.Qm, self.QTm, self.q = _hcat(self.Qm, q), _vcat(self.QTm, _t(q)), q
-        for i in range(k):
-            self.Rm[i, k] = r[i, 0]
+        set_block(self.Qm, 0, k, q)
+        set_block(self.QTm, k, 0, _t(q))
+        self.q = q
+        if k:
+            set_block(self.Rm, 0, k, r)
         self.Rm[k, k] = nrm
         self.k = k + 1
         return True
@@ -235,9 +242,7 @@ class ColumnQR:
     @property
     def Q(self) -> np.ndarray:
         """Q (n x capacity, zeros past column k) as an object array."""
-        out = np.full((self.n, self.capacity), self.ctx.mpf(0), dtype=object)
-        out[:, :self.k] = to_objects(self.Qm, self.ctx)
-        return out
+        return to_objects(self.Qm, self.ctx)
 
     @property
     def R(self) -> np.ndarray:
@@ -273,7 +278,8 @@ class MRSRState:
         self.qr = ColumnQR(n, capacity, prec=prec, ctx=ctx, unit_roundoff=unit_roundoff) \
             if variant == "qr" else None
         self.QtT = arb_mat(0, p)
-        self.inv, self.XtT, self.XA = arb_mat(0, 0), arb_mat(0, p), arb_mat(n, 0)
+        self.inv, self.XtT = arb_mat(0, 0), arb_mat(0, p)
+        self.XA, self.XAT = arb_mat(n, capacity), arb_mat(capacity, n)   # X_A, X_A^T (k used)
         self.c_max = None
 
     def correlations(self) -> np.ndarray:
@@ -310,14 +316,15 @@ class MRSRState:
                 return False, pivot
             self.W_bar = _mul(self.inv, self.XtT, self.prec)
         self.active.append(j)
-        self.XA = _hcat(self.XA, x)
+        set_block(self.XA, 0, len(self.active) - 1, x)
+        set_block(self.XAT, len(self.active) - 1, 0, _t(x))
         return True, pivot
 
     def _border(self, x):
         prec = self.prec
         with flint.ctx.workprec(prec):
             if self.active:
-                M1 = _mul(_t(self.XA), x, prec)
+                M1 = _mul_window(self.XAT, len(self.active), self.n, x, prec)
                 M2 = _mul(self.inv, M1, prec)
                 ps = (_dot(x, x, prec) - _dot(M1, M2, prec)).mid()
             else:
@@ -333,7 +340,7 @@ class MRSRState:
         last possible step, which goes all the way); returns beta as float64."""
         prec = self.prec
         with flint.ctx.workprec(prec):
-            G = (_mul(self.XA, self.W_bar, prec) - self.Y).mid()   # Y_bar - Y
+            G = (_mul_window(self.XA, self.n, len(self.active), self.W_bar, prec) - self.Y).mid()   # Y_bar - Y
             beta = self._step(G, rest) if rest is not None and len(rest) else None
             beta = arb(1) if beta is None else beta
             self.Y = (self.Y + (beta * G).mid()).mid()
@@ -359,9 +366,8 @@ class MRSRState:
         Cs = _mul(self.C, self.ST, prec)
         fill = arb_mat(self.m, p2, [c] * (self.m * p2))
         NUM, DEN = (fill + Cs).mid(), (fill + A).mid()
-        fn, fd = _floats(NUM, self.ctx), _floats(DEN, self.ctx)
         idx = (np.asarray(rest)[:, None] * p2 + np.arange(p2)).ravel()
-        fn, fd = fn[idx], fd[idx]
+        fn, fd = _floats(NUM, self.ctx, idx.tolist()), _floats(DEN, self.ctx, idx.tolist())
         normal = np.isfinite(fn) & np.isfinite(fd) & (np.abs(fn) > _TINY) & (np.abs(fd) > _TINY)
         cand = normal & (fd > 0) & (fn > 0)
         check = ~normal
@@ -431,7 +437,8 @@ class PressState:
         self.ones = arb_mat(N, 1, [1] * N)
         self.qr = ColumnQR(N, capacity, prec=prec, ctx=ctx, unit_roundoff=unit_roundoff) \
             if variant == "qr" else None
-        self.inv, self.Dk = arb_mat(0, 0), arb_mat(N, 0)
+        self.inv, self.k = arb_mat(0, 0), 0
+        self.Dk, self.DkT = arb_mat(N, capacity), arb_mat(capacity, N)   # D_k, D_k^T (k used)
 
     def add(self, c: int) -> bool:
         """Column c of D enters; False when the factor refuses it (dependent, or p_s <= 0)."""
@@ -450,10 +457,11 @@ class PressState:
 
     def _border(self, x) -> bool:
         prec = self.prec
-        if self.Dk.ncols():
-            M1 = _mul(_t(self.Dk), x, prec)
+        k, N = self.k, self.Dk.nrows()
+        if k:
+            M1 = _mul_window(self.DkT, k, N, x, prec)
             M2 = _mul(self.inv, M1, prec)
-            v = (_mul(self.Dk, M2, prec) - x).mid()
+            v = (_mul_window(self.Dk, N, k, M2, prec) - x).mid()
             ps = (_dot(x, x, prec) - _dot(M1, M2, prec)).mid()
         else:
             M2, v, ps = arb_mat(0, 1), -x, _dot(x, x, prec)
@@ -463,9 +471,11 @@ class PressState:
         vv = arb_mat(v.nrows(), 1)
         LIB.arb_mat_mul_entrywise(address(vv), address(v), address(v), prec)
         self.h = (self.h + (vv.mid() / ps).mid()).mid()
-        self.Dk = _hcat(self.Dk, x)
-        inner = _mul(self.inv, _mul(_t(self.Dk), self.l, prec), prec)
-        self.e = (self.l - _mul(self.Dk, inner, prec)).mid()
+        set_block(self.Dk, 0, k, x)
+        set_block(self.DkT, k, 0, _t(x))
+        self.k = k = k + 1
+        inner = _mul(self.inv, _mul_window(self.DkT, k, N, self.l, prec), prec)
+        self.e = (self.l - _mul_window(self.Dk, N, k, inner, prec)).mid()
         return True
 
     def terms(self):
