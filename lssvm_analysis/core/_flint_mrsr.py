@@ -217,9 +217,6 @@ class ColumnQR:
         M = twin(A)
         return self.append(_column(M, j) if M is not None else A[:, j])
 
-    def r_kk(self, k: int) -> float:
-        return float(self.Rm[k, k])
-
     def qt(self, T: arb_mat) -> arb_mat:
         """q_k^T T for the last appended column q_k (1 x p, one rounding per entry)."""
         return _mul(_t(self.q), T, self.prec)
