@@ -91,7 +91,8 @@ from .records import CholeskyBreakdown, LUBreakdown
 __all__ = ["AVAILABLE", "BLOCK", "to_arb_mat", "to_objects", "to_float64", "from_float64", "no_gc", "matmul", "cholesky", "solve_triangular",
            "lu_factor", "lu_solve", "exp", "operator", "keep", "eigvalsh", "rbf_exponents", "twin",
            "register_twin", "PivotedRBF", "center_columns", "Panel", "DiagonalFactorizer", "keep_columns",
-           "keep_prefix", "eigh", "householder_q", "keep_leading", "bordered_inverse", "householder_qr"]
+           "keep_prefix", "eigh", "householder_q", "keep_leading", "bordered_inverse", "householder_qr",
+           "bordered_arb", "LIB", "address", "Window", "set_block"]
 
 #: Rows of a block of the blocked Cholesky (products of BLOCK-wide panels).
 BLOCK = 96
@@ -160,6 +161,12 @@ def _set_block(S: arb_mat, r0: int, c0: int, B: arb_mat) -> None:
     """S[r0:r0 + rows(B), c0:c0 + cols(B)] = B (exact copies, through a window of S)."""
     with _Window(S, r0, c0, r0 + B.nrows(), c0 + B.ncols()) as d:
         _LIB.arb_mat_set(d, _ptr(B))
+
+
+#: The ctypes layer under public names, for the engines of sibling modules
+#: (:mod:`~lssvm_analysis.core._flint_mrsr`): libflint, the address of a matrix's ``arb_mat_t``,
+#: a window on it, a block copy.
+LIB, address, Window, set_block = _LIB, _ptr, _Window, _set_block
 
 
 # ----------------------------------------------------------------------------- conversion
@@ -316,6 +323,8 @@ def _as_arb(a):
 def keep(a: np.ndarray) -> np.ndarray:
     """A read-only copy of the object array ``a`` with its FLINT form registered (:func:`twin`):
     products with it or with its transpose convert only the other operand."""
+    if twin(a) is not None:   # already kept: read-only, its FLINT form registered
+        return a
     a = np.array(a, dtype=object, copy=True)
     return register_twin(a, to_arb_mat(a))
 
@@ -384,11 +393,16 @@ def bordered_inverse(inv: np.ndarray, m2: np.ndarray, ps, *, prec: int, ctx) -> 
     """[[inv + m2 m2^T / ps, -m2 / ps], [-m2^T / ps, 1 / ps]] with the roundings of the NumPy formula
     (each entry: one product, one quotient, one sum), computed on ``arb_mat``s and returned kept
     (:func:`keep`): the next products with it convert nothing."""
-    k = len(m2)
-    Minv = _as_arb(inv) if k else arb_mat(0, 0)
+    Minv = _as_arb(inv) if len(m2) else arb_mat(0, 0)
     with flint.ctx.workprec(prec), no_gc():
-        s = arb(ps)
-        V = to_arb_mat(m2)
+        new = bordered_arb(Minv, to_arb_mat(m2), arb(ps), prec)
+    return register_twin(to_objects(new, ctx), new)
+
+
+def bordered_arb(Minv: arb_mat, V: arb_mat, s: arb, prec: int) -> arb_mat:
+    """:func:`bordered_inverse` on FLINT operands (Minv k x k, V = m2 as k x 1, s = ps, midpoints)."""
+    k = V.nrows()
+    with flint.ctx.workprec(prec):
         B = (V / s).mid()
         new = arb_mat(k + 1, k + 1)
         if k:
@@ -402,7 +416,7 @@ def bordered_inverse(inv: np.ndarray, m2: np.ndarray, ps, *, prec: int, ctx) -> 
             for r0, c0, part in ((0, 0, top), (0, k, nB), (k, 0, nBt)):
                 _set_block(new, r0, c0, part)
         new[k, k] = (arb(1) / s).mid()
-    return register_twin(to_objects(new, ctx), new)
+    return new
 
 
 def _transposed(a, M):

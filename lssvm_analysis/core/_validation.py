@@ -92,7 +92,10 @@ def finite_entries(a) -> bool:
 def all_finite(a: np.ndarray) -> bool:
     """True when every entry of ``a`` is finite (object arrays: entry by entry, mpf included)."""
     if a.dtype == object:
-        return all(_finite_scalar(v) for v in a.flat)
+        try:   # mpf: read (sign, man, exp, bc) directly; 0 has bc = 0, inf / -inf / nan bc < 0
+            return all(v._mpf_[3] >= 0 for v in a.flat)
+        except AttributeError:   # not only mpf: mpmath.isfinite's answer entry by entry
+            return all(_finite_scalar(v) for v in a.flat)
     return bool(np.isfinite(a).all())
 
 

@@ -44,7 +44,7 @@ import numpy as np
 from ._validation import (all_finite, as_matrix, check_finite, check_int, check_positive,
                           check_representable, short_repr)
 from .symmetric import mirror_band, strict_upper_mask
-from .memo import Memo, array_key
+from .memo import array_key, scoped
 from .memory import PeakMemory, PeakTerms, bytes_per_word
 from .precision import get_precision
 
@@ -389,17 +389,8 @@ def kernel_memo(max_bytes: int = KERNEL_MEMO_BYTES):
     Memo
         Its ``hits`` and ``misses`` count the evaluations served and computed.
     """
-    memo = _KERNEL_MEMO.get()
-    if memo is not None:
+    with scoped(_KERNEL_MEMO, max_entries=4096, max_bytes=int(max_bytes)) as memo:
         yield memo
-        return
-    memo = Memo(max_entries=4096, max_bytes=int(max_bytes))
-    token = _KERNEL_MEMO.set(memo)
-    try:
-        yield memo
-    finally:
-        _KERNEL_MEMO.reset(token)
-        memo.clear()
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,8 @@ exception stores nothing.  Results are shared, so they must be immutable
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import warnings
 from collections import OrderedDict
@@ -26,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Memo", "array_key", "json_key"]
+__all__ = ["Memo", "array_key", "json_key", "scoped"]
 
 
 def array_key(a) -> tuple | None:
@@ -139,3 +141,23 @@ def _replay(caught) -> None:
     """Raise the recorded warnings again, as they were raised (category, message, place)."""
     for w in caught:
         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+
+
+@contextlib.contextmanager
+def scoped(var: contextvars.ContextVar, **options):
+    """A :class:`Memo` (``Memo(**options)``) held in ``var`` for the block and cleared when it ends.
+
+    A block nested in another one shares the outer memo.  The memo's users look it up with
+    ``var.get()`` (None outside every block: no memo, nothing kept).
+    """
+    memo = var.get()
+    if memo is not None:
+        yield memo
+        return
+    memo = Memo(**options)
+    token = var.set(memo)
+    try:
+        yield memo
+    finally:
+        var.reset(token)
+        memo.clear()

@@ -60,7 +60,7 @@ import numpy as np
 from ._validation import as_matrix, check_finite, check_int
 from .precision import get_precision
 
-__all__ = ["mrsr", "MRSRPath", "ColumnQR", "MRSR_VARIANTS", "MRSR_NORMALIZATIONS"]
+__all__ = ["mrsr", "MRSRPath", "ColumnQR", "column_qr", "MRSR_VARIANTS", "MRSR_NORMALIZATIONS"]
 
 MRSR_VARIANTS = ("qr", "bordered-inverse")
 MRSR_NORMALIZATIONS = ("unit-norm", "none")
@@ -120,6 +120,10 @@ class ColumnQR:
         self.k = k + 1
         return True
 
+    def append_column(self, A, j: int) -> bool:
+        """Append ``A[:, j]`` (A in the precision)."""
+        return self.append(A[:, j])
+
     def solve(self, T, k=None):
         """Least-squares solution R_k^{-1} Q_k^T T on the first ``k`` columns (T: (n,) or (n, p))."""
         k = self.k if k is None else k
@@ -133,6 +137,14 @@ class ColumnQR:
         prev = self._Rk if self._Rk is not None and self._Rk.shape[0] <= k else None
         self._Rk = self.p.keep_leading(self.R, k, prev)
         return self._Rk
+
+
+def column_qr(n: int, capacity: int, precision):
+    """A :class:`ColumnQR` of ``n`` rows and up to ``capacity`` columns, from the precision's engine
+    when it has one (mpN with FLINT: the factor kept in FLINT, :class:`._flint_mrsr.ColumnQR`,
+    the same steps and interface)."""
+    p = get_precision(precision)
+    return p.qr_engine(n, capacity) or ColumnQR(n, capacity, p)
 
 
 @dataclass(frozen=True)
@@ -244,11 +256,10 @@ def _setup(X, T, k_max, variant, normalize, p):
     check_finite(Xp, "X")
     check_finite(Tp, "T")
     if normalize == "unit-norm":
-        norms = p.sqrt((Xp * Xp).sum(axis=0))
+        norms = p.column_norms(Xp)
         scale = np.where(p.to_float64(norms) > 0, norms, p.scalar(1))
-        Xp = Xp / scale
     else:
-        scale = p.asarray(np.ones(m))
+        scale = None
     return Xp, Tp, min(k_max, limit), scale
 
 
@@ -299,58 +310,101 @@ def mrsr(X, T, *, k_max=None, variant="qr", normalize="unit-norm", precision="fl
 
 
 def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
-    Xn, Tp, k_max, scale = _setup(X, T, k_max, variant, normalize, p)
-    Xn = p.keep(Xn)  # two products with Xn per step: mpN converts it to FLINT once
-    n, m = Xn.shape
-    n_resp = Tp.shape[1]
-    S = _sign_vectors(n_resp, Xn.dtype)
-    qr = ColumnQR(n, k_max, p) if variant == "qr" else None
-    bord = _Bordered(p, k_max, n_resp) if variant == "bordered-inverse" else None
-    QtT = p.zeros((0, n_resp))
-    Y, W = p.zeros((n, n_resp)), p.zeros((m, n_resp))
+    Xp, Tp, k_max, scale = _setup(X, T, k_max, variant, normalize, p)
+    n, m = Xp.shape
+    # the columns divided by their norms (scale None: as they are) by the engine's state, or here
+    st = p.mrsr_engine(Xp, Tp, scale, k_max, variant) or _ArrayState(Xp, Tp, scale, k_max, variant, p)
+    scale = p.asarray(np.ones(m)) if scale is None else scale
     active, inactive = [], np.ones(m, dtype=bool)
-    coefs, steps, cors, pivots = [W.copy()], [], [], []
+    steps, cors, pivots = [], [], []
+    st.record()
     status, stop = "ok", None
     for k in range(k_max):
-        Cm = p.matmul(Xn.T, Tp - Y)  # (m, p)
-        cabs = np.abs(Cm).sum(axis=1)
+        cabs = st.correlations()  # float64 (m,)
         cand = np.flatnonzero(inactive)
-        j = int(cand[int(np.argmax(p.to_float64(cabs[cand])))])
-        c_max = cabs[j]
-        if qr is not None:
-            if not qr.append(Xn[:, j]):
-                status, stop = "rank-deficient", k
-                break
-            pivots.append(float(qr.R[k, k]) ** 2)
-            QtT = np.vstack([QtT, (qr.Q[:, k] @ Tp)[None, :]])
-            W_bar = p.solve_triangular(qr.leading_r(k + 1), QtT, lower=False)
-        else:
-            ok, ps = bord.append(Xn, j, Tp)
-            if not ok:
-                status, stop = "breakdown", k
-                pivots.append(ps)
-                break
-            pivots.append(ps)
-            W_bar = bord.ols()
+        j = int(cand[int(np.argmax(cabs[cand]))])
+        ok, pivot = st.enter(j)
+        if pivot is not None:
+            pivots.append(pivot)
+        if not ok:
+            status, stop = ("rank-deficient" if variant == "qr" else "breakdown"), k
+            break
         active.append(j)
         inactive[j] = False
-        # a temporary, as Xn[:, active] was: held across steps it raised longdouble's traced peak
-        # above op-lssvm's declaration (n x k words more, test_peak_memory)
-        Y_bar = p.matmul(p.keep_columns(Xn, active), W_bar)
-        beta = None
-        if k + 1 < min(n, m):
-            rest = np.flatnonzero(inactive)
-            A_all = p.matmul((Y_bar - Y).T, Xn)  # (p, m): no copy of the inactive columns
-            beta = _step_size(c_max, Cm[rest], A_all.T[rest], S)
-        beta = p.scalar(1) if beta is None else beta
-        Y = Y + beta * (Y_bar - Y)
-        W = W.copy()
-        W[active] = W[active] + beta * (W_bar - W[active])
-        coefs.append(W)
+        beta = st.advance(np.flatnonzero(inactive) if k + 1 < min(n, m) else None)
+        st.record()
         steps.append(float(beta))
-        cors.append(float(c_max))
-    coef_arr = np.stack(coefs) / scale[None, :, None]
-    return MRSRPath(order=np.array(active, dtype=np.intp), coefs=coef_arr, steps=np.array(steps),
+        cors.append(float(st.c_max))
+    return MRSRPath(order=np.array(active, dtype=np.intp), coefs=st.coefficient_path(), steps=np.array(steps),
                     correlations=np.array(cors), pivots=np.array(pivots),
                     scale=p.to_float64(scale), status=status, stop_step=stop, variant=variant,
-                    normalize=normalize, precision=p.name, factor=qr)
+                    normalize=normalize, precision=p.name, factor=st.factor)
+
+
+class _ArrayState:
+    """The vectors of the MRSR loop as arrays of the precision (NumPy's loops, BLAS, FLINT products).
+
+    The interface of :class:`._flint_mrsr.MRSRState` (the mpN engine): ``correlations()``,
+    ``enter(j)``, ``advance(rest)``, ``record()`` (W after this step, in the caller's scale),
+    ``coefficient_path()`` (the recorded W stacked), ``c_max``, ``factor``.
+    """
+
+    def __init__(self, Xp, Tp, scale, k_max, variant, p):
+        n, m = Xp.shape
+        n_resp = Tp.shape[1]
+        if scale is None:
+            scale = p.asarray(np.ones(m))
+        else:
+            Xp = p.divide_columns(Xp, scale)
+        Xn = p.keep(Xp)  # two products with Xn per step: mpN converts it to FLINT once
+        self.p, self.Xn, self.Tp, self.scale = p, Xn, Tp, scale
+        self.S = _sign_vectors(n_resp, Xn.dtype)
+        self.factor = ColumnQR(n, k_max, p) if variant == "qr" else None
+        self.bord = _Bordered(p, k_max, n_resp) if variant == "bordered-inverse" else None
+        self.QtT = p.zeros((0, n_resp))
+        self.Y, self.W = p.zeros((n, n_resp)), p.zeros((m, n_resp))
+        self.active, self.path = [], []
+
+    def correlations(self):
+        p = self.p
+        self.Cm = p.matmul(self.Xn.T, self.Tp - self.Y)  # (m, p)
+        self.cabs = np.abs(self.Cm).sum(axis=1)
+        return p.to_float64(self.cabs)
+
+    def enter(self, j):
+        p, qr, k = self.p, self.factor, len(self.active)
+        self.c_max = self.cabs[j]
+        if qr is not None:
+            if not qr.append(self.Xn[:, j]):
+                return False, None
+            self.QtT = np.vstack([self.QtT, (qr.Q[:, k] @ self.Tp)[None, :]])
+            self.W_bar = p.solve_triangular(qr.leading_r(k + 1), self.QtT, lower=False)
+            pivot = float(qr.R[k, k]) ** 2
+        else:
+            ok, pivot = self.bord.append(self.Xn, j, self.Tp)
+            if not ok:
+                return False, pivot
+            self.W_bar = self.bord.ols()
+        self.active.append(j)
+        return True, pivot
+
+    def advance(self, rest):
+        p, Y, W, active = self.p, self.Y, self.W, self.active
+        # a temporary, as Xn[:, active] was: held across steps it raised longdouble's traced peak
+        # above op-lssvm's declaration (n x k words more, test_peak_memory)
+        Y_bar = p.matmul(p.keep_columns(self.Xn, active), self.W_bar)
+        beta = None
+        if rest is not None:
+            A_all = p.matmul((Y_bar - Y).T, self.Xn)  # (p, m): no copy of the inactive columns
+            beta = _step_size(self.c_max, self.Cm[rest], A_all.T[rest], self.S)
+        beta = p.scalar(1) if beta is None else beta
+        self.Y = Y + beta * (Y_bar - Y)
+        self.W = W = W.copy()
+        W[active] = W[active] + beta * (self.W_bar - W[active])
+        return beta
+
+    def record(self):
+        self.path.append(self.W / self.scale[:, None])
+
+    def coefficient_path(self):
+        return np.stack(self.path)

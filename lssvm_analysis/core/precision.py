@@ -38,7 +38,7 @@ import scipy.linalg
 import scipy.special
 from scipy.linalg import lapack
 
-from . import _flint, _generic
+from . import _flint, _flint_mrsr, _generic
 from ._validation import as_matrix, check_finite, check_real, check_square, check_symmetric
 from .exceptions import CholeskyBreakdownError, LUBreakdownError, UnknownPrecisionError
 from .records import CholeskyBreakdown, LUBreakdown
@@ -409,6 +409,50 @@ class Precision(ABC):
         Xp (m, d) and sigma2 in this precision; ``rank`` columns at most."""
         return None
 
+    def qr_engine(self, n: int, capacity: int):
+        """A column-append QR factor kept by an engine of this precision (mpN with FLINT:
+        :class:`_flint_mrsr.ColumnQR`), or None: then :func:`~lssvm_analysis.core.mrsr.column_qr`
+        gives the NumPy :class:`~lssvm_analysis.core.mrsr.ColumnQR`."""
+        return None
+
+    def mrsr_engine(self, Xp, Tp, scale, capacity: int, variant: str):
+        """The per-step state of :func:`~lssvm_analysis.core.mrsr.mrsr` kept by an engine of this
+        precision (mpN with FLINT: :class:`_flint_mrsr.MRSRState`, which divides the columns of
+        Xp by ``scale``, None for none, itself), or None: the NumPy state."""
+        return None
+
+    def press_engine(self, D, l, capacity: int, variant: str):
+        """The hat diagonal and residuals of :func:`~lssvm_analysis.solvers.press.press_curve`
+        kept by an engine of this precision (mpN with FLINT: :class:`_flint_mrsr.PressState`),
+        or None: the NumPy state."""
+        return None
+
+    def scale_signs(self, H, s, *, block: int = 16) -> None:
+        """H_kl <- s_k s_l H_kl in place for labels s = +-1 (exact: sign flips), by blocks of rows
+        (no N x N temporary).  mpN: only the entries with s_k != s_l are negated (the products
+        by +-1 are those negations, bit for bit, at a fraction of the mpmath calls)."""
+        for i0 in range(0, H.shape[0], block):
+            H[i0:i0 + block] *= np.multiply.outer(s[i0:i0 + block], s)
+
+    def project_out(self, A, q, *, passes: int = 2) -> np.ndarray:
+        """A <- A - q (q^T A), ``passes`` times (q a unit vector; two passes: CGS2, "twice is
+        enough"): each pass one product q^T A (:meth:`matmul`) and, per entry, one product and one
+        difference in this precision, as ``A - np.multiply.outer(q, q @ A)`` (mpN with FLINT: on
+        ``arb_mat`` throughout, the result kept for products as :meth:`keep`)."""
+        for _ in range(passes):
+            A = A - np.multiply.outer(q, self.matmul(q, A))
+        return A
+
+    def column_norms(self, A) -> np.ndarray:
+        """sqrt(sum_i A_ij^2) for each column j: ``sqrt((A * A).sum(axis=0))`` (mpN with FLINT: the
+        squares rounded once each, each sum one ``arb_mat_approx_mul`` with a row of ones)."""
+        return self.sqrt((A * A).sum(axis=0))
+
+    def divide_columns(self, A, s) -> np.ndarray:
+        """A / s (column j divided by s_j, each entry one quotient), as NumPy's ``A / s`` (mpN with
+        FLINT: on ``arb_mat``, the result kept for products as :meth:`keep`)."""
+        return A / s
+
 
 class _Panel:
     """:meth:`Precision.panel` on the array itself (products by :meth:`Precision.matmul`)."""
@@ -712,6 +756,7 @@ class MPPrecision(_GenericPrecision):
         self._sqrt = np.frompyfunc(self.ctx.sqrt, 1, 1)
         self._conv = np.frompyfunc(self._convert1, 1, 1)
         self.ctx.npconvert = _npconvert_of(self.ctx)
+        self._zero = self.ctx.mpf(0)
         copyreg.pickle(self.ctx.mpf, _reduce_mpf)  # pickle every digit (mpmath's own reduce rounds)
 
     def __repr__(self) -> str:
@@ -823,6 +868,61 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return None
         return _flint.PivotedRBF(Xp, sigma2, rank, clamp=clamp, keep_columns=keep_columns, **self._fl())
+
+    def _engine(self):
+        return {**self._fl(), "unit_roundoff": self.unit_roundoff}
+
+    def qr_engine(self, n, capacity):
+        return _flint_mrsr.ColumnQR(n, capacity, **self._engine()) if self._flint else None
+
+    def mrsr_engine(self, Xp, Tp, scale, capacity, variant):
+        if not self._flint:
+            return None
+        return _flint_mrsr.MRSRState(Xp, Tp, scale, capacity, variant, **self._engine())
+
+    def press_engine(self, D, l, capacity, variant):
+        if not self._flint:
+            return None
+        return _flint_mrsr.PressState(D, self.asarray(l), capacity, variant, **self._engine())
+
+    def scale_signs(self, H, s, *, block=16):
+        neg = self.to_float64(s) < 0
+        if not np.all(np.abs(self.to_float64(s)) == 1):   # not labels: the products themselves
+            return super().scale_signs(H, s, block=block)
+        negate = np.frompyfunc(self._negate1, 1, 1)
+        for i0 in range(0, H.shape[0], block):
+            rows = H[i0:i0 + block]
+            flip = np.not_equal.outer(neg[i0:i0 + block], neg)
+            rows[flip] = negate(rows[flip])
+
+    def _negate1(self, v):
+        """-v for an mpf of this context: its (sign, man, exp, bc) with the sign flipped (exact, as
+        mpmath's negation of a number already at the context's precision; 0 stays 0)."""
+        sign, man, exp, bc = v._mpf_
+        if not man:
+            return -v   # 0, inf, nan: mpmath's own
+        out = object.__new__(self.ctx.mpf)
+        out._mpf_ = (sign ^ 1, man, exp, bc)
+        return out
+
+    def zeros(self, shape):
+        """An object array of one shared mpf 0 (mpf are immutable: the array's writes replace it)."""
+        return np.full(shape, self._zero, dtype=object)
+
+    def project_out(self, A, q, *, passes=2):
+        if not self._flint:
+            return super().project_out(A, q, passes=passes)
+        return _flint_mrsr.project_out(self.asarray(A), self.asarray(q), passes, **self._fl())
+
+    def column_norms(self, A):
+        if not self._flint:
+            return super().column_norms(A)
+        return _flint_mrsr.column_norms(self.asarray(A), **self._fl())
+
+    def divide_columns(self, A, s):
+        if not self._flint:
+            return super().divide_columns(A, s)
+        return _flint_mrsr.divide_columns(self.asarray(A), self.asarray(s), **self._fl())
 
     def _convert1(self, v):
         if isinstance(v, np.longdouble):  # exact: split into two float64

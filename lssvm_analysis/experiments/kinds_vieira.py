@@ -216,7 +216,8 @@ def normal_equations_row(task) -> dict:
     Parameters ``C`` (Vieira's gamma) and ``sigma2_over_d`` (sigma2 = that x the input dimension d,
     the unit of the Table 2 grid).
 
-    Both solves share the MRSR ranking (it does not depend on the solve), so one exact model (the
+    Both solves share the MRSR ranking (it does not depend on the solve: the second fit reuses the
+    first one's steps 1-3, :func:`~lssvm_analysis.solvers.vieira.shared_selection`), so one exact model (the
     registry's ``exact_model`` hook on the kept columns) certifies both; a solve that breaks down
     (Cholesky of D_*^T D_*, or a dependent column in the QR) is a status with NaN digits.
     """
@@ -224,7 +225,8 @@ def normal_equations_row(task) -> dict:
     k = int(task.options["k"])
     C, s2 = float(task.params["C"]), float(task.params["sigma2_over_d"]) * ds.X_train.shape[1]
     kw = dict(task="classification", C=C, sigma2=s2, k_rule="fixed", k_max=k, precision=task.precision)
-    fits = {s: fit("op-lssvm", ds.X_train, ds.y_train, solve=s, **kw) for s in NE_SOLVES}
+    with V.shared_selection():   # steps 1-3 computed once, only the solves differ
+        fits = {s: fit("op-lssvm", ds.X_train, ds.y_train, solve=s, **kw) for s in NE_SOLVES}
     first = fits[NE_SOLVES[0]]
     info = get_solver("op-lssvm")
     exact = model_error.solve_exact_model(info.exact_model(ds.X_train, ds.y_train, first))

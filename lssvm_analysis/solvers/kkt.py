@@ -248,7 +248,7 @@ def lssvm_matrix(X, y, kernel, p, C, form, timer, *, peak, bordered=False):
         ones = p.asarray(np.ones(n))
         if form == "classification":
             ys = p.asarray(y)
-            _scale_signs(H, ys)  # (3.6): Omega_kl = y_k y_l K_kl, sign flips, exact
+            p.scale_signs(H, ys)  # (3.6): Omega_kl = y_k y_l K_kl, sign flips, exact
             a, d = ys, ones
         else:
             a = None if form == "zero-bias" else ones
@@ -257,12 +257,6 @@ def lssvm_matrix(X, y, kernel, p, C, form, timer, *, peak, bordered=False):
         if bordered:
             set_border(A, a)
     return A, a, d
-
-
-def _scale_signs(H, ys, block=16):
-    """H_kl <- y_k y_l H_kl in place, by blocks of rows (no N x N temporary)."""
-    for i0 in range(0, H.shape[0], block):
-        H[i0:i0 + block] *= np.multiply.outer(ys[i0:i0 + block], ys)
 
 
 def _signs_like(y, x):

@@ -62,47 +62,68 @@ def press_curve(D, l, cols, *, variant="qr", first=1, precision="float64"):
 
 
 def _press(D, l, cols, variant, first, p):
-    N = D.shape[0]
-    h, e = p.zeros(N), l.copy()
     tol = 10 * 2 * p.unit_roundoff
     press, guarded, stop = [], [], None
-    qr = ColumnQR(N, len(cols), p) if variant == "qr" else None
-    inv, done, Dk = None, [], None
+    st = p.press_engine(D, l, len(cols), variant) or _ArrayState(D, l, len(cols), variant, p)
     for i, c in enumerate(cols):
-        x = D[:, c]
-        if qr is not None:
-            if not qr.append(x):
-                stop = i
-                break
-            q = qr.Q[:, i]
-            h = h + q * q
-            e = e - q * (q @ l)
-        else:
-            if done:
-                M1 = p.matmul(Dk.T, x)
-                M2 = p.matmul(inv, M1)
-                v = p.matmul(Dk, M2) - x
-                ps = x @ x - M1 @ M2
-            else:
-                M2, v, ps = p.zeros(0), -x, x @ x
-            if not (ps > 0) or not np.isfinite(float(ps)):
-                stop = i
-                break
-            inv = p.bordered_inverse(inv, M2, ps)
-            done.append(c)
-            h = h + v * v / ps
-            Dk = p.keep_columns(D, done, Dk)   # mpN: products convert only the vectors
-            e = l - p.matmul(Dk, p.matmul(inv, p.matmul(Dk.T, l)))
+        if not st.add(c):
+            stop = i
+            break
         if i + 1 < first:
             continue
-        one_minus = p.to_float64(p.scalar(1) - h)
+        one_minus, e = st.terms()
         bad = one_minus < tol
         guarded.append(int(bad.sum()))
         if bad.any():
             press.append(np.inf)
         else:
-            press.append(float(np.mean((p.to_float64(e) / one_minus) ** 2)))
+            press.append(float(np.mean((e / one_minus) ** 2)))
     n_total = len(cols) - first + 1
     press += [np.inf] * (n_total - len(press))
     guarded += [-1] * (n_total - len(guarded))
-    return np.array(press), np.array(guarded), qr, stop
+    return np.array(press), np.array(guarded), st.factor, stop
+
+
+class _ArrayState:
+    """h (the hat diagonal) and e (the residuals) of the nested fits as arrays of the precision.
+
+    The interface of :class:`lssvm_analysis.core._flint_mrsr.PressState` (the mpN engine):
+    ``add(c)`` (False when the factor refuses column c), ``terms()`` ((1 - h, e) as float64),
+    ``factor`` (the QR factor, or None).
+    """
+
+    def __init__(self, D, l, capacity, variant, p):
+        self.p, self.D, self.l = p, D, l
+        self.h, self.e = p.zeros(D.shape[0]), l.copy()
+        self.factor = ColumnQR(D.shape[0], capacity, p) if variant == "qr" else None
+        self.inv, self.done, self.Dk = None, [], None
+
+    def add(self, c):
+        p, x, l, qr = self.p, self.D[:, c], self.l, self.factor
+        if qr is not None:
+            if not qr.append(x):
+                return False
+            q = qr.Q[:, qr.k - 1]
+            self.h = self.h + q * q
+            self.e = self.e - q * (q @ l)
+            return True
+        Dk, inv = self.Dk, self.inv
+        if self.done:
+            M1 = p.matmul(Dk.T, x)
+            M2 = p.matmul(inv, M1)
+            v = p.matmul(Dk, M2) - x
+            ps = x @ x - M1 @ M2
+        else:
+            M2, v, ps = p.zeros(0), -x, x @ x
+        if not (ps > 0) or not np.isfinite(float(ps)):
+            return False
+        self.inv = inv = p.bordered_inverse(inv, M2, ps)
+        self.done.append(c)
+        self.h = self.h + v * v / ps
+        self.Dk = Dk = p.keep_columns(self.D, self.done, Dk)   # mpN: products convert only the vectors
+        self.e = l - p.matmul(Dk, p.matmul(inv, p.matmul(Dk.T, l)))
+        return True
+
+    def terms(self):
+        p = self.p
+        return p.to_float64(p.scalar(1) - self.h), p.to_float64(self.e)

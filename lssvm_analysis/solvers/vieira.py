@@ -40,6 +40,8 @@ IEEE Trans. Neural Networks 21 (2010) 158-162.
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 import warnings
 
@@ -51,7 +53,8 @@ from ..core._validation import check_int, check_open_interval
 from ..core.exceptions import (CholeskyBreakdownError, IllConditionedWarning, LUBreakdownError,
                                QRBreakdownError)
 from ..core.records import CholeskyBreakdown, QRBreakdown
-from ..core.mrsr import ColumnQR, mrsr
+from ..core.memo import array_key, json_key, scoped
+from ..core.mrsr import column_qr, mrsr
 from ..core.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import IP_PEAK, OP_PEAK
@@ -62,7 +65,7 @@ from .press import press_curve
 from .result import PhaseTimer
 from .kkt import bordered_matrix, formed_kappa, lssvm_matrix, model_coef
 
-__all__ = ["fit_op_lssvm", "fit_ip_lssvm", "least_squares_system", "press_curve", "lssvm_system",
+__all__ = ["fit_op_lssvm", "fit_ip_lssvm", "least_squares_system", "press_curve", "lssvm_system", "shared_selection",
            "solve_kept", "NORMALIZATIONS", "IP_RANKINGS", "READINGS", "K_RULES", "TRAINING_ACCURACY_STEP",
            "K_LADDER"]
 
@@ -141,9 +144,9 @@ def solve_kept(D, l, cols, p, solve, qr=None):
             raise QRBreakdownError(QRBreakdown(j, float(r[j]), k, p.name))
         return p.solve_triangular(R, Q.T @ l, lower=False)
     if qr is None or qr.k < k:
-        qr = ColumnQR(D.shape[0], k, p)
+        qr = column_qr(D.shape[0], k, p)
         for j, c in enumerate(cols):
-            if not qr.append(D[:, c]):
+            if not qr.append_column(D, c):
                 raise QRBreakdownError(QRBreakdown(j, qr.last_norm, k, p.name))
     return qr.solve(l, k)
 
@@ -303,8 +306,8 @@ def _ranking_inputs(D, l, p, rank_bias, normalize, reading="paper", y=None):
     elif not rank_bias:
         d0 = D[:, 0]
         q0 = d0 / p.sqrt(np.array([d0 @ d0], dtype=d0.dtype))[0]
+        Xr = p.project_out(Xr, q0, passes=2)
         for _ in range(2):
-            Xr = Xr - np.multiply.outer(q0, q0 @ Xr)
             lr = lr - q0 * (q0 @ lr)
     return Xr, lr, colmap
 
@@ -404,6 +407,89 @@ def _op_select(D, l, p, ranked, rank_bias, press, timer, *, k_rule="press", solv
             k_star = int(ks[int(np.argmax(acc))]) if len(acc) else 1  # MATLAB max: the first largest
             extra = {"training_accuracy": acc, "training_accuracy_k": ks}
     return k_star, cols[:k_star + first - 1], curve, guarded, qr, stop, extra
+
+
+_SELECTION_MEMO: contextvars.ContextVar = contextvars.ContextVar("lssvm_op_selection_memo", default=None)
+
+
+@contextlib.contextmanager
+def shared_selection():
+    """Within the block, op-lssvm fits of the same data, kernel, precision and options but another
+    ``solve`` share steps 1-3 (D, the MRSR ranking, the PRESS curve and k*, cond_2(D_k)).
+
+    Those steps do not read ``solve`` (but under ``k_rule="training-accuracy"``, whose loop
+    solves: there it is part of the key), so the second fit of a pair (the normal-equations
+    study fits ``lstsq`` and ``normal-equations`` on one ranking) gets the first one's results,
+    bit for bit, warnings included (:class:`~lssvm_analysis.core.memo.Memo`), and only solves.
+    One entry is kept (D is (L + 1)^2 numbers of the precision) and released when the block
+    ends.  Nested blocks share the outer memo.
+
+    Yields
+    ------
+    Memo
+        Its ``hits`` and ``misses`` count the fits served and computed.
+    """
+    with scoped(_SELECTION_MEMO, max_entries=1) as memo:
+        yield memo
+
+
+def _op_selection(X, y, k, p, timer, shared, conditioning):
+    """(D, l, selection) of :func:`fit_op_lssvm` before its solve; inside :func:`shared_selection`,
+    from its memo when the same data, kernel, precision and options (``shared``: the fit's params
+    that the steps before the solve read) were the last ones (the phases are then recorded with
+    the seconds of the lookup).
+
+    ``selection`` holds the diagnostics (ranking, PRESS curve, k*, columns, MRSR records,
+    cond_2(D_k)), the QR factor of the PRESS step and the number of MRSR steps.
+    """
+    memo = _SELECTION_MEMO.get()
+    if memo is None:
+        return _op_steps(X, y, k, p, timer, conditioning=conditioning, **shared)
+    parts = (array_key(np.asarray(X)), array_key(np.asarray(y)), json_key(shared))
+    key = None if None in parts else (p.name, bool(conditioning), k.name) + parts
+
+    def compute():   # a miss: the phases go to the fit's timer as they run
+        before = set(timer.as_dict())
+        D, l, sel = _op_steps(X, y, k, p, timer, conditioning=conditioning, **shared)
+        return D, l, {**sel, "phases": tuple(ph for ph in timer.as_dict() if ph not in before)}
+
+    hits = memo.hits
+    D, l, sel = memo.get(key, compute, copy=_fresh_selection)
+    if memo.hits > hits:   # a hit: the same phases, with the seconds of the lookup
+        for phase in sel["phases"]:
+            with timer(phase):
+                pass
+    return D, l, sel
+
+
+def _fresh_selection(value):
+    """The stored (D, l, selection) with the selection's arrays copied (the caller may write them)."""
+    D, l, sel = value
+    return D, l, {key: v.copy() if isinstance(v, np.ndarray) else v for key, v in sel.items()}
+
+
+def _op_steps(X, y, k, p, timer, *, C, task, ranking, press, k_max, rank_bias, normalize, reading,
+              k_rule, conditioning, solve="lstsq", **_kernel):
+    """Steps 1-3 of :func:`fit_op_lssvm`: D and l, the MRSR ranking, k* and the PRESS curve."""
+    D, l = lssvm_system(X, y, k, p, C, task, timer, peak=OP_PEAK)
+    D = p.keep(D)  # PRESS and the solve take products with its column sets (mpN: FLINT form kept)
+    with timer("ranking"):
+        Xr, lr, colmap = _ranking_inputs(D, l, p, rank_bias, normalize, reading, y)
+        path = mrsr(Xr, lr, k_max=k_max, variant=ranking,
+                    normalize="none" if normalize == "none" else "unit-norm", precision=p)
+    ranked = colmap[path.order]
+    k_star, cols, curve, guarded, qr, stop, extra = _op_select(
+        D, l, p, ranked, rank_bias, press, timer, k_rule=k_rule, solve=solve, C=C, y=y)
+    sel = {"ranking": ranked, "press": curve, "press_guarded": guarded, "k_star": k_star,
+           "columns": np.array(cols), "mrsr_status": path.status, "mrsr_steps": path.steps,
+           "mrsr_pivots": path.pivots, "press_stop": stop, "k_rule": k_rule, **extra,
+           "qr": qr if press == "qr" else None, "n_steps": len(path.order)}
+    if conditioning:
+        with timer("conditioning"):
+            cp = _cond_path(D, list(ranked) if rank_bias else [0] + list(ranked), p)
+        sel["cond_Dk"] = cp if rank_bias else cp[1:]
+        sel["cond_D_star"] = float(cp[len(cols) - 1])
+    return D, l, sel
 
 
 @register("op-lssvm", tasks=_BOTH, paper="vieira", equations="(3)-(10), §4 algorithm",
@@ -516,27 +602,16 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
               "solve": solve, "k_max": k_max, "rank_bias": bool(rank_bias), "normalize": normalize,
               "reading": reading, "k_rule": k_rule}
     timer = PhaseTimer()
+    # everything before the solve is the same for every ``solve`` (but in the training-accuracy
+    # rule, whose loop solves): two fits that differ only there share it
+    shared = {key: v for key, v in params.items() if key != "solve" or k_rule == "training-accuracy"}
     with p.context():
-        D, l = lssvm_system(X, y, k, p, C, task, timer, peak=OP_PEAK)
-        D = p.keep(D)  # PRESS and the solve take products with its column sets (mpN: FLINT form kept)
-        with timer("ranking"):
-            Xr, lr, colmap = _ranking_inputs(D, l, p, rank_bias, normalize, reading, y)
-            path = mrsr(Xr, lr, k_max=k_max, variant=ranking,
-                        normalize="none" if normalize == "none" else "unit-norm", precision=p)
-        ranked = colmap[path.order]
-        k_star, cols, curve, guarded, qr, stop, extra = _op_select(
-            D, l, p, ranked, rank_bias, press, timer, k_rule=k_rule, solve=solve, C=C, y=y)
-        diag = {"ranking": ranked, "press": curve, "press_guarded": guarded, "k_star": k_star,
-                "columns": np.array(cols), "mrsr_status": path.status, "mrsr_steps": path.steps,
-                "mrsr_pivots": path.pivots, "press_stop": stop, "k_rule": k_rule, **extra}
-        if conditioning:
-            with timer("conditioning"):
-                cp = _cond_path(D, list(ranked) if rank_bias else [0] + list(ranked), p)
-            diag["cond_Dk"] = cp if rank_bias else cp[1:]
-            diag["cond_D_star"] = float(cp[len(cols) - 1])
+        D, l, sel = _op_selection(X, y, k, p, timer, shared, conditioning)
+        cols, qr = sel["columns"], sel["qr"]
+        diag = {key: v for key, v in sel.items() if key not in ("qr", "n_steps", "phases")}
         try:
             with timer("solve"):
-                z = solve_kept(D, l, cols, p, solve, qr if press == "qr" else None)
+                z = solve_kept(D, l, list(cols), p, solve, qr)
         except (CholeskyBreakdownError, QRBreakdownError) as err:
             return breakdown_fit("op-lssvm", p, err, X=X, kernel=k, timer=timer,
                                  diagnostics={**diag, "solve_failure": str(err)}, params=params)
@@ -544,7 +619,7 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
     diag["solution"] = z
     cond = _conditioning(diag.get("cond_D_star"), solve, "float64 QR of the ranked columns")
     return make_fit("op-lssvm", p, coef=coef, bias=bias, support=patterns, X=X, kernel=k,
-                    timer=timer, iterations=len(path.order), diagnostics=diag, params=params,
+                    timer=timer, iterations=sel["n_steps"], diagnostics=diag, params=params,
                     conditioning=cond)
 
 
