@@ -301,6 +301,22 @@ class Precision(ABC):
         """
         return self.asarray(A).__matmul__
 
+    def krylov(self, A):
+        """The space a Krylov recurrence (CG) runs in, for the fixed matrix A of this precision.
+
+        It gives the recurrence its vectors (``vector(b)``, ``zeros(n)``), its scalars
+        (``scalar(x)``), the products with A of a list of vectors (``apply``), the final
+        vector as an array of this precision (``array``) and the ``context()`` the
+        arithmetic runs in; the recurrence itself is written once with NumPy's operators
+        (``+``, ``-``, scalar ``*``, ``@`` for dot products, comparisons, ``float``).
+        A may be a function V -> A @ V of this precision's (n, k) arrays (then the
+        precision's arrays serve, whatever the engine).
+        Here: the precision's own arrays, with :meth:`operator`'s product, so the
+        operations are those of the arrays themselves.  mpN on FLINT keeps the vectors
+        and scalars in FLINT between the steps (:class:`_flint.Krylov`).
+        """
+        return _ArrayKrylov(self, A if callable(A) else self.operator(A))
+
     def keep(self, A) -> np.ndarray:
         """A (in this precision) for many products with A or A.T (:meth:`matmul`).
 
@@ -465,6 +481,33 @@ class _Panel:
 
     def times_row(self, r, j):
         return self.p.matmul(self.G[:, :r], self.G[j, :r])
+
+
+class _ArrayKrylov:
+    """:meth:`Precision.krylov` on the precision's arrays (the operations of NumPy's operators
+    on them; the product of A with the stacked vectors by ``matvec``)."""
+
+    def __init__(self, p, matvec):
+        self.p, self.matvec = p, matvec
+
+    def context(self):
+        return nullcontext()
+
+    def vector(self, b):
+        return self.p.asarray(b).copy()
+
+    def zeros(self, n):
+        return self.p.zeros(n)
+
+    def scalar(self, x):
+        return self.p.scalar(x)
+
+    def apply(self, vectors):
+        AP = self.matvec(np.stack(vectors, axis=1))
+        return [AP[:, j] for j in range(AP.shape[1])]
+
+    def array(self, v):
+        return v
 
 
 class _NativeDtype:
@@ -802,6 +845,13 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return super().operator(A)
         return _flint.operator(self.asarray(A), **self._fl())
+
+    def krylov(self, A):
+        """:class:`_flint.Krylov` (vectors and scalars kept in FLINT between the steps, A
+        converted once), or the generic space with the mpmath engine."""
+        if not self._flint or callable(A):
+            return super().krylov(A)
+        return _flint.Krylov(self.asarray(A), **self._fl())
 
     def keep(self, A):
         if not self._flint:
