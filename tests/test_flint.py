@@ -626,3 +626,24 @@ def test_simultaneous_cg_agrees(rng):
         bound = 2 * kappa * (100 + 2 * i * (n + 4)) * U * np.linalg.norm(x)
         assert _diff(runs[0][j].x, runs[1][j].x) <= bound
         assert runs[0][j].x.dtype == object and isinstance(runs[0][j].x[0], FL.ctx.mpf)
+
+
+def test_rank_one_sum_agrees(rng):
+    """Precision.rank_one_sum: m rank-one updates in row order.  Each entry of the result is a
+    sequential sum of m products, so it is within gamma_{m+1} sum_i |h_ik h_il| of the exact
+    sum in each engine (Higham eq. 3.5 with one product per term; gamma_k <= 1.01 k u), twice
+    that between FLINT and the mpmath engine."""
+    m, n = 30, 12
+    H64 = rng.standard_normal((m, n))
+    got, ref = FL.rank_one_sum(FL.asarray(H64)), MP.rank_one_sum(MP.asarray(H64))
+    assert got.shape == (n, n) and isinstance(got[0, 0], FL.ctx.mpf)
+    bound = 2 * 1.01 * (m + 1) * U * (np.abs(H64).T @ np.abs(H64))
+    assert np.all(np.abs(to_f64(got - ref)) <= bound)
+    # the other precisions: the loop A += outer(h, h) from A = 0 itself, bit for bit
+    for name in ("float32", "float64", "longdouble"):
+        q = la.get_precision(name)
+        Hq = q.asarray(H64)
+        A = q.zeros((n, n))
+        for h in Hq:
+            A += np.outer(h, h)
+        assert np.array_equal(q.rank_one_sum(Hq), A)

@@ -301,6 +301,20 @@ class Precision(ABC):
         """
         return self.asarray(A).__matmul__
 
+    def rank_one_sum(self, H) -> np.ndarray:
+        """sum_i h_i h_i^T over the rows h_i of H (m x n), as m rank-one updates in row order.
+
+        ``A += numpy.outer(h, h)`` from A = 0: every product and every addition rounded once
+        in this precision (Abe's "sum of outer products" formation, deliberately not a
+        product H^T H).  mpN on FLINT: the same operations on FLINT matrices
+        (:func:`_flint.rank_one_sum`).
+        """
+        H = self.asarray(H)
+        A = self.zeros((H.shape[1], H.shape[1]))
+        for h in H:
+            A += np.outer(h, h)
+        return A
+
     def krylov(self, A):
         """The space a Krylov recurrence (CG) runs in, for the fixed matrix A of this precision.
 
@@ -845,6 +859,11 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return super().operator(A)
         return _flint.operator(self.asarray(A), **self._fl())
+
+    def rank_one_sum(self, H):
+        if not self._flint:
+            return super().rank_one_sum(H)
+        return _flint.rank_one_sum(self.asarray(H), **self._fl())
 
     def krylov(self, A):
         """:class:`_flint.Krylov` (vectors and scalars kept in FLINT between the steps, A

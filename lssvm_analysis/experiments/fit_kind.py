@@ -82,6 +82,7 @@ from __future__ import annotations
 
 import math
 import time
+from contextlib import nullcontext
 
 import numpy as np
 
@@ -362,12 +363,14 @@ def _diagnostic_columns(fit) -> dict:
 def fit_row(task) -> dict:
     """Row function of kind "fit" (see the module docstring for the columns).
 
-    The fit, its system's reference and its exact model run in one :func:`kernel_memo` block:
+    In the mp precisions (no native dtype) the fit, its system's reference and its exact model
+    run in one :func:`kernel_memo` block:
     a system builder (``SolverInfo.system``) forms the kernel of the training points again in
     the fit's precision, and gets the fit's matrix, bit for bit, instead of recomputing it
     (mp50 at M = 60: ~10-50 ms a task).
     """
-    with kernel_memo():
+    p = get_precision(task.precision)
+    with nullcontext() if p.native else kernel_memo():   # the float columns: nothing kept, unchanged
         return _fit_row(task)
 
 
