@@ -227,6 +227,8 @@ def _reference_columns(info, X, y, fit, params, options, p) -> dict:
     if fit.coef_ is None:
         return {**out, "reference_note": f"no solution to compare (status {fit.status!r})"}
     A, rhs, unpack = info.system(X, y, fit, **params)
+    A = np.asarray(A).view()
+    A.flags.writeable = False   # read-only: the reference and the backward error convert it once
     out["system_n"] = n = int(A.shape[0])
     max_n = options.get("reference_max_n", DEFAULT_REFERENCE_MAX_N)
     if n > max_n:
