@@ -993,6 +993,18 @@ class MPPrecision(_GenericPrecision):
             return super().divide_columns(A, s)
         return _flint_mrsr.divide_columns(self.asarray(A), self.asarray(s), **self._fl())
 
+    def eye(self, n):
+        out = self.zeros((n, n))
+        np.fill_diagonal(out, self.ctx.mpf(1))
+        return out
+
+    def scalar(self, x):
+        """A Python float, or an int below 2^53 in magnitude, converted directly (exactly, as
+        :meth:`asarray` converts it); anything else as :meth:`asarray` does."""
+        if type(x) is float or (type(x) is int and abs(x) < 2 ** 53):
+            return self.ctx.mpf(x)
+        return super().scalar(x)
+
     def _convert1(self, v):
         if isinstance(v, np.longdouble):  # exact: split into two float64
             hi = float(v)
