@@ -162,6 +162,8 @@ class ExactSystem:
         float64 arrays summing exactly to A and b (``_ozaki.float64_pieces``;
         one piece for float16/32/64 data), None when the entries do not fit.
     symmetric : bool
+    held_in_arb : bool
+        A was given as an object array: ``A`` was converted on construction.
     shape : tuple
         Shape of b as given.
     norm_a : arb
@@ -170,6 +172,8 @@ class ExactSystem:
 
     def __init__(self, A: np.ndarray | DD, b2: np.ndarray, shape: tuple):
         self._A = A
+        #: A came as an object array (mp numbers): it is held in arb from the start (``A``)
+        self.held_in_arb = not isinstance(A, DD) and A.dtype == object
         if isinstance(A, DD):
             self._init_dd(A, b2, shape)
             return
