@@ -647,3 +647,14 @@ def test_rank_one_sum_agrees(rng):
         for h in Hq:
             A += np.outer(h, h)
         assert np.array_equal(q.rank_one_sum(Hq), A)
+
+
+def test_column_sumsq_agrees(rng):
+    """Precision.column_sumsq: each entry sum_i K_ij^2 of m squares, within gamma_{m+1} sum_i K_ij^2
+    in each engine (a square and a sum of m terms, Higham eq. 3.5; gamma_k <= 1.01 k u), twice
+    that between FLINT and the mpmath engine."""
+    m, n = 30, 12
+    K64 = rng.standard_normal((m, n))
+    got, ref = FL.column_sumsq(FL.asarray(K64)), MP.column_sumsq(MP.asarray(K64))
+    assert got.shape == (n,) and isinstance(got[0], FL.ctx.mpf)
+    assert np.all(np.abs(to_f64(got - ref)) <= 2 * 1.01 * (m + 1) * U * (K64 ** 2).sum(axis=0))

@@ -860,6 +860,13 @@ class MPPrecision(_GenericPrecision):
             return super().operator(A)
         return _flint.operator(self.asarray(A), **self._fl())
 
+    def column_sumsq(self, K):
+        """:func:`_flint.column_sumsq` (each square and each column sum rounded once), or the
+        generic (K * K).sum(axis=0) with the mpmath engine."""
+        if not self._flint:
+            return super().column_sumsq(K)
+        return _flint.column_sumsq(self.asarray(K), **self._fl())
+
     def rank_one_sum(self, H):
         if not self._flint:
             return super().rank_one_sum(H)
