@@ -24,6 +24,7 @@ from conftest import logspaced_nonsymmetric, logspaced_spd, to_f64
 
 import lssvm_analysis as la
 from lssvm_analysis.core.exceptions import CholeskyBreakdownError
+from lssvm_analysis.core.cg import simultaneous_cg
 from lssvm_analysis.core.precision import MPPrecision
 
 FL = la.get_precision("mp50")
@@ -568,3 +569,92 @@ def test_householder_qr_agrees(rng):
     assert _diff(R_f, R_g) <= 2 * m * n * U * kappa * norm
     assert _diff(y_f, y_g) <= 2 * m * n * U * kappa * np.linalg.norm(b64)
     assert householder_qr(FL.asarray(A64), FL)[1] is None
+
+
+def test_krylov_space_agrees(rng):
+    """Precision.krylov: FLINT's vectors and scalars against the mpmath engine's arrays, operation
+    by operation (the ones CG uses), each within its rounding bound."""
+    n = 40
+    A64, V64 = rng.standard_normal((n, n)), rng.standard_normal((n, 2))
+    A = FL.asarray(A64)
+    spaces = [q.krylov(A) for q in (FL, MP)]
+    out = []
+    for q, S in zip((FL, MP), spaces):
+        with S.context():
+            v, w = S.vector(q.asarray(V64[:, 0])), S.vector(q.asarray(V64[:, 1]))
+            Av, Aw = S.apply([v, w])
+            lam = (v @ w) / S.scalar(3)
+            z = v + lam * Aw - w
+            out.append((S.array(Av), S.array(Aw), float(v @ w), S.array(z), float(-(z @ z) / 2)))
+    absA = np.abs(A64) @ np.abs(V64)
+    # products: each entry a dot product of length n, within gamma_n |A||v| (gamma_n <= 1.01 n u)
+    # in each engine, so 2 gamma_n between them
+    for j in range(2):
+        assert np.all(np.abs(to_f64(out[0][j] - out[1][j])) <= 2 * 1.01 * n * U * absA[:, j])
+    # the dot product v.w: within gamma_n |v|.|w| each, 2 gamma_n between them
+    vw = np.abs(V64[:, 0]) @ np.abs(V64[:, 1])
+    assert abs(out[0][2] - out[1][2]) <= 2 * 1.01 * n * U * vw
+    # z = v + lam Aw - w: lam within (2 gamma_n + u) relative, each entry then a few roundings more:
+    # |dz| <= (|lam Aw| (2 gamma_n + 4 u) + 3 u (|v| + |w|)) per engine, twice that between them
+    Aw_abs = np.abs(to_f64(out[1][1]))
+    lam = abs(out[1][2]) / 3
+    zb = (lam * Aw_abs * (2 * 1.01 * n + 4) + 3 * (np.abs(V64[:, 0]) + np.abs(V64[:, 1]))) * U
+    assert np.all(np.abs(to_f64(out[0][3] - out[1][3])) <= 2 * zb + 2 * 1.01 * n * U * lam * np.abs(A64) @ np.abs(V64[:, 1]))
+    # hardware and NumPy-loop precisions: the arrays themselves and A @ V (bit for bit)
+    for name in ("float32", "float64", "longdouble"):
+        q = la.get_precision(name)
+        Aq, Vq = q.asarray(A64), q.asarray(V64)
+        S = q.krylov(Aq)
+        v = S.vector(Vq[:, 0])
+        assert isinstance(v, np.ndarray) and v.dtype == q.dtype
+        assert all(np.array_equal(a, b) for a, b in zip(S.apply([Vq[:, 0], Vq[:, 1]]), (Aq @ Vq).T))
+
+
+def test_simultaneous_cg_agrees(rng):
+    """simultaneous_cg runs in the FLINT Krylov space for mp50; against the mpmath engine's arrays
+    within the bound of test_cg_agrees, system by system."""
+    n, cond = 40, 10.0
+    A64 = logspaced_spd(rng, n, cond)
+    B64 = rng.standard_normal((n, 2))
+    runs = [simultaneous_cg(q.asarray(A64), q.asarray(B64), precision=q, vtol=0) for q in (FL, MP)]
+    kappa = np.linalg.cond(A64)
+    for j in range(2):
+        assert all(r[j].converged and r[j].reason == "residual" for r in runs)
+        x = np.linalg.solve(A64, B64[:, j])
+        i = max(r[j].iterations for r in runs)
+        # as test_cg_agrees: kappa (100 + 2 i (n + 4)) u ||x|| per engine, twice that between them
+        bound = 2 * kappa * (100 + 2 * i * (n + 4)) * U * np.linalg.norm(x)
+        assert _diff(runs[0][j].x, runs[1][j].x) <= bound
+        assert runs[0][j].x.dtype == object and isinstance(runs[0][j].x[0], FL.ctx.mpf)
+
+
+def test_rank_one_sum_agrees(rng):
+    """Precision.rank_one_sum: m rank-one updates in row order.  Each entry of the result is a
+    sequential sum of m products, so it is within gamma_{m+1} sum_i |h_ik h_il| of the exact
+    sum in each engine (Higham eq. 3.5 with one product per term; gamma_k <= 1.01 k u), twice
+    that between FLINT and the mpmath engine."""
+    m, n = 30, 12
+    H64 = rng.standard_normal((m, n))
+    got, ref = FL.rank_one_sum(FL.asarray(H64)), MP.rank_one_sum(MP.asarray(H64))
+    assert got.shape == (n, n) and isinstance(got[0, 0], FL.ctx.mpf)
+    bound = 2 * 1.01 * (m + 1) * U * (np.abs(H64).T @ np.abs(H64))
+    assert np.all(np.abs(to_f64(got - ref)) <= bound)
+    # the other precisions: the loop A += outer(h, h) from A = 0 itself, bit for bit
+    for name in ("float32", "float64", "longdouble"):
+        q = la.get_precision(name)
+        Hq = q.asarray(H64)
+        A = q.zeros((n, n))
+        for h in Hq:
+            A += np.outer(h, h)
+        assert np.array_equal(q.rank_one_sum(Hq), A)
+
+
+def test_column_sumsq_agrees(rng):
+    """Precision.column_sumsq: each entry sum_i K_ij^2 of m squares, within gamma_{m+1} sum_i K_ij^2
+    in each engine (a square and a sum of m terms, Higham eq. 3.5; gamma_k <= 1.01 k u), twice
+    that between FLINT and the mpmath engine."""
+    m, n = 30, 12
+    K64 = rng.standard_normal((m, n))
+    got, ref = FL.column_sumsq(FL.asarray(K64)), MP.column_sumsq(MP.asarray(K64))
+    assert got.shape == (n,) and isinstance(got[0], FL.ctx.mpf)
+    assert np.all(np.abs(to_f64(got - ref)) <= 2 * 1.01 * (m + 1) * U * (K64 ** 2).sum(axis=0))

@@ -18,7 +18,7 @@ import pickle
 import flint
 import numpy as np
 import pytest
-from conftest import Exact, LAPACK_THRESHOLD, U64
+from conftest import Exact, LAPACK_THRESHOLD, U64, logspaced_spd
 
 import lssvm_analysis as la
 from lssvm_analysis.analysis import measures as errors
@@ -423,3 +423,33 @@ def test_inputs_unmodified(rbf_system, rng, name):
     for arr, old in zip((A, b, K, rhs), saved):
         assert np.array_equal(arr, old)
     assert not np.shares_memory(ref.x, A) and not np.shares_memory(ref.x, b)
+
+
+@pytest.mark.parametrize("cond", [1e2, 1e9, 1e14])
+def test_mp_system_certified_against_the_exact_solution(rng, cond):
+    """An object (mp50) system is refined with its residual in ball arithmetic (A held in arb):
+    the certified bound holds against the exact rational solution, the digits are >= those
+    requested, and each residual split hi + lo +- rad encloses the exact b - A x."""
+    from lssvm_analysis.analysis.reference import _residual_arb
+    from lssvm_analysis.core._arb import exact_system
+    from lssvm_analysis.core._ozaki import FixedPoint
+
+    p = la.get_precision("mp50")
+    n = 25
+    A = p.asarray(logspaced_spd(rng, n, cond)) * p.exp(p.asarray(rng.standard_normal((n, n)) * 1e-3))
+    A = (A + A.T) / 2   # mp50 entries of 169 bits: four float64 pieces each
+    b = p.asarray(rng.standard_normal(n))
+    ref = la.reference_solve(A, b, digits=60)
+    assert ref.digits >= 60
+    x_star = Exact.mat(A).solve(Exact.mat(b))
+    err = max(abs(Exact.q(ref.x[i]) - x_star[i, 0]) for i in range(n))
+    assert Exact.to_float(err) <= ref.error_bound
+    # the residual of an iterate: hi + lo - rad <= b - A x <= hi + lo + rad, entry by entry
+    s = exact_system(A, b)
+    X = FixedPoint(np.linalg.solve(s.A64, s.B64), 20, 12)
+    hi, lo, rad = _residual_arb(s, X)
+    xs = flint.fmpq_mat(n, 1, [flint.fmpq(m) * flint.fmpq(2) ** e if e >= 0 else flint.fmpq(m, 2 ** -e)
+                               for m, e in X.exact()])
+    r = Exact.mat(b) - Exact.mat(A) * xs
+    for i in range(n):
+        assert abs(r[i, 0] - Exact.q(hi[i, 0]) - Exact.q(lo[i, 0])) <= Exact.q(rad[i, 0])

@@ -166,3 +166,24 @@ def test_inverse_defect_encloses_the_exact_defect(rng, kind):
     # and its rigorous row-sum bound holds, and is not vacuous either
     err = Exact.to_float(max(sum(row, flint.fmpq(0)) for row in diff))
     assert err <= d.err <= 1e-9, (err, d.err)
+
+
+@pytest.mark.parametrize("digits", [50, 200])
+def test_float64_pieces_of_mpf_arrays_are_those_of_the_entry_loop(rng, digits):
+    """An object array of mpf is split by NumPy loops over all entries at once; the pieces are
+    those of the entry-by-entry rule (the array with one Python int appended takes that rule),
+    bit for bit, and they sum exactly to the entries."""
+    from lssvm_analysis.core.precision import get_precision
+    p = get_precision(f"mp{digits}")
+    a = p.exp(p.asarray(rng.standard_normal((7, 5)) * 5)) * p.asarray(np.sign(rng.standard_normal((7, 5))))
+    a[0, 0] = p.scalar(0)
+    fast = oz.float64_pieces(a, count=40)
+    loop = oz.float64_pieces(np.append(a.ravel(), 0).astype(object), count=40)
+    assert fast is not None and loop is not None and len(fast) == len(loop)
+    assert all(np.array_equal(f.ravel(), g[:-1]) for f, g in zip(fast, loop))
+    assert np.array_equal(fast[0], p.to_float64(a))            # the first piece is the rounding
+    for idx in np.ndindex(a.shape):
+        assert sum((Exact.q(f[idx]) for f in fast), flint.fmpq(0)) == Exact.q(a[idx])
+    # too many pieces asked of too few, or an entry outside float64's range: None, as the loop
+    assert oz.float64_pieces(a, count=1) is None
+    assert oz.float64_pieces(a * p.scalar(2) ** -1100, count=40) is None

@@ -366,11 +366,11 @@ def _certify_arb(s: ExactSystem, X: arb_mat, inv_bound: arb, prec_store: int, ou
     return _certify(s, pairs, rnorm, inv_bound, prec_store, out, info)
 
 
-def _certify_fixed(s: ExactSystem, splits, X: FixedPoint, cert, out, info: dict, last=None):
-    """``_certify`` for a fixed-point iterate: residual by exact float64 products (``last`` if
-    given: the residual of this very X), in the certificate's norm (||x - x*||_inf <=
-    ||A^-1||_p ||r||_p, p = inf or 2)."""
-    hi, lo, rad = residual(splits, s.B_pieces, X) if last is None else last
+def _certify_fixed(s: ExactSystem, resid, X: FixedPoint, cert, out, info: dict, last=None):
+    """``_certify`` for a fixed-point iterate: residual ``resid(X)`` (exact float64 products, or
+    ball arithmetic for a system held in arb; ``last`` if given: the residual of this very X),
+    in the certificate's norm (||x - x*||_inf <= ||A^-1||_p ||r||_p, p = inf or 2)."""
+    hi, lo, rad = resid(X) if last is None else last
     norm = _norm_inf if cert.norm == math.inf else _norm_2
     rnorm = [norm(hi[:, j]) + norm(lo[:, j]) + norm(rad[:, j]) for j in range(hi.shape[1])]
     bits = (X.Y.shape[0] + 1) * X.beta
@@ -396,8 +396,9 @@ def _norm_2(v: np.ndarray) -> arb:
         return arb((1, e)) * (arb(float(w @ w) * SAFE) + arb(TINY)).sqrt() + arb(TINY)
 
 
-def _refine_fixed(s: ExactSystem, splits, X: FixedPoint, correct, *, tol_bits: int):
-    """x <- x + correct(b - A x) (residual exact to ~2^-106, x exact); stops as ``_refine``.
+def _refine_fixed(resid, X: FixedPoint, correct, *, tol_bits: int):
+    """x <- x + correct(b - A x) (residual ``resid(X)`` to ~2^-106 or better, x exact); stops as
+    ``_refine``.
 
     Returns (steps, converged, last); X is updated in place.  When a
     correction is already tol_bits below x, x is left as it is and ``last``
@@ -406,7 +407,7 @@ def _refine_fixed(s: ExactSystem, splits, X: FixedPoint, correct, *, tol_bits: i
     """
     prev = -math.inf
     for it in range(1, _MAX_ITER + 1):
-        last = residual(splits, s.B_pieces, X)
+        last = resid(X)
         D = correct(last[0], last[1])
         if D is None:
             return it - 1, False, last
@@ -423,6 +424,33 @@ def _refine_fixed(s: ExactSystem, splits, X: FixedPoint, correct, *, tol_bits: i
             return it, True, None
         prev = gain
     return _MAX_ITER, False, None
+
+
+def _residual_arb(s: ExactSystem, X: FixedPoint):
+    """(hi, lo, rad): b - A x = hi + lo + d with |d| <= rad entrywise, for a system held in arb.
+
+    A (exact balls of radius 0) times the exact x in ball arithmetic at the bits of x plus 256
+    (exact for entries of up to ~190 decimal digits at n < 2^64; beyond, the balls' radii are
+    counted), then each entry split as hi = its midpoint to nearest float64, lo = the rest to
+    nearest float64, rad = the rest of that plus the ball's radius, rounded up.  Rigorous as
+    :func:`lssvm_analysis.core._ozaki.residual` is (that residual's d is ~2^-106 |A| |x|, here
+    0 when the product is exact), in O(n^2) ball operations instead of products of every
+    float64 piece of A (an mp50 entry has four) with every limb of x.
+    """
+    n, k = X.shape
+    Xa = arb_mat(n, k, [arb((int(m), int(e))) for m, e in X.exact()])
+    hi, lo, rad = np.empty(n * k), np.empty(n * k), np.empty(n * k)
+    with flint.ctx.workprec((X.Y.shape[0] + 1) * X.beta + 256):
+        for idx, r in enumerate((s.B - s.A * Xa).entries()):
+            mid = r.mid()
+            h = float(mid)
+            rest = mid - arb(h) if math.isfinite(h) else None
+            l = float(rest) if rest is not None else math.inf
+            if not (math.isfinite(h) and math.isfinite(l)):
+                raise OutOfRange("residual outside the float64 range")
+            hi[idx], lo[idx] = h, l
+            rad[idx] = float_up(abs(rest - arb(l)) + r.rad())
+    return hi.reshape(n, k), lo.reshape(n, k), rad.reshape(n, k)
 
 
 def _scaled(apply):
@@ -462,7 +490,14 @@ def _solve_float64(s: ExactSystem, spd, prec_x: int, out, digits: int):
         cert = certificate(s, kind, solve, inverse, A_split)
         if cert is None:
             return None
-        splits = [A_split()] + [split_rows(P, a_bits, levels) for P in s.A_pieces[1:]]
+        if s.held_in_arb:   # mp entries: A (exact, in arb) times x in balls, no splitting of its pieces
+            def resid(X):
+                return _residual_arb(s, X)
+        else:
+            splits = [A_split()] + [split_rows(P, a_bits, levels) for P in s.A_pieces[1:]]
+
+            def resid(X):
+                return residual(splits, s.B_pieces, X)
         # Stop at the requested digits: the certified error is about kappa times the error of
         # x, so refine until the correction is below 2^-(digits log2(10) + log2(kappa) + margin)
         # of x, with kappa estimated by ||A||_inf times the certificate's ||A^-1||_inf bound.
@@ -471,13 +506,13 @@ def _solve_float64(s: ExactSystem, spd, prec_x: int, out, digits: int):
             cap, math.ceil((digits + 1) * _LOG2_10 + math.log2(max(kest, 1.0))) + _MARGIN_BITS)
         X = FixedPoint(X0, c_bits, math.ceil((cap + 16) / c_bits) + 1)
         correct = _scaled(cert.apply)
-        steps, converged, last = _refine_fixed(s, splits, X, correct, tol_bits=tol)
+        steps, converged, last = _refine_fixed(resid, X, correct, tol_bits=tol)
         info = {"method": "refinement-float64", "factorization": kind, "requested_digits": digits}
-        sol = _certify_fixed(s, splits, X, cert, out, {**info, "iterations": steps}, last)
+        sol = _certify_fixed(s, resid, X, cert, out, {**info, "iterations": steps}, last)
         if sol.digits < digits and converged and tol < cap:  # the estimate was short: go to the cap
-            more, converged, last = _refine_fixed(s, splits, X, correct, tol_bits=cap)
+            more, converged, last = _refine_fixed(resid, X, correct, tol_bits=cap)
             steps += more
-            sol = _certify_fixed(s, splits, X, cert, out, {**info, "iterations": steps}, last)
+            sol = _certify_fixed(s, resid, X, cert, out, {**info, "iterations": steps}, last)
     except OutOfRange:
         return None
     return sol

@@ -18,6 +18,7 @@ from flint import arb, arb_mat
 from mpmath.ctx_mp_python import _mpf
 from mpmath.libmp import from_man_exp
 
+from . import _flint
 from ._ozaki import float64_pieces
 from .extended import DD
 from ._validation import as_matrix, check_finite, check_real, check_square
@@ -52,7 +53,14 @@ def exact_mpf(man, exp):
 
 
 def to_arb(a: np.ndarray, name: str) -> arb_mat:
-    """Exact arb_mat of a 2-D array (entries radius 0)."""
+    """Exact arb_mat of a 2-D array (entries radius 0).
+
+    A read-only object array is converted once: its form is kept beside it
+    (:func:`_flint.twin`, dropped with the array) and returned again, so the
+    reference solve and the backward error of one system (the fit kind's
+    ``_reference_columns``) share one conversion.  The matrix returned is
+    shared then: callers only read it.
+    """
     kind = a.dtype.kind
     if kind in "iu":
         return arb_mat(a.tolist())
@@ -66,8 +74,13 @@ def to_arb(a: np.ndarray, name: str) -> arb_mat:
         if exact:
             with flint.ctx.workprec(128):
                 return arb_mat(hi.tolist()) + arb_mat(lo.tolist())
+    kept = _flint.twin(a)   # a read-only array converted before (its exact form, kept beside it)
+    if kept is not None:
+        return kept
     fast = _mpf_matrix(a)
     if fast is not None:
+        if not a.flags.writeable:   # read-only: the next conversion of this very array is free
+            _flint.register_twin(a, fast)
         return fast
     rows = [[arb_scalar(a[i, j], name, (i, j)) for j in range(a.shape[1])]
             for i in range(a.shape[0])]
@@ -149,6 +162,8 @@ class ExactSystem:
         float64 arrays summing exactly to A and b (``_ozaki.float64_pieces``;
         one piece for float16/32/64 data), None when the entries do not fit.
     symmetric : bool
+    held_in_arb : bool
+        A was given as an object array: ``A`` was converted on construction.
     shape : tuple
         Shape of b as given.
     norm_a : arb
@@ -157,6 +172,8 @@ class ExactSystem:
 
     def __init__(self, A: np.ndarray | DD, b2: np.ndarray, shape: tuple):
         self._A = A
+        #: A came as an object array (mp numbers): it is held in arb from the start (``A``)
+        self.held_in_arb = not isinstance(A, DD) and A.dtype == object
         if isinstance(A, DD):
             self._init_dd(A, b2, shape)
             return

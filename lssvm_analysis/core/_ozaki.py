@@ -530,6 +530,42 @@ def _pieces_of(m: int, e: int, count: int):
     return out
 
 
+_TO_INT = np.frompyfunc(int, 1, 1)
+
+
+def _mpf_pieces(a: np.ndarray, count: int):
+    """:func:`float64_pieces` of an object array of mpf, the greedy rule of :func:`_pieces_of`
+    applied to all entries at once (NumPy's C loops over the Python integers: float(m) rounds
+    to nearest, m - int(f) is exact), so the pieces are the same, bit for bit; ~3 times faster
+    at 169 bits (mp50).  NotImplemented when an entry is not an mpf (the caller's loop names
+    a bad one)."""
+    try:
+        tups = [v._mpf_ for v in a.flat]
+    except AttributeError:
+        return NotImplemented
+    if any(not man and exp for _, man, exp, _ in tups):     # inf / nan
+        return None
+    m = np.empty(len(tups), dtype=object)
+    m[:] = [-int(man) if sign else int(man) for sign, man, _, _ in tups]
+    e = np.fromiter((exp for _, _, exp, _ in tups), dtype=np.int64, count=len(tups))
+    out = []
+    nz = m != 0
+    while nz.any():
+        if len(out) == count:
+            return None
+        try:
+            f = m.astype(np.float64)                        # nearest, an integer
+        except OverflowError:
+            return None
+        fe = np.frexp(f)[1] + e
+        if not np.all(((EXP_RANGE[0] + 53 <= fe) & (fe <= EXP_RANGE[1])) | ~nz):
+            return None
+        out.append(np.ldexp(f, np.where(nz, e, 0)).reshape(a.shape))   # normal: exact
+        m = m - _TO_INT(f)
+        nz = m != 0
+    return out or [np.zeros(a.shape)]
+
+
 def float64_pieces(a: np.ndarray, *, count: int = 8):
     """float64 arrays a_1, ..., a_p (p <= count) with a = a_1 + ... + a_p exactly, or None.
 
@@ -549,6 +585,10 @@ def float64_pieces(a: np.ndarray, *, count: int = 8):
                 tiny = (lo != 0) & (np.abs(lo) < 2.0 ** (EXP_RANGE[0] + 53))
                 if not tiny.any():
                     return [hi, lo] if lo.any() else [hi]
+    if a.dtype == object:
+        fast = _mpf_pieces(a, count)
+        if fast is not NotImplemented:
+            return fast
     per = []
     for v in a.flat:
         d = _dyadic(v)

@@ -109,7 +109,14 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
 
 
 def _cg_operator(A, precision):
-    """(matvec, Precision) for a matrix or a callable (the callable must accept (n,) and (n, k)).
+    """(matvec, Precision) for a matrix or a callable (the callable must accept (n,) and (n, k));
+    the matrix checked by :func:`_cg_matrix`."""
+    A, p = _cg_matrix(A, precision)
+    return (A if callable(A) else p.operator(A)), p
+
+
+def _cg_matrix(A, precision):
+    """(A, Precision): a callable as it is, or the matrix checked and in the precision.
 
     A matrix must be square, finite and symmetric (to within n u max|A|, as
     :meth:`Precision.cholesky` reads it): CG on a non-symmetric A stops with a
@@ -131,19 +138,20 @@ def _cg_operator(A, precision):
             total = A.sum()
         if not np.isfinite(total):
             check_finite(A, "A")
-    return p.operator(A), p
+    return A, p
 
 
 class _CGRun:
-    """State of one system of :func:`simultaneous_cg`: the recurrences of :func:`hestenes_stiefel_cg`."""
+    """State of one system of :func:`simultaneous_cg`: the recurrences of :func:`hestenes_stiefel_cg`,
+    on the vectors and scalars of the precision's Krylov space (:meth:`Precision.krylov`)."""
 
-    def __init__(self, b, p, rtol, vtol, maxiter):
-        self.b, self.p, self.rtol, self.vtol, self.maxiter = b, p, rtol, vtol, maxiter
-        self.x = p.zeros(b.shape[0])
+    def __init__(self, b, space, n, rtol, vtol, maxiter):
+        self.b, self.space, self.rtol, self.vtol, self.maxiter = b, space, rtol, vtol, maxiter
+        self.x = space.zeros(n)
         self.r = b.copy()
         self.rr = self.r @ self.r
         self.bnorm = float(self.rr) ** 0.5
-        self.res, self.V, self.v_old = [self.bnorm], [0.0], p.scalar(0)
+        self.res, self.V, self.v_old = [self.bnorm], [0.0], space.scalar(0)
         self.i, self.pdir, self.rr_old = 0, None, None
         self.reason = "residual" if self.bnorm == 0 else "maxiter"
         self.done = self.bnorm == 0 or maxiter < 1
@@ -176,7 +184,7 @@ class _CGRun:
         self.v_old = v_new
 
     def result(self):
-        return CGResult(self.x, self.i, self.reason in ("residual", "V-decrease"), self.reason,
+        return CGResult(self.space.array(self.x), self.i, self.reason in ("residual", "V-decrease"), self.reason,
                         {"residual_norm": np.array(self.res), "V": np.array(self.V)})
 
 
@@ -207,9 +215,13 @@ def simultaneous_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None)
     still running are stacked into an n x k block and multiplied by A in one
     call: one pass over the n^2 entries of A (the memory-bound cost of CG)
     instead of k, and a BLAS-3 product for hardware floats.  A system that
-    stops leaves the block.
+    stops leaves the block.  The vectors live in the precision's Krylov space
+    (:meth:`~lssvm_analysis.core.precision.Precision.krylov`): the arrays
+    themselves, or for mpN on FLINT ``arb_mat`` columns kept between the
+    steps (each operation still one rounding to N digits; a dot product is
+    rounded once instead of once per term).
     """
-    matvec, p = _cg_operator(A, precision)
+    A, p = _cg_matrix(A, precision)
     B = p.asarray(B)
     if B.ndim == 1:
         B = B[:, None]
@@ -220,15 +232,15 @@ def simultaneous_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None)
     rtol = 100 * u if rtol is None else check_positive("rtol", rtol)
     vtol = u if vtol is None else (0.0 if vtol == 0 else check_positive("vtol", vtol))
     maxiter = 10 * n if maxiter is None else check_int("maxiter", maxiter, minimum=1)
-    runs = [_CGRun(B[:, j].copy(), p, rtol, vtol, maxiter) for j in range(k)]
-    active = [run for run in runs if not run.done]
-    while active:
-        P = np.stack([run.direction() for run in active], axis=1)
-        AP = matvec(P)
-        for j, run in enumerate(active):
-            run.update(AP[:, j])
-        active = [run for run in active if not run.done]
-    return [run.result() for run in runs]
+    space = p.krylov(A)
+    with space.context():
+        runs = [_CGRun(space.vector(B[:, j]), space, n, rtol, vtol, maxiter) for j in range(k)]
+        active = [run for run in runs if not run.done]
+        while active:
+            for run, Ap in zip(active, space.apply([run.direction() for run in active])):
+                run.update(Ap)
+            active = [run for run in active if not run.done]
+        return [run.result() for run in runs]
 
 
 def cg_iteration_bound(kappa: float, eps: float) -> float:

@@ -50,7 +50,7 @@ from .precision import get_precision
 
 __all__ = ["rbf_kernel", "linear_kernel", "poly_kernel", "Kernel", "PrecomputedKernel", "make_kernel", "KERNELS",
            "from_lssvmlab", "to_lssvmlab", "RBF_FORMATIONS", "rbf_error_bound", "KERNEL_PEAKS", "SQUARE_KERNEL_PEAKS",
-           "kernel_memo", "KERNEL_MEMO_BYTES"]
+           "kernel_memo", "KERNEL_MEMO_BYTES", "active_memo"]
 
 
 #: Peak of a kernel evaluation by formation, words per entry of the n x m result (r = m): the
@@ -391,6 +391,16 @@ def kernel_memo(max_bytes: int = KERNEL_MEMO_BYTES):
     """
     with scoped(_KERNEL_MEMO, max_entries=4096, max_bytes=int(max_bytes)) as memo:
         yield memo
+
+
+def active_memo():
+    """The :class:`~lssvm_analysis.core.memo.Memo` of the enclosing :func:`kernel_memo` block, or None.
+
+    Other pure computations of the block's inputs may be kept in it under keys of their own
+    (the block bounds their lifetime as it bounds the kernel matrices'), e.g. Abe's
+    thresholded selection, which an exact model's system builder repeats after the fit.
+    """
+    return _KERNEL_MEMO.get()
 
 
 @dataclass(frozen=True)

@@ -301,6 +301,36 @@ class Precision(ABC):
         """
         return self.asarray(A).__matmul__
 
+    def rank_one_sum(self, H) -> np.ndarray:
+        """sum_i h_i h_i^T over the rows h_i of H (m x n), as m rank-one updates in row order.
+
+        ``A += numpy.outer(h, h)`` from A = 0: every product and every addition rounded once
+        in this precision (Abe's "sum of outer products" formation, deliberately not a
+        product H^T H).  mpN on FLINT: the same operations on FLINT matrices
+        (:func:`_flint.rank_one_sum`).
+        """
+        H = self.asarray(H)
+        A = self.zeros((H.shape[1], H.shape[1]))
+        for h in H:
+            A += np.outer(h, h)
+        return A
+
+    def krylov(self, A):
+        """The space a Krylov recurrence (CG) runs in, for the fixed matrix A of this precision.
+
+        It gives the recurrence its vectors (``vector(b)``, ``zeros(n)``), its scalars
+        (``scalar(x)``), the products with A of a list of vectors (``apply``), the final
+        vector as an array of this precision (``array``) and the ``context()`` the
+        arithmetic runs in; the recurrence itself is written once with NumPy's operators
+        (``+``, ``-``, scalar ``*``, ``@`` for dot products, comparisons, ``float``).
+        A may be a function V -> A @ V of this precision's (n, k) arrays (then the
+        precision's arrays serve, whatever the engine).
+        Here: the precision's own arrays, with :meth:`operator`'s product, so the
+        operations are those of the arrays themselves.  mpN on FLINT keeps the vectors
+        and scalars in FLINT between the steps (:class:`_flint.Krylov`).
+        """
+        return _ArrayKrylov(self, A if callable(A) else self.operator(A))
+
     def keep(self, A) -> np.ndarray:
         """A (in this precision) for many products with A or A.T (:meth:`matmul`).
 
@@ -465,6 +495,33 @@ class _Panel:
 
     def times_row(self, r, j):
         return self.p.matmul(self.G[:, :r], self.G[j, :r])
+
+
+class _ArrayKrylov:
+    """:meth:`Precision.krylov` on the precision's arrays (the operations of NumPy's operators
+    on them; the product of A with the stacked vectors by ``matvec``)."""
+
+    def __init__(self, p, matvec):
+        self.p, self.matvec = p, matvec
+
+    def context(self):
+        return nullcontext()
+
+    def vector(self, b):
+        return self.p.asarray(b).copy()
+
+    def zeros(self, n):
+        return self.p.zeros(n)
+
+    def scalar(self, x):
+        return self.p.scalar(x)
+
+    def apply(self, vectors):
+        AP = self.matvec(np.stack(vectors, axis=1))
+        return [AP[:, j] for j in range(AP.shape[1])]
+
+    def array(self, v):
+        return v
 
 
 class _NativeDtype:
@@ -803,6 +860,25 @@ class MPPrecision(_GenericPrecision):
             return super().operator(A)
         return _flint.operator(self.asarray(A), **self._fl())
 
+    def column_sumsq(self, K):
+        """:func:`_flint.column_sumsq` (each square and each column sum rounded once), or the
+        generic (K * K).sum(axis=0) with the mpmath engine."""
+        if not self._flint:
+            return super().column_sumsq(K)
+        return _flint.column_sumsq(self.asarray(K), **self._fl())
+
+    def rank_one_sum(self, H):
+        if not self._flint:
+            return super().rank_one_sum(H)
+        return _flint.rank_one_sum(self.asarray(H), **self._fl())
+
+    def krylov(self, A):
+        """:class:`_flint.Krylov` (vectors and scalars kept in FLINT between the steps, A
+        converted once), or the generic space with the mpmath engine."""
+        if not self._flint or callable(A):
+            return super().krylov(A)
+        return _flint.Krylov(self.asarray(A), **self._fl())
+
     def keep(self, A):
         if not self._flint:
             return super().keep(A)
@@ -923,6 +999,18 @@ class MPPrecision(_GenericPrecision):
         if not self._flint:
             return super().divide_columns(A, s)
         return _flint_mrsr.divide_columns(self.asarray(A), self.asarray(s), **self._fl())
+
+    def eye(self, n):
+        out = self.zeros((n, n))
+        np.fill_diagonal(out, self.ctx.mpf(1))
+        return out
+
+    def scalar(self, x):
+        """A Python float, or an int below 2^53 in magnitude, converted directly (exactly, as
+        :meth:`asarray` converts it); anything else as :meth:`asarray` does."""
+        if type(x) is float or (type(x) is int and abs(x) < 2 ** 53):
+            return self.ctx.mpf(x)
+        return super().scalar(x)
 
     def _convert1(self, v):
         if isinstance(v, np.longdouble):  # exact: split into two float64

@@ -351,7 +351,7 @@ def rr_step_system(X, y, fit, step=None, **params):
         raise ValueError(f"expected 0 <= step <= {len(order)}, got step={step!r}")
     order = order[:step]
     with p.context():
-        K = kern(X, precision=p)
+        K = p.keep(kern(X, precision=p))   # a product per pattern, as in _select: mpN converts K once
         d = p.asarray(y)
         h, c, bias_row, cinv = _parts(K, d, merged["C"], p)
         rows = [_row(K, j, cinv, p) for j in order]

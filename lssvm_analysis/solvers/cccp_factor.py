@@ -109,7 +109,7 @@ class SpectralFactor:
         lam, U = prec.eigh(K, check=False)
         floor = prec.scalar(prec.unit_roundoff * max(float(lam[-1]), 0.0))
         lam = np.where(np.array([v > floor for v in lam], dtype=bool), lam, floor)
-        self.prec, self.U = prec, U
+        self.prec, self.U = prec, prec.keep(U)   # two products with U per solve: mpN converts it once
         r = prec.reciprocal(C)  # 1/(1 + C lambda) = r/(r + lambda): no overflow of C lambda
         self.d = r / (r + lam)
         top, low = float(lam[-1]), float(lam[0])
@@ -117,9 +117,9 @@ class SpectralFactor:
         self.conditioning = Conditioning(kappa, f"spectrum of K in {prec.name}", "A of (6), eigen solve", norm=2)
 
     def solve(self, b):
-        U = self.U
-        c = U.T @ b
-        return U @ (c * self.d if c.ndim == 1 else c * self.d[:, None])
+        U, p = self.U, self.prec
+        c = p.matmul(U.T, b)   # U.T @ b itself for float32/64/longdouble; FLINT for mpN
+        return p.matmul(U, c * self.d if c.ndim == 1 else c * self.d[:, None])
 
 
 def factor_a(K, C, precision, solve):
