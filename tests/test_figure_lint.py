@@ -298,6 +298,18 @@ def test_lint_catches_alike_legend_entries_and_hidden_series(tmp_path, linted):
     assert any("'float32' is hidden under 'longdouble'" in p for p in problems)
 
 
+def test_timing_figure_keeps_coinciding_measurements_visible(tmp_path, linted):
+    """Chen & Zhou's scaling figure plots measured wall times: two methods can take the same time
+    (it happened: pcp-lssvm under sr-lssvm), so no series may hide another when they coincide."""
+    from lssvm_analysis.report import sections_chen_zhou
+    from lssvm_analysis.report.html import Section
+    ms = [100, 200, 400]
+    ran = pd.DataFrame([{"family": "sparse", "solver": s, "m": m, "time_fit": 1e-3 * m}
+                        for s in ("pcp-lssvm", "sr-lssvm", "fs-lssvm") for m in ms])
+    sections_chen_zhou._scale_figure(Section("t", "t"), tmp_path, ran, ran, ran.iloc[:0])
+    assert linted == {"cz-scale.png": []}
+
+
 def test_lint_catches_clipped_and_tiny_text(tmp_path, linted):
     fig, axs = new_figure(3, 1, width=4.3, height=3.6)
     for a in axs.ravel():

@@ -23,6 +23,8 @@ the machine in "full" (which takes them to that limit); a fit over it is a
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 
@@ -415,9 +417,10 @@ def _scale_table(sc, ran):
 def _scale_figure(sec, out, long, ran, skipped):
     fig, axs = new_figure(1, 1, width=6.6, height=4.6)
     a = axs[0, 0]
-    for (fam, s), g in ran.groupby(["family", "solver"]):
+    # measured times of two methods can coincide: open markers of distinct shapes keep both visible
+    for ((fam, s), g), mk in zip(ran.groupby(["family", "solver"]), itertools.cycle("osD^vPX")):
         t = g.groupby("m").time_fit.mean()
-        a.plot(t.index, t.values, marker="o", linestyle=_LINES[fam], label=f"{s} ({fam})")
+        a.plot(t.index, t.values, marker=mk, mfc="none", linestyle=_LINES[fam], label=f"{s} ({fam})")
     log_axes(a)
     for solver, power, label, stop in (("sr-lssvm", 1, "O(m) reference (r fixed)", None),
                                        ("lssvm-schur", 3, "O(m³) reference", skipped)):
