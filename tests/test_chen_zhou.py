@@ -286,6 +286,54 @@ def test_fs_lssvm_prototypes_raise_entropy_and_floor_eigenvalues(rng):
     assert wide.status == "ok" and wide.diagnostics["n_features"] < 30  # floored eigenpairs dropped
 
 
+def _renyi_checked(X, kernel, M, n_swaps, seed):
+    """The swap loop with every kernel evaluated by ``kernel(...)`` (checked), as it was written
+    before the swaps used ``Kernel.unchecked``: the reference the fast loop must equal bit for bit."""
+    g = np.random.default_rng(seed)
+    m = X.shape[0]
+    idx = g.choice(m, M, replace=False)
+    inside = np.zeros(m, dtype=bool)
+    inside[idx] = True
+    rows = np.sum(kernel(X[idx], X[idx]), axis=1)
+    total = float(np.sum(rows))
+    for _ in range(n_swaps):
+        i, j = int(g.integers(M)), int(g.integers(m))
+        if inside[j]:
+            continue
+        k_old, k_new = kernel(X[idx[i]:idx[i] + 1], X[idx])[0], kernel(X[j:j + 1], X[idx])[0]
+        kjj = float(kernel(X[j:j + 1])[0, 0])
+        new_row = float(np.sum(k_new) - k_new[i]) + kjj
+        new_total = total - 2 * rows[i] + k_old[i] + 2 * (new_row - kjj) + kjj
+        if new_total < total:
+            rows += k_new - k_old
+            rows[i] = new_row
+            inside[idx[i]], inside[j] = False, True
+            idx[i] = j
+            total = new_total
+    return idx, float(-np.log(total / M ** 2))
+
+
+@pytest.mark.parametrize("kernel", [la.make_kernel("rbf", sigma2=0.7), la.make_kernel("rbf", sigma2=40.0),
+                                    la.make_kernel("rbf", sigma2=0.7, formation="differences"),
+                                    la.make_kernel("poly", degree=2, t=1.0), la.make_kernel("linear")],
+                         ids=["rbf", "rbf-wide", "rbf-differences", "poly", "linear"])
+def test_renyi_swaps_equal_the_checked_kernels_bit_for_bit(kernel, rng):
+    """The swaps evaluate their 1 x M rows by Kernel.unchecked and take k(x, x) = 1 for the RBF
+    kernel: the working set and the entropy are exactly those of checked kernel calls."""
+    from lssvm_analysis.solvers.fixed_size import renyi_prototypes
+
+    X = rng.standard_normal((150, 4)) * 3
+    idx, h, accepted = renyi_prototypes(X, kernel, 12, n_swaps=400, rng=5)
+    ref_idx, ref_h = _renyi_checked(X, kernel, 12, 400, 5)
+    assert accepted > 0 and np.array_equal(idx, ref_idx) and h == ref_h
+    W = X[idx]
+    for r in (0, 7, 149):  # the rows the swaps evaluate, and the RBF unit diagonal
+        assert np.array_equal(kernel.unchecked(X[r:r + 1], W), kernel(X[r:r + 1], W))
+        assert kernel.unit_diagonal == (kernel.name == "rbf")
+        if kernel.unit_diagonal:
+            assert kernel(X[r:r + 1])[0, 0] == 1.0
+
+
 # -- bad input --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kw, arg", [({"tau": 0.0}, "tau"), ({"tau": -1.0}, "tau"), ({"p": 0.0}, "p"),
