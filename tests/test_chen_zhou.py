@@ -359,6 +359,29 @@ def test_bad_input_names_the_argument_baselines(name, kw, arg, rng):
         la.fit(name, X, y, **kw)
 
 
+@pytest.mark.parametrize("kernel", ["rbf", "linear", "poly"])
+def test_libsvm_baselines_fit_the_model_of_a_plainly_validated_scikit_learn_fit(kernel, rng):
+    """svm-c / svm-eps skip scikit-learn's own argument checks (validate_xy has made them): the
+    dual coefficients, support and intercept are exactly those of SVC / SVR fitted with every
+    check on, and a bad argument is still refused by our own checks."""
+    from sklearn.svm import SVC, SVR
+
+    X = rng.standard_normal((70, 3))
+    ys = np.where(X[:, 0] - X[:, 1] + 0.4 * rng.standard_normal(70) > 0, 1.0, -1.0)
+    yr = np.sin(X[:, 0]) + 0.1 * rng.standard_normal(70)
+    libsvm = {"rbf": dict(kernel="rbf", gamma=1 / 2.5), "linear": dict(kernel="linear"),
+              "poly": dict(kernel="poly", gamma=1.0, coef0=1.0, degree=2)}[kernel]
+    kw = dict(kernel=kernel, sigma2=2.5, degree=2, t=1.0, C=3.0)
+    for name, model, y in (("svm-c", SVC(C=3.0, max_iter=10 ** 6, **libsvm), ys),
+                           ("svm-eps", SVR(C=3.0, max_iter=10 ** 6, **libsvm), yr)):
+        f = la.fit(name, X, y, **kw)
+        model.fit(X, y)
+        assert np.array_equal(f.support_, model.support_)
+        assert np.array_equal(f.coef_, model.dual_coef_[0]) and f.bias_ == model.intercept_[0]
+        with pytest.raises(ValueError, match="tol="):
+            la.fit(name, X, y, tol=-1.0, **kw)
+
+
 def test_not_converged_is_recorded_and_keeps_the_model(rng):
     X, y = _sinc(rng, 40, outliers=5)
     with pytest.warns(la.ConvergenceWarning):
