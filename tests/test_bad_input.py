@@ -285,3 +285,20 @@ def test_rr_lssvr_zero_drift_maximum_is_an_outcome(precision):
     assert fit.status == "ok"
     drift = fit.diagnostics["drift_theta"]
     assert not np.isnan(drift).any() and (drift >= 0).all()
+
+
+@pytest.mark.parametrize("y, message", [([1.0, -1.0, 1.0], None), (np.array([1, -1, -1]), None),
+                                        ([1.0, 1.0], "one class"), ([-1.0, -1.0], "one class"),
+                                        ([1.0, -1.0, 0.0], "binary labels"), ([2.0, -2.0], "binary labels"),
+                                        ([1.0, -1.0, np.nan], "binary labels")])
+def test_check_binary_labels_accepts_exactly_both_signs(y, message):
+    """The fast test (every label +-1, both present) and the sorted one agree: the same labels pass,
+    the same are refused with the message naming what was found."""
+    from lssvm_analysis.solvers._common import check_binary_labels
+
+    y = np.asarray(y)
+    if message is None:
+        check_binary_labels(y)
+    else:
+        with pytest.raises(ValueError, match=message):
+            check_binary_labels(y)

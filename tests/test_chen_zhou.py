@@ -286,6 +286,54 @@ def test_fs_lssvm_prototypes_raise_entropy_and_floor_eigenvalues(rng):
     assert wide.status == "ok" and wide.diagnostics["n_features"] < 30  # floored eigenpairs dropped
 
 
+def _renyi_checked(X, kernel, M, n_swaps, seed):
+    """The swap loop with every kernel evaluated by ``kernel(...)`` (checked), as it was written
+    before the swaps used ``Kernel.unchecked``: the reference the fast loop must equal bit for bit."""
+    g = np.random.default_rng(seed)
+    m = X.shape[0]
+    idx = g.choice(m, M, replace=False)
+    inside = np.zeros(m, dtype=bool)
+    inside[idx] = True
+    rows = np.sum(kernel(X[idx], X[idx]), axis=1)
+    total = float(np.sum(rows))
+    for _ in range(n_swaps):
+        i, j = int(g.integers(M)), int(g.integers(m))
+        if inside[j]:
+            continue
+        k_old, k_new = kernel(X[idx[i]:idx[i] + 1], X[idx])[0], kernel(X[j:j + 1], X[idx])[0]
+        kjj = float(kernel(X[j:j + 1])[0, 0])
+        new_row = float(np.sum(k_new) - k_new[i]) + kjj
+        new_total = total - 2 * rows[i] + k_old[i] + 2 * (new_row - kjj) + kjj
+        if new_total < total:
+            rows += k_new - k_old
+            rows[i] = new_row
+            inside[idx[i]], inside[j] = False, True
+            idx[i] = j
+            total = new_total
+    return idx, float(-np.log(total / M ** 2))
+
+
+@pytest.mark.parametrize("kernel", [la.make_kernel("rbf", sigma2=0.7), la.make_kernel("rbf", sigma2=40.0),
+                                    la.make_kernel("rbf", sigma2=0.7, formation="differences"),
+                                    la.make_kernel("poly", degree=2, t=1.0), la.make_kernel("linear")],
+                         ids=["rbf", "rbf-wide", "rbf-differences", "poly", "linear"])
+def test_renyi_swaps_equal_the_checked_kernels_bit_for_bit(kernel, rng):
+    """The swaps evaluate their 1 x M rows by Kernel.unchecked and take k(x, x) = 1 for the RBF
+    kernel: the working set and the entropy are exactly those of checked kernel calls."""
+    from lssvm_analysis.solvers.fixed_size import renyi_prototypes
+
+    X = rng.standard_normal((150, 4)) * 3
+    idx, h, accepted = renyi_prototypes(X, kernel, 12, n_swaps=400, rng=5)
+    ref_idx, ref_h = _renyi_checked(X, kernel, 12, 400, 5)
+    assert accepted > 0 and np.array_equal(idx, ref_idx) and h == ref_h
+    W = X[idx]
+    for r in (0, 7, 149):  # the rows the swaps evaluate, and the RBF unit diagonal
+        assert np.array_equal(kernel.unchecked(X[r:r + 1], W), kernel(X[r:r + 1], W))
+        assert kernel.unit_diagonal == (kernel.name == "rbf")
+        if kernel.unit_diagonal:
+            assert kernel(X[r:r + 1])[0, 0] == 1.0
+
+
 # -- bad input --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("kw, arg", [({"tau": 0.0}, "tau"), ({"tau": -1.0}, "tau"), ({"p": 0.0}, "p"),
@@ -309,6 +357,29 @@ def test_bad_input_names_the_argument_baselines(name, kw, arg, rng):
     X, y = _sinc(rng, 40)
     with pytest.raises(ValueError, match=rf"{arg}="):
         la.fit(name, X, y, **kw)
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear", "poly"])
+def test_libsvm_baselines_fit_the_model_of_a_plainly_validated_scikit_learn_fit(kernel, rng):
+    """svm-c / svm-eps skip scikit-learn's own argument checks (validate_xy has made them): the
+    dual coefficients, support and intercept are exactly those of SVC / SVR fitted with every
+    check on, and a bad argument is still refused by our own checks."""
+    from sklearn.svm import SVC, SVR
+
+    X = rng.standard_normal((70, 3))
+    ys = np.where(X[:, 0] - X[:, 1] + 0.4 * rng.standard_normal(70) > 0, 1.0, -1.0)
+    yr = np.sin(X[:, 0]) + 0.1 * rng.standard_normal(70)
+    libsvm = {"rbf": dict(kernel="rbf", gamma=1 / 2.5), "linear": dict(kernel="linear"),
+              "poly": dict(kernel="poly", gamma=1.0, coef0=1.0, degree=2)}[kernel]
+    kw = dict(kernel=kernel, sigma2=2.5, degree=2, t=1.0, C=3.0)
+    for name, model, y in (("svm-c", SVC(C=3.0, max_iter=10 ** 6, **libsvm), ys),
+                           ("svm-eps", SVR(C=3.0, max_iter=10 ** 6, **libsvm), yr)):
+        f = la.fit(name, X, y, **kw)
+        model.fit(X, y)
+        assert np.array_equal(f.support_, model.support_)
+        assert np.array_equal(f.coef_, model.dual_coef_[0]) and f.bias_ == model.intercept_[0]
+        with pytest.raises(ValueError, match="tol="):
+            la.fit(name, X, y, tol=-1.0, **kw)
 
 
 def test_not_converged_is_recorded_and_keeps_the_model(rng):

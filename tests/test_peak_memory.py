@@ -181,3 +181,31 @@ def test_requests_up_to_one_mib_are_not_compared(monkeypatch):
     assert ensure_memory(10, UNCHECKED_BYTES // 8, "float64") == UNCHECKED_BYTES
     with pytest.raises(AssertionError, match="queried"):
         ensure_memory(10, UNCHECKED_BYTES // 8 + 1, "float64")
+
+
+def test_available_memory_is_read_again_unless_young_and_far_above_the_request(monkeypatch):
+    """A reading is reused only within READING_SECONDS and for requests at most half of it: a
+    request the last reading would (nearly) refuse is compared with a fresh one, so a refusal never
+    rests on an old reading; a replaced psutil.virtual_memory is read at once."""
+    from lssvm_analysis.core import memory
+
+    reads = []
+
+    def vm(avail):
+        def query():
+            reads.append(avail)
+            return type("VM", (), {"available": avail})()
+        return query
+
+    monkeypatch.setattr(psutil, "virtual_memory", vm(100 * 2 ** 20))
+    assert memory.available_bytes(2 ** 21) == 100 * 2 ** 20 and len(reads) == 1  # new source: read
+    assert memory.available_bytes(50 * 2 ** 20) == 100 * 2 ** 20 and len(reads) == 1  # half: reused
+    memory.available_bytes(50 * 2 ** 20 + 1)  # more than half of the last reading: read again
+    assert len(reads) == 2
+    monkeypatch.setattr(psutil, "virtual_memory", vm(2 ** 21))  # the memory shrank: a new source
+    with pytest.raises(InsufficientMemoryError):
+        memory.ensure_memory(10, 2 ** 19, "float64")  # 4 MiB > 2 MiB, decided on the fresh reading
+    assert reads[-1] == 2 ** 21
+    monkeypatch.setattr(memory, "_last_reading", [psutil.virtual_memory, -math.inf, 0])  # stale
+    memory.available_bytes(1)
+    assert len(reads) == 4

@@ -109,3 +109,22 @@ def test_gridsearchcv_runs_on_the_estimator():
     grid = {"C": [1.0, 100.0], "sigma2": [0.5, 2.0]}
     s = GridSearchCV(la.LSSVMRegressor(), grid, cv=3, scoring="neg_mean_squared_error").fit(X, y)
     assert set(s.best_params_) == {"C", "sigma2"}
+
+
+def test_cv_score_split_scores_the_folds_cross_validate_fits(rng):
+    """Folds split once (split_folds) give, point after point, the score of cross_validate's own
+    folds bit for bit (the same slices, the same fits, pandas' mean), and the shared arrays are
+    read-only: a fit that wrote into its training slice would change every later grid point."""
+    from lssvm_analysis.analysis.validation import SplitFolds, cv_score_split, split_folds
+
+    X = rng.standard_normal((60, 3))
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(60) > 0, 1.0, -1.0)
+    split = split_folds(X, y, 5, seed=4)
+    assert isinstance(split, SplitFolds) and len(split) == 5
+    assert all(not a.flags.writeable for part in split.parts for a in part)
+    for C, s2 in ((0.1, 1.0), (10.0, 0.3), (1000.0, 5.0)):
+        kw = dict(task="classification", C=C, sigma2=s2)
+        frame = la.cross_validate("lssvm-schur", X, y, folds=5, seed=4, **kw)
+        assert cv_score_split("lssvm-schur", split, **kw) == frame.score.mean()
+    with pytest.raises(TypeError, match="split="):
+        cv_score_split("lssvm-schur", [(np.arange(30), np.arange(30, 60))], C=1.0)

@@ -34,7 +34,7 @@ from ..core._validation import as_matrix, as_vector, check_int
 from ..solvers import get_solver
 from .benchmarking import grid_search
 from ..core.kernels import kernel_memo
-from .validation import GREATER_IS_BETTER, check_folds, cv_score, leave_one_out, resolve_scoring
+from .validation import GREATER_IS_BETTER, cv_score_split, leave_one_out, resolve_scoring, split_folds
 
 __all__ = ["tune", "TuneResult", "SIGMA_FACTORS", "GAMMAS", "METHODS", "chapter_grid", "grid_edge"]
 
@@ -294,7 +294,7 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
     if greater_is_better is None:
         greater_is_better = False if callable(scoring) else GREATER_IS_BETTER[scoring_name]
     sign = 1.0 if greater_is_better else -1.0
-    pairs = check_folds(folds, X, y, seed=seed) if method == "cv" else None
+    split = split_folds(X, y, folds, seed=seed) if method == "cv" else None  # sliced once for every point
     errors: dict[tuple, str] = {}
 
     def keywords(point):
@@ -303,7 +303,7 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
     def score(kw):
         if method == "loo":
             return leave_one_out(solver, X, y, scoring=scoring, precision=precision, **kw)
-        return cv_score(solver, X, y, folds=pairs, scoring=scoring, precision=precision, **kw)
+        return cv_score_split(solver, split, scoring=scoring, precision=precision, **kw)
 
     def objective(point):
         try:

@@ -30,7 +30,8 @@ from ..solvers import get_solver
 from ..solvers.kkt import add_ridge, bordered_matrix
 from ..solvers.suykens import fisher_system, kkt_system, krr_system
 
-__all__ = ["loo_residuals", "cross_validate", "cv_score", "check_folds", "leave_one_out",
+__all__ = ["loo_residuals", "cross_validate", "cv_score", "cv_score_split", "split_folds", "SplitFolds",
+           "check_folds", "leave_one_out",
            "has_closed_form_loo", "SCORINGS", "GREATER_IS_BETTER", "resolve_scoring"]
 
 _WITH_BIAS = (kkt_system, fisher_system)
@@ -320,26 +321,70 @@ def cross_validate(solver, X, y, *, folds=10, scoring=None, precision="float64",
     >>> la.cross_validate("krr", X, y, folds=pairs, C=10.0, sigma2=0.5).n_test.tolist()
     [20, 20]
     """
-    return pd.DataFrame(_fold_rows(solver, X, y, folds, scoring, precision, seed, params))
+    return pd.DataFrame(_fold_rows(solver, split_folds(X, y, folds, seed=seed), scoring, precision, params))
 
 
-def _fold_rows(solver, X, y, folds, scoring, precision, seed, params) -> list[dict]:
-    """The rows of :func:`cross_validate` (validated inputs, one fit per fold)."""
+class SplitFolds:
+    """The training and test arrays of every fold, sliced once: :func:`split_folds`.
+
+    A grid search scores every point on the same folds; with the folds split
+    once, each point fits the very arrays (bit for bit the slices
+    ``X[train]``, ``y[train]``, ``X[test]``, ``y[test]`` that
+    :func:`cross_validate` takes) without validating and gathering them again.
+
+    Attributes
+    ----------
+    parts : tuple of (X_train, y_train, X_test, y_test)
+        Read-only arrays, in fold order.
+    """
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts):
+        self.parts = tuple(parts)
+
+    def __len__(self) -> int:
+        return len(self.parts)
+
+
+def split_folds(X, y, folds=10, *, seed=None) -> SplitFolds:
+    """Validate ``X``, ``y`` and ``folds`` (as :func:`cross_validate`) and slice every fold once.
+
+    Returns
+    -------
+    SplitFolds
+        For :func:`cv_score_split`.
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`cross_validate` (X and y of different lengths, bad folds or seed).
+    """
     X = as_matrix(X, "X", allow_object=False)
     y = as_vector(y, "y", allow_object=False)
     if X.shape[0] != len(y):
         raise ValueError(f"expected X and y with the same number of samples, got X.shape={X.shape}, "
                          f"y.shape={y.shape}")
+    parts = []
+    for train, test in check_folds(folds, X, y, seed=seed):
+        arrays = (X[train], y[train], X[test], y[test])
+        for a in arrays:
+            a.setflags(write=False)
+        parts.append(arrays)
+    return SplitFolds(parts)
+
+
+def _fold_rows(solver, split, scoring, precision, params) -> list[dict]:
+    """The rows of :func:`cross_validate` (folds already split, one fit per fold)."""
     task = params.get("task", get_solver(solver).tasks[0])
     score_fn, score_name = resolve_scoring(scoring, task)
-    pairs = check_folds(folds, X, y, seed=seed)
     rows = []
-    for i, (train, test) in enumerate(pairs):
+    for i, (X_train, y_train, X_test, y_test) in enumerate(split.parts):
         t0 = time.perf_counter()
-        f = _fit(solver, X[train], y[train], precision=precision, **params)
+        f = _fit(solver, X_train, y_train, precision=precision, **params)
         wall = time.perf_counter() - t0
-        score = score_fn(y[test], f.predict(X[test])) if f.ok else float("nan")
-        rows.append({"fold": i, "n_train": len(train), "n_test": len(test), "score": score,
+        score = score_fn(y_test, f.predict(X_test)) if f.ok else float("nan")
+        rows.append({"fold": i, "n_train": len(y_train), "n_test": len(y_test), "score": score,
                      "scoring": score_name, "status": f.status,
                      "n_support": f.n_support if f.ok else -1,
                      "time": float(sum(f.timings.values())), "wall": wall})
@@ -355,7 +400,15 @@ def cv_score(solver, X, y, *, folds=10, scoring=None, precision="float64", seed=
     NumPy and divided by their count), so a tuned point is the same bit for
     bit.  Parameters and errors as :func:`cross_validate`.
     """
-    rows = _fold_rows(solver, X, y, folds, scoring, precision, seed, params)
+    return cv_score_split(solver, split_folds(X, y, folds, seed=seed), scoring=scoring,
+                          precision=precision, **params)
+
+
+def cv_score_split(solver, split: SplitFolds, *, scoring=None, precision="float64", **params) -> float:
+    """:func:`cv_score` on folds split once by :func:`split_folds` (a grid's every point)."""
+    if not isinstance(split, SplitFolds):
+        raise TypeError(f"expected split as the SplitFolds of split_folds, got split={split!r:.80}")
+    rows = _fold_rows(solver, split, scoring, precision, params)
     if any(r["status"] != "ok" for r in rows):
         return float("nan")
     return _skipna_mean(np.array([r["score"] for r in rows], dtype=np.float64))

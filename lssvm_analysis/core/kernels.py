@@ -440,6 +440,32 @@ class Kernel:
         out[...] = K
         return out
 
+    @property
+    def unit_diagonal(self) -> bool:
+        """True when K(x, x) = 1 exactly in every precision: the RBF kernel (module docstring:
+        the gemm formation sets the diagonal to 1, the differences one computes exp(-0) = 1)."""
+        return type(self) is Kernel and self.name == "rbf"
+
+    def unchecked(self, X, Z=None):
+        """``self(X, Z)`` in float64 without the input checks: for inputs the caller has checked.
+
+        For loops that evaluate thousands of small kernels on rows of one validated matrix
+        (fs-lssvm's entropy swaps: two 1 x M kernels per swap, 20 M swaps), where the checks
+        (finiteness, representability, the memory guard) cost more than the kernel.  ``X`` and
+        ``Z`` must be finite float64 matrices of equal width, and the caller must have checked
+        the memory of a larger evaluation on the same rows.  The RBF gemm formation runs the
+        steps :func:`rbf_kernel` runs after its checks (:func:`_rbf_gemm`, the same arguments),
+        so the matrix is bit for bit ``self(X, Z)``; any other kernel is ``self(X, Z)``.
+        """
+        if not self.unit_diagonal or self.formation != "gemm":
+            return self(X, Z)
+        p = get_precision("float64")
+        same = Z is None or Z is X or (Z.shape == X.shape and np.array_equal(Z, X))
+        m = X.shape[0] if Z is None else Z.shape[0]
+        K = _rbf_gemm(X, None if same else Z, p.scalar(self.params["sigma2"]), p,
+                      np.empty((X.shape[0], m), dtype=np.float64))
+        return self(X, Z) if K is None else K  # overflow of the scaled norms: rbf_kernel's fallback
+
     def _memo_key(self, X, Z, precision):
         """The exact key of an evaluation (None: not memoized: other inputs than numeric arrays)."""
         kx, kz = array_key(X), (None if Z is None else array_key(Z))

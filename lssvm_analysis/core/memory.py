@@ -11,6 +11,7 @@ deep inside the kernel after minutes of work.
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -21,7 +22,7 @@ import psutil
 from .exceptions import InsufficientMemoryError
 from .precision import get_precision
 
-__all__ = ["bytes_per_word", "estimate_bytes", "ensure_memory", "UNCHECKED_BYTES", "PeakMemory", "PeakTerms", "SOFTWARE", "traced_peak", "traced_bytes_per_word"]
+__all__ = ["bytes_per_word", "estimate_bytes", "ensure_memory", "UNCHECKED_BYTES", "available_bytes", "READING_SECONDS", "PeakMemory", "PeakTerms", "SOFTWARE", "traced_peak", "traced_bytes_per_word"]
 
 #: Bytes tracemalloc sees per mpf entry of an object array, its 8-byte pointer included: the mpf,
 #: its ``_mpf_`` tuple, the gmpy2 mpz object of the mantissa and the exponent.  Measured with a
@@ -35,6 +36,10 @@ UNCHECKED_BYTES = 2 ** 20
 #: GMP allocates an mpz's limbs with its own malloc, which tracemalloc does not see: 8 bytes per
 #: 64 bits of the working precision plus malloc's 16-byte chunk header.
 _LIMB_BYTES, _MALLOC_HEADER = 8, 16
+#: A reading of the available memory is reused for this many seconds (see :func:`available_bytes`).
+READING_SECONDS = 1.0
+#: (the psutil function that read it, monotonic time, bytes available) of the last reading.
+_last_reading: list = [None, -float("inf"), 0]
 
 
 def traced_bytes_per_word(precision) -> int:
@@ -55,6 +60,27 @@ def bytes_per_word(precision) -> int:
 def estimate_bytes(words: float, precision) -> int:
     """``words`` entries of the precision, in bytes."""
     return int(np.ceil(float(words) * bytes_per_word(precision)))
+
+
+def available_bytes(need: int = 0) -> int:
+    """The memory available now, in bytes (``psutil.virtual_memory().available``), read at most
+    once per :data:`READING_SECONDS` for requests far below it.
+
+    The last reading is reused when it is younger than ``READING_SECONDS``, came from the same
+    ``psutil.virtual_memory`` (a test that replaces it gets its own figure at once) and ``need``
+    is at most half of it; otherwise the memory is read again.  So a request that the last
+    reading would refuse, or nearly, is always compared with a fresh one, and an accepted one
+    had, a moment ago, twice what it asks.  Why: psutil parses /proc/meminfo (~50 us), which was
+    8 % of an lssvm-schur fit at N = 100 (615 us), and the report's CV grids and pruning paths
+    make tens of thousands of such fits.
+    """
+    query = psutil.virtual_memory
+    source, when, avail = _last_reading
+    now = time.monotonic()
+    if source is not query or now - when > READING_SECONDS or 2 * need > avail:
+        avail = int(query().available)
+        _last_reading[:] = [query, now, avail]
+    return avail
 
 
 def ensure_memory(n: int, words: float, precision, *, what: str = "fit") -> int:
@@ -88,13 +114,16 @@ def ensure_memory(n: int, words: float, precision, *, what: str = "fit") -> int:
     temporaries every :class:`PeakMemory` already carries as ``fixed_bytes``)
     is not compared: the query of the available memory (psutil reads
     /proc/meminfo, ~70 us) was a quarter of an fs-lssvm fit whose entropy swaps
-    evaluate thousands of one-row kernels (measured: 0.78 s of 3.1 s).
+    evaluate thousands of one-row kernels (measured: 0.78 s of 3.1 s).  Larger
+    requests are compared with :func:`available_bytes`, which reads again
+    whenever the last reading is old or the request is not far below it: a
+    refusal is always decided on a fresh reading.
     """
     p = get_precision(precision)
     need = estimate_bytes(words, p)
     if need <= UNCHECKED_BYTES:
         return need
-    avail = int(psutil.virtual_memory().available)
+    avail = available_bytes(need)
     if need > avail:
         raise InsufficientMemoryError(
             f"{what} with n={n} in {p.name} needs about {need / 2**30:.3g} GiB "

@@ -6,6 +6,8 @@ by bands (``core.kernels``) and mirror each band while it is in cache.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ._validation import check_int
@@ -53,9 +55,16 @@ def mirror_lower(A, *, band=_MIRROR_BAND):
     return A
 
 
+@functools.lru_cache(maxsize=16)
 def strict_upper_mask(k):
-    """(k, k) boolean mask of the strict upper triangle, for :func:`mirror_band`."""
-    return np.triu(np.ones((k, k), dtype=bool), 1)
+    """(k, k) boolean mask of the strict upper triangle, for :func:`mirror_band` (read-only, shared).
+
+    Kept per k (16 sizes; the kernel's bands are at most 128 rows): building it was 3 % of an
+    lssvm-schur fit at N = 100, and the report makes tens of thousands of small fits.
+    """
+    mask = np.triu(np.ones((k, k), dtype=bool), 1)
+    mask.setflags(write=False)
+    return mask
 
 
 def mirror_band(A, i0, i1, upper):

@@ -85,6 +85,10 @@ def validate_xy(X, y, *, task="regression", C=_UNSET, kernel="rbf", sigma2=1.0, 
 
 
 def check_binary_labels(y) -> None:
+    """Raise ValueError unless y holds both labels -1 and +1 and nothing else."""
+    pos = y == 1
+    if (pos | (y == -1)).all() and pos.any() and not pos.all():  # the common case, without a sort
+        return
     labels = np.unique(y)
     if len(labels) < 2:
         raise ValueError(f"expected two classes in y, got one class: {labels.tolist()}")

@@ -39,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core._validation import as_rng, check_int
+from ..core._validation import as_matrix, as_rng, check_finite, check_int
 from ..core.condest import Conditioning
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import breakdown_fit, make_fit, validate_xy
@@ -79,24 +79,30 @@ def renyi_prototypes(X, kernel, n_prototypes, *, n_swaps=None, rng=0):
     n_accepted : int
     """
     rng = as_rng("rng", rng)
+    X = np.asarray(as_matrix(X, "X", allow_object=False), dtype=np.float64)
+    check_finite(X, "X")  # once: the swaps evaluate rows of X unchecked
     m, M = X.shape[0], n_prototypes
     n_swaps = 20 * M if n_swaps is None else check_int("n_swaps", n_swaps, minimum=0,
                                                        maximum=MAX_SWAPS_PER_POINT * m)
     idx = rng.choice(m, M, replace=False)
     inside = np.zeros(m, dtype=bool)
     inside[idx] = True
-    rows = np.sum(kernel(X[idx], X[idx]), axis=1)  # row sums of K_WW
+    W = X[idx]  # the working set's rows, kept equal to X[idx]
+    # row sums of K_WW (checked: its memory bounds the rows'); two arrays, as the swaps' kernels
+    # are called: NumPy computes W @ W.T of one array by SYRK, in another summation order
+    rows = np.sum(kernel(X[idx], X[idx]), axis=1)
     total = float(np.sum(rows))
     accepted = 0
+    row = kernel.unchecked  # the same numbers as kernel(...), without checks per 1 x M row
     if M < m:
         for _ in range(n_swaps):
             i = int(rng.integers(M))
             j = int(rng.integers(m))
             if inside[j]:
                 continue
-            k_old = kernel(X[idx[i]:idx[i] + 1], X[idx])[0]
-            k_new = kernel(X[j:j + 1], X[idx])[0]
-            kjj = float(kernel(X[j:j + 1])[0, 0])
+            k_old = row(X[idx[i]:idx[i] + 1], W)[0]
+            k_new = row(X[j:j + 1], W)[0]
+            kjj = 1.0 if kernel.unit_diagonal else float(row(X[j:j + 1])[0, 0])
             # S' = S - 2 rows[i] + k_ii + 2 (sum_{l != i} k_jl) + k_jj
             new_row = float(np.sum(k_new) - k_new[i]) + kjj
             new_total = total - 2 * rows[i] + k_old[i] + 2 * (new_row - kjj) + kjj
@@ -105,6 +111,7 @@ def renyi_prototypes(X, kernel, n_prototypes, *, n_swaps=None, rng=0):
                 rows[i] = new_row
                 inside[idx[i]], inside[j] = False, True
                 idx[i] = j
+                W[i] = X[j]
                 total = new_total
                 accepted += 1
     return idx.copy(), float(-np.log(total / M ** 2)), accepted
