@@ -40,6 +40,15 @@ def test_map_outcome_prefers_the_model_error_to_the_solve_error():
     assert list(sp.outcomes(rows)) == ["ok", "large-error", "not-measured", "breakdown"]
 
 
+def test_map_outcome_of_a_capped_error_above_sqrt_u_is_not_measured():
+    """A capped model error is the exact model's certified bound: within sqrt(u) the fit is ok,
+    beyond it nothing is known (an mp50 fit against a 12-digit exact model), never large-error."""
+    u50 = 10.0 ** -50
+    rows = _map_rows(model_error=[1e-30, 1e-12, 1e-12, np.nan], model_digits_capped=[True, True, False, False],
+                     unit_roundoff=[u50] * 4, precision=["mp50"] * 4)
+    assert list(sp.outcomes(rows)) == ["ok", "not-measured", "large-error", "breakdown"]
+
+
 # -- the grid ---------------------------------------------------------------------------------
 
 KAPPAS = [1e2, 1e5, 1e8, 1e11, 1e14, 1e17]

@@ -263,8 +263,18 @@ def map_error(rows: pd.DataFrame) -> tuple[str, str]:
 
 
 def outcomes(rows: pd.DataFrame) -> pd.Series:
-    """The map outcome of each row; "not-measured" where the row has no error (no reference)."""
-    err = num(rows, map_error(rows)[0])
+    """The map outcome of each row; "not-measured" where the row has no error (no reference).
+
+    A capped model error (the fit agrees with the exact model to every digit that model is
+    certified to) is the exact model's bound, not the fit's error: above sqrt(u) it says
+    nothing about the fit (an mp50 fit at kappa ~ 1e18 against an exact model certified to
+    12 digits), so such a row is "not-measured", never "large-error".
+    """
+    column = map_error(rows)[0]
+    err = num(rows, column)
+    if column == "model_error":
+        unknown = _capped(rows) & (err.to_numpy() > np.sqrt(num(rows, "unit_roundoff").to_numpy()))
+        err = err.mask(unknown)
     return pd.Series([cond.classify_outcome(s, fe, u) for s, fe, u in
                       zip(rows.status, err, num(rows, "unit_roundoff"))], index=rows.index)
 
@@ -314,8 +324,9 @@ def _map_figure(sec, out, paper, rows, P):
                            f"regression solvers; Ripley's mixture for classification-only ones; η = 0.1 "
                            "where a solver takes it): ok, breakdown, not converged, large error "
                            f"({map_error(rows)[1]} > √u, fewer than half the precision's digits "
-                           "correct), or not measured (no certified reference: nothing says the "
-                           "model is right, so it is not counted ok)."))
+                           "correct), or not measured (no certified reference, or one certified to fewer "
+                           "than half the precision's digits that the fit matches throughout: "
+                           "nothing says the model is right, so it is not counted ok)."))
 
 
 def _maps(sec, out, maps, P):
