@@ -143,11 +143,17 @@ def target_digits(precision, *, digits: int = 30) -> float:
     which resolves every digit such a fit can have: 10 for float32, 18 for
     float64, 22 for longdouble (x87).  When that is beyond ``digits - 1``
     (mpN: the reference solve certifies no more), no exact model can resolve
-    the fit and escalation only makes it measurable: :data:`MEASURED_DIGITS`.
+    the fit; escalation then goes as far as the breakdown maps' criterion,
+    half the precision's digits and one of margin, ceil(-log10 sqrt(u)) + 1
+    (27 for mp50: a map point is ok when its error is below sqrt(u)), within
+    ``digits - 1`` and never below :data:`MEASURED_DIGITS`.
     """
     u = get_precision(precision).unit_roundoff
     full = math.ceil(-math.log10(u)) + 2
-    return float(full if full <= digits - 1 else MEASURED_DIGITS)
+    if full <= digits - 1:
+        return float(full)
+    half = math.ceil(-math.log10(math.sqrt(u))) + 1
+    return float(max(MEASURED_DIGITS, min(half, digits - 1)))
 
 
 def _certify(problem, digits: int, bits: int) -> ExactModel:
