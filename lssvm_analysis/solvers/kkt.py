@@ -191,21 +191,26 @@ def bordered_matrix(H, a, d, precision):
 # ---------------------------------------------------------------------------
 # Suykens' system (3.24) for each form
 # ---------------------------------------------------------------------------
-def fisher_targets(y) -> np.ndarray:
+def fisher_targets(y, precision="float64") -> np.ndarray:
     """LS-SVM_F targets: ``+N/N_1`` for label +1 and ``-N/N_2`` for label -1 (§3.4.2).
 
     Parameters
     ----------
     y : (N,) array of {-1, +1}
+    precision : str or Precision
+        Each target is one division of the exact integers in this precision
+        (a float64 quotient converted to mp50 would carry float64's 1e-16).
 
     Returns
     -------
-    targets : (N,) float64 array (they sum to zero)
+    targets : (N,) array of the precision (they sum to zero up to its rounding)
     """
     y = np.asarray(y, dtype=np.float64)
     check_binary_labels(y)
+    p = get_precision(precision)
     n, n1 = y.size, int(np.count_nonzero(y > 0))
-    return np.where(y > 0, n / n1, -n / (n - n1))
+    return p.asarray(np.where(y > 0, n, -n).astype(np.float64)) / p.asarray(
+        np.where(y > 0, n1, n - n1).astype(np.float64))
 
 
 def lssvm_matrix(X, y, kernel, p, C, form, timer, *, peak, bordered=False):
@@ -252,7 +257,7 @@ def lssvm_matrix(X, y, kernel, p, C, form, timer, *, peak, bordered=False):
             a, d = ys, ones
         else:
             a = None if form == "zero-bias" else ones
-            d = p.asarray(fisher_targets(y) if form == "fisher" else y)
+            d = fisher_targets(y, p) if form == "fisher" else p.asarray(y)
         add_ridge(H, C, p)
         if bordered:
             set_border(A, a)
