@@ -125,7 +125,8 @@ def test_escalation_is_lazy_resolved_fits_keep_the_dd_route(sinc):
     |S| = 16 (kappa 3.6e8) is not resolved by the DD model (~12 certified digits against the
     fit's 12.35) and is escalated to >= 22 digits (longdouble's target), which resolves it;
     ``escalate=False`` keeps the DD route.  An mp50 fit is never resolved by a
-    30-digit model: its target is only to be measurable (3 digits), which the DD route gives."""
+    30-digit model: its target is the maps' criterion (27 digits, half of mp50's and one), which
+    the DD route (~12 digits here) does not give, so it escalates to it."""
     X, y, X_test = sinc
     literal = _reduced(X, y, 18, ridge="literal")
     problem = la.get_solver("reduced-lssvr").exact_model(X, y, literal)
@@ -149,14 +150,17 @@ def test_escalation_is_lazy_resolved_fits_keep_the_dd_route(sinc):
     assert abs(10 ** -errs["model_digits"] - 10 ** -capped["model_digits"]) <= 1.01 * 10 ** -kept.digits
     mp = _reduced(X, y, 16, precision="mp50")
     problem = la.get_solver("reduced-lssvr").exact_model(X, y, mp)
-    assert me.fit_exact_model(problem, mp, X_test[:50])[0].bits == 0
+    exact, errs = me.fit_exact_model(problem, mp, X_test[:50])
+    assert exact.bits > 0 and exact.digits >= me.target_digits("mp50") == 27
+    assert me.fit_exact_model(problem, mp, X_test[:50], escalate=False)[0].digits < 27
 
 
 def test_target_digits_follow_the_precision():
-    """ceil(-log10 u) + 2: float32 10, float64 18; mp50 (u = 1.3e-51) 53 > digits - 1 = 29: only
-    measurable (3), unless the reference certifies more digits."""
+    """ceil(-log10 u) + 2: float32 10, float64 18; mp50 (u = 1.3e-51) 53 > digits - 1 = 29, so the
+    maps' criterion, ceil(-log10 sqrt(u)) + 1 = ceil(25.44) + 1 = 27, unless the reference
+    certifies more digits; mp80's 42 is capped at the 29 the reference certifies."""
     assert me.target_digits("float32") == 10 and me.target_digits("float64") == 18
-    assert me.target_digits("mp50") == me.MEASURED_DIGITS == 3
+    assert me.target_digits("mp50") == 27 and me.target_digits("mp80") == 29
     assert me.target_digits("mp50", digits=60) == 53
 
 
@@ -174,3 +178,38 @@ def test_ball_kernel_contains_the_double_double_kernel(sigma2):
             assert gap.upper() <= flint.arb(D.bound[i, j]) + e.rad()
             # the balls are tight: a few roundings at 200 bits (exp's own radius, the exponent's)
             assert float(e.rad()) <= 2.0 ** -190 * abs(float(e.mid()))
+
+
+DENSE = ["lssvm-schur", "lssvm-kkt", "krr", "lssvm-fisher", "w-lssvm", "r-lssvm-w"]
+
+
+@pytest.mark.filterwarnings("ignore::lssvm_analysis.IllConditionedWarning")
+@pytest.mark.parametrize("name", DENSE)
+def test_dense_families_escalate_and_measure_an_mp50_fit_at_large_kappa(name):
+    """The dense families' exact model (KKT / Omega + I/C in DD) has a ball route too
+    (``formation.dense_wider``): at C = 1e16, sigma2 = 10 (kappa_inf ~1e18, the maps' corner) the DD
+    route certifies ~12 digits, fewer than half of an mp50 fit's, so the map could not say whether
+    the fit is right.  Escalated, the exact model is certified far beyond the fit's error and the
+    fit's digits are measured, not capped:
+
+    * both routes contain the exact model, so they differ by at most the sum of their certified
+      bounds (rigorous, no constant);
+    * the escalation meets the mp50 target (27 digits: half of mp50's, :func:`target_digits`);
+    * the mp50 fit's error is measured within the rule c kappa u (c = 30 N, LAPACK's threshold
+      per entry of a backward-stable solve) and is below sqrt(u_50): the map counts it ok.
+    """
+    rng = np.random.default_rng(0)
+    X = np.sort(rng.uniform(-3, 3, (40, 1)), axis=0)
+    y = np.sinc(X[:, 0]) if name != "lssvm-fisher" else np.where(X[:, 0] > 0, 1.0, -1.0)
+    fit = la.fit(name, X, y, precision="mp50", C=1e16, sigma2=10.0)
+    problem = la.get_solver(name).exact_model(X, y, fit)
+    dd, wide = me.solve_exact_model(problem), me.solve_exact_model(problem.wider(192))
+    gap = max(abs(float(a - b)) for a, b in zip(me.model_vector(wide.coef, wide.bias),
+                                                  me.model_vector(dd.coef, dd.bias)))
+    assert gap <= wide.error_bound + dd.error_bound
+    exact, errs = me.fit_exact_model(problem, fit)
+    u50 = la.get_precision("mp50").unit_roundoff
+    assert dd.digits < me.target_digits("mp50") <= exact.digits and "192-bit balls" in exact.method
+    assert not errs["model_digits_capped"]
+    assert errs["model_error"] <= 30 * len(y) * exact.problem_condition * u50
+    assert errs["model_error"] < math.sqrt(u50)

@@ -122,13 +122,13 @@ from ..core._arb import exact_mpf
 from ..core._ozaki import SAFE, TINY, OutOfRange, float64_pieces, gamma, pieces_of_sum, product_terms
 from ..core.extended import DD, U2, dd_add, dd_mul, kernel_dd, reciprocal_dd
 from .formation_balls import (FORMATION_BITS, PIECES, column_balls, dd_to_arb, kernel_balls, normal_balls,
-                              pieces_for)
+                              pieces_for, to_pieces)
 from .kkt import bordered_matrix
 
 __all__ = ["ExactProblem", "ridge_dd", "add_to_diagonal", "lssvm_system_dd", "kernel_columns_dd",
            "normal_equations", "scaled_dd", "reduced_lssvr_problem", "bordered_columns_dd",
            "fisher_targets_exact", "exact_values", "exact_targets", "weighted_ridge_dd",
-           "FORMATION_BITS", "bordered_columns_balls"]
+           "FORMATION_BITS", "bordered_columns_balls", "lssvm_system_balls", "dense_wider"]
 
 @dataclass(frozen=True)
 class ExactProblem:
@@ -231,6 +231,54 @@ def lssvm_system_dd(X, y, kernel, C, task, *, bias=True, ridge=None):
     lo, _ = bordered_matrix(H.lo, np.zeros_like(a), d, "float64")
     bound, _ = bordered_matrix(np.asarray(H.bound), np.zeros_like(a), d, "float64")
     return DD(hi, lo, bound), rhs
+
+
+def lssvm_system_balls(X, y, kernel, C, task, *, bits: int, bias=True, weights=None) -> tuple:
+    """:func:`lssvm_system_dd` formed again in ``bits``-bit balls: the dense families' escalated route.
+
+    The kernel by :func:`~.formation_balls.kernel_balls` (exact squared
+    distances, one rounding per exponent and per ``exp``, each in its ball),
+    the label signs exact, the ridge 1/C (or 1/(C v_k) for float64
+    ``weights`` v, :func:`weighted_ridge_dd`'s diagonal) one ball quotient
+    of the float64 data per entry, the border exact.
+
+    Returns
+    -------
+    (A, bound) : DD of ``pieces_for(bits)`` float64 pieces of the midpoints
+        and its elementwise bound (radii plus the remainder after the last
+        piece), of the same shape as :func:`lssvm_system_dd`'s A.
+    """
+    N = len(y)
+    K = kernel_balls(kernel, X, X, bits=bits).entries()
+    flip = np.not_equal.outer(y > 0, y > 0).ravel() if task == "classification" else np.zeros(N * N, bool)
+    border = y if task == "classification" else np.ones(N)
+    n0 = 1 if bias else 0
+    with flint.ctx.workprec(bits):
+        Cb = flint.arb(float(C))
+        ridge = ([1 / Cb] * N if weights is None else
+                 [1 / (Cb * flint.arb(float(v))) for v in np.asarray(weights, dtype=np.float64)])
+        vals = [-v if f else v for v, f in zip(K, flip.tolist())]
+        for i in range(N):
+            vals[i * N + i] = vals[i * N + i] + ridge[i]
+        M = flint.arb_mat(N + n0, N + n0)
+        for i in range(N):
+            row = vals[i * N:(i + 1) * N]
+            for j in range(N):
+                M[i + n0, j + n0] = row[j]
+            if bias:
+                M[0, i + 1] = M[i + 1, 0] = flint.arb(float(border[i]))
+    return to_pieces(M, pieces_for(bits))
+
+
+def dense_wider(X, y, kernel, C, task, rhs, unpack, name: str, *, bias=True, weights=None,
+                rhs_bound: float = 0.0) -> Callable[[int], ExactProblem]:
+    """``ExactProblem.wider`` of a dense family's exact model (:func:`lssvm_system_dd` in DD): the
+    same system, ``rhs`` and ``unpack`` with A from :func:`lssvm_system_balls` at the bits asked."""
+    def wider(bits):
+        A, bound = lssvm_system_balls(X, y, kernel, C, task, bits=bits, bias=bias, weights=weights)
+        return ExactProblem(A, rhs, unpack, _row_bound(bound), rhs_bound, method=f"{name} in {bits}-bit balls",
+                            wider=wider, rows=A.shape[0])
+    return wider
 
 
 def fisher_targets_exact(y) -> tuple:

@@ -73,7 +73,7 @@ from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import CCCP_PEAK, WEIGHTED_PEAK
 from ._registry import LAPACK_THRESHOLD, register, variant
 from .cccp_factor import SOLVES, factor_a, form_a
-from .formation import ExactProblem, exact_targets, lssvm_system_dd, weighted_ridge_dd
+from .formation import ExactProblem, dense_wider, exact_targets, lssvm_system_dd, weighted_ridge_dd
 from .kkt import add_ridge, bordered_matrix, eliminate, two_solve
 from .result import PhaseTimer
 from .sparsity import coefficient_counts
@@ -151,15 +151,16 @@ def cccp_system(X, y, fit, **params):
     return A, rhs, unpack
 
 
-def _exact_lssvm(X, y, fit, params, targets, ridge, method):
-    """The LS-SVM (3.5) on the fit's points with the given exact ``targets`` and DD ``ridge``."""
+def _exact_lssvm(X, y, fit, params, targets, weights, method):
+    """The LS-SVM (3.5) on the fit's points with the given exact ``targets`` and the ridge
+    1/(C v_k) of the float64 ``weights`` v (None: 1/C), in DD (escalated: in balls)."""
     merged = {**dict(fit.params), **params}
     X, y, _, _ = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
                              precision="float64")
     kept, _ = _sample_weight(merged.get("sample_weight"), len(y))
     X, y = X[kept], y[kept]
     A, _ = lssvm_system_dd(X, y, fit.kernel, merged["C"], "regression",
-                           ridge=None if ridge is None else ridge(merged["C"]))
+                           ridge=None if weights is None else weighted_ridge_dd(merged["C"], weights))
     rhs = np.empty(len(y) + 1, dtype=object)
     rhs[0], rhs[1:] = 0, y if targets is None else targets(y)
 
@@ -167,7 +168,10 @@ def _exact_lssvm(X, y, fit, params, targets, ridge, method):
         z = np.asarray(z)
         return {"coef": z[1:], "bias": z[0]}
 
-    return ExactProblem(A, rhs, unpack, A_bound=float(np.max(np.sum(A.bound, axis=1))), method=method)
+    name = method.removesuffix(", kernel in double-double").removesuffix(" in double-double")
+    return ExactProblem(A, rhs, unpack, A_bound=float(np.max(np.sum(A.bound, axis=1))), method=method,
+                        rows=A.shape[0], wider=dense_wider(X, y, fit.kernel, merged["C"], "regression", rhs,
+                                                           unpack, name, weights=weights))
 
 
 def exact_cccp_model(X, y, fit, **params):
@@ -439,8 +443,7 @@ def exact_weighted_model(X, y, fit, **params):
     error measures the formation of K + diag(1/(C v)) and its solve in the
     fit's precision.  Problem condition: kappa_inf of that KKT matrix.
     """
-    weights = fit.diagnostics["weights"]
-    return _exact_lssvm(X, y, fit, params, None, lambda C: weighted_ridge_dd(C, weights),
+    return _exact_lssvm(X, y, fit, params, None, fit.diagnostics["weights"],
                         "weighted KKT with 1/(C v_k) in double-double")
 
 

@@ -72,7 +72,7 @@ from ..core._validation import check_int, check_positive
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import CG_PEAK, DENSE_PEAK, KKT_PEAK
 from ._registry import LAPACK_THRESHOLD, register
-from .formation import ExactProblem, fisher_targets_exact, lssvm_system_dd
+from .formation import ExactProblem, dense_wider, fisher_targets_exact, lssvm_system_dd
 from .kkt import bordered_rhs, eliminate, fisher_targets, lssvm_matrix, model_coef, two_solve
 
 __all__ = ["fit_kkt", "fit_schur", "fit_cg", "fit_krr", "fit_fisher",
@@ -195,7 +195,8 @@ def exact_kkt_model(X, y, fit, **params):
         return {"coef": model_coef(z[1:], y, form), "bias": z[0]}
 
     return ExactProblem(A, rhs, unpack, A_bound=float(np.max(np.sum(A.bound, axis=1))),
-                        method="KKT (3.24) in double-double")
+                        method="KKT (3.24) in double-double", rows=A.shape[0],
+                        wider=dense_wider(X, y, fit.kernel, C, form, rhs, unpack, "KKT (3.24)"))
 
 
 def exact_fisher_model(X, y, fit, **params):
@@ -215,7 +216,9 @@ def exact_fisher_model(X, y, fit, **params):
         return {"coef": z[1:], "bias": z[0]}
 
     return ExactProblem(A, rhs, unpack, A_bound=float(np.max(np.sum(A.bound, axis=1))),
-                        rhs_bound=t_bound, method="KKT (3.32) with Fisher targets in double-double")
+                        rhs_bound=t_bound, method="KKT (3.32) with Fisher targets in double-double",
+                        rows=A.shape[0], wider=dense_wider(X, y, fit.kernel, C, "regression", rhs, unpack,
+                                                           "KKT (3.32) with Fisher targets", rhs_bound=t_bound))
 
 
 def exact_krr_model(X, y, fit, **params):
@@ -232,7 +235,9 @@ def exact_krr_model(X, y, fit, **params):
         return {"coef": x, "bias": 0 * x[0]}
 
     return ExactProblem(A, rhs, unpack, A_bound=float(np.max(np.sum(A.bound, axis=1))),
-                        method="Omega + I/C (3.50) in double-double")
+                        method="Omega + I/C (3.50) in double-double", rows=A.shape[0],
+                        wider=dense_wider(X, y, fit.kernel, C, "regression", rhs, unpack, "Omega + I/C (3.50)",
+                                          bias=False))
 
 
 # ---------------------------------------------------------------------------
