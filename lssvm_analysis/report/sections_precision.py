@@ -68,10 +68,13 @@ EXTENDED = {"none": None, "mp": {"native": False}, "every": {"hardware": False}}
 SETTINGS = {
     # the kappa ladder's problems (sections_digits), so the store computes these fits once and the
     # grid, the ladder and this section read one model-digits sweep
-    # the maps' mp50 column over the whole plane, as the float columns: 615 tasks, ~52 CPU-s
+    # the maps' mp50 column at the float columns' M on the plane's corners and centre column
+    # (C = 1, 1e8, 1e16 x the smallest and largest sigma2; 246 tasks): the whole plane (615 tasks)
+    # took 75 CPU-s of a cold report on 2 cores (290 s wall), the sub-grid ~30
     "default": PrecisionSettings(sinc_n=LADDER["default"].n, ripley_n=LADDER["default"].n,
                                  sinc_sigma2=LADDER["default"].sigma2, accuracy_C=LADDER["default"].C,
-                                 map_extended="mp"),
+                                 map_extended="mp", map_extended_C=(1e0, 1e8, 1e16),
+                                 map_extended_sigma2=(0.1, 10.0)),
     "quick": PrecisionSettings(sinc_n=20, ripley_n=20, accuracy_C=decades(1e-2, 1e10, 4), map_M=40,
                                map_C=decades(1e0, 1e16, 8), map_sigma2=(1.0,)),
     # the papers' protocols have no time budget: their maps carry the longdouble and mp50 columns
