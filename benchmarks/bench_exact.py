@@ -66,7 +66,8 @@ class EscalatedExactModel(common.OneShot):
     ``time_escalated_exact_model``: the problem formed again in arb balls at 256 bits (the
     bits the ladder's top rungs take: ``escalation_bits`` of kappa(H) ~1e35 at 18 digits) and
     certified; ``time_dd_exact_model`` the hook's DD route on the same fit, for the ratio.
-    Solvers whose hook has no ``wider`` route are skipped (the dense families).
+    Solvers whose hook has no ``wider`` route are skipped (since issue 24's last round every
+    family with an exact model has one: the dense ones by ``formation.lssvm_system_balls``).
     """
 
     params = [_exact_names(), [30]]
