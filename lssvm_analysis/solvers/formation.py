@@ -249,25 +249,10 @@ def lssvm_system_balls(X, y, kernel, C, task, *, bits: int, bias=True, weights=N
         piece), of the same shape as :func:`lssvm_system_dd`'s A.
     """
     N = len(y)
-    K = kernel_balls(kernel, X, X, bits=bits).entries()
-    flip = np.not_equal.outer(y > 0, y > 0).ravel() if task == "classification" else np.zeros(N * N, bool)
-    border = y if task == "classification" else np.ones(N)
-    n0 = 1 if bias else 0
-    with flint.ctx.workprec(bits):
-        Cb = flint.arb(float(C))
-        ridge = ([1 / Cb] * N if weights is None else
-                 [1 / (Cb * flint.arb(float(v))) for v in np.asarray(weights, dtype=np.float64)])
-        vals = [-v if f else v for v, f in zip(K, flip.tolist())]
-        for i in range(N):
-            vals[i * N + i] = vals[i * N + i] + ridge[i]
-        M = flint.arb_mat(N + n0, N + n0)
-        for i in range(N):
-            row = vals[i * N:(i + 1) * N]
-            for j in range(N):
-                M[i + n0, j + n0] = row[j]
-            if bias:
-                M[0, i + 1] = M[i + 1, 0] = flint.arb(float(border[i]))
-    return to_pieces(M, pieces_for(bits))
+    columns = _bordered_ball_columns(X, y, kernel, C, task, range(0 if bias else 1, N + 1), bits, weights)
+    if not bias:   # (3.50): Omega + I/C alone, without the border row
+        columns = [col[1:] for col in columns]
+    return to_pieces(column_balls(columns, N + bias), pieces_for(bits))
 
 
 def dense_wider(X, y, kernel, C, task, rhs, unpack, name: str, *, bias=True, weights=None,
@@ -605,27 +590,41 @@ def bordered_columns_dd(X, y, kernel, C, task, columns) -> tuple:
 
 def bordered_columns_balls(X, y, kernel, C, task, columns, *, bits) -> tuple:
     """:func:`bordered_columns_dd` in ``bits``-bit balls: (D_* as arb_mat (N+1, k), l = [0; d])."""
+    N = len(y)
+    l = np.zeros(N + 1)
+    l[1:] = y if task != "classification" else np.ones_like(y)
+    return column_balls(_bordered_ball_columns(X, y, kernel, C, task, columns, bits), N + 1), l
+
+
+def _bordered_ball_columns(X, y, kernel, C, task, columns, bits, weights=None) -> list:
+    """Columns ``columns`` of D = [[0, a^T], [a, Omega + R]] as lists of N + 1 arb (None: 0).
+
+    Column 0 is the border [0; a]; column c >= 1 is pattern p = c - 1, its kernel
+    column from :func:`~.formation_balls.kernel_balls`, the label signs of (3.6)
+    exact, the ridge R_pp = 1/C (or 1/(C v_p) for float64 ``weights`` v) one ball
+    quotient of the float64 data.
+    """
     cols = np.asarray(columns, dtype=np.intp)
     N = len(y)
     clf = task == "classification"
-    a, d = (y, np.ones_like(y)) if clf else (np.ones_like(y), y)
+    a = y if clf else np.ones_like(y)
     pats = cols[cols > 0] - 1
     s = len(pats)
     K = kernel_balls(kernel, X, X[pats], bits=bits).entries() if s else []
     with flint.ctx.workprec(bits):
-        inv_c = 1 / flint.arb(float(C))
+        Cb = flint.arb(float(C))
+        inv_c = 1 / Cb
         columns_out, j = [], 0
         for c in cols:
             if c == 0:
                 columns_out.append([None] + [flint.arb(float(v)) for v in a])
                 continue
             p = c - 1
+            ridge = inv_c if weights is None else 1 / (Cb * flint.arb(float(weights[p])))
             col = [flint.arb(float(a[p]))]
             for i in range(N):
                 v = K[i * s + j] * float(y[i] * y[p]) if clf else K[i * s + j]   # (3.6): signs exact
-                col.append(v + inv_c if i == p else v)
+                col.append(v + ridge if i == p else v)
             columns_out.append(col)
             j += 1
-    l = np.zeros(N + 1)
-    l[1:] = d
-    return column_balls(columns_out, N + 1), l
+    return columns_out
