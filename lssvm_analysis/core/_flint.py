@@ -92,7 +92,8 @@ __all__ = ["AVAILABLE", "BLOCK", "to_arb_mat", "to_objects", "to_float64", "from
            "lu_factor", "lu_solve", "exp", "operator", "keep", "eigvalsh", "rbf_exponents", "twin",
            "register_twin", "PivotedRBF", "center_columns", "Panel", "DiagonalFactorizer", "keep_columns",
            "keep_prefix", "eigh", "householder_q", "keep_leading", "bordered_inverse", "householder_qr",
-           "bordered_arb", "LIB", "address", "Window", "set_block", "Krylov", "rank_one_sum", "column_sumsq"]
+           "bordered_arb", "LIB", "address", "Window", "set_block", "Krylov", "rank_one_sum", "column_sumsq",
+           "column_sumsq_arb"]
 
 #: Rows of a block of the blocked Cholesky (products of BLOCK-wide panels).
 BLOCK = 96
@@ -468,13 +469,17 @@ def operator(A: np.ndarray, *, prec: int, ctx):
 def column_sumsq(K: np.ndarray, *, prec: int, ctx) -> np.ndarray:
     """sum_i K_ij^2 for each column j: every square rounded once (``arb_mat_mul_entrywise``),
     each column's sum by one ``arb_mat_approx_mul`` with a row of ones (exact, rounded once)."""
-    MK = _as_arb(K)
-    m, n = MK.nrows(), MK.ncols()
+    return to_objects(column_sumsq_arb(_as_arb(K), prec), ctx, shape=(K.shape[1],))
+
+
+def column_sumsq_arb(M: arb_mat, prec: int) -> arb_mat:
+    """The (1, n) column sums of squares of :func:`column_sumsq`, kept in FLINT (midpoints)."""
+    m, n = M.nrows(), M.ncols()
     S, out, ones = arb_mat(m, n), arb_mat(1, n), arb_mat(1, m, [1] * m)
-    _LIB.arb_mat_mul_entrywise(_ptr(S), _ptr(MK), _ptr(MK), prec)
+    _LIB.arb_mat_mul_entrywise(_ptr(S), _ptr(M), _ptr(M), prec)
     _LIB.arb_mat_get_mid(_ptr(S), _ptr(S))
     _LIB.arb_mat_approx_mul(_ptr(out), _ptr(ones), _ptr(S), prec)
-    return to_objects(out, ctx, shape=(n,))
+    return out
 
 
 def rank_one_sum(H: np.ndarray, *, prec: int, ctx) -> np.ndarray:

@@ -29,8 +29,8 @@ import numpy as np
 import flint
 from flint import arb, arb_mat
 
-from ._flint import (LIB, Window, address, bordered_arb, register_twin, set_block, to_arb_mat, to_float64,
-                     to_objects, twin)
+from ._flint import (LIB, Window, address, bordered_arb, column_sumsq_arb, register_twin, set_block,
+                     to_arb_mat, to_float64, to_objects, twin)
 
 __all__ = ["ColumnQR", "MRSRState", "PressState", "project_out", "column_norms", "divide_columns"]
 
@@ -506,11 +506,7 @@ def project_out(A: np.ndarray, q: np.ndarray, passes: int, *, prec: int, ctx) ->
 def column_norms(A: np.ndarray, *, prec: int, ctx) -> np.ndarray:
     """sqrt(sum_i A_ij^2) per column: squares rounded once each, each column sum one
     ``arb_mat_approx_mul`` entry (a row of ones times the squares), a rounded sqrt."""
-    M = _kept(A)
-    sq = arb_mat(M.nrows(), M.ncols())
-    LIB.arb_mat_mul_entrywise(address(sq), address(M), address(M), prec)
-    LIB.arb_mat_get_mid(address(sq), address(sq))
-    sums = _mul(arb_mat(1, M.nrows(), [1] * M.nrows()), sq, prec).entries()
+    sums = column_sumsq_arb(_kept(A), prec).entries()
     with flint.ctx.workprec(prec):
         return np.array(_objects_of([s.sqrt().mid() for s in sums], ctx), dtype=object)
 
