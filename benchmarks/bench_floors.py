@@ -36,7 +36,7 @@ from . import common
 from .common import la
 
 try:  # the suite imports on versions without it
-    from lssvm_analysis.core.condest import hager_inverse_norm1
+    from lssvm_analysis.linalg.condest import hager_inverse_norm1
 except ImportError:  # pragma: no cover
     hager_inverse_norm1 = None
 
@@ -238,7 +238,7 @@ class CondestCost(common.OneShot):
     def track_hager_on_potrs_over_pocon(self, M):
         """The same estimator in Python on dpotrs solves / dpocon (class docstring)."""
         if hager_inverse_norm1 is None:  # pragma: no cover
-            raise NotImplementedError("this version has no core.condest.hager_inverse_norm1")
+            raise NotImplementedError("this version has no linalg.condest.hager_inverse_norm1")
         t_h, t_c = common.interleaved_min([self._hager, self._pocon], repeats=5)
         return common.round_sig(t_h / t_c, 2)
 

@@ -34,7 +34,7 @@ class PeakOverDeclared(common.OneShot):
         common.require_precision(info, precision)
         if getattr(info, "peak", None) is None:
             raise common.Missing(f"solver {solver!r} declares no peak in this version")
-        memory = common.optional_module("lssvm_analysis.core.memory")
+        memory = common.optional_module("lssvm_analysis.linalg.memory")
         if not hasattr(memory, "traced_peak"):
             raise common.Missing("no traced_peak in this version")
         self.memory, self.info = memory, info

@@ -113,7 +113,7 @@ class MPPrimitives(common.OneShot):
 
     def setup(self, primitive, M):
         fl = _require_flint("mp50")
-        precision = common.optional_module("lssvm_analysis.core.precision")
+        precision = common.optional_module("lssvm_analysis.arith.precision")
         mp = precision.MPPrecision(50, engine="mpmath")
         m = common.size(M)
         X = np.random.default_rng([M, 4]).uniform(-3, 3, size=(m, 4))
@@ -196,7 +196,7 @@ class MPMapFit(common.OneShot):
         name, _, solve = solver.partition(":")
         common.require_solver(name)
         fl = _require_flint("mp50")
-        precision = common.optional_module("lssvm_analysis.core.precision")
+        precision = common.optional_module("lssvm_analysis.arith.precision")
         self.engines = {"flint": fl, "mpmath": precision.MPPrecision(50, engine="mpmath")}
         self.name = name
         self.X, self.y, self.kw = common.solver_problem(name, common.size(M))

@@ -6,7 +6,7 @@ Usage::
     python -m benchmarks.measure_peaks --fit rows.jsonl [rows.jsonl ...]
 
 The first form prints one JSON row per fit: the tracemalloc peak
-(:func:`lssvm_analysis.core.memory.traced_peak`) of the registry's example
+(:func:`lssvm_analysis.linalg.memory.traced_peak`) of the registry's example
 problem at each n, with the family's second size r at n/20 and n/5 where it
 has one (``n_support``; Abe's eta 0.05 and 0.3 for els, whose r is the N it
 selects), the guards switched off so that nothing is refused.  The second
@@ -30,7 +30,7 @@ _TERMS = {"": ["n2"], "N": ["n2", "nr"], "n_support": ["n2", "nr", "r2", "n1"]}
 
 def _rows(names, precisions, sizes):
     import lssvm_analysis as la
-    from lssvm_analysis.core import memory
+    from lssvm_analysis.linalg import memory
 
     memory.PeakMemory.ensure = lambda self, *a, **k: 0  # measure, do not refuse
     warnings.simplefilter("ignore")

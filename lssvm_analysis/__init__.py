@@ -10,12 +10,12 @@ from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning, Fallba
                               IllConditionedWarning, LSSVMWarning, LUBreakdownError,
                               ReferenceAccuracyError, UnknownPrecisionError, UnknownSolverError,
                               UnsupportedPrecisionError)
-from .core.kernels import (Kernel, from_lssvmlab, linear_kernel, make_kernel, poly_kernel, rbf_kernel,
+from .linalg.kernels import (Kernel, from_lssvmlab, linear_kernel, make_kernel, poly_kernel, rbf_kernel,
                            to_lssvmlab)
-from .core.mrsr import MRSRPath, mrsr
-from .core.cg import cg_iteration_bound, hestenes_stiefel_cg
-from .core.incomplete_cholesky import pivoted_cholesky, thresholded_cholesky
-from .core.precision import Precision, get_precision, precisions
+from .linalg.mrsr import MRSRPath, mrsr
+from .linalg.cg import cg_iteration_bound, hestenes_stiefel_cg
+from .linalg.incomplete_cholesky import pivoted_cholesky, thresholded_cholesky
+from .arith.precision import Precision, get_precision, precisions
 from .core.records import CholeskyBreakdown, LUBreakdown
 from .solvers.result import Fit
 from .solvers import fit, get_solver, solvers

@@ -55,8 +55,8 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .analysis.validation import loo_residuals
 from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning,  # noqa: F401 (documented)
                               NonFiniteModelError, UnexpectedParameterError, breakdown_error)
-from .core.kernels import PrecomputedKernel
-from .core.precision import get_precision
+from .linalg.kernels import PrecomputedKernel
+from .arith.precision import get_precision
 from .solvers import fit as _fit
 from .solvers import get_solver, solvers
 from .solvers.multiclass import MulticlassFit, fit_multiclass
@@ -318,7 +318,7 @@ _PARAMS_DOC = """C : float, default=1.0
         a callable ``kernel(X, Z) -> (len(X), len(Z))`` Gram matrix (SVR's
         semantics) is evaluated once at ``fit`` and on (new points, training
         points) at ``predict`` (the training inputs are kept).  Either way
-        the solver runs on a :class:`~lssvm_analysis.core.kernels.PrecomputedKernel`,
+        the solver runs on a :class:`~lssvm_analysis.linalg.kernels.PrecomputedKernel`,
         whose float64 entries are rounded to ``precision``.
     degree, t : polynomial kernel (x^T z + t)^degree.
     solver : str, default="lssvm-schur"

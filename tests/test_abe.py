@@ -46,7 +46,7 @@ from lssvm_analysis.datasets._mackey_glass import HORIZON, LAGS, mackey_glass, m
 from lssvm_analysis.core.exceptions import UnknownPrecisionError
 from lssvm_analysis.analysis.conditioning import scan_breakdown
 from lssvm_analysis.analysis.reference import backward_error, forward_error, reference_solve
-from lssvm_analysis.core.precision import MPPrecision
+from lssvm_analysis.arith.precision import MPPrecision
 from lssvm_analysis.experiments import SweepSpec
 from lssvm_analysis.experiments.kinds import raw_task_data
 from lssvm_analysis.experiments.kinds_abe import primal_dual_row

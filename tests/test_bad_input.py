@@ -19,7 +19,7 @@ import pytest
 import lssvm_analysis as la
 from lssvm_analysis.core.exceptions import (StoreError, UnexpectedParameterError, UnknownPrecisionError,
                                             UnknownSolverError)
-from lssvm_analysis.core.cg import simultaneous_cg
+from lssvm_analysis.linalg.cg import simultaneous_cg
 from lssvm_analysis.core.records import QRBreakdown
 from lssvm_analysis.experiments import SweepSpec, run_sweep
 from lssvm_analysis.experiments.store import Store

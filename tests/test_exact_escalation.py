@@ -1,4 +1,4 @@
-"""Precision escalation of the exact model (analysis/model_error.py, solvers/formation_balls.py).
+"""Precision escalation of the exact model (analysis/model_error.py, exact/formation_balls.py).
 
 The least-squares families' exact model formed from the double-double kernel certifies
 ~29 - 2 log10 kappa digits; formed again in arb balls at the bits the first route's kappa asks for,
@@ -16,9 +16,9 @@ import lssvm_analysis as la
 from lssvm_analysis import datasets
 from lssvm_analysis.analysis import model_error as me
 from lssvm_analysis.core.exceptions import ReferenceAccuracyError
-from lssvm_analysis.core.extended import DD, rbf_dd
-from lssvm_analysis.core.kernels import make_kernel
-from lssvm_analysis.solvers.formation_balls import kernel_balls
+from lssvm_analysis.exact.double_double import DD, rbf_dd
+from lssvm_analysis.linalg.kernels import make_kernel
+from lssvm_analysis.exact.formation_balls import kernel_balls
 
 U64 = 2.0 ** -53
 

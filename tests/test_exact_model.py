@@ -13,7 +13,7 @@ import pytest
 
 import lssvm_analysis as la
 from lssvm_analysis.analysis.model_error import model_errors, solve_exact_model
-from lssvm_analysis.core.extended import linear_dd, rbf_dd
+from lssvm_analysis.exact.double_double import linear_dd, rbf_dd
 from conftest import U64
 
 
@@ -93,7 +93,7 @@ def test_stable_variant_within_kappa_u_and_literal_worse_by_theory(name, variant
     (lambda X: linear_dd(X, X[:5]), "linear"),
 ])
 def test_double_double_kernel_within_its_bound(make, ref):
-    """Every entry within the a-priori bound of core/extended.py, checked in 300-bit balls."""
+    """Every entry within the a-priori bound of exact/double_double.py, checked in 300-bit balls."""
     import flint
 
     rng = np.random.default_rng(1)

@@ -31,9 +31,9 @@ from conftest import HARDWARE, LAPACK_THRESHOLD, forward_bound, to_f64
 import lssvm_analysis as la
 from lssvm_analysis.analysis.reference import reference_solve
 from lssvm_analysis.core.exceptions import CholeskyBreakdownError
-from lssvm_analysis.core import kernels
-from lssvm_analysis.core.kernels import RBF_FORMATIONS, rbf_error_bound
-from lssvm_analysis.core.cg import cg_iteration_bound, hestenes_stiefel_cg, simultaneous_cg
+from lssvm_analysis.linalg import kernels
+from lssvm_analysis.linalg.kernels import RBF_FORMATIONS, rbf_error_bound
+from lssvm_analysis.linalg.cg import cg_iteration_bound, hestenes_stiefel_cg, simultaneous_cg
 
 
 

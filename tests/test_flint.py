@@ -24,8 +24,8 @@ from conftest import logspaced_nonsymmetric, logspaced_spd, to_f64
 
 import lssvm_analysis as la
 from lssvm_analysis.core.exceptions import CholeskyBreakdownError
-from lssvm_analysis.core.cg import simultaneous_cg
-from lssvm_analysis.core.precision import MPPrecision
+from lssvm_analysis.linalg.cg import simultaneous_cg
+from lssvm_analysis.arith.precision import MPPrecision
 
 FL = la.get_precision("mp50")
 MP = MPPrecision(50, engine="mpmath")
@@ -316,7 +316,7 @@ def test_to_float64_rounds_each_entry_as_float_does():
     """_flint.to_float64 (listed in its __all__ and called by MPPrecision.to_float64, which fell
     back to entry-by-entry float() while it was missing) must equal float(mpf) bit for bit:
     both round to nearest, including overflow to inf, underflow to 0, and NaN."""
-    from lssvm_analysis.core import _flint
+    from lssvm_analysis.arith import flint_engine as _flint
     p = la.get_precision("mp50")
     rng = np.random.default_rng(7)
     x = p.asarray(rng.standard_normal((40, 40)) * 10.0 ** rng.integers(-300, 300, (40, 40)))
@@ -455,7 +455,7 @@ def test_spectral_solve_agrees(rng):
 
 
 def test_householder_q_is_orthonormal_whatever_the_rank(rng):
-    from lssvm_analysis.core import _flint
+    from lssvm_analysis.arith import flint_engine as _flint
     m, n = 45, 30
     M64 = rng.standard_normal((m, n))
     M64[:, 7] = 0.0                                   # a zero column: its reflection is skipped
@@ -555,7 +555,7 @@ def test_decision_values_of_the_same_points_are_computed_once(rng, precision, mo
 
 
 def test_householder_qr_agrees(rng):
-    from lssvm_analysis.core.qr import householder_qr
+    from lssvm_analysis.linalg.qr import householder_qr
     m, n = 70, 25
     A64 = logspaced_nonsymmetric(rng, m, 1e6)[:, :n]
     b64 = rng.standard_normal(m)

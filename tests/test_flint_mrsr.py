@@ -1,4 +1,4 @@
-"""The mpN engine of MRSR, PRESS and the column-append QR (core/_flint_mrsr.py) against the generic code.
+"""The mpN engine of MRSR, PRESS and the column-append QR (arith/flint_mrsr.py) against the generic code.
 
 The FLINT engine keeps the vectors of these loops in FLINT between steps and the
 generic code (``MPPrecision(50, engine="mpmath")``) computes them with mpmath on
@@ -17,8 +17,8 @@ import numpy as np
 import pytest
 
 import lssvm_analysis as la
-from lssvm_analysis.core.mrsr import ColumnQR, column_qr
-from lssvm_analysis.core.precision import MPPrecision
+from lssvm_analysis.linalg.mrsr import ColumnQR, column_qr
+from lssvm_analysis.arith.precision import MPPrecision
 from lssvm_analysis.solvers import vieira as V
 
 FL = la.get_precision("mp50")

@@ -1,13 +1,13 @@
 """The normal equations of the exact model formed by Ozaki-exact float64 products
-(solvers/formation.py, core/_ozaki.py product_terms / pieces_of_sum): every entry of H = D^T D
+(solvers/formation.py, exact/ozaki.py product_terms / pieces_of_sum): every entry of H = D^T D
 (+ R) and of c = D^T l within the returned bounds of the exact value, checked in 400-bit balls
 from the DD columns and the exact right-hand side; and the ball route agrees."""
 import flint
 import numpy as np
 import pytest
 
-from lssvm_analysis.core._ozaki import pieces_of_sum, product_terms
-from lssvm_analysis.core.extended import DD, rbf_dd
+from lssvm_analysis.exact.ozaki import pieces_of_sum, product_terms
+from lssvm_analysis.exact.double_double import DD, rbf_dd
 from lssvm_analysis.solvers import formation as F
 
 
@@ -115,7 +115,7 @@ def test_kernel_columns_from_the_symmetric_support_block_equal_the_rectangular_o
     # k(x_i, x_j) and k(x_j, x_i) in DD differ only by the sign of each difference (rbf) or the
     # order of each product (linear): the mirrored triangle is the same numbers, bound included
     import lssvm_analysis as la
-    from lssvm_analysis.core.extended import kernel_dd
+    from lssvm_analysis.exact.double_double import kernel_dd
 
     rng = np.random.default_rng(5)
     X = rng.uniform(-3, 3, (60, 3))

@@ -15,7 +15,7 @@ import pytest
 from conftest import HARDWARE
 
 import lssvm_analysis as la
-from lssvm_analysis.core.precision import get_precision
+from lssvm_analysis.arith.precision import get_precision
 from lssvm_analysis.solvers import chen_zhou as cz
 
 

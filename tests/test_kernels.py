@@ -27,7 +27,7 @@ from hypothesis.extra import numpy as hnp
 from sklearn.metrics.pairwise import rbf_kernel as sk_rbf_kernel
 
 import lssvm_analysis as la
-from lssvm_analysis.core.kernels import sq_distances
+from lssvm_analysis.linalg.kernels import sq_distances
 from conftest import U64
 
 __all__: list[str] = []

@@ -8,7 +8,7 @@ import pytest
 
 import lssvm_analysis as la
 from lssvm_analysis import datasets
-from lssvm_analysis.core.memory import estimate_bytes
+from lssvm_analysis.linalg.memory import estimate_bytes
 from lssvm_analysis.core.exceptions import InsufficientMemoryError
 from lssvm_analysis.experiments import SweepSpec, load_records, run_sweep
 from lssvm_analysis.experiments import kinds_chen_zhou as kcz

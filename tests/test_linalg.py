@@ -12,7 +12,7 @@ import pytest
 from conftest import LAPACK_THRESHOLD, U64
 
 import lssvm_analysis as la
-from lssvm_analysis.core.kernels import RBF_FORMATIONS
+from lssvm_analysis.linalg.kernels import RBF_FORMATIONS
 
 __all__: list[str] = []
 
@@ -439,7 +439,7 @@ def test_cholesky_selection_diagonal_is_the_pivot_roots(precision, rng, n_for, g
 @pytest.mark.parametrize("band", [1, 3, 128])
 def test_mirror_lower_copies_the_lower_triangle(n, band, rng):
     """The upper triangle becomes the lower one's transpose bit for bit; the lower is untouched."""
-    from lssvm_analysis.core.symmetric import mirror_lower
+    from lssvm_analysis.arith.symmetric import mirror_lower
 
     A = rng.standard_normal((n, n))
     expect = np.tril(A) + np.tril(A, -1).T
@@ -448,7 +448,7 @@ def test_mirror_lower_copies_the_lower_triangle(n, band, rng):
 
 
 def test_mirror_lower_in_every_precision(precision, rng):
-    from lssvm_analysis.core.symmetric import mirror_lower
+    from lssvm_analysis.arith.symmetric import mirror_lower
 
     p = la.get_precision(precision)
     A = p.asarray(rng.standard_normal((5, 5)))
@@ -460,7 +460,7 @@ def test_mirror_lower_in_every_precision(precision, rng):
 @pytest.mark.parametrize("kw, error, match", [({"band": 0}, ValueError, "band"),
                                               ({"band": 1.5}, TypeError, "band")])
 def test_mirror_lower_bad_input(kw, error, match):
-    from lssvm_analysis.core.symmetric import mirror_lower
+    from lssvm_analysis.arith.symmetric import mirror_lower
 
     with pytest.raises(error, match=match):
         mirror_lower(np.eye(3), **kw)
@@ -472,7 +472,7 @@ def test_householder_qr_in_every_precision(precision, rng):
     """R^T R = A^T A + E with |E| <= c m n u ||A||_F^2 (backward stability, Higham Thm 19.4; c = 4
     covers the two-sided product of the backward error), R exactly upper triangular, and R x = Q^T b
     gives the least-squares solution (normal equations A^T (A x - b) = 0 to the same order)."""
-    from lssvm_analysis.core.qr import householder_qr
+    from lssvm_analysis.linalg.qr import householder_qr
 
     p = la.get_precision(precision)
     m, n = 9, 4

@@ -20,7 +20,7 @@ import lssvm_analysis as la
 from lssvm_analysis import datasets
 from lssvm_analysis.analysis import tuning
 from lssvm_analysis.analysis.validation import cv_score
-from lssvm_analysis.core.kernels import Kernel, kernel_memo, make_kernel
+from lssvm_analysis.linalg.kernels import Kernel, kernel_memo, make_kernel
 from lssvm_analysis.core.memo import Memo, array_key, json_key
 from lssvm_analysis.experiments import SweepSpec
 from lssvm_analysis.experiments import kinds_chen_zhou as kcz

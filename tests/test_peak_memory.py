@@ -1,7 +1,7 @@
 """The memory guard of every solver family uses its measured peak (issue 21).
 
 Each registered solver declares its peak (``SolverInfo.peak``, a
-:class:`~lssvm_analysis.core.memory.PeakMemory`: words of the precision as a
+:class:`~lssvm_analysis.linalg.memory.PeakMemory`: words of the precision as a
 polynomial in n and its second size r, plus fixed bytes).  Here every
 declaration is measured again -- tracemalloc, the quantity the asv
 ``peakmem_`` / ``track_peak_over_declared`` benchmarks track -- at two sizes in
@@ -19,7 +19,7 @@ import pytest
 
 import lssvm_analysis as la
 from lssvm_analysis.core.exceptions import InsufficientMemoryError
-from lssvm_analysis.core.memory import (PeakMemory, PeakTerms, bytes_per_word, traced_bytes_per_word,
+from lssvm_analysis.linalg.memory import (PeakMemory, PeakTerms, bytes_per_word, traced_bytes_per_word,
                                         traced_peak)
 
 #: Sizes of the measurement per precision: the declarations were fitted at n = 400-1600
@@ -134,9 +134,9 @@ def test_mp_words_are_object_words():
 
 
 def _core_cases():
-    from lssvm_analysis.core.incomplete_cholesky import (PIVOTED_PEAKS, THRESHOLDED_PEAK, pivoted_cholesky,
+    from lssvm_analysis.linalg.incomplete_cholesky import (PIVOTED_PEAKS, THRESHOLDED_PEAK, pivoted_cholesky,
                                                          thresholded_cholesky)
-    from lssvm_analysis.core.kernels import KERNEL_PEAKS
+    from lssvm_analysis.linalg.kernels import KERNEL_PEAKS
 
     k = la.make_kernel("rbf", sigma2=1.0)
     out = []
@@ -172,7 +172,7 @@ def test_core_routines_declared_peaks_hold_their_measured_peaks(precision):
 def test_requests_up_to_one_mib_are_not_compared(monkeypatch):
     """ensure_memory skips the query of the available memory for <= UNCHECKED_BYTES (1 MiB) and makes
     it for anything larger: with psutil made to fail, a 1 MiB request passes and 1 MiB + 8 B raises."""
-    from lssvm_analysis.core.memory import UNCHECKED_BYTES, ensure_memory
+    from lssvm_analysis.linalg.memory import UNCHECKED_BYTES, ensure_memory
 
     def fail():
         raise AssertionError("the available memory was queried")
@@ -187,7 +187,7 @@ def test_available_memory_is_read_again_unless_young_and_far_above_the_request(m
     """A reading is reused only within READING_SECONDS and for requests at most half of it: a
     request the last reading would (nearly) refuse is compared with a fresh one, so a refusal never
     rests on an old reading; a replaced psutil.virtual_memory is read at once."""
-    from lssvm_analysis.core import memory
+    from lssvm_analysis.linalg import memory
 
     reads = []
 

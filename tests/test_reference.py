@@ -22,10 +22,10 @@ from conftest import Exact, LAPACK_THRESHOLD, U64, logspaced_spd
 
 import lssvm_analysis as la
 from lssvm_analysis.analysis import measures as errors
-from lssvm_analysis.analysis import _inverse_bounds as ib
+from lssvm_analysis.exact import inverse_bounds as ib
 from lssvm_analysis.analysis import reference as refmod
-from lssvm_analysis.core._arb import exact_system
-from lssvm_analysis.core._ozaki import slice_bits, split_rows
+from lssvm_analysis.exact.arb import exact_system
+from lssvm_analysis.exact.ozaki import slice_bits, split_rows
 from lssvm_analysis.analysis.measures import (ErrorReport, backward_error, correct_digits,
                                               forward_error, kkt_residual)
 from lssvm_analysis.core.exceptions import ReferenceAccuracyError
@@ -431,8 +431,8 @@ def test_mp_system_certified_against_the_exact_solution(rng, cond):
     the certified bound holds against the exact rational solution, the digits are >= those
     requested, and each residual split hi + lo +- rad encloses the exact b - A x."""
     from lssvm_analysis.analysis.reference import _residual_arb
-    from lssvm_analysis.core._arb import exact_system
-    from lssvm_analysis.core._ozaki import FixedPoint
+    from lssvm_analysis.exact.arb import exact_system
+    from lssvm_analysis.exact.ozaki import FixedPoint
 
     p = la.get_precision("mp50")
     n = 25

@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 from conftest import Exact, U64, logspaced_nonsymmetric, logspaced_spd
 
-from lssvm_analysis.analysis import _inverse_bounds as ib
+from lssvm_analysis.exact import inverse_bounds as ib
 from lssvm_analysis.analysis.reference import reference_solve
-from lssvm_analysis.core import _ozaki as oz
-from lssvm_analysis.core._arb import exact_system, float_up
+from lssvm_analysis.exact import ozaki as oz
+from lssvm_analysis.exact.arb import exact_system, float_up
 
 NEAR_1_OVER_U = 4e15      # kappa_2 target: 1/u = 9.0e15
 

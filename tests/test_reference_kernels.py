@@ -1,4 +1,4 @@
-"""Gates of issue 13: the error-free float64 kernels of the certified reference (``core._ozaki``).
+"""Gates of issue 13: the error-free float64 kernels of the certified reference (``exact.ozaki``).
 
 Against exact rational arithmetic (FLINT ``fmpq``, conftest ``Exact``): the
 residual enclosure hi + lo +- rad contains the exact b - A x, for rows of wide
@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 from conftest import Exact, U64, logspaced_nonsymmetric, logspaced_spd
 
-from lssvm_analysis.analysis import _inverse_bounds as ib
-from lssvm_analysis.core import _ozaki as oz
+from lssvm_analysis.exact import inverse_bounds as ib
+from lssvm_analysis.exact import ozaki as oz
 
 
 def _exact_defect(R, A) -> flint.fmpq:
@@ -173,7 +173,7 @@ def test_float64_pieces_of_mpf_arrays_are_those_of_the_entry_loop(rng, digits):
     """An object array of mpf is split by NumPy loops over all entries at once; the pieces are
     those of the entry-by-entry rule (the array with one Python int appended takes that rule),
     bit for bit, and they sum exactly to the entries."""
-    from lssvm_analysis.core.precision import get_precision
+    from lssvm_analysis.arith.precision import get_precision
     p = get_precision(f"mp{digits}")
     a = p.exp(p.asarray(rng.standard_normal((7, 5)) * 5)) * p.asarray(np.sign(rng.standard_normal((7, 5))))
     a[0, 0] = p.scalar(0)

@@ -10,8 +10,8 @@
   to the module that defines it; no other module imports it
   (``from m import _x``) or reaches it as an attribute (``m._x``,
   ``pkg.m._x``).  A module whose own name starts with an underscore
-  (``core/_validation``, ``solvers/_registry``, ``solvers/_common``,
-  ``core/_flint``, ...) is internal to the package, not private to one module:
+  (``solvers/_registry``, ``solvers/_common``,
+  ``arith/_generic``, ...) is internal to the package, not private to one module:
   its public names are the package's internal API, importable from any
   module of the package (and the module itself may be imported), but not
   re-exported to users.  Dunder names (``__all__``, ``__doc__``) and names
@@ -167,8 +167,8 @@ def test_a_declared_direct_solve_matches_what_the_solver_does():
 # --------------------------------------------------------------------------- #
 #: Layer of each top-level part of the package (DESIGN.md): a module may import
 #: only modules of its own layer or of lower layers.
-LAYERS = {"core": 1, "solvers": 2, "analysis": 3, "estimators": 4, "datasets": 5, "experiments": 6,
-          "report": 7, "cli": 7}
+LAYERS = {"core": 0, "arith": 1, "exact": 2, "linalg": 3, "solvers": 4, "analysis": 5, "estimators": 6,
+          "datasets": 7, "experiments": 8, "report": 9, "cli": 9}
 
 
 def _module_name(path: Path) -> str:

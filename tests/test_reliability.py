@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import lssvm_analysis as la
 from lssvm_analysis.core.exceptions import InsufficientMemoryError
-from lssvm_analysis.core.precision import precision_of
+from lssvm_analysis.arith.precision import precision_of
 
 #: Precisions of the round trip: the registry plus an mp with other digits than the default.
 PICKLE_PRECISIONS = la.precisions() + ["mp30"]

@@ -11,7 +11,7 @@ from lssvm_analysis.experiments.claims import claims, evaluate, get_claim
 import pytest
 
 import lssvm_analysis as la
-from lssvm_analysis.core.memory import estimate_bytes
+from lssvm_analysis.linalg.memory import estimate_bytes
 from lssvm_analysis.experiments import SweepSpec, load_records, run_sweep
 from lssvm_analysis.experiments.kinds_chen_zhou import SKIPPED_MEMORY
 from lssvm_analysis.report import sections_chen_zhou as czs
@@ -78,7 +78,7 @@ def test_full_dense_series_reaches_the_limit_of_a_24_gib_machine(monkeypatch):
     here: the guard refuses before any allocation, and the accepted sizes are only checked)."""
     import collections
 
-    from lssvm_analysis.core import memory
+    from lssvm_analysis.linalg import memory
     from lssvm_analysis.core.exceptions import InsufficientMemoryError
     from lssvm_analysis.experiments import kinds_chen_zhou as kcz
 

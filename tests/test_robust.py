@@ -25,7 +25,7 @@ import pytest
 from conftest import HARDWARE
 
 import lssvm_analysis as la
-from lssvm_analysis.core import memory
+from lssvm_analysis.linalg import memory
 from lssvm_analysis.core.exceptions import (FallbackWarning, IllConditionedWarning,
                                             InsufficientMemoryError, NonFiniteModelError)
 import lssvm_analysis.experiments.kinds_abe  # noqa: F401  (registers crossover-timing)
@@ -127,7 +127,7 @@ def test_ill_conditioned_float32_kkt_warns_with_the_estimate():
 def test_ill_conditioned_warning_names_the_norm_of_its_kappa():
     """A kappa from a spectrum (fs-lssvm's eigenvalues of A, lssvm-cg's kappa_2(H)) is kappa_2,
     and the warning says so; the estimators' is kappa_1."""
-    from lssvm_analysis.core.condest import Conditioning, check_conditioning
+    from lssvm_analysis.linalg.condest import Conditioning, check_conditioning
     for norm in (1, 2):
         with pytest.warns(IllConditionedWarning, match=f"kappa_{norm} ~ 1e\\+20") as rec:
             assert check_conditioning(Conditioning(1e20, "test", "A", norm=norm), "float64", solver="s")
@@ -140,7 +140,7 @@ def test_fallback_warning_when_float64_cannot_resolve_kappa():
     with pytest.warns(FallbackWarning, match="fell back"):
         f = la.fit("lssvm-cg", X, np.sinc(X[:, 0]), precision="longdouble", C=1e16, sigma2=10.0,
                    maxiter=2000)
-    assert f.diagnostics["kappa_method"].startswith("mp")  # core.condition.kappa2's escalation
+    assert f.diagnostics["kappa_method"].startswith("mp")  # linalg.condition.kappa2's escalation
 
 
 # --------------------------------------------------------------------------- memory

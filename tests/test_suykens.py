@@ -26,10 +26,10 @@ from sklearn.datasets import load_iris
 from sklearn.kernel_ridge import KernelRidge
 
 import lssvm_analysis as la
-from lssvm_analysis.core.kernels import rbf_error_bound
+from lssvm_analysis.linalg.kernels import rbf_error_bound
 from lssvm_analysis.analysis.measures import backward_error, forward_error
 from lssvm_analysis.core.exceptions import ConvergenceWarning, UnknownSolverError
-from lssvm_analysis.core.cg import cg_iteration_bound
+from lssvm_analysis.linalg.cg import cg_iteration_bound
 from lssvm_analysis.analysis.reference import condition_number, reference_solve
 from lssvm_analysis.solvers.multiclass import MulticlassFit, fit_multiclass, hamming_decode, make_code
 

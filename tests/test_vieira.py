@@ -29,7 +29,7 @@ from sklearn.linear_model import lars_path
 from conftest import HARDWARE
 
 import lssvm_analysis as la
-from lssvm_analysis.core.kernels import make_kernel
+from lssvm_analysis.linalg.kernels import make_kernel
 from lssvm_analysis.solvers import vieira as V
 from lssvm_analysis.solvers.result import PhaseTimer
 

@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import binom
 
-from ..core._validation import as_rng
+from ..core.validation import as_rng
 from ..solvers import fit as _fit
 
 __all__ = ["refine_axis", "grid_search", "average_accuracy", "average_rank", "sign_test",

@@ -71,10 +71,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..core._validation import check_int
-from ..core.kernels import make_kernel
-from ..core.incomplete_cholesky import thresholded_cholesky
-from ..core.precision import get_precision
+from ..core.validation import check_int
+from ..linalg.kernels import make_kernel
+from ..linalg.incomplete_cholesky import thresholded_cholesky
+from ..arith.precision import get_precision
 from ..solvers.abe import FORMATIONS
 
 __all__ = ["FORMS", "FORMATIONS", "SOLVERS", "KERNELS", "check_form", "flop_model", "kernel_flops",

@@ -5,7 +5,7 @@
 Suykens' KKT system (3.32) / (3.5) separately) return an ``ErrorReport`` with
 the unit roundoff of the solver's precision and a condition estimate beside
 the value; residuals are evaluated in arb from the exact data (see
-:mod:`lssvm_analysis.core._arb`).  ``condition_number`` gives kappa_2 (estimate)
+:mod:`lssvm_analysis.exact.arb`).  ``condition_number`` gives kappa_2 (estimate)
 or kappa_inf (certified upper bound, from the certificate of
 ``reference_solve``).
 
@@ -29,9 +29,9 @@ import flint
 import numpy as np
 from flint import arb, arb_mat
 
-from ..core._arb import (abs_max, arb_scalar, check_array, col_abs_max, row_sums, square_matrix, to_arb)
-from ..core._validation import check_real, finite_entries
-from ..core.precision import get_precision, precision_of
+from ..exact.arb import (abs_max, arb_scalar, check_array, col_abs_max, row_sums, square_matrix, to_arb)
+from ..core.validation import check_real, finite_entries
+from ..arith.precision import get_precision, precision_of
 from ..core.records import ReadOnlyDict
 
 __all__ = ["ErrorReport", "forward_error", "backward_error", "kkt_residual", "correct_digits"]

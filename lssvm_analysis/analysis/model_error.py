@@ -16,7 +16,7 @@ fit's discrete choices frozen.  :func:`solve_exact_model` certifies it:
   most the sum, and ``digits`` = -log10(2 (e_solve + e_formation) / ||m~||).
 
 Precision escalation: a problem whose hook offers a ``wider`` route (the
-least-squares families, :mod:`lssvm_analysis.solvers.formation_balls`) is
+least-squares families, :mod:`lssvm_analysis.exact.formation_balls`) is
 formed again in arb balls when the hook's DD route certifies too few digits.
 The bits come from the kappa_inf(A) the first route measured,
 log2(kappa) + log2(rows) + target log2(10) + 16 (:func:`escalation_bits`;
@@ -44,10 +44,10 @@ import flint
 import numpy as np
 from flint import arb_mat
 
-from ..core._arb import arb_scalar, exact_mpf
+from ..exact.arb import arb_scalar, exact_mpf
 from ..core.exceptions import ReferenceAccuracyError
-from ..core.extended import kernel_dd
-from ..core.precision import get_precision
+from ..exact.double_double import kernel_dd
+from ..arith.precision import get_precision
 from .measures import correct_digits, forward_error
 from .reference import reference_solve
 

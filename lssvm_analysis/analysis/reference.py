@@ -15,7 +15,7 @@ For any approximate solution x and r = b - A x,
 
 with ||r||_p bounded from a rigorous enclosure of r and ||A^-1||_p by one of
 the certificates below; their inequality chains are written out in
-:mod:`lssvm_analysis.analysis._inverse_bounds`.  All float64 bounds assume
+:mod:`lssvm_analysis.exact.inverse_bounds`.  All float64 bounds assume
 IEEE binary64 with round-to-nearest and a BLAS/LAPACK that forms inner
 products by ordinary multiplications, FMAs and additions in any order
 (OpenBLAS, MKL, BLIS; not Strassen-type algorithms).  The methods, tried in
@@ -39,10 +39,10 @@ order:
      ||E^2|| (Rump 2010, sec. 10.3).
 
    x is held exactly, in fixed point (limbs of ~20-bit integers,
-   ``core._ozaki.FixedPoint``), and refined, x <- x + C(r), with r computed
+   ``exact.ozaki.FixedPoint``), and refined, x <- x + C(r), with r computed
    by exact float64 products (A and x split into integer slices whose
    products and partial sums no rounding can touch, summed by TwoSum
-   distillation; ``core._ozaki.residual``): r = hi + lo + d with |d| <= rad
+   distillation; ``exact.ozaki.residual``): r = hi + lo + d with |d| <= rad
    rigorously, about 2^-106 |A||x|.  A is never converted to ball
    arithmetic.  C applies the Cholesky factor (cholesky-shift), R
    (float64-product), or (I + E + ... + E^m) R with R r by Ozaki products
@@ -105,7 +105,7 @@ import numpy as np
 from flint import arb, arb_mat
 from mpmath.libmp import from_man_exp
 
-from ..core._arb import (
+from ..exact.arb import (
     ExactSystem,
     arb_scalar,
     col_abs_max,
@@ -113,7 +113,7 @@ from ..core._arb import (
     float_up,
     square_matrix,
 )
-from ..core._ozaki import (
+from ..exact.ozaki import (
     SAFE,
     TINY,
     FixedPoint,
@@ -123,11 +123,11 @@ from ..core._ozaki import (
     slice_bits,
     split_rows,
 )
-from ..core._validation import check_int
+from ..core.validation import check_int
 from ..core.exceptions import ReferenceAccuracyError
-from ..core.condition import MP_EIG_MAX_N, kappa2
-from ..core.precision import get_precision
-from ._inverse_bounds import cached, certificate, factor64, inverse_bound_r
+from ..linalg.condition import MP_EIG_MAX_N, kappa2
+from ..arith.precision import get_precision
+from ..exact.inverse_bounds import cached, certificate, factor64, inverse_bound_r
 from .measures import (
     ErrorReport,
     backward_error,
@@ -433,7 +433,7 @@ def _residual_arb(s: ExactSystem, X: FixedPoint):
     (exact for entries of up to ~190 decimal digits at n < 2^64; beyond, the balls' radii are
     counted), then each entry split as hi = its midpoint to nearest float64, lo = the rest to
     nearest float64, rad = the rest of that plus the ball's radius, rounded up.  Rigorous as
-    :func:`lssvm_analysis.core._ozaki.residual` is (that residual's d is ~2^-106 |A| |x|, here
+    :func:`lssvm_analysis.exact.ozaki.residual` is (that residual's d is ~2^-106 |A| |x|, here
     0 when the product is exact), in O(n^2) ball operations instead of products of every
     float64 piece of A (an mp50 entry has four) with every limb of x.
     """

@@ -30,10 +30,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core._validation import as_matrix, as_vector, check_int
+from ..core.validation import as_matrix, as_vector, check_int
 from ..solvers import get_solver
 from .benchmarking import grid_search
-from ..core.kernels import kernel_memo
+from ..linalg.kernels import kernel_memo
 from .validation import GREATER_IS_BETTER, cv_score_split, leave_one_out, resolve_scoring, split_folds
 
 __all__ = ["tune", "TuneResult", "SIGMA_FACTORS", "GAMMAS", "METHODS", "chapter_grid", "grid_edge"]

@@ -23,8 +23,8 @@ import time
 import numpy as np
 import pandas as pd
 
-from ..core._validation import as_matrix, as_rng, as_vector, check_int
-from ..core.precision import get_precision
+from ..core.validation import as_matrix, as_rng, as_vector, check_int
+from ..arith.precision import get_precision
 from ..solvers import fit as _fit
 from ..solvers import get_solver
 from ..solvers.kkt import add_ridge, bordered_matrix

@@ -1,4 +1,4 @@
-"""Layer 1, the numerics core: precisions, kernels, shared linear algebra, validation, records, exceptions.
+"""Floor 0: exceptions, records (breakdowns), input validation, memo; nothing that computes.
 
 Imports nothing else of the package.
 """

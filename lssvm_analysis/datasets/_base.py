@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..core._validation import check_open_interval
+from ..core.validation import check_open_interval
 from ..core.exceptions import MissingDependencyError, UnknownDatasetError  # noqa: F401 (re-exported)
 
 __all__ = [

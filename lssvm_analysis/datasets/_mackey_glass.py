@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..core._validation import check_int, check_positive
+from ..core.validation import check_int, check_positive
 
 __all__ = ["mackey_glass", "MackeyGlassSplit", "mackey_glass_series", "LAGS", "HORIZON"]
 

@@ -21,7 +21,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from ..core._validation import check_int
+from ..core.validation import check_int
 from ..solvers import fit as _fit
 from ._base import Dataset, as_generator, build
 from .generators import inject_target_outliers

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core._validation import check_int
+from ..core.validation import check_int
 
 __all__ = ["crossover_data", "DATA_FEATURES"]
 

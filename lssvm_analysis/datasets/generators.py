@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core._validation import as_matrix, as_vector, check_finite, check_int
+from ..core.validation import as_matrix, as_vector, check_finite, check_int
 from ._base import Dataset, as_generator, build
 
 __all__ = [

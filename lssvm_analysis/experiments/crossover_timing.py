@@ -21,9 +21,9 @@ import pandas as pd
 
 from ..analysis.crossover import (DATA_C, DATA_SIGMA2, FORMS, SOLVERS, TIMED_PHASES, check_form,
                                   eta_for_ratios, flop_model, kernel_flops)
-from ..core._validation import check_int, check_positive
-from ..core.condest import cholesky_conditioning
-from ..core.precision import get_precision
+from ..core.validation import check_int, check_positive
+from ..linalg.condest import cholesky_conditioning
+from ..arith.precision import get_precision
 from ..datasets.crossover import crossover_data
 from ..solvers import fit
 from ..solvers.kkt import add_ridge_symmetric  # the solvers' own pass, timed as they run it
@@ -127,7 +127,7 @@ _OUTER_SAMPLE = 64
 
 
 def _as_selected(H0, p):
-    """Copies of H0 made as :func:`~lssvm_analysis.core.incomplete_cholesky.thresholded_cholesky` makes its output.
+    """Copies of H0 made as :func:`~lssvm_analysis.linalg.incomplete_cholesky.thresholded_cholesky` makes its output.
 
     The selection fills the first N columns of two M x M work arrays (G and
     the kernel columns), keeps copies of them and frees the work arrays, so
@@ -138,7 +138,7 @@ def _as_selected(H0, p):
     built two n(n-1)/2 index arrays, was the worst case: ~7 ms back to back,
     ~15 ms in ``els-dual`` at M = 1000, N = 160, and 0.17-0.30 s against a
     modelled 0.05-0.07 s at M = 2000, N = 1893; it is now a banded copy,
-    :func:`~lssvm_analysis.core.symmetric.mirror_lower`, with no temporaries.)
+    :func:`~lssvm_analysis.arith.symmetric.mirror_lower`, with no temporaries.)
 
     Returns
     -------

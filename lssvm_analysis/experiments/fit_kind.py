@@ -86,15 +86,15 @@ from contextlib import nullcontext
 
 import numpy as np
 
-from ..core._validation import check_int
+from ..core.validation import check_int
 from ..core.exceptions import ReferenceAccuracyError
 from .kinds import raw_task_data, register_task_kind, validate_registry_names
 from .seeding import with_task_rng
 from ..solvers import get_solver
 from .. import datasets
-from ..core.kernels import kernel_memo
+from ..linalg.kernels import kernel_memo
 from ..analysis import model_error, reference
-from ..core.precision import get_precision
+from ..arith.precision import get_precision
 from ..solvers import fit as run_fit
 
 __all__ = ["fit_row", "fit_keywords", "load_task_data", "accepts_combination", "select_solver_params",

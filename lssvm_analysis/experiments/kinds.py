@@ -14,7 +14,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Callable
 from ..core.memo import Memo, json_key
-from ..core.precision import get_precision
+from ..arith.precision import get_precision
 from ..solvers import get_solver
 from .. import datasets as registry
 

@@ -27,7 +27,7 @@ from ..analysis import conditioning as cond
 from ..analysis import crossover
 from ..analysis.validation import cross_validate
 from ..core.memo import Memo
-from ..core.precision import get_precision, precisions
+from ..arith.precision import get_precision, precisions
 from ..solvers.abe import ElsPath
 from . import crossover_timing
 from .arrays import dumps
@@ -218,7 +218,7 @@ KINDS = {
 #: Kinds whose rows changed meaning: version 2 of crossover-timing names its wall-clock columns time_*,
 #: version 3 adds the condition estimate, the loop's vector updates and H^T beta to the rate model and
 #: times its kernels in the solvers' order and memory state, version 4 times the solvers after their
-#: symmetrizing pass became a banded copy (core.symmetric.mirror_lower) instead of an index-array scatter.
+#: symmetrizing pass became a banded copy (arith.symmetric.mirror_lower) instead of an index-array scatter.
 _VERSIONS = {"crossover-timing": 4}
 
 for _name, (_func, _val) in KINDS.items():

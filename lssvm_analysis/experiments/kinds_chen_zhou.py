@@ -40,7 +40,7 @@ import numpy as np
 from .. import datasets
 from ..core.exceptions import InsufficientMemoryError
 from ..core.memo import Memo, json_key
-from ..core.memory import estimate_bytes
+from ..linalg.memory import estimate_bytes
 from ..datasets.chen_zhou import lssvm_reference_decision
 from ..solvers import fit, get_solver
 from ..solvers.nystrom import decision_values
@@ -131,7 +131,7 @@ def check_dense_memory(solver: str, m: int, precision: str, options, params=None
     Raises
     ------
     InsufficientMemoryError
-        From :meth:`~lssvm_analysis.core.memory.PeakMemory.ensure` (the memory
+        From :meth:`~lssvm_analysis.linalg.memory.PeakMemory.ensure` (the memory
         available now), or with ``bytes_available`` = the budget.
     """
     peak = get_solver(solver).peak

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.condition import kappa2
-from ..core.precision import get_precision
+from ..linalg.condition import kappa2
+from ..arith.precision import get_precision
 from ..solvers import fit, get_solver
 from .arrays import dumps
 from .fit_kind import accepts_combination, fit_keywords, load_task_data, select_solver_params

@@ -26,8 +26,8 @@ import numpy as np
 from .. import datasets
 from ..analysis import model_error
 from ..analysis.tuning import tune
-from ..core.kernels import make_kernel
-from ..core.precision import DEFAULT_MP_DIGITS, get_precision
+from ..linalg.kernels import make_kernel
+from ..arith.precision import DEFAULT_MP_DIGITS, get_precision
 from ..solvers import fit, get_solver
 from ..solvers import vieira as V
 from ..solvers.kkt import formed_kappa

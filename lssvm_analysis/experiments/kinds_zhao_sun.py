@@ -30,7 +30,7 @@ from ..analysis.measures import correct_digits, forward_error
 from ..analysis.reference import reference_solve
 from ..core.exceptions import ReferenceAccuracyError
 from ..core.memo import Memo, json_key
-from ..core.precision import get_precision
+from ..arith.precision import get_precision
 from ..solvers import fit
 from ..solvers._zhao_sun_recursive import rr_step_system
 from ..solvers.kkt import formed_kappa, support_system

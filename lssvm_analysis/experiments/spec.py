@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 import numpy as np
-from ..core._validation import short_repr as _short
+from ..core.validation import short_repr as _short
 from ..core.memo import Memo
 from .kinds import get_task_kind
 

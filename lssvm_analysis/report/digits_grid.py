@@ -44,7 +44,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from ..core.precision import get_precision
+from ..arith.precision import get_precision
 from ..experiments.fit_kind import DEFAULT_CHOICES_PRECISION
 from ..solvers import get_solver, solvers
 from ._util import config_label, num

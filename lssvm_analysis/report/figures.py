@@ -27,7 +27,7 @@ import pandas as pd  # noqa: E402
 
 from ..core.exceptions import UnknownPrecisionError  # noqa: E402
 from ..experiments.claims.stats import fmt_num  # noqa: E402
-from ..core.precision import get_precision, precisions  # noqa: E402
+from ..arith.precision import get_precision, precisions  # noqa: E402
 
 __all__ = ["FigureRef", "TableRef", "save_figure", "save_table", "new_figure", "slug",
            "fmt_num", "panel_grid", "precision_color", "precision_rank",

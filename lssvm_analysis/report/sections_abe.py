@@ -20,7 +20,7 @@ from ._util import errors_note, num, ok, span
 from .figures import (fmt_num, log_axes, new_figure, precision_color, precision_rank, save_figure,
                       save_table, series_style)
 from .html import Section
-from ..core.precision import get_precision, precisions
+from ..arith.precision import get_precision, precisions
 from ..experiments import SweepSpec
 from ..experiments.asv_import import ASV_SWEEP
 from ..experiments.arrays import loads

@@ -28,7 +28,7 @@ import itertools
 import numpy as np
 import pandas as pd
 
-from ..core.precision import precisions
+from ..arith.precision import precisions
 from ..datasets import datasets as _dataset_names
 from ..datasets import load as load_dataset
 from ..datasets.chen_zhou import CHEN_ZHOU_UNAVAILABLE, ROAD3D_SIZES

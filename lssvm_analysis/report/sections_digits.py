@@ -142,7 +142,7 @@ import pandas as pd
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch, Rectangle
 
-from ..core.precision import precisions
+from ..arith.precision import precisions
 from ..experiments import SweepSpec
 from ..experiments.fit_kind import DEFAULT_CHOICES_PRECISION
 from ..solvers import LadderKnob, get_solver, solvers

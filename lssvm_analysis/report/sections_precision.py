@@ -15,7 +15,7 @@ import pandas as pd
 from matplotlib.lines import Line2D
 
 from ..analysis import conditioning as cond
-from ..core.precision import precisions
+from ..arith.precision import precisions
 from ..experiments import SweepSpec
 from ..solvers import get_solver, solvers
 from ._util import config_label, errors_note, num, ok, span

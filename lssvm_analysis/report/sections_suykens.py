@@ -18,7 +18,7 @@ from ._util import errors_note, num, ok, span
 from .figures import (empty_panel, fmt_num, log_axes, new_figure, panel_grid, precision_color, precision_rank,
                       save_figure)
 from .html import Section
-from ..core.precision import precisions
+from ..arith.precision import precisions
 from ..experiments import SweepSpec
 from ..experiments.arrays import loads
 from ..solvers import get_solver, solvers

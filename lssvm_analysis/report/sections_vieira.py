@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..core.precision import precisions
+from ..arith.precision import precisions
 from ..datasets import VIEIRA_UNAVAILABLE, vieira_test_fraction
 from ..experiments import SweepSpec
 from ..experiments.claims.vieira import TABLE2, ne_long, table_long

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..core.precision import precisions
+from ..arith.precision import precisions
 from ..experiments import SweepSpec
 from ..experiments import kinds_zhao_sun  # noqa: F401  (registers the kinds)
 from ..experiments.claims.zhao_sun import SIMILAR

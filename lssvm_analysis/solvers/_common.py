@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core._validation import (all_finite, as_matrix, as_vector, check_finite, check_positive,
+from ..core.validation import (all_finite, as_matrix, as_vector, check_finite, check_positive,
                                 check_representable)
-from ..core.condest import NOT_ESTIMATED, Conditioning, check_conditioning
-from ..core.kernels import make_kernel
-from ..core.precision import get_precision
+from ..linalg.condest import NOT_ESTIMATED, Conditioning, check_conditioning
+from ..linalg.kernels import make_kernel
+from ..arith.precision import get_precision
 from ..core.records import ReadOnlyDict
 from .result import Fit
 
@@ -116,7 +116,7 @@ def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", b
     ----------
     conditioning : Conditioning, optional
         The solver's estimate for the matrix it factored
-        (:mod:`lssvm_analysis.core.condest`); recorded, and warned about
+        (:mod:`lssvm_analysis.linalg.condest`); recorded, and warned about
         (IllConditionedWarning) when kappa u >= 1/2.
     overflow_phase : str, optional
         Where a non-finite model arose, if the solver knows; default: the last

@@ -26,9 +26,9 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from ..core._validation import as_rng
+from ..core.validation import as_rng
 from ..core.exceptions import UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
-from ..core.precision import get_precision, precisions as _precisions
+from ..arith.precision import get_precision, precisions as _precisions
 
 __all__ = ["SolverInfo", "DIRECT_FACTORIZATIONS", "Variant", "LadderKnob", "SUPPORT_FRACTIONS", "Problem", "TASKS", "RANDOM_KEYWORD", "register",
            "unregister", "solvers", "get_solver", "fit", "fit_params", "variant"]

@@ -16,8 +16,8 @@ import numbers
 
 import numpy as np
 
-from ..core.condest import matrix_conditioning
-from ..core._validation import as_rng, check_bool, check_int
+from ..linalg.condest import matrix_conditioning
+from ..core.validation import as_rng, check_bool, check_int
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import make_fit, validate_xy
 from .peaks import RR_PEAK

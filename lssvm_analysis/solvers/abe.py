@@ -10,7 +10,7 @@ feature space), ``v``, ``b_e``, ``beta``, ``Omega_e`` as in the paper.
 Support vectors (§2.1)
     The kernel matrix is factorized column by column; a column whose pivot
     root sqrt(K_jj - ||l_j||^2) is below ``eta`` is deleted (Abe 2005) -- see
-    :func:`lssvm_analysis.core.incomplete_cholesky.thresholded_cholesky`.  The kept indices
+    :func:`lssvm_analysis.linalg.incomplete_cholesky.thresholded_cholesky`.  The kept indices
     i_1 < ... < i_N are the support vectors; ``L`` is the Cholesky factor of
     K[S, S].
 
@@ -70,13 +70,13 @@ from typing import Callable
 
 import numpy as np
 
-from ..core._validation import check_open_interval
-from ..core.condest import cholesky_conditioning
+from ..core.validation import check_open_interval
+from ..linalg.condest import cholesky_conditioning
 from ..core.exceptions import CholeskyBreakdownError
-from ..core.incomplete_cholesky import thresholded_cholesky
-from ..core.kernels import active_memo
+from ..linalg.incomplete_cholesky import thresholded_cholesky
+from ..linalg.kernels import active_memo
 from ..core.memo import array_key
-from ..core.precision import get_precision, precision_of
+from ..arith.precision import get_precision, precision_of
 from .formation import reduced_lssvr_problem
 from .kkt import add_ridge_symmetric, bordered_matrix, eliminate, two_solve
 from .result import PhaseTimer
@@ -121,7 +121,7 @@ def _validate(X, y, *, precision, C, kernel, sigma2, degree, t, eta, feature_map
 
 
 def _block_memo(key, compute, copy):
-    """``compute()``, kept in the enclosing :func:`~lssvm_analysis.core.kernels.kernel_memo` block
+    """``compute()``, kept in the enclosing :func:`~lssvm_analysis.linalg.kernels.kernel_memo` block
     under ``key`` (copied in and out) when a block is open and ``key`` is not None.
 
     The fit kind runs a fit and its system builder (:func:`_rebuild`) in one block (mp

@@ -31,7 +31,7 @@ import sklearn
 from sklearn.exceptions import ConvergenceWarning as SklearnConvergenceWarning
 from sklearn.svm import SVC, SVR
 
-from ..core._validation import check_int, check_positive
+from ..core.validation import check_int, check_positive
 from ..core.exceptions import ConvergenceWarning
 from .result import PhaseTimer
 from ._common import make_fit, validate_xy

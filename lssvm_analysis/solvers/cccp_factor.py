@@ -68,8 +68,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.condest import Conditioning, cholesky_conditioning
-from ..core.precision import get_precision
+from ..linalg.condest import Conditioning, cholesky_conditioning
+from ..arith.precision import get_precision
 from ._registry import variant
 
 __all__ = ["SOLVES", "CholeskyFactor", "SpectralFactor", "factor_a", "form_a"]

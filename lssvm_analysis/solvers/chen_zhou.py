@@ -15,7 +15,7 @@ Parameter mapping (paper -> ours)
 
 Algorithm 1 as implemented (our symbols, ``mlam = m lambda = 1/C``)
 -------------------------------------------------------------------
-1. ``P`` (m x r) and the pivots ``B`` by :func:`~lssvm_analysis.core.incomplete_cholesky.pivoted_cholesky`
+1. ``P`` (m x r) and the pivots ``B`` by :func:`~lssvm_analysis.linalg.incomplete_cholesky.pivoted_cholesky`
    (stop at r pivots or on the residual trace; residual diagonal clamped,
    ``residual="clamped"``, or as printed, ``"literal"``:
    :mod:`~lssvm_analysis.solvers.pivoted_factor`); ``gamma^(0) = 0``.
@@ -79,9 +79,9 @@ from dataclasses import fields
 import numpy as np
 import scipy.linalg
 
-from ..core._validation import check_int, check_positive
+from ..core.validation import check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
-from ..core.qr import householder_qr
+from ..linalg.qr import householder_qr
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import PIVOTED_PEAK
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, register, variant

@@ -39,8 +39,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core._validation import as_matrix, as_rng, check_finite, check_int
-from ..core.condest import Conditioning
+from ..core.validation import as_matrix, as_rng, check_finite, check_int
+from ..linalg.condest import Conditioning
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import FS_PEAK

@@ -17,7 +17,7 @@ Choice of the arithmetic (measured at n = 1000, 4 features, one thread)
   plus the conversion back to float64 pieces costs 2.2 s + 2.7 s for the
   10^6 entries; mpmath is ~10x slower.  The kernel is therefore evaluated
   in vectorized double-double arithmetic
-  (:mod:`lssvm_analysis.core.extended`, 0.5-0.8 s, relative error
+  (:mod:`lssvm_analysis.exact.double_double`, 0.5-0.8 s, relative error
   <= ~1e-29 per entry with an a-priori elementwise bound, checked against
   arb in the tests).
 * Dense families (the LS-SVM KKT system, kernel ridge): the system is the
@@ -43,12 +43,12 @@ sinc n = 30; the DD route certified 1.1-2.4 digits, or none, there).
 * Least-squares families on a support set (Zhao & Sun (7), Vieira's D_*):
   the normal equations H = D^T D (+ R) and c = D^T l are formed from the DD
   columns D = hi + lo by float64 BLAS products made exact by Ozaki's
-  splitting (:func:`lssvm_analysis.core._ozaki.product_terms`: hi^T hi
+  splitting (:func:`lssvm_analysis.exact.ozaki.product_terms`: hi^T hi
   with 3 slice levels of ~21 bits, whose inexact tail products are below
   ~2^-63 N u of |hi|^T |hi|; hi^T lo with 1 level; lo^T lo in float64 with
   the gamma_N bound; l by its exact float64 pieces, so y - gamma in any
   precision is taken exactly), the terms summed error-free into three
-  float64 pieces (:func:`~lssvm_analysis.core._ozaki.pieces_of_sum`).  The
+  float64 pieces (:func:`~lssvm_analysis.exact.ozaki.pieces_of_sum`).  The
   radii of the inexact steps and the propagated DD bound are the
   formation bound (measured ~1e-32 relative to ||H|| against 400-bit
   balls, below the kernel's own DD error).  14 BLAS products of k x N x k
@@ -118,10 +118,10 @@ import flint
 import mpmath
 import numpy as np
 
-from ..core._arb import exact_mpf
-from ..core._ozaki import SAFE, TINY, OutOfRange, float64_pieces, gamma, pieces_of_sum, product_terms
-from ..core.extended import DD, U2, dd_add, dd_mul, kernel_dd, reciprocal_dd
-from .formation_balls import (FORMATION_BITS, PIECES, column_balls, dd_to_arb, kernel_balls, normal_balls,
+from ..exact.arb import exact_mpf
+from ..exact.ozaki import SAFE, TINY, OutOfRange, float64_pieces, gamma, pieces_of_sum, product_terms
+from ..exact.double_double import DD, U2, dd_add, dd_mul, kernel_dd, reciprocal_dd
+from ..exact.formation_balls import (FORMATION_BITS, PIECES, column_balls, dd_to_arb, kernel_balls, normal_balls,
                               pieces_for, to_pieces)
 from .kkt import bordered_matrix
 
@@ -329,7 +329,7 @@ def kernel_columns_dd(X, kernel, support, *, signs=None) -> DD:
     """K(X, X[support]) in DD, (N, |S|); ``signs`` (y) scales rows and columns (Omega).
 
     The rows of the support are K(X_S, X_S), evaluated on one triangle
-    (:func:`~lssvm_analysis.core.extended.kernel_dd` with Z = None) and
+    (:func:`~lssvm_analysis.exact.double_double.kernel_dd` with Z = None) and
     mirrored: k(x_i, x_j) and k(x_j, x_i) are the same DD numbers bit for bit
     (the differences only change sign), so the result equals the rectangular
     evaluation at about half its cost when S is most of X (Abe's supports).
@@ -442,9 +442,9 @@ def _gram_ozaki(D: DD, reg: DD | None) -> tuple:
 
     hi^T hi with 3 slice levels (the inexact tail products below ~2^-84 N u
     of |hi|^T |hi|), hi^T lo and its transpose with 1 level, lo^T lo in
-    float64 with the gamma_N bound (all :func:`~lssvm_analysis.core._ozaki.product_terms`),
+    float64 with the gamma_N bound (all :func:`~lssvm_analysis.exact.ozaki.product_terms`),
     reg's pieces added, the sum distilled into ``PIECES`` pieces
-    (:func:`~lssvm_analysis.core._ozaki.pieces_of_sum`).  Returns (DD, bound
+    (:func:`~lssvm_analysis.exact.ozaki.pieces_of_sum`).  Returns (DD, bound
     array): the radii of every inexact step.  Raises OutOfRange.
     """
     hi, lo = np.ascontiguousarray(D.hi), np.ascontiguousarray(D.lo)

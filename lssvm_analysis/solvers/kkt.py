@@ -50,7 +50,7 @@ Kernel system of a support set, :func:`support_system`
 Condition of what was formed, :func:`formed_kappa`
     kappa_2 of a matrix as a solver formed it (rounded to float64, no mp
     escalation: a diagnostic of the fit, not a certified value), through
-    :func:`~lssvm_analysis.core.condition.kappa2`, with the positive-definite
+    :func:`~lssvm_analysis.linalg.condition.kappa2`, with the positive-definite
     reading for matrices that were formed to be SPD.  Used by vieira
     (cond(D_k) path), chen_zhou (kappa of J), experiments.kinds_vieira and
     experiments.kinds_zhao_sun.
@@ -69,9 +69,9 @@ import math
 
 import numpy as np
 
-from ..core.condition import kappa2
-from ..core.precision import get_precision, precision_of
-from ..core.symmetric import mirror_lower
+from ..linalg.condition import kappa2
+from ..arith.precision import get_precision, precision_of
+from ..arith.symmetric import mirror_lower
 from ._common import check_binary_labels
 
 __all__ = ["ridge", "add_ridge", "add_ridge_symmetric", "bordered_shell", "set_border", "bordered_rhs",
@@ -367,7 +367,7 @@ def formed_kappa(A, *, definite=False, indefinite="inf") -> float:
         ridge system): kappa = lambda_max / lambda_min, the algebraic
         extremes of the float64 eigenvalues of its lower triangle (what
         LAPACK's Cholesky reads).  Otherwise
-        :func:`~lssvm_analysis.core.condition.kappa2` without mp escalation:
+        :func:`~lssvm_analysis.linalg.condition.kappa2` without mp escalation:
         max |lambda| / min |lambda| of a symmetric A, sigma_max / sigma_min
         of any other; inf when singular.
     indefinite : {"inf", "magnitude"}
@@ -387,7 +387,7 @@ def formed_kappa(A, *, definite=False, indefinite="inf") -> float:
     One O(n^3) float64 eigen- or singular-value computation; the smallest
     value carries an absolute error ~ p(n) u64 ||A||_2 (Weyl), so values
     beyond ~1e14 are not resolved (call
-    :func:`~lssvm_analysis.core.condition.kappa2` for the escalated estimate
+    :func:`~lssvm_analysis.linalg.condition.kappa2` for the escalated estimate
     and its ``resolved`` flag).
     """
     if not definite:

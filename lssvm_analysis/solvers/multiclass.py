@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core._validation import as_matrix, as_rng, check_finite, check_int
+from ..core.validation import as_matrix, as_rng, check_finite, check_int
 from ._registry import fit as registry_fit
 from ._registry import get_solver
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.precision import get_precision
+from ..arith.precision import get_precision
 from .result import Fit
 
 __all__ = ["NystromFit", "predict_nystrom", "decision_values"]

@@ -4,7 +4,7 @@ Each family registers its declaration (``register(..., peak=...)``) and its
 up-front guard calls ``peak.ensure(n, precision, r=...)`` before the fit
 allocates.  The figures are words of the precision: the least-squares fit of
 ``n2 (n+1)^2 + nr (n+1) r + r2 r^2 + n1 (n+1)`` plus a constant to
-tracemalloc peaks (:func:`~lssvm_analysis.core.memory.traced_peak`: NumPy's
+tracemalloc peaks (:func:`~lssvm_analysis.linalg.memory.traced_peak`: NumPy's
 and Python's allocations) of the registry's example problem at n = 400, 800,
 1600 (float32, float64), 300 and 600 (longdouble, rr-lssvr in every
 precision: its selection is O(n^2) per step) and 60 and 120 (mp30: mpf entries, 225.7
@@ -24,12 +24,12 @@ The word counts differ by precision because the fits hold temporaries in
 another dtype: a float32 bordered KKT fit holds the float64 kernel
 (3.0 float32 words per entry against 1.13 float64 words), a longdouble fit
 holds float64 copies for LAPACK's estimates.  An mpN word is one entry: its pointer, the mpf,
-its tuple and mpz, and the mantissa's limbs (:func:`~lssvm_analysis.core.memory.bytes_per_word`);
+its tuple and mpz, and the mantissa's limbs (:func:`~lssvm_analysis.linalg.memory.bytes_per_word`);
 in mp an array of zeros shares one mpf, so some families hold fewer words than in float64.
 """
 from __future__ import annotations
 
-from ..core.memory import SOFTWARE, PeakMemory, PeakTerms
+from ..linalg.memory import SOFTWARE, PeakMemory, PeakTerms
 
 __all__ = ["DENSE_PEAK", "KKT_PEAK", "CG_PEAK", "ELS_PRIMAL_PEAK", "ELS_DUAL_PEAK", "OP_PEAK", "IP_PEAK",
            "REDUCED_PEAK", "RR_PEAK", "PIVOTED_PEAK", "CCCP_PEAK", "WEIGHTED_PEAK", "FS_PEAK", "SVM_PEAK", "SVR_PEAK"]

@@ -1,6 +1,6 @@
 """Step 1 of Chen & Zhou's Algorithm 1 (and of PCP-LSSVM): the pivoted Cholesky K ~ P P^T.
 
-The greedy pivoted Cholesky (:func:`~lssvm_analysis.core.incomplete_cholesky.pivoted_cholesky`,
+The greedy pivoted Cholesky (:func:`~lssvm_analysis.linalg.incomplete_cholesky.pivoted_cholesky`,
 SEED_NOTES §3.6) stops after ``n_support`` pivots or once the residual trace
 falls to a tolerance Chen & Zhou do not give.  Two forms, the values of the
 keyword ``residual`` of ``pcp-lssvm`` / ``sr-lssvm`` (SEED_NOTES §6:
@@ -27,7 +27,7 @@ import numbers
 
 import numpy as np
 
-from ..core.incomplete_cholesky import pivoted_cholesky
+from ..linalg.incomplete_cholesky import pivoted_cholesky
 from ._registry import variant
 
 __all__ = ["RESIDUALS", "check_trace", "factor", "trace_rule_used"]

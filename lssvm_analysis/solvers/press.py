@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.mrsr import ColumnQR
-from ..core.precision import get_precision
+from ..linalg.mrsr import ColumnQR
+from ..arith.precision import get_precision
 
 __all__ = ["press_curve"]
 
@@ -87,7 +87,7 @@ def _press(D, l, cols, variant, first, p):
 class _ArrayState:
     """h (the hat diagonal) and e (the residuals) of the nested fits as arrays of the precision.
 
-    The interface of :class:`lssvm_analysis.core._flint_mrsr.PressState` (the mpN engine):
+    The interface of :class:`lssvm_analysis.arith.flint_mrsr.PressState` (the mpN engine):
     ``add(c)`` (False when the factor refuses column c), ``terms()`` ((1 - h, e) as float64),
     ``factor`` (the QR factor, or None).
     """

@@ -19,8 +19,8 @@ import numbers
 
 import numpy as np
 
-from ..core._validation import as_matrix, as_vector, check_finite, check_int, check_open_interval
-from ..core.precision import get_precision
+from ..core.validation import as_matrix, as_vector, check_finite, check_int, check_open_interval
+from ..arith.precision import get_precision
 from .result import PhaseTimer
 from ._common import make_fit, validate_xy
 from .peaks import DENSE_PEAK

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ..core.precision import get_precision
+from ..arith.precision import get_precision
 from ..core.records import Breakdown, ReadOnlyDict
 
 __all__ = ["PhaseTimer", "Fit", "STATUSES"]

@@ -65,10 +65,10 @@ import warnings
 
 import numpy as np
 
-from ..core.condest import cholesky_conditioning
-from ..core._validation import as_vector, check_int, check_positive
+from ..linalg.condest import cholesky_conditioning
+from ..core.validation import as_vector, check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
-from ..core.precision import get_precision
+from ..arith.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import CCCP_PEAK, WEIGHTED_PEAK
 from ._registry import LAPACK_THRESHOLD, register, variant

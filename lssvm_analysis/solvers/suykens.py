@@ -62,13 +62,13 @@ import warnings
 
 import numpy as np
 
-from ..core.condest import NOT_ESTIMATED, Conditioning, cholesky_conditioning, lu_factor, norm1
+from ..linalg.condest import NOT_ESTIMATED, Conditioning, cholesky_conditioning, lu_factor, norm1
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning, FallbackWarning, LUBreakdownError
-from ..core.cg import cg_iteration_bound, simultaneous_cg
-from ..core.condition import kappa2
-from ..core.precision import get_precision
+from ..linalg.cg import cg_iteration_bound, simultaneous_cg
+from ..linalg.condition import kappa2
+from ..arith.precision import get_precision
 from .result import PhaseTimer
-from ..core._validation import check_int, check_positive
+from ..core.validation import check_int, check_positive
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import CG_PEAK, DENSE_PEAK, KKT_PEAK
 from ._registry import LAPACK_THRESHOLD, register
@@ -456,7 +456,7 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
     -----
     H is formed and stored (Suykens recomputes its entries at every step
     instead).  The two systems run the Hestenes-Stiefel iteration printed
-    after (3.25) side by side (:func:`lssvm_analysis.core.cg.simultaneous_cg`:
+    after (3.25) side by side (:func:`lssvm_analysis.linalg.cg.simultaneous_cg`:
     each keeps its own step lengths, stop and history), and each iteration
     multiplies H by the N x 2 block of both directions: one pass over H,
     4 N^2 flops, where two H-vector products would read H twice; (3.26)-(3.27) bound the iterations by

@@ -11,7 +11,7 @@ non-square least-squares problem min ||D_* z - l|| (Vieira step 4, after
 Valyon & Horvath: dropping rows would lose the labels of pruned points).
 
 ``op-lssvm`` (Vieira §4):
-  1. rank the columns of D by MRSR (:func:`lssvm_analysis.core.mrsr.mrsr`,
+  1. rank the columns of D by MRSR (:func:`lssvm_analysis.linalg.mrsr.mrsr`,
      eqs. 7-10; one response, so it is LARS);
   2. choose k* = argmin_k PRESS(k), the leave-one-out MSE of the
      least-squares fit on the first k ranked columns (Myers; OP-ELM), over
@@ -48,19 +48,19 @@ import warnings
 import numpy as np
 import scipy.linalg
 
-from ..core.condest import NOT_ESTIMATED, Conditioning
-from ..core._validation import check_int, check_open_interval
+from ..linalg.condest import NOT_ESTIMATED, Conditioning
+from ..core.validation import check_int, check_open_interval
 from ..core.exceptions import (CholeskyBreakdownError, IllConditionedWarning, LUBreakdownError,
                                QRBreakdownError)
 from ..core.records import CholeskyBreakdown, QRBreakdown
 from ..core.memo import array_key, json_key, scoped
-from ..core.mrsr import column_qr, mrsr
-from ..core.precision import get_precision
+from ..linalg.mrsr import column_qr, mrsr
+from ..arith.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import IP_PEAK, OP_PEAK
 from ._registry import LAPACK_THRESHOLD, LadderKnob, register, variant
 from .formation import ExactProblem, bordered_columns_balls, bordered_columns_dd, normal_equations
-from .formation_balls import normal_balls, pieces_for
+from ..exact.formation_balls import normal_balls, pieces_for
 from .press import press_curve
 from .result import PhaseTimer
 from .kkt import bordered_matrix, formed_kappa, lssvm_matrix, model_coef

@@ -109,11 +109,11 @@ import warnings
 import numpy as np
 import scipy.linalg
 
-from ..core._validation import as_rng, check_int
-from ..core.condest import matrix_conditioning
+from ..core.validation import as_rng, check_int
+from ..linalg.condest import matrix_conditioning
 from ..core.exceptions import CholeskyBreakdownError, FallbackWarning
-from ..core.qr import householder_qr
-from ..core.symmetric import mirror_lower
+from ..linalg.qr import householder_qr
+from ..arith.symmetric import mirror_lower
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import REDUCED_PEAK
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, fit_params, register, variant

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ...core._validation import check_int, check_positive
-from ...core.precision import get_precision
+from ...core.validation import check_int, check_positive
+from ...arith.precision import get_precision
 from ...solvers import fit, get_solver
 
 __all__ = ["OUTCOMES", "log_grid", "BreakdownScan", "scan_breakdown", "classify_outcome"]

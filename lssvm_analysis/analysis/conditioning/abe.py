@@ -66,10 +66,10 @@ import numpy as np
 import pandas as pd
 import scipy.linalg
 
-from ...core._validation import as_matrix, check_finite, check_int, check_positive
-from ...core.kernels import make_kernel
-from ...core.incomplete_cholesky import thresholded_cholesky
-from ...core.precision import get_precision
+from ...core.validation import as_matrix, check_finite, check_int, check_positive
+from ...linalg.kernels import make_kernel
+from ...linalg.incomplete_cholesky import thresholded_cholesky
+from ...arith.precision import get_precision
 
 __all__ = ["EmpiricalFeatures", "empirical_features", "dual_eigenvalues", "primal_eigenvalues",
            "abe_spectra", "abe_condition", "check_spectrum_mp", "BreakdownPrediction",

@@ -18,10 +18,10 @@ import numpy as np
 import pandas as pd
 import scipy.linalg
 
-from ...core._validation import as_matrix, as_vector, check_finite, check_positive
-from ...core.kernels import rbf_kernel
-from ...core.cg import cg_iteration_bound, hestenes_stiefel_cg
-from ...core.precision import get_precision
+from ...core.validation import as_matrix, as_vector, check_finite, check_positive
+from ...linalg.kernels import rbf_kernel
+from ...linalg.cg import cg_iteration_bound, hestenes_stiefel_cg
+from ...arith.precision import get_precision
 from ...solvers.kkt import add_ridge, bordered_matrix, ridge
 from ..reference import reference_solve
 

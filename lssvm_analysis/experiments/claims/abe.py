@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...core.precision import get_precision
+from ...arith.precision import get_precision
 from ..arrays import dumps, loads
 from ._ledger import Verdict, register_claim
 from .stats import better, fmt_num, grid_edges, mean_ci, not_worse, paired

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...core.memory import estimate_bytes
+from ...linalg.memory import estimate_bytes
 from ...solvers import get_solver, solvers
 from ._ledger import Verdict, register_claim
 from .stats import better, deviations_text, fmt_num, paired

@@ -2,7 +2,7 @@
 matrix's lower triangle onto its upper one in place, by cache-sized bands, which is
 how every formed system is made exactly symmetric; :func:`mirror_band` and
 :func:`strict_upper_mask` are its one-band step, for callers that form a matrix
-by bands (``core.kernels``) and mirror each band while it is in cache.
+by bands (``linalg.kernels``) and mirror each band while it is in cache.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import functools
 
 import numpy as np
 
-from ._validation import check_int
+from ..core.validation import check_int
 
 __all__ = ["mirror_lower", "mirror_band", "strict_upper_mask"]
 
@@ -71,7 +71,7 @@ def mirror_band(A, i0, i1, upper):
     """One band of :func:`mirror_lower`: rows i0:i1 left of the diagonal onto columns i0:i1 above it.
 
     ``upper`` is :func:`strict_upper_mask` of at least i1 - i0.  Callers that
-    compute A by bands (``core.kernels``) mirror each band while it is in cache.
+    compute A by bands (``linalg.kernels``) mirror each band while it is in cache.
     """
     A[:i0, i0:i1] = A[i0:i1, :i0].T
     D = A[i0:i1, i0:i1]

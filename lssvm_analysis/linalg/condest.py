@@ -33,9 +33,9 @@ import numpy as np
 import scipy.linalg
 from scipy.linalg import lapack
 
-from ._validation import as_matrix, check_square
-from .exceptions import IllConditionedWarning, LUBreakdownError
-from .precision import get_precision
+from ..core.validation import as_matrix, check_square
+from ..core.exceptions import IllConditionedWarning, LUBreakdownError
+from ..arith.precision import get_precision
 
 __all__ = ["Conditioning", "cholesky_conditioning", "LUFactor", "lu_factor", "hager_inverse_norm1",
            "matrix_conditioning", "norm1", "check_conditioning", "ILL_CONDITIONED_THRESHOLD", "NOT_ESTIMATED"]

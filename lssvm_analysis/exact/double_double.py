@@ -60,7 +60,7 @@ from dataclasses import dataclass
 import flint
 import numpy as np
 
-from ._ozaki import two_sum  # Knuth's TwoSum: one implementation for both exact schemes
+from .ozaki import two_sum  # Knuth's TwoSum: one implementation for both exact schemes
 
 __all__ = ["DD", "U2", "two_sum", "two_prod", "dd_add", "dd_mul", "dd_div_float", "exp_neg",
            "rbf_dd", "linear_dd", "kernel_dd", "reciprocal_dd"]
@@ -280,7 +280,7 @@ def linear_dd(X, Z=None) -> DD:
 
 
 def kernel_dd(kernel, X, Z=None) -> DD:
-    """The kernel matrix of a :class:`~lssvm_analysis.core.kernels.Kernel` in DD.
+    """The kernel matrix of a :class:`~lssvm_analysis.linalg.kernels.Kernel` in DD.
 
     Raises
     ------

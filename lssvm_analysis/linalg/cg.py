@@ -15,9 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import as_matrix, as_vector, check_finite, check_int, check_positive, check_square, \
+from ..core.validation import as_matrix, as_vector, check_finite, check_int, check_positive, check_square, \
     check_symmetric, short_repr
-from .precision import get_precision, precision_of
+from ..arith.precision import get_precision, precision_of
 
 __all__ = ["CGResult", "hestenes_stiefel_cg", "simultaneous_cg", "cg_iteration_bound"]
 
@@ -216,7 +216,7 @@ def simultaneous_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None)
     call: one pass over the n^2 entries of A (the memory-bound cost of CG)
     instead of k, and a BLAS-3 product for hardware floats.  A system that
     stops leaves the block.  The vectors live in the precision's Krylov space
-    (:meth:`~lssvm_analysis.core.precision.Precision.krylov`): the arrays
+    (:meth:`~lssvm_analysis.arith.precision.Precision.krylov`): the arrays
     themselves, or for mpN on FLINT ``arb_mat`` columns kept between the
     steps (each operation still one rounding to N digits; a dot product is
     rounded once instead of once per term).

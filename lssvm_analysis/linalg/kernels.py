@@ -41,12 +41,12 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from ._validation import (all_finite, as_matrix, check_finite, check_int, check_positive,
+from ..core.validation import (all_finite, as_matrix, check_finite, check_int, check_positive,
                           check_representable, short_repr)
-from .symmetric import mirror_band, strict_upper_mask
-from .memo import array_key, scoped
+from ..arith.symmetric import mirror_band, strict_upper_mask
+from ..core.memo import array_key, scoped
 from .memory import PeakMemory, PeakTerms, bytes_per_word
-from .precision import get_precision
+from ..arith.precision import get_precision
 
 __all__ = ["rbf_kernel", "linear_kernel", "poly_kernel", "Kernel", "PrecomputedKernel", "make_kernel", "KERNELS",
            "from_lssvmlab", "to_lssvmlab", "RBF_FORMATIONS", "rbf_error_bound", "KERNEL_PEAKS", "SQUARE_KERNEL_PEAKS",

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .exceptions import CholeskyBreakdownError, LUBreakdownError
-from .records import CholeskyBreakdown, LUBreakdown
+from ..core.exceptions import CholeskyBreakdownError, LUBreakdownError
+from ..core.records import CholeskyBreakdown, LUBreakdown
 
 __all__ = ["cholesky", "solve_triangular", "lu_factor", "lu_solve"]
 

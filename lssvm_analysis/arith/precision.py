@@ -3,9 +3,9 @@
 ``float32`` and ``float64`` call LAPACK (potrf, potrs, trtrs, getrf/getrs,
 syevd); ``mpN`` (mpmath numbers at N significant decimal digits) calls FLINT
 at N digits' bits for the same primitives (products, Cholesky, triangular and
-LU solves, exp: :mod:`lssvm_analysis.core._flint`, which says where mpmath
+LU solves, exp: :mod:`lssvm_analysis.arith.flint_engine`, which says where mpmath
 stays); ``longdouble`` (80-bit x87 on x86-64 Linux) runs the generic NumPy
-algorithms of :mod:`lssvm_analysis.core._generic`, which are also the mpN
+algorithms of :mod:`lssvm_analysis.arith._generic`, which are also the mpN
 engine when FLINT cannot be loaded (and on request, ``MPPrecision(N,
 engine="mpmath")``, the reference the FLINT engine is tested against).  Every
 solver algorithm exists once and is compared with itself across arithmetics.
@@ -38,10 +38,10 @@ import scipy.linalg
 import scipy.special
 from scipy.linalg import lapack
 
-from . import _flint, _flint_mrsr, _generic
-from ._validation import as_matrix, check_finite, check_real, check_square, check_symmetric
-from .exceptions import CholeskyBreakdownError, LUBreakdownError, UnknownPrecisionError
-from .records import CholeskyBreakdown, LUBreakdown
+from . import flint_engine as _flint, flint_mrsr as _flint_mrsr, _generic
+from ..core.validation import as_matrix, check_finite, check_real, check_square, check_symmetric
+from ..core.exceptions import CholeskyBreakdownError, LUBreakdownError, UnknownPrecisionError
+from ..core.records import CholeskyBreakdown, LUBreakdown
 
 __all__ = ["Precision", "MPPrecision", "precisions", "get_precision", "precision_of", "DEFAULT_MP_DIGITS",
            "MIN_MP_DIGITS", "MAX_MP_DIGITS", "MP_ENGINES", "LONGDOUBLE_EIG_DIGITS"]
@@ -416,7 +416,7 @@ class Precision(ABC):
         return new
 
     def householder_engine(self, A, b=None):
-        """(R, (Q^T b)[:n]) of :func:`~lssvm_analysis.core.qr.householder_qr` computed by an
+        """(R, (Q^T b)[:n]) of :func:`~lssvm_analysis.linalg.qr.householder_qr` computed by an
         engine of this precision (mpN with FLINT), or None: the generic NumPy code runs."""
         return None
 
@@ -428,25 +428,25 @@ class Precision(ABC):
 
     def rbf_kernel_exact(self, Xp, Zp, sigma2):
         """exp(-||x - z||^2 / sigma2) from exactly computed squared distances, by an engine of
-        this precision (mpN with FLINT), or None: then :mod:`~lssvm_analysis.core.kernels`
+        this precision (mpN with FLINT), or None: then :mod:`~lssvm_analysis.linalg.kernels`
         forms the distances itself.  Xp, Zp in this precision (Zp None: K(X, X))."""
         return None
 
     def pivoted_rbf(self, Xp, sigma2, rank, *, clamp, keep_columns):
         """The state of a greedy pivoted Cholesky of the RBF kernel of Xp kept by an engine of this
         precision (mpN with FLINT: :class:`_flint.PivotedRBF`), or None: then
-        :func:`~lssvm_analysis.core.incomplete_cholesky.pivoted_cholesky` keeps it in NumPy arrays.
+        :func:`~lssvm_analysis.linalg.incomplete_cholesky.pivoted_cholesky` keeps it in NumPy arrays.
         Xp (m, d) and sigma2 in this precision; ``rank`` columns at most."""
         return None
 
     def qr_engine(self, n: int, capacity: int):
         """A column-append QR factor kept by an engine of this precision (mpN with FLINT:
-        :class:`_flint_mrsr.ColumnQR`), or None: then :func:`~lssvm_analysis.core.mrsr.column_qr`
-        gives the NumPy :class:`~lssvm_analysis.core.mrsr.ColumnQR`."""
+        :class:`_flint_mrsr.ColumnQR`), or None: then :func:`~lssvm_analysis.linalg.mrsr.column_qr`
+        gives the NumPy :class:`~lssvm_analysis.linalg.mrsr.ColumnQR`."""
         return None
 
     def mrsr_engine(self, Xp, Tp, scale, capacity: int, variant: str):
-        """The per-step state of :func:`~lssvm_analysis.core.mrsr.mrsr` kept by an engine of this
+        """The per-step state of :func:`~lssvm_analysis.linalg.mrsr.mrsr` kept by an engine of this
         precision (mpN with FLINT: :class:`_flint_mrsr.MRSRState`, which divides the columns of
         Xp by ``scale``, None for none, itself), or None: the NumPy state."""
         return None

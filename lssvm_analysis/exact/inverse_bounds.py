@@ -24,7 +24,7 @@ Product certificates
     about n u kappa < 1.
 
     ``ozaki-product``: R A computed with exact float64 products (Ozaki
-    splitting, :func:`lssvm_analysis.core._ozaki.inverse_defect`): the pairs of
+    splitting, :func:`lssvm_analysis.exact.ozaki.inverse_defect`): the pairs of
     slices R_s A_t with s + t <= 3 are exact, the tails R_1 A_{>2} + R_2 A_{>1}
     + R_{>2} A are float64 products bounded by gamma_n |L||M|, and E = I - sum
     P_k is accumulated by TwoSum, so that
@@ -79,10 +79,10 @@ import numpy as np
 import scipy.linalg
 from flint import arb
 
-from ..core._arb import ExactSystem, float_up
-from ..core._ozaki import (SAFE, U, dot, gamma, inverse_defect, safe, slice_bits,
+from .arb import ExactSystem, float_up
+from .ozaki import (SAFE, U, dot, gamma, inverse_defect, safe, slice_bits,
                            split_rows)
-from ..core.symmetric import mirror_lower
+from ..arith.symmetric import mirror_lower
 
 __all__ = ["FLOAT64_MAX_KU", "SHIFT_MIN_N", "Certificate", "abs_row_sums", "cached", "certificate", "factor64",
            "inverse_bound_float64", "inverse_bound_ozaki", "inverse_bound_r", "shift_bound"]

@@ -1,6 +1,6 @@
 """The mpN engine of MRSR, PRESS and the column-append QR: their vectors kept in FLINT between steps.
 
-:func:`~lssvm_analysis.core.mrsr.mrsr`, :func:`~lssvm_analysis.solvers.press.press_curve` and
+:func:`~lssvm_analysis.linalg.mrsr.mrsr`, :func:`~lssvm_analysis.solvers.press.press_curve` and
 the kept-column solves of OP-LSSVM run a loop whose every step is a handful of O(n) vector
 operations and products with the matrices the loop grows (Q of a QR by column append, the
 active columns, a bordered inverse).  On NumPy object arrays each of those operations is n
@@ -17,7 +17,7 @@ each loop is ``arb_mat`` midpoints from start to end and a step is a few libflin
   recorded scalars, the coefficient path and the final solutions.
 
 The loops themselves (order of entry, stop rules, records) stay in
-:mod:`~lssvm_analysis.core.mrsr` and :mod:`~lssvm_analysis.solvers.press`: these classes are the
+:mod:`~lssvm_analysis.linalg.mrsr` and :mod:`~lssvm_analysis.solvers.press`: these classes are the
 per-step state behind the same interface as the NumPy state classes there (the engine hooks
 :meth:`Precision.qr_engine`, :meth:`Precision.mrsr_engine`, :meth:`Precision.press_engine`).
 """
@@ -29,7 +29,7 @@ import numpy as np
 import flint
 from flint import arb, arb_mat
 
-from ._flint import (LIB, Window, address, bordered_arb, column_sumsq_arb, register_twin, set_block,
+from .flint_engine import (LIB, Window, address, bordered_arb, column_sumsq_arb, register_twin, set_block,
                      to_arb_mat, to_float64, to_objects, twin)
 
 __all__ = ["ColumnQR", "MRSRState", "PressState", "project_out", "column_norms", "divide_columns"]
@@ -166,7 +166,7 @@ def _kept(a) -> arb_mat:
 
 # ----------------------------------------------------------------------------- QR by column append
 class ColumnQR:
-    """:class:`~lssvm_analysis.core.mrsr.ColumnQR` (CGS2 column append) on FLINT matrices.
+    """:class:`~lssvm_analysis.linalg.mrsr.ColumnQR` (CGS2 column append) on FLINT matrices.
 
     The same steps: two projections c = Q_k^T v, v <- v - Q_k c, r <- r + c; ||v|| and ||x||
     (each a dot product rounded once, then a rounded sqrt); the column is refused when
@@ -248,7 +248,7 @@ class ColumnQR:
 
 # ----------------------------------------------------------------------------- MRSR
 class MRSRState:
-    """The vectors of :func:`~lssvm_analysis.core.mrsr.mrsr` in FLINT (see ``mrsr._ArrayState``).
+    """The vectors of :func:`~lssvm_analysis.linalg.mrsr.mrsr` in FLINT (see ``mrsr._ArrayState``).
 
     Xn (n x m, the columns of Xp divided by ``scale``, or Xp for None), T (n x p), Y (n x p), the active columns' coefficients
     W_A (k x p, in order of entry), the correlations C = Xn^T (T - Y) and the factor: a

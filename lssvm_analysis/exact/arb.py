@@ -18,10 +18,10 @@ from flint import arb, arb_mat
 from mpmath.ctx_mp_python import _mpf
 from mpmath.libmp import from_man_exp
 
-from . import _flint
-from ._ozaki import float64_pieces
-from .extended import DD
-from ._validation import as_matrix, check_finite, check_real, check_square
+from ..arith import flint_engine as _flint
+from .ozaki import float64_pieces
+from .double_double import DD
+from ..core.validation import as_matrix, check_finite, check_real, check_square
 
 __all__ = ["ExactSystem", "abs_max", "arb_scalar", "check_array", "col_abs_max", "exact_mpf", "exact_system",
            "float_up", "row_sums", "square_matrix", "to_arb", "to_float64"]
@@ -223,7 +223,7 @@ def _readonly(a: np.ndarray) -> np.ndarray:
 def exact_system(A, b) -> ExactSystem:
     """Validate A (n, n) and b (n,) or (n, k) and take both exactly.
 
-    ``A`` may be a :class:`~lssvm_analysis.core.extended.DD` pair (the matrix hi + lo).
+    ``A`` may be a :class:`~lssvm_analysis.exact.double_double.DD` pair (the matrix hi + lo).
     """
     if isinstance(A, DD):
         for part in A.pieces():

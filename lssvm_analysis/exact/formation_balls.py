@@ -11,12 +11,12 @@ module provides the pieces:
 
 * :func:`kernel_balls`: K(X, Z) of float64 data as an ``arb_mat`` at ``bits``:
   RBF exponents from *exact* squared distances (the integer product of
-  :func:`lssvm_analysis.core._flint.rbf_exponents`, one rounding of the
+  :func:`lssvm_analysis.arith.flint_engine.rbf_exponents`, one rounding of the
   division by sigma2 whose radius is put back here), then ``arb.exp`` per
   entry; linear kernel as a ball product.  Every entry is a rigorous ball.
 * :func:`normal_balls`: H = D^T D (+ R) and c = D^T l as ball products at
   ``bits``, returned as float64 pieces of the midpoints (a
-  :class:`~lssvm_analysis.core.extended.DD` with ``ceil(bits / 53) + 1``
+  :class:`~lssvm_analysis.exact.double_double.DD` with ``ceil(bits / 53) + 1``
   pieces, which ``reference_solve`` takes exactly) and the radii (plus the
   remainder after the last piece) as the formation bound.
 
@@ -33,9 +33,9 @@ import flint
 import numpy as np
 from flint import arb, arb_mat
 
-from ..core._arb import arb_scalar, exact_mpf
-from ..core._flint import rbf_exponents
-from ..core.extended import DD
+from .arb import arb_scalar, exact_mpf
+from ..arith.flint_engine import rbf_exponents
+from .double_double import DD
 
 __all__ = ["FORMATION_BITS", "PIECES", "pieces_for", "dd_to_arb", "to_pieces", "to_mpf", "kernel_balls",
            "normal_balls", "column_balls"]

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.linalg.blas import get_blas_funcs
 
-from ._validation import as_matrix, check_finite, check_int, check_open_interval, short_repr
+from ..core.validation import as_matrix, check_finite, check_int, check_open_interval, short_repr
 from .memory import PeakMemory, PeakTerms
-from .precision import get_precision
+from ..arith.precision import get_precision
 
 __all__ = ["CholeskySelection", "thresholded_cholesky", "pivoted_cholesky", "THRESHOLDED_PEAK",
            "PIVOTED_PEAKS"]
@@ -74,7 +74,7 @@ class CholeskySelection:
         Greedy only: entries of the final residual diagonal below 0 (always 0
         when it is clamped; ``clamp=False`` keeps the rounding's negatives).
     formation : str
-        The RBF formation (:data:`~lssvm_analysis.core.kernels.RBF_FORMATIONS`) whose entries
+        The RBF formation (:data:`~lssvm_analysis.linalg.kernels.RBF_FORMATIONS`) whose entries
         the columns are, bit for bit: ``"differences"``, or ``"gemm"`` where the precision's
         engine keeps the greedy selection (``Precision.pivoted_rbf``: mpN on FLINT, exact
         squared distances).

@@ -57,8 +57,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import as_matrix, check_finite, check_int
-from .precision import get_precision
+from ..core.validation import as_matrix, check_finite, check_int
+from ..arith.precision import get_precision
 
 __all__ = ["mrsr", "MRSRPath", "ColumnQR", "column_qr", "MRSR_VARIANTS", "MRSR_NORMALIZATIONS"]
 

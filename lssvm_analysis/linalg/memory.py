@@ -19,8 +19,8 @@ import mpmath
 import numpy as np
 import psutil
 
-from .exceptions import InsufficientMemoryError
-from .precision import get_precision
+from ..core.exceptions import InsufficientMemoryError
+from ..arith.precision import get_precision
 
 __all__ = ["bytes_per_word", "estimate_bytes", "ensure_memory", "UNCHECKED_BYTES", "available_bytes", "READING_SECONDS", "PeakMemory", "PeakTerms", "SOFTWARE", "traced_peak", "traced_bytes_per_word"]
 

@@ -4,7 +4,7 @@
 measures, reports): float64 eigenvalues (symmetric) or singular values,
 escalated to mpmath eigen/singular values when float64 cannot resolve the
 small end.  The cheap kappa_1 estimates from a factorization a solver already
-has are in ``core.condest``.
+has are in ``linalg.condest``.
 """
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import is_symmetric
-from .precision import get_precision, precision_of
+from ..core.validation import is_symmetric
+from ..arith.precision import get_precision, precision_of
 
 __all__ = ["Kappa2", "kappa2", "MP_EIG_MAX_N"]
 

@@ -30,7 +30,7 @@ def householder_qr(A, p, b=None):
     -----
     For longdouble and mpN, which LAPACK does not have (float32/float64 callers
     use geqrf); mpN runs these reflections on FLINT matrices
-    (:meth:`~lssvm_analysis.core.precision.Precision.householder_engine`: each rank-1 update
+    (:meth:`~lssvm_analysis.arith.precision.Precision.householder_engine`: each rank-1 update
     two products and a subtraction in C, at the precision's bits).  2 m n^2 - 2 n^3/3 flops.  Backward stable: R is the exact
     factor of A + dA with ||dA_j|| <= c m n u ||A_j|| (Higham, *Accuracy and
     Stability*, Thm 19.4).  The reflection sends each column to -sign(a_0) ||a||

@@ -43,7 +43,7 @@ mpmath stays where FLINT has no equivalent the package needs: the mpf
 numbers themselves and the elementwise arithmetic solvers write in NumPy
 (object arrays), ``sqrt`` and ``exp`` of other callers (``Precision.exp``),
 symmetric eigenvalues when FLINT's QR returns a non-finite value (``eigsy``), Householder QR
-(:func:`~lssvm_analysis.core.qr.householder_qr`, small reduced systems
+(:func:`~lssvm_analysis.linalg.qr.householder_qr`, small reduced systems
 only) and the O(n) vector recurrences of CG, MRSR and Abe's thresholded selection (at the
 maps' n = 60 ~1 us per operation, about what a conversion costs, so FLINT gains nothing there
 unless the vectors stay in FLINT).  The greedy
@@ -85,8 +85,8 @@ if BACKEND == "gmpy":   # mpmath's own normalizer in C: (sign, man, exp, bc) of 
 else:  # pragma: no cover - mpmath without gmpy2
     _create = from_man_exp
 
-from .exceptions import CholeskyBreakdownError, LUBreakdownError
-from .records import CholeskyBreakdown, LUBreakdown
+from ..core.exceptions import CholeskyBreakdownError, LUBreakdownError
+from ..core.records import CholeskyBreakdown, LUBreakdown
 
 __all__ = ["AVAILABLE", "BLOCK", "to_arb_mat", "to_objects", "to_float64", "from_float64", "no_gc", "matmul", "cholesky", "solve_triangular",
            "lu_factor", "lu_solve", "exp", "operator", "keep", "eigvalsh", "rbf_exponents", "twin",
@@ -166,7 +166,7 @@ def _set_block(S: arb_mat, r0: int, c0: int, B: arb_mat) -> None:
 
 
 #: The ctypes layer under public names, for the engines of sibling modules
-#: (:mod:`~lssvm_analysis.core._flint_mrsr`): libflint, the address of a matrix's ``arb_mat_t``,
+#: (:mod:`~lssvm_analysis.arith.flint_mrsr`): libflint, the address of a matrix's ``arb_mat_t``,
 #: a window on it, a block copy.
 LIB, address, Window, set_block = _LIB, _ptr, _Window, _set_block
 
@@ -584,7 +584,7 @@ class _Vector:
 class Krylov:
     """The vectors and scalars of a Krylov recurrence (CG) kept in FLINT, and A applied to them.
 
-    :func:`~lssvm_analysis.core.cg.simultaneous_cg` writes its recurrences once, with NumPy's
+    :func:`~lssvm_analysis.linalg.cg.simultaneous_cg` writes its recurrences once, with NumPy's
     operators; given this space they run on :class:`_Vector` / :class:`_Scalar` (each
     operation one rounding to ``prec`` bits, as an mpf operation; a dot product is rounded
     once instead of once per term), and each iteration's product converts nothing: the
@@ -650,7 +650,7 @@ def center_columns(A: np.ndarray, *, prec: int, ctx):
 class Panel:
     """Columns written one at a time into an object array G, kept in FLINT beside it.
 
-    The outer-product Cholesky recurrences (:mod:`~lssvm_analysis.core.incomplete_cholesky`)
+    The outer-product Cholesky recurrences (:mod:`~lssvm_analysis.linalg.incomplete_cholesky`)
     need G[:, :r] @ G[j, :r] at step r: :func:`matmul` on the object array would
     convert the m x r panel again at every step (O(m N^2) conversions for N
     steps, 1.0 of the 1.8 CPU-s of a selection at m = 200, N = 100).  Here each
@@ -941,7 +941,7 @@ def _householder_inplace(A: arb_mat, prec: int, B: arb_mat | None = None) -> lis
 
 def householder_qr(A: np.ndarray, b, *, prec: int, ctx, zero):
     """(R, y): R of A = Q R (n x n, strict lower part exactly ``zero``) and y = (Q^T b)[:n] (None
-    without b), by :func:`core.qr.householder_qr`'s reflections on FLINT matrices (midpoints at
+    without b), by :func:`linalg.qr.householder_qr`'s reflections on FLINT matrices (midpoints at
     ``prec`` bits; each rank-1 update two ``arb_mat_approx_mul`` and a subtraction)."""
     m, n = A.shape
     M = to_arb_mat(A)
@@ -1100,7 +1100,7 @@ def rbf(X: np.ndarray, Z, sigma2, *, prec: int, ctx, band=RBF_BAND) -> np.ndarra
 class PivotedRBF:
     """The state of the greedy pivoted Cholesky of an RBF kernel, kept in FLINT between steps.
 
-    The steps of :func:`~lssvm_analysis.core.incomplete_cholesky.pivoted_cholesky`
+    The steps of :func:`~lssvm_analysis.linalg.incomplete_cholesky.pivoted_cholesky`
     (the loop, its pivot rule and stop rules stay there) on midpoints at
     ``prec`` bits: G (m x rank) and the residual diagonal d (m x 1) are
     ``arb_mat``, and step r is the outer-product recurrence
