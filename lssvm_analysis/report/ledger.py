@@ -38,11 +38,24 @@ def _evidence(out: Path, section: str, stems) -> list:
     return links
 
 
+def _claim_cell(quote: str, claim: str, reading: str) -> str:
+    """The paper's words, then what we measure, then our reading where it differs from the inventory's."""
+    words = f"“{quote}” → " if quote and quote != "(same words)" else ""
+    return words + claim + (f" (our reading: {reading})" if reading else "")
+
+
 def ledger_table(frame: pd.DataFrame, out, name: str, caption: str):
-    """The ledger rows of ``frame`` (from :func:`ledger_frame`) as a TableRef with links; writes ``name``.csv."""
+    """The ledger rows of ``frame`` (from :func:`ledger_frame`) as a TableRef with links; writes ``name``.csv.
+
+    Columns: id; the paper and the line its words stand on; the words and the claim as measured;
+    the verdict sentence (our numbers and their uncertainty); the rule with its threshold and the
+    threshold's reason; links to the evidence; the paper's printed number.
+    """
+    source = [f"{p}, {w}" + (f" ({s})" if s else "") for p, w, s in zip(frame.paper, frame["where"], frame.source)]
     shown = pd.DataFrame({
-        "id": frame.id, "paper, where": frame.paper + ", " + frame["where"], "claim": frame.claim,
-        "verdict": frame.sentence,
+        "id": frame.id, "paper, where": source,
+        "paper's words → claim": [_claim_cell(q, c, r) for q, c, r in zip(frame.quote, frame.claim, frame.reading)],
+        "verdict": frame.sentence, "rule (threshold, reason)": frame.threshold,
         "evidence": [_evidence(out, s, e.split()) for s, e in zip(frame.section, frame.evidence)],
         "printed (paper)": frame.printed})
     return save_table(shown, out, name, caption, data=frame)
@@ -68,9 +81,12 @@ def append_slices(sections: list[Section], out, records: dict) -> None:
 
 def _render(sec, out, records, profile) -> str:
     frame = ledger_frame(records)
-    sec.p(f"Every claim of the five papers (SEED_NOTES' claim lists), one row each: where the paper makes "
-          f"it, the verdict our records give with the statistics behind it, links to the section, figure "
-          f"and CSV that show the data, and the paper's printed number beside ours (profile '{profile}'). "
+    sec.p(f"Every claim of the five papers (the inventory shared/CLAIMS.md), one row each: where the paper "
+          f"makes it and its words, what we measure, the verdict our records give with the statistics behind "
+          f"it, the rule with its threshold fixed before the results and the threshold's reason, links to "
+          f"the section, figure and CSV that show the data, and the paper's printed number beside ours "
+          f"(profile '{profile}'). A claim of two aspects is split into sub-claims id/aspect; the parent "
+          "holds iff every sub-claim holds. "
           "A rule in lssvm_analysis.experiments.claims decides each verdict from the records; the report "
           "only prints it. Each paper's section ends with its rows.")
     sec.ledger(ledger_table(frame, out, "ledger", f"The claims ledger: {len(frame)} claims ({_counts(frame)}). "

@@ -10,6 +10,13 @@ tested offline has no rule and says why.  The report only renders what
 Every rule must be able to come out either way: each claim with a rule
 carries ``examples()``, synthetic records for which the rule must give each
 of two different outcomes (checked by the test suite over the registry).
+
+Every claim is a row of the inventory ``shared/CLAIMS.md`` (:mod:`.inventory`): the
+paper's words, the line they stand on and the comparator with its threshold
+come from that row unless the registration gives its own (``reading`` says why
+a rule judges a row differently from the inventory).  A claim with two aspects
+is split into sub-claims ``<id>/<aspect>``; the parent is registered with
+``parts=True`` and holds iff every sub-claim holds (:func:`combine`).
 """
 from __future__ import annotations
 
@@ -18,8 +25,10 @@ from typing import Callable
 
 import pandas as pd
 
+from .inventory import inventory
+
 __all__ = ["OUTCOMES", "Verdict", "Claim", "register_claim", "claims", "get_claim", "evaluate",
-           "select_records", "ledger_frame"]
+           "select_records", "ledger_frame", "combine", "sub_claims"]
 
 #: The verdicts a rule may return.  "undecided": the data cannot separate the outcomes at the
 #: stated confidence (the uncertainty says how far); "not run": the profile has no records for it.
@@ -84,6 +93,16 @@ class Claim:
     untestable: str = ""
     examples: Callable | None = None
     order: float = field(default=0.0)
+    quote: str = ""
+    source: str = ""
+    threshold: str = ""
+    reading: str = ""
+    parts: bool = False
+
+    @property
+    def parent(self) -> str | None:
+        """The parent id of a sub-claim (``A-primal-stable`` of ``A-primal-stable/bd``), else None."""
+        return self.id.split("/", 1)[0] if "/" in self.id else None
 
 
 _CLAIMS: dict[str, Claim] = {}
@@ -91,7 +110,8 @@ _CLAIMS: dict[str, Claim] = {}
 
 def register_claim(id: str, *, paper: str, section: str, where: str, text: str, printed: str,
                    records=(), rule=None, evidence=(), untestable: str = "", examples=None,
-                   replace: bool = False) -> Claim:
+                   replace: bool = False, quote: str | None = None, threshold: str | None = None,
+                   reading: str = "", parts: bool = False) -> Claim:
     """Add a claim to the ledger (at import of the paper's module).
 
     Parameters
@@ -113,18 +133,33 @@ def register_claim(id: str, *, paper: str, section: str, where: str, text: str, 
         Why the claim cannot be tested offline (only without a rule).
     examples : callable, optional
         ``examples() -> {outcome: records}`` with at least two different outcomes (with a rule).
+    quote, threshold : str, optional
+        The paper's words and the comparator with its threshold and reason; by default the
+        inventory row's (``shared/CLAIMS.md``), which a claim of the five papers must have.
+    reading : str
+        Where the rule judges the row differently from the inventory: how, and why.
+    parts : bool
+        A parent of sub-claims ``<id>/<aspect>`` (no rule of its own): it holds iff they all hold.
     """
     if not isinstance(id, str) or not id:
         raise TypeError(f"expected a non-empty str id, got id={id!r}")
     if id in _CLAIMS and not replace:
         raise ValueError(f"expected a new claim id, got id={id!r} (already registered)")
-    if (rule is None) == (not untestable):
+    if parts and (rule is not None or untestable):
+        raise ValueError(f"expected no rule and no 'untestable' reason for the parent claim {id!r} "
+                         f"(parts=True: its sub-claims decide), got rule={rule!r}, untestable={untestable!r}")
+    if not parts and (rule is None) == (not untestable):
         raise ValueError(f"expected either a rule or an 'untestable' reason for claim {id!r}, got "
                          f"rule={rule!r}, untestable={untestable!r}")
     if rule is not None and examples is None:
         raise ValueError(f"expected examples for both outcomes of claim {id!r}'s rule, got None")
+    row = inventory().get(id)
     c = Claim(id, paper, section, where, text, printed, tuple(records), rule, tuple(evidence), untestable,
-              examples, float(len(_CLAIMS)))
+              examples, float(len(_CLAIMS)),
+              quote=quote if quote is not None else (row.words if row else ""),
+              source=row.where if row else "",
+              threshold=threshold if threshold is not None else (row.threshold if row else ""),
+              reading=reading, parts=bool(parts))
     _CLAIMS[id] = c
     return c
 
@@ -168,8 +203,47 @@ def select_records(claim: Claim, records_by_section: dict) -> dict:
     return out
 
 
+def sub_claims(claim: Claim) -> list[Claim]:
+    """The registered sub-claims ``<id>/<aspect>`` of ``claim`` (registration order)."""
+    return [c for c in claims() if c.parent == claim.id]
+
+
+def combine(parts: list[tuple[str, Verdict]]) -> Verdict:
+    """A parent's verdict from its sub-claims' ``(id, verdict)``: it holds iff every one holds.
+
+    One sub-claim that does not hold decides "does not hold"; otherwise one that is undecided, not
+    run or not testable leaves the parent "undecided" (a parent that holds needs every aspect
+    decided); sub-claims that hold only under conditions make the parent hold only under all of
+    them together.
+    """
+    if not parts:
+        raise ValueError("expected at least one sub-claim verdict, got parts=[]")
+    said = "; ".join(f"{cid.rpartition('/')[2]}: {v.label}" for cid, v in parts)
+    out = {v.outcome for _, v in parts}
+    if "does not hold" in out:
+        failed = ", ".join(cid for cid, v in parts if v.outcome == "does not hold")
+        return Verdict("does not hold", measured=said, cause=f"{failed} does not hold")
+    open_ = [cid for cid, v in parts if v.outcome in ("undecided", "not run", "not testable offline")]
+    if open_:
+        if out <= {"not testable offline"}:
+            return Verdict("not testable offline", measured=said, cause="no sub-claim is testable offline")
+        if out <= {"not run"}:
+            return Verdict("not run", measured=said, cause="no sub-claim has records in this profile")
+        return Verdict("undecided", measured=said, cause="the parent holds only if every sub-claim holds; open: "
+                       + ", ".join(open_))
+    conds = [v.condition for _, v in parts if v.outcome == "holds only when"]
+    if conds:
+        return Verdict("holds only when", condition=" and ".join(conds), measured=said)
+    return Verdict("holds", measured=said)
+
+
 def evaluate(claim: Claim, records_by_section: dict) -> Verdict:
     """The claim's verdict from the report's records ``{section: {key: DataFrame}}``."""
+    if claim.parts:
+        subs = sub_claims(claim)
+        if not subs:
+            raise ValueError(f"expected sub-claims '{claim.id}/…' of the parent claim {claim.id!r}, got none")
+        return combine([(c.id, evaluate(c, records_by_section)) for c in subs])
     if claim.rule is None:
         return Verdict("not testable offline", cause=claim.untestable)
     mine = select_records(claim, records_by_section)
@@ -184,7 +258,8 @@ def ledger_frame(records_by_section: dict) -> pd.DataFrame:
     rows = []
     for c in claims():
         v = evaluate(c, records_by_section)
-        rows.append({"id": c.id, "paper": c.paper, "where": c.where, "claim": c.text, "verdict": v.label,
+        rows.append({"id": c.id, "paper": c.paper, "where": c.where, "source": c.source, "quote": c.quote,
+                     "claim": c.text, "threshold": c.threshold, "reading": c.reading, "verdict": v.label,
                      "sentence": v.sentence(), "printed": c.printed, "measured": v.measured,
                      "uncertainty": v.uncertainty, "cause": v.cause, "section": c.section,
                      "evidence": " ".join(c.evidence)})

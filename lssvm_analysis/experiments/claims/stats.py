@@ -4,7 +4,9 @@ Every comparison of two methods is paired by split (the same training and
 test part), so the split-to-split variation cancels; the 95 % confidence
 interval of the mean paired difference is Student's t interval, and its
 sign decides a "better" claim, its position against a margin an
-"equivalent" one.  With one split there is no interval, and the rule says so.
+"equivalent" one.  With one split there is no interval: a single run never
+gives "holds" or "does not hold", only "undecided", and every "undecided"
+says what would decide it (:meth:`Paired.resolution`).
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from ...analysis.tuning import grid_edge
 
 
 __all__ = ["Paired", "paired", "better", "not_worse", "deviation", "deviations_text", "fmt_num", "grid_edges",
-           "mean_ci"]
+           "mean_ci", "splits_needed"]
 
 #: Confidence level of every interval the ledger prints.
 LEVEL = 0.95
@@ -41,6 +43,26 @@ class Paired:
             return f"{what} = {self.mean:+.3g}{unit} on one split (no interval: one split)"
         return (f"{what} = {self.mean:+.3g}{unit}, 95 % CI [{self.lo:+.3g}, {self.hi:+.3g}] over {self.n} "
                 f"paired splits (t test p = {self.p:.2g})")
+
+    @property
+    def sd(self) -> float:
+        """The split-to-split standard deviation of the difference, recovered from the interval."""
+        if self.n < 2 or not (math.isfinite(self.lo) and math.isfinite(self.hi)):
+            return math.nan
+        return (self.hi - self.lo) / 2 / float(_st.t.ppf(0.5 + LEVEL / 2, self.n - 1)) * math.sqrt(self.n)
+
+    def resolution(self, threshold: float = 0.0, unit: str = "") -> str:
+        """What it would take to decide against ``threshold``: the splits needed at this effect and
+        spread, and the smallest effect the present splits resolve (for an "undecided")."""
+        if self.n < 2:
+            return (f"one split gives no interval: ≥ 2 paired splits are needed, and the paper's protocol "
+                    f"count to judge a difference of {abs(self.mean - threshold):.3g}{unit}")
+        need = splits_needed(self.mean - threshold, self.sd)
+        t = float(_st.t.ppf(0.5 + LEVEL / 2, self.n - 1))
+        smallest = t * self.sd / math.sqrt(self.n)
+        need_s = "no finite number (the mean sits on the threshold)" if need is None else f"≈ {need}"
+        return (f"deciding needs {need_s} paired splits at this effect ({self.mean - threshold:+.3g}{unit}, "
+                f"sd {self.sd:.3g}{unit}); these {self.n} splits resolve an effect of ±{smallest:.3g}{unit}")
 
 
 def fmt_num(x, digits: int = 3) -> str:
@@ -92,15 +114,28 @@ def paired(a: pd.Series, b: pd.Series) -> Paired:
     return Paired(m, lo, hi, p, n)
 
 
+def splits_needed(effect: float, sd: float, *, limit: int = 100_000) -> int | None:
+    """The number n of paired splits whose 95 % t interval half-width t_{n-1}·sd/√n is below
+    ``|effect|`` (None for a zero effect, or beyond ``limit``); 2 at least."""
+    e, s = abs(float(effect)), float(sd)
+    if not (math.isfinite(e) and math.isfinite(s)) or e == 0:
+        return None
+    if s == 0:
+        return 2
+    n = max(2, math.ceil((1.96 * s / e) ** 2))
+    while n <= limit and float(_st.t.ppf(0.5 + LEVEL / 2, n - 1)) * s / math.sqrt(n) >= e:
+        n += 1
+    return n if n <= limit else None
+
+
 def better(d: Paired) -> str:
     """'holds' if the interval lies above 0, 'does not hold' if at or below, else 'undecided'.
 
-    With one split the sign of the difference decides (the uncertainty text says there is no test).
+    One split gives no interval, so no decision: 'undecided' (:meth:`Paired.resolution` says
+    what would decide it).
     """
-    if d.n == 0 or not math.isfinite(d.mean):
+    if d.n < 2 or not math.isfinite(d.mean):
         return "undecided"
-    if d.n < 2:
-        return "holds" if d.mean > 0 else "does not hold"
     if d.lo > 0:
         return "holds"
     if d.hi <= 0:
@@ -110,10 +145,8 @@ def better(d: Paired) -> str:
 
 def not_worse(d: Paired, margin: float) -> str:
     """Non-inferiority of a against b by ``margin`` (a − b > −margin): the interval against −margin."""
-    if d.n == 0 or not math.isfinite(d.mean):
+    if d.n < 2 or not math.isfinite(d.mean):
         return "undecided"
-    if d.n < 2:
-        return "holds" if d.mean > -margin else "does not hold"
     if d.lo > -margin:
         return "holds"
     if d.hi < -margin:

@@ -1,0 +1,91 @@
+"""Gates of the claims ledger against the inventory ``shared/CLAIMS.md`` (issue 31).
+
+* The package's copy of the inventory (``experiments/claims/inventory_rows.py``) is the file's rows,
+  parsed by the one parser.
+* Every id of the inventory is registered in the ledger, with a rule or a reason why it is not
+  testable offline; the ledger holds no id the inventory does not list.
+* Every registered claim shows the paper's words and its threshold with the threshold's reason.
+* A claim of two aspects is split: its parent is registered as the conjunction of its sub-claims.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from lssvm_analysis.experiments.claims import Verdict, claims, evaluate, get_claim
+from lssvm_analysis.experiments.claims._ledger import combine
+from lssvm_analysis.experiments.claims.inventory import PAPER_PREFIXES, inventory, parse_claims_md
+from lssvm_analysis.experiments.claims.inventory_rows import PROTOCOLS, ROWS
+
+CLAIMS_MD = Path(__file__).resolve().parents[1].parent / "shared" / "CLAIMS.md"
+INVENTORY = inventory()
+REGISTERED = {c.id: c for c in claims()}
+
+
+def test_the_packaged_inventory_is_the_files():
+    if not CLAIMS_MD.is_file():
+        if os.environ.get("CI"):
+            pytest.fail(f"expected the inventory beside the clone in CI, got no file at {CLAIMS_MD}")
+        pytest.skip(f"no shared/CLAIMS.md beside this checkout ({CLAIMS_MD})")
+    rows, protocols = parse_claims_md(CLAIMS_MD.read_text(encoding="utf-8"))
+    assert rows == list(ROWS), "inventory_rows.py is stale: regenerate it from CLAIMS.md"
+    assert protocols == PROTOCOLS
+
+
+def test_the_parser_refuses_a_malformed_row():
+    with pytest.raises(ValueError, match="expected 6 cells"):
+        parse_claims_md("| A-x | where | words |\n")
+    with pytest.raises(ValueError, match="duplicates"):
+        parse_claims_md("| A-x | w | q | m | t | o |\n| A-x | w | q | m | t | o |\n")
+    with pytest.raises(TypeError, match="text="):
+        parse_claims_md(None)
+
+
+def test_the_inventory_counts():
+    """CLAIMS.md §6: 174 claims, 59 judged before the inventory (✓), per paper 22/22/18/49/63."""
+    assert len(INVENTORY) == 174 and sum(r.judged for r in INVENTORY.values()) == 59
+    per = {p: sum(r.paper == p for r in INVENTORY.values()) for p in PAPER_PREFIXES.values()}
+    assert per == {"abe": 22, "vieira": 22, "zhao-sun": 18, "suykens": 49, "chen-zhou": 63}
+
+
+@pytest.mark.parametrize("paper", sorted(PAPER_PREFIXES.values()))
+def test_every_inventory_row_is_registered(paper):
+    missing = [i for i, r in INVENTORY.items() if r.paper == paper and i not in REGISTERED]
+    assert not missing, f"{len(missing)} rows of CLAIMS.md have no claim in the ledger: {missing}"
+
+
+def test_the_ledger_holds_only_inventory_rows():
+    assert sorted(set(REGISTERED) - set(INVENTORY)) == []
+
+
+@pytest.mark.parametrize("cid", sorted(REGISTERED))
+def test_every_claim_shows_its_words_and_threshold(cid):
+    c = REGISTERED[cid]
+    assert c.quote and c.source and c.threshold, cid
+    assert c.parts or c.rule is not None or c.untestable, cid
+    assert c.paper == PAPER_PREFIXES[cid.split("-", 1)[0]], cid
+
+
+def test_parents_are_the_conjunction_of_their_sub_claims():
+    for cid, row in INVENTORY.items():
+        if row.parent and row.parent in INVENTORY and row.parent in REGISTERED and cid in REGISTERED:
+            parent = get_claim(row.parent)
+            assert parent.parts, f"{row.parent} has sub-claims ({cid}) but is judged by a rule of its own"
+            assert evaluate(parent, {}).outcome in ("not run", "not testable offline", "undecided"), row.parent
+
+
+def test_combine_is_a_conjunction():
+    h, n, u = Verdict("holds", measured="a"), Verdict("does not hold", measured="b"), Verdict("undecided", "c")
+    w = Verdict("holds only when", measured="d", condition="C > 1")
+    assert combine([("X/a", h), ("X/b", h)]).outcome == "holds"
+    assert combine([("X/a", h), ("X/b", n), ("X/c", u)]).outcome == "does not hold"
+    assert combine([("X/a", h), ("X/b", u)]).outcome == "undecided"
+    assert combine([("X/a", h), ("X/b", Verdict("not run"))]).outcome == "undecided"
+    assert combine([("X/a", Verdict("not run")), ("X/b", Verdict("not run"))]).outcome == "not run"
+    got = combine([("X/a", h), ("X/b", w)])
+    assert got.outcome == "holds only when" and got.condition == "C > 1"
+    assert "a: holds" in got.measured and "b: holds only when C > 1" in got.measured
+    with pytest.raises(ValueError, match="parts=\\[\\]"):
+        combine([])
