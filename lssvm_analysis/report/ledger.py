@@ -85,8 +85,8 @@ def _render(sec, out, records, profile) -> str:
           f"makes it and its words, what we measure, the verdict our records give with the statistics behind "
           f"it, the rule with its threshold fixed before the results and the threshold's reason, links to "
           f"the section, figure and CSV that show the data, and the paper's printed number beside ours "
-          f"(profile '{profile}'). A claim of two aspects is split into sub-claims id/aspect; the parent "
-          "holds iff every sub-claim holds. "
+          f"(profile '{profile}'). A claim of two aspects is split into sub-claims id/aspect, and its "
+          "parent row is their conjunction (each sub-claim must come out in the paper's favour). "
           "A rule in lssvm_analysis.experiments.claims decides each verdict from the records; the report "
           "only prints it. Each paper's section ends with its rows.")
     sec.ledger(ledger_table(frame, out, "ledger", f"The claims ledger: {len(frame)} claims ({_counts(frame)}). "
