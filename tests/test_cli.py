@@ -186,6 +186,30 @@ def test_sweep_progress_counts_stored_tasks_as_done_without_a_rate(capsys):
         SweepProgress("yes")
 
 
+def test_sweep_progress_counts_a_shared_task_once_and_labels_sections():
+    """Two sweeps that share tasks (same content keys): the bar's total is the distinct tasks, the
+    count the store holds at the end; each label is one line off a terminal, with the ETA."""
+    import io
+
+    lines = io.StringIO()
+    bar = SweepProgress(False, lines=lines)
+    bar.expect("a", 3, 1, sweep_id="a", keys=["k1", "k2", "k3"], stored_keys=["k1"])
+    bar.expect("b", 3, 0, sweep_id="b", keys=["k2", "k3", "k4"], stored_keys=[])
+    assert (bar.total, bar.done) == (4, 1)
+    bar.label("abe")
+    bar.start("a", 3, 1, sweep_id="a", keys=["k1", "k2", "k3"], stored_keys=["k1"])
+    bar.task_done("ok"), bar.task_done("ok")
+    bar.label("vieira")
+    bar.start("b", 3, 2, sweep_id="b", keys=["k2", "k3", "k4"], stored_keys=["k2", "k3"])
+    assert (bar.total, bar.done) == (4, 3)
+    bar.task_done("ok")
+    assert (bar.total, bar.done) == (4, 4) and bar.eta() == "0:00"
+    bar.phase("rendering")
+    got = lines.getvalue().splitlines()
+    assert [g.split(":")[0] for g in got] == ["abe", "vieira", "rendering"]
+    assert "1/4 tasks done, ETA ?" in got[0] and "3/4 tasks done" in got[1] and "ETA 0:00" in got[2]
+
+
 class _Recording(SweepProgress):
     """Records (total, done) at each sweep start."""
 

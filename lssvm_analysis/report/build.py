@@ -42,17 +42,17 @@ import pandas as pd
 
 from .. import __version__
 from ..core.exceptions import MissingDependencyError, OutputPathError
-from ..experiments import load_records
+from ..experiments import SweepProgress, load_records
 from ..experiments.asv_import import import_asv_results
 from ..experiments.runner import local_pool
 from ..experiments.store import Store
 from .html import Section, linked_files, write_page
 from .ledger import append_slices
-from .plan import run_report_sweeps
+from .plan import run_report_sweeps, status_counts
 from .registry import check_profile, report_sections
 
 __all__ = ["default_store", "build_report", "write_report", "read_records", "prepare_out",
-           "open_report_store", "dask_client", "require_distributed"]
+           "open_report_store", "dask_client", "require_distributed", "cpu_model"]
 
 
 def default_store() -> Path:
@@ -173,6 +173,26 @@ def dask_client(scheduler=None, dask_workers=None):
                 stack.close()
 
 
+def cpu_model() -> str:
+    """The processor's model name (``/proc/cpuinfo``), else the machine type."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _load() -> str:
+    """The 1-minute load average, or "unknown" where the system has none."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except (OSError, AttributeError):
+        return "unknown"
+
+
 def read_records(store, specs) -> dict[str, dict[str, pd.DataFrame]]:
     """Every section's specs' stored rows, ``{section: {key: DataFrame}}`` (the sections' only input)."""
     return {sec: {key: load_records(store, spec) for key, spec in by_key.items()}
@@ -287,6 +307,7 @@ def build_report(out="reports/default", *, quick=False, profile=None, store=None
     name = check_profile(profile or ("quick" if quick else "default"))
     out = prepare_out(out)
     st = open_report_store(store)
+    load0 = _load()
     try:
         t0 = time.perf_counter()
         imported = import_asv_results(st, asv_dir)
@@ -297,14 +318,16 @@ def build_report(out="reports/default", *, quick=False, profile=None, store=None
                                       progress=progress, executor=executor)
         t_runs = time.perf_counter() - t0
         records = read_records(st, specs)
+        n_tasks = sum(status_counts(st, specs).values())
     finally:
         st.close()
     store = st.path
+    if isinstance(progress, SweepProgress):
+        progress.phase("rendering")
     _clean(out)
-    n_rows = sum(len(df) for by_key in records.values() for df in by_key.values())
     meta = [f"lssvm_analysis {__version__}, profile '{name}', Python {platform.python_version()} on "
-            f"{platform.machine()}; {n_rows} records from {store} "
-            f"(sweeps {t_runs:.1f} s, this run"
+            f"{cpu_model()} ({os.cpu_count()} cores), load average {load0} at the start; the records of "
+            f"{n_tasks} tasks from {store} (sweeps {t_runs:.1f} s in this run"
             + ("; asv results imported" if imported else "") + ").",
             "Every figure and table links to the CSV it was drawn from; verdicts are computed from the "
             "records."]

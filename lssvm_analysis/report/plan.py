@@ -120,9 +120,10 @@ def _expect(store, profile, progress) -> None:
             for spec in by_key.values():
                 if isinstance(spec, SweepSpec):
                     keys = [t.key for t in spec.tasks()]
-                    stored = st.statuses(keys).values()  # error rows are retried: not done
-                    progress.expect(spec.name, len(keys), sum(s != "error" for s in stored),
-                                    sweep_id=sweep_id(keys))
+                    stored = st.statuses(keys)  # error rows are retried: not done
+                    done = [k for k, s in stored.items() if s != "error"]
+                    progress.expect(spec.name, len(keys), len(done), sweep_id=sweep_id(keys), keys=keys,
+                                    stored_keys=done)
     finally:
         if owned:
             st.close()
@@ -141,6 +142,7 @@ def _run_sections(store, profile, executor, n_jobs, progress):
 
     out = {}
     for sec in report_sections():
+        progress.label(sec.key)
         specs = sec.plan(profile, run)
         for spec in specs.values():
             if isinstance(spec, SweepSpec):
