@@ -268,6 +268,30 @@ def test_final_counts_are_the_stores(tiny_report, tmp_path, capsys):
     assert _printed_counts(capsys.readouterr().out) == stored
 
 
+def test_only_runs_the_named_sections_and_refuses_unknown_ones(tiny_report, tmp_path, capsys, monkeypatch):
+    """--only runs and renders the named sections (the full profile per paper, resumable); an
+    unknown key is one line and exit 2 before any work."""
+    tiny_report()
+    assert cli.main(_report_argv(tmp_path, "--jobs", "1", "--only", "cli-b")) == 0
+    with Store(tmp_path / "r.sqlite") as st:
+        assert len(list(st.rows())) == 12  # section B's two stages of 6; none of section A's 6
+    assert "cli-a" not in (tmp_path / "out" / "index.html").read_text()
+    capsys.readouterr()
+
+    def must_not_run(*a, **kw):
+        raise AssertionError("build_report ran although --only named no section")
+
+    monkeypatch.setattr(cli, "build_report", must_not_run)
+    with pytest.raises(SystemExit) as exc:
+        cli.main(_report_argv(tmp_path / "x", "--only", "cli-a,nope"))
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and len(err.strip().splitlines()) == 1 and "'cli-a,nope'" in err
+    with pytest.raises(ValueError, match="only=\\['zzz'\\]"):
+        plan_mod.selected_sections(["zzz"])
+    with pytest.raises(TypeError, match="only='cli-a'"):
+        plan_mod.selected_sections("cli-a")
+
+
 # ------------------------------------------------------------------------------------- Dask
 @contextlib.contextmanager
 def _port_taken(port=8787):
