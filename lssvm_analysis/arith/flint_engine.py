@@ -69,8 +69,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import gc
-import glob
-import os
 import weakref
 from collections import deque
 from itertools import repeat, starmap
@@ -85,6 +83,7 @@ if BACKEND == "gmpy":   # mpmath's own normalizer in C: (sign, man, exp, bc) of 
 else:  # pragma: no cover - mpmath without gmpy2
     _create = from_man_exp
 
+from ._libflint import AVAILABLE, LIB, Window, address, set_block
 from ..core.exceptions import CholeskyBreakdownError, LUBreakdownError
 from ..core.records import CholeskyBreakdown, LUBreakdown
 
@@ -97,78 +96,6 @@ __all__ = ["AVAILABLE", "BLOCK", "to_arb_mat", "to_objects", "to_float64", "from
 
 #: Rows of a block of the blocked Cholesky (products of BLOCK-wide panels).
 BLOCK = 96
-
-
-# ----------------------------------------------------------------------------- libflint
-def _load():
-    """libflint as shipped with python-flint, and the offset of ``arb_mat_t`` in its objects."""
-    libdir = os.path.join(os.path.dirname(os.path.dirname(flint.__file__)), "python_flint.libs")
-    paths = sorted(glob.glob(os.path.join(libdir, "libflint*"))) or sorted(
-        glob.glob(os.path.join(os.path.dirname(flint.__file__), "libflint*")))
-    if not paths:
-        return None, 0
-    try:
-        lib = ctypes.CDLL(paths[0])
-    except OSError:
-        return None, 0
-    probe = arb_mat(2, 3, [1, 2, 3, 4, 5, 6])
-    for off in (16, 24, 32):  # arb_mat_t = {entries, r, c, ...} after the object header (and vtable)
-        r, c = (ctypes.c_long.from_address(id(probe) + off + 8 * k).value for k in (1, 2))
-        if (r, c) == (2, 3):
-            return lib, off
-    return None, 0
-
-
-_LIB, _OFFSET = _load()
-AVAILABLE = _LIB is not None
-_P, _L, _I = ctypes.c_void_p, ctypes.c_long, ctypes.c_int
-if AVAILABLE:
-    for _name, _args, _res in [
-            ("arb_mat_approx_mul", [_P, _P, _P, _L], None), ("arb_mat_sub", [_P, _P, _P, _L], None),
-            ("arb_mat_get_mid", [_P, _P], None), ("arb_mat_set", [_P, _P], None),
-            ("arb_mat_cho", [_P, _P, _L], _I), ("arb_mat_transpose", [_P, _P], None),
-            ("arb_mat_approx_solve_tril", [_P, _P, _P, _I, _L], None),
-            ("arb_mat_approx_solve_triu", [_P, _P, _P, _I, _L], None),
-            ("arb_mat_approx_lu", [_P, _P, _P, _L], _I),
-            ("arb_mat_approx_solve_lu_precomp", [_P, _P, _P, _P, _L], None),
-            ("arb_mat_window_init", [_P, _P, _L, _L, _L, _L], None), ("arb_mat_window_clear", [_P], None),
-            ("arb_mat_zero", [_P], None), ("arb_mat_mul_entrywise", [_P, _P, _P, _L], None),
-            ("arb_mat_add", [_P, _P, _P, _L], None)]:
-        _f = getattr(_LIB, _name)
-        _f.argtypes, _f.restype = _args, _res
-
-
-def _ptr(M: arb_mat) -> int:
-    """Address of the ``arb_mat_t`` inside a python-flint matrix (M must stay referenced)."""
-    return id(M) + _OFFSET
-
-
-class _Window:
-    """``arb_mat_window_init`` of rows r0:r1, columns c0:c1 (no copy), cleared on exit."""
-
-    def __init__(self, M, r0, c0, r1, c1):
-        """M: a python-flint matrix or the address of an ``arb_mat_t`` (another window)."""
-        self.M, self.buf = M, ctypes.create_string_buffer(64)
-        src = M if isinstance(M, int) else _ptr(M)
-        _LIB.arb_mat_window_init(ctypes.addressof(self.buf), src, r0, c0, r1, c1)
-
-    def __enter__(self):
-        return ctypes.addressof(self.buf)
-
-    def __exit__(self, *exc):
-        _LIB.arb_mat_window_clear(ctypes.addressof(self.buf))
-
-
-def _set_block(S: arb_mat, r0: int, c0: int, B: arb_mat) -> None:
-    """S[r0:r0 + rows(B), c0:c0 + cols(B)] = B (exact copies, through a window of S)."""
-    with _Window(S, r0, c0, r0 + B.nrows(), c0 + B.ncols()) as d:
-        _LIB.arb_mat_set(d, _ptr(B))
-
-
-#: The ctypes layer under public names, for the engines of sibling modules
-#: (:mod:`~lssvm_analysis.arith.flint_mrsr`): libflint, the address of a matrix's ``arb_mat_t``,
-#: a window on it, a block copy.
-LIB, address, Window, set_block = _LIB, _ptr, _Window, _set_block
 
 
 # ----------------------------------------------------------------------------- conversion
@@ -335,8 +262,8 @@ def _copy_columns(dst: arb_mat, j0: int, src, cols) -> None:
     """dst[:, j0 + t] = src[:, cols[t]] by ``arb_mat_set`` on column windows (C copies, no conversion)."""
     n = dst.nrows()
     for t, c in enumerate(cols):
-        with _Window(src, 0, int(c), n, int(c) + 1) as s, _Window(dst, 0, j0 + t, n, j0 + t + 1) as d:
-            _LIB.arb_mat_set(d, s)
+        with Window(src, 0, int(c), n, int(c) + 1) as s, Window(dst, 0, j0 + t, n, j0 + t + 1) as d:
+            LIB.arb_mat_set(d, s)
 
 
 def keep_columns(a: np.ndarray, cols, previous=None) -> np.ndarray:
@@ -353,7 +280,7 @@ def keep_columns(a: np.ndarray, cols, previous=None) -> np.ndarray:
     Mp = None if previous is None else twin(previous)
     j = 0 if Mp is None or Mp.ncols() > len(idx) else Mp.ncols()
     if j:
-        _set_block(S, 0, 0, Mp)
+        set_block(S, 0, 0, Mp)
     _copy_columns(S, j, M, idx[j:])
     return register_twin(sub, S)
 
@@ -368,9 +295,9 @@ def keep_prefix(a: np.ndarray, k: int, previous=None) -> np.ndarray:
     if j > k or j == 0:
         return register_twin(sub, to_arb_mat(sub))
     S = arb_mat(sub.shape[0], k)
-    _set_block(S, 0, 0, Mp)
+    set_block(S, 0, 0, Mp)
     if k > j:
-        _set_block(S, 0, j, to_arb_mat(sub[:, j:]))
+        set_block(S, 0, j, to_arb_mat(sub[:, j:]))
     return register_twin(sub, S)
 
 
@@ -384,10 +311,10 @@ def keep_leading(a: np.ndarray, k: int, previous=None) -> np.ndarray:
     if j > k or j == 0:
         return register_twin(sub, to_arb_mat(sub))
     S = arb_mat(k, k)
-    _set_block(S, 0, 0, Mp)
+    set_block(S, 0, 0, Mp)
     if k > j:
-        _set_block(S, 0, j, to_arb_mat(sub[:, j:]))
-        _set_block(S, j, 0, to_arb_mat(sub[j:, :j]))
+        set_block(S, 0, j, to_arb_mat(sub[:, j:]))
+        set_block(S, j, 0, to_arb_mat(sub[j:, :j]))
     return register_twin(sub, S)
 
 
@@ -410,13 +337,13 @@ def bordered_arb(Minv: arb_mat, V: arb_mat, s: arb, prec: int) -> arb_mat:
         if k:
             O = arb_mat(k, k)
             Vt = arb_mat(1, k)
-            _LIB.arb_mat_transpose(_ptr(Vt), _ptr(V))
-            _LIB.arb_mat_approx_mul(_ptr(O), _ptr(V), _ptr(Vt), prec)
+            LIB.arb_mat_transpose(address(Vt), address(V))
+            LIB.arb_mat_approx_mul(address(O), address(V), address(Vt), prec)
             top = (Minv + (O / s).mid()).mid()
             nB, nBt = -B, arb_mat(1, k)
-            _LIB.arb_mat_transpose(_ptr(nBt), _ptr(nB))
+            LIB.arb_mat_transpose(address(nBt), address(nB))
             for r0, c0, part in ((0, 0, top), (0, k, nB), (k, 0, nBt)):
-                _set_block(new, r0, c0, part)
+                set_block(new, r0, c0, part)
         new[k, k] = (arb(1) / s).mid()
     return new
 
@@ -427,7 +354,7 @@ def _transposed(a, M):
     if hit is not None and "T" in hit[2]:
         return hit[2]["T"]
     T = arb_mat(M.ncols(), M.nrows())
-    _LIB.arb_mat_transpose(_ptr(T), _ptr(M))
+    LIB.arb_mat_transpose(address(T), address(M))
     if hit is not None:
         hit[2]["T"] = T
     return T
@@ -443,7 +370,7 @@ def matmul(A, B, *, prec: int, ctx) -> np.ndarray:
         raise ValueError(f"expected operands with matching inner dimensions, got A.shape="
                          f"{np.shape(A)}, B.shape={np.shape(B)}")
     C = arb_mat(MA.nrows(), MB.ncols())
-    _LIB.arb_mat_approx_mul(_ptr(C), _ptr(MA), _ptr(MB), prec)
+    LIB.arb_mat_approx_mul(address(C), address(MA), address(MB), prec)
     shape = np.shape(A)[:-1] + np.shape(B)[1:]
     return to_objects(C, ctx, shape=shape)
 
@@ -460,7 +387,7 @@ def operator(A: np.ndarray, *, prec: int, ctx):
     def apply(V):
         MV = to_arb_mat(V)
         C = arb_mat(MA.nrows(), MV.ncols())
-        _LIB.arb_mat_approx_mul(_ptr(C), _ptr(MA), _ptr(MV), prec)
+        LIB.arb_mat_approx_mul(address(C), address(MA), address(MV), prec)
         return to_objects(C, ctx, shape=(MA.nrows(),) if np.ndim(V) == 1 else None)
 
     return apply
@@ -476,9 +403,9 @@ def column_sumsq_arb(M: arb_mat, prec: int) -> arb_mat:
     """The (1, n) column sums of squares of :func:`column_sumsq`, kept in FLINT (midpoints)."""
     m, n = M.nrows(), M.ncols()
     S, out, ones = arb_mat(m, n), arb_mat(1, n), arb_mat(1, m, [1] * m)
-    _LIB.arb_mat_mul_entrywise(_ptr(S), _ptr(M), _ptr(M), prec)
-    _LIB.arb_mat_get_mid(_ptr(S), _ptr(S))
-    _LIB.arb_mat_approx_mul(_ptr(out), _ptr(ones), _ptr(S), prec)
+    LIB.arb_mat_mul_entrywise(address(S), address(M), address(M), prec)
+    LIB.arb_mat_get_mid(address(S), address(S))
+    LIB.arb_mat_approx_mul(address(out), address(ones), address(S), prec)
     return out
 
 
@@ -492,12 +419,12 @@ def rank_one_sum(H: np.ndarray, *, prec: int, ctx) -> np.ndarray:
     m, n = MH.nrows(), MH.ncols()
     A, O, col, row = arb_mat(n, n), arb_mat(n, n), arb_mat(n, 1), arb_mat(1, n)
     for i in range(m):
-        with _Window(MH, i, 0, i + 1, n) as w:
-            _LIB.arb_mat_set(_ptr(row), w)
-            _LIB.arb_mat_transpose(_ptr(col), w)
-        _LIB.arb_mat_approx_mul(_ptr(O), _ptr(col), _ptr(row), prec)
-        _LIB.arb_mat_add(_ptr(A), _ptr(A), _ptr(O), prec)
-        _LIB.arb_mat_get_mid(_ptr(A), _ptr(A))
+        with Window(MH, i, 0, i + 1, n) as w:
+            LIB.arb_mat_set(address(row), w)
+            LIB.arb_mat_transpose(address(col), w)
+        LIB.arb_mat_approx_mul(address(O), address(col), address(row), prec)
+        LIB.arb_mat_add(address(A), address(A), address(O), prec)
+        LIB.arb_mat_get_mid(address(A), address(A))
     return to_objects(A, ctx)
 
 
@@ -615,13 +542,13 @@ class Krylov:
         k = len(vectors)
         P, out = arb_mat(self.n, k), arb_mat(self.n, k)
         for j, v in enumerate(vectors):
-            _set_block(P, 0, j, v.M)
-        _LIB.arb_mat_approx_mul(_ptr(out), _ptr(self.MA), _ptr(P), self.prec)
+            set_block(P, 0, j, v.M)
+        LIB.arb_mat_approx_mul(address(out), address(self.MA), address(P), self.prec)
         cols = []
         for j in range(k):
             c = arb_mat(self.n, 1)
-            with _Window(out, 0, j, self.n, j + 1) as w:
-                _LIB.arb_mat_set(_ptr(c), w)
+            with Window(out, 0, j, self.n, j + 1) as w:
+                LIB.arb_mat_set(address(c), w)
             cols.append(_Vector(c))
         return cols
 
@@ -638,12 +565,12 @@ def center_columns(A: np.ndarray, *, prec: int, ctx):
     m, r = MA.nrows(), MA.ncols()
     row, col = arb_mat(1, m, [1] * m), arb_mat(m, 1, [1] * m)
     S, E, C = arb_mat(1, r), arb_mat(m, r), arb_mat(m, r)
-    _LIB.arb_mat_approx_mul(_ptr(S), _ptr(row), _ptr(MA), prec)
+    LIB.arb_mat_approx_mul(address(S), address(row), address(MA), prec)
     mu = to_objects(S, ctx, shape=(r,)) / ctx.mpf(m)
     Mmu = to_arb_mat(mu.reshape(1, -1))
-    _LIB.arb_mat_approx_mul(_ptr(E), _ptr(col), _ptr(Mmu), prec)   # e mu^T, exact
-    _LIB.arb_mat_sub(_ptr(C), _ptr(MA), _ptr(E), prec)
-    _LIB.arb_mat_get_mid(_ptr(C), _ptr(C))
+    LIB.arb_mat_approx_mul(address(E), address(col), address(Mmu), prec)   # e mu^T, exact
+    LIB.arb_mat_sub(address(C), address(MA), address(E), prec)
+    LIB.arb_mat_get_mid(address(C), address(C))
     return register_twin(to_objects(C, ctx), C), mu
 
 
@@ -667,17 +594,17 @@ class Panel:
         """G[:, r] = g (an object array of mpf), here and in the FLINT form."""
         self.G[:, r] = g
         col = to_arb_mat(np.asarray(g))
-        with _Window(self.M, 0, r, self.M.nrows(), r + 1) as W:
-            _LIB.arb_mat_set(W, _ptr(col))
+        with Window(self.M, 0, r, self.M.nrows(), r + 1) as W:
+            LIB.arb_mat_set(W, address(col))
 
     def times_row(self, r: int, j: int) -> np.ndarray:
         """G[:, :r] @ G[j, :r] (shape (m,)), one rounding per entry."""
         m = self.M.nrows()
         v = arb_mat(r, 1)
         out = arb_mat(m, 1)
-        with _Window(self.M, j, 0, j + 1, r) as row, _Window(self.M, 0, 0, m, r) as A:
-            _LIB.arb_mat_transpose(_ptr(v), row)
-            _LIB.arb_mat_approx_mul(_ptr(out), A, _ptr(v), self.prec)
+        with Window(self.M, j, 0, j + 1, r) as row, Window(self.M, 0, 0, m, r) as A:
+            LIB.arb_mat_transpose(address(v), row)
+            LIB.arb_mat_approx_mul(address(out), A, address(v), self.prec)
         return to_objects(out, self.ctx, shape=(m,))
 
 
@@ -717,7 +644,7 @@ class DiagonalFactorizer:
         """The breakdown record of ``cholesky(A)`` (or None); A's strict lower triangle is G's."""
         n = self.n
         W = arb_mat(n, n)
-        _LIB.arb_mat_set(_ptr(W), _ptr(self.M))
+        LIB.arb_mat_set(address(W), address(self.M))
         d = to_arb_mat(np.diagonal(A)).entries()
         for i in range(n):
             W[i, i] = d[i]
@@ -743,35 +670,35 @@ def _cholesky_inplace(M, n, prec, name, block=BLOCK, *, offset=0):
     kappa = 1e10, n = 120.)  Diagonal blocks are factored by the same routine
     with blocks of BASE, and those by :func:`_scalar_cholesky`.
     """
-    ptr = M if isinstance(M, int) else _ptr(M)
+    ptr = M if isinstance(M, int) else address(M)
     if n <= BASE:
         _scalar_cholesky(ptr, n, offset, prec, name)
         return
     for k0 in range(0, n, block):
         k1 = min(n, k0 + block)
         b = k1 - k0
-        with _Window(ptr, k0, k0, k1, k1) as Akk:
+        with Window(ptr, k0, k0, k1, k1) as Akk:
             _cholesky_inplace(Akk, b, prec, name, BASE, offset=offset + k0)
             Lkk = arb_mat(b, b)
-            _LIB.arb_mat_set(_ptr(Lkk), Akk)
+            LIB.arb_mat_set(address(Lkk), Akk)
         if k1 == n:
             return
-        with _Window(ptr, k0, k1, k1, n) as U:   # the factor's strict upper triangle is 0
-            _LIB.arb_mat_zero(U)
+        with Window(ptr, k0, k1, k1, n) as U:   # the factor's strict upper triangle is 0
+            LIB.arb_mat_zero(U)
         X = arb_mat(b, n - k1)   # L_panel^T = Lkk^{-1} A_panel^T
-        with _Window(ptr, k1, k0, n, k1) as P:
+        with Window(ptr, k1, k0, n, k1) as P:
             PT = arb_mat(b, n - k1)
-            _LIB.arb_mat_transpose(_ptr(PT), P)
-            _LIB.arb_mat_approx_solve_tril(_ptr(X), _ptr(Lkk), _ptr(PT), 0, prec)
-            _LIB.arb_mat_transpose(P, _ptr(X))
+            LIB.arb_mat_transpose(address(PT), P)
+            LIB.arb_mat_approx_solve_tril(address(X), address(Lkk), address(PT), 0, prec)
+            LIB.arb_mat_transpose(P, address(X))
         for j0 in range(k1, n, block):   # A[j0:, j0:j1] -= L[j0:, k0:k1] L[j0:j1, k0:k1]^T
             j1 = min(n, j0 + block)
             T = arb_mat(n - j0, j1 - j0)
-            with _Window(ptr, j0, k0, n, k1) as Lrows, _Window(X, 0, j0 - k1, b, j1 - k1) as Lt, \
-                    _Window(ptr, j0, j0, n, j1) as Aj:
-                _LIB.arb_mat_approx_mul(_ptr(T), Lrows, Lt, prec)
-                _LIB.arb_mat_sub(Aj, Aj, _ptr(T), prec)
-                _LIB.arb_mat_get_mid(Aj, Aj)
+            with Window(ptr, j0, k0, n, k1) as Lrows, Window(X, 0, j0 - k1, b, j1 - k1) as Lt, \
+                    Window(ptr, j0, j0, n, j1) as Aj:
+                LIB.arb_mat_approx_mul(address(T), Lrows, Lt, prec)
+                LIB.arb_mat_sub(Aj, Aj, address(T), prec)
+                LIB.arb_mat_get_mid(Aj, Aj)
 
 
 def _scalar_cholesky(ptr, b, offset, prec, name):
@@ -783,7 +710,7 @@ def _scalar_cholesky(ptr, b, offset, prec, name):
     global step offset + j (n of the record filled in by :func:`cholesky`).
     """
     A = arb_mat(b, b)
-    _LIB.arb_mat_set(_ptr(A), ptr)
+    LIB.arb_mat_set(address(A), ptr)
     ent = A.entries()
     L = [[arb(0)] * b for _ in range(b)]
     with flint.ctx.workprec(prec):
@@ -801,7 +728,7 @@ def _scalar_cholesky(ptr, b, offset, prec, name):
                     s = (s - (L[i][t] * L[j][t]).mid()).mid()
                 L[i][j] = (s / r).mid()
     out = arb_mat(L)   # referenced while its address is used
-    _LIB.arb_mat_set(ptr, _ptr(out))
+    LIB.arb_mat_set(ptr, address(out))
 
 
 def solve_triangular(T, b, *, lower: bool, trans: bool, unit: bool = False, prec: int, ctx) -> np.ndarray:
@@ -811,8 +738,8 @@ def solve_triangular(T, b, *, lower: bool, trans: bool, unit: bool = False, prec
         MT, lower = _transposed(T, MT), not lower
     B = to_arb_mat(b)
     X = arb_mat(B.nrows(), B.ncols())
-    solve = _LIB.arb_mat_approx_solve_tril if lower else _LIB.arb_mat_approx_solve_triu
-    solve(_ptr(X), _ptr(MT), _ptr(B), int(unit), prec)
+    solve = LIB.arb_mat_approx_solve_tril if lower else LIB.arb_mat_approx_solve_triu
+    solve(address(X), address(MT), address(B), int(unit), prec)
     return to_objects(X, ctx, shape=np.shape(b))
 
 
@@ -826,7 +753,7 @@ def lu_factor(A: np.ndarray, *, prec: int, ctx, name: str):
     MA = to_arb_mat(A)
     LU = arb_mat(n, n)
     perm = (ctypes.c_long * n)()
-    ok = _LIB.arb_mat_approx_lu(perm, _ptr(LU), _ptr(MA), prec)
+    ok = LIB.arb_mat_approx_lu(perm, address(LU), address(MA), prec)
     diag = [LU[k, k] for k in range(n)]
     bad = next((k for k, d in enumerate(diag) if d.is_zero() or not d.is_finite()), None)
     if not ok or bad is not None:
@@ -881,12 +808,12 @@ def _reflect(ptr, k, r1, c0, c1, V, Vb, prec):
     W = arb_mat(1, c1 - c0)
     T = arb_mat(r1 - k, c1 - c0)
     Vt = arb_mat(1, r1 - k)
-    _LIB.arb_mat_transpose(_ptr(Vt), _ptr(V))
-    with _Window(ptr, k, c0, r1, c1) as Ak:
-        _LIB.arb_mat_approx_mul(_ptr(W), _ptr(Vt), Ak, prec)
-        _LIB.arb_mat_approx_mul(_ptr(T), _ptr(Vb), _ptr(W), prec)
-        _LIB.arb_mat_sub(Ak, Ak, _ptr(T), prec)
-        _LIB.arb_mat_get_mid(Ak, Ak)
+    LIB.arb_mat_transpose(address(Vt), address(V))
+    with Window(ptr, k, c0, r1, c1) as Ak:
+        LIB.arb_mat_approx_mul(address(W), address(Vt), Ak, prec)
+        LIB.arb_mat_approx_mul(address(T), address(Vb), address(W), prec)
+        LIB.arb_mat_sub(Ak, Ak, address(T), prec)
+        LIB.arb_mat_get_mid(Ak, Ak)
 
 
 def householder_q(M: arb_mat, prec: int) -> arb_mat:
@@ -901,15 +828,15 @@ def householder_q(M: arb_mat, prec: int) -> arb_mat:
     """
     m, n = M.nrows(), M.ncols()
     A = arb_mat(m, n)
-    _LIB.arb_mat_set(_ptr(A), _ptr(M))
-    _LIB.arb_mat_get_mid(_ptr(A), _ptr(A))
+    LIB.arb_mat_set(address(A), address(M))
+    LIB.arb_mat_get_mid(address(A), address(A))
     refl = _householder_inplace(A, prec)
     Q = arb_mat(m, n)
     for i in range(n):
         Q[i, i] = arb(1)
     for k in reversed(range(n)):
         if refl[k] is not None:
-            _reflect(_ptr(Q), k, m, k, n, *refl[k], prec)
+            _reflect(address(Q), k, m, k, n, *refl[k], prec)
     return Q
 
 
@@ -932,9 +859,9 @@ def _householder_inplace(A: arb_mat, prec: int, B: arb_mat | None = None) -> lis
             beta = (two / sum((x * x for x in col), arb(0)).mid()).mid()
             V = arb_mat(m - k, 1, col)
             Vb = arb_mat(m - k, 1, [(beta * x).mid() for x in col])
-            _reflect(_ptr(A), k, m, k, n, V, Vb, prec)
+            _reflect(address(A), k, m, k, n, V, Vb, prec)
             if B is not None:
-                _reflect(_ptr(B), k, m, 0, B.ncols(), V, Vb, prec)
+                _reflect(address(B), k, m, 0, B.ncols(), V, Vb, prec)
             refl.append((V, Vb))
     return refl
 
@@ -948,15 +875,15 @@ def householder_qr(A: np.ndarray, b, *, prec: int, ctx, zero):
     B = None if b is None else to_arb_mat(b)
     _householder_inplace(M, prec, B)
     R = arb_mat(n, n)
-    with _Window(M, 0, 0, n, n) as top:
-        _LIB.arb_mat_set(_ptr(R), top)
+    with Window(M, 0, 0, n, n) as top:
+        LIB.arb_mat_set(address(R), top)
     out = to_objects(R, ctx)
     out[np.tril_indices(n, -1)] = zero
     y = None
     if B is not None:
         Y = arb_mat(n, 1)
-        with _Window(B, 0, 0, n, 1) as top:
-            _LIB.arb_mat_set(_ptr(Y), top)
+        with Window(B, 0, 0, n, 1) as top:
+            LIB.arb_mat_set(address(Y), top)
         y = to_objects(Y, ctx, shape=(n,))
     return out, y
 
@@ -992,7 +919,7 @@ def eigh(A: np.ndarray, *, prec: int, ctx):
     Rr = arb_mat(n, n, [R[i, j].real.mid() for i in range(n) for j in order])
     Q = householder_q(Rr, prec)
     AQ = arb_mat(n, n)
-    _LIB.arb_mat_approx_mul(_ptr(AQ), _ptr(M), _ptr(Q), prec)
+    LIB.arb_mat_approx_mul(address(AQ), address(M), address(Q), prec)
     with flint.ctx.workprec(prec):
         ent_q, ent_aq = Q.entries(), AQ.entries()
         w = [sum((ent_q[i * n + j] * ent_aq[i * n + j] for i in range(n)), arb(0)).mid() for j in range(n)]
@@ -1148,12 +1075,12 @@ class PivotedRBF:
     def trace(self) -> float:
         """e^T d, rounded once, as float64."""
         t = arb_mat(1, 1)
-        _LIB.arb_mat_approx_mul(_ptr(t), _ptr(self.ones), _ptr(self.d), self.prec)
+        LIB.arb_mat_approx_mul(address(t), address(self.ones), address(self.d), self.prec)
         return float(t[0, 0])
 
     def step(self, r: int, j: int, done) -> float:
         """Pivot j as column r of G; returns sqrt(d_j) as float64."""
-        m, prec, d = self.m, self.prec, _ptr(self.d)
+        m, prec, d = self.m, self.prec, address(self.d)
         kcol = self.column(j)
         if self.cols is not None:
             self.cols.append(kcol)
@@ -1162,23 +1089,23 @@ class PivotedRBF:
             g = kcol
             if r:
                 row, u, g = arb_mat(r, 1), arb_mat(m, 1), arb_mat(m, 1)
-                with _Window(self.G, j, 0, j + 1, r) as Gj:
-                    _LIB.arb_mat_transpose(_ptr(row), Gj)
-                with _Window(self.G, 0, 0, m, r) as Gr:
-                    _LIB.arb_mat_approx_mul(_ptr(u), Gr, _ptr(row), prec)
-                _LIB.arb_mat_sub(_ptr(g), _ptr(kcol), _ptr(u), prec)
-                _LIB.arb_mat_get_mid(_ptr(g), _ptr(g))
+                with Window(self.G, j, 0, j + 1, r) as Gj:
+                    LIB.arb_mat_transpose(address(row), Gj)
+                with Window(self.G, 0, 0, m, r) as Gr:
+                    LIB.arb_mat_approx_mul(address(u), Gr, address(row), prec)
+                LIB.arb_mat_sub(address(g), address(kcol), address(u), prec)
+                LIB.arb_mat_get_mid(address(g), address(g))
             g = (g / s).mid()
         zero = arb(0)
         for i in done:   # eliminated rows: an exact zero, so G[pivots] is exactly lower triangular
             g[i, 0] = zero
         g[j, 0] = s      # d_j / s = s; recomputed as (K_jj - ||G_j||^2) / s it cancels
-        with _Window(self.G, 0, r, m, r + 1) as Gc:
-            _LIB.arb_mat_set(Gc, _ptr(g))
-        _LIB.arb_mat_mul_entrywise(_ptr(g), _ptr(g), _ptr(g), prec)   # g^2
-        _LIB.arb_mat_get_mid(_ptr(g), _ptr(g))
-        _LIB.arb_mat_sub(d, d, _ptr(g), prec)
-        _LIB.arb_mat_get_mid(d, d)
+        with Window(self.G, 0, r, m, r + 1) as Gc:
+            LIB.arb_mat_set(Gc, address(g))
+        LIB.arb_mat_mul_entrywise(address(g), address(g), address(g), prec)   # g^2
+        LIB.arb_mat_get_mid(address(g), address(g))
+        LIB.arb_mat_sub(d, d, address(g), prec)
+        LIB.arb_mat_get_mid(d, d)
         self._read()
         if self.clamp:   # d_j = 0 and d_i = max(d_i, 0); an entry whose float is > 0 is > 0
             for i in [j] + [int(i) for i in np.flatnonzero(self.floats <= 0)]:
@@ -1192,8 +1119,8 @@ class PivotedRBF:
         with its FLINT form registered (:func:`twin`: the products that follow convert nothing)."""
         Gr = arb_mat(self.m, r)
         if r:
-            with _Window(self.G, 0, 0, self.m, r) as W:
-                _LIB.arb_mat_set(_ptr(Gr), W)
+            with Window(self.G, 0, 0, self.m, r) as W:
+                LIB.arb_mat_set(address(Gr), W)
         G = register_twin(to_objects(Gr, self.ctx), Gr)
         if self.cols is None:
             cols = np.empty((self.m, 0), dtype=object)
