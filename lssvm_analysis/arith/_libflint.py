@@ -1,10 +1,11 @@
 """The ctypes layer over libflint: what python-flint does not wrap, called in the same library.
 
-At import: ``libflint`` as shipped with python-flint is loaded and the offset of the ``arb_mat_t``
+At import (the object-layout checks): ``libflint`` as shipped with python-flint is loaded and the offset of the ``arb_mat_t``
 inside python-flint's ``arb_mat`` objects is found by reading a probe matrix's (rows, columns)
 at the candidate offsets (the object-layout check).  When the library cannot be loaded or no
 offset matches, :data:`AVAILABLE` is False and mpN falls back to mpmath's generic code
-(:class:`~lssvm_analysis.arith.mp.MPPrecision`).
+(:class:`~lssvm_analysis.arith.mp.MPPrecision`).  A second check reads known entries of a matrix
+with ``arf_get_d`` (:data:`GET_D`); when it fails, entries are read as float64 through mpf objects.
 
 Everything here is private to ``arith/``; other floors use the public names of
 :mod:`~lssvm_analysis.arith.flint_engine`.
@@ -16,9 +17,10 @@ import glob
 import os
 
 import flint
-from flint import arb_mat
+import numpy as np
+from flint import arb, arb_mat
 
-__all__ = ["AVAILABLE", "LIB", "address", "Window", "set_block"]
+__all__ = ["AVAILABLE", "LIB", "address", "Window", "set_block", "GET_D", "doubles"]
 
 # ----------------------------------------------------------------------------- libflint
 def _load():
@@ -86,3 +88,37 @@ def set_block(S: arb_mat, r0: int, c0: int, B: arb_mat) -> None:
     with Window(S, r0, c0, r0 + B.nrows(), c0 + B.ncols()) as d:
         _LIB.arb_mat_set(d, address(B))
 
+
+
+#: sizeof(arb_struct) and FLINT's ARF_RND_NEAR, checked below on a matrix whose entries are known.
+_ARB_BYTES, _RND_NEAR = 48, 4
+
+
+def doubles(M: arb_mat, idx) -> np.ndarray:
+    """The entries of M at the row-major positions ``idx`` (midpoints) as float64, each rounded to
+    nearest (as ``float(mpf)``): ``arf_get_d`` on each entry in place (python-flint's
+    ``float(arb)`` truncates).  Only when :data:`GET_D`."""
+    c = M.ncols()
+    base, _, _, stride = (ctypes.c_long.from_address(address(M) + 8 * i).value for i in range(4))
+    get = LIB.arf_get_d
+    return np.array([get(base + ((i // c) * stride + i % c) * _ARB_BYTES, _RND_NEAR) for i in idx],
+                    dtype=np.float64)
+
+
+def _check_get_d() -> bool:
+    """True when ``arf_get_d`` reads the entries of a python-flint ``arb_mat`` (FLINT 3: entries,
+    r, c, stride) and rounds to nearest: 1 + 2^-53 + 2^-60 must give 1 + 2^-52, the ties 1 + 2^-53
+    and 1 + 3 2^-53 give 1 and 1 + 2^-51 (to even), -1 - 2^-53 - 2^-60 its negative."""
+    LIB.arf_get_d.argtypes, LIB.arf_get_d.restype = [ctypes.c_void_p, ctypes.c_int], ctypes.c_double
+    two = arb(2)
+    want = [1 + 2.0 ** -52, 1.0, 1 + 2.0 ** -51, -(1 + 2.0 ** -52)]
+    with flint.ctx.workprec(128):
+        M = arb_mat(2, 2, [1 + two ** -53 + two ** -60, 1 + two ** -53, 1 + 3 * two ** -53,
+                           -(1 + two ** -53 + two ** -60)])
+    fields = [ctypes.c_long.from_address(address(M) + 8 * i).value for i in range(4)]
+    if fields[1:] != [2, 2, 2]:
+        return False
+    return list(doubles(M, range(4))) == want
+
+
+GET_D = AVAILABLE and _check_get_d()

@@ -167,11 +167,13 @@ class Precision(ABC):
             Not square, not symmetric, NaN/inf, empty, not real.
         """
         exact = True
-        if check:  # the caller's numbers: rounding to float32 must not symmetrize them
-            A0 = as_matrix(A, "A")
+        A0 = as_matrix(A, "A")
+        if check:  # one pass of each check; the caller's numbers: rounding to float32 must not symmetrize them
             check_square(A0, "A")
             exact = check_symmetric(A0, "A", self)  # says NaN when a NaN breaks the symmetry
-        A = self._prepare(A, "A", check=check, symmetric=False, finite=not self._factor_checks_finite)
+        A = self._convert(A0, "A")
+        if check and not self._factor_checks_finite:
+            check_finite(A, "A")  # inf == inf passes check_symmetric; float32 may overflow
         if not exact and not A.flags.f_contiguous:
             # LAPACK reads the lower triangle of a Fortran array; the fast path of a C-ordered A
             # hands it A.T, i.e. A's upper triangle, which is the same matrix only when A is
@@ -238,8 +240,11 @@ class Precision(ABC):
         """
 
     @abstractmethod
-    def eigvalsh(self, A) -> np.ndarray:
-        """Eigenvalues of a symmetric matrix, ascending, in this precision's dtype."""
+    def eigvalsh(self, A, *, check: bool = True) -> np.ndarray:
+        """Eigenvalues of a symmetric matrix, ascending, in this precision's dtype.
+
+        ``check=False`` takes A as square, symmetric and finite (a matrix the caller formed or
+        checked): no O(n^2) validation pass."""
 
     def eigh(self, A, *, check: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric matrix, in this dtype.
@@ -284,29 +289,13 @@ class Precision(ABC):
         ``A += numpy.outer(h, h)`` from A = 0: every product and every addition rounded once
         in this precision (Abe's "sum of outer products" formation, deliberately not a
         product H^T H).  mpN on FLINT: the same operations on FLINT matrices
-        (:func:`_flint.rank_one_sum`).
+        (:func:`~lssvm_analysis.arith.flint_engine.rank_one_sum`).
         """
         H = self.asarray(H)
         A = self.zeros((H.shape[1], H.shape[1]))
         for h in H:
             A += np.outer(h, h)
         return A
-
-    def krylov(self, A):
-        """The space a Krylov recurrence (CG) runs in, for the fixed matrix A of this precision.
-
-        It gives the recurrence its vectors (``vector(b)``, ``zeros(n)``), its scalars
-        (``scalar(x)``), the products with A of a list of vectors (``apply``), the final
-        vector as an array of this precision (``array``) and the ``context()`` the
-        arithmetic runs in; the recurrence itself is written once with NumPy's operators
-        (``+``, ``-``, scalar ``*``, ``@`` for dot products, comparisons, ``float``).
-        A may be a function V -> A @ V of this precision's (n, k) arrays (then the
-        precision's arrays serve, whatever the engine).
-        Here: the precision's own arrays, with :meth:`operator`'s product, so the
-        operations are those of the arrays themselves.  mpN on FLINT keeps the vectors
-        and scalars in FLINT between the steps (:class:`_flint.Krylov`).
-        """
-        return _ArrayKrylov(self, A if callable(A) else self.operator(A))
 
     def keep(self, A) -> np.ndarray:
         """A (in this precision) for many products with A or A.T (:meth:`matmul`).
@@ -350,16 +339,6 @@ class Precision(ABC):
             return None
         return factor
 
-    def panel(self, G):
-        """G (an array of this precision) for a recurrence that writes its columns one by one
-        and multiplies by its leading ones: ``.set(r, g)`` is ``G[:, r] = g``,
-        ``.times_row(r, j)`` is ``self.matmul(G[:, :r], G[j, :r])``.
-
-        mpN: each column is also kept in FLINT when written (:class:`_flint.Panel`), so a
-        product converts no column again; the other precisions read G itself.
-        """
-        return _Panel(G, self)
-
     def keep_columns(self, A, cols, previous=None) -> np.ndarray:
         """``A[:, cols]`` for many products, as :meth:`keep` (mpN: the FLINT form of each column is
         copied from ``A``'s when ``A`` was kept, nothing converted; ``previous``, an earlier
@@ -374,65 +353,11 @@ class Precision(ABC):
         Others: the view ``A[:, :k]``."""
         return self.asarray(A)[:, :k]
 
-    def bordered_inverse(self, inv, m2, ps) -> np.ndarray:
-        """The inverse of a Gram matrix bordered by one column (Orr 1996), as the reference codes
-        of MRSR and PRESS update it: with inv = G^{-1}, m2 = G^{-1} g and the Schur scalar
-        ps = c - g^T m2 of [[G, g], [g^T, c]],
-
-            [[inv + m2 m2^T / ps, -m2 / ps], [-m2^T / ps, 1 / ps]],
-
-        each entry one product, one quotient and one sum in this precision (mpN: on FLINT
-        matrices, the result kept for products as :meth:`keep`).  k = len(m2) may be 0."""
-        k = len(m2)
-        new = self.zeros((k + 1, k + 1))
-        if k:
-            new[:k, :k] = inv + np.multiply.outer(m2, m2) / ps
-        new[:k, k] = -m2 / ps
-        new[k, :k] = -m2 / ps
-        new[k, k] = self.scalar(1) / ps
-        return new
-
-    def householder_engine(self, A, b=None):
-        """(R, (Q^T b)[:n]) of :func:`~lssvm_analysis.linalg.qr.householder_qr` computed by an
-        engine of this precision (mpN with FLINT), or None: the generic NumPy code runs."""
-        return None
-
     def keep_leading(self, A, k: int, previous=None) -> np.ndarray:
         """``A[:k, :k]`` for many solves or products, as :meth:`keep`, for a matrix that grows by a
         border (a triangular factor); ``previous`` as in :meth:`keep_prefix` (mpN converts only
         the border).  Others: the view ``A[:k, :k]``."""
         return self.asarray(A)[:k, :k]
-
-    def rbf_kernel_exact(self, Xp, Zp, sigma2):
-        """exp(-||x - z||^2 / sigma2) from exactly computed squared distances, by an engine of
-        this precision (mpN with FLINT), or None: then :mod:`~lssvm_analysis.linalg.kernels`
-        forms the distances itself.  Xp, Zp in this precision (Zp None: K(X, X))."""
-        return None
-
-    def pivoted_rbf(self, Xp, sigma2, rank, *, clamp, keep_columns):
-        """The state of a greedy pivoted Cholesky of the RBF kernel of Xp kept by an engine of this
-        precision (mpN with FLINT: :class:`_flint.PivotedRBF`), or None: then
-        :func:`~lssvm_analysis.linalg.incomplete_cholesky.pivoted_cholesky` keeps it in NumPy arrays.
-        Xp (m, d) and sigma2 in this precision; ``rank`` columns at most."""
-        return None
-
-    def qr_engine(self, n: int, capacity: int):
-        """A column-append QR factor kept by an engine of this precision (mpN with FLINT:
-        :class:`_flint_mrsr.ColumnQR`), or None: then :func:`~lssvm_analysis.linalg.mrsr.column_qr`
-        gives the NumPy :class:`~lssvm_analysis.linalg.mrsr.ColumnQR`."""
-        return None
-
-    def mrsr_engine(self, Xp, Tp, scale, capacity: int, variant: str):
-        """The per-step state of :func:`~lssvm_analysis.linalg.mrsr.mrsr` kept by an engine of this
-        precision (mpN with FLINT: :class:`_flint_mrsr.MRSRState`, which divides the columns of
-        Xp by ``scale``, None for none, itself), or None: the NumPy state."""
-        return None
-
-    def press_engine(self, D, l, capacity: int, variant: str):
-        """The hat diagonal and residuals of :func:`~lssvm_analysis.solvers.press.press_curve`
-        kept by an engine of this precision (mpN with FLINT: :class:`_flint_mrsr.PressState`),
-        or None: the NumPy state."""
-        return None
 
     def scale_signs(self, H, s, *, block: int = 16) -> None:
         """H_kl <- s_k s_l H_kl in place for labels s = +-1 (exact: sign flips), by blocks of rows
@@ -461,48 +386,6 @@ class Precision(ABC):
         return A / s
 
 
-
-class _Panel:
-    """:meth:`Precision.panel` on the array itself (products by :meth:`Precision.matmul`)."""
-
-    def __init__(self, G, p):
-        self.G, self.p = G, p
-
-    def set(self, r, g):
-        self.G[:, r] = g
-
-    def times_row(self, r, j):
-        return self.p.matmul(self.G[:, :r], self.G[j, :r])
-
-
-class _ArrayKrylov:
-    """:meth:`Precision.krylov` on the precision's arrays (the operations of NumPy's operators
-    on them; the product of A with the stacked vectors by ``matvec``)."""
-
-    def __init__(self, p, matvec):
-        self.p, self.matvec = p, matvec
-
-    def context(self):
-        return nullcontext()
-
-    def vector(self, b):
-        return self.p.asarray(b).copy()
-
-    def zeros(self, n):
-        return self.p.zeros(n)
-
-    def scalar(self, x):
-        return self.p.scalar(x)
-
-    def apply(self, vectors):
-        AP = self.matvec(np.stack(vectors, axis=1))
-        return [AP[:, j] for j in range(AP.shape[1])]
-
-    def array(self, v):
-        return v
-
-
-
 class NativeDtype:
     """NumPy's own loops for the precisions with a native dtype (float32, float64, longdouble)."""
 
@@ -528,7 +411,6 @@ class NativeDtype:
 
     def sqrt(self, a):
         return np.sqrt(self.asarray(a))
-
 
 
 # ----------------------------------------------------------------------------- the registry

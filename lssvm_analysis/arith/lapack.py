@@ -138,8 +138,8 @@ class LapackPrecision(NativeDtype, Precision):
             return x
         return scipy.linalg.lu_solve(self.lu_factor(A), b, check_finite=False)
 
-    def eigvalsh(self, A):
-        A = self._prepare(A, "A", check=True, symmetric=True)
+    def eigvalsh(self, A, *, check=True):
+        A = self._prepare(A, "A", check=check, symmetric=True)
         return scipy.linalg.eigvalsh(A, check_finite=False).astype(self.dtype, copy=False)
 
     def eigh(self, A, *, check=True):

@@ -33,11 +33,11 @@ class LongDoublePrecision(NativeDtype, GenericPrecision):
     def _sqrt1(self, x):
         return np.sqrt(x)
 
-    def eigvalsh(self, A):
+    def eigvalsh(self, A, *, check=True):
         """mpmath ``eigsy`` at 21 digits (> the 19.3 of the 64-bit significand)."""
-        A = self._prepare(A, "A", check=True, symmetric=True)
+        A = self._prepare(A, "A", check=check, symmetric=True)
         mp = self._eig_precision()
-        return self.asarray(mp.eigvalsh(mp.asarray(A)))
+        return self.asarray(mp.eigvalsh(mp.asarray(A), check=False))   # checked here, once
 
     def _eig_precision(self):
         # mpmath's eigsy itself, not FLINT's: longdouble's eigenvalues stay as they were

@@ -194,8 +194,8 @@ class MPPrecision(GenericPrecision):
     def _sqrt1(self, x):
         return self.ctx.sqrt(x)
 
-    def eigvalsh(self, A):
-        A = self._prepare(A, "A", check=True, symmetric=True)
+    def eigvalsh(self, A, *, check=True):
+        A = self._prepare(A, "A", check=check, symmetric=True)
         return self._eigsy_values(A)
 
     def _eigsy_values(self, A):

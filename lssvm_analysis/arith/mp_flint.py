@@ -5,9 +5,7 @@ result rounded once to the context.  ``MPPrecision(N)`` is one of these when lib
 """
 from __future__ import annotations
 
-import numpy as np
-
-from . import flint_engine, flint_mrsr
+from . import flint_arb, flint_engine, flint_factor
 from .base import Precision
 from .mp import MPPrecision
 
@@ -26,16 +24,16 @@ class FlintPrecision(MPPrecision):
         return {"prec": self.ctx.prec, "ctx": self.ctx}
 
     def _cholesky(self, A, *, overwrite=False):
-        return flint_engine.cholesky(A, name=self.name, zero=self.scalar(0), **self._fl())
+        return flint_factor.cholesky(A, name=self.name, zero=self.scalar(0), **self._fl())
 
     def solve_triangular(self, T, b, *, lower=True, trans=False):
-        return flint_engine.solve_triangular(T, self.asarray(b), lower=lower, trans=trans, **self._fl())
+        return flint_factor.solve_triangular(T, self.asarray(b), lower=lower, trans=trans, **self._fl())
 
     def lu_factor(self, A, *, overwrite=False):
-        return flint_engine.lu_factor(self.asarray(A), name=self.name, **self._fl())
+        return flint_factor.lu_factor(self.asarray(A), name=self.name, **self._fl())
 
     def lu_solve(self, LU, perm, b, *, trans=False):
-        return flint_engine.lu_solve(LU, perm, self.asarray(b), trans=trans, **self._fl())
+        return flint_factor.lu_solve(LU, perm, self.asarray(b), trans=trans, **self._fl())
 
     def matmul(self, A, B):
         return flint_engine.matmul(self.asarray(A), self.asarray(B), **self._fl())
@@ -53,13 +51,6 @@ class FlintPrecision(MPPrecision):
     def rank_one_sum(self, H):
         return flint_engine.rank_one_sum(self.asarray(H), **self._fl())
 
-    def krylov(self, A):
-        """:class:`flint_engine.Krylov` (vectors and scalars kept in FLINT between the steps, A
-        converted once), or the generic space with the mpmath engine."""
-        if callable(A):
-            return super().krylov(A)
-        return flint_engine.Krylov(self.asarray(A), **self._fl())
-
     def keep(self, A):
         return flint_engine.keep(self.asarray(A))
 
@@ -68,13 +59,10 @@ class FlintPrecision(MPPrecision):
         return flint_engine.center_columns(self.asarray(A), **self._fl())
 
     def diagonal_factorizer(self, G):
-        """:class:`flint_engine.DiagonalFactorizer` on G, checked once (finite; only its lower triangle,
+        """:class:`flint_factor.DiagonalFactorizer` on G, checked once (finite; only its lower triangle,
         the one a factorization reads, is used)."""
         G = self._prepare(G, "G", check=True, symmetric=False)
-        return flint_engine.DiagonalFactorizer(G, prec=self.ctx.prec, name=self.name)
-
-    def panel(self, G):
-        return flint_engine.Panel(G, **self._fl())
+        return flint_factor.DiagonalFactorizer(G, prec=self.ctx.prec, name=self.name)
 
     def keep_columns(self, A, cols, previous=None):
         return flint_engine.keep_columns(self.asarray(A), cols, previous)
@@ -82,66 +70,35 @@ class FlintPrecision(MPPrecision):
     def keep_prefix(self, A, k, previous=None):
         return flint_engine.keep_prefix(self.asarray(A), k, previous)
 
-    def bordered_inverse(self, inv, m2, ps):
-        return flint_engine.bordered_inverse(inv, self.asarray(m2), ps, **self._fl())
-
-    def householder_engine(self, A, b=None):
-        """The same reflections on FLINT matrices (:func:`flint_engine.householder_qr`), or None with
-        the mpmath engine."""
-        return flint_engine.householder_qr(self.asarray(A), None if b is None else self.asarray(b),
-                                     zero=self.scalar(0), **self._fl())
-
     def keep_leading(self, A, k, previous=None):
         return flint_engine.keep_leading(self.asarray(A), k, previous)
 
-    def rbf_kernel_exact(self, Xp, Zp, sigma2):
-        """:func:`flint_engine.rbf` (exact squared distances, one rounding in the division, one in
-        exp), or None with the mpmath engine."""
-        return flint_engine.rbf(Xp, Zp, sigma2, **self._fl())
-
-    def pivoted_rbf(self, Xp, sigma2, rank, *, clamp, keep_columns):
-        """:class:`flint_engine.PivotedRBF` (G and the residual diagonal stay in FLINT between the steps;
-        the kernel columns are :meth:`rbf_kernel_exact`'s), or None with the mpmath engine."""
-        return flint_engine.PivotedRBF(Xp, sigma2, rank, clamp=clamp, keep_columns=keep_columns, **self._fl())
-
-    def _engine(self):
-        return {**self._fl(), "unit_roundoff": self.unit_roundoff}
-
-    def qr_engine(self, n, capacity):
-        return flint_mrsr.ColumnQR(n, capacity, **self._engine())
-
-    def mrsr_engine(self, Xp, Tp, scale, capacity, variant):
-        return flint_mrsr.MRSRState(Xp, Tp, scale, capacity, variant, **self._engine())
-
-    def press_engine(self, D, l, capacity, variant):
-        return flint_mrsr.PressState(D, self.asarray(l), capacity, variant, **self._engine())
-
     def project_out(self, A, q, *, passes=2):
-        return flint_mrsr.project_out(self.asarray(A), self.asarray(q), passes, **self._fl())
+        return flint_arb.project_out(self.asarray(A), self.asarray(q), passes, **self._fl())
 
     def column_norms(self, A):
-        return flint_mrsr.column_norms(self.asarray(A), **self._fl())
+        return flint_arb.column_norms(self.asarray(A), **self._fl())
 
     def divide_columns(self, A, s):
-        return flint_mrsr.divide_columns(self.asarray(A), self.asarray(s), **self._fl())
+        return flint_arb.divide_columns(self.asarray(A), self.asarray(s), **self._fl())
 
     def exp(self, a):
         return flint_engine.exp(self.asarray(a), **self._fl())
 
     def eigh(self, A, *, check=True):
-        """FLINT's QR algorithm, orthonormalised and Rayleigh quotients (:func:`flint_engine.eigh`);
+        """FLINT's QR algorithm, orthonormalised and Rayleigh quotients (:func:`flint_factor.eigh`);
         mpmath's ``eigsy`` when FLINT returns a non-finite value."""
         Ap = self._prepare(A, "A", check=True, symmetric=True) if check else self.asarray(A)
         if Ap.size:
-            out = flint_engine.eigh(Ap, **self._fl())
+            out = flint_factor.eigh(Ap, **self._fl())
             if out is not None:
                 return out
-        return super().eigh(A, check=check)
+        return super().eigh(Ap, check=False)   # checked above, once
 
-    def eigvalsh(self, A):
-        A = self._prepare(A, "A", check=True, symmetric=True)
+    def eigvalsh(self, A, *, check=True):
+        A = self._prepare(A, "A", check=check, symmetric=True)
         if A.size:
-            ev = flint_engine.eigvalsh(A, **self._fl())
+            ev = flint_factor.eigvalsh(A, **self._fl())
             if ev is not None:
                 return ev
         return self._eigsy_values(A)
