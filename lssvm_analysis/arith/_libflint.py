@@ -20,7 +20,7 @@ import flint
 import numpy as np
 from flint import arb, arb_mat
 
-__all__ = ["AVAILABLE", "LIB", "address", "Window", "set_block", "GET_D", "doubles"]
+__all__ = ["AVAILABLE", "LIB", "address", "Window", "set_block", "slong_array", "GET_D", "doubles"]
 
 # ----------------------------------------------------------------------------- libflint
 def _load():
@@ -88,6 +88,11 @@ def set_block(S: arb_mat, r0: int, c0: int, B: arb_mat) -> None:
     with Window(S, r0, c0, r0 + B.nrows(), c0 + B.ncols()) as d:
         _LIB.arb_mat_set(d, address(B))
 
+
+
+def slong_array(n: int):
+    """A zeroed C array of n ``slong`` (a permutation FLINT writes; ``np.frombuffer`` reads it)."""
+    return (ctypes.c_long * n)()
 
 
 #: sizeof(arb_struct) and FLINT's ARF_RND_NEAR, checked below on a matrix whose entries are known.

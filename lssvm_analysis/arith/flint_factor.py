@@ -3,13 +3,11 @@ solves, symmetric eigenvalues and eigenvectors (with Householder's Q), each on m
 precision's bits (:mod:`.flint_engine` describes the engine and its conversions)."""
 from __future__ import annotations
 
-import ctypes
-
 import flint
 import numpy as np
 from flint import acb_mat, arb, arb_mat
 
-from ._libflint import LIB, Window, address
+from ._libflint import LIB, Window, address, slong_array
 from .flint_engine import BLOCK, as_arb, objects, no_gc, register_twin, to_arb_mat, to_objects, transposed, twin
 from ..core.exceptions import CholeskyBreakdownError, LUBreakdownError
 from ..core.records import CholeskyBreakdown, LUBreakdown
@@ -161,7 +159,7 @@ def lu_factor(A: np.ndarray, *, prec: int, ctx, name: str):
     n = A.shape[0]
     MA = to_arb_mat(A)
     LU = arb_mat(n, n)
-    perm = (ctypes.c_long * n)()
+    perm = slong_array(n)
     ok = LIB.arb_mat_approx_lu(perm, address(LU), address(MA), prec)
     diag = [LU[k, k] for k in range(n)]
     bad = next((k for k, d in enumerate(diag) if d.is_zero() or not d.is_finite()), None)
