@@ -45,6 +45,10 @@ class Precision(ABC):
         u = 2^-t for a t-bit significand (round to nearest).
     digits : float
         -log10(u), the decimal digits the arithmetic carries.
+    engine : str
+        Who computes the primitives ("lapack", "numpy", "mpmath", "flint"): the one capability an
+        algorithm with a faster engine in some arithmetic asks about (``p.engine == "flint"``);
+        the engines of the algorithms live beside them in ``linalg/``, never here.
     """
 
     name: str
