@@ -40,7 +40,7 @@ from .linalg.incomplete_cholesky import pivoted_cholesky, thresholded_cholesky
 from .arith.precision import Precision, get_precision, precisions
 from .core.records import CholeskyBreakdown, LUBreakdown
 from .solvers.result import Fit
-from .solvers import Variant, fit, get_solver, solvers, variant
+from .solvers import LadderKnob, Variant, fit, get_solver, load_plugins, solvers, variant
 from .solvers import register as register_solver
 from .solvers.multiclass import MulticlassFit, fit_multiclass
 from .analysis.reference import (ErrorReport, ReferenceSolution, backward_error, condition_number,
@@ -67,5 +67,9 @@ __all__ = [
     "leave_one_out", "tune", "TuneResult",
     "ELSRegressor", "LSSVMClassifier", "LSSVMRegressor", "MulticlassFit", "fit_multiclass",
     "ModelError", "NoExactModelError", "exact_model", "model_error", "register_solver", "Variant", "variant",
-    "datasets",
+    "datasets", "LadderKnob", "load_plugins",
 ]
+
+# Last: installed solver plugins (entry-point group "lssvm_analysis.solvers") register through the
+# names above (``lssvm_analysis.register_solver``), which are all bound by now.
+load_plugins()
