@@ -53,6 +53,9 @@ from . import datasets
 
 __version__ = "0.1.0"
 
+# after __version__: the comparison's page records the version
+from .report.compare import Comparison, compare  # noqa: E402
+
 __all__ = [
     "CholeskyBreakdown", "CholeskyBreakdownError", "LUBreakdown", "LUBreakdownError",
     "UnsupportedPrecisionError", "ConvergenceWarning", "FallbackWarning",
@@ -67,7 +70,7 @@ __all__ = [
     "leave_one_out", "tune", "TuneResult",
     "ELSRegressor", "LSSVMClassifier", "LSSVMRegressor", "MulticlassFit", "fit_multiclass",
     "ModelError", "NoExactModelError", "exact_model", "model_error", "register_solver", "Variant", "variant",
-    "datasets", "LadderKnob", "load_plugins",
+    "datasets", "LadderKnob", "load_plugins", "Comparison", "compare",
 ]
 
 # Last: installed solver plugins (entry-point group "lssvm_analysis.solvers") register through the
