@@ -73,6 +73,9 @@ _EVERYWHERE = textwrap.dedent("""
     out["estimator"] = est.fit_.solver
     out["asv"] = "example-krr" in common.solver_names()
     out["appendix"] = "example-krr" in sections_appendix.plan("quick", None)["spectra"].solvers
+    cmp = la.compare(pb.X, pb.y, precisions=["float64"], C=10.0, ladder=False, sigma2=1.0)   # default solvers
+    out["compare"] = sorted(set(cmp.frame.configuration[cmp.frame.solver == "example-krr"]))
+    out["compare_answer"] = [s for s in cmp.answers.sentence if s.startswith("example-krr:")]
     # the quick report's grid, on a tiny ladder: the plugin's solver and one built-in
     sd.SETTINGS["quick"] = sd.with_settings("quick", solvers=("example-krr", "krr"), n=12, C=(1e1, 1e8),
                                             precisions=("float32", "float64"))
@@ -94,6 +97,8 @@ def test_the_installed_plugin_solver_is_everywhere(plugin_site, tmp_path):
     assert out["literal"] == ["explicit"] and out["estimator"] == "example-krr"
     assert out["asv"] and out["appendix"]
     assert "example-krr" in out["grid"] and "example-krr[inverse=explicit]" in out["grid"], out["grid"]
+    # compare's default solvers (every one with an exact model) include the plugin's, both forms
+    assert out["compare"] == ["example-krr", "example-krr[inverse=explicit]"] and len(out["compare_answer"]) == 1
 
 
 def test_a_broken_plugin_is_skipped_with_a_named_warning(plugin_site, tmp_path):
