@@ -116,21 +116,23 @@ def _names(text: str) -> list:
     return names
 
 
-def _positive_float(text: str) -> float:
+def _parsed(text: str, cast, what: str):
+    """``cast(text)``, or argparse's one-line error "expected <what>, got '<text>'"."""
     try:
-        v = float(text)
+        return cast(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+
+
+def _positive_float(text: str) -> float:
+    v = _parsed(text, float, "a number")
     if not (v > 0 and v != float("inf")):
         raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text!r}")
     return v
 
 
 def _jobs(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    n = _parsed(text, int, "an integer")
     if n < 1 and n != -1:
         raise argparse.ArgumentTypeError(f"expected a number of worker processes >= 1 (or -1 for "
                                          f"all cores), got {n}")
@@ -138,10 +140,7 @@ def _jobs(text: str) -> int:
 
 
 def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    n = _parsed(text, int, "an integer")
     if n < 1:
         raise argparse.ArgumentTypeError(f"expected a number >= 1, got {n}")
     return n

@@ -30,7 +30,7 @@ def test_cli_compare_writes_html_png_csv_json(csv_file, tmp_path, capsys):
     code = cli.main(["compare", "--data", str(csv_file), "--target", "y", "--solvers", "krr,els-primal",
                      "--precisions", "float32,float64", "--out", str(out), "--jobs", "1", "--no-progress"])
     assert code == 0
-    for name in ("index.html", "compare-grid.png", "compare-digits-kappa.png", "compare.csv", "answers.json"):
+    for name in ("index.html", "digits-grid.png", "compare-digits-kappa.png", "compare.csv", "answers.json"):
         assert (out / name).is_file() and (out / name).stat().st_size > 0, name
     doc = json.loads((out / "answers.json").read_text())
     assert [a["solver"] for a in doc["answers"]] == ["els-primal", "krr"]

@@ -29,7 +29,6 @@ import matplotlib
 import matplotlib.lines
 import numpy as np
 import pandas as pd
-from matplotlib.patches import Rectangle
 
 from .. import __version__
 from ..analysis.compare import DEFAULT_PRECISIONS, answers, default_solvers, precision_order, tidy
@@ -41,7 +40,8 @@ from ..solvers import get_solver
 from .build import dask_client, prepare_out
 from .digits_grid import grid_cells, grid_table
 from .figures import log_axes, new_figure, precision_color, save_figure
-from .sections_digits import variant_specs
+from .html import Section
+from .sections_digits import grid_figure, variant_specs
 
 __all__ = ["Comparison", "compare", "read_data", "DEFAULT_C_LADDER", "LADDER_STEP"]
 
@@ -270,38 +270,6 @@ def _specs(dataset: str, names, precs, values: dict, seed: int) -> list[SweepSpe
     return list(specs.values())
 
 
-def _grid_figure(out: Path, cells: pd.DataFrame, table: pd.DataFrame):
-    precs = [c for c in table.columns if c != "solver [variant]"]
-    labels = list(table["solver [variant]"])
-    bare = [s.removesuffix(" (printed)") for s in labels]
-    fig, axs = new_figure(1, 1, width=3.2 + 2.3 * len(precs), height=1.4 + 0.32 * len(labels))
-    a = axs[0, 0]
-    cmap = matplotlib.colormaps["viridis"]
-    for i, conf in enumerate(bare):
-        for j, prec in enumerate(precs):
-            c = cells[(cells.configuration == conf) & (cells.precision == prec)]
-            text, color = ("—", "white") if not len(c) else (c.iloc[0].text, None)
-            if color is None:
-                k = c.iloc[0].kappa_ok
-                color = cmap(min(1.0, np.log10(k) / 17.0)) if np.isfinite(k) else "0.85"
-            a.add_patch(Rectangle((j, i), 1, 1, color=color, label=None))
-            a.text(j + 0.5, i + 0.5, str(text).split("; choices differ")[0].replace("≥ 3 digits to ", "≤ "),
-                   ha="center", va="center", fontsize=6.5, color="black" if color in ("white", "0.85") else "white")
-    a.set_xlim(0, len(precs))
-    a.set_ylim(len(labels), 0)
-    a.set_xticks(np.arange(len(precs)) + 0.5, precs)
-    a.set_yticks(np.arange(len(labels)) + 0.5, labels, fontsize=7)
-    a.set_xlabel("precision")
-    a.set_ylabel("solver [variant]")
-    a.plot([], [], "s", color=cmap(0.5), label="≥ 3 digits up to this problem κ")
-    a.plot([], [], "s", color="0.85", label="not measured / breaks down")
-    a.legend(loc="upper center", bbox_to_anchor=(0.5, -0.08), fontsize=7, ncol=2)
-    return save_figure(fig, cells, out, "compare-grid",
-                       "Which form, in which precision, on these data: per solver [variant] and precision, the "
-                       "largest problem κ of the C ladder up to which the model keeps ≥ 3 correct digits "
-                       "against the exact model (the report's grid, on the user's data).")
-
-
 def _kappa_figure(out: Path, frame: pd.DataFrame):
     precs = sorted(frame["precision"].unique(), key=precision_order)
     fig, axs = new_figure(len(precs), 1, width=3.6, height=4.2, sharey=True)
@@ -340,7 +308,9 @@ def _write(out: Path, res: Comparison, cells, records, meta: dict) -> dict:
     files["json"] = "answers.json"
     figs = []
     if len(cells) and len(res.grid):
-        figs.append(_grid_figure(out, cells, res.grid))
+        sec = Section("compare", "compare")   # the report's own grid figure, on these data
+        grid_figure(sec, out, cells, res.grid)
+        figs.append(next(ref for kind, ref in sec.blocks if kind == "figure"))
         files["grid"] = figs[-1].png
     if len(res.frame):
         figs.append(_kappa_figure(out, res.frame))
