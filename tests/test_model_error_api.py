@@ -51,7 +51,8 @@ def test_model_error_equals_the_fit_kinds_model_digits(name, precision, example_
     pb = info.example_problem(task_name, n=40, rng=7)
     params = {k: v for k, v in pb.params.items() if k != "task"}
     if not all(np.isscalar(v) for v in params.values()):
-        pytest.skip(f"{name}'s example keywords are data ({sorted(params)}), not a sweep's grid values")
+        pytest.skip(f"the fit kind cannot run {name}: its example keywords hold data ({sorted(params)}), "
+                    "which a sweep's grid cannot give (accepts_combination leaves it out)")
     task = Task("fit", name, precision, example_sets[task_name], {}, params, 0, {"reference": False},
                 FIT_KIND_VERSION)
     row = execute_task(task)

@@ -167,3 +167,10 @@ def test_a_users_gate_passes_on_the_solve_and_fails_on_the_explicit_inverse(plug
     failure = proc.stdout[proc.stdout.index("test_explicit_inverse_keeps_them_too"):]
     assert "example-krr in float64:" in failure and "prediction digits < predictions_at_least=8" in failure
     assert re.search(r"problem kappa 9\.\d+e\+11; exact model certified to \d+\.\d digits", failure), failure
+
+
+def test_the_package_declares_its_pytest_plugin_and_the_example_its_solver():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["entry-points"]["pytest11"] == {"lssvm_analysis": "lssvm_analysis.testing"}
+    example = tomllib.loads((EXAMPLE / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert example["entry-points"]["lssvm_analysis.solvers"] == {"example-krr": "lssvm_plugin_example"}
