@@ -119,3 +119,15 @@ def test_answers_pick_the_cheapest_precision_where_a_form_holds_on_every_c():
     assert a.loc["t", "precision"] == "float32" and a.loc["t", "sure"] == "borderline"
     assert "one digit above" in a.loc["t", "sentence"] and "choices differ" in a.loc["t", "sentence"]
     assert a.loc["u", "precision"] == "" and "no form keeps 3" in a.loc["u", "sentence"]
+
+
+def test_compare_on_a_dask_cluster_registers_the_data_on_the_workers_and_agrees(tmp_path):
+    """The workers are fresh processes: compare registers the user's data there (Client.run); the
+    rows are those of the local run (the same tasks on the same bits)."""
+    pytest.importorskip("distributed")
+    X, y = _data(20)
+    kw = dict(solvers=["krr"], precisions=["float64"], C=10.0, ladder=False, sigma2=1.0)
+    local = la.compare(X, y, **kw)
+    remote = la.compare(X, y, dask_workers=1, store=tmp_path / "d.sqlite", **kw)
+    assert (remote.frame.status == "ok").all()
+    pd.testing.assert_frame_equal(local.frame.drop(columns=["time_fit"]), remote.frame.drop(columns=["time_fit"]))
