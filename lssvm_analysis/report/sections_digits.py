@@ -154,7 +154,7 @@ from .figures import (fmt_num, log_axes, new_figure, overlay_width, panel_grid, 
 from .html import Section
 from .registry import register_section
 
-__all__ = ["DigitsSettings", "SETTINGS", "plan", "knob_rungs", "render", "render_appendix", "with_settings",
+__all__ = ["DigitsSettings", "SETTINGS", "plan", "grid_figure", "knob_rungs", "render", "render_appendix", "with_settings",
            "ladder_rows", "records_of", "variant_specs"]
 
 
@@ -290,7 +290,9 @@ def ladder_rows(records: dict) -> pd.DataFrame:
 _NOT_MEASURED, _BREAKS = "0.85", "#d9534f"
 
 
-def _grid_figure(sec, out, cells, table):
+def grid_figure(sec, out, cells, table):
+    """The grid figure (``digits-grid.png``) of grid cells and their table, added to ``sec``
+    (the report's section and :func:`lssvm_analysis.compare`)."""
     precs = [c for c in table.columns if c != "solver [variant]"]
     labels = list(table["solver [variant]"])
     bare = [s.removesuffix(" (printed)") for s in labels]
@@ -455,7 +457,7 @@ def render(sec: Section, out, records, profile: str) -> str:
     if not len(cells):
         sec.note("No ladder records.")
         return "no κ-ladder records"
-    _grid_figure(sec, out, cells, dg.grid_table(cells, names))
+    grid_figure(sec, out, cells, dg.grid_table(cells, names))
     sec.h3("Per paper")
     for s in _paper_sentences(cells, names):
         sec.p(s)
