@@ -143,7 +143,7 @@ class MPSRLSSVM(common.OneShot):
     The report's rank study runs 6 such fits (two kernel widths, three trace
     tolerances) in every precision; its mp column is in the default profile
     when they take <= 20 CPU-s together (issue 24).  Before the selection and
-    the centred factor were kept in FLINT (``Precision.pivoted_rbf``,
+    the centred factor were kept in FLINT (``linalg._cholesky_flint.PivotedRBF``,
     ``center_columns``) one fit took 78 CPU-s; sigma2 = 8 with the default
     trace tolerance (r u, relative) reaches all 100 pivots, the costliest of the 6.
     """

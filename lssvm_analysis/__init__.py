@@ -3,12 +3,34 @@
 Public API (README.md, "The API in a few lines"): precisions / get_precision,
 rbf_kernel and friends, solvers / fit, reference_solve and the error
 measures, cross_validate / loo_residuals, mrsr, the scikit-learn estimators,
-and the named exceptions.  ``__version__`` is the one place of the version
+and the named exceptions.
+
+Your data and your solver (README.md, "Your data and your solver"):
+
+* ``model_error(fit, X, y, X_test=None)``: correct digits of a fit against
+  the certified *exact model* of its data (``model_digits``,
+  ``prediction_digits``, ``problem_condition``, ``exact_digits``,
+  ``choices_agree``, ``route``); ``exact_model(solver, X, y, fit=None,
+  **params)``: that exact model.  A solver without one raises
+  ``NoExactModelError`` saying why.
+* ``compare(X, y, ...)``: the answer grid for the user's data (every solver
+  with an exact model x its variants x precisions): a tidy frame, figures,
+  CSV, JSON and a one-page HTML (``lssvm-analysis compare --data f.csv
+  --target y``).
+* ``register_solver(name, tasks=..., paper=..., equations=..., ...)``: add a
+  solver (decorator); installed packages do it through the entry-point
+  group ``lssvm_analysis.solvers``.  Its hooks: ``system``,
+  ``exact_model``, ``peak`` (memory), ``ladder`` (kappa-ladder knobs) and
+  ``variants`` (``variant(option, value, description, literal=True)`` marks
+  the paper's formula as printed; ``get_solver(name).variants`` lists them).
+* ``datasets.register(name, loader)``: a user's data for sweeps and reports.
+* ``lssvm_analysis.testing`` (a pytest plugin): ``assert_model_digits``,
+  ``assert_matches_exact``, ``check_solver(name)``.  ``__version__`` is the one place of the version
 (pyproject.toml reads it from here).
 """
 from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning, FallbackWarning,
                               IllConditionedWarning, LSSVMWarning, LUBreakdownError,
-                              ReferenceAccuracyError, UnknownPrecisionError, UnknownSolverError,
+                              NoExactModelError, ReferenceAccuracyError, UnknownPrecisionError, UnknownSolverError,
                               UnsupportedPrecisionError)
 from .linalg.kernels import (Kernel, from_lssvmlab, linear_kernel, make_kernel, poly_kernel, rbf_kernel,
                            to_lssvmlab)
@@ -18,15 +40,21 @@ from .linalg.incomplete_cholesky import pivoted_cholesky, thresholded_cholesky
 from .arith.precision import Precision, get_precision, precisions
 from .core.records import CholeskyBreakdown, LUBreakdown
 from .solvers.result import Fit
-from .solvers import fit, get_solver, solvers
+from .solvers import LadderKnob, Variant, fit, get_solver, load_plugins, solvers, variant
+from .solvers import register as register_solver
 from .solvers.multiclass import MulticlassFit, fit_multiclass
 from .analysis.reference import (ErrorReport, ReferenceSolution, backward_error, condition_number,
                         correct_digits, forward_error, kkt_residual, reference_solve)
 from .analysis.validation import cross_validate, leave_one_out, loo_residuals
 from .analysis.tuning import TuneResult, tune
+from .analysis.model_digits import ModelError, exact_model, model_error
 from .estimators import ELSRegressor, LSSVMClassifier, LSSVMRegressor
+from . import datasets
 
 __version__ = "0.1.0"
+
+# after __version__: the comparison's page records the version
+from .report.compare import Comparison, compare  # noqa: E402
 
 __all__ = [
     "CholeskyBreakdown", "CholeskyBreakdownError", "LUBreakdown", "LUBreakdownError",
@@ -41,4 +69,10 @@ __all__ = [
     "forward_error", "kkt_residual", "reference_solve", "cross_validate", "loo_residuals",
     "leave_one_out", "tune", "TuneResult",
     "ELSRegressor", "LSSVMClassifier", "LSSVMRegressor", "MulticlassFit", "fit_multiclass",
+    "ModelError", "NoExactModelError", "exact_model", "model_error", "register_solver", "Variant", "variant",
+    "datasets", "LadderKnob", "load_plugins", "Comparison", "compare",
 ]
+
+# Last: installed solver plugins (entry-point group "lssvm_analysis.solvers") register through the
+# names above (``lssvm_analysis.register_solver``), which are all bound by now.
+load_plugins()

@@ -2,7 +2,10 @@
 
 ``lssvm-analysis report [--quick] [--out reports/NAME]`` runs (or resumes)
 the report's sweeps and writes ``reports/NAME/index.html`` with its PNG
-figures and CSV tables.  ``lssvm-analysis list`` prints the registries.
+figures and CSV tables.  ``lssvm-analysis compare --data f.csv --target y``
+runs the same sweeps on the user's data (:func:`lssvm_analysis.compare`) and
+writes the grid, the digits-vs-kappa figure, CSV, JSON and a one-page HTML.
+``lssvm-analysis list`` prints the registries.
 
 Every error of the command line is one line on stderr and exit status 2,
 before any work: unknown or malformed options, and options that contradict
@@ -20,12 +23,15 @@ import time
 from threadpoolctl import threadpool_limits
 
 from . import __version__, datasets, precisions, solvers
+from .analysis.compare import DEFAULT_PRECISIONS
+from .arith.precision import get_precision as precisions_get
 from .core.exceptions import MissingDependencyError, OutputPathError, StoreError
 from .experiments import SweepProgress
 from .experiments.store import Store
 from .report import PROFILE_NAMES, build_report
 from .report.plan import selected_sections
 from .report.build import default_store, require_distributed
+from .report.compare import compare, read_data
 
 __all__ = ["main", "build_parser", "check_options", "CONFLICTS"]
 
@@ -80,6 +86,30 @@ def build_parser() -> argparse.ArgumentParser:
                      help="run and render only these sections (e.g. abe,vieira: the full profile "
                           "per paper, resumable); the ledger is always written. Sections: "
                           + ", ".join(r.key for r in selected_sections() if not r.reads_all))
+    cmp = sub.add_parser("compare", help="which formulation, in which precision, on your own data")
+    cmp.add_argument("--data", required=True, metavar="FILE",
+                     help="a CSV file (header row, numeric columns) or an NPZ file")
+    cmp.add_argument("--target", required=True, metavar="COLUMN", help="the column (or NPZ array) of y")
+    cmp.add_argument("--task", choices=("regression", "classification"), default=None,
+                     help="default: classification when the target has two distinct values")
+    cmp.add_argument("--solvers", type=_names, default=None, metavar="A,B",
+                     help="default: every solver with an exact model for the task")
+    cmp.add_argument("--precisions", type=_names, default=None, metavar="P,Q",
+                     help="default: float32,float64,longdouble,mp50")
+    cmp.add_argument("--C", type=_positive_float, default=None, help="C, with a ladder C/1e3, C, C*1e3")
+    cmp.add_argument("--sigma2", type=_positive_float, default=None,
+                     help="RBF width (default: the median squared distance between training points)")
+    cmp.add_argument("--no-ladder", action="store_true", help="only the given C")
+    cmp.add_argument("--out", default="reports/compare", help="output directory (default: reports/compare)")
+    cmp.add_argument("--store", default=None, help="SQLite record store (default: OUT/compare.sqlite)")
+    cmp.add_argument("--jobs", type=_jobs, default=None, help="worker processes (default: all cores)")
+    cdask = cmp.add_mutually_exclusive_group()
+    cdask.add_argument("--scheduler", default=None, metavar="ADDRESS", help="run the sweeps on a Dask cluster")
+    cdask.add_argument("--dask-workers", type=_positive, default=None, metavar="N",
+                       help="run the sweeps on a Dask LocalCluster of N worker processes")
+    cmp.add_argument("--seed", type=int, default=0, help="seed of the train/test division")
+    cmp.add_argument("--debug", action="store_true", help="show tracebacks of errors")
+    cmp.add_argument("--no-progress", action="store_true", help="no progress bar")
     sub.add_parser("list", help="list solvers, precisions and data sets")
     return parser
 
@@ -93,11 +123,30 @@ def _sections(text: str) -> list[str]:
     return got
 
 
-def _jobs(text: str) -> int:
+def _names(text: str) -> list:
+    names = [t.strip() for t in text.split(",") if t.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"expected comma-separated names, got {text!r}")
+    return names
+
+
+def _parsed(text: str, cast, what: str):
+    """``cast(text)``, or argparse's one-line error "expected <what>, got '<text>'"."""
     try:
-        n = int(text)
+        return cast(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+
+
+def _positive_float(text: str) -> float:
+    v = _parsed(text, float, "a number")
+    if not (v > 0 and v != float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a finite number > 0, got {text!r}")
+    return v
+
+
+def _jobs(text: str) -> int:
+    n = _parsed(text, int, "an integer")
     if n < 1 and n != -1:
         raise argparse.ArgumentTypeError(f"expected a number of worker processes >= 1 (or -1 for "
                                          f"all cores), got {n}")
@@ -105,17 +154,19 @@ def _jobs(text: str) -> int:
 
 
 def _positive(text: str) -> int:
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    n = _parsed(text, int, "an integer")
     if n < 1:
         raise argparse.ArgumentTypeError(f"expected a number >= 1, got {n}")
     return n
 
 
 def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Refuse contradicting options (:data:`CONFLICTS`) and a Dask option without Dask, before any work."""
+    """Refuse contradicting options (:data:`CONFLICTS`), a Dask option without Dask and (``compare``)
+    unknown solvers or precisions and a data file that is missing, not numeric or has no target
+    column, before any work."""
+    if args.command == "compare":
+        _check_compare(parser, args)
+        return
     if args.command != "report":
         return
     for option, other, clash, why in CONFLICTS:
@@ -129,6 +180,47 @@ def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
             require_distributed(dask)
         except MissingDependencyError as exc:
             parser.error(str(exc))
+
+
+def _check_compare(parser, args) -> None:
+    """The compare command's inputs, read and checked up front (``args.data_arrays`` keeps them)."""
+    for what, names, check in (("solver", args.solvers, solvers), ("precision", args.precisions, None)):
+        for n in names or ():
+            try:
+                if check is None:
+                    precisions_get(n)
+                elif n not in check():
+                    raise ValueError(f"expected a solver in {check()}, got --solvers {n!r}")
+            except ValueError as exc:
+                parser.error(str(exc))
+    if args.jobs is not None and (args.scheduler is not None or args.dask_workers is not None):
+        parser.error("--jobs conflicts with --scheduler / --dask-workers (the Dask workers run the sweeps): "
+                     "give one of them")
+    if args.scheduler is not None or args.dask_workers is not None:
+        try:
+            require_distributed("--scheduler" if args.scheduler is not None else "--dask-workers")
+        except MissingDependencyError as exc:
+            parser.error(str(exc))
+    try:
+        args.data_arrays = read_data(args.data, args.target)
+    except ValueError as exc:
+        parser.error(str(exc))
+
+
+def _compare(args) -> int:
+    t0 = time.perf_counter()
+    X, y, _ = args.data_arrays
+    with threadpool_limits(limits=1, user_api="blas"):
+        res = compare(X, y, task=args.task, solvers=args.solvers,
+                      precisions=args.precisions or DEFAULT_PRECISIONS, C=args.C, sigma2=args.sigma2,
+                      ladder=not args.no_ladder, out=args.out, store=args.store, n_jobs=args.jobs,
+                      scheduler=args.scheduler, dask_workers=args.dask_workers,
+                      progress=not args.no_progress, seed=args.seed)
+    for sentence in res.answers.sentence:
+        print(sentence)
+    print(f"wrote {res.out / res.files['html']} ({', '.join(sorted(res.files.values()))}) "
+          f"in {time.perf_counter() - t0:.1f} s")
+    return 0
 
 
 def _counts(counts) -> str:
@@ -170,7 +262,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     check_options(parser, args)
     try:
-        return {"report": _report, "list": _list}[args.command](args)
+        return {"report": _report, "list": _list, "compare": _compare}[args.command](args)
     except (StoreError, OutputPathError, ValueError, TypeError, OSError) as exc:
         if getattr(args, "debug", False):
             raise

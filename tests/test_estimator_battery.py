@@ -17,7 +17,8 @@ depending on the machine's load):
   weights equal repeated points, zero weights removed ones).
 
 Nothing names a solver: a newly registered solver or variant joins both
-layers by registering.
+layers by registering.  The battery itself is in the package
+(:mod:`lssvm_analysis.testing.estimators`), so a user runs the same checks.
 """
 import pickle
 import warnings
@@ -25,69 +26,31 @@ import warnings
 import numpy as np
 import pytest
 from sklearn.base import clone
-from sklearn.utils.estimator_checks import (check_dict_unchanged, check_dont_overwrite_parameters,
-                                            check_estimators_dtypes, check_estimators_overwrite_params,
-                                            check_estimators_pickle, check_fit2d_1sample,
-                                            check_fit_idempotent, check_fit_score_takes_y,
-                                            check_get_params_invariance, check_methods_subset_invariance,
-                                            check_n_features_in, check_set_params, parametrize_with_checks)
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 import lssvm_analysis as la
 from lssvm_analysis.core.exceptions import UnexpectedParameterError
-from lssvm_analysis.estimators import LSSVMClassifier, LSSVMRegressor
+from lssvm_analysis.estimators import LSSVMRegressor
+from lssvm_analysis.testing.estimators import (ESTIMATORS, check_estimator_fast, configurations,
+                                               expected_failures, make_estimator, solver_params)
 
-from _estimator_checks import expected_failures
 from conftest import U64
-
-ESTIMATORS = {"regression": LSSVMRegressor, "classification": LSSVMClassifier}
-#: Keywords the estimators set from their own parameters (the registry's example gives some).
-OWN = ("C", "kernel", "sigma2", "degree", "t", "task")
-
-
-def configurations(info):
-    """The default configuration, then each non-default variant value alone."""
-    out = [{}]
-    for option, values in info.variant_options().items():
-        out += [{option: v.value} for v in values[1:]]
-    return out
-
-
-def solver_params(info, task, config=None):
-    """The registry's example keywords that are plain values, the variant configuration, and
-    for a solver whose required keyword is a validation set (data-bound: the checks change the
-    number of features), the documented alternative ``index="training"``."""
-    example = info.example_problem(task, n=20, rng=0).params
-    params = {k: v for k, v in example.items() if k not in OWN and np.isscalar(v)}
-    if "validation" in info.required:
-        params["index"] = "training"
-    return {**params, **(config or {})}
-
 
 CASES = [pytest.param(name, task, config, id=la.get_solver(name).configuration_label(
     {**la.get_solver(name).default_variant(), **config}) + f"-{task}")
     for name in la.solvers() for task in la.get_solver(name).tasks
     for config in configurations(la.get_solver(name))]
 
-FAST_CHECKS = (check_get_params_invariance, check_set_params, check_estimators_overwrite_params,
-               check_dont_overwrite_parameters, check_fit_score_takes_y, check_estimators_dtypes,
-               check_fit_idempotent, check_estimators_pickle, check_n_features_in,
-               check_methods_subset_invariance, check_dict_unchanged, check_fit2d_1sample)
-
 
 def make(name, task, config):
-    info = la.get_solver(name)
-    return ESTIMATORS[task](C=10.0, sigma2=1.0, solver=name, solver_params=solver_params(info, task, config))
+    return make_estimator(name, task, config)
 
 
 @pytest.mark.parametrize("name, task, config", CASES)
 def test_fast_checks(name, task, config):
-    est = make(name, task, config)
-    with warnings.catch_warnings():
-        # Non-convergence of the iterative solvers on the checks' random data is a
-        # warned, kept outcome (tests/test_estimators.py asserts the warning itself).
-        warnings.simplefilter("ignore", la.ConvergenceWarning)
-        for check in FAST_CHECKS:
-            check(type(est).__name__, est)
+    # Non-convergence of the iterative solvers on the checks' random data is a warned, kept
+    # outcome (tests/test_estimators.py asserts the warning itself).
+    check_estimator_fast(name, task, config)
 
 
 @pytest.mark.parametrize("name, task, config", CASES)

@@ -10,7 +10,7 @@ import lssvm_analysis as la
 from lssvm_analysis.core.exceptions import UnexpectedParameterError
 from lssvm_analysis.estimators import ELSRegressor, LSSVMClassifier, LSSVMRegressor
 
-from _estimator_checks import expected_failures
+from lssvm_analysis.testing.estimators import expected_failures
 from conftest import U64
 
 
@@ -19,7 +19,7 @@ from conftest import U64
 def test_sklearn_compatible(estimator, check):
     # The only checks marked expected-to-fail are scikit-learn's sample_weight checks
     # (these solvers have no per-point weights and refuse one with a typed error; the
-    # battery runs them on w-lssvm, which has), see tests/_estimator_checks.py.
+    # battery runs them on w-lssvm, which has), see lssvm_analysis/testing/estimators.py.
     # scikit-learn itself skips its three array-API checks unless the
     # environment sets SCIPY_ARRAY_API=1 and installs array-api-strict; these
     # estimators compute in NumPy (and mpmath) only, so they are not array-API

@@ -24,7 +24,9 @@ from conftest import logspaced_nonsymmetric, logspaced_spd, to_f64
 
 import lssvm_analysis as la
 from lssvm_analysis.core.exceptions import CholeskyBreakdownError
-from lssvm_analysis.linalg.cg import simultaneous_cg
+from lssvm_analysis.linalg.cg import _krylov_space, simultaneous_cg
+from lssvm_analysis.linalg.incomplete_cholesky import _panel
+from lssvm_analysis.linalg.mrsr import bordered_inverse
 from lssvm_analysis.arith.precision import MPPrecision
 
 FL = la.get_precision("mp50")
@@ -148,7 +150,7 @@ def test_panel_products_are_those_of_matmul(rng, name):
     q = MP if name == "mp-engine" else la.get_precision(name)
     m, n = 30, 12
     G = q.zeros((m, n))
-    P = q.panel(G)
+    P = _panel(q, G)
     cols = q.asarray(rng.standard_normal((m, n)))
     with q.context():
         for r in range(n):
@@ -329,7 +331,7 @@ def test_to_float64_rounds_each_entry_as_float_does():
 
 @pytest.mark.parametrize("clamp", [True, False], ids=["clamped", "literal"])
 def test_pivoted_cholesky_agrees(rng, clamp):
-    """The greedy selection kept in FLINT (``Precision.pivoted_rbf``) against the mpmath engine's
+    """The greedy selection kept in FLINT (``linalg._cholesky_flint.PivotedRBF``) against the mpmath engine's
     NumPy loop: the same pivots, and the pivots' rows of G (the Cholesky factor L of K_BB in pivot
     order) within the rounding bound of two Cholesky factors of slightly different kernels."""
     m, r, d, sigma2 = 60, 12, 2, 0.5
@@ -455,13 +457,13 @@ def test_spectral_solve_agrees(rng):
 
 
 def test_householder_q_is_orthonormal_whatever_the_rank(rng):
-    from lssvm_analysis.arith import flint_engine as _flint
+    from lssvm_analysis.arith import flint_engine as _flint, flint_factor
     m, n = 45, 30
     M64 = rng.standard_normal((m, n))
     M64[:, 7] = 0.0                                   # a zero column: its reflection is skipped
     M = FL.asarray(M64)
     M[:, 5] = M[:, 2] * FL.scalar(3)                  # an exactly dependent column
-    Q = _flint.householder_q(_flint.to_arb_mat(M), FL.ctx.prec)
+    Q = flint_factor.householder_q(_flint.to_arb_mat(M), FL.ctx.prec)
     Qo = _flint.to_objects(Q, FL.ctx)
     # Higham Thm 19.4 / Lemma 19.3: Q^ = Q + dQ, ||dQ||_F <= n gamma_cm (c = 1 here), so
     # |Q^T Q - I| <= 2 m n u, + m u for the Gram matrix's own rounding.
@@ -507,8 +509,8 @@ def test_bordered_inverse_agrees_entrywise(rng):
     for q in (FL, MP):
         inv, m2 = q.asarray(inv64), q.asarray(inv64 @ G64[:-1, -1])
         ps = q.scalar(G64[-1, -1]) - q.asarray(G64[:-1, -1]) @ m2
-        out.append(q.bordered_inverse(inv, m2, ps))
-        assert q.bordered_inverse(inv, q.zeros(0), ps).shape == (1, 1)   # the first column: k = 0
+        out.append(bordered_inverse(q, inv, m2, ps))
+        assert bordered_inverse(q, inv, q.zeros(0), ps).shape == (1, 1)   # the first column: k = 0
     # Each entry is one product, one quotient and one sum of the same mp50 inputs: within
     # 3 u (|inv| + |m2 m2^T / ps|) of the exact value in each engine, twice that between them
     # (the border entries, one quotient, are inside it).
@@ -519,7 +521,7 @@ def test_bordered_inverse_agrees_entrywise(rng):
     assert not out[0].flags.writeable   # kept: the next product with it converts nothing
     # float64: the NumPy formula itself
     inv, m2, ps64 = inv64, inv64 @ G64[:-1, -1], G64[-1, -1] - G64[:-1, -1] @ (inv64 @ G64[:-1, -1])
-    f64 = la.get_precision("float64").bordered_inverse(inv, m2, ps64)
+    f64 = bordered_inverse(la.get_precision("float64"), inv, m2, ps64)
     assert np.array_equal(f64[:-1, :-1], inv + np.multiply.outer(m2, m2) / ps64)
     assert np.array_equal(f64[-1], np.append(-m2 / ps64, 1 / ps64))
 
@@ -572,12 +574,12 @@ def test_householder_qr_agrees(rng):
 
 
 def test_krylov_space_agrees(rng):
-    """Precision.krylov: FLINT's vectors and scalars against the mpmath engine's arrays, operation
+    """The Krylov space of CG (linalg.cg._krylov_space): FLINT's vectors and scalars against the mpmath engine's arrays, operation
     by operation (the ones CG uses), each within its rounding bound."""
     n = 40
     A64, V64 = rng.standard_normal((n, n)), rng.standard_normal((n, 2))
     A = FL.asarray(A64)
-    spaces = [q.krylov(A) for q in (FL, MP)]
+    spaces = [_krylov_space(q, A) for q in (FL, MP)]
     out = []
     for q, S in zip((FL, MP), spaces):
         with S.context():
@@ -604,7 +606,7 @@ def test_krylov_space_agrees(rng):
     for name in ("float32", "float64", "longdouble"):
         q = la.get_precision(name)
         Aq, Vq = q.asarray(A64), q.asarray(V64)
-        S = q.krylov(Aq)
+        S = _krylov_space(q, Aq)
         v = S.vector(Vq[:, 0])
         assert isinstance(v, np.ndarray) and v.dtype == q.dtype
         assert all(np.array_equal(a, b) for a, b in zip(S.apply([Vq[:, 0], Vq[:, 1]]), (Aq @ Vq).T))

@@ -1,4 +1,4 @@
-"""The mpN engine of MRSR, PRESS and the column-append QR (arith/flint_mrsr.py) against the generic code.
+"""The mpN engine of MRSR, PRESS and the column-append QR (linalg/_mrsr_flint.py, linalg/_press_flint.py, arith/flint_arb.py) against the generic code.
 
 The FLINT engine keeps the vectors of these loops in FLINT between steps and the
 generic code (``MPPrecision(50, engine="mpmath")``) computes them with mpmath on

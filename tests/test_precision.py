@@ -454,3 +454,24 @@ def test_masks_and_column_sums_of_squares(precision, rng):
     conversion = 2 * p.unit_roundoff if p.unit_roundoff > U64 else 0.0
     tol = (8 * p.unit_roundoff + conversion + 8 * U64) * ref
     assert np.all(np.abs(p.to_float64(s) - ref) <= tol)
+
+
+def test_precision_asks_engines_by_capability_only():
+    """The precision names no algorithm of a higher floor (issue 30): no engine hook is left on the
+    base class; an algorithm with a FLINT engine asks ``p.engine`` and keeps the engine beside it."""
+    from lssvm_analysis.arith import flint_engine
+    from lssvm_analysis.arith.precision import FlintPrecision, MPPrecision
+
+    for hook in ("krylov", "panel", "bordered_inverse", "householder_engine", "rbf_kernel_exact",
+                 "pivoted_rbf", "qr_engine", "mrsr_engine", "press_engine"):
+        assert not hasattr(la.Precision, hook), hook
+    engines = {name: la.get_precision(name).engine for name in la.precisions()}
+    assert engines["float32"] == engines["float64"] == "lapack" and engines["longdouble"] == "numpy"
+    mp = la.get_precision("mp50")
+    assert mp.engine == ("flint" if flint_engine.AVAILABLE else "mpmath")
+    assert isinstance(mp, FlintPrecision) == flint_engine.AVAILABLE and isinstance(mp, MPPrecision)
+    ref = MPPrecision(50, engine="mpmath")
+    assert type(ref) is MPPrecision and ref.engine == "mpmath"
+    assert pickle.loads(pickle.dumps(ref)).engine == "mpmath"
+    with pytest.raises(ValueError, match="got engine='gmp'"):
+        MPPrecision(50, engine="gmp")

@@ -21,7 +21,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import lssvm_analysis as la
 from lssvm_analysis import cli
+from lssvm_analysis.solvers import unregister as unregister_solver
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -42,7 +44,19 @@ def test_fence_parser_finds_blocks_of_each_language():
     assert readme_blocks("sh", text) == [(7, "make test\n")]
 
 
-def test_python_blocks_run_in_one_namespace():
+@pytest.fixture
+def registries_restored():
+    """The README registers a solver and a data set ("Your data and your solver"): removed afterwards,
+    so that other tests in the process see the package's registries only."""
+    solvers, sets = set(la.solvers()), set(la.datasets.datasets())
+    yield
+    for name in set(la.solvers()) - solvers:
+        unregister_solver(name)
+    for name in set(la.datasets.datasets()) - sets:
+        la.datasets.unregister(name)
+
+
+def test_python_blocks_run_in_one_namespace(registries_restored):
     blocks = readme_blocks("python")
     assert blocks, "the README has no python block"
     ns: dict = {"__name__": "__readme__"}
@@ -60,6 +74,12 @@ def test_python_blocks_run_in_one_namespace():
     assert ns["yhat"].shape == (len(ns["X_new"]),)
     assert set(la.precisions()) >= {"float32", "float64", "longdouble", "mp50"}
     assert ns["L"].dtype == np.longdouble
+    # "Your data and your solver": what its comments say
+    err = ns["err"]
+    assert 0 < err.model_digits <= 8 and err.exact_digits > err.model_digits and err.choices_agree is None
+    assert ns["ex"].digits == err.exact_digits and "svm-eps" in ns["why"] and ns["printed"]
+    assert set(ns["cmp"].answers.solver) == {"lssvm-schur", "krr"} and len(ns["cmp"].frame) == 2 * 2 * 3
+    assert "readme-krr" in la.solvers() and len(ns["checks"]) > 10
 
 
 def _command_lines(prog: str) -> list[tuple[int, list[str]]]:
@@ -79,7 +99,8 @@ def test_shell_command_lines_parse():
     for line, argv in lines:
         try:
             args = parser.parse_args(argv)
-            if not ("--scheduler" in argv or "--dask-workers" in argv):  # needs the dask extra
+            # --scheduler / --dask-workers need the dask extra; compare reads its --data file up front
+            if not ("--scheduler" in argv or "--dask-workers" in argv or argv[:1] == ["compare"]):
                 cli.check_options(parser, args)
         except SystemExit as exc:  # pragma: no cover - the message is the point
             pytest.fail(f"README.md line {line}: lssvm-analysis {' '.join(argv)} is refused ({exc})")

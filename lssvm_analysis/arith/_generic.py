@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from .base import Precision
 from ..core.exceptions import CholeskyBreakdownError, LUBreakdownError
 from ..core.records import CholeskyBreakdown, LUBreakdown
 
-__all__ = ["cholesky", "solve_triangular", "lu_factor", "lu_solve"]
+__all__ = ["cholesky", "solve_triangular", "lu_factor", "lu_solve", "GenericPrecision"]
 
 
 def cholesky(A: np.ndarray, *, sqrt, zero, precision: str) -> np.ndarray:
@@ -92,3 +93,35 @@ def lu_factor(A: np.ndarray, *, precision: str):
 def lu_solve(LU: np.ndarray, perm: np.ndarray, b: np.ndarray):
     y = solve_triangular(LU, np.asarray(b)[perm], lower=True, trans=False, unit=True)
     return solve_triangular(LU, y, lower=False, trans=False)
+
+
+class GenericPrecision(Precision):
+    """Shared code of the precisions that run NumPy's generic loops."""
+
+    def _cholesky(self, A, *, overwrite=False):  # no BLAS: always a new factor
+        return cholesky(A, sqrt=self._sqrt1, zero=self.scalar(0), precision=self.name)
+
+    def solve_triangular(self, T, b, *, lower=True, trans=False):
+        return solve_triangular(self.asarray(T), self.asarray(b), lower=lower, trans=trans)
+
+    def lu_factor(self, A, *, overwrite=False):
+        """(packed LU, row permutation) of the prepared square A; LUBreakdownError on a zero pivot."""
+        return lu_factor(A, precision=self.name)
+
+    def lu_solve(self, LU, perm, b, *, trans=False):
+        """x with A x = b (``trans``: A^T x = b) from ``lu_factor``'s (LU, perm), A[perm] = L U."""
+        b = self.asarray(b)
+        if not trans:
+            return lu_solve(LU, perm, b)
+        w = solve_triangular(LU, b, lower=False, trans=True)
+        v = solve_triangular(LU, w, lower=True, trans=True, unit=True)
+        x = np.empty_like(v)
+        x[perm] = v
+        return x
+
+    def solve(self, A, b, *, overwrite=False):
+        A = self._prepare(A, "A", check=True, symmetric=False)
+        b = self._prepare_rhs(b, A.shape[0])
+        LU, perm = self.lu_factor(A)
+        return self.lu_solve(LU, perm, b)
+

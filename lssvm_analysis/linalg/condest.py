@@ -156,7 +156,7 @@ def cholesky_conditioning(A, L, precision, *, matrix="", anorm=None) -> Conditio
     p = get_precision(precision)
     anorm = _norm1(A, p) if anorm is None else float(anorm)
     n = L.shape[0]
-    if p.dtype in (np.float32, np.float64):
+    if p.hardware:
         pocon, = lapack.get_lapack_funcs(("pocon",), dtype=p.dtype)
         # pocon reads one triangle; hand it a Fortran-ordered array so that f2py makes no
         # n x n copy: L itself (lower) when it is Fortran-ordered, else L^T = U (upper).
@@ -182,7 +182,7 @@ class LUFactor:
         self.anorm = _norm1(A, p)
         self.n = A.shape[0]
         self._trans = False
-        if overwrite and p.dtype in (np.float32, np.float64) and A.flags.c_contiguous:
+        if overwrite and p.hardware and A.flags.c_contiguous:
             # LU in place of the Fortran view F = A^T (no copy); A x = b is F^T x = b
             getrf, = lapack.get_lapack_funcs(("getrf",), dtype=p.dtype)
             self._lu, self._piv, _ = getrf(A.T, overwrite_a=1)
@@ -193,14 +193,14 @@ class LUFactor:
 
     def solve(self, b, *, trans: bool = False):
         p = self.p
-        if p.dtype in (np.float32, np.float64):
+        if p.hardware:
             return scipy.linalg.lu_solve((self._lu, self._piv), p.asarray(b),
                                          trans=int(trans != self._trans), check_finite=False)
         return p.lu_solve(self._lu, self._piv, b, trans=trans)  # FLINT for mpN
 
     def conditioning(self, *, matrix="") -> Conditioning:
         p = self.p
-        if p.dtype in (np.float32, np.float64):
+        if p.hardware:
             gecon, = lapack.get_lapack_funcs(("gecon",), dtype=p.dtype)
             # factors of A^T: kappa_1(A) = kappa_inf(A^T), and ||A^T||_inf = ||A||_1
             rcond, info = gecon(self._lu, self.anorm, norm="I" if self._trans else "1")

@@ -21,6 +21,7 @@ from scipy.linalg.blas import get_blas_funcs
 from ..core.validation import as_matrix, check_finite, check_int, check_open_interval, short_repr
 from .memory import PeakMemory, PeakTerms
 from ..arith.precision import get_precision
+from ._cholesky_flint import Panel, PivotedRBF
 
 __all__ = ["CholeskySelection", "thresholded_cholesky", "pivoted_cholesky", "THRESHOLDED_PEAK",
            "PIVOTED_PEAKS"]
@@ -56,7 +57,7 @@ class CholeskySelection:
         Selected columns (support vectors), in selection order.
     G : ndarray, shape (m, r)
         K ~= G G^T; ``G[indices]`` is the lower Cholesky factor of K[indices][:, indices].
-        Read-only where the precision's engine keeps it (``Precision.pivoted_rbf``: mpN on FLINT,
+        Read-only where the precision's engine keeps it (``_cholesky_flint.PivotedRBF``: mpN on FLINT,
         its FLINT form registered for the products that follow); copy it to write.
     columns : ndarray, shape (m, r)
         The kernel columns K[:, indices] that were computed (in the precision).
@@ -76,7 +77,7 @@ class CholeskySelection:
     formation : str
         The RBF formation (:data:`~lssvm_analysis.linalg.kernels.RBF_FORMATIONS`) whose entries
         the columns are, bit for bit: ``"differences"``, or ``"gemm"`` where the precision's
-        engine keeps the greedy selection (``Precision.pivoted_rbf``: mpN on FLINT, exact
+        engine keeps the greedy selection (``_cholesky_flint.PivotedRBF``: mpN on FLINT, exact
         squared distances).
     """
 
@@ -101,7 +102,7 @@ def _setup(X, kernel, precision):
     whatever the kernel's: a single column gains nothing from a GEMM, and
     then every column and pivot is exactly the corresponding entry of
     ``rbf_kernel(X, formation="differences")``, in every precision -- except where the
-    precision's engine keeps the greedy selection (``Precision.pivoted_rbf``, mpN on FLINT): its
+    precision's engine keeps the greedy selection (``_cholesky_flint.PivotedRBF``, mpN on FLINT): its
     columns are ``rbf_kernel(X)``'s exact-distance ones (``CholeskySelection.formation``).
     """
     if not callable(kernel):
@@ -123,7 +124,7 @@ def _setup(X, kernel, precision):
 def _add_column(p, column, G, cols, r, j, d, done):
     """Append pivot j as column r of G (outer-product Cholesky step); ``column(j)`` is K[:, j].
 
-    ``G`` is the factor's :meth:`Precision.panel` (its ``.G`` the array).
+    ``G`` is the factor's :func:`_panel` (its ``.G`` the array).
     ``done`` are the earlier pivots: their rows of the new column are zero in
     exact arithmetic (their residual is eliminated), so they are set to an
     exact zero and ``G[pivots]`` is exactly lower triangular.
@@ -233,7 +234,7 @@ class _ArrayState:
         # Column-major, so that a pivot's update reads G[:, :r] contiguously.  np.zeros maps zero pages
         # lazily: the columns that are never reached cost no memory traffic.
         self.G = np.zeros((m, rank), dtype=p.dtype, order="F") if p.hardware else np.asfortranarray(p.zeros((m, rank)))
-        self.panel = p.panel(self.G)   # mpN without the kept state: columns kept in FLINT as written
+        self.panel = _panel(p, self.G)   # mpN without the kept state: columns kept in FLINT as written
         self.cols = p.zeros((m, rank)) if keep_columns else None
         self.column = _KernelColumns(p, X, kernel)
 
@@ -258,18 +259,39 @@ class _ArrayState:
         return self.G[:, :r], cols, int(np.count_nonzero(self.d < p.scalar(0)))
 
 
+class _ArrayPanel:
+    """G (an array of the precision) for a recurrence that writes its columns one by one and
+    multiplies by its leading ones: ``.set(r, g)`` is ``G[:, r] = g``, ``.times_row(r, j)`` is
+    ``p.matmul(G[:, :r], G[j, :r])``."""
+
+    def __init__(self, G, p):
+        self.G, self.p = G, p
+
+    def set(self, r, g):
+        self.G[:, r] = g
+
+    def times_row(self, r, j):
+        return self.p.matmul(self.G[:, :r], self.G[j, :r])
+
+
+def _panel(p, G):
+    """G for the outer-product recurrences: mpN on FLINT keeps each column in FLINT as it is
+    written (:class:`~lssvm_analysis.linalg._cholesky_flint.Panel`, no column converted again by
+    a product); the other precisions read G itself."""
+    return Panel(G, prec=p.ctx.prec, ctx=p.ctx) if p.engine == "flint" else _ArrayPanel(G, p)
+
+
 def _state(p, X, kernel, d, rank, *, keep_columns, clamp):
-    """The precision's engine state for an RBF kernel (``Precision.pivoted_rbf``: mpN on FLINT,
+    """The precision's engine state for an RBF kernel (``_cholesky_flint.PivotedRBF``: mpN on FLINT,
     its columns those of the default "gemm" formation, exact distances), else :class:`_ArrayState`
     (the differences formation)."""
-    if getattr(kernel, "name", None) == "rbf":
-        st = p.pivoted_rbf(p.asarray(X), p.scalar(kernel.params.get("sigma2", 1.0)), rank, clamp=clamp,
-                           keep_columns=keep_columns)
-        if st is not None:
-            st.formation = "gemm"
-            # validates X and the kernel parameters in the precision once, as _KernelColumns does
-            dataclasses.replace(kernel, formation=st.formation)(X, X[:1], precision=p)
-            return st
+    if getattr(kernel, "name", None) == "rbf" and p.engine == "flint":
+        st = PivotedRBF(p.asarray(X), p.scalar(kernel.params.get("sigma2", 1.0)), rank, clamp=clamp,
+                        keep_columns=keep_columns, prec=p.ctx.prec, ctx=p.ctx)
+        st.formation = "gemm"
+        # validates X and the kernel parameters in the precision once, as _KernelColumns does
+        dataclasses.replace(kernel, formation=st.formation)(X, X[:1], precision=p)
+        return st
     return _ArrayState(p, X, kernel, d, rank, keep_columns=keep_columns, clamp=clamp)
 
 
@@ -296,7 +318,7 @@ def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySele
     p, X, m, d, kernel = _setup(X, kernel, precision)
     THRESHOLDED_PEAK.ensure(m, p, what="thresholded Cholesky (factor and kernel columns)")
     G = p.zeros((m, m))
-    panel = p.panel(G)
+    panel = _panel(p, G)
     cols = p.zeros((m, m))
     keep, roots = [], np.empty(m)
     eta_p = p.scalar(eta)
@@ -351,7 +373,7 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, kee
     -----
     Cost O(m r^2); only the diagonal and the r selected kernel columns are
     computed.  For an RBF kernel in a precision whose engine keeps the state
-    (``Precision.pivoted_rbf``: mpN on FLINT) the steps run there, G and d
+    (``_cholesky_flint.PivotedRBF``: mpN on FLINT) the steps run there, G and d
     never converted to mpf until the end; the loop, the pivot rule and the
     stop rules are this function's for every precision.  ``trace_history[i]`` is trace(K - G_i G_i^T) after i+1 pivots,
     the error bound tr(K - P P^T) of Chen & Zhou.  G is stored column-major,

@@ -20,7 +20,7 @@ formation of K costs in accuracy can be measured:
     same augmented product is taken over the *integers* the points scale to, so
     the squared distances are exact; -d2 / sigma2 is rounded once and exp once
     (relative error <= u q + 2u, q = ||x - z||^2 / sigma2, within the
-    differences formula's bound), ``Precision.rbf_kernel_exact``.  In longdouble
+    differences formula's bound), :func:`._kernels_flint.rbf` (mpN on FLINT).  In longdouble
     (no BLAS) and mpN with the mpmath engine it is evaluated by the differences
     formula below.
 ``"differences"``
@@ -47,6 +47,7 @@ from ..arith.symmetric import mirror_band, strict_upper_mask
 from ..core.memo import array_key, scoped
 from .memory import PeakMemory, PeakTerms, bytes_per_word
 from ..arith.precision import get_precision
+from ._kernels_flint import rbf as rbf_flint
 
 __all__ = ["rbf_kernel", "linear_kernel", "poly_kernel", "Kernel", "PrecomputedKernel", "make_kernel", "KERNELS",
            "from_lssvmlab", "to_lssvmlab", "RBF_FORMATIONS", "rbf_error_bound", "KERNEL_PEAKS", "SQUARE_KERNEL_PEAKS",
@@ -295,7 +296,7 @@ def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
     shape = (Xp.shape[0], Zp.shape[0])
     if out is not None:
         _check_out(out, shape, p)
-    if formation == "gemm" and p.dtype in (np.float32, np.float64):
+    if formation == "gemm" and p.hardware:
         # K(X, X) passed as two arguments is the symmetric K(X): the same numbers bit for bit
         same = Z is None or Zp is Xp or (Zp.shape == Xp.shape and np.array_equal(Zp, Xp))
         K = _rbf_gemm(Xp, None if same else Zp, sigma2, p,
@@ -304,13 +305,12 @@ def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
             return K
         # the centred, scaled norms overflow this precision (X far beyond sqrt of its range):
         # the differences formula gives the right 0 (exp(-inf)) and 1 entries
-    elif formation == "gemm":
-        K = p.rbf_kernel_exact(Xp, None if Z is None else Zp, s)
-        if K is not None:
-            if out is None:
-                return K
-            out[...] = K
-            return out
+    elif formation == "gemm" and p.engine == "flint":   # exact squared distances (_kernels_flint)
+        K = rbf_flint(Xp, None if Z is None else Zp, s, prec=p.ctx.prec, ctx=p.ctx)
+        if out is None:
+            return K
+        out[...] = K
+        return out
     D = sq_distances(Xp, Zp, p)  # may hold inf (distances beyond the range): exp(-inf) = 0 is right
     K = p.exp(-D / s)
     if out is None:
@@ -330,7 +330,7 @@ def rbf_error_bound(X, Z=None, sigma2=1.0, precision="float64", *, formation="ge
     X = np.asarray(p.to_float64(p.asarray(np.asarray(X, dtype=np.float64))))
     Z = X if Z is None else np.asarray(p.to_float64(p.asarray(np.asarray(Z, dtype=np.float64))))
     u, d = p.unit_roundoff, X.shape[1]
-    if formation == "gemm" and p.dtype in (np.float32, np.float64):
+    if formation == "gemm" and p.hardware:
         xbar = np.vstack([X, Z]).mean(axis=0)
         a = ((X - xbar) ** 2).sum(axis=1).max() / sigma2
         b = ((Z - xbar) ** 2).sum(axis=1).max() / sigma2

@@ -59,8 +59,9 @@ import numpy as np
 
 from ..core.validation import as_matrix, check_finite, check_int
 from ..arith.precision import get_precision
+from . import _mrsr_flint
 
-__all__ = ["mrsr", "MRSRPath", "ColumnQR", "column_qr", "MRSR_VARIANTS", "MRSR_NORMALIZATIONS"]
+__all__ = ["mrsr", "MRSRPath", "ColumnQR", "column_qr", "bordered_inverse", "MRSR_VARIANTS", "MRSR_NORMALIZATIONS"]
 
 MRSR_VARIANTS = ("qr", "bordered-inverse")
 MRSR_NORMALIZATIONS = ("unit-norm", "none")
@@ -141,10 +142,34 @@ class ColumnQR:
 
 def column_qr(n: int, capacity: int, precision):
     """A :class:`ColumnQR` of ``n`` rows and up to ``capacity`` columns, from the precision's engine
-    when it has one (mpN with FLINT: the factor kept in FLINT, :class:`._flint_mrsr.ColumnQR`,
+    when it has one (mpN with FLINT: the factor kept in FLINT, :class:`._mrsr_flint.ColumnQR`,
     the same steps and interface)."""
     p = get_precision(precision)
-    return p.qr_engine(n, capacity) or ColumnQR(n, capacity, p)
+    if p.engine == "flint":
+        return _mrsr_flint.ColumnQR(n, capacity, prec=p.ctx.prec, ctx=p.ctx, unit_roundoff=p.unit_roundoff)
+    return ColumnQR(n, capacity, p)
+
+
+def bordered_inverse(p, inv, m2, ps):
+    """The inverse of a Gram matrix bordered by one column (Orr 1996), as the reference codes
+    of MRSR and PRESS update it: with inv = G^{-1}, m2 = G^{-1} g and the Schur scalar
+    ps = c - g^T m2 of [[G, g], [g^T, c]],
+
+        [[inv + m2 m2^T / ps, -m2 / ps], [-m2^T / ps, 1 / ps]],
+
+    each entry one product, one quotient and one sum in precision ``p`` (mpN on FLINT:
+    :func:`._mrsr_flint.bordered_inverse` on FLINT matrices, the result kept for products as
+    :meth:`Precision.keep`).  k = len(m2) may be 0."""
+    if p.engine == "flint":
+        return _mrsr_flint.bordered_inverse(inv, p.asarray(m2), ps, prec=p.ctx.prec, ctx=p.ctx)
+    k = len(m2)
+    new = p.zeros((k + 1, k + 1))
+    if k:
+        new[:k, :k] = inv + np.multiply.outer(m2, m2) / ps
+    new[:k, k] = -m2 / ps
+    new[k, :k] = -m2 / ps
+    new[k, k] = p.scalar(1) / ps
+    return new
 
 
 @dataclass(frozen=True)
@@ -230,7 +255,7 @@ class _Bordered:
             M2, ps = p.zeros(0), x @ x
         if not (ps > 0) or not np.isfinite(float(ps)):
             return False, float(ps)
-        self.inv = p.bordered_inverse(self.inv, M2, ps)
+        self.inv = bordered_inverse(p, self.inv, M2, ps)
         self.XtT = np.vstack([self.XtT, (x @ T)[None, :]])
         self.cols.append(j)
         return True, float(ps)
@@ -313,7 +338,11 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
     Xp, Tp, k_max, scale = _setup(X, T, k_max, variant, normalize, p)
     n, m = Xp.shape
     # the columns divided by their norms (scale None: as they are) by the engine's state, or here
-    st = p.mrsr_engine(Xp, Tp, scale, k_max, variant) or _ArrayState(Xp, Tp, scale, k_max, variant, p)
+    if p.engine == "flint":
+        st = _mrsr_flint.MRSRState(Xp, Tp, scale, k_max, variant, prec=p.ctx.prec, ctx=p.ctx,
+                                   unit_roundoff=p.unit_roundoff)
+    else:
+        st = _ArrayState(Xp, Tp, scale, k_max, variant, p)
     scale = p.asarray(np.ones(m)) if scale is None else scale
     active, inactive = [], np.ones(m, dtype=bool)
     steps, cors, pivots = [], [], []
@@ -344,7 +373,7 @@ def _mrsr(X, T, k_max, variant, normalize, p) -> MRSRPath:
 class _ArrayState:
     """The vectors of the MRSR loop as arrays of the precision (NumPy's loops, BLAS, FLINT products).
 
-    The interface of :class:`._flint_mrsr.MRSRState` (the mpN engine): ``correlations()``,
+    The interface of :class:`._mrsr_flint.MRSRState` (the mpN engine): ``correlations()``,
     ``enter(j)``, ``advance(rest)``, ``record()`` (W after this step, in the caller's scale),
     ``coefficient_path()`` (the recorded W stacked), ``c_max``, ``factor``.
     """

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._qr_flint import householder_qr as householder_qr_flint
+
 __all__ = ["householder_qr"]
 
 
@@ -30,15 +32,15 @@ def householder_qr(A, p, b=None):
     -----
     For longdouble and mpN, which LAPACK does not have (float32/float64 callers
     use geqrf); mpN runs these reflections on FLINT matrices
-    (:meth:`~lssvm_analysis.arith.precision.Precision.householder_engine`: each rank-1 update
+    (:func:`._qr_flint.householder_qr`, chosen by ``p.engine == "flint"``: each rank-1 update
     two products and a subtraction in C, at the precision's bits).  2 m n^2 - 2 n^3/3 flops.  Backward stable: R is the exact
     factor of A + dA with ||dA_j|| <= c m n u ||A_j|| (Higham, *Accuracy and
     Stability*, Thm 19.4).  The reflection sends each column to -sign(a_0) ||a||
     e_1 (no cancellation in v_0 = a_0 - alpha).
     """
-    engine = p.householder_engine(A, b)   # mpN: the same reflections on FLINT matrices
-    if engine is not None:
-        return engine
+    if p.engine == "flint":   # mpN: the same reflections on FLINT matrices
+        return householder_qr_flint(p.asarray(A), None if b is None else p.asarray(b), zero=p.scalar(0),
+                                    prec=p.ctx.prec, ctx=p.ctx)
     A = np.array(A, copy=True)
     y = None if b is None else np.array(b, copy=True)
     n = A.shape[1]

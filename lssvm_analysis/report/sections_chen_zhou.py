@@ -92,7 +92,7 @@ _SCALE_SIZES = {"quick": {"sparse": (2000,), "dense": (2000,), "svr": (2000,)},
 _BUDGET_GIB = {"quick": _MEMORY_BUDGET_GIB, "default": _MEMORY_BUDGET_GIB, "full": None}
 #: Whether the rank study (sr-lssvm, n = 2000, r <= 100) has the mp columns (``precisions(native=False)``)
 #: beside the native ones, per profile (issue 24).  Its 6 mp50 tasks took > 139 CPU-s (stopped
-#: unfinished) before the pivoted Cholesky was kept in FLINT (``Precision.pivoted_rbf``) and the
+#: unfinished) before the pivoted Cholesky was kept in FLINT (``linalg._cholesky_flint.PivotedRBF``) and the
 #: centred factor with it (``Precision.center_columns``); now 16.9-17.5 CPU-s (two runs in one
 #: process, load 10-13 on 2 cores; the first task alone took 78 CPU-s before), float64's 6 tasks
 #: 3.6-3.8 CPU-s (most of it the optimal-trace eigvalsh of the 2000 x 2000 K, float64 rows only).

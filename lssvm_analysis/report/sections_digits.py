@@ -148,13 +148,13 @@ from ..experiments.fit_kind import DEFAULT_CHOICES_PRECISION
 from ..solvers import LadderKnob, get_solver, solvers
 from . import digits_grid as dg
 from ._util import config_label, errors_note, num, ok
-from .figures import (fmt_num, log_axes, new_figure, overlay_width, panel_grid, panel_title, precision_color,
+from .figures import (FigureRef, fmt_num, log_axes, new_figure, overlay_width, panel_grid, panel_title, precision_color,
                       precision_rank, save_figure, series_style,
                       save_table)
 from .html import GridRef, Section
 from .registry import register_section
 
-__all__ = ["DigitsSettings", "SETTINGS", "plan", "knob_rungs", "render", "render_appendix", "with_settings",
+__all__ = ["DigitsSettings", "SETTINGS", "plan", "grid_figure", "grid_ref", "formation_sentence", "knob_rungs", "render", "render_appendix", "with_settings",
            "ladder_rows", "records_of", "variant_specs"]
 
 
@@ -290,8 +290,9 @@ def ladder_rows(records: dict) -> pd.DataFrame:
 _NOT_MEASURED, _BREAKS = "0.85", "#d9534f"
 
 
-def _grid_figure(out, cells, table) -> str:
-    """The grid as a PNG to download (the page shows the HTML table); returns its path."""
+def grid_figure(out, cells, table) -> FigureRef:
+    """The grid as a PNG (``digits-grid.png``) to download beside the HTML table the page shows
+    (the report's section and :func:`lssvm_analysis.compare`)."""
     precs = [c for c in table.columns if c != "solver [variant]"]
     labels = list(table["solver [variant]"])
     bare = [s.removesuffix(" (printed)") for s in labels]
@@ -344,7 +345,7 @@ def _grid_figure(out, cells, table) -> str:
                            "does not; '†' = the fits' discrete choices (support, columns, k*, pivots) differ "
                            f"from those of the {DEFAULT_CHOICES_PRECISION} run from some κ on (the table gives it): "
                            "their digits are "
-                           "measured for the choices they made. Colour: log₁₀ of that κ.").png
+                           "measured for the choices they made. Colour: log₁₀ of that κ.")
 
 
 def _grid_class(c) -> str:
@@ -561,7 +562,7 @@ def render(sec: Section, out, records, profile: str) -> str:
         sec.note("No ladder records.")
         return "no κ-ladder records"
     table = dg.grid_table(cells, names)
-    png = _grid_figure(out, cells, table)
+    png = grid_figure(out, cells, table).png
     sec.grid(grid_ref(cells, table, out, png, notes=[t for t in (formation_sentence(rows),) if t]))
     sec.h3("Per paper")
     for s in _paper_sentences(cells, names):

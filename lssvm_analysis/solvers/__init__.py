@@ -1,14 +1,17 @@
 """Layer 2: solver families, one module each, all registered by name.
 
 Importing this package imports every family module, which registers its
-solvers; ``solvers()`` then lists them all.
+solvers; ``solvers()`` then lists them all.  Installed third-party solvers
+(entry-point group ``lssvm_analysis.solvers``) are loaded by
+``load_plugins()`` at the end of ``import lssvm_analysis``.
 """
-from ._registry import (RANDOM_KEYWORD, SUPPORT_FRACTIONS, LadderKnob, Problem, SolverInfo, Variant, fit,
-                        get_solver, register, solvers, unregister, variant)
+from ._registry import (PLUGIN_GROUP, RANDOM_KEYWORD, SUPPORT_FRACTIONS, LadderKnob, Problem, SolverInfo, Variant,
+                        fit, get_solver, load_plugins, register, solvers, unregister, variant)
 from .result import STATUSES, Fit, PhaseTimer
 
 __all__ = ["Fit", "LadderKnob", "PhaseTimer", "Problem", "SUPPORT_FRACTIONS", "RANDOM_KEYWORD", "STATUSES",
-           "SolverInfo", "Variant", "fit", "get_solver", "register", "solvers", "unregister", "variant"]
+           "SolverInfo", "Variant", "fit", "get_solver", "register", "solvers", "unregister", "variant",
+           "PLUGIN_GROUP", "load_plugins"]
 
 # Solver modules register their solvers on import, one line per module, in
 # the order of the registry's listing (lssvm-pruned after Suykens' solvers,

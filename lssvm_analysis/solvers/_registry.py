@@ -18,20 +18,26 @@ enumerates them like precisions.
 """
 from __future__ import annotations
 
+import importlib.metadata
 import inspect
 import itertools
 import math
+import types
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 import numpy as np
 
 from ..core.validation import as_rng
-from ..core.exceptions import UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
+from ..core.exceptions import LSSVMWarning, UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
 from ..arith.precision import get_precision, precisions as _precisions
 
 __all__ = ["SolverInfo", "DIRECT_FACTORIZATIONS", "Variant", "LadderKnob", "SUPPORT_FRACTIONS", "Problem", "TASKS", "RANDOM_KEYWORD", "register",
-           "unregister", "solvers", "get_solver", "fit", "fit_params", "variant"]
+           "unregister", "solvers", "get_solver", "fit", "fit_params", "variant", "load_plugins", "PLUGIN_GROUP"]
+
+#: The entry-point group through which installed packages register their solvers.
+PLUGIN_GROUP = "lssvm_analysis.solvers"
 
 TASKS = ("regression", "classification")
 
@@ -414,6 +420,41 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
         return func
 
     return deco
+
+
+_LOADED_PLUGINS: dict[str, str] = {}
+
+
+def load_plugins(group: str = PLUGIN_GROUP) -> dict[str, str]:
+    """Load the solvers of every installed package that declares an entry point of ``group``.
+
+    An entry point names a module (importing it registers its solvers, as the
+    package's own family modules do) or a callable (called once, without
+    arguments, to register them).  ``import lssvm_analysis`` calls this, so an
+    installed plugin's solvers are in ``solvers()``, the estimators, sweeps,
+    ``compare``, the report's generic sections and the asv suite with no edit
+    to this package.  A plugin that fails to load is skipped with an
+    :class:`~lssvm_analysis.core.exceptions.LSSVMWarning` naming it and the
+    error (a broken third-party package must not break the import).
+
+    Returns
+    -------
+    dict
+        Entry-point name -> its value (``module`` or ``module:attr``), of every plugin loaded so far.
+    """
+    for ep in importlib.metadata.entry_points(group=group):
+        if ep.name in _LOADED_PLUGINS:
+            continue
+        try:
+            obj = ep.load()
+            if callable(obj) and not isinstance(obj, types.ModuleType):
+                obj()
+        except Exception as exc:  # noqa: BLE001 - see the docstring
+            warnings.warn(f"solver plugin {ep.name!r} ({ep.value}) was not loaded: "
+                          f"{type(exc).__name__}: {exc}", LSSVMWarning, stacklevel=2)
+            continue
+        _LOADED_PLUGINS[ep.name] = ep.value
+    return dict(_LOADED_PLUGINS)
 
 
 def _signature_keywords(func) -> tuple[str, ...]:

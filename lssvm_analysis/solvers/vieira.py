@@ -61,7 +61,7 @@ from .peaks import IP_PEAK, OP_PEAK
 from ._registry import LAPACK_THRESHOLD, LadderKnob, register, variant
 from .formation import ExactProblem, bordered_columns_balls, bordered_columns_dd, normal_equations
 from ..exact.formation_balls import normal_balls, pieces_for
-from .press import press_curve
+from ..linalg.press import press_curve
 from .result import PhaseTimer
 from .kkt import bordered_matrix, formed_kappa, lssvm_matrix, model_coef
 

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..linalg.mrsr import ColumnQR
 from ..arith.precision import get_precision
+from ._press_flint import PressState
+from .mrsr import ColumnQR, bordered_inverse
 
 __all__ = ["press_curve"]
 
@@ -64,7 +65,11 @@ def press_curve(D, l, cols, *, variant="qr", first=1, precision="float64"):
 def _press(D, l, cols, variant, first, p):
     tol = 10 * 2 * p.unit_roundoff
     press, guarded, stop = [], [], None
-    st = p.press_engine(D, l, len(cols), variant) or _ArrayState(D, l, len(cols), variant, p)
+    if p.engine == "flint":   # the hat diagonal and residuals kept in FLINT between the steps
+        st = PressState(D, p.asarray(l), len(cols), variant, prec=p.ctx.prec, ctx=p.ctx,
+                        unit_roundoff=p.unit_roundoff)
+    else:
+        st = _ArrayState(D, l, len(cols), variant, p)
     for i, c in enumerate(cols):
         if not st.add(c):
             stop = i
@@ -87,7 +92,7 @@ def _press(D, l, cols, variant, first, p):
 class _ArrayState:
     """h (the hat diagonal) and e (the residuals) of the nested fits as arrays of the precision.
 
-    The interface of :class:`lssvm_analysis.arith.flint_mrsr.PressState` (the mpN engine):
+    The interface of :class:`._press_flint.PressState` (the mpN engine):
     ``add(c)`` (False when the factor refuses column c), ``terms()`` ((1 - h, e) as float64),
     ``factor`` (the QR factor, or None).
     """
@@ -117,7 +122,7 @@ class _ArrayState:
             M2, v, ps = p.zeros(0), -x, x @ x
         if not (ps > 0) or not np.isfinite(float(ps)):
             return False
-        self.inv = inv = p.bordered_inverse(inv, M2, ps)
+        self.inv = inv = bordered_inverse(p, inv, M2, ps)
         self.done.append(c)
         self.h = self.h + v * v / ps
         self.Dk = Dk = p.keep_columns(self.D, self.done, Dk)   # mpN: products convert only the vectors

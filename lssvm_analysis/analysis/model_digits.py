@@ -1,0 +1,266 @@
+"""The public model-error API: how many digits of the exact model a user's fit has.
+
+>>> import lssvm_analysis as la
+>>> fit = la.fit("lssvm-schur", X, y, precision="float32", C=1e4, sigma2=1.0)   # doctest: +SKIP
+>>> err = la.model_error(fit, X, y, X_test)                                      # doctest: +SKIP
+>>> err.model_digits, err.problem_condition, err.exact_digits                    # doctest: +SKIP
+
+Both functions stand on what the sweeps use, so that a user's number and a
+report's row are the same number: the solver's registry hook
+(``SolverInfo.exact_model``) forms the *exact model* of the fit -- the
+paper's problem with X and y as given, kernel and system formed in extended
+precision, the fit's discrete choices frozen -- and
+:func:`~lssvm_analysis.analysis.model_error.fit_exact_model` certifies it
+(escalating the formation to more bits when the double-double route does not
+resolve the fit) and measures the fit against it.  The task kind "fit"
+(:mod:`lssvm_analysis.experiments.fit_kind`) calls the same two pieces.
+
+``choices_agree`` compares the fit's discrete choices (support in order,
+kept columns, k*) with those of a run of the same solver in a wide precision
+(mp30 by default): where they differ, the fit's model digits measure the
+fit against the exact model *of its own choices*, and a comparison of two
+fits (float32 against float64, printed against stable) compares two
+different problems.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..arith.precision import get_precision
+from ..core.exceptions import NoExactModelError
+from ..core.validation import as_matrix, as_vector
+from ..solvers import Fit, get_solver
+from ..solvers import fit as run_fit
+from .model_error import ExactModel, fit_exact_model, solve_exact_model, target_digits
+
+__all__ = ["ModelError", "model_error", "exact_model", "exact_problem", "wide_choices", "choices_agreement",
+           "DEFAULT_CHOICES_PRECISION", "DEFAULT_CHOICES_MAX_N"]
+
+#: The precision of the run whose discrete choices a fit's are compared with.
+DEFAULT_CHOICES_PRECISION = "mp30"
+#: Largest training set whose choices are compared by default (an mp30 op-lssvm run costs 1.7 s at
+#: N = 60 and 4.2 s at N = 120, ip-lssvm 4.2 s and 35 s; measured for the task kind "fit").
+DEFAULT_CHOICES_MAX_N = 40
+
+
+@dataclass(frozen=True)
+class ModelError:
+    """A fit measured against the certified exact model of its data.
+
+    Attributes
+    ----------
+    model_digits : float
+        -log10 ||m - m*||_inf / ||m*||_inf on m = (bias, coef): correct digits of
+        the model; capped at ``exact_digits`` (``model_digits_capped``) when the fit
+        agrees with the exact model beyond what that model is certified to.
+    prediction_digits : float
+        The same on the decision values at ``X_test`` (NaN without test points).
+    problem_condition : float
+        The condition of the *problem* (the data, hyper-parameters and frozen
+        choices; independent of the formulation): where these data sit on the
+        report's answer grid.  Its definition per family is in the hook's docstring.
+    exact_digits : float
+        Certified correct digits of the exact model itself (formation and solve).
+    choices_agree : bool or None
+        The fit's discrete choices equal those of a run in ``choices_precision``;
+        None when the solver makes no arithmetic-dependent choice or the
+        comparison was not made (``note`` says why).
+    route : str
+        How the exact model was formed and certified (the hook's formation, or
+        "... in <bits>-bit balls" when it was escalated; the reference's method).
+    model_error, prediction_error : float
+        The relative errors themselves.
+    model_digits_capped, prediction_digits_capped : bool
+    choices_overlap : float
+        |S n S'| / |S u S'| of the supports or kept columns (NaN without).
+    solver, precision : str
+        The fit's.
+    note : str
+        Why a figure is NaN or None (empty otherwise).
+    exact : ExactModel
+        The certified exact model (bias, coef, error bound, ...).
+    """
+
+    model_digits: float
+    prediction_digits: float
+    problem_condition: float
+    exact_digits: float
+    choices_agree: bool | None
+    route: str
+    model_error: float = math.nan
+    prediction_error: float = math.nan
+    model_digits_capped: bool = False
+    prediction_digits_capped: bool = False
+    choices_overlap: float = math.nan
+    solver: str = ""
+    precision: str = ""
+    note: str = ""
+    exact: ExactModel | None = field(default=None, repr=False, compare=False)
+
+    def __str__(self) -> str:
+        capped = " (at least: capped at the exact model's certificate)" if self.model_digits_capped else ""
+        choices = {True: "same choices as a wide run", False: "choices differ from a wide run",
+                   None: "no discrete choice compared"}[self.choices_agree]
+        return (f"{self.solver} in {self.precision}: {self.model_digits:.2f} model digits{capped}, "
+                f"problem kappa {self.problem_condition:.3g}, exact model certified to "
+                f"{self.exact_digits:.1f} digits ({self.route}); {choices}")
+
+
+def _check_data(X, y):
+    X = as_matrix(X, "X", allow_object=False)
+    y = as_vector(y, "y", allow_object=False)
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(f"expected as many rows in X as entries in y, got X.shape={X.shape}, y.shape={y.shape}")
+    return X, y
+
+
+def exact_problem(fit: Fit, X, y, **params):
+    """The solver's ``ExactProblem`` for ``fit`` on (X, y) (its registry hook; typed errors).
+
+    Raises
+    ------
+    TypeError
+        ``fit`` is not a :class:`Fit`.
+    NoExactModelError
+        The solver registers no exact-model hook (the message says why).
+    ValueError
+        A fit without a model (breakdown, non-convergence), or X and y that do not match.
+    """
+    if not isinstance(fit, Fit):
+        raise TypeError(f"expected a Fit (la.fit(...)), got fit={type(fit).__name__}")
+    info = get_solver(fit.solver)
+    if info.exact_model is None:
+        why = info.exact_note or "it registers no exact_model hook"
+        raise NoExactModelError(f"expected a solver with an exact model, got solver={fit.solver!r}: {why}")
+    if fit.coef_ is None:
+        raise ValueError(f"expected a fit with a model, got fit.status={fit.status!r}")
+    X, y = _check_data(X, y)
+    return info.exact_model(X, y, fit, **params)
+
+
+def exact_model(solver: str, X, y, fit: Fit | None = None, **params) -> ExactModel:
+    """The certified exact model of ``solver`` on (X, y) with ``params``.
+
+    The paper's problem with X and y as given, formed in extended precision
+    and solved to certified digits (:class:`~.model_error.ExactModel`:
+    ``bias``, ``coef``, ``digits``, ``problem_condition``, ``error_bound``).
+    A solver with discrete choices (support, kept columns, k*) takes them from
+    ``fit``; without ``fit`` the solver is run once in float64 with ``params``
+    (``precision=`` among them picks another) and its choices are frozen.
+
+    Raises
+    ------
+    NoExactModelError
+        The solver has no exact-model hook.
+    ReferenceAccuracyError
+        No route could certify the formed system.
+    """
+    info = get_solver(solver)
+    if fit is None:
+        X, y = _check_data(X, y)
+        fit = run_fit(info.name, X, y, **params)
+    elif fit.solver != info.name:
+        raise ValueError(f"expected a fit of solver {info.name!r}, got fit.solver={fit.solver!r}")
+    params.pop("precision", None)
+    problem = exact_problem(fit, X, y, **params)
+    return solve_exact_model(problem, target=target_digits(fit.precision))
+
+
+def wide_choices(solver: str, X, y, params: dict, precision=DEFAULT_CHOICES_PRECISION):
+    """The discrete choices of a run of ``solver`` in ``precision`` (a dict), or its outcome as a
+    string when it has no model (its status, or the error it raised: a side measurement's crash is
+    recorded, not raised).  Seen: rr-lssvr on +-1 labels in mp30 raises ZeroDivisionError in its
+    drift diagnostic."""
+    info = get_solver(solver)
+    try:
+        run = run_fit(info.name, X, y, precision=get_precision(precision).name, **params)
+    except Exception as exc:  # noqa: BLE001 - see the docstring
+        return f"error: {type(exc).__name__}: {exc}"
+    if run.coef_ is None:
+        return run.status
+    return dict(info.exact_model(X, y, run, **params).choices)
+
+
+def choices_agreement(choices, theirs, wide: str = "wide") -> dict:
+    """``choices_agree`` (the choices equal, in order) and ``choices_overlap`` (Jaccard index of the
+    supports or kept columns) of two runs' choices; ``theirs`` a string (no model) gives a note."""
+    if not choices:
+        return {}
+    if isinstance(theirs, str):
+        return {"exact_note": f"choices not compared: the {wide} run has status {theirs!r}"}
+    agree = all(np.array_equal(np.asarray(choices[k]), np.asarray(theirs.get(k))) for k in choices)
+    sets = [set(np.atleast_1d(choices[k])) for k in ("support", "columns") if k in choices]
+    other = [set(np.atleast_1d(theirs[k])) for k in ("support", "columns") if k in theirs]
+    overlap = math.nan
+    if sets and other:
+        overlap = len(sets[0] & other[0]) / max(len(sets[0] | other[0]), 1)
+    return {"choices_agree": bool(agree), "choices_overlap": float(overlap)}
+
+
+def model_error(fit: Fit, X, y, X_test=None, *, escalate: bool = True,
+                choices_precision=DEFAULT_CHOICES_PRECISION, choices_max_n: int = DEFAULT_CHOICES_MAX_N,
+                **params) -> ModelError:
+    """Correct digits of ``fit`` against the certified exact model of (X, y).
+
+    Parameters
+    ----------
+    fit : Fit
+        A fit of a registered solver on (X, y) (``la.fit``, or an estimator's ``fit_``).
+    X, y : arrays
+        The training data the fit was computed from, as given to the solver
+        (classification labels in {-1, +1}).
+    X_test : (t, m) array, optional
+        Points at which the decision values are compared (``prediction_digits``).
+    escalate : bool
+        Form the exact model again at more bits when the double-double route
+        does not resolve the fit (the report's rule; costs seconds at n ~ 500).
+    choices_precision : str or None
+        Precision of the run whose discrete choices are compared with the
+        fit's (None: not compared).  A solver that draws random choices needs
+        the fit's ``rng`` in ``params`` for the comparison to mean anything.
+    choices_max_n : int
+        Larger training sets are not compared (the wide run costs seconds).
+    **params
+        Keywords of the fit the solver's hook needs beyond ``fit.params``
+        (e.g. ``rng``, a validation set).
+
+    Returns
+    -------
+    ModelError
+
+    Raises
+    ------
+    NoExactModelError
+        The solver has no exact model (the message says why).
+    ReferenceAccuracyError
+        No route could certify the exact model.
+    """
+    problem = exact_problem(fit, X, y, **params)
+    X, y = _check_data(X, y)
+    if X_test is not None:
+        X_test = as_matrix(X_test, "X_test", allow_object=False)
+    exact, errors = fit_exact_model(problem, fit, X_test, escalate=escalate)
+    common = dict(problem_condition=float(exact.problem_condition), exact_digits=float(exact.digits),
+                  route=exact.method, solver=fit.solver, precision=fit.precision, exact=exact)
+    if not exact.digits > 0:   # the formation bound swamps the solve: nothing certified, nothing measured
+        return ModelError(math.nan, math.nan, choices_agree=None,
+                          note=f"exact model not certified ({exact.digits:.3g} certified digits)", **common)
+    extra = {}
+    if problem.choices and choices_precision is not None:
+        if X.shape[0] > choices_max_n or not get_solver(fit.solver).supports_precision(choices_precision):
+            extra = {"exact_note": f"choices not compared (n_train={X.shape[0]} > choices_max_n="
+                                   f"{choices_max_n} or {choices_precision} not supported)"}
+        else:
+            wide = get_precision(choices_precision).name
+            extra = choices_agreement(problem.choices, wide_choices(
+                fit.solver, X, y, {**dict(fit.params), **params}, wide), wide)
+    return ModelError(errors["model_digits"], errors["prediction_digits"],
+                      choices_agree=extra.get("choices_agree"), model_error=errors["model_error"],
+                      prediction_error=errors["prediction_error"],
+                      model_digits_capped=errors["model_digits_capped"],
+                      prediction_digits_capped=errors["prediction_digits_capped"],
+                      choices_overlap=extra.get("choices_overlap", math.nan),
+                      note=extra.get("exact_note", ""), **common)

@@ -1,0 +1,334 @@
+"""``la.compare``: the answer grid of the report, for the user's own data.
+
+>>> res = la.compare(X, y, precisions=["float32", "float64"], out="compare-out")   # doctest: +SKIP
+>>> print("\\n".join(res.answers.sentence))                                         # doctest: +SKIP
+
+The user's (X, y) join the data-set registry under a name derived from their
+content (:func:`lssvm_analysis.datasets.register`), so the sweeps are the
+report's own: kind "fit" with its exact-model columns, each solver's variants
+one option at a time (printed and stable, :func:`.sections_digits.variant_specs`),
+content-keyed tasks in a resumable SQLite store, on local processes or a Dask
+cluster.  The records become a tidy frame and one verdict per solver
+(:mod:`lssvm_analysis.analysis.compare`); with ``out`` the grid figure (the
+report's cells: the largest problem kappa up to which each form keeps 3
+digits), the digits-vs-problem-kappa figure, the frame as CSV, the verdicts as
+JSON and a one-page ``index.html`` are written there.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import html
+import json
+import math
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import matplotlib
+import matplotlib.lines
+import numpy as np
+import pandas as pd
+
+from .. import __version__
+from ..analysis.compare import DEFAULT_PRECISIONS, answers, default_solvers, precision_order, tidy
+from ..arith.precision import get_precision
+from ..core.validation import check_int
+from ..datasets import from_arrays, register
+from ..experiments import SweepSpec, load_records, run_sweep
+from ..solvers import get_solver
+from .build import dask_client, prepare_out
+from .digits_grid import grid_cells, grid_table
+from .figures import log_axes, new_figure, precision_color, save_figure
+from .sections_digits import grid_figure, variant_specs
+
+__all__ = ["Comparison", "compare", "read_data", "DEFAULT_C_LADDER", "LADDER_STEP"]
+
+#: The C ladder without a C of the user's (C = 1 to 1e9: from a well-conditioned ridge to where
+#: float32 loses every digit on most kernels).
+DEFAULT_C_LADDER = (1.0, 1e3, 1e6, 1e9)
+#: The ladder around a user's C: C / LADDER_STEP, C, C * LADDER_STEP.
+LADDER_STEP = 1e3
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What :func:`compare` found.
+
+    Attributes
+    ----------
+    frame : DataFrame
+        One row per fit (:data:`~lssvm_analysis.analysis.compare.TIDY_COLUMNS`).
+    answers : DataFrame
+        One verdict per solver: ``form``, ``precision``, ``min_digits``, ``kappa_max``, ``sure``, ``sentence``.
+    grid : DataFrame
+        The report's grid for these data: rows solver [variant], columns precisions.
+    dataset : str
+        The registry name the data were given.
+    files : dict
+        Written file names by role (empty without ``out``).
+    """
+
+    frame: pd.DataFrame
+    answers: pd.DataFrame
+    grid: pd.DataFrame
+    dataset: str
+    files: dict = field(default_factory=dict)
+    out: Path | None = None
+
+
+def read_data(path, target: str) -> tuple[np.ndarray, np.ndarray, tuple]:
+    """``(X, y, feature names)`` of a CSV file (a header row; every column numeric) or an NPZ file
+    (``target`` one of its arrays; X its array ``X``, else its other 1-D arrays as columns).
+
+    Raises
+    ------
+    ValueError
+        One line naming the file and what is wrong: missing, not CSV/NPZ, no
+        column ``target``, a column that is not numeric, no feature column.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise ValueError(f"expected a CSV or NPZ file, got --data {str(path)!r} (no such file)")
+    if path.suffix.lower() == ".npz":
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                arrays = {k: z[k] for k in z.files}
+        except (OSError, ValueError) as exc:
+            raise ValueError(f"expected an NPZ file, got --data {str(path)!r} ({exc})") from None
+        if target not in arrays:
+            raise ValueError(f"expected a target array among {sorted(arrays)} in {str(path)!r}, got --target {target!r}")
+        y = arrays.pop(target)
+        if "X" in arrays:
+            X, names = arrays["X"], tuple(f"x{i}" for i in range(np.atleast_2d(arrays["X"]).shape[-1]))
+        else:
+            names = tuple(k for k, v in arrays.items() if np.ndim(v) == 1)
+            X = np.column_stack([arrays[k] for k in names]) if names else np.empty((len(y), 0))
+    else:
+        try:
+            df = pd.read_csv(path)
+        except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+            raise ValueError(f"expected a CSV file with a header row, got --data {str(path)!r} "
+                             f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})") from None
+        if target not in df.columns:
+            raise ValueError(f"expected a target column among {list(df.columns)} in {str(path)!r}, "
+                             f"got --target {target!r}")
+        bad = [c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])]
+        if bad:
+            raise ValueError(f"expected numeric columns only in {str(path)!r}, got column {bad[0]!r} "
+                             f"(e.g. {df[bad[0]].dropna().astype(str).iloc[0] if df[bad[0]].notna().any() else 'empty'!r})")
+        names = tuple(str(c) for c in df.columns if c != target)
+        X, y = df[list(names)].to_numpy(dtype=np.float64), df[target].to_numpy(dtype=np.float64)
+    try:
+        X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"expected numeric arrays in {str(path)!r}, got {exc}") from None
+    if X.ndim != 2 or X.shape[1] == 0 or y.ndim != 1 or len(y) != len(X):
+        raise ValueError(f"expected feature columns and a target of {len(y)} rows in {str(path)!r}, "
+                         f"got X.shape={X.shape}, y.shape={y.shape}")
+    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(y))):
+        raise ValueError(f"expected finite values in {str(path)!r}, got a missing or non-finite entry")
+    return X, y, names
+
+
+def _median_sigma2(X: np.ndarray) -> float:
+    """The median heuristic: the median squared distance between distinct training points."""
+    sq = (X * X).sum(axis=1)
+    d2 = np.maximum(sq[:, None] + sq[None, :] - 2 * X @ X.T, 0.0)[np.triu_indices(len(X), 1)]
+    med = float(np.median(d2)) if d2.size else 1.0
+    return med if med > 0 else 1.0
+
+
+def _ladder(C, ladder: bool) -> tuple:
+    if C is None:
+        return DEFAULT_C_LADDER
+    C = float(C)
+    if not (math.isfinite(C) and C > 0):
+        raise ValueError(f"expected C > 0, got C={C!r}")
+    return (C / LADDER_STEP, C, C * LADDER_STEP) if ladder else (C,)
+
+
+def _check_solvers(names, task: str) -> list[str]:
+    if names is None:
+        return default_solvers(task)
+    if isinstance(names, str):
+        names = [names]
+    out = []
+    for n in names:
+        info = get_solver(n)
+        if task not in info.tasks:
+            raise ValueError(f"expected solvers of task {task!r}, got solver={n!r} (tasks {info.tasks})")
+        out.append(info.name)
+    if not out:
+        raise ValueError("expected at least one solver, got solvers=[]")
+    return out
+
+
+def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_PRECISIONS, C=None,
+            sigma2=None, ladder: bool = True, out=None, store=None, n_jobs: int | None = 1,
+            scheduler: str | None = None, dask_workers: int | None = None, progress=False, seed: int = 0,
+            test_fraction: float = 0.25, name: str | None = None) -> Comparison:
+    """Which form of each solver, in which precision, on these data, and how sure.
+
+    Parameters
+    ----------
+    X : (n, d) array
+    y : (n,) array
+        Targets, or two class labels (any two values; the larger is +1).
+    task : {"regression", "classification"}, optional
+        Default: classification when y has exactly two distinct values.
+    solvers : list of str, optional
+        Default: every registered solver of the task with an exact model
+        (a plugin's included); each runs in every variant, one option at a time.
+    precisions : list of str
+        Default float32, float64, longdouble, mp50 (those a solver does not run in are left out).
+    C : float, optional
+        With ``ladder`` the ladder is C / 1e3, C, C * 1e3; only C without it.
+        Default: :data:`DEFAULT_C_LADDER`.
+    sigma2 : float, optional
+        RBF width; default the median squared distance between training points.
+    out : path, optional
+        Write the figures, ``compare.csv``, ``answers.json`` and ``index.html`` there.
+    store : path, optional
+        The SQLite record store (rerun: stored fits are reused).  Default
+        ``out/compare.sqlite``, or a temporary file without ``out``.
+    n_jobs : int or None
+        Local worker processes (1: in this process; None or -1: all cores).
+    scheduler, dask_workers
+        Run the sweeps on a Dask cluster (an address) or a LocalCluster of N workers.
+    seed, test_fraction
+        The random division into training and test rows (the test rows give
+        ``prediction_digits`` and the test error).
+    name : str, optional
+        Registry name of the data (default: ``user-<content hash>``).
+
+    Returns
+    -------
+    Comparison
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad data (non-finite, mismatched shapes, one class), an unknown or
+        unsuitable solver or precision, a bad C / sigma2.
+    """
+    X_arr = np.array(X, dtype=np.float64, ndmin=2)
+    y_arr = np.array(y, dtype=np.float64).ravel()
+    digest = hashlib.sha256(X_arr.tobytes() + y_arr.tobytes() + repr((X_arr.shape, task, seed, test_fraction))
+                            .encode()).hexdigest()[:12]
+    name = name or f"user-{digest}"
+    loader = from_arrays(name, X_arr, y_arr, task=task, test_fraction=test_fraction)
+    data = loader(seed=seed)            # validates now (shapes, finiteness, classes, test_fraction)
+    names = _check_solvers(solvers, data.task)
+    precs = [get_precision(p).name for p in precisions]
+    if not precs:
+        raise ValueError("expected at least one precision, got precisions=[]")
+    if n_jobs is not None and n_jobs != -1:
+        check_int("n_jobs", n_jobs, minimum=1)
+    s2 = _median_sigma2(data.X_train) if sigma2 is None else float(sigma2)
+    if not (math.isfinite(s2) and s2 > 0):
+        raise ValueError(f"expected sigma2 > 0, got sigma2={sigma2!r}")
+    Cs = _ladder(C, ladder)
+    register(name, loader, task=data.task, papers="user's data (compare)", replace=True)
+    out_dir = None if out is None else prepare_out(out)
+    values = {"C": list(Cs), "sigma2": [s2], "eta": [1e-3]}
+    specs = _specs(name, names, precs, values, seed)
+    with contextlib.ExitStack() as stack:
+        if store is None:
+            store = (out_dir / "compare.sqlite" if out_dir is not None else
+                     Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="lssvm-compare-"))) / "s.sqlite")
+        executor = None
+        if scheduler is not None or dask_workers is not None:
+            executor = stack.enter_context(dask_client(scheduler, dask_workers))
+            executor.run(register, name, loader, task=data.task, replace=True)   # the workers' registries
+        frames = []
+        for spec in specs:
+            run_sweep(spec, store, n_jobs=None if executor is not None else n_jobs, executor=executor,
+                      progress=progress)
+            frames.append(load_records(store, spec))
+    records = pd.concat([f for f in frames if len(f)], ignore_index=True, sort=False) if frames else pd.DataFrame()
+    frame = tidy(records)
+    verdicts = answers(frame)
+    cells = grid_cells(records) if len(records) else pd.DataFrame()
+    grid = grid_table(cells, names) if len(cells) else pd.DataFrame()
+    result = Comparison(frame, verdicts, grid, name, out=out_dir)
+    if out_dir is not None:
+        files = _write(out_dir, result, cells, records, meta={
+            "dataset": name, "task": data.task, "n_train": int(data.X_train.shape[0]),
+            "n_test": int(data.X_test.shape[0]), "n_features": int(data.X_train.shape[1]),
+            "solvers": names, "precisions": precs, "C": list(Cs), "sigma2": s2, "seed": seed,
+            "version": __version__})
+        result = Comparison(frame, verdicts, grid, name, files, out_dir)
+    return result
+
+
+def _specs(dataset: str, names, precs, values: dict, seed: int) -> list[SweepSpec]:
+    """The report's variant specs (:func:`~.sections_digits.variant_specs`) on the user's data set."""
+    specs = variant_specs("compare", f"compare-{dataset}", names, values, precisions=precs,
+                          datasets=[dataset], seeds=[seed])
+    return list(specs.values())
+
+
+def _kappa_figure(out: Path, frame: pd.DataFrame):
+    precs = sorted(frame["precision"].unique(), key=precision_order)
+    fig, axs = new_figure(len(precs), 1, width=3.6, height=4.2, sharey=True)
+    data = frame[["solver", "configuration", "literal", "precision", "C", "problem_condition", "model_digits"]].copy()
+    colors = matplotlib.colormaps["tab20"]
+    solver_color = {n: colors(i % 20) for i, n in enumerate(dict.fromkeys(data.solver))}
+    for a, prec in zip(axs[0], precs):
+        g = data[(data.precision == prec) & np.isfinite(pd.to_numeric(data.model_digits, errors="coerce"))]
+        for conf, h in g.groupby("configuration", sort=True):
+            h = h.sort_values("problem_condition")
+            a.plot(h.problem_condition.astype(float), h.model_digits.astype(float),
+                   ("--" if h.literal.any() else "-") + "o", ms=3, lw=1, color=solver_color[h.solver.iloc[0]])
+        a.axhline(3.0, color=precision_color(prec), lw=0.8, ls=":")
+        a.plot([], [], "k-", lw=1, label="stable form")
+        a.plot([], [], "k--", lw=1, label="printed form")
+        a.plot([], [], ":", color=precision_color(prec), lw=0.8, label="3 digits")
+        log_axes(a, y=False)
+        a.set_title(prec, fontsize=9)
+        a.set_xlabel("problem κ")
+        a.set_ylabel("model digits (vs the exact model)")
+        a.legend(fontsize=6, loc="lower left")
+    handles = [matplotlib.lines.Line2D([], [], color=c, lw=2, label=n) for n, c in solver_color.items()]
+    fig.legend(handles=handles, loc="outside right center", fontsize=6.5, title="solver", title_fontsize=7)
+    return save_figure(fig, data, out, "compare-digits-kappa",
+                       "Correct digits of each fit's model against the exact model, against the condition of the "
+                       "problem (the same for every form of a solver): one line per solver [variant] along the C "
+                       "ladder; dashed: printed formulas.")
+
+
+def _write(out: Path, res: Comparison, cells, records, meta: dict) -> dict:
+    files = {}
+    res.frame.to_csv(out / "compare.csv", index=False)
+    files["csv"] = "compare.csv"
+    (out / "answers.json").write_text(json.dumps({"meta": meta, "answers": json.loads(
+        res.answers.to_json(orient="records"))}, indent=2), encoding="utf-8")
+    files["json"] = "answers.json"
+    figs = []
+    if len(cells) and len(res.grid):
+        figs.append(grid_figure(out, cells, res.grid))  # the report's own grid figure, on these data
+        files["grid"] = figs[-1].png
+    if len(res.frame):
+        figs.append(_kappa_figure(out, res.frame))
+        files["digits_kappa"] = figs[-1].png
+    (out / "index.html").write_text(_page(res, figs, meta), encoding="utf-8")
+    files["html"] = "index.html"
+    return files
+
+
+def _page(res: Comparison, figs, meta: dict) -> str:
+    e = html.escape
+    items = "\n".join(f"<li>{e(s)}</li>" for s in res.answers.sentence)
+    pics = "\n".join(f'<figure><img src="{e(f.png)}" alt="{e(f.alt)}" style="max-width:100%">'
+                     f'<figcaption>{e(f.caption)} (<a href="{e(f.csv)}">data</a>)</figcaption></figure>' for f in figs)
+    table = res.grid.to_html(index=False, escape=True, border=0) if len(res.grid) else "<p>No grid.</p>"
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>lssvm_analysis compare: "
+            f"{e(meta['dataset'])}</title></head><body>\n<h1>Which formulation, in which precision, on your data</h1>\n"
+            f"<p>{meta['n_train']} training and {meta['n_test']} test points, {meta['n_features']} features, task "
+            f"{e(meta['task'])}; σ² = {meta['sigma2']:.4g}; C ladder {', '.join(f'{c:.3g}' for c in meta['C'])}; "
+            f"precisions {e(', '.join(meta['precisions']))}. A form holds when every C keeps at least 3 correct digits "
+            "of the exact model (the data's own problem, formed in extended precision and certified).</p>\n"
+            f"<h2>One sentence per solver</h2>\n<ul>\n{items}\n</ul>\n<h2>The grid</h2>\n{table}\n{pics}\n"
+            f"<p>Every fit: <a href=\"compare.csv\">compare.csv</a>; the verdicts: <a href=\"answers.json\">answers.json</a>. "
+            f"lssvm_analysis {e(meta['version'])}.</p>\n</body></html>\n")

@@ -1,0 +1,115 @@
+"""Gates for a user's own CI: assertions on model digits and the solver conformance battery.
+
+A pytest plugin (entry point ``pytest11``: installed with the package, active
+in every pytest run), usable as plain functions too::
+
+    from lssvm_analysis.testing import assert_model_digits, check_solver
+
+    def test_my_fit_keeps_six_digits():
+        fit = la.fit("lssvm-schur", X, y, precision="float64", C=1e4, sigma2=1.0)
+        assert_model_digits(fit, X, y, at_least=6)
+
+    def test_my_solver_conforms():
+        check_solver("my-krr")        # the battery the project runs on its own solvers
+
+* :func:`assert_model_digits` -- the fit has at least ``at_least`` correct
+  digits of the exact model of its data (:func:`lssvm_analysis.model_error`);
+  the failure message gives the measured digits, the problem's kappa and the
+  exact model's certificate (its certified digits and route).
+* :func:`assert_matches_exact` -- the fit is within the a-priori forward
+  bound c n kappa u (c = 30, LAPACK's test ratio) of the exact model, or
+  within ``tol``.
+* :func:`check_solver` -- every check of the conformance battery
+  (:mod:`.checks`: precisions, bad input, determinism, peak memory within
+  its declaration, exact model) on a registered solver, like scikit-learn's
+  ``check_estimator``; :func:`solver_checks` lists them for parametrizing.
+"""
+from __future__ import annotations
+
+import math
+
+from ..analysis.model_digits import ModelError, model_error
+from ..arith.precision import get_precision
+from .checks import check_solver, solver_checks
+
+__all__ = ["assert_model_digits", "assert_matches_exact", "check_solver", "solver_checks"]
+
+
+def _certificate(err: ModelError) -> str:
+    choices = ("" if err.choices_agree is None else
+               "; the fit's discrete choices " + ("equal" if err.choices_agree else "differ from")
+               + " those of a wide run")
+    return (f"problem kappa {err.problem_condition:.3g}; exact model certified to {err.exact_digits:.1f} digits "
+            f"({err.route}){choices}")
+
+
+def assert_model_digits(fit, X, y, at_least: float, *, X_test=None, predictions_at_least: float | None = None,
+                        **params) -> ModelError:
+    """Assert that ``fit`` has at least ``at_least`` correct digits of the exact model of (X, y).
+
+    Parameters
+    ----------
+    fit : Fit
+    X, y : arrays
+        The training data of the fit, as given to the solver.
+    at_least : float
+        Correct digits required of the model (bias, coef) against the exact model.
+    X_test : array, optional
+        Also require ``predictions_at_least`` (default ``at_least``) digits of the decision values there.
+    predictions_at_least : float, optional
+    **params
+        As :func:`lssvm_analysis.model_error` (``rng`` of a solver with random choices, ...).
+
+    Returns
+    -------
+    ModelError
+        The measurement, for further assertions.
+
+    Raises
+    ------
+    AssertionError
+        With the measured digits, the problem's kappa and the exact model's certificate.
+    """
+    predictions_at_least = at_least if predictions_at_least is None else predictions_at_least
+    for name, value in (("at_least", at_least), ("predictions_at_least", predictions_at_least)):
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+            raise TypeError(f"expected a finite number of digits, got {name}={value!r}")
+    err = model_error(fit, X, y, X_test, **params)
+    measured = [("model", err.model_digits, "at_least", at_least)]
+    if X_test is not None:
+        measured.append(("prediction", err.prediction_digits, "predictions_at_least", predictions_at_least))
+    short = [f"{d:.2f} {kind} digits < {name}={want:g}" for kind, d, name, want in measured if not d >= want]
+    if short:
+        raise AssertionError(f"{fit.solver} in {fit.precision}: {', '.join(short)} "
+                             f"({_certificate(err)}){'; ' + err.note if err.note else ''}")
+    return err
+
+
+def assert_matches_exact(fit, X, y, *, tol: float | None = None, c: float = 30.0, **params) -> ModelError:
+    """Assert that ``fit`` is within the a-priori forward bound of the exact model of (X, y).
+
+    The bound (``tol`` None): c n kappa u + 10^-exact_digits, with kappa the
+    problem's condition, n the training points, u the fit's unit roundoff and
+    c = 30 (LAPACK's test-ratio threshold): what a backward-stable formation
+    and solve guarantee (Higham, Thm 7.2), plus what the exact model is
+    certified to.  A printed formula that squares the condition fails it.
+    ``tol``: a relative model error to hold instead.
+
+    Raises
+    ------
+    AssertionError
+        With the measured error and digits, the bound and the exact model's certificate.
+    """
+    err = model_error(fit, X, y, **params)
+    u = get_precision(fit.precision).unit_roundoff
+    bound = tol if tol is not None else c * len(y) * err.problem_condition * u + 10.0 ** -err.exact_digits
+    what = "tol" if tol is not None else f"{c:g} n kappa u"
+    if not err.model_error <= bound:
+        raise AssertionError(f"{fit.solver} in {fit.precision}: model error {err.model_error:.3g} "
+                             f"({err.model_digits:.2f} digits) > {what} = {bound:.3g} ({_certificate(err)})")
+    return err
+
+
+def pytest_configure(config):
+    """The plugin's marker: ``@pytest.mark.lssvm_gate`` (a model-digit gate; ``-m lssvm_gate`` runs them)."""
+    config.addinivalue_line("markers", "lssvm_gate: a model-digit gate of lssvm_analysis.testing")

@@ -1,0 +1,133 @@
+"""``la.compare`` and ``lssvm-analysis compare`` (issue 33): the answer grid for a user's data."""
+import html
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import lssvm_analysis as la
+from lssvm_analysis import cli
+from lssvm_analysis.analysis.compare import answers, default_solvers
+
+
+def _data(n=30, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.uniform(-3, 3, (n, 2))
+    return X, np.sinc(X[:, 0]) + 0.05 * X[:, 1]
+
+
+@pytest.fixture
+def csv_file(tmp_path):
+    X, y = _data()
+    path = tmp_path / "f.csv"
+    pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "y": y}).to_csv(path, index=False)
+    return path
+
+
+def test_cli_compare_writes_html_png_csv_json(csv_file, tmp_path, capsys):
+    out = tmp_path / "out"
+    code = cli.main(["compare", "--data", str(csv_file), "--target", "y", "--solvers", "krr,els-primal",
+                     "--precisions", "float32,float64", "--out", str(out), "--jobs", "1", "--no-progress"])
+    assert code == 0
+    for name in ("index.html", "digits-grid.png", "compare-digits-kappa.png", "compare.csv", "answers.json"):
+        assert (out / name).is_file() and (out / name).stat().st_size > 0, name
+    doc = json.loads((out / "answers.json").read_text())
+    assert [a["solver"] for a in doc["answers"]] == ["els-primal", "krr"]
+    assert doc["meta"]["n_train"] + doc["meta"]["n_test"] == 30 and doc["meta"]["precisions"] == ["float32", "float64"]
+    frame = pd.read_csv(out / "compare.csv")
+    # els-primal in its two formations (the printed as-described form beside the stable one), krr, x 2 x 4 C
+    assert set(frame.configuration) == {"krr", "els-primal", "els-primal[formation=as-described]"}
+    assert len(frame) == 3 * 2 * 4 and frame.literal.sum() == 2 * 4
+    page = (out / "index.html").read_text()
+    assert all(html.escape(a["sentence"]) in page for a in doc["answers"])   # one sentence per solver
+    printed = capsys.readouterr().out
+    assert "krr: " in printed and "index.html" in printed
+
+
+def test_cli_compare_reads_npz(tmp_path):
+    X, y = _data(20)
+    np.savez(tmp_path / "d.npz", X=X, target=y)
+    code = cli.main(["compare", "--data", str(tmp_path / "d.npz"), "--target", "target", "--solvers", "krr",
+                     "--precisions", "float64", "--C", "10", "--no-ladder", "--out", str(tmp_path / "o"),
+                     "--jobs", "1", "--no-progress"])
+    assert code == 0 and len(pd.read_csv(tmp_path / "o" / "compare.csv")) == 1
+
+
+@pytest.mark.parametrize("content, target, what", [
+    ("a,y\nx,1\nz,2\n", "y", "column 'a'"),
+    ("a,y\n1,1\n2,2\n", "z", "got --target 'z'"),
+])
+def test_cli_compare_refuses_a_bad_file_in_one_line_with_exit_2(tmp_path, capsys, content, target, what):
+    path = tmp_path / "bad.csv"
+    path.write_text(content)
+    out = tmp_path / "never"
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["compare", "--data", str(path), "--target", target, "--out", str(out)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and what in err and err.startswith("lssvm-analysis: error:")
+    assert not out.exists()   # before any work
+
+
+def test_cli_compare_refuses_unknown_names_and_missing_files(tmp_path, capsys, csv_file):
+    for argv in (["--data", str(tmp_path / "none.csv"), "--target", "y"],
+                 ["--data", str(csv_file), "--target", "y", "--solvers", "no-such"],
+                 ["--data", str(csv_file), "--target", "y", "--precisions", "float16"]):
+        with pytest.raises(SystemExit) as exc:
+            cli.main(["compare", *argv])
+        assert exc.value.code == 2 and capsys.readouterr().err.count("\n") == 1
+
+
+def test_compare_api_typed_errors():
+    X, y = _data()
+    with pytest.raises(la.UnknownSolverError, match="'nope'"):
+        la.compare(X, y, solvers=["nope"])
+    with pytest.raises(ValueError, match="solver='svm-c'"):
+        la.compare(X, y, solvers=["svm-c"])           # a classifier on regression data
+    with pytest.raises(ValueError, match="C=-1"):
+        la.compare(X, y, solvers=["krr"], C=-1.0)
+    with pytest.raises(ValueError, match="non-finite"):
+        la.compare(np.where(X > 2, np.nan, X), y, solvers=["krr"])
+    with pytest.raises(la.UnknownPrecisionError):
+        la.compare(X, y, solvers=["krr"], precisions=["float16"])
+
+
+def test_default_solvers_are_those_with_an_exact_model():
+    names = default_solvers("regression")
+    assert names and all(la.get_solver(n).exact_model is not None for n in names)
+    assert "svm-eps" not in names and "krr" in names
+
+
+def _rows(solver, config, prec, digits, literal=False, choices=None, exact=25.0):
+    return [{"solver": solver, "configuration": config, "literal": literal, "precision": prec, "C": C,
+             "status": "ok", "model_digits": d, "model_digits_capped": False, "problem_condition": 10.0 ** (2 + i),
+             "exact_digits": exact, "choices_agree": choices} for i, (C, d) in enumerate(zip((1.0, 1e3, 1e6), digits))]
+
+
+def test_answers_pick_the_cheapest_precision_where_a_form_holds_on_every_c():
+    frame = pd.DataFrame(
+        _rows("s", "s", "float32", (5.0, 3.5, 2.0)) + _rows("s", "s[f=lit]", "float32", (5.0, 2.0, 1.0), True)
+        + _rows("s", "s", "float64", (12.0, 10.0, 8.0)) + _rows("s", "s[f=lit]", "float64", (12.0, 9.0, 3.5), True)
+        + _rows("t", "t", "float32", (4.0, 3.2, 3.1), choices=False)
+        + _rows("u", "u", "float32", (2.0, 1.0, 0.0)))
+    a = answers(frame).set_index("solver")
+    # s: float32 fails at C = 1e6 (2.0 < 3): float64, stable form, 8.0 digits, the printed form's 3.5 said
+    assert (a.loc["s", "precision"], a.loc["s", "form"], a.loc["s", "min_digits"]) == ("float64", "s", 8.0)
+    assert a.loc["s", "sure"] == "sure" and "printed form s[f=lit] keeps 3.5" in a.loc["s", "sentence"]
+    # t holds in float32 by 0.1 digit and its choices differ from the wide run's: borderline, both said
+    assert a.loc["t", "precision"] == "float32" and a.loc["t", "sure"] == "borderline"
+    assert "one digit above" in a.loc["t", "sentence"] and "choices differ" in a.loc["t", "sentence"]
+    assert a.loc["u", "precision"] == "" and "no form keeps 3" in a.loc["u", "sentence"]
+
+
+def test_compare_on_a_dask_cluster_registers_the_data_on_the_workers_and_agrees(tmp_path):
+    """The workers are fresh processes: compare registers the user's data there (Client.run); the
+    rows are those of the local run (the same tasks on the same bits)."""
+    pytest.importorskip("distributed")
+    X, y = _data(20)
+    kw = dict(solvers=["krr"], precisions=["float64"], C=10.0, ladder=False, sigma2=1.0)
+    local = la.compare(X, y, **kw)
+    remote = la.compare(X, y, dask_workers=1, store=tmp_path / "d.sqlite", **kw)
+    assert (remote.frame.status == "ok").all()
+    pd.testing.assert_frame_equal(local.frame.drop(columns=["time_fit"]), remote.frame.drop(columns=["time_fit"]))
