@@ -29,6 +29,7 @@ from .core.exceptions import MissingDependencyError, OutputPathError, StoreError
 from .experiments import SweepProgress
 from .experiments.store import Store
 from .report import PROFILE_NAMES, build_report
+from .report.plan import selected_sections
 from .report.build import default_store, require_distributed
 from .report.compare import compare, read_data
 
@@ -81,6 +82,10 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--no-progress", action="store_true", help="no progress bar")
     rep.add_argument("--asv-results", default=".asv/results",
                      help="asv results read for the crossover figure when present")
+    rep.add_argument("--only", type=_sections, default=None, metavar="SECTION[,SECTION...]",
+                     help="run and render only these sections (e.g. abe,vieira: the full profile "
+                          "per paper, resumable); the ledger is always written. Sections: "
+                          + ", ".join(r.key for r in selected_sections() if not r.reads_all))
     cmp = sub.add_parser("compare", help="which formulation, in which precision, on your own data")
     cmp.add_argument("--data", required=True, metavar="FILE",
                      help="a CSV file (header row, numeric columns) or an NPZ file")
@@ -107,6 +112,15 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--no-progress", action="store_true", help="no progress bar")
     sub.add_parser("list", help="list solvers, precisions and data sets")
     return parser
+
+
+def _sections(text: str) -> list[str]:
+    keys = [r.key for r in selected_sections() if not r.reads_all]
+    got = [k.strip() for k in text.split(",") if k.strip()]
+    bad = [k for k in got if k not in keys]
+    if bad or not got:
+        raise argparse.ArgumentTypeError(f"expected section keys among {', '.join(keys)}, got {text!r}")
+    return got
 
 
 def _names(text: str) -> list:
@@ -219,7 +233,7 @@ def _report(args) -> int:
             SweepProgress(False if args.no_progress else True, desc="report") as bar:
         path = build_report(args.out, quick=args.quick, profile=args.profile, store=args.store,
                             n_jobs=args.jobs, progress=bar, asv_dir=args.asv_results,
-                            scheduler=args.scheduler, dask_workers=args.dask_workers)
+                            scheduler=args.scheduler, dask_workers=args.dask_workers, only=args.only)
     print(f"wrote {path} in {time.perf_counter() - t0:.1f} s")
     if bar.stored_counts is not None:
         print(f"tasks of this report in the store: {sum(bar.stored_counts.values())} "

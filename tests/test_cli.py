@@ -186,6 +186,30 @@ def test_sweep_progress_counts_stored_tasks_as_done_without_a_rate(capsys):
         SweepProgress("yes")
 
 
+def test_sweep_progress_counts_a_shared_task_once_and_labels_sections():
+    """Two sweeps that share tasks (same content keys): the bar's total is the distinct tasks, the
+    count the store holds at the end; each label is one line off a terminal, with the ETA."""
+    import io
+
+    lines = io.StringIO()
+    bar = SweepProgress(False, lines=lines)
+    bar.expect("a", 3, 1, sweep_id="a", keys=["k1", "k2", "k3"], stored_keys=["k1"])
+    bar.expect("b", 3, 0, sweep_id="b", keys=["k2", "k3", "k4"], stored_keys=[])
+    assert (bar.total, bar.done) == (4, 1)
+    bar.label("abe")
+    bar.start("a", 3, 1, sweep_id="a", keys=["k1", "k2", "k3"], stored_keys=["k1"])
+    bar.task_done("ok"), bar.task_done("ok")
+    bar.label("vieira")
+    bar.start("b", 3, 2, sweep_id="b", keys=["k2", "k3", "k4"], stored_keys=["k2", "k3"])
+    assert (bar.total, bar.done) == (4, 3)
+    bar.task_done("ok")
+    assert (bar.total, bar.done) == (4, 4) and bar.eta() == "0:00"
+    bar.phase("rendering")
+    got = lines.getvalue().splitlines()
+    assert [g.split(":")[0] for g in got] == ["abe", "vieira", "rendering"]
+    assert "1/4 tasks done, ETA ?" in got[0] and "3/4 tasks done" in got[1] and "ETA 0:00" in got[2]
+
+
 class _Recording(SweepProgress):
     """Records (total, done) at each sweep start."""
 
@@ -242,6 +266,30 @@ def test_final_counts_are_the_stores(tiny_report, tmp_path, capsys):
     assert printed == stored and set(stored) == {"ok", "breakdown", "error"}
     assert cli.main(_report_argv(tmp_path, "--jobs", "1")) == 0  # a rerun: same counts
     assert _printed_counts(capsys.readouterr().out) == stored
+
+
+def test_only_runs_the_named_sections_and_refuses_unknown_ones(tiny_report, tmp_path, capsys, monkeypatch):
+    """--only runs and renders the named sections (the full profile per paper, resumable); an
+    unknown key is one line and exit 2 before any work."""
+    tiny_report()
+    assert cli.main(_report_argv(tmp_path, "--jobs", "1", "--only", "cli-b")) == 0
+    with Store(tmp_path / "r.sqlite") as st:
+        assert len(list(st.rows())) == 12  # section B's two stages of 6; none of section A's 6
+    assert "cli-a" not in (tmp_path / "out" / "index.html").read_text()
+    capsys.readouterr()
+
+    def must_not_run(*a, **kw):
+        raise AssertionError("build_report ran although --only named no section")
+
+    monkeypatch.setattr(cli, "build_report", must_not_run)
+    with pytest.raises(SystemExit) as exc:
+        cli.main(_report_argv(tmp_path / "x", "--only", "cli-a,nope"))
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and len(err.strip().splitlines()) == 1 and "'cli-a,nope'" in err
+    with pytest.raises(ValueError, match="only=\\['zzz'\\]"):
+        plan_mod.selected_sections(["zzz"])
+    with pytest.raises(TypeError, match="only='cli-a'"):
+        plan_mod.selected_sections("cli-a")
 
 
 # ------------------------------------------------------------------------------------- Dask

@@ -422,9 +422,14 @@ def test_spawned_workers_import_the_kind_module(tmp_path):
 
 
 def test_progress_bar_on_stderr_only_when_forced(tmp_path, capsys):
+    """Off a terminal the bar is not drawn: one line per label instead (elapsed, tasks, ETA);
+    progress=False prints nothing; "force" draws the bar."""
     run_sweep(toy_spec(name="quiet"), tmp_path / "a.sqlite", n_jobs=1, progress=True)
     out = capsys.readouterr()
-    assert out.err == "" and out.out == ""  # stderr is not a TTY under pytest
+    assert out.out == "" and out.err.count("\n") == 1  # stderr is not a TTY under pytest
+    assert out.err.startswith("quiet: started at 0:0") and "0/12 tasks done, ETA ?" in out.err
+    run_sweep(toy_spec(name="silent"), tmp_path / "c.sqlite", n_jobs=1, progress=False)
+    assert capsys.readouterr().err == ""
     run_sweep(toy_spec(name="loud"), tmp_path / "b.sqlite", n_jobs=1, progress="force")
     out = capsys.readouterr()
     assert "loud" in out.err and "12/12" in out.err and out.out == ""

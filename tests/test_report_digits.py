@@ -16,6 +16,7 @@ from lssvm_analysis.experiments.fit_kind import accepts_combination
 from lssvm_analysis.report import digits_grid as dg
 from lssvm_analysis.report import sections_digits as sd
 from lssvm_analysis.report import sections_precision as sp
+from lssvm_analysis.report.html import GRID_COLOURS, Section, contrast_ratio, render_page
 from lssvm_analysis.report.html import Section
 from lssvm_analysis.solvers import get_solver, solvers
 
@@ -83,11 +84,62 @@ def test_grid_cells_give_the_last_kappa_with_three_digits_or_where_it_breaks_dow
     # float32 (u = 6e-8): -log10(kappa u) >= 3 up to kappa = 1e2 (5.2 digits), not at 1e5 (2.2)
     assert cells.loc[("reduced-lssvr", "float32"), "kappa_ok"] == 1e2
     assert cells.loc[("reduced-lssvr", "float64"), "kappa_ok"] == 1e11  # 4.9 digits; 1e14: 1.9
-    # printed form, 6 digits lost: float32 fails on the first rung, float64 holds to 1e8 (3.9 - ... )
-    assert cells.loc[("reduced-lssvr[ridge=literal]", "float32"), "text"] == "breaks down at κ ≈ 1e+02"
+    # printed form, 6 digits lost: float32 fails on the first rung, float64 holds to 1e8 (3.9 - ... );
+    # the float32 fit returned a model with -0.78 digits: it did not break down, and the cell says so
+    lit32 = cells.loc[("reduced-lssvr[ridge=literal]", "float32")]
+    assert lit32.text == "< 3 digits at κ ≈ 1e+02 (-0.78)"
+    assert lit32.fails_at == 1e2 and lit32.fail_status == "ok" and np.isnan(lit32.breaks_at)
     assert cells.loc[("reduced-lssvr[ridge=literal]", "float64"), "kappa_ok"] == 1e5
-    # a breakdown rung ends the ladder even where the rule would still give digits
-    assert cells.loc[("reduced-lssvr[ridge=relative-ridge]", "float64"), "kappa_ok"] == 1e8
+    # a breakdown rung ends the ladder even where the rule would still give digits; only a breakdown
+    # record fills breaks_at, and only such a cell says "breaks down"
+    rr = cells.loc[("reduced-lssvr[ridge=relative-ridge]", "float64")]
+    assert rr.kappa_ok == 1e8 and rr.breaks_at == 1e11 and rr.text.endswith("breaks down at κ ≈ 1e+11")
+    f64 = cells.loc[("reduced-lssvr", "float64")]
+    assert np.isnan(f64.breaks_at) and f64.fails_at == 1e14 and "breaks down" not in f64.text
+    assert not cells.whole.any()
+
+
+def test_same_cells_of_adjacent_precisions_say_why():
+    """Two precisions with the same cell: the later one names the reason (same rung, same breakdown,
+    whole ladder), and cells that differ say nothing."""
+    cells = pd.DataFrame([
+        {"configuration": "a", "precision": "float64", "kappa_ok": 1e5, "fails_at": 1e8, "fail_status": "ok",
+         "whole": False, "text": "x"},
+        {"configuration": "a", "precision": "longdouble", "kappa_ok": 1e5, "fails_at": 1e8, "fail_status": "ok",
+         "whole": False, "text": "x"},
+        {"configuration": "b", "precision": "float32", "kappa_ok": np.nan, "fails_at": 1e2,
+         "fail_status": "breakdown", "whole": False, "text": "y"},
+        {"configuration": "b", "precision": "float64", "kappa_ok": np.nan, "fails_at": 1e2,
+         "fail_status": "breakdown", "whole": False, "text": "y"},
+        {"configuration": "c", "precision": "float64", "kappa_ok": 1e16, "fails_at": np.nan, "fail_status": "",
+         "whole": True, "text": "z"},
+        {"configuration": "c", "precision": "mp50", "kappa_ok": 1e16, "fails_at": np.nan, "fail_status": "",
+         "whole": True, "text": "z"},
+        {"configuration": "d", "precision": "float64", "kappa_ok": 1e5, "fails_at": 1e8, "fail_status": "ok",
+         "whole": False, "text": "w"},
+        {"configuration": "d", "precision": "longdouble", "kappa_ok": 1e8, "fails_at": 1e11,
+         "fail_status": "ok", "whole": False, "text": "v"}])
+    notes = dg.same_cell_notes(cells).tolist()
+    assert notes[0] == "" and "same rung" in notes[1] and "too coarse" in notes[1]
+    assert "same breakdown rung" in notes[3] and "every rung" in notes[5]
+    assert notes[6] == notes[7] == ""
+
+
+def test_the_grid_is_an_html_table_with_its_legend_first(tmp_path):
+    """The grid renders as a <table class="grid"> with the legend before it, text at body size, and
+    every colour pair of the legend readable (WCAG contrast >= 4.5:1; the palette gives >= 7)."""
+    cells = dg.grid_cells(_records())
+    ref = sd.grid_ref(cells, dg.grid_table(cells, ["reduced-lssvr"]), tmp_path)
+    sec = Section("1. Grid", "digits")
+    sec.grid(ref)
+    page = render_page("t", [sec])
+    assert page.index('<ul class="legend"') < page.index('<table class="grid">')
+    assert "✗ &lt; 3 digits at κ ≈ 1e+02 (-0.78)" in page  # the printed float32 cell: no breakdown claimed
+    assert 'class="g-fail"' in page and 'class="g-k8"' in page
+    for bg, fg, _ in GRID_COLOURS.values():
+        assert contrast_ratio(bg, fg) >= 7.0, (bg, fg)
+    assert contrast_ratio("#ffffff", "#000000") == pytest.approx(21.0)
+    assert pd.read_csv(tmp_path / "digits-grid.csv").fails_at.notna().any()
 
 
 def test_grid_table_puts_the_printed_form_after_its_stable_partner_and_marks_it():
@@ -291,11 +343,12 @@ def test_a_fit_agreeing_with_an_exact_model_certified_below_three_digits_is_not_
     rows.loc[top, ["exact_digits", "model_digits", "model_digits_capped"]] = [2.0, 2.0, True]
     cells = dg.grid_cells(rows).set_index(["configuration", "precision"])
     assert cells.loc[("reduced-lssvr", "float64"), "kappa_ok"] == 1e11
-    assert cells.loc[("reduced-lssvr", "float64"), "text"].endswith(f"({dg.UNCERTIFIED_TAIL})")
+    assert cells.loc[("reduced-lssvr", "float64"), "text"].endswith(dg.UNCERTIFIED_TAIL)
+    assert not cells.loc[("reduced-lssvr", "float64"), "whole"]  # the rungs above are not known to hold
     # a fit that differs from that exact model by more than its 2 certified digits is a measured failure
     rows.loc[top, ["model_digits", "model_digits_capped"]] = [1.0, False]
     cells = dg.grid_cells(rows).set_index(["configuration", "precision"])
-    assert cells.loc[("reduced-lssvr", "float64"), "breaks_at"] == 1e14
+    assert cells.loc[("reduced-lssvr", "float64"), "fails_at"] == 1e14  # a measured failure, not a breakdown
 
 
 def test_a_top_rung_where_every_fit_breaks_down_ends_the_cell():
@@ -308,6 +361,7 @@ def test_a_top_rung_where_every_fit_breaks_down_ends_the_cell():
     rows.loc[rows.status == "ok", "model_digits"] = 10.0  # every measured rung holds
     cell = dg.grid_cells(rows).set_index(["configuration", "precision"]).loc[("krr", "float64")]
     assert cell.kappa_ok == 1e14 and np.isinf(cell.breaks_at) and "whole ladder" not in cell.text
+    assert not cell.whole and cell.fail_status == "breakdown"
 
 
 def test_a_knob_names_keywords_the_solver_takes_and_its_rungs_fit_n():

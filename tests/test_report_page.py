@@ -59,9 +59,24 @@ def test_page_has_a_sticky_contents_and_collapsed_sections(tmp_path):
     assert ids == ["first", "second"]
     imgs = {a["src"]: "details" in stack for tag, a, stack in tree.tags if tag == "img"}
     assert imgs == {"b.png": False, "a.png": True}  # the key figure is shown, the other folded
-    assert page.index("first verdict") < page.index("b.png") < page.index("<details>")
-    assert page.count("<details>") == 2 and "Details: 1 paragraph, 1 figure, 1 table" in page
+    # the section opens with its key figure, then the summary of its verdicts; the sentences are folded
+    assert page.index("b.png") < page.index('class="verdict-summary"') < page.index("<details>") \
+        < page.index("first verdict")
+    assert page.count("<details>") == 2 and "Details: 1 verdict, 1 paragraph, 1 figure, 1 table" in page
     assert page.count('class="verdict"') == 2
+
+
+def test_the_verdict_summary_counts_the_outcomes_and_names_the_open_ones():
+    """Three lines: the counts by outcome, the claims that do not hold, the ones still open."""
+    sec = Section("1. Paper", "paper", verdict=[
+        "A-x: holds: 3 digits.", "A-y: does not hold: 1 digit.", "A-z: undecided: CI straddles 0.",
+        "A-w: holds only when C > 1: ...", "A-v: not run: no records.", "A-u: holds: 4."])
+    page = render_page("T", [sec])
+    summary = page[page.index('class="verdict-summary"'):page.index("</div>", page.index('class="verdict-summary"'))]
+    assert "6 claims of the papers are judged here" in summary
+    assert "1 do not hold, 1 hold under a condition, 2 hold, 1 undecided, 1 not run" in summary
+    assert "Contradicted by our records: A-y." in summary and "A-z, A-v" in summary
+    assert summary.count("<p>") == 3 and 'href="#ledger"' in summary
 
 
 def test_first_figure_is_the_key_figure_by_default(tmp_path):

@@ -11,10 +11,20 @@ tasks found in the store advance the bar without entering the rate (tqdm's
 ``initial``), so a resumed report neither shows "?task/s" for its stored
 sweeps nor an ETA inflated by them.  Before the first task of this run
 finishes, the ETA is "?".
+
+Sweeps may share tasks (the same content key): given the task keys
+(``keys=``), a task is counted once, under the first sweep that announces
+it, so the bar's total is the number of distinct tasks, the number the
+store holds for the run when it ends.  The label is short: the section
+(``label=``) or the sweep's name.  Off a terminal (no bar), one line per
+label is printed to stderr when its first sweep starts, with the elapsed
+time, tasks done and the ETA; :meth:`SweepProgress.phase` names a later
+phase (rendering) the same way.
 """
 from __future__ import annotations
 
 import sys
+import time
 from collections import Counter
 
 __all__ = ["SweepProgress"]
@@ -43,7 +53,7 @@ class SweepProgress:
         of the run as read back from the store (stored and new alike).
     """
 
-    def __init__(self, progress=True, *, desc="sweeps"):
+    def __init__(self, progress=True, *, desc="sweeps", lines=None):
         if progress not in (True, False, "force"):
             raise ValueError(f"expected progress in (True, False, 'force'), got progress={progress!r}")
         from tqdm import tqdm  # only when a bar is made: the engine imports without it
@@ -52,11 +62,18 @@ class SweepProgress:
         self.stored_counts = None
         self._sweeps: dict = {}  # sweep id -> [tasks, tasks counted as done]
         self._unstarted: dict = {}  # name -> ids announced under it and not started yet
+        self._owner: dict = {}  # task key -> the sweep id that counts it
         self._total = self._done = self._stored = 0
         self._current = None
+        self._label = None
+        self._t0 = time.monotonic()
         disable = None if progress is True else (progress is False)  # None: only on a TTY
         self._bar = tqdm(total=0, desc=desc, unit="task", file=sys.stderr, disable=disable,
                          dynamic_ncols=True, smoothing=0, bar_format=BAR_FORMAT)
+        #: one line per label on stderr when no bar is drawn (default: only when progress is True and
+        #: stderr is not a terminal; a test may pass a stream)
+        self._lines = lines if lines is not None else (sys.stderr if progress is True and self._bar.disable
+                                                      else None)
 
     @property
     def total(self) -> int:
@@ -68,7 +85,16 @@ class SweepProgress:
         """Tasks counted as done: found stored, or computed through this bar."""
         return self._done
 
-    def expect(self, name: str, total: int, stored: int, *, sweep_id=None) -> None:
+    def _own(self, sweep_id, total, stored, keys, stored_keys):
+        """(total, stored) of the keys this sweep counts: those no other sweep counted first."""
+        if keys is None:
+            return total, stored
+        mine = [k for k in dict.fromkeys(keys) if self._owner.setdefault(k, sweep_id) == sweep_id]
+        kept = set(stored_keys or ())
+        return len(mine), sum(k in kept for k in mine)
+
+    def expect(self, name: str, total: int, stored: int, *, sweep_id=None, keys=None,
+               stored_keys=None) -> None:
         """Announce sweep ``name`` of ``total`` tasks, ``stored`` of them in the store for good.
 
         ``stored`` counts the tasks the sweep will not run again (an "error"
@@ -78,12 +104,15 @@ class SweepProgress:
         sweep_id = name if sweep_id is None else sweep_id
         if sweep_id not in self._sweeps:
             self._unstarted.setdefault(name, []).append(sweep_id)
+        total, stored = self._own(sweep_id, total, stored, keys, stored_keys)
         self._set(name, total, stored, sweep_id)
 
-    def start(self, name: str, total: int, stored: int, *, sweep_id=None) -> None:
+    def start(self, name: str, total: int, stored: int, *, sweep_id=None, keys=None, stored_keys=None,
+              label=None) -> None:
         """Sweep ``name`` starts: its real size and stored count replace what was announced.
 
-        The bar moves back when stored rows are to be run again (errors retried).
+        The bar moves back when stored rows are to be run again (errors retried).  ``label``
+        (default: the current label, else ``name``) is what the bar shows before itself.
         """
         sweep_id = name if sweep_id is None else sweep_id
         waiting = self._unstarted.get(name, [])
@@ -93,10 +122,38 @@ class SweepProgress:
             # announced under this name with other tasks (a stage planned before the stage it
             # depends on had run): this sweep takes that one's place
             self._set(name, 0, 0, waiting.pop(0))
+        total, stored = self._own(sweep_id, total, stored, keys, stored_keys)
         self._set(name, total, stored, sweep_id)
         self._current = sweep_id
-        self._bar.set_description_str(name, refresh=False)
+        self.label(label or self._label or name)
+
+    def label(self, text: str) -> None:
+        """Show ``text`` before the bar (a section or phase); off a terminal, one line when it changes."""
+        if text != self._label and self._lines is not None:
+            print(f"{text}: started at {self._clock(time.monotonic() - self._t0)}, {self._done}/{self._total} "
+                  f"tasks done, ETA {self.eta()}", file=self._lines, flush=True)
+        self._label = text
+        self._bar.set_description_str(text, refresh=False)
         self._bar.refresh()
+
+    def phase(self, text: str) -> None:
+        """A phase after the sweeps (e.g. "rendering"): the label, with the bar left full."""
+        self.label(text)
+
+    @staticmethod
+    def _clock(seconds: float) -> str:
+        m, s = divmod(int(round(seconds)), 60)
+        return f"{m}:{s:02d}"
+
+    def eta(self) -> str:
+        """Time left at this run's rate of computed tasks, "?" before 5 % of them are done."""
+        new = self._done - self._stored
+        left = self._total - self._done
+        if left <= 0:
+            return "0:00"
+        if new <= 0 or new < 0.05 * (self._total - self._stored):
+            return "?"
+        return self._clock((time.monotonic() - self._t0) * left / new)
 
     def task_done(self, status: str) -> None:
         """One task of the current sweep finished (its row is in the store) with ``status``."""

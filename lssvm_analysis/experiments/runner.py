@@ -98,10 +98,10 @@ def execute_task(task: Task, module: str | None = None) -> dict:
 
 
 @contextlib.contextmanager
-def _progress_bar(progress, name, keys, stored):
+def _progress_bar(progress, name, keys, stored, stored_keys=None):
     """The bar this sweep reports to: the caller's :class:`SweepProgress`, or one of its own."""
     if isinstance(progress, SweepProgress):
-        progress.start(name, len(keys), stored, sweep_id=sweep_id(keys))
+        progress.start(name, len(keys), stored, sweep_id=sweep_id(keys), keys=keys, stored_keys=stored_keys)
         yield progress
         return
     with SweepProgress(progress, desc=name) as bar:
@@ -410,7 +410,9 @@ def run_sweep(spec: SweepSpec, store, *, n_jobs: int | None = None, executor=Non
         store.register_spec(spec, keys)
         pool, owned = _resolve_executor(executor, n_jobs, len(pending))
         sched = _Scheduler(store, pending, redo)
-        with _progress_bar(progress, spec.name, keys, len(tasks) - len(pending)) as bar:
+        pending_keys = {t.key for t in pending}
+        with _progress_bar(progress, spec.name, keys, len(tasks) - len(pending),
+                           [k for k in keys if k not in pending_keys]) as bar:
             if pool is None:
                 _run_serial(sched, modules, store, bar, bool(redo))
             else:

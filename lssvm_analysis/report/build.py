@@ -42,17 +42,17 @@ import pandas as pd
 
 from .. import __version__
 from ..core.exceptions import MissingDependencyError, OutputPathError
-from ..experiments import load_records
+from ..experiments import SweepProgress, load_records
 from ..experiments.asv_import import import_asv_results
 from ..experiments.runner import local_pool
 from ..experiments.store import Store
 from .html import Section, linked_files, write_page
 from .ledger import append_slices
-from .plan import run_report_sweeps
+from .plan import run_report_sweeps, selected_sections, status_counts
 from .registry import check_profile, report_sections
 
 __all__ = ["default_store", "build_report", "write_report", "read_records", "prepare_out",
-           "open_report_store", "dask_client", "require_distributed"]
+           "open_report_store", "dask_client", "require_distributed", "cpu_model"]
 
 
 def default_store() -> Path:
@@ -173,25 +173,46 @@ def dask_client(scheduler=None, dask_workers=None):
                 stack.close()
 
 
+def cpu_model() -> str:
+    """The processor's model name (``/proc/cpuinfo``), else the machine type."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.lower().startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _load() -> str:
+    """The 1-minute load average, or "unknown" where the system has none."""
+    try:
+        return f"{os.getloadavg()[0]:.2f}"
+    except (OSError, AttributeError):
+        return "unknown"
+
+
 def read_records(store, specs) -> dict[str, dict[str, pd.DataFrame]]:
     """Every section's specs' stored rows, ``{section: {key: DataFrame}}`` (the sections' only input)."""
     return {sec: {key: load_records(store, spec) for key, spec in by_key.items()}
             for sec, by_key in specs.items()}
 
 
-def write_report(out, records, profile: str, *, meta=(), n_jobs=None) -> Path:
+def write_report(out, records, profile: str, *, meta=(), n_jobs=None, only=None) -> Path:
     """Write ``index.html`` and every PNG/CSV from records (never runs a solver).
 
     Each registered section renders from its own records (a ``reads_all`` section from every
     section's, after the others), numbered by its page position; then every section that is the
     home of claims ends with its slice of the claims ledger, whose verdicts are its verdict box.
+    ``only`` (section keys) renders those sections and the ledger (:func:`~.plan.selected_sections`).
     The sections that read only their own records are rendered on ``n_jobs`` local processes
     (default: all cores; 1 renders in this process), the largest record sets first: each
     writes only its own files, so the page is the one a serial rendering writes.
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    regs = report_sections()
+    regs = selected_sections(only)
     sections = [Section(f"{i}. {reg.title}", reg.key) for i, reg in enumerate(regs, start=1)]
     own = [(reg, sec) for reg, sec in zip(regs, sections) if not reg.reads_all]
     _render_own(own, out, records, profile, n_jobs)
@@ -248,7 +269,7 @@ def _clean(out: Path):
 
 def build_report(out="reports/default", *, quick=False, profile=None, store=None, n_jobs=None,
                  executor=None, progress=True, asv_dir=".asv/results", scheduler=None,
-                 dask_workers=None) -> Path:
+                 dask_workers=None, only=None) -> Path:
     """Run the report's sweeps (reusing stored rows) and write ``out/index.html``.
 
     Parameters
@@ -274,6 +295,9 @@ def build_report(out="reports/default", *, quick=False, profile=None, store=None
         Address of a running Dask scheduler to run the sweeps on.
     dask_workers : int, optional
         Start a Dask LocalCluster of this many worker processes for the sweeps.
+    only : list of str, optional
+        Section keys to run and render (the ledger is always rendered; its rows of the other
+        sections say "not run"): the papers' full protocols in resumable pieces.
 
     Returns
     -------
@@ -285,8 +309,10 @@ def build_report(out="reports/default", *, quick=False, profile=None, store=None
         Before any sweep: the store or the output directory cannot be used.
     """
     name = check_profile(profile or ("quick" if quick else "default"))
+    selected_sections(only)  # an unknown key: refused before any work
     out = prepare_out(out)
     st = open_report_store(store)
+    load0 = _load()
     try:
         t0 = time.perf_counter()
         imported = import_asv_results(st, asv_dir)
@@ -294,18 +320,23 @@ def build_report(out="reports/default", *, quick=False, profile=None, store=None
             if executor is None:
                 executor = client
             specs = run_report_sweeps(st, name, n_jobs=None if executor is not None else n_jobs,
-                                      progress=progress, executor=executor)
+                                      progress=progress, executor=executor, only=only)
         t_runs = time.perf_counter() - t0
         records = read_records(st, specs)
+        n_tasks = sum(status_counts(st, specs).values())
     finally:
         st.close()
     store = st.path
+    if isinstance(progress, SweepProgress):
+        progress.phase("rendering")
     _clean(out)
-    n_rows = sum(len(df) for by_key in records.values() for df in by_key.values())
     meta = [f"lssvm_analysis {__version__}, profile '{name}', Python {platform.python_version()} on "
-            f"{platform.machine()}; {n_rows} records from {store} "
-            f"(sweeps {t_runs:.1f} s, this run"
+            f"{cpu_model()} ({os.cpu_count()} cores), load average {load0} at the start; the records of "
+            f"{n_tasks} tasks from {store} (sweeps {t_runs:.1f} s in this run"
             + ("; asv results imported" if imported else "") + ").",
             "Every figure and table links to the CSV it was drawn from; verdicts are computed from the "
             "records."]
-    return write_report(out, records, name, meta=meta, n_jobs=None if executor is not None else n_jobs)
+    if only is not None:
+        meta.append(f"Sections run: {', '.join(only)} (--only); the ledger's rows of the others say 'not run'.")
+    return write_report(out, records, name, meta=meta, n_jobs=None if executor is not None else n_jobs,
+                        only=only)

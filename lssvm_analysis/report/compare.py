@@ -40,7 +40,6 @@ from ..solvers import get_solver
 from .build import dask_client, prepare_out
 from .digits_grid import grid_cells, grid_table
 from .figures import log_axes, new_figure, precision_color, save_figure
-from .html import Section
 from .sections_digits import grid_figure, variant_specs
 
 __all__ = ["Comparison", "compare", "read_data", "DEFAULT_C_LADDER", "LADDER_STEP"]
@@ -308,9 +307,7 @@ def _write(out: Path, res: Comparison, cells, records, meta: dict) -> dict:
     files["json"] = "answers.json"
     figs = []
     if len(cells) and len(res.grid):
-        sec = Section("compare", "compare")   # the report's own grid figure, on these data
-        grid_figure(sec, out, cells, res.grid)
-        figs.append(next(ref for kind, ref in sec.blocks if kind == "figure"))
+        figs.append(grid_figure(out, cells, res.grid))  # the report's own grid figure, on these data
         files["grid"] = figs[-1].png
     if len(res.frame):
         figs.append(_kappa_figure(out, res.frame))

@@ -50,8 +50,8 @@ from ..solvers import get_solver, solvers
 from ._util import config_label, num
 from .figures import fmt_num, precision_rank
 
-__all__ = ["HEADLINE", "CONDITION", "DIGITS_OK", "UNCERTIFIED_TAIL", "ladder_configurations", "literal_pairs",
-           "grid_cells", "choices_differ_from", "rung_conditions", "uncertified", "grid_table", "pair_losses", "ladder_keywords",
+__all__ = ["HEADLINE", "CONDITION", "DIGITS_OK", "UNCERTIFIED_TAIL", "CELL_COLUMNS", "ladder_configurations",
+           "literal_pairs", "grid_cells", "same_cell_notes", "choices_differ_from", "rung_conditions", "uncertified", "grid_table", "pair_losses", "ladder_keywords",
            "loss_sentence", "config_order", "kappa_text"]
 
 #: The headline column (model digits against the exact model) and the problem's condition.
@@ -169,8 +169,30 @@ def uncertified(rows: pd.DataFrame) -> pd.Series:
     return capped & ~(num(rows, "exact_digits") >= DIGITS_OK)
 
 
+#: The columns of a grid cell (:func:`grid_cells`).
+CELL_COLUMNS = ("kappa_ok", "digits_ok", "fails_at", "fail_status", "fail_digits", "breaks_at", "whole",
+                "rungs", "choices_differ_from", "text")
+
+
+def _failure_text(status: str, kappa: float, digits: float) -> str:
+    """How the first failing rung fails: a breakdown, another status without a model, or too few digits."""
+    at = f"κ ≈ {kappa_text(kappa)}" if np.isfinite(kappa) else "the top of the ladder"
+    if status == "breakdown":
+        return f"breaks down at {at}"
+    if status != "ok":
+        return f"{status} at {at}"
+    return f"< {DIGITS_OK:.0f} digits at {at} ({fmt_num(digits, 2)})"
+
+
 def _cell(g: pd.DataFrame) -> dict:
-    """One (configuration, precision) ladder -> the cell (see the module docstring)."""
+    """One (configuration, precision) ladder -> the cell (see the module docstring).
+
+    ``kappa_ok``: the largest problem κ up to which every rung holds (NaN when the first fails),
+    ``digits_ok`` the model digits there; ``fails_at``, ``fail_status``, ``fail_digits``: the first
+    rung that does not hold and how (NaN / '' when every rung holds); ``breaks_at``: ``fails_at``
+    only when that rung is a factorization breakdown; ``whole``: every rung of the ladder holds (not
+    when the rungs above the last one measured have an uncertified exact model).
+    """
     digits, kappa = num(g, HEADLINE), num(g, "_kappa")
     # a fit without a model is a measured failure; a fit that agrees with its exact model to every
     # digit that model is certified to, fewer than DIGITS_OK, is not measured (module docstring)
@@ -178,25 +200,60 @@ def _cell(g: pd.DataFrame) -> dict:
     measured = kappa.notna() & (~np.isnan(digits) | (g["status"] != "ok")) & ~unknown
     beyond = kappa[unknown & np.isfinite(kappa)]
     g, digits, kappa = g[measured], digits[measured], kappa[measured]
+    empty = dict.fromkeys(CELL_COLUMNS, np.nan) | {"fail_status": "", "whole": False, "rungs": int(len(g))}
     if HEADLINE not in g.columns or not len(g):
-        return {"kappa_ok": np.nan, "breaks_at": np.nan, "rungs": int(len(g)), "choices_differ_from": np.nan,
-                "text": "not measured"}
+        return empty | {"text": "not measured"}
     order = np.argsort(kappa.to_numpy(), kind="stable")
-    holds = ((g["status"].to_numpy() == "ok") & (digits.to_numpy() >= DIGITS_OK))[order]
-    ks = kappa.to_numpy()[order]
+    status = g["status"].to_numpy()[order]
+    ds, ks = digits.to_numpy()[order], kappa.to_numpy()[order]
+    holds = (status == "ok") & (ds >= DIGITS_OK)
     fail = int(np.argmin(holds)) if not holds.all() else len(holds)
+    failed = {}
+    if fail < len(ks):
+        failed = {"fails_at": float(ks[fail]), "fail_status": str(status[fail]), "fail_digits": float(ds[fail]),
+                  "breaks_at": float(ks[fail]) if status[fail] == "breakdown" else np.nan}
     if fail == 0:
-        where = f"at κ ≈ {kappa_text(float(ks[0]))}" if np.isfinite(ks[0]) else "on every rung (no model)"
-        return {"kappa_ok": np.nan, "breaks_at": float(ks[0]), "rungs": len(ks), "choices_differ_from": np.nan,
-                "text": f"breaks down {where}"}
+        return empty | failed | {"rungs": len(ks), "text": _failure_text(str(status[0]), float(ks[0]), float(ds[0]))}
     k_ok = float(ks[fail - 1])
-    tail = ("" if fail < len(ks) else
-            f" ({UNCERTIFIED_TAIL})" if (beyond > k_ok).any() else " (whole ladder)")
+    uncert = fail == len(ks) and bool((beyond > k_ok).any())
+    whole = fail == len(ks) and not uncert
+    if whole:
+        text = f"whole ladder: ≥ 3 digits to κ ≈ {kappa_text(k_ok)}"
+    elif uncert:
+        text = f"≥ 3 digits to κ ≈ {kappa_text(k_ok)}; {UNCERTIFIED_TAIL}"
+    else:
+        text = f"≥ 3 digits to κ ≈ {kappa_text(k_ok)}; " + _failure_text(str(status[fail]), float(ks[fail]),
+                                                                         float(ds[fail]))
     differ = choices_differ_from(g, kappa)
     note = ("" if np.isnan(differ) else
             f"; choices differ from the {DEFAULT_CHOICES_PRECISION} run's from κ ≈ {kappa_text(differ)}")
-    return {"kappa_ok": k_ok, "breaks_at": float(ks[fail]) if fail < len(ks) else np.nan, "rungs": len(ks),
-            "choices_differ_from": differ, "text": f"≥ 3 digits to κ ≈ {kappa_text(k_ok)}{tail}{note}"}
+    return empty | failed | {"kappa_ok": k_ok, "digits_ok": float(ds[fail - 1]), "whole": whole, "rungs": len(ks),
+                             "choices_differ_from": differ, "text": text + note}
+
+
+def same_cell_notes(cells: pd.DataFrame) -> pd.Series:
+    """Why a cell equals the cell of the next coarser precision of its configuration ('' otherwise).
+
+    Two precisions give the same cell when the ladder cannot separate them: both hold the whole
+    ladder, both break down (or fail) on the same rung, or both hold to the same rung and fail on
+    the next one (the rungs are coarser than the gap theory puts between the precisions).
+    """
+    out = pd.Series("", index=cells.index, dtype=object)
+    for _, g in cells.groupby("configuration", sort=False):
+        g = g.iloc[np.argsort([precision_rank(p) for p in g.precision], kind="stable")]
+        for (_, a), (j, b) in zip(g.iterrows(), list(g.iterrows())[1:]):
+            same_ok = (np.isnan(a.kappa_ok) and np.isnan(b.kappa_ok)) or a.kappa_ok == b.kappa_ok
+            same_fail = (np.isnan(a.fails_at) and np.isnan(b.fails_at)) or a.fails_at == b.fails_at
+            if not (same_ok and same_fail) or a.text == "not measured":
+                continue
+            if b.whole and a.whole:
+                out[j] = f"as {a.precision}: both hold every rung of the ladder"
+            elif b.fail_status == "breakdown" and a.fail_status == "breakdown":
+                out[j] = f"as {a.precision}: the same breakdown rung (κ ≈ {kappa_text(b.fails_at)})"
+            else:
+                out[j] = (f"as {a.precision}: same rung, both fail at the next (κ ≈ {kappa_text(b.fails_at)}); "
+                          "the rungs are too coarse to separate them")
+    return out
 
 
 def choices_differ_from(g: pd.DataFrame, kappa: pd.Series) -> float:
@@ -221,22 +278,22 @@ def choices_differ_from(g: pd.DataFrame, kappa: pd.Series) -> float:
 
 
 def grid_cells(rows: pd.DataFrame) -> pd.DataFrame:
-    """One row per (configuration, precision): ``kappa_ok``, ``breaks_at``, ``rungs``,
-    ``choices_differ_from`` (:func:`choices_differ_from`), ``text``.
+    """One row per (configuration, precision): the columns of :data:`CELL_COLUMNS` (:func:`_cell`;
+    ``choices_differ_from``: :func:`choices_differ_from`) and ``same_as`` (:func:`same_cell_notes`).
 
     ``rows`` are fit records (engine "error" rows are left out).  Without a
     ``model_digits`` column every cell is "not measured".
     """
     if not len(rows):
-        return pd.DataFrame(columns=["configuration", "solver", "precision", "kappa_ok", "breaks_at",
-                                     "rungs", "choices_differ_from", "text"])
+        return pd.DataFrame(columns=["configuration", "solver", "precision", *CELL_COLUMNS, "same_as"])
     rows = rows[rows["status"] != "error"]
     rows = rows.assign(_config=config_label, _kappa=rung_conditions(rows))
     out = []
     for (config, prec), g in rows.groupby(["_config", "precision"], sort=False):
         out.append({"configuration": config, "solver": str(g["solver"].iloc[0]), "precision": prec,
                     **_cell(g)})
-    return pd.DataFrame(out)
+    cells = pd.DataFrame(out)
+    return cells.assign(same_as=same_cell_notes(cells))
 
 
 def grid_table(cells: pd.DataFrame, names=None) -> pd.DataFrame:

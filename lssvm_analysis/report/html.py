@@ -14,9 +14,12 @@ import html.parser
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import pandas as pd
+
 from .figures import FigureRef, TableRef, fmt_num
 
-__all__ = ["Section", "Link", "render_page", "write_page", "linked_files", "GENERATOR", "FIGURE_WIDTH_PX"]
+__all__ = ["Section", "Link", "GridRef", "verdict_tally", "GRID_COLOURS", "render_page", "write_page", "linked_files", "GENERATOR",
+           "FIGURE_WIDTH_PX", "contrast_ratio"]
 
 #: Marker in every page this module writes (a previous report is recognized by it).
 GENERATOR = "lssvm_analysis.report"
@@ -24,6 +27,31 @@ GENERATOR = "lssvm_analysis.report"
 #: Width in CSS pixels of the column figures are shown in (a PNG wider than this is scaled
 #: down to it); the figure lint measures the displayed size of every figure's text against it.
 FIGURE_WIDTH_PX = 1040
+
+#: The answer grid's cell classes: (background, text colour, meaning).  Dark text on light
+#: backgrounds: every pair's contrast is >= 7:1 (WCAG AAA; tested), whatever the display.
+GRID_COLOURS = {
+    "g-whole": ("#cfe8d5", "#0f3a1c", "≥ 3 digits on every rung of the ladder (whole ladder)"),
+    "g-k12": ("#e4f1dc", "#22401a", "≥ 3 digits up to κ ≥ 1e12, fails above"),
+    "g-k8": ("#fff1c2", "#4a3a00", "≥ 3 digits up to κ in [1e8, 1e12), fails above"),
+    "g-k4": ("#fde0c6", "#5a2c00", "≥ 3 digits up to κ in [1e4, 1e8), fails above"),
+    "g-k0": ("#fbdcdb", "#5c1210", "≥ 3 digits only below κ = 1e4"),
+    "g-fail": ("#f3b9b7", "#4a0907", "fails on the first rung (breakdown, no model, or < 3 digits)"),
+    "g-na": ("#ececec", "#303030", "not measured"),
+}
+
+
+def _luminance(hex_colour: str) -> float:
+    rgb = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two ``#rrggbb`` colours (1 to 21)."""
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
 
 _CSS = """
 body{font-family:system-ui,sans-serif;margin:0;color:#222;line-height:1.45}
@@ -47,7 +75,15 @@ details[open]{padding-bottom:.8em}summary{cursor:pointer;color:#236;font-weight:
 .meta{font-size:.9em;color:#555}code{background:#f4f4f4;padding:0 .2em}
 .summary{background:#f4f6fa;border-left:5px solid #889;padding:.6em 1em;margin:1.2em 0}
 table.ledger td{text-align:left;vertical-align:top}
-""" % {"w": FIGURE_WIDTH_PX}
+table.grid{font-size:1em}table.grid td{text-align:left;vertical-align:top;min-width:8.5em}
+table.grid td small{display:block;font-size:.82em}table.grid td.uncert{border:2px dashed #555}
+ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.4em 1.2em;margin:.6em 0}
+ul.legend li{display:flex;align-items:center;gap:.4em}
+ul.legend span.sw{display:inline-block;min-width:2.2em;padding:0 .3em;border:1px solid #888;text-align:center}
+.verdict-summary{background:#eef6ee;border-left:5px solid #4a4;padding:.5em 1em;margin:1em 0}
+.verdict-summary p{margin:.2em 0}
+""" % {"w": FIGURE_WIDTH_PX} + "".join(f"table.grid td.{k},ul.legend span.{k}{{background:{bg};color:{fg}}}"
+                                         for k, (bg, fg, _) in GRID_COLOURS.items())
 
 
 @dataclass(frozen=True)
@@ -59,6 +95,20 @@ class Link:
 
     def __str__(self) -> str:
         return self.text
+
+
+@dataclass(frozen=True)
+class GridRef:
+    """The answer grid as an HTML table: cell texts, their CSS classes (:data:`GRID_COLOURS`) and
+    hover texts, the legend shown above it, the CSV it was built from and a PNG to download."""
+
+    frame: pd.DataFrame
+    classes: pd.DataFrame
+    titles: pd.DataFrame
+    csv: str
+    caption: str
+    png: str = ""
+    notes: tuple = ()
 
 
 @dataclass
@@ -98,8 +148,8 @@ class Section:
         if key:
             self.key = ref
 
-    def key_figure(self) -> FigureRef | None:
-        """The figure shown with the verdict: the one marked key, else the first (None without figures)."""
+    def key_figure(self) -> FigureRef | GridRef | None:
+        """The figure (or grid) the section opens with: the one marked key, else the first figure."""
         if self.key is not None:
             return self.key
         return next((b for kind, b in self.blocks if kind == "figure"), None)
@@ -110,12 +160,20 @@ class Section:
     def ledger(self, ref: TableRef):
         self.blocks.append(("ledger", ref))
 
+    def grid(self, ref: GridRef, *, key: bool = True):
+        """Add the answer grid (an HTML table); ``key=True`` shows it first, before the details."""
+        self.blocks.append(("grid", ref))
+        if key:
+            self.key = ref
+
     def files(self) -> list[str]:
         """Relative paths of every file the section links to."""
         out = []
         for kind, b in self.blocks:
             if kind == "figure":
                 out += [b.png, b.csv]
+            elif kind == "grid":
+                out += [b.csv] + ([b.png] if b.png else [])
             elif kind in ("table", "ledger"):
                 out.append(b.csv)
                 out += [v.href for v in b.frame.to_numpy().ravel()
@@ -151,6 +209,30 @@ def _figure_html(b: FigureRef) -> str:
             f"(<a href=\"{html.escape(b.csv)}\">data CSV</a>)</figcaption></figure>")
 
 
+def _grid_html(g: GridRef) -> str:
+    """Legend, then the grid: text at body size, each cell's colour class and hover text."""
+    legend = "".join(f"<li><span class=\"sw {k}\">κ</span>{html.escape(meaning)}</li>"
+                     for k, (_, _, meaning) in GRID_COLOURS.items())
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in g.frame.columns)
+    body = []
+    for i in range(len(g.frame)):
+        cells = []
+        for j, col in enumerate(g.frame.columns):
+            text, cls, title = g.frame.iat[i, j], g.classes.iat[i, j], g.titles.iat[i, j]
+            lines = str(text).split("\n")
+            inner = html.escape(lines[0]) + "".join(f"<small>{html.escape(x)}</small>" for x in lines[1:])
+            attrs = (f" class=\"{html.escape(cls)}\"" if cls else "") + (
+                f" title=\"{html.escape(title)}\"" if title else "")
+            cells.append(f"<td{attrs}>{inner}</td>")
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    png = f", <a href=\"{html.escape(g.png)}\">PNG</a>" if g.png else ""
+    notes = "".join(f"<p class=\"meta\">{html.escape(n)}</p>" for n in g.notes)
+    return (f"<ul class=\"legend\" aria-label=\"Legend of the grid\">{legend}</ul>"
+            f"<table class=\"grid\"><caption>{html.escape(g.caption)} "
+            f"(<a href=\"{html.escape(g.csv)}\">CSV</a>{png})</caption>"
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{notes}")
+
+
 def _block_html(kind, b) -> str:
     if kind == "p":
         return f"<p>{html.escape(b)}</p>"
@@ -164,13 +246,15 @@ def _block_html(kind, b) -> str:
         return _table_html(b)
     if kind == "ledger":
         return _table_html(b, "ledger")
-    raise ValueError(f"expected a block kind in p/note/h3/figure/table/ledger, got {kind!r}")
+    if kind == "grid":
+        return _grid_html(b)
+    raise ValueError(f"expected a block kind in p/note/h3/figure/table/ledger/grid, got {kind!r}")
 
 
-def _summary(blocks) -> str:
-    """What the folded part holds, e.g. 'Details: 12 paragraphs, 3 figures, 4 tables'."""
-    names = {"p": "paragraph", "note": "note", "figure": "figure", "table": "table"}
-    counts = {}
+def _summary(blocks, n_verdicts: int = 0) -> str:
+    """What the folded part holds, e.g. 'Details: 5 verdicts, 12 paragraphs, 3 figures, 4 tables'."""
+    names = {"p": "paragraph", "note": "note", "figure": "figure", "table": "table", "grid": "grid"}
+    counts = {"verdict": n_verdicts} if n_verdicts else {}
     for kind, _ in blocks:
         if kind in names:
             counts[names[kind]] = counts.get(names[kind], 0) + 1
@@ -178,22 +262,57 @@ def _summary(blocks) -> str:
                           or "nothing more")
 
 
+#: The outcomes a verdict sentence starts with, in the order the summary counts them, and the
+#: plural phrase it counts them with (no verdict wording: the page gate keeps that to the ledger).
+_TALLY = (("does not hold", "do not hold"), ("holds only when", "hold under a condition"), ("holds", "hold"),
+          ("undecided", "undecided"), ("not testable offline", "not testable offline"), ("not run", "not run"))
+
+
+def verdict_tally(sentences) -> dict[str, list[str]]:
+    """``{phrase: [claim ids]}`` of a section's ``"id: sentence"`` verdicts, in :data:`_TALLY` order."""
+    out: dict[str, list[str]] = {}
+    for item in sentences:
+        cid, _, sentence = item.partition(": ")
+        for outcome, phrase in _TALLY:
+            if sentence.startswith(outcome):
+                out.setdefault(phrase, []).append(cid)
+                break
+    return {phrase: out[phrase] for _, phrase in _TALLY if phrase in out}
+
+
+def _verdict_summary(s: Section) -> str:
+    """Three lines: the counts, the claims that do not hold, the ones still open; linked to the ledger."""
+    tally = verdict_tally(s.verdict)
+    counts = ", ".join(f"{len(v)} {k}" for k, v in tally.items())
+    lines = [f"<p><strong>{len(s.verdict)} claims of the papers are judged here:</strong> {html.escape(counts)} "
+             f"(<a href=\"#ledger\">the ledger</a>; the sentences are under Details and at the end).</p>"]
+    bad = tally.get("do not hold", [])
+    lines.append(f"<p>Contradicted by our records: {html.escape(', '.join(bad)) if bad else 'none'}.</p>")
+    open_ = tally.get("undecided", []) + tally.get("not run", [])
+    lines.append(f"<p>Open (undecided or not run in this profile): "
+                 f"{html.escape(', '.join(open_)) if open_ else 'none'}.</p>")
+    return f"<div class=\"verdict-summary\">{''.join(lines)}</div>"
+
+
 def _section_html(s: Section) -> list[str]:
-    """A section: heading, verdict, key figure, and the rest of its blocks in a <details>."""
+    """A section: heading, key figure (or grid), a three-line summary of its verdicts, the measured
+    summary, then the verdict sentences and the rest of its blocks in a <details>, then its ledger rows."""
     key = s.key_figure()
-    rest = [(k, b) for k, b in s.blocks if not (k == "figure" and b is key) and k != "ledger"]
+    rest = [(k, b) for k, b in s.blocks if not (k in ("figure", "grid") and b is key) and k != "ledger"]
     ledger = [(k, b) for k, b in s.blocks if k == "ledger"]
     parts = [f"<section id=\"{html.escape(s.anchor)}\">", f"<h2>{html.escape(s.title)}</h2>"]
+    if key is not None:
+        parts.append(_grid_html(key) if isinstance(key, GridRef) else _figure_html(key))
     if s.verdict:
-        items = "".join(f"<li>{html.escape(v)}</li>" for v in s.verdict)
-        parts.append(f"<div class=\"verdict\"><strong>Verdicts (from the claims ledger).</strong>"
-                     f"<ul>{items}</ul></div>")
+        parts.append(_verdict_summary(s))
     if s.summary:
         parts.append(f"<p class=\"summary\"><strong>Measured.</strong> {html.escape(s.summary)}</p>")
-    if key is not None:
-        parts.append(_figure_html(key))
-    if rest:
-        parts.append(f"<details><summary>{html.escape(_summary(rest))}</summary>")
+    if rest or s.verdict:
+        parts.append(f"<details><summary>{html.escape(_summary(rest, len(s.verdict)))}</summary>")
+        if s.verdict:
+            items = "".join(f"<li>{html.escape(v)}</li>" for v in s.verdict)
+            parts.append(f"<div class=\"verdict\"><strong>Verdicts (from the claims ledger).</strong>"
+                         f"<ul>{items}</ul></div>")
         parts += [_block_html(k, b) for k, b in rest]
         parts.append("</details>")
     parts += [_block_html(k, b) for k, b in ledger]  # the section's claims, after its details
@@ -213,8 +332,8 @@ def render_page(title: str, sections: list[Section], *, meta: list[str] = ()) ->
              f"<nav class=\"toc\" aria-label=\"Contents\"><strong>Contents</strong><ol>{toc}</ol></nav>",
              f"<main><h1>{html.escape(title)}</h1>"]
     parts += [f"<p class=\"meta\">{html.escape(m)}</p>" for m in meta]
-    parts.append("<p class=\"meta\">Each section opens on its verdict and key figure; "
-                 "its text, other figures and tables are under <em>Details</em>.</p>")
+    parts.append("<p class=\"meta\">Each section opens on its key figure and a summary of its verdicts; "
+                 "the verdict sentences, text, other figures and tables are under <em>Details</em>.</p>")
     for s in sections:
         parts += _section_html(s)
     parts.append("</main></div></body></html>")

@@ -25,7 +25,7 @@ from ..experiments.runner import local_pool, sweep_id
 from ..experiments.store import open_store
 from .registry import check_profile, report_sections
 
-__all__ = ["REPORT_VERSION", "options", "decades", "run_report_sweeps", "stored_plan",
+__all__ = ["REPORT_VERSION", "options", "decades", "run_report_sweeps", "stored_plan", "selected_sections",
            "status_counts", "task_counts"]
 
 #: Part of every spec's options: bump to invalidate every stored report row.
@@ -42,8 +42,26 @@ def decades(lo, hi, step=1) -> tuple:
     return tuple(float(10.0 ** k) for k in range(int(math.log10(lo)), int(math.log10(hi)) + 1, step))
 
 
+def selected_sections(only=None) -> list:
+    """The registered sections a report runs: every one, or those whose keys ``only`` names.
+
+    A section that reads every section's records (the ledger) is always kept: its rows for the
+    sections left out say "not run".  An unknown key is a ValueError naming it.
+    """
+    regs = report_sections()
+    if only is None:
+        return regs
+    if isinstance(only, str) or not all(isinstance(k, str) for k in only):
+        raise TypeError(f"expected a list of section keys for only, got only={only!r}")
+    keys = [r.key for r in regs]
+    unknown = [k for k in only if k not in keys]
+    if unknown or not only:
+        raise ValueError(f"expected section keys among {keys}, got only={list(only)!r}")
+    return [r for r in regs if r.key in only or r.reads_all]
+
+
 def run_report_sweeps(store, profile: str, *, n_jobs=None, executor=None,
-                      progress=True) -> dict[str, dict[str, SweepSpec | str]]:
+                      progress=True, only=None) -> dict[str, dict[str, SweepSpec | str]]:
     """Run (or resume) every registered section's sweeps; return ``{section: {key: spec}}``.
 
     A spec may also be a stored sweep's name (a step that wrote rows itself,
@@ -60,20 +78,21 @@ def run_report_sweeps(store, profile: str, *, n_jobs=None, executor=None,
     the outcomes as the store holds them, stored and new alike.
     """
     check_profile(profile)
+    sections = selected_sections(only)
     with contextlib.ExitStack() as stack:
         if not isinstance(progress, SweepProgress):
             progress = stack.enter_context(SweepProgress(progress, desc=f"report '{profile}'"))
-        _expect(store, profile, progress)
+        _expect(store, profile, progress, sections)
         if executor is None:  # one local pool for every sweep of the report, not one per sweep
             pool = stack.enter_context(local_pool(n_jobs))
-            specs = _run_sections(store, profile, pool, n_jobs if pool is None else None, progress)
+            specs = _run_sections(store, profile, pool, n_jobs if pool is None else None, progress, sections)
         else:
-            specs = _run_sections(store, profile, executor, None, progress)
+            specs = _run_sections(store, profile, executor, None, progress, sections)
         progress.stored_counts = status_counts(store, specs)
         return specs
 
 
-def stored_plan(store, profile: str) -> dict[str, dict[str, SweepSpec | str]]:
+def stored_plan(store, profile: str, sections=None) -> dict[str, dict[str, SweepSpec | str]]:
     """Every section's specs as planned from the rows already stored; runs nothing.
 
     A dependent stage (tune, then test at the chosen point) reads the stored
@@ -86,7 +105,7 @@ def stored_plan(store, profile: str) -> dict[str, dict[str, SweepSpec | str]]:
     st, owned = open_store(store)
     try:
         out = {}
-        for sec in report_sections():
+        for sec in (report_sections() if sections is None else sections):
             out[sec.key] = sec.plan(profile, lambda spec: load_records(st, spec))
         return out
     finally:
@@ -113,22 +132,23 @@ def status_counts(store, specs) -> Counter:
     return counts
 
 
-def _expect(store, profile, progress) -> None:
+def _expect(store, profile, progress, sections=None) -> None:
     st, owned = open_store(store)
     try:
-        for by_key in stored_plan(st, profile).values():
+        for by_key in stored_plan(st, profile, sections).values():
             for spec in by_key.values():
                 if isinstance(spec, SweepSpec):
                     keys = [t.key for t in spec.tasks()]
-                    stored = st.statuses(keys).values()  # error rows are retried: not done
-                    progress.expect(spec.name, len(keys), sum(s != "error" for s in stored),
-                                    sweep_id=sweep_id(keys))
+                    stored = st.statuses(keys)  # error rows are retried: not done
+                    done = [k for k, s in stored.items() if s != "error"]
+                    progress.expect(spec.name, len(keys), len(done), sweep_id=sweep_id(keys), keys=keys,
+                                    stored_keys=done)
     finally:
         if owned:
             st.close()
 
 
-def _run_sections(store, profile, executor, n_jobs, progress):
+def _run_sections(store, profile, executor, n_jobs, progress, sections=None):
     done = set()  # specs run in this report: a second run would only retry their errors again
 
     def run(spec: SweepSpec) -> pd.DataFrame:
@@ -140,7 +160,8 @@ def _run_sections(store, profile, executor, n_jobs, progress):
         return load_records(store, spec)
 
     out = {}
-    for sec in report_sections():
+    for sec in (report_sections() if sections is None else sections):
+        progress.label(sec.key)
         specs = sec.plan(profile, run)
         for spec in specs.values():
             if isinstance(spec, SweepSpec):

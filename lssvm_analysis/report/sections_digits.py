@@ -148,13 +148,13 @@ from ..experiments.fit_kind import DEFAULT_CHOICES_PRECISION
 from ..solvers import LadderKnob, get_solver, solvers
 from . import digits_grid as dg
 from ._util import config_label, errors_note, num, ok
-from .figures import (fmt_num, log_axes, new_figure, overlay_width, panel_grid, panel_title, precision_color,
+from .figures import (FigureRef, fmt_num, log_axes, new_figure, overlay_width, panel_grid, panel_title, precision_color,
                       precision_rank, save_figure, series_style,
                       save_table)
-from .html import Section
+from .html import GridRef, Section
 from .registry import register_section
 
-__all__ = ["DigitsSettings", "SETTINGS", "plan", "grid_figure", "knob_rungs", "render", "render_appendix", "with_settings",
+__all__ = ["DigitsSettings", "SETTINGS", "plan", "grid_figure", "grid_ref", "formation_sentence", "knob_rungs", "render", "render_appendix", "with_settings",
            "ladder_rows", "records_of", "variant_specs"]
 
 
@@ -290,8 +290,8 @@ def ladder_rows(records: dict) -> pd.DataFrame:
 _NOT_MEASURED, _BREAKS = "0.85", "#d9534f"
 
 
-def grid_figure(sec, out, cells, table):
-    """The grid figure (``digits-grid.png``) of grid cells and their table, added to ``sec``
+def grid_figure(out, cells, table) -> FigureRef:
+    """The grid as a PNG (``digits-grid.png``) to download beside the HTML table the page shows
     (the report's section and :func:`lssvm_analysis.compare`)."""
     precs = [c for c in table.columns if c != "solver [variant]"]
     labels = list(table["solver [variant]"])
@@ -303,20 +303,24 @@ def grid_figure(sec, out, cells, table):
         for j, prec in enumerate(precs):
             c = cells[(cells.configuration == conf) & (cells.precision == prec)]
             if not len(c):
-                color, text = "white", "—"
+                color, text, c = "white", "—", None
             else:
                 c = c.iloc[0]
                 text = c.text
                 if np.isfinite(c.kappa_ok):
                     color = cmap(min(1.0, np.log10(c.kappa_ok) / 17.0))
                 else:
-                    color = _BREAKS if not np.isnan(c.breaks_at) else _NOT_MEASURED
+                    color = _BREAKS if c.text != "not measured" else _NOT_MEASURED
             a.add_patch(Rectangle((j, i), 1, 1, color=color))
             # the figure marks a cell whose choices differ from the wide run's with a dagger (the
             # kappa where they start is in the cell's text of the table and of digits-grid.csv)
             text = text.split("; choices differ")[0] + (" †" if "; choices differ" in text else "")
-            a.text(j + 0.5, i + 0.5, text.replace("≥ 3 digits to ", "≤ ").replace(" (whole ladder)", "+")
-                   .replace(f" ({dg.UNCERTIFIED_TAIL})", "*"),
+            short = text.split("; ")[0].replace("≥ 3 digits to ", "≤ ")
+            if c is not None and len(c) and bool(c.whole):
+                short = short.replace("whole ladder: ≤ ", "≤ ") + "+"
+            elif dg.UNCERTIFIED_TAIL in text:
+                short += "*"
+            a.text(j + 0.5, i + 0.5, short,
                    ha="center", va="center", fontsize=7, color="white" if color not in ("white", _NOT_MEASURED)
                    else "black")
     a.set_xlim(0, len(precs))
@@ -328,11 +332,11 @@ def grid_figure(sec, out, cells, table):
     a.set_xlabel("precision")
     a.set_ylabel("solver [variant]")
     handles = [Patch(color=cmap(0.2), label="≤ κ: ≥ 3 digits up to this problem κ (yellow: larger)"),
-               Patch(color=_BREAKS, label="breaks down at the first rung"),
+               Patch(color=_BREAKS, label="fails on the first rung (breakdown, no model or < 3 digits)"),
                Patch(color=_NOT_MEASURED, label="not measured (no model digits)"),
                Patch(color="white", label=f"†: choices differ from the {DEFAULT_CHOICES_PRECISION} run's from some κ on")]
     a.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.02), fontsize=7, ncol=1)
-    sec.figure(save_figure(fig, cells, out, "digits-grid",
+    return save_figure(fig, cells, out, "digits-grid",
                            "Which formulation, in which precision: per solver [variant] (printed forms "
                            "marked and placed after their stable partner) and precision, the largest "
                            "problem κ up to which the model keeps ≥ 3 correct digits against the exact "
@@ -341,7 +345,107 @@ def grid_figure(sec, out, cells, table):
                            "does not; '†' = the fits' discrete choices (support, columns, k*, pivots) differ "
                            f"from those of the {DEFAULT_CHOICES_PRECISION} run from some κ on (the table gives it): "
                            "their digits are "
-                           "measured for the choices they made. Colour: log₁₀ of that κ."))
+                           "measured for the choices they made. Colour: log₁₀ of that κ.")
+
+
+def _grid_class(c) -> str:
+    """The cell's colour class (:data:`~.html.GRID_COLOURS`): how far up the ladder it holds."""
+    if c.text == "not measured":
+        return "g-na"
+    if c.whole:
+        return "g-whole"
+    k = c.kappa_ok
+    if not np.isfinite(k):
+        return "g-fail"
+    cls = "g-k12" if k >= 1e12 else "g-k8" if k >= 1e8 else "g-k4" if k >= 1e4 else "g-k0"
+    return cls + (" uncert" if dg.UNCERTIFIED_TAIL in c.text else "")
+
+
+def _grid_lines(c) -> str:
+    """The cell's text: what holds (first line), how the next rung fails, why it equals its neighbour."""
+    text = c.text.split("; choices differ")[0]
+    head, _, tail = text.partition("; ")
+    if c.whole:
+        lines = ["✓ whole ladder", head.removeprefix("whole ladder: ")] + ([tail] if tail else [])
+    elif np.isfinite(c.kappa_ok):
+        lines = [f"≥ 3 digits to κ ≈ {dg.kappa_text(float(c.kappa_ok))}",
+                 tail if tail == dg.UNCERTIFIED_TAIL else f"then {tail}"]
+    elif c.text == "not measured":
+        lines = ["not measured"]
+    else:
+        lines = [f"✗ {head}"]
+    if isinstance(c.get("same_as", ""), str) and c.same_as:
+        lines.append(c.same_as.split(":")[0] + ": " + ("same rung" if "same rung" in c.same_as else
+                                                       "same breakdown" if "breakdown" in c.same_as
+                                                       else "whole ladder too"))
+    if "; choices differ" in c.text:
+        lines.append(f"† choices differ from κ ≈ {dg.kappa_text(float(c.choices_differ_from))}")
+    return "\n".join(lines)
+
+
+def _grid_title(c) -> str:
+    """Hover text: the full cell text, the digits at the top rung held and at the failing one."""
+    parts = [c.text]
+    if np.isfinite(c.get("digits_ok", np.nan)):
+        parts.append(f"{fmt_num(c.digits_ok, 3)} model digits at κ ≈ {dg.kappa_text(float(c.kappa_ok))}")
+    if isinstance(c.get("same_as", ""), str) and c.same_as:
+        parts.append(c.same_as)
+    return "; ".join(parts) + f" ({int(c.rungs)} rungs)"
+
+
+def grid_ref(cells: pd.DataFrame, table: pd.DataFrame, out, png: str = "", notes=()) -> GridRef:
+    """The answer grid as an HTML table (:class:`~.html.GridRef`), writing its cells to ``digits-grid.csv``."""
+    precs = [c for c in table.columns if c != "solver [variant]"]
+    labels = list(table["solver [variant]"])
+    texts, classes, titles = [], [], []
+    for label in labels:
+        conf = label.removesuffix(" (printed)")
+        row_t, row_c, row_h = [label], [""], [""]
+        for prec in precs:
+            c = cells[(cells.configuration == conf) & (cells.precision == prec)]
+            if not len(c):
+                row_t.append("—"), row_c.append("g-na"), row_h.append("not run in this precision")
+                continue
+            c = c.iloc[0]
+            row_t.append(_grid_lines(c)), row_c.append(_grid_class(c)), row_h.append(_grid_title(c))
+        texts.append(row_t), classes.append(row_c), titles.append(row_h)
+    cols = ["solver [variant]", *precs]
+    frame = pd.DataFrame(texts, columns=cols)
+    ref = save_table(cells, out, "digits-grid", "the grid's cells")  # the PNG's data CSV too
+    return GridRef(frame, pd.DataFrame(classes, columns=cols), pd.DataFrame(titles, columns=cols), ref.csv,
+                   "Which formulation, in which precision: per solver [variant] (a printed form right after its "
+                   "stable partner) and precision, the largest problem κ up to which the model keeps ≥ 3 "
+                   "correct digits against the exact model, then how the next rung fails ('breaks down' only "
+                   "for a factorization breakdown); '✓ whole ladder' when no rung fails; a dashed border or "
+                   f"'{dg.UNCERTIFIED_TAIL}': the rungs above have an exact model certified to fewer than 3 "
+                   f"digits; '†': the fits' discrete choices differ from the {DEFAULT_CHOICES_PRECISION} run's "
+                   "(hover a cell for its digits)", png=png, notes=tuple(notes))
+
+
+def formation_sentence(rows: pd.DataFrame, precision: str = "float64") -> str:
+    """Where the model digits are limited by the kernel's formation, not by the solve: the configuration
+    whose solve keeps most digits more than its model (solve digits against the system as formed,
+    model digits against the exact model), with the figures of its top rungs."""
+    need = {"solve_digits", dg.HEADLINE, dg.CONDITION}
+    if not len(rows) or not need <= set(rows.columns):
+        return ""
+    r = rows[(rows.precision == precision) & (rows.status == "ok")].assign(_config=config_label)
+    r = r.assign(_s=num(r, "solve_digits"), _m=num(r, dg.HEADLINE), _k=num(r, dg.CONDITION))
+    r = r[np.isfinite(r._s) & np.isfinite(r._m) & np.isfinite(r._k)]
+    if not len(r):
+        return ""
+    gap = (r._s - r._m).groupby(r._config).max()
+    conf = gap.idxmax()
+    if gap[conf] < 1.0:
+        return (f"In {precision} every configuration's model keeps within 1 digit of its solve of the system "
+                "as formed: the grid's limits are the formulations', not the kernel's formation.")
+    g = r[r._config == conf].sort_values("_k").groupby("_k").median(numeric_only=True).tail(3)
+    ks = " / ".join(dg.kappa_text(float(k)) for k in g.index)
+    return (f"The model digits include the error of forming the kernel in the working precision, which no "
+            f"solve can undo: {conf} in {precision} solves the system it formed to "
+            f"{' / '.join(fmt_num(v, 3) for v in g._s)} digits but keeps "
+            f"{' / '.join(fmt_num(v, 3) for v in g._m)} digits of the exact model at κ ≈ {ks}; where its "
+            "printed partner's row differs by less than that gap, the gap is the formation's, not the formula's.")
 
 
 def _paper_sentences(cells: pd.DataFrame, names) -> list[str]:
@@ -457,7 +561,9 @@ def render(sec: Section, out, records, profile: str) -> str:
     if not len(cells):
         sec.note("No ladder records.")
         return "no κ-ladder records"
-    grid_figure(sec, out, cells, dg.grid_table(cells, names))
+    table = dg.grid_table(cells, names)
+    png = grid_figure(out, cells, table).png
+    sec.grid(grid_ref(cells, table, out, png, notes=[t for t in (formation_sentence(rows),) if t]))
     sec.h3("Per paper")
     for s in _paper_sentences(cells, names):
         sec.p(s)
