@@ -12,6 +12,11 @@
                           to each binary subproblem"), Hamming decoding; for
                           the 1vs1 RBF LS-SVM optionally Table 3.5's pruning
                           per subproblem.
+``suykens-table-reference`` the chapter's reference classifiers (LDA, QDA, Logit,
+                          IB1, IB10, NB_n; C4.5 and oneR as stand-ins: an
+                          entropy tree and a one-split stump) on one
+                          randomisation of one set (binary or multiclass), the
+                          same split as the two kinds above.
 
 Parameter mapping: our C = the chapter's gamma, our sigma2 = sigma^2
 (k = exp(-||x - z||^2 / sigma^2)), our poly kernel (x^T z + t)^degree has the
@@ -23,6 +28,7 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 
 import numpy as np
 
@@ -34,8 +40,8 @@ from ..solvers import fit, get_solver
 from ..solvers.multiclass import MulticlassFit, hamming_decode, make_code
 from .kinds import raw_task_data, register_task_kind
 
-__all__ = ["BINARY_METHODS", "MULTI_METHODS", "SIGMA_FACTORS", "GAMMAS", "tune", "binary_row",
-           "multi_row"]
+__all__ = ["BINARY_METHODS", "MULTI_METHODS", "REFERENCE_METHODS", "SIGMA_FACTORS", "GAMMAS", "tune",
+           "binary_row", "multi_row", "reference_row"]
 
 NAN = float("nan")
 #: Table 3.3's LS-SVM and SVM rows: label -> (registry solver, kernel).
@@ -209,5 +215,45 @@ def multi_row(task) -> dict:
     return row
 
 
+def _references() -> dict:
+    """Table 3.3/3.4's reference rows that scikit-learn has (C4.5, oneR as stand-ins; NB_k has none)."""
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
+    from sklearn.dummy import DummyClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.tree import DecisionTreeClassifier
+    return {"LDA": lambda: LinearDiscriminantAnalysis(), "QDA": lambda: QuadraticDiscriminantAnalysis(reg_param=0.01),
+            "Logit": lambda: LogisticRegression(C=1e6, max_iter=5000),
+            "IB1": lambda: KNeighborsClassifier(1), "IB10": lambda: KNeighborsClassifier(10),
+            "NB_n": lambda: GaussianNB(), "C4.5": lambda: DecisionTreeClassifier(criterion="entropy", random_state=0),
+            "oneR": lambda: DecisionTreeClassifier(max_depth=1, random_state=0),
+            "Maj. Rule": lambda: DummyClassifier(strategy="most_frequent")}
+
+
+#: The reference rows run (Table 3.3's labels).
+REFERENCE_METHODS = ("LDA", "QDA", "Logit", "IB1", "IB10", "NB_n", "C4.5", "oneR", "Maj. Rule")
+
+
+def reference_row(task) -> dict:
+    """Every reference classifier's test accuracy [%] on the task's split (kind ``suykens-table-reference``).
+
+    A classifier that raises (e.g. QDA on a class with fewer points than inputs) scores NaN and says why.
+    """
+    ds = raw_task_data(task)
+    ds = ds.as_pm1() if len(ds.classes) == 2 else ds
+    row = {"n_train": len(ds.y_train), "n_test": len(ds.y_test)}
+    for name, make in _references().items():
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                m = make().fit(ds.X_train, ds.y_train)
+            row[f"acc[{name}]"] = 100 * float(np.mean(m.predict(ds.X_test) == ds.y_test))
+        except (ValueError, np.linalg.LinAlgError) as e:
+            row[f"acc[{name}]"], row[f"error[{name}]"] = NAN, str(e)[:120]
+    return row
+
+
+register_task_kind("suykens-table-reference", reference_row, validate=None)
 register_task_kind("suykens-table-binary", binary_row, validate=None)
 register_task_kind("suykens-table-multi", multi_row, validate=None, version=2)  # 2: ECOC code from the seed
