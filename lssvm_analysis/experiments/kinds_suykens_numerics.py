@@ -20,6 +20,8 @@ Checks
               (S-block, S-hamming-vote).
 ``spiral``    two spirals, (gamma, sigma2) by CV: training errors and test accuracy (S-spiral).
 ``prune``     pruning by smallest |alpha_k| against random removal, test MSE per #SV (S-prune-heuristic).
+``noisy-prune`` §3.7's stop (validation MSE above the unpruned P95) on sinc with and without noise
+              (S-noisy-prune).
 ``prune-location`` two Gaussian classes pruned 500 -> 250 -> 50: |f| of the kept SVs; C-SVC (S-prune-location).
 ``narx``      NARX LS-SVM on a Mackey-Glass series, iterated prediction (S-santafe, stand-in).
 ``holdout``   one holdout draw against 10-fold CV: test accuracy of each pick and cost (S-cv-vs-holdout).
@@ -27,11 +29,13 @@ Checks
 from __future__ import annotations
 
 import math
+import os
 import time
 
 import mpmath
 import numpy as np
 import scipy.linalg
+import scipy.stats
 import scipy.spatial.distance
 
 from ..analysis.tuning import tune as la_tune
@@ -166,7 +170,8 @@ def direct_row(task) -> dict:
     agree = (float(np.max(np.abs(fd.predict(ds.X_test) - fc.predict(ds.X_test)))) if fd.ok and fc.ok else NAN)
     return {"N": len(y), "t_dense": t_d, "t_cg": t_c, "t_dense_all": dumps(np.array(ts_d)),
             "t_cg_all": dumps(np.array(ts_c)), "cg_status": fc.status, "cg_iterations": fc.iterations or -1,
-            "pred_diff": agree, "bytes_dense": 8.0 * len(y) ** 2}
+            "pred_diff": agree, "bytes_dense": 8.0 * len(y) ** 2,
+            "mem_bytes": float(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES"))}
 
 
 # --------------------------------------------------------------------------- linear kernel identities
@@ -372,6 +377,30 @@ def prune_row(task) -> dict:
             "random_mse": dumps(np.array(rnd))}
 
 
+def noisy_prune_row(task) -> dict:
+    """§3.7's stop on sinc with and without noise: the #SV where the validation MSE first exceeds the
+    upper 95 % t bound of the unpruned model's validation MSE (validation targets as noisy as the data)."""
+    s2, C, N = float(task.params["sigma2"]), float(task.params["C"]), int(task.params["N"])
+    out = {}
+    for noise in (0.0, float(task.params["noise"])):
+        rng = np.random.default_rng(7000 + (task.seed or 0))
+        X, Xv = rng.uniform(-10, 10, (N, 1)), rng.uniform(-10, 10, (N, 1))
+        y = np.sinc(X[:, 0] / np.pi) + noise * rng.standard_normal(N)
+        yv = np.sinc(Xv[:, 0] / np.pi) + noise * rng.standard_normal(N)
+        kw = {"C": C, "sigma2": s2, "kernel": "rbf"}
+        f0 = fit("lssvm-schur", X, y, **kw)
+        e = (f0.predict(Xv) - yv) ** 2
+        bound = float(e.mean() + scipy.stats.t.ppf(0.975, N - 1) * e.std(ddof=1) / math.sqrt(N))
+        f = fit("lssvm-pruned", X, y, validation=(Xv, yv), rtol=1e12, min_support=2, **kw)
+        n_sv = np.asarray(f.history.get("n_support", []), dtype=int)
+        err = np.asarray(f.history.get("index", []), dtype=float)
+        above = np.nonzero(err > bound)[0]
+        stop = int(n_sv[above[0] - 1]) if len(above) and above[0] > 0 else int(n_sv[-1] if len(above) == 0 else N)
+        tag = "noiseless" if noise == 0 else "noisy"
+        out.update({f"stop_{tag}": stop, f"bound_{tag}": bound})
+    return out
+
+
 def prune_location_row(task) -> dict:
     rng = np.random.default_rng(task.seed or 0)
     N = int(task.params["N"])
@@ -447,7 +476,7 @@ def holdout_row(task) -> dict:
 
 CHECKS = {"kkt": kkt_row, "cg": cg_row, "direct": direct_row, "linear": linear_row, "rank": rank_row,
           "dual-time": dual_time_row, "multiclass": multiclass_row, "spiral": spiral_row, "prune": prune_row,
-          "prune-location": prune_location_row, "narx": narx_row, "holdout": holdout_row}
+          "prune-location": prune_location_row, "noisy-prune": noisy_prune_row, "narx": narx_row, "holdout": holdout_row}
 
 
 def check_row(task) -> dict:
@@ -464,4 +493,4 @@ def _validate(spec) -> None:
             raise ValueError(f"expected a check in {sorted(CHECKS)}, got check={c!r}")
 
 
-register_task_kind("suykens-check", check_row, validate=_validate)
+register_task_kind("suykens-check", check_row, validate=_validate, version=2)  # 2: mem_bytes, noisy-prune

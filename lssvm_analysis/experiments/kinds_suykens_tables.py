@@ -31,6 +31,7 @@ import time
 import warnings
 
 import numpy as np
+import pandas as pd
 
 from ..analysis.benchmarking import CVSignificanceIndex
 from ..analysis.conditioning.suykens import kkt_condition
@@ -61,8 +62,8 @@ def _axes(kernel, n_inputs, o):
     sig = [float(f) * root for f in o.get("sigma_factors", SIGMA_FACTORS)]
     if kernel == "rbf":
         return {"sigma2": [s * s for s in sig], "C": gam}
-    if kernel == "poly":
-        return {"t": sig, "gamma": gam}
+    if kernel == "poly":  # o["tau"]: tau fixed (S-poly-tau's tau = 1)
+        return {"t": [float(o["tau"])] if "tau" in o else sig, "gamma": gam}
     return {"C": gam}
 
 
@@ -143,7 +144,11 @@ def _prune(X, y, params, o, seed):
 def binary_row(task) -> dict:
     """One Table 3.3 cell (kind ``suykens-table-binary``); Table 3.5 and precisions for RBF LS-SVM."""
     ds = raw_task_data(task).as_pm1()
-    o = task.options
+    o = dict(task.options)
+    if "degree" in task.params:  # S-poly-tau's sweep: one degree, tau tuned or fixed
+        o["degrees"] = [int(task.params["degree"])]
+        if task.params.get("tau", "tuned") != "tuned":
+            o["tau"] = float(task.params["tau"])
     label = task.params["method"]
     solver, kernel = BINARY_METHODS[label]
     X, y, Xt, yt = ds.X_train, ds.y_train, ds.X_test, ds.y_test
@@ -193,12 +198,41 @@ def _multi_acc(M, fits, classes, X, y) -> float:
     return float(np.mean(hamming_decode(out, M) == y.astype(int)))
 
 
+def _shared_vs_per(ds, solver, kernel, code, o, seed) -> dict:
+    """S-per-binary-tuning: every subproblem of the code tuned on its own against one (gamma, sigma) shared
+    by all (the grid point of the best mean CV accuracy over the subproblems); both on the initial grid
+    (no refinement, so that both searches see the same points)."""
+    o0 = {**o, "refinements": 0}
+    y_idx = ds.y_train.astype(int)
+    M = make_code(code, len(ds.classes), random_state=0 if seed is None else seed)
+    info = get_solver(solver)
+    base = {"kernel": kernel, **info.task_keywords("classification")}
+    per, parts, scores = [], [], []
+    for j in range(M.shape[1]):
+        rows = np.flatnonzero(M[y_idx, j] != 0)
+        Xj, yj = ds.X_train[rows], M[y_idx[rows], j].astype(np.float64)
+        res = la_tune(solver, Xj, yj, grid=_axes(kernel, Xj.shape[1], o0), refinements=0,
+                      folds=max(2, min(int(o.get("folds", 10)), len(yj))), seed=seed, scoring="accuracy", **base)
+        parts.append((Xj, yj))
+        scores.append(res.history.set_index([k for k in ("C", "sigma2") if k in res.history.columns]).score)
+        per.append(fit(solver, Xj, yj, **base, **(res.best or {})))
+    mean = pd.concat(scores, axis=1).mean(axis=1)
+    point = dict(zip(mean.index.names, mean.idxmax() if isinstance(mean.idxmax(), tuple) else (mean.idxmax(),)))
+    shared = [fit(solver, Xj, yj, **base, **point) for Xj, yj in parts]
+    return {"acc_per": 100 * _multi_acc(M, per, ds.classes, ds.X_test, ds.y_test),
+            "acc_shared": 100 * _multi_acc(M, shared, ds.classes, ds.X_test, ds.y_test),
+            **{f"shared_{k}": float(v) for k, v in point.items()}}
+
+
 def multi_row(task) -> dict:
     """One Table 3.4 cell (kind ``suykens-table-multi``); Table 3.5 for the 1vs1 RBF LS-SVM."""
     ds = raw_task_data(task)
     o = task.options
     label, code = task.params["method"], task.params["code"]
     solver, kernel = MULTI_METHODS[label]
+    if task.params.get("tuning") == "shared":
+        return {"n_train": len(ds.y_train), "n_classes": len(ds.classes),
+                **_shared_vs_per(ds, solver, kernel, code, o, task.seed)}
     prune = (label == "RBF LS-SVM" and code == "1vs1"
              and task.dataset.removeprefix("suykens-") in o.get("prune_sets", ()))
     t0 = time.perf_counter()

@@ -72,7 +72,18 @@ def plan(profile, run) -> dict:
     refs = {} if name == "quick" else {
         "reference": SweepSpec(f"{name}-suykens-tables-reference", kind="suykens-table-reference",
                                datasets=_sets(S["binary"], S), seeds=list(range(S["reference_seeds"])))}
-    if name == "full":
+    if name == "full":  # the protocol pieces that the default budget cannot carry
+        refs["poly-tau"] = SweepSpec(f"{name}-suykens-tables-poly-tau", kind="suykens-table-binary",
+                                     datasets=_sets(S["binary"], S), seeds=list(range(S["seeds"])),
+                                     grid={"method": ["Pol LS-SVM"], "degree": [2, 5, 10], "tau": ["tuned", 1.0]},
+                                     options=_options(S))
+        refs["multi-1vsa"] = SweepSpec(f"{name}-suykens-tables-multi-1vsa", kind="suykens-table-multi",
+                                       datasets=_sets(S["multi"], S), seeds=list(range(S["seeds"])),
+                                       grid={"method": ["RBF LS-SVM"], "code": ["1vsa"]}, options=_options(S))
+        refs["multi-shared"] = SweepSpec(f"{name}-suykens-tables-multi-shared", kind="suykens-table-multi",
+                                         datasets=_sets(S["multi"], S), seeds=list(range(S["seeds"])),
+                                         grid={"method": ["RBF LS-SVM"], "code": ["moc", "1vs1"],
+                                               "tuning": ["shared"]}, options=_options(S))
         refs["reference-multi"] = SweepSpec(f"{name}-suykens-tables-reference-multi", kind="suykens-table-reference",
                                             datasets=_sets(S["multi"], S), seeds=list(range(S["seeds"])))
     return {**refs,
