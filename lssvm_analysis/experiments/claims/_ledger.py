@@ -248,7 +248,10 @@ def evaluate(claim: Claim, records_by_section: dict) -> Verdict:
         if not subs:
             raise ValueError(f"expected sub-claims '{claim.id}/…' of the parent claim {claim.id!r}, got none")
         own = [] if claim.rule is None else [(claim.id, evaluate(_with_fields(claim, parts=False), records_by_section))]
-        return combine(own + [(c.id, evaluate(c, records_by_section)) for c in subs])
+        v = combine(own + [(c.id, evaluate(c, records_by_section)) for c in subs])
+        if own and own[0][1].measured:  # the parent's own aspect: its numbers stand in its row
+            v = _with_fields(v, measured=f"{v.measured}; {claim.id}: {own[0][1].measured}")
+        return v
     if claim.rule is None:
         return Verdict("not testable offline", cause=claim.untestable)
     mine = select_records(claim, records_by_section)
