@@ -103,8 +103,8 @@ def test_1vs1_parent_and_all_judge_the_rbf_pair_alike():
 def test_unique_and_transform_share_the_elimination_check():
     """S-unique and S-kkt/transform both compare the LU and the Schur-Cholesky solutions: one deviation
     beyond 10·κ·u fails both."""
-    from lssvm_analysis.experiments.claims.suykens_numerics import _kkt_rec
-    bad, good = _kkt_rec(dev=3.0), _kkt_rec()
+    from lssvm_analysis.experiments.claims.suykens_numerics_examples import kkt_records
+    bad, good = kkt_records(dev=3.0), kkt_records()
     assert get_claim("S-unique").rule(bad).outcome == get_claim("S-kkt/transform").rule(bad).outcome == "does not hold"
     assert get_claim("S-unique").rule(good).outcome == get_claim("S-kkt/transform").rule(good).outcome == "holds"
 
