@@ -133,3 +133,20 @@ def test_long_frame_pairs_references_with_the_same_splits():
            "reference": pd.DataFrame([{"dataset": "suykens-acr", "seed": 0, "acc[LDA]": 70.0}])}
     lf = long_frame(rec)
     assert set(lf.label) == {"RBF LS-SVM", "LDA"} and set(lf.set) == {"acr"}
+
+
+def test_cg_bound_implies_the_figures_iteration_bound():
+    """The section's CG figure counts iterations against (3.27) at the ε reached; S-cg-bound judges every
+    iterate against (3.26).  Iterates within (3.26) reach any ε within the (3.27) count, so a holding
+    S-cg-bound cannot sit beside a figure that shows float64 runs above (3.27)."""
+    from lssvm_analysis.experiments.arrays import loads
+    from lssvm_analysis.experiments.claims.suykens_numerics_examples import EXAMPLES
+    from lssvm_analysis.linalg.cg import cg_iteration_bound
+    rec = EXAMPLES["cg-bound"]()["holds"]
+    assert get_claim("S-cg-bound").rule(rec).outcome == "holds"
+    for _, r in rec["check-cg"].iterrows():
+        err = loads(r["err"])
+        for eps in (1e-1, 1e-2, 1e-3):
+            hit = np.nonzero(err <= eps * err[0])[0]
+            if len(hit):
+                assert hit[0] <= cg_iteration_bound(float(r["kappa"]), eps)
