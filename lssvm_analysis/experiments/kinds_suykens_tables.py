@@ -12,6 +12,11 @@
                           to each binary subproblem"), Hamming decoding; for
                           the 1vs1 RBF LS-SVM optionally Table 3.5's pruning
                           per subproblem.
+``suykens-table-reference`` the chapter's reference classifiers (LDA, QDA, Logit,
+                          IB1, IB10, NB_n; C4.5 and oneR as stand-ins: an
+                          entropy tree and a one-split stump) on one
+                          randomisation of one set (binary or multiclass), the
+                          same split as the two kinds above.
 
 Parameter mapping: our C = the chapter's gamma, our sigma2 = sigma^2
 (k = exp(-||x - z||^2 / sigma^2)), our poly kernel (x^T z + t)^degree has the
@@ -23,8 +28,10 @@ from __future__ import annotations
 
 import math
 import time
+import warnings
 
 import numpy as np
+import pandas as pd
 
 from ..analysis.benchmarking import CVSignificanceIndex
 from ..analysis.conditioning.suykens import kkt_condition
@@ -34,8 +41,8 @@ from ..solvers import fit, get_solver
 from ..solvers.multiclass import MulticlassFit, hamming_decode, make_code
 from .kinds import raw_task_data, register_task_kind
 
-__all__ = ["BINARY_METHODS", "MULTI_METHODS", "SIGMA_FACTORS", "GAMMAS", "tune", "binary_row",
-           "multi_row"]
+__all__ = ["BINARY_METHODS", "MULTI_METHODS", "REFERENCE_METHODS", "SIGMA_FACTORS", "GAMMAS", "tune",
+           "binary_row", "multi_row", "reference_row"]
 
 NAN = float("nan")
 #: Table 3.3's LS-SVM and SVM rows: label -> (registry solver, kernel).
@@ -55,8 +62,8 @@ def _axes(kernel, n_inputs, o):
     sig = [float(f) * root for f in o.get("sigma_factors", SIGMA_FACTORS)]
     if kernel == "rbf":
         return {"sigma2": [s * s for s in sig], "C": gam}
-    if kernel == "poly":
-        return {"t": sig, "gamma": gam}
+    if kernel == "poly":  # o["tau"]: tau fixed (S-poly-tau's tau = 1)
+        return {"t": [float(o["tau"])] if "tau" in o else sig, "gamma": gam}
     return {"C": gam}
 
 
@@ -137,7 +144,11 @@ def _prune(X, y, params, o, seed):
 def binary_row(task) -> dict:
     """One Table 3.3 cell (kind ``suykens-table-binary``); Table 3.5 and precisions for RBF LS-SVM."""
     ds = raw_task_data(task).as_pm1()
-    o = task.options
+    o = dict(task.options)
+    if "degree" in task.params:  # S-poly-tau's sweep: one degree, tau tuned or fixed
+        o["degrees"] = [int(task.params["degree"])]
+        if task.params.get("tau", "tuned") != "tuned":
+            o["tau"] = float(task.params["tau"])
     label = task.params["method"]
     solver, kernel = BINARY_METHODS[label]
     X, y, Xt, yt = ds.X_train, ds.y_train, ds.X_test, ds.y_test
@@ -187,12 +198,41 @@ def _multi_acc(M, fits, classes, X, y) -> float:
     return float(np.mean(hamming_decode(out, M) == y.astype(int)))
 
 
+def _shared_vs_per(ds, solver, kernel, code, o, seed) -> dict:
+    """S-per-binary-tuning: every subproblem of the code tuned on its own against one (gamma, sigma) shared
+    by all (the grid point of the best mean CV accuracy over the subproblems); both on the initial grid
+    (no refinement, so that both searches see the same points)."""
+    o0 = {**o, "refinements": 0}
+    y_idx = ds.y_train.astype(int)
+    M = make_code(code, len(ds.classes), random_state=0 if seed is None else seed)
+    info = get_solver(solver)
+    base = {"kernel": kernel, **info.task_keywords("classification")}
+    per, parts, scores = [], [], []
+    for j in range(M.shape[1]):
+        rows = np.flatnonzero(M[y_idx, j] != 0)
+        Xj, yj = ds.X_train[rows], M[y_idx[rows], j].astype(np.float64)
+        res = la_tune(solver, Xj, yj, grid=_axes(kernel, Xj.shape[1], o0), refinements=0,
+                      folds=max(2, min(int(o.get("folds", 10)), len(yj))), seed=seed, scoring="accuracy", **base)
+        parts.append((Xj, yj))
+        scores.append(res.history.set_index([k for k in ("C", "sigma2") if k in res.history.columns]).score)
+        per.append(fit(solver, Xj, yj, **base, **(res.best or {})))
+    mean = pd.concat(scores, axis=1).mean(axis=1)
+    point = dict(zip(mean.index.names, mean.idxmax() if isinstance(mean.idxmax(), tuple) else (mean.idxmax(),)))
+    shared = [fit(solver, Xj, yj, **base, **point) for Xj, yj in parts]
+    return {"acc_per": 100 * _multi_acc(M, per, ds.classes, ds.X_test, ds.y_test),
+            "acc_shared": 100 * _multi_acc(M, shared, ds.classes, ds.X_test, ds.y_test),
+            **{f"shared_{k}": float(v) for k, v in point.items()}}
+
+
 def multi_row(task) -> dict:
     """One Table 3.4 cell (kind ``suykens-table-multi``); Table 3.5 for the 1vs1 RBF LS-SVM."""
     ds = raw_task_data(task)
     o = task.options
     label, code = task.params["method"], task.params["code"]
     solver, kernel = MULTI_METHODS[label]
+    if task.params.get("tuning") == "shared":
+        return {"n_train": len(ds.y_train), "n_classes": len(ds.classes),
+                **_shared_vs_per(ds, solver, kernel, code, o, task.seed)}
     prune = (label == "RBF LS-SVM" and code == "1vs1"
              and task.dataset.removeprefix("suykens-") in o.get("prune_sets", ()))
     t0 = time.perf_counter()
@@ -209,5 +249,45 @@ def multi_row(task) -> dict:
     return row
 
 
+def _references() -> dict:
+    """Table 3.3/3.4's reference rows that scikit-learn has (C4.5, oneR as stand-ins; NB_k has none)."""
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
+    from sklearn.dummy import DummyClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.tree import DecisionTreeClassifier
+    return {"LDA": lambda: LinearDiscriminantAnalysis(), "QDA": lambda: QuadraticDiscriminantAnalysis(reg_param=0.01),
+            "Logit": lambda: LogisticRegression(C=1e6, max_iter=5000),
+            "IB1": lambda: KNeighborsClassifier(1), "IB10": lambda: KNeighborsClassifier(10),
+            "NB_n": lambda: GaussianNB(), "C4.5": lambda: DecisionTreeClassifier(criterion="entropy", random_state=0),
+            "oneR": lambda: DecisionTreeClassifier(max_depth=1, random_state=0),
+            "Maj. Rule": lambda: DummyClassifier(strategy="most_frequent")}
+
+
+#: The reference rows run (Table 3.3's labels).
+REFERENCE_METHODS = ("LDA", "QDA", "Logit", "IB1", "IB10", "NB_n", "C4.5", "oneR", "Maj. Rule")
+
+
+def reference_row(task) -> dict:
+    """Every reference classifier's test accuracy [%] on the task's split (kind ``suykens-table-reference``).
+
+    A classifier that raises (e.g. QDA on a class with fewer points than inputs) scores NaN and says why.
+    """
+    ds = raw_task_data(task)
+    ds = ds.as_pm1() if len(ds.classes) == 2 else ds
+    row = {"n_train": len(ds.y_train), "n_test": len(ds.y_test)}
+    for name, make in _references().items():
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                m = make().fit(ds.X_train, ds.y_train)
+            row[f"acc[{name}]"] = 100 * float(np.mean(m.predict(ds.X_test) == ds.y_test))
+        except (ValueError, np.linalg.LinAlgError) as e:
+            row[f"acc[{name}]"], row[f"error[{name}]"] = NAN, str(e)[:120]
+    return row
+
+
+register_task_kind("suykens-table-reference", reference_row, validate=None)
 register_task_kind("suykens-table-binary", binary_row, validate=None)
 register_task_kind("suykens-table-multi", multi_row, validate=None, version=2)  # 2: ECOC code from the seed

@@ -40,7 +40,8 @@ class CGResult:
     history: dict
 
 
-def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None) -> CGResult:
+def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None,
+                        callback=None) -> CGResult:
     """Hestenes-Stiefel CG for A x = B with A = A^T > 0 (Suykens §3.4.1).
 
     Parameters
@@ -57,6 +58,9 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
         ``vtol=0`` switches the V rule off (only the residual test stops).
     maxiter : int, optional
         Default 10 n (CG needs <= n steps in exact arithmetic).
+    callback : callable, optional
+        ``callback(i, x_i)`` after each iteration, with the iterate in the precision (the caller
+        copies what it keeps); e.g. to measure each iterate's A-norm error.
 
     Notes
     -----
@@ -95,6 +99,8 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
         lam = rr / pAp
         x = x + lam * pdir
         r = r - lam * Ap
+        if callback is not None:
+            callback(i, x)
         rr_old, rr = rr, r @ r
         res.append(float(rr) ** 0.5)
         v_new = -(x @ (B + r)) / 2

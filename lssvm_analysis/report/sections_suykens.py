@@ -91,7 +91,76 @@ def plan(profile: str, run) -> dict:
                                    grid={"C": [P.prune_C], "sigma2": [P.prune_sigma2], "rtol": [1e12],
                                          "min_support": [P.prune_min_support]}, options=options()),
     }
+    specs.update(_check_specs(profile))
     return specs
+
+
+#: The ledger's numerical checks of the chapter (kind ``suykens-check``, :mod:`..experiments.kinds_suykens_numerics`)
+#: per profile: key -> (datasets, grid, precisions, seeds, options).  "default" holds what fits its
+#: budget (about 3 CPU-s, with the reference classifiers of the tables' section about 4.5); "full" runs the chapter's sizes (N = 500 pruning, 1000-point NARX, 10-fold CV,
+#: 20 holdout draws on every binary set).  "quick" runs none (the claims say "not run").
+_GAMMAS = [1e-2, 1.0, 1e2, 1e4]
+_NONE = [("sinc", {"n_train": 2, "n_test": 1})]  # checks that generate their own data: a placeholder
+CHECKS = {
+    "default": {
+        "kkt": ([("ripley-mixture", {"n_train": 100, "n_test": 100})], {"C": _GAMMAS, "sigma2": [0.1, 1.0, 10.0]},
+                ["float64"], [0], {}),
+        "cg": ([_sinc(100)], {"C": [1.0, 1e2, 1e4, 1e6], "sigma2": [0.1, 1.0]}, ["float32", "float64"], [0], {}),
+        "direct": ([_sinc(200), _sinc(400)], {"C": [1e2], "sigma2": [1.0]}, ["float64"], [0], {"repeats": 3}),
+        "linear": ([("ripley-mixture", {"n_train": 100, "n_test": 100})],
+                   {"C": list(decades(1e2, 1e12)), "sigma2": [1.0]}, ["float64"], [0], {}),
+        "rank": (_NONE, {"kernel": ["poly"], "N": [5, 20], "n_inputs": [2], "degree": [2, 3]}, ["float64"], [0], {}),
+        "rank-rbf": (_NONE, {"kernel": ["rbf"], "N": [10, 20], "n_inputs": [2], "sigma2": [1.0]}, ["float64"], [0], {}),
+        "dual-time": (_NONE, {"N": [100], "n_inputs": [50, 100, 200, 400, 800], "C": [1.0]}, ["float64"], [0],
+                      {"repeats": 5, "resolution": 0.004}),
+        "multiclass": (["iris"], {"C": [10.0], "sigma2": [1.0]}, ["float64"], [0], {"repeats": 5,
+                                                                                    "resolution": 0.002}),
+        "spiral": (["two-spirals"], {}, ["float64"], [0], {"folds": 5}),
+        "prune": ([_sinc(200, 0.1)], {"C": [1e2], "sigma2": [1.0]}, ["float64"], [0, 1, 2], {}),
+        "noisy-prune": (_NONE, {"N": [100], "C": [1e4], "sigma2": [1.0], "noise": [0.1]}, ["float64"], [0, 1, 2],
+                        {}),
+        "prune-location": (_NONE, {"N": [250], "C": [1.0, 1e4], "sigma2": [1.0]}, ["float64"], [0],
+                           {"keep": [125, 25]}),
+        "narx": (_NONE, {"q": [50], "n_train": [300], "horizon": [100]}, ["float64"], [0], {"folds": 3}),
+    },
+    "full": {
+        "kkt": ([("ripley-mixture", {"n_train": 250, "n_test": 1000}), ("suykens-ion", {}), ("suykens-hea", {})],
+                {"C": _GAMMAS + [1e6], "sigma2": [0.1, 1.0, 10.0, 100.0]}, ["float64"], [0], {}),
+        "cg": ([_sinc(300)], {"C": [1.0, 1e2, 1e4, 1e6, 1e8], "sigma2": [0.1, 1.0, 10.0]}, ["float32", "float64"],
+               [0], {}),
+        "direct": ([_sinc(n) for n in (250, 500, 1000, 2000, 4000)], {"C": [1e2], "sigma2": [1.0]}, ["float64"],
+                   [0], {"repeats": 5}),
+        "linear": ([("ripley-mixture", {"n_train": 250, "n_test": 1000})],
+                   {"C": list(decades(1e2, 1e12)), "sigma2": [1.0]}, ["float64"], [0], {}),
+        "rank": (_NONE, {"kernel": ["poly"], "N": [5, 20, 40], "n_inputs": [2, 3], "degree": [2, 3]}, ["float64"],
+                 [0], {}),
+        "rank-rbf": (_NONE, {"kernel": ["rbf"], "N": [10, 20, 40], "n_inputs": [2], "sigma2": [1.0]}, ["float64"],
+                     [0], {}),
+        "dual-time": (_NONE, {"N": [200], "n_inputs": [50, 100, 200, 400, 800, 1600, 3200], "C": [1.0]},
+                      ["float64"], [0], {"repeats": 7}),
+        "multiclass": (["iris", "wine"], {"C": [10.0], "sigma2": [1.0]}, ["float64"], [0], {"repeats": 7}),
+        "spiral": (["two-spirals"], {}, ["float64"], [0], {"folds": 10}),
+        "prune": ([_sinc(500, 0.1)], {"C": [1e2], "sigma2": [1.0]}, ["float64"], list(range(10)), {}),
+        "noisy-prune": (_NONE, {"N": [500], "C": [1e4], "sigma2": [1.0], "noise": [0.1]}, ["float64"],
+                        list(range(10)), {}),
+        "prune-location": (_NONE, {"N": [500], "C": [1.0, 1e2, 1e4], "sigma2": [1.0]}, ["float64"], [0],
+                           {"keep": [250, 50]}),
+        "narx": (_NONE, {"q": [50], "n_train": [1000], "horizon": [100]}, ["float64"], [0], {"folds": 10}),
+        "holdout": ([(f"suykens-{c}", {}) for c in ("acr", "bld", "gcr", "hea", "ion", "pid", "snr", "ttt", "wbc")],
+                    {}, ["float64"], list(range(20)), {"folds": 10}),
+    },
+}
+
+
+def _check_specs(profile: str) -> dict:
+    """The sweeps of the ledger's numerical checks (key ``check-<name>``); none in "quick"."""
+    out = {}
+    for key, (sets, grid, precs, seeds, opts) in CHECKS.get(profile, {}).items():
+        check = "rank" if key.startswith("rank") else key
+        out[f"check-{key}"] = SweepSpec(f"{profile}-suykens-check-{key}", kind="suykens-check", precisions=precs,
+                                        datasets=sets, seeds=seeds, grid={"check": [check], **grid},
+                                        options=options(**opts))
+    return out
 
 
 def with_settings(profile: str, **kw) -> SuykensSettings:

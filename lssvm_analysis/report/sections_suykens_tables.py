@@ -37,11 +37,12 @@ PROFILE_SETTINGS = {
     "default": dict(seeds=10, folds=5, sigma_factors=(0.5, 5, 25, 250), gammas=(0.01, 1, 100),
                     refinements=1, points=3, degrees=(2,), max_train=150, binary=SUYKENS_BINARY,
                     multi=("bal", "cmc", "iri", "veh", "win"), methods=_ALL_METHODS,
-                    multi_methods=("RBF LS-SVM", "Lin LS-SVM", "RBF SVM"), svm_max_iter=20000),
+                    multi_methods=("RBF LS-SVM", "Lin LS-SVM", "RBF SVM"), svm_max_iter=20000,
+                    reference_seeds=3),
     "full": dict(seeds=10, folds=10, sigma_factors=SIGMA_FACTORS, gammas=GAMMAS, refinements=3,
                  points=3, degrees=tuple(range(2, 11)), max_train=None, binary=SUYKENS_BINARY,
                  multi=SUYKENS_MULTICLASS, methods=_ALL_METHODS, multi_methods=_ALL_METHODS,
-                 svm_max_iter=1000000),
+                 svm_max_iter=1000000, reference_seeds=10),
 }
 ALPHAS = (0.05, 0.01)
 CODES = ("moc", "1vs1")
@@ -65,9 +66,27 @@ def _sets(codes, S):
 
 
 def plan(profile, run) -> dict:
-    """Two sweeps: Table 3.3 (+3.5 binary, precisions) and Table 3.4 (+3.5 multiclass)."""
+    """Table 3.3 (+3.5 binary, precisions), Table 3.4 (+3.5 multiclass), and the reference classifiers
+    on the same splits (the ledger's S-… rows that compare with LDA, Logit, IB…)."""
     name, S = _settings(profile)
-    return {
+    refs = {} if name == "quick" else {
+        "reference": SweepSpec(f"{name}-suykens-tables-reference", kind="suykens-table-reference",
+                               datasets=_sets(S["binary"], S), seeds=list(range(S["reference_seeds"])))}
+    if name == "full":  # the protocol pieces that the default budget cannot carry
+        refs["poly-tau"] = SweepSpec(f"{name}-suykens-tables-poly-tau", kind="suykens-table-binary",
+                                     datasets=_sets(S["binary"], S), seeds=list(range(S["seeds"])),
+                                     grid={"method": ["Pol LS-SVM"], "degree": [2, 5, 10], "tau": ["tuned", 1.0]},
+                                     options=_options(S))
+        refs["multi-1vsa"] = SweepSpec(f"{name}-suykens-tables-multi-1vsa", kind="suykens-table-multi",
+                                       datasets=_sets(S["multi"], S), seeds=list(range(S["seeds"])),
+                                       grid={"method": ["RBF LS-SVM"], "code": ["1vsa"]}, options=_options(S))
+        refs["multi-shared"] = SweepSpec(f"{name}-suykens-tables-multi-shared", kind="suykens-table-multi",
+                                         datasets=_sets(S["multi"], S), seeds=list(range(S["seeds"])),
+                                         grid={"method": ["RBF LS-SVM"], "code": ["moc", "1vs1"],
+                                               "tuning": ["shared"]}, options=_options(S))
+        refs["reference-multi"] = SweepSpec(f"{name}-suykens-tables-reference-multi", kind="suykens-table-reference",
+                                            datasets=_sets(S["multi"], S), seeds=list(range(S["seeds"])))
+    return {**refs,
         "binary": SweepSpec(f"{name}-suykens-tables-binary", kind="suykens-table-binary",
                             datasets=_sets(S["binary"], S), seeds=list(range(S["seeds"])),
                             grid={"method": list(S["methods"])}, options=_options(S)),

@@ -21,6 +21,7 @@ is split into sub-claims ``<id>/<aspect>``; the parent is registered with
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from dataclasses import replace as _with_fields
 from typing import Callable
 
 import pandas as pd
@@ -139,15 +140,18 @@ def register_claim(id: str, *, paper: str, section: str, where: str, text: str, 
     reading : str
         Where the rule judges the row differently from the inventory: how, and why.
     parts : bool
-        A parent of sub-claims ``<id>/<aspect>`` (no rule of its own): it holds iff they all hold.
+        A parent of sub-claims ``<id>/<aspect>``: it holds iff they all hold.  A parent whose own
+        words state an aspect that no sub-claim row states (the inventory's parent row with a
+        threshold of its own beside one sub-claim) keeps a ``rule`` for it: that aspect is one more
+        part of the conjunction.
     """
     if not isinstance(id, str) or not id:
         raise TypeError(f"expected a non-empty str id, got id={id!r}")
     if id in _CLAIMS and not replace:
         raise ValueError(f"expected a new claim id, got id={id!r} (already registered)")
-    if parts and (rule is not None or untestable):
-        raise ValueError(f"expected no rule and no 'untestable' reason for the parent claim {id!r} "
-                         f"(parts=True: its sub-claims decide), got rule={rule!r}, untestable={untestable!r}")
+    if parts and untestable:
+        raise ValueError(f"expected no 'untestable' reason for the parent claim {id!r} "
+                         f"(parts=True: its sub-claims decide), got untestable={untestable!r}")
     if not parts and (rule is None) == (not untestable):
         raise ValueError(f"expected either a rule or an 'untestable' reason for claim {id!r}, got "
                          f"rule={rule!r}, untestable={untestable!r}")
@@ -243,7 +247,11 @@ def evaluate(claim: Claim, records_by_section: dict) -> Verdict:
         subs = sub_claims(claim)
         if not subs:
             raise ValueError(f"expected sub-claims '{claim.id}/…' of the parent claim {claim.id!r}, got none")
-        return combine([(c.id, evaluate(c, records_by_section)) for c in subs])
+        own = [] if claim.rule is None else [(claim.id, evaluate(_with_fields(claim, parts=False), records_by_section))]
+        v = combine(own + [(c.id, evaluate(c, records_by_section)) for c in subs])
+        if own and own[0][1].measured:  # the parent's own aspect: its numbers stand in its row
+            v = _with_fields(v, measured=f"{v.measured}; {claim.id}: {own[0][1].measured}")
+        return v
     if claim.rule is None:
         return Verdict("not testable offline", cause=claim.untestable)
     mine = select_records(claim, records_by_section)
