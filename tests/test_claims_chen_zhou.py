@@ -87,3 +87,12 @@ def test_order_needs_a_decade():
     assert chen_zhou_numerics.order_outcome([1, 10, 100], [1, 100, 1e4], 2, "t")[0] == "holds"
     assert chen_zhou_numerics.order_outcome([1, 10, 100], [1, 10, 100], 2, "t")[0] == "does not hold"
     assert np.isnan(chen_zhou_numerics.slope([1], [1])[0])
+
+
+def test_t4_accuracy_and_overall_accuracy_agree():
+    """C-t4-accuracy (SR better than every method on every set) and C-overall-accuracy (SR non-inferior to every
+    comparator) share the paired RMSE differences: where the first holds the second cannot fail."""
+    for recs in chen_zhou._EX["t4acc"]().values():
+        a = get_claim("C-t4-accuracy").rule(recs).outcome
+        b = get_claim("C-overall-accuracy").rule(recs).outcome
+        assert not (a == "holds" and b == "does not hold")

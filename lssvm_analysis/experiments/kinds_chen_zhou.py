@@ -17,7 +17,12 @@ it left), the points the robust loss truncates at the end, and wall time.  Regre
 (:func:`target_scale`), since the paper's tau belongs to its own targets' scale.  For SR- and
 PCP-LSSVM the error of the model as printed (f = sum beta_k k + b, without 1/(m lambda)) is
 recorded beside the corrected one; ``options["optimal_trace"]`` (float64 rows) adds the trace
-error of the best rank-r approximation of K, to test the paper's "best rank-r Nystrom" claim.
+error of the best rank-r approximation of K.  Per phase of the fit its wall time (``time_<phase>``);
+``options["measure_peak"]``: the peak of the memory traced during the fit (``peak_bytes``, tracemalloc,
+numpy's allocations).  With injected outliers: ``n_outliers``; for a fit with coefficients on every
+training point the AUC of |alpha| outliers against clean points (``alpha_auc``) and the share of outliers
+above the clean median (``alpha_out_above_median``); for SR-LSSVM and R-LSSVM-W the outliers and clean
+points whose final training residual exceeds tau (``trunc_outliers``, ``trunc_clean``: weight 0 in (13)).
 
 Memory is an outcome, not a crash.  Every fit is checked before it starts
 against its solver's registered peak (``SolverInfo.peak``, the figure the

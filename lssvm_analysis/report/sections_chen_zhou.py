@@ -152,11 +152,12 @@ def _table1_specs(profile, cls, seeds):
                 precisions=["float64"], datasets=[(name, kw)], seeds=seeds[:3], grid=_grid(mlam, sig, tau, h),
                 options={"rate": 0.1, "r_fraction": 0.05, **opt, "scale": "standard"})
     name, kw, opt, mlam, sig, tau, h = table1[0]
-    # Table 3 analogue; C-SVC beside it at every rate (claim C-csvc-outlier-svs: its SVs with and without outliers)
+    # Table 3 analogue; C-SVC beside it at 0 and 10 % (claim C-csvc-outlier-svs: its SVs with and without the
+    # outliers; at 10 % its tasks are Table 1's own, stored once)
     for rate in (0.0, 0.05, 0.1):
         specs[f"sweep-{rate}"] = SweepSpec(
             f"{profile}-{_KEY}-sweep-{rate}", kind="cz-fit",
-            solvers=_budgeted(cls) + [s for s in ("svm-c",) if s in cls], precisions=["float64"],
+            solvers=_budgeted(cls) + [s for s in ("svm-c",) if s in cls and rate != 0.05], precisions=["float64"],
             datasets=[(name, kw)], seeds=seeds, grid=_grid(mlam, sig, tau, h),
             options={"r_fraction": 0.05, **opt, "rate": rate})
     return specs
@@ -259,8 +260,7 @@ def plan(profile, run):
                                     "trace_tol": [None, 1e-12, 1e-8]},
                               options={"target_noise": True})
     specs.update(_scale_specs(profile, reg))
-    if not quick:
-        specs.update(_claim_specs(profile, cls, reg, seeds))
+    specs.update(_claim_specs(profile, cls, reg, seeds))
     for s in specs.values():
         run(s)
     return specs

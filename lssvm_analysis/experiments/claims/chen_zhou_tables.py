@@ -15,7 +15,7 @@ from scipy import stats as st
 
 from ._ledger import Verdict, register_claim
 from .chen_zhou import SECTION, SR, TABLE1, TABLE4_MG, by_seed, frames, own_family
-from .chen_zhou_numerics import order_outcome, slope
+from .chen_zhou_numerics import TIMED, order_outcome, slope
 from .chen_zhou_printed import T1, T3, T4, T5_TIMES, table_records
 from .stats import Paired, better, equivalent, fmt_num, mean_ci, not_worse, paired
 
@@ -387,7 +387,10 @@ def _complexity(rec):
     if len(t):
         row = t.iloc[0]
         ks = [k for k in row.index if k.startswith("sr_t_r_") and pd.notna(row[k])]
-        o, txt = order_outcome([float(k[7:]) for k in ks], [float(row[k]) for k in ks], 2, "SR time against r (m = 2000)")
+        o, txt = order_outcome([float(k[7:]) for k in ks], [float(row[k]) for k in ks], 2, "SR time against r (m = 1000)")
+        short = [k[7:] for k in ks if f"sr_rank_{k[7:]}" in row.index and row[f"sr_rank_{k[7:]}"] < float(k[7:])]
+        if short:
+            o, txt = "undecided", txt + f" — fewer pivots than requested at r = {', '.join(short)}"
         outs.append(o)
         parts.append(txt)
     if len(dense):
@@ -407,7 +410,7 @@ def _complexity(rec):
                         parts.append(f"m = {int(m)}: " + dd.text("", f"log(t_{x}/t_SR)") + _res(dd, o))
     return Verdict(_all(outs) if outs else "undecided", measured="; ".join(parts) or "no records",
                    uncertainty="ord p = log-log slope p ± 0.3 over ≥ 1 decade; SR faster (95 % CI over draws) at every "
-                               "m ≥ 2000")
+                               "m ≥ 2000", cause=TIMED)
 
 
 _PHASES = ("selection", "formation", "factorization", "solve")
