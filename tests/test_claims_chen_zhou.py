@@ -13,10 +13,11 @@ import pandas as pd
 import pytest
 
 from lssvm_analysis.experiments.claims import claims, get_claim
-from lssvm_analysis.experiments.claims import chen_zhou, chen_zhou_numerics, chen_zhou_tables
+from lssvm_analysis.experiments.claims import chen_zhou, chen_zhou_numerics
+from lssvm_analysis.experiments.claims import chen_zhou_table_examples as table_examples
 
 PRINTED = {**chen_zhou.printed_examples(), **chen_zhou_numerics.printed_examples(),
-           **chen_zhou_tables.printed_examples()}
+           **table_examples.printed_examples()}
 RULED = [c.id for c in claims(paper="chen-zhou") if c.rule is not None]
 
 
@@ -37,7 +38,7 @@ def test_undecided_says_what_would_decide():
     records, _ = PRINTED["C-t3-accuracy"]
     v = get_claim("C-t3-accuracy").rule(records)
     assert v.outcome == "undecided"
-    v = get_claim("C-conclusion-speed/large").rule(chen_zhou_tables._EX["large"]()["undecided"])
+    v = get_claim("C-conclusion-speed/large").rule(table_examples.EXAMPLES["large"]()["undecided"])
     assert v.outcome == "undecided" and "paired splits" in v.measured
 
 
@@ -53,7 +54,7 @@ def test_theorem2_parent_is_its_sub_claims():
 def test_sr_vs_pcp_time_and_large_speed_agree():
     """C-sr-vs-pcp/time (PCP faster) and C-conclusion-speed/large (SR faster than every sparse method, PCP
     included) measure the same ratio at the largest size: they cannot both hold."""
-    t = chen_zhou_tables._EX["large"]()
+    t = table_examples.EXAMPLES["large"]()
     for recs in t.values():
         a = get_claim("C-conclusion-speed/large").rule(recs).outcome
         b = get_claim("C-sr-vs-pcp/time").rule({"scale": recs["scale"]}).outcome

@@ -152,7 +152,9 @@ def _eq26(rec):
 
 def _identity(rec):
     def check(r):
-        o1, t1 = _equiv(r.nys_identity_dev, r.kappa_KBB, r.u)
+        # the factor's r pivots each add a rounding of the Cholesky recurrence (Higham, Thm 10.3: γ_{r+1}):
+        # the identity's bound is c·r·κ(K_BB)·u
+        o1, t1 = _equiv(r.nys_identity_dev, r.r * r.kappa_KBB, r.u)
         full = r.nys_sigma_ratio > 10
         t = (f"‖PPᵀ − K_MB K_BB⁻¹ K_MBᵀ‖_F / ‖·‖_F: {t1}; σ_min(P) = {fmt_num(r.nys_sigma_ratio)} × m·u·‖P‖ "
              f"({'full' if full else 'not full'} column rank at 10 × m·u·‖P‖)")
@@ -164,7 +166,8 @@ def _identity(rec):
                   f"{fmt_num(10 * r.u)})")
             o = "does not hold" if not best else o
         return o, t
-    return _verdict(rec, check, "the pivoted-Cholesky P of SR-LSSVM (m = 200, r = 20) against the Nyström formula; "
+    return _verdict(rec, check, "the pivoted-Cholesky P of SR-LSSVM (m = 200, r = 20) against the Nyström formula, "
+                               "κ = r·cond(K_BB) (the Cholesky recurrence's γ_(r+1)); "
                                "'best' among column subsets (Nyström type), not against the eigen-truncation, which "
                                "no subset reaches")
 
@@ -321,7 +324,7 @@ def _wy_once(rec):
 def _row(prec="float64", **over):
     """A numerics row with the values theory gives (exact equalities, the bound's maximum log2/(2p))."""
     u = 2.0 ** -53 if prec == "float64" else 2.0 ** -24
-    r = {"precision": prec, "status": "ok", "u": u, "lemma1_dev": 0.0, "lemma1_argmin_bad": 0,
+    r = {"precision": prec, "status": "ok", "u": u, "r": 20, "lemma1_dev": 0.0, "lemma1_argmin_bad": 0,
          **{f"smooth_max_{p:g}": math.log(2) / (2 * p) for p in SMOOTH_PS},
          "eq22_ratio": 1.0, "eq21_vs_diff": 0.0, "eq22_literal_ratio": 1.0, "eq22_literal_overflows": 800,
          "eq22_literal_nonfinite": 0, "eq23_grad": u, "eq24_dev": u, "kappa_23": 1e3, "eq26_dev": u, "kappa_24r": 1e2,
