@@ -190,6 +190,12 @@ def _scale_specs(profile, reg):
                                  options={"target_noise": True, "measure_peak": True,
                                           **({"memory_budget_gib": _BUDGET_GIB[profile]}
                                              if _BUDGET_GIB[profile] is not None else {})})}
+    if profile == "full":  # repeated dense draws where they are affordable: C-complexity's paired "SR faster"
+        d = specs["scale-dense"]
+        specs["scale-dense-reps"] = SweepSpec(
+            f"{profile}-{_KEY}-scale-dense-reps", kind="cz-fit", solvers=dense, precisions=["float64"],
+            seeds=[0, 1, 2], grid=d.grid, options=d.options,
+            datasets=[("cz-road3d", {"n_train": m, **road}) for m in sizes["dense"] if m <= 10000])
     if "svm-eps" in reg:
         specs["scale-svr"] = SweepSpec(
             f"{profile}-{_KEY}-scale-svr", kind="cz-fit", solvers=["svm-eps"], precisions=["float64"],
