@@ -475,13 +475,20 @@ def _idle(d):
     return "n_truncated" in d.columns and bool((pd.to_numeric(d.n_truncated, errors="coerce").fillna(0) == 0).all())
 
 
-def _smooth_negligible(rec):
-    d = _p_rows(rec)
+def _p_open(d):
+    """The undecided verdict of a p sweep that cannot test p (none run, or the robust loss idle), else None."""
     if not len(d):
         return Verdict("undecided", measured="no p sweep")
     if _idle(d):
         return Verdict("undecided", measured="SR-LSSVM truncates no training point at any p",
-                       cause="the robust loss is idle on this set: the sweep cannot test the smoothing")
+                       cause="the robust loss is idle on this set: the sweep cannot test p")
+    return None
+
+
+def _smooth_negligible(rec):
+    d = _p_rows(rec)
+    if _p_open(d) is not None:
+        return _p_open(d)
     m = _p_margin(d)
     dd = paired(_by_p(d, 1e4), _by_p(d, 1e12))
     o = equivalent(dd, m)
@@ -494,11 +501,8 @@ def _smooth_negligible(rec):
 
 def _p_insensitive(rec):
     d = _p_rows(rec)
-    if not len(d):
-        return Verdict("undecided", measured="no p sweep")
-    if _idle(d):
-        return Verdict("undecided", measured="SR-LSSVM truncates no training point at any p",
-                       cause="the robust loss is idle on this set: the sweep cannot test p")
+    if _p_open(d) is not None:
+        return _p_open(d)
     m = _p_margin(d)
     outs, parts = [], []
     for p in sorted(set(pd.to_numeric(d.p, errors="coerce"))):
