@@ -28,7 +28,7 @@ def test_scale_is_fitted_on_the_final_training_part():
     # two roundings of (x - mid) / half), the test part is scaled by the same map
     task = _task(dataset=("ripley-mixture", {"n_train": 120, "n_test": 60, "scale": None}),
                  resplit=2 / 3, scale="minmax")
-    kind, X, y, _Xt, yt = kcz._data(task)
+    kind, X, y, _Xt, yt, _outliers = kcz._data(task)
     assert kind == "classification" and len(y) == int(180 * 2 / 3) and len(yt) == 180 - len(y)
     np.testing.assert_allclose(X.min(axis=0), -1.0, rtol=0, atol=4 * _EPS)
     np.testing.assert_allclose(X.max(axis=0), 1.0, rtol=0, atol=4 * _EPS)
@@ -96,3 +96,34 @@ def test_satimage_one_vs_six_is_uci_one_and_seven():
     assert pairs == [(1, 7)]  # the only pair with the paper's train + test size
     two = datasets.load("satimage", classes=(1, 7), scale=None)
     assert len(two.y_train) + len(two.y_test) == 3041 and two.class_names == (1, 7)
+
+
+def test_outlier_columns_and_traced_peak():
+    """Issue 31: the outliers' |alpha| (full-support fits), the truncated counts (SR-LSSVM, R-LSSVM-W) and the
+    traced peak; the injected rows are the ones the protocol changed (10 % of the targets)."""
+    ds = ("sinc", {"n_train": 200, "n_test": 50})
+    ls = kcz.cz_fit_row(_task("lssvm-schur", ds, target_noise=True, measure_peak=True))
+    assert ls["n_outliers"] == 20 and 0.0 <= ls["alpha_auc"] <= 1.0 and 0.0 <= ls["alpha_out_above_median"] <= 1.0
+    assert ls["peak_bytes"] >= 8 * 200 * 200  # the kernel matrix at least
+    assert {"time_formation", "time_factorization"} <= set(ls)
+    sr = kcz.cz_fit_row(SweepSpec("t", kind="cz-fit", solvers=["sr-lssvm"], precisions=["float64"], datasets=[ds],
+                                  grid={"C": [10.0], "sigma2": [1.0], "tau": [0.5]},
+                                  options={"target_noise": True}).tasks()[0])
+    assert sr["trunc_outliers"] + sr["trunc_clean"] <= 200 and np.isnan(sr["peak_bytes"])
+    clean = kcz.cz_fit_row(_task("lssvm-schur", ds))
+    assert "n_outliers" not in clean
+
+
+def test_numerics_row_holds_the_claims_quantities():
+    """``cz-numerics``: the exact identities come out exact, the counts are the algorithm's."""
+    from lssvm_analysis.experiments.kinds_chen_zhou_numerics import cz_numerics_row
+    spec = SweepSpec("n", kind="cz-numerics", precisions=["float64"], datasets=[("sinc", {})],
+                     options={"part": "numerics", "m": 120, "r": 10})
+    row = cz_numerics_row(spec.tasks()[0])
+    assert row["lemma1_dev"] == 0 and row["lemma1_argmin_bad"] == 0
+    assert row["nys_evals"] == row["nys_evals_bound"] == 120 * 10 + 120 and row["pb_upper_max"] == 0
+    assert row["smooth_max_10000"] == pytest.approx(np.log(2) / 2e4, rel=1e-12)  # log2/(2p) at xi^2 = tau^2
+    assert row["best_gap"] > 0  # greedy pivoting is not the best subset
+    with pytest.raises(ValueError, match="part="):
+        cz_numerics_row(SweepSpec("n", kind="cz-numerics", precisions=["float64"], datasets=[("sinc", {})],
+                                  options={"part": "x"}).tasks()[0])

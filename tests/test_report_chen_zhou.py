@@ -102,7 +102,7 @@ def test_full_dense_series_reaches_the_limit_of_a_24_gib_machine(monkeypatch):
     # 22 GiB at m ~ 24.3k)
     task = next(t for t in dense.tasks() if t.solver == "w-lssvm" and t.dataset_kw["n_train"] == 25000)
     monkeypatch.setattr(kcz, "_data", lambda task: ("regression", np.zeros((25000, 3)), np.zeros(25000),
-                                                    np.zeros((10, 3)), np.zeros(10)))
+                                                    np.zeros((10, 3)), np.zeros(10), np.zeros(0, dtype=int)))
     row = kcz.cz_fit_row(task)
     assert row["status"] == SKIPPED_MEMORY and row["m"] == 25000 and row["bytes_available"] == avail
     peak = la.get_solver("w-lssvm").peak

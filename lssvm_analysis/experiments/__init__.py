@@ -32,4 +32,5 @@ from . import fit_kind  # noqa: E402,F401  (registers kind "fit")
 # Every paper's task kinds register when ``experiments`` is imported, so a Dask worker or a user
 # script that never imports ``report`` can run any sweep.
 from . import asv_import, kinds_abe, kinds_suykens, kinds_system  # noqa: E402,F401  (register their kinds)
-from . import kinds_chen_zhou, kinds_suykens_numerics, kinds_suykens_tables, kinds_vieira, kinds_zhao_sun  # noqa: E402,F401,E501
+from . import (kinds_chen_zhou, kinds_chen_zhou_numerics, kinds_suykens_numerics, kinds_suykens_tables,  # noqa: E402,F401
+               kinds_vieira, kinds_zhao_sun)

@@ -7,6 +7,6 @@
 from ._ledger import OUTCOMES, Claim, Verdict, claims, evaluate, get_claim, ledger_frame, register_claim
 
 # Each paper's module registers its claims at import (one line per paper).
-from . import abe, chen_zhou, suykens, vieira, zhao_sun  # noqa: E402,F401
+from . import abe, chen_zhou, chen_zhou_numerics, chen_zhou_tables, suykens, vieira, zhao_sun  # noqa: E402,F401
 
 __all__ = ["OUTCOMES", "Claim", "Verdict", "claims", "evaluate", "get_claim", "ledger_frame", "register_claim"]

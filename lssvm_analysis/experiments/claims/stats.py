@@ -21,7 +21,7 @@ from scipy import stats as _st
 from ...analysis.tuning import grid_edge
 
 
-__all__ = ["Paired", "paired", "better", "not_worse", "deviation", "deviations_text", "fmt_num", "grid_edges",
+__all__ = ["Paired", "paired", "better", "not_worse", "equivalent", "deviation", "deviations_text", "fmt_num", "grid_edges",
            "mean_ci", "splits_needed"]
 
 #: Confidence level of every interval the ledger prints.
@@ -150,6 +150,18 @@ def not_worse(d: Paired, margin: float) -> str:
     if d.lo > -margin:
         return "holds"
     if d.hi < -margin:
+        return "does not hold"
+    return "undecided"
+
+
+def equivalent(d: Paired, margin: float) -> str:
+    """Equivalence within ±``margin``: 'holds' if the interval lies inside (−margin, margin), 'does not hold' if
+    it lies wholly outside it, else 'undecided' (one split: 'undecided')."""
+    if d.n < 2 or not math.isfinite(d.mean):
+        return "undecided"
+    if -margin < d.lo and d.hi < margin:
+        return "holds"
+    if d.lo >= margin or d.hi <= -margin:
         return "does not hold"
     return "undecided"
 

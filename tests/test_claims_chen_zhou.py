@@ -1,0 +1,99 @@
+"""Chen & Zhou's claims judged on the paper's own printed numbers (issue 31, "what the paper's data would say").
+
+Each rule of the ledger gets records built from the paper's tables (each cell's printed mean and sd,
+the paper's run count) or, where the paper prints no number, from the theory the inventory states;
+the outcome is asserted.  Where the paper's table contradicts its sentence (C-t3-robust,
+C-conclusion-speed/large, C-t1-iterations) the asserted outcome is "does not hold".  Further: the
+claims that share a quantity with another claim or figure agree.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from lssvm_analysis.experiments.claims import claims, get_claim
+from lssvm_analysis.experiments.claims import chen_zhou, chen_zhou_numerics
+from lssvm_analysis.experiments.claims import chen_zhou_table_examples as table_examples
+
+PRINTED = {**chen_zhou.printed_examples(), **chen_zhou_numerics.printed_examples(),
+           **table_examples.printed_examples()}
+RULED = [c.id for c in claims(paper="chen-zhou") if c.rule is not None]
+
+
+def test_every_rule_has_a_printed_example():
+    assert sorted(set(RULED) - set(PRINTED)) == []
+
+
+@pytest.mark.parametrize("cid", sorted(PRINTED))
+def test_what_the_papers_numbers_say(cid):
+    records, expected = PRINTED[cid]
+    v = get_claim(cid).rule(records)
+    assert v.outcome == expected, f"{cid}: expected {expected!r}, got {v.sentence()!r}"
+    assert v.measured
+
+
+def test_undecided_says_what_would_decide():
+    """Power: an undecided paired comparison names the splits or the effect that would decide it."""
+    records, _ = PRINTED["C-t3-accuracy"]
+    v = get_claim("C-t3-accuracy").rule(records)
+    assert v.outcome == "undecided"
+    v = get_claim("C-conclusion-speed/large").rule(table_examples.EXAMPLES["large"]()["undecided"])
+    assert v.outcome == "undecided" and "paired splits" in v.measured
+
+
+def test_theorem2_parent_is_its_sub_claims():
+    """C-theorem2's own test (every run stops within the cap, the scale series included) lives in /kkt:
+    a not-converged SR fit anywhere makes the parent fail."""
+    rec = chen_zhou_numerics._rec()
+    rec["scale"] = pd.DataFrame({"solver": ["sr-lssvm"], "m": [5000], "status": ["ok"], "fit_status": ["not-converged"]})
+    v = get_claim("C-theorem2/kkt").rule(rec)
+    assert v.outcome == "does not hold" and "scale m = 5000" in v.measured
+
+
+def test_sr_vs_pcp_time_and_large_speed_agree():
+    """C-sr-vs-pcp/time (PCP faster) and C-conclusion-speed/large (SR faster than every sparse method, PCP
+    included) measure the same ratio at the largest size: they cannot both hold."""
+    t = table_examples.EXAMPLES["large"]()
+    for recs in t.values():
+        a = get_claim("C-conclusion-speed/large").rule(recs).outcome
+        b = get_claim("C-sr-vs-pcp/time").rule({"scale": recs["scale"]}).outcome
+        assert not (a == "holds" and b == "holds")
+
+
+def test_t3_accuracy_reads_only_table3_methods():
+    """The rate sweeps also hold C-SVC (claim C-csvc-outlier-svs); C-t3-accuracy compares SR with Table 3's
+    methods only, so a C-SVC more accurate than SR does not change it."""
+    ex = chen_zhou._EX["t3"]()["holds"]
+    with_csvc = {k: pd.concat([v, v[v.solver == "sr-lssvm"].assign(solver="svm-c", accuracy=1.0)])
+                 for k, v in ex.items()}
+    assert get_claim("C-t3-accuracy").rule(with_csvc).outcome == "holds"
+
+
+def test_t4_accuracy_leaves_out_sets_where_the_robust_loss_is_idle():
+    ex = chen_zhou._EX["t4acc"]()["does not hold"]
+    idle = {k: v.assign(n_truncated=0) for k, v in ex.items()}
+    v = get_claim("C-t4-accuracy").rule(idle)
+    assert v.outcome == "undecided" and "truncates no training point" in v.measured
+
+
+def test_memory_uses_measured_peaks_without_conditions():
+    v = get_claim("C-memory").rule(chen_zhou._EX["memory"]()["does not hold"])
+    assert v.outcome == "does not hold" and "lssvm-schur" in v.cause and "tracemalloc" in v.uncertainty
+
+
+def test_order_needs_a_decade():
+    o, text = chen_zhou_numerics.order_outcome([2000, 5000], [1.0, 2.5], 1, "t")
+    assert o == "undecided" and "fewer than one decade" in text
+    assert chen_zhou_numerics.order_outcome([1, 10, 100], [1, 100, 1e4], 2, "t")[0] == "holds"
+    assert chen_zhou_numerics.order_outcome([1, 10, 100], [1, 10, 100], 2, "t")[0] == "does not hold"
+    assert np.isnan(chen_zhou_numerics.slope([1], [1])[0])
+
+
+def test_t4_accuracy_and_overall_accuracy_agree():
+    """C-t4-accuracy (SR better than every method on every set) and C-overall-accuracy (SR non-inferior to every
+    comparator) share the paired RMSE differences: where the first holds the second cannot fail."""
+    for recs in chen_zhou._EX["t4acc"]().values():
+        a = get_claim("C-t4-accuracy").rule(recs).outcome
+        b = get_claim("C-overall-accuracy").rule(recs).outcome
+        assert not (a == "holds" and b == "does not hold")
