@@ -30,13 +30,13 @@ _GREEDY_SETS = {  # data set: (loader options, C, sigma2), chosen on seed 0 agai
     "boston14": ({}, 10.0, 20.0),
 }
 _SIZES = {"quick": dict(growth=(16, 8), ridge_n=60, ridge_S=[4, 12], ridge_C=[1.0, 1e6], seeds=[0],
-                        n_max=20, sets=["sinc"]),
+                        n_max=20, sets=["sinc"], identity_n=30, identity_S=5),
           "default": dict(growth=(30, 15), ridge_n=150, ridge_S=[5, 20, 40],
-                          ridge_C=[1.0, 1e3, 1e6], seeds=list(range(10)), n_max=40,
-                          sets=list(_GREEDY_SETS)),
+                          ridge_C=[1.0, 1e3, 1e6], seeds=list(range(10)), n_max=50,
+                          sets=list(_GREEDY_SETS), extra_seeds=5, identity_n=60, identity_S=10),
           "full": dict(growth=(60, 30), ridge_n=500, ridge_S=[5, 10, 20, 40, 80],
                        ridge_C=[1.0, 1e2, 1e4, 1e6, 1e8], seeds=list(range(20)), n_max=100,
-                       sets=list(_GREEDY_SETS))}
+                       sets=list(_GREEDY_SETS), identity_n=150, identity_S=20)}
 
 
 def _variants(solver, option):
@@ -59,13 +59,19 @@ def plan(profile, run=None) -> dict:
             datasets=[("sinc", {"n_train": P["ridge_n"], "n_test": 10})],
             grid={"ridge": _variants("reduced-lssvr", "ridge"), "n_support": P["ridge_S"],
                   "C": P["ridge_C"], "sigma2": [50.0]}),
+        f"{KEY}-identities": SweepSpec(
+            f"{profile}-{KEY}-identities", kind="zs-identities", solvers=["rr-lssvr"],
+            precisions=precisions(native=True),
+            datasets=[("sinc", {"n_train": P["identity_n"], "n_test": 10, "noise_std": 0.1})],
+            grid={"n_support": [P["identity_S"]], "C": [100.0], "sigma2": [4.0]}),
     }
     for name in P["sets"]:
         kw, C, s2 = _GREEDY_SETS[name]
         specs[f"{KEY}-greedy-{name}"] = SweepSpec(
             f"{profile}-{KEY}-greedy-{name}", kind="zs-greedy-random", solvers=["rr-lssvr"],
             precisions=["float64"], datasets=[(name, kw)], seeds=P["seeds"],
-            grid={"n_max": [P["n_max"]], "C": [C], "sigma2": [s2]})
+            grid={"n_max": [P["n_max"]], "C": [C], "sigma2": [s2]},
+            options={"extra_seeds": P["extra_seeds"]} if "extra_seeds" in P else {})
     return specs
 
 
