@@ -13,7 +13,7 @@ from . import abe_numerics  # noqa: F401  (registers the numerics claims)
 from ._ledger import Verdict, register_claim
 from .stats import better, fmt_num, grid_edges, mean_ci, not_worse, paired
 
-__all__ = ["TABLE1"]
+__all__ = ["TABLE1", "PRINTED_EXAMPLES"]
 
 _A = "abe"
 #: Table 1 as printed: set -> method -> (AAAE, sd or nan, SV % of LS or nan); MG is one series (no sd).

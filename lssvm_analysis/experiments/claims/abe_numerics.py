@@ -18,7 +18,7 @@ from ..arrays import dumps, loads
 from ._ledger import Verdict, register_claim
 from .stats import better, fmt_num, paired
 
-__all__ = ["MP_CHECK_DIGITS", "dual_condition", "ladder_digit_pairs"]
+__all__ = ["MP_CHECK_DIGITS", "THEORY_EXAMPLES", "dual_condition", "ladder_digit_pairs"]
 
 _A = "abe"
 #: Digits of the mp check of the spectra (kinds_abe: ``mp_digits``, default 30).

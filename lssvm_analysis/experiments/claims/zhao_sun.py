@@ -14,13 +14,9 @@ from ..arrays import dumps, loads
 from ._ledger import Verdict, register_claim
 from .stats import better, fmt_num, paired
 
-__all__ = ["SIMILAR", "margins", "first_within"]
+__all__ = ["margins", "first_within", "THEORY_EXAMPLES"]
 
 _Z = "zhao-sun"
-#: Kept for the section's table until it reads :func:`margins`: the old 5 % rule (not the claims').
-SIMILAR = 0.05
-
-
 def _greedy(rec) -> pd.DataFrame:
     parts = [df.assign(set=k.removeprefix(f"{_Z}-greedy-")) for k, df in rec.items()
              if k.startswith(f"{_Z}-greedy-") and len(df)]
@@ -40,10 +36,12 @@ def first_within(path, full, m):
 
 
 def _paths(d) -> pd.DataFrame:
-    """One row per seed, one column per |S| = 0 … (shortest path): the greedy path's test RMSE."""
+    """One row per seed, one column per |S| = 0 … (longest path): the greedy path's test RMSE (NaN past the
+    end of a path that stopped early: that split drops out of the pairs at that |S|)."""
     paths = {int(r.seed): loads(r.greedy_path_rmse) for r in d.itertuples()}
-    n = min(len(v) for v in paths.values())
-    return pd.DataFrame({k: v[:n] for k, v in paths.items()}).T
+    n = max(len(v) for v in paths.values())
+    return pd.DataFrame({k: np.pad(v.astype(float), (0, n - len(v)), constant_values=np.nan)
+                         for k, v in paths.items()}).T
 
 
 def _fewer(rec):
@@ -229,6 +227,11 @@ def _per_set_better(rec, col, what, at=None):
             if k:
                 vals[r.seed] = float(np.mean(np.log(other[k] / path[sizes[k]])))
         v = pd.Series(vals, dtype=float)
+        if not len(v):
+            outs.append("undecided")
+            parts.append(f"{s}: no split where both models exist at the same |S|")
+            res.append(f"{s}: the greedy path stopped before the baseline's size")
+            continue
         e = paired(v, 0 * v)
         outs.append(better(e))
         parts.append(f"{s}: {what} {fmt_num(float(np.exp(e.mean))) if e.n else '—'} ({e.text('', 'mean log ratio')})")
@@ -246,7 +249,7 @@ def _reduced_vs_subset(rec):
 
 
 def _vs_pruning(rec):
-    o1, p1, r1 = _per_set_better(rec, "pruned_rmse", "pruned/RR test RMSE at |S| = n_max", at="n_max")
+    o1, p1, r1 = _per_set_better(rec, "pruned_rmse", "pruned/RR test RMSE at the greedy path's final |S|", at="n_max")
     o2, p2, r2 = _per_set_better(rec, "subset_rmse", "subset-LSSVM/RR test RMSE")
     outs = {o1, o2}
     outcome = "does not hold" if "does not hold" in outs else "undecided" if "undecided" in outs else "holds"
@@ -498,8 +501,9 @@ register_claim("Z-reduced-vs-subset", paper="zhao-sun", section=_Z, where="§1",
 register_claim("Z-vs-pruning", paper="zhao-sun", section=_Z, where="abstract; §1",
                text="RR-LSSVR beats the common parsimonious tricks (pruning, subset LSSVR) at equal n_sv",
                printed="(no number in the seed)", records=_GR, rule=_vs_pruning, evidence=_G, examples=_EX["pruning"],
-               reading="equal n_sv = the path's end n_max (≈ 0.1·N), where Z-fewer-svs is judged; pruning follows "
-                       "Suykens' path (5 % of the current set a step) with every step accepted down to n_max")
+               reading="equal n_sv = the greedy path's end (n_max ≈ 0.1·N, where Z-fewer-svs is judged, or its early "
+                       "stop); pruning follows Suykens' path (5 % of the current set a step) with every step accepted "
+                       "down to that size")
 register_claim("Z-converges", paper="zhao-sun", section=_Z, where="abstract, claim (e)",
                text="the recursion converges (objective (9) non-increasing, bounded below)",
                printed="'convergence is proved' (proof not in the seed)", records=(f"{_Z}-growth",), rule=_monotone,
