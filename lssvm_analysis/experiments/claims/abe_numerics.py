@@ -397,7 +397,6 @@ _EX = {
                                                                                         N32=15))},
 }
 
-_EV = ("abe-spectra", "abe-condition", "abe-breakdown", "abe-primal-dual")
 register_claim("A-equal-theory", paper="abe", section=_A, where="§3",
                text="in theory PrLS and DuLS give the same results", printed="(theory; no number)",
                records=("primal-dual", "breakdown"), rule=_equal_theory, evidence=("abe-primal-dual",),

@@ -186,7 +186,7 @@ def _ridge(rec):
     bound = 10 * (norm + 1e-8) / 1e-8 * u  # κ of the ridged H ≤ (‖H‖ + 1e-8)/1e-8
     exc = pd.to_numeric(sing.excess, errors="coerce")
     within = exc <= bound
-    vis = sing.ridge_visible.fillna(False).astype(bool)
+    vis = sing.ridge_visible.map(lambda x: bool(x) if x is not None and x == x else False).astype(bool)
     parts = [f"{p} C={fmt_num(c)} |S|={int(n)}: excess {fmt_num(e)} vs {fmt_num(b)}{'' if v else ' (1e-8 < u‖H‖)'}"
              for p, c, n, e, b, v in zip(sing.precision, sing.C, sing.n_support, exc, bound, vis)]
     measured = (f"ridged fits (R + ZZᵀ singular): (6) within 10·κ·u of its minimum in {int(within.sum())} of "
@@ -286,7 +286,7 @@ def _slower(rec):
         else "holds"
     return Verdict(outcome, measured="; ".join(parts) or "no SVR fits recorded",
                    uncertainty="per set: #SV(SVR) < N in every split and the 95 % CI of log(t_LSSVR/t_SVR) > 0 over "
-                               "splits (median of 5 timings of the kernel expansion on 2000 points)",
+                               "splits (best of 5 timings of the kernel expansion on 2000 points)",
                    cause="; ".join(res))
 
 
