@@ -33,7 +33,7 @@ _SIZES = {"quick": dict(growth=(16, 8), ridge_n=60, ridge_S=[4, 12], ridge_C=[1.
                         n_max=20, sets=["sinc"], identity_n=30, identity_S=5),
           "default": dict(growth=(30, 15), ridge_n=150, ridge_S=[5, 20, 40],
                           ridge_C=[1.0, 1e3, 1e6], seeds=list(range(10)), n_max=50,
-                          sets=list(_GREEDY_SETS), extra_seeds=3, identity_n=60, identity_S=10),
+                          sets=list(_GREEDY_SETS), identity_n=60, identity_S=10),
           "full": dict(growth=(60, 30), ridge_n=500, ridge_S=[5, 10, 20, 40, 80],
                        ridge_C=[1.0, 1e2, 1e4, 1e6, 1e8], seeds=list(range(20)), n_max=100,
                        sets=list(_GREEDY_SETS), identity_n=150, identity_S=20)}

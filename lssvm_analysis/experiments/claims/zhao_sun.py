@@ -316,24 +316,39 @@ def _predict_linear(rec):
 def _recursive_inverse(rec):
     gr = rec[f"{_Z}-growth"]
     gr = gr[gr["update"] == "bordered-inverse"]
-    good, bad, parts = [], [], []
+    good, bad, parts, ratios = [], [], [], []
     for r in gr.itertuples():
         drift, cond = loads(r.drift_operator), loads(r.cond)
         n = min(len(drift), len(cond))
         k = np.arange(1, n + 1)
         bound = 10 * k * cond[:n] * float(r.unit_roundoff)
         over = np.flatnonzero(np.isfinite(drift[:n]) & (drift[:n] > bound) & (bound < 1))
-        (bad if len(over) else good).append(r.precision)
-        parts.append(f"{r.precision}: max drift/bound {fmt_num(float(np.nanmax(drift[:n] / bound)))}"
+        judged = bound < 1
+        (bad if len(over) else good).append((r.precision, int(over[0]) if len(over) else
+                                             (int(np.flatnonzero(judged)[-1]) if judged.any() else -1)))
+        worst = float(np.nanmax(drift[:n][judged] / bound[judged])) if judged.any() else np.nan
+        if len(over):
+            ratios.append(worst)
+        parts.append(f"{r.precision}: max drift/bound {fmt_num(worst)} over the {int(judged.sum())} steps with "
+                     "10·k·κ·u < 1"
                      + (f", first beyond at step {int(over[0])}" if len(over) else ""))
     unc = "‖X_rec − X_dir‖/‖X_dir‖ (max norm, against a fresh Cholesky inverse) ≤ 10·k·κ_k·u at step k"
     measured = "; ".join(parts)
     if not bad:
         return Verdict("holds", measured=measured, uncertainty=unc)
+    first = min(k for _, k in bad)
+    short = [p for p, last in good if last < first]  # judged only on steps before the others' first failure
+    good = [p for p, last in good if last >= first]
+    bad = [p for p, _ in bad]
+    cause = (f"the drift exceeds the bound by {fmt_num(min(ratios))}–{fmt_num(max(ratios))}× in "
+             f"{', '.join(bad)} (from step {first}): the same factor in every precision, so the update's error "
+             "constant is larger than 10·k, not a loss of precision"
+             + (f"; {', '.join(short)} resolves no step from {first} on (κ·u too large): no evidence either way"
+                if short else ""))
     if good:
         return Verdict("holds only when", condition=f"the arithmetic is {' or '.join(good)}", measured=measured,
-                       uncertainty=unc)
-    return Verdict("does not hold", measured=measured, uncertainty=unc)
+                       uncertainty=unc, cause=cause)
+    return Verdict("does not hold", measured=measured, uncertainty=unc, cause=cause)
 
 
 def _eq9(rec):
