@@ -80,6 +80,9 @@ class AbeSettings:
     # Mackey-Glass series in Table 1 (Abe: one); more series (independent stretches of the attractor, one per
     # seed) give the MG comparisons of the ledger an interval (a single series decides nothing)
     mg_series: int = 1
+    # A-cost-orders: (M, N) points timed at fixed N = cost_orders_N and at N = M, one spec per M (empty: none)
+    cost_orders_M: tuple = ()
+    cost_orders_N: int = 200
 
 
 #: Settings by profile.  "full": Abe's 100 Boston splits, finer CV grids and 10 Mackey-Glass series.
@@ -95,7 +98,8 @@ SETTINGS = {
         cv_sigma2={"mackey-glass": (0.1, 1.0), "boston5": (10.0, 50.0), "boston14": (10.0, 50.0)},
         sparse_etas=(1e-2, 5e-2), crossover_M=300, crossover_ratios=(0.1, 0.3, 0.6, 1.0),
         crossover_formations=("blas3",), crossover_repeats=1),
-    "full": AbeSettings(table_splits=100, mg_series=10, cv_C=decades(1e0, 1e8),
+    # cost orders: M = 200, 600, 2000 at N = M and N = 200 (about 35 CPU-s, 25 of them at M = 2000)
+    "full": AbeSettings(table_splits=100, mg_series=10, cost_orders_M=(200, 600, 2000), cv_C=decades(1e0, 1e8),
                         cv_sigma2={"mackey-glass": (0.03, 0.1, 0.3, 1.0, 3.0),
                                    "boston5": (2.0, 5.0, 10.0, 20.0, 40.0, 80.0),
                                    "boston14": (2.0, 5.0, 10.0, 20.0, 40.0, 80.0)},
@@ -414,6 +418,11 @@ def _independent(P: AbeSettings, profile: str) -> dict:
                                      "formation": list(P.crossover_formations)},
                                options=options(repeats=P.crossover_repeats)),
         "asv": ASV_SWEEP,
+        **{f"cost-orders-{M}": SweepSpec(f"{name}-cost-orders-{M}", kind="crossover-timing", precisions=["float64"],
+                                         grid={"M": [M], "ratio": sorted({1.0, P.cost_orders_N / M}),
+                                               "formation": ["blas3"]},
+                                         options=options(repeats=P.crossover_repeats))
+           for M in P.cost_orders_M},
     }
 
 
