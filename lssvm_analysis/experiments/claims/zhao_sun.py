@@ -522,7 +522,9 @@ register_claim("Z-vs-pruning", paper="zhao-sun", section=_Z, where="abstract; §
 register_claim("Z-converges", paper="zhao-sun", section=_Z, where="abstract, claim (e)",
                text="the recursion converges (objective (9) non-increasing, bounded below)",
                printed="'convergence is proved' (proof not in the seed)", records=(f"{_Z}-growth",), rule=_monotone,
-               evidence=("zhao-sun-error-growth",), examples=_EX["monotone"])
+               evidence=("zhao-sun-error-growth",), examples=_EX["monotone"],
+               reading="a rise counts beyond N·u·|J| (the rounding of the N-term sum (6) evaluated from θ) instead of "
+                       "10·κ·u·|L|: the error of θ itself is judged by Z-recursive-inverse; (6) ≥ 0 > −dᵀd bounds it")
 register_claim("Z-eq7", paper="zhao-sun", section=_Z, where="eqs. (6)–(7)",
                text="(7) solves the reduced problem (6) exactly (with the 1e-8 ridge when R + ZZᵀ is singular)",
                printed="(7) with ridge 1e-8", parts=True)
