@@ -57,7 +57,8 @@ def _sparse_fraction(rec):
             out.append("holds" if hi >= 43 and lo <= 77 else "does not hold")
         edges = grid_edges(rec.get(f"cv-sparse-{s}", pd.DataFrame()), "cv_mae", keys=("eta",))
         parts.append(f"{s} {m:.0f} %" + (" (one series: exact count)" if one_series else
-                                          f" (95 % CI {lo:.0f}–{hi:.0f}, {n} splits)" if n > 1 else " (one split)") + f", printed {_SV_PCT.get(s, np.nan):.0f} %"
+                                          f" (95 % CI {lo:.0f}–{hi:.0f}, {n} splits)" if n > 1 else " (one split)")
+                     + f", printed {_SV_PCT.get(s, np.nan):.0f} %"
                      + (f" [CV chose {', '.join(edges)}]" if edges else ""))
     outcome = ("does not hold" if "does not hold" in out else "undecided" if "undecided" in out or not out
                else "holds")
@@ -314,8 +315,11 @@ def _cost_orders(rec):
     order(c, "N", "time_chol_N", 3, "Cholesky of (7) vs N")  # depends on N alone: every M pooled
     top = c[pd.to_numeric(c.n_over_m, errors="coerce") >= 0.999]
     order(top, "M", "time_chol_M", 3, "Cholesky of Ω_e vs M (N = M)")
-    cN = pd.to_numeric(c.N, errors="coerce")
-    fixed_N = cN.mode().iloc[0] if len(cN) else np.nan  # the N shared by the most M
+    # the target N = ratio·M of the sweep (the selection keeps a few % more or fewer columns): the N shared by
+    # the most M is the fixed N of the formation's order
+    ratio = pd.to_numeric(c["ratio"] if "ratio" in c.columns else c.n_over_m, errors="coerce")
+    cN = (ratio * pd.to_numeric(c.M, errors="coerce")).round()
+    fixed_N = cN.mode().iloc[0] if len(cN) else np.nan
     order(c[cN == fixed_N], "M", "time_syrk_dual", 2, f"formation of Ω_e vs M at N = {fmt_num(fixed_N)}")
     unc = (f"log–log slope of the same-run best-of-repeats time, ± 0.3 over ≥ 1 decade of sizes ≥ {_LEADING_FROM} "
            "(where the leading term dominates)")

@@ -167,7 +167,8 @@ def _rank(rec):
         slope = float(np.diff(np.log10(cond))[0] / 2)
         slopes.append(slope)
         parts.append(f"η={fmt_num(r['eta'])}: N = {N} of M = {M}, float64 numerical rank of H_m {rank64}, "
-                     f"λ_min/λ_max(H_mᵀH_m) {fmt_num(ratio)} ({how}), d log κ(Ω_e)/d log C = {slope:.3f} at C 1e12–1e14")
+                     f"λ_min/λ_max(H_mᵀH_m) {fmt_num(ratio)} ({how}), d log κ(Ω_e)/d log C = {slope:.3f} "
+                     "at C 1e12–1e14")
     measured = "; ".join(parts)
     unc = ("rank N when λ_min(H_mᵀH_m)/λ_max > 10·N·u (float64 SVD) or the mp30 check's resolution; slope of "
            "κ₂(Ω_e) against C must be 1 ± 0.1 (λ_min(Ω_e) = 1/C)")

@@ -369,8 +369,8 @@ def _contribution(rec):
         return Verdict("undecided", measured="no brute-force check recorded")
     sf = float(pd.to_numeric(r.greedy_max_shortfall).max())
     measured = (f"over {int(r.greedy_steps.sum())} steps, the chosen pattern's decrease of (9) fell short of the best "
-                f"candidate's by at most {fmt_num(sf)} × the tolerance 10·κ·u·|L|; {int(r.greedy_ties.sum())} steps had "
-                "ties within it")
+                f"candidate's by at most {fmt_num(sf)} × the tolerance 10·κ·u·|L|; {int(r.greedy_ties.sum())} steps "
+                "had ties within it")
     return Verdict("holds" if sf <= 1 else "does not hold", measured=measured,
                    uncertainty="brute force: (7) refitted (lstsq, float64) for every candidate at every step")
 
