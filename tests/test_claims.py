@@ -45,7 +45,7 @@ def test_registry_is_consistent():
         assert c.section in sections, c.id
         assert c.text and c.where and c.printed, c.id
         if c.parts:  # a parent: its sub-claims (and the rule of its own aspect, if any) decide
-            assert evaluate(c, {}).outcome in ("not run", "not testable offline", "undecided")
+            assert evaluate(c, {}).outcome in ("not run", "not testable offline", "undecided"), c.id
         elif c.rule is None:
             assert evaluate(c, {}).outcome == "not testable offline" and c.untestable
         else:
@@ -225,14 +225,14 @@ def test_memory_claim_reads_the_refusal_rows():
 
 
 def test_primal_stable_leaves_out_scans_where_neither_form_broke_down():
-    """A-primal-stable compares first-breakdown C's; where neither form broke down up to the scan's
+    """A-primal-stable/bd compares first-breakdown C's; where neither form broke down up to the scan's
     C_max (mp50 at C <= 1e30) there is no contest: the verdict is that of the other rows, and
     with no other rows it is undecided."""
-    rule = get_claim("A-primal-stable").rule
+    rule = get_claim("A-primal-stable/bd").rule
     rows = [("float64", 0.1, "els-primal", np.nan), ("float64", 0.1, "els-dual", 1e13),
             ("mp50", 0.1, "els-primal", np.nan), ("mp50", 0.1, "els-dual", np.nan)]
     bd = pd.DataFrame(rows, columns=["precision", "eta", "solver", "C_star"])
     with_mp, without = rule({"breakdown": bd}), rule({"breakdown": bd[bd.precision != "mp50"]})
     assert with_mp.outcome == without.outcome == "holds"
-    assert "no contest" in with_mp.uncertainty and "mp50" in with_mp.uncertainty
+    assert "mp50 η=0.1: neither broke down (no contest)" in with_mp.measured
     assert rule({"breakdown": bd[bd.precision == "mp50"]}).outcome == "undecided"

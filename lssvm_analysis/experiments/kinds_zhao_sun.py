@@ -22,6 +22,7 @@ Rows hold JSON scalars; arrays are JSON text (``arrays.dumps``).
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 
@@ -183,8 +184,42 @@ def _rmse(f, X, y):
     return float(np.sqrt(np.mean((f.predict(X) - y) ** 2)))
 
 
+#: #SV of the prediction-time scan of ``zs-greedy-random`` (Z-predict-linear), capped at N.
+PREDICT_SVS = (10, 20, 50, 100, 200, 400)
+#: Rows of the fixed test matrix the prediction times are taken on, and repeats (best of).
+PREDICT_ROWS, PREDICT_REPEATS = 2000, 5
+
+
+def _best_time(f, repeats=PREDICT_REPEATS) -> float:
+    """The shortest of ``repeats`` timings: the one least disturbed by other work on a shared machine (the
+    crossover sweep's convention; a median of 5 ms-scale timings moved by 2x under load)."""
+    ts = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        f()
+        ts.append(time.perf_counter() - t0)
+    return float(np.min(ts))
+
+
+def _prediction_times(fit_, Xp) -> float:
+    """Median time of the kernel expansion sum_k coef_k K(x, x_k) + b on ``Xp`` (one code path for every
+    model: ``Fit.predict`` remembers its last X, so a repeat would time the memo)."""
+    Xs, c, b = np.asarray(fit_.X_support_), np.asarray(fit_.coef_, float), float(fit_.bias_)
+    return _best_time(lambda: fit_.kernel(Xp, Xs) @ c + b)
+
+
 def greedy_random_row(task) -> dict:
-    """Test RMSE of the greedy path (one rr-lssvr run) and of random support sets at equal |S|."""
+    """Greedy against random support sets at equal |S|, and the baselines at the same sizes.
+
+    Test RMSE of the greedy path (one rr-lssvr run) and, at each size of :func:`support_sizes`, of a
+    random reduced LSSVR (7) and of an LS-SVM trained on that random subset alone (Z-reduced-vs-subset);
+    Suykens' pruning (lssvm-pruned, 5 % of the current set a step) down to the greedy path's |S| (Z-vs-pruning);
+    the full LS-SVM (its count of |alpha_i| > 1e-8 max|alpha|, Z-lssvr-dense), an epsilon-SVR at the same
+    (C, sigma2) with epsilon = 0.1 sd(y) (#SV, Z-lssvm-slower), and prediction times (best of 5 on a
+    fixed 2000-row matrix) of the full LS-SVM, of the SVR and of kernel expansions on 10 … N SVs
+    (Z-predict-linear); every wall-clock value is a ``time_*`` column.  The pruning, SVR and timing
+    columns are measured for seeds below ``options['extra_seeds']`` (all by default; -1 / NaN otherwise).
+    """
     ds = _train(task)
     X, y, Xt, yt = ds.X_train, ds.y_train, ds.X_test, ds.y_test
     params = dict(task.params)
@@ -195,15 +230,113 @@ def greedy_random_row(task) -> dict:
     path = [float(np.sqrt(np.mean((Kt[:, :m] @ th[1:] + th[0] - yt) ** 2)))
             for m, th in enumerate(g.diagnostics["theta_path"])]
     sizes = [m for m in support_sizes(n_max) if m <= g.n_support]
-    rnd = [_rmse(fit("reduced-lssvr", X, y, n_support=m, rng=[task.seed, m], **params), Xt, yt)
-           for m in sizes]
-    full = fit("lssvm-schur", X, y, **{k: v for k, v in params.items() if k in ("C", "sigma2")})
+    rnd, sub = [], []
+    base = {k: v for k, v in params.items() if k in ("C", "sigma2")}
+    for m in sizes:
+        r = fit("reduced-lssvr", X, y, n_support=m, rng=[task.seed, m], **params)
+        rnd.append(_rmse(r, Xt, yt))
+        S = np.asarray(r.support_)
+        sub.append(_rmse(fit("lssvm-schur", X[S], y[S], **base), Xt, yt) if len(S) >= 2 else NAN)
+    full = fit("lssvm-schur", X, y, **base)
+    a = np.abs(np.asarray(full.coef_, float))
+    extra = {"pruned_n_support": -1, "pruned_rmse": NAN, "svr_n_support": -1, "svr_rmse": NAN,
+             "predict_svs": dumps(np.zeros(0)), "time_predict_svs": dumps(np.zeros(0)),
+             "time_predict_full": NAN, "time_predict_svr": NAN}
+    if task.seed is None or task.seed < int(task.options.get("extra_seeds", 10 ** 9)):
+        # every step accepted (atol ~ inf): the pruning path is followed down to the |S| the greedy path reached
+        pr = fit("lssvm-pruned", X, y, index="training", atol=1e300, min_support=max(2, g.n_support), **base)
+        svr = fit("svm-eps", X, y, epsilon=0.1 * float(np.std(y)), **base)
+        Xp = np.resize(Xt, (PREDICT_ROWS, Xt.shape[1]))
+        svs = [m for m in PREDICT_SVS if m < len(y)] + [len(y)]
+        coef = np.asarray(full.coef_, float)
+        t_m = [_best_time(lambda m=m: full.kernel(Xp, X[:m]) @ coef[:m] + float(full.bias_)) for m in svs]
+        extra = {"pruned_n_support": int(pr.n_support), "pruned_rmse": _rmse(pr, Xt, yt) if pr.ok else NAN,
+                 "svr_n_support": int(svr.n_support), "svr_rmse": _rmse(svr, Xt, yt) if svr.ok else NAN,
+                 "predict_svs": dumps(np.asarray(svs, float)), "time_predict_svs": dumps(np.asarray(t_m)),
+                 "time_predict_full": _prediction_times(full, Xp), "time_predict_svr": _prediction_times(svr, Xp)}
     return {"n_train": len(y), "n_test": len(yt), "n_selected": g.n_support,
             "stop_reason": g.diagnostics["stop_reason"], "greedy_path_rmse": dumps(path),
-            "sizes": dumps(sizes), "random_rmse": dumps(rnd), "full_rmse": _rmse(full, Xt, yt),
-            "y_test_std": float(np.std(yt))}
+            "sizes": dumps(sizes), "random_rmse": dumps(rnd), "subset_rmse": dumps(sub),
+            "full_rmse": _rmse(full, Xt, yt), "y_test_std": float(np.std(yt)),
+            "full_nnz": int(np.sum(a > 1e-8 * a.max())) if a.size and a.max() > 0 else 0, **extra}
+
+
+# --------------------------------------------------------------------------- #
+# the printed algebra (9)-(11) and the greedy choice against brute force
+# --------------------------------------------------------------------------- #
+def _objective_9(H, Zd, theta, p):
+    """(9) as printed: theta^T (R + Z Z^T) theta - 2 (Z d)^T theta (theta a column)."""
+    return p.to_float64(theta @ p.matmul(H, theta) - 2 * (Zd @ theta))
+
+
+def identities_row(task) -> dict:
+    """Eq. (9) against (2/C)(6) - d^T d at a random theta, the block form (11) of Z Z^T, and (float64 only)
+    the greedy choice of rr-lssvr against brute-force refits of (7) for every candidate at each step.
+
+    (9) and (6) are evaluated in the task's precision on the support the recursion chose; the deviation is
+    relative to the sum of the absolute terms (the scale of the rounding of both sums of N terms).
+    """
+    ds = _train(task)
+    X, y = ds.X_train, ds.y_train
+    p = get_precision(task.precision)
+    params = dict(task.params)
+    f = fit("rr-lssvr", X, y, precision="float64", tol=0.0, drift=False, **with_task_rng("rr-lssvr", task, params))
+    S = np.asarray(f.support_)
+    C = float(params["C"])
+    rng = np.random.default_rng(0 if task.seed is None else task.seed)
+    with p.context():
+        H, Zd, Z = support_system(X, y, S, f.kernel, C, p)
+        theta = p.asarray(rng.standard_normal(len(S) + 1))
+        d = p.asarray(y)
+        e = d - p.matmul(Z.T, theta)
+        a = theta[1:]
+        l6 = (a @ p.matmul(Z[1:, S], a)) / 2 + p.scalar(C) * (e @ e) / 2
+        dd = d @ d
+        l9 = _objective_9(H, Zd, theta, p)
+        rhs = p.to_float64(2 * l6 / p.scalar(C) - dd)
+        scale = float(p.to_float64(abs(2 * l6 / p.scalar(C)) + dd)) + abs(float(l9))
+        ZZ = p.matmul(Z, Z.T)
+        K1 = p.matmul(Z[1:], p.asarray(np.ones(len(y))))
+        blocks = max(abs(float(p.to_float64(ZZ[0, 0])) - len(y)),
+                     float(np.max(np.abs(p.to_float64(ZZ[1:, 0] - K1)))))
+        zz_scale = float(np.max(np.abs(p.to_float64(ZZ))))
+    row = {"n_train": len(y), "n_selected": len(S), "unit_roundoff": p.unit_roundoff,
+           "eq9_rel_dev": abs(float(l9) - float(rhs)) / scale if scale > 0 else NAN,
+           "eq11_rel_dev": blocks / zz_scale if zz_scale > 0 else NAN,
+           "greedy_steps": 0, "greedy_max_shortfall": NAN, "greedy_ties": 0}
+    if task.precision == "float64":  # the brute force: every candidate's refit of (7) at every step
+        p64 = get_precision("float64")
+        order = [int(i) for i in f.support_]
+        short, ties = [], 0
+
+        def best_L(sub):
+            Hs, Zds, _ = support_system(X, y, np.asarray(sub), f.kernel, C, p64)
+            th = np.linalg.lstsq(Hs, Zds, rcond=None)[0]
+            return float(_objective_9(Hs, Zds, th, p64)), float(np.linalg.cond(Hs))
+
+        for k in range(len(order)):
+            prev = order[:k]
+            L0 = best_L(prev)[0] if prev else float(-(np.sum(y) ** 2) / len(y))
+            gains = {}
+            kap = 1.0
+            for j in range(len(y)):
+                if j in prev:
+                    continue
+                Lj, kj = best_L(prev + [j])
+                gains[j] = L0 - Lj
+                kap = max(kap, kj)
+            gmax = max(gains.values())
+            tol = 10 * kap * p64.unit_roundoff * abs(L0)
+            short.append((gmax - gains[order[k]]) / max(tol, 1e-300))
+            ties += int(sum(g >= gmax - tol for g in gains.values()) > 1)
+        row.update(greedy_steps=len(order), greedy_max_shortfall=float(np.max(short)) if short else NAN,
+                   greedy_ties=ties, greedy_shortfall=dumps(np.asarray(short)))
+    return row
 
 
 register_task_kind("zs-error-growth", error_growth_row)
+register_task_kind("zs-identities", identities_row)
 register_task_kind("zs-ridge", ridge_row, version=2)  # 2: reference_precision (mp rows)
-register_task_kind("zs-greedy-random", greedy_random_row)
+# 2: the subset LS-SVM, pruning (to the greedy |S|), SVR and prediction times (best of 5) (Z-reduced-vs-subset,
+# Z-vs-pruning, Z-lssvr-dense, Z-lssvm-slower, Z-predict-linear)
+register_task_kind("zs-greedy-random", greedy_random_row, version=2)

@@ -77,9 +77,15 @@ class AbeSettings:
     crossover_ratios: tuple = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
     crossover_formations: tuple = field(default_factory=_formations)
     crossover_repeats: int = 3
+    # Mackey-Glass series in Table 1 (Abe: one); more series (independent stretches of the attractor, one per
+    # seed) give the MG comparisons of the ledger an interval (a single series decides nothing)
+    mg_series: int = 1
+    # A-cost-orders: (M, N) points timed at fixed N = cost_orders_N and at N = M, one spec per M (empty: none)
+    cost_orders_M: tuple = ()
+    cost_orders_N: int = 200
 
 
-#: Settings by profile.  "full": Abe's 100 Boston splits and finer CV grids.
+#: Settings by profile.  "full": Abe's 100 Boston splits, finer CV grids and 10 Mackey-Glass series.
 SETTINGS = {
     "default": AbeSettings(),
     "quick": AbeSettings(
@@ -92,7 +98,8 @@ SETTINGS = {
         cv_sigma2={"mackey-glass": (0.1, 1.0), "boston5": (10.0, 50.0), "boston14": (10.0, 50.0)},
         sparse_etas=(1e-2, 5e-2), crossover_M=300, crossover_ratios=(0.1, 0.3, 0.6, 1.0),
         crossover_formations=("blas3",), crossover_repeats=1),
-    "full": AbeSettings(table_splits=100, cv_C=decades(1e0, 1e8),
+    # cost orders: M = 200, 600, 2000 at N = M and N = 200 (about 35 CPU-s, 25 of them at M = 2000)
+    "full": AbeSettings(table_splits=100, mg_series=10, cost_orders_M=(200, 600, 2000), cv_C=decades(1e0, 1e8),
                         cv_sigma2={"mackey-glass": (0.03, 0.1, 0.3, 1.0, 3.0),
                                    "boston5": (2.0, 5.0, 10.0, 20.0, 40.0, 80.0),
                                    "boston14": (2.0, 5.0, 10.0, 20.0, 40.0, 80.0)},
@@ -411,6 +418,11 @@ def _independent(P: AbeSettings, profile: str) -> dict:
                                      "formation": list(P.crossover_formations)},
                                options=options(repeats=P.crossover_repeats)),
         "asv": ASV_SWEEP,
+        **{f"cost-orders-{M}": SweepSpec(f"{name}-cost-orders-{M}", kind="crossover-timing", precisions=["float64"],
+                                         grid={"M": [M], "ratio": sorted({1.0, P.cost_orders_N / M}),
+                                               "formation": ["blas3"]},
+                                         options=options(repeats=P.crossover_repeats))
+           for M in P.cost_orders_M},
     }
 
 
@@ -435,7 +447,7 @@ def _table1(P: AbeSettings, profile: str, run) -> dict:
         best_sp = choose(run(sparse)) or {"C": P.cv_C[0], "sigma2": best_els["sigma2"],
                                           "eta": P.sparse_etas[0]}
         out.update({f"cv-els-{dname}": els, f"cv-ls-{dname}": ls, f"cv-sparse-{dname}": sparse})
-        seeds = [0] if dname == "mackey-glass" else list(range(P.table_splits))
+        seeds = list(range(P.mg_series)) if dname == "mackey-glass" else list(range(P.table_splits))
         for key, solvers_, _ in TABLE_METHODS:
             best = {"els": best_els, "sparse": best_sp, "ls": best_ls}[key]
             out[f"test-{key}-{dname}"] = SweepSpec(
