@@ -385,3 +385,21 @@ def test_private_name_check_sees_every_form():
     assert found == [(1, "lssvm_analysis.solvers.suykens._coef"), (2, "lssvm_analysis.solvers.suykens._form"),
                      (5, "lssvm_analysis.solvers.suykens._signs_like"),
                      (6, "lssvm_analysis.solvers.suykens._solution")], found
+
+
+# --------------------------------------------------------------------------- #
+# docstrings
+# --------------------------------------------------------------------------- #
+def test_every_solver_precision_and_public_name_has_a_docstring():
+    """A registered solver (its function and its registry description), a registered precision's
+    class and every public function or class of ``la`` says what it is: ``__doc__`` is not empty
+    (a docstring built as a string sum is an expression, and ``__doc__`` is None)."""
+    missing = [f"solver {n}: function" for n in la.solvers()
+               if not (inspect.getdoc(la.get_solver(n).func) or "").strip()]
+    missing += [f"solver {n}: description" for n in la.solvers() if not la.get_solver(n).description.strip()]
+    missing += [f"precision {n}: {type(la.get_precision(n)).__name__}" for n in la.precisions()
+                if not (inspect.getdoc(type(la.get_precision(n))) or "").strip()]
+    public = [n for n in la.__all__ if inspect.isfunction(getattr(la, n)) or inspect.isclass(getattr(la, n))]
+    missing += [f"la.{n}" for n in public if not (inspect.getdoc(getattr(la, n)) or "").strip()]
+    assert len(public) >= 40
+    assert not missing, missing

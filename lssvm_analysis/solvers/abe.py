@@ -80,9 +80,9 @@ from ..arith.precision import get_precision, precision_of
 from .formation import reduced_lssvr_problem
 from .kkt import add_ridge_symmetric, bordered_matrix, eliminate, two_solve
 from .result import PhaseTimer
-from ._common import breakdown_fit, make_fit, validate_xy
+from ._common import breakdown_fit, check_choice, make_fit, readonly, validate_xy
 from .peaks import ELS_DUAL_PEAK, ELS_PRIMAL_PEAK
-from ._registry import get_solver, register, variant
+from ._registry import fit_params, get_solver, register, variant
 
 __all__ = ["fit_els_primal", "fit_els_dual", "ElsPath", "FORMATIONS", "FEATURE_MAPS"]
 
@@ -105,18 +105,13 @@ def _example_eta(X, y, task, rng) -> dict:
 # --------------------------------------------------------------------------- #
 # validation and the empirical feature map
 # --------------------------------------------------------------------------- #
-def _check_choice(name, value, choices):
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"expected {name} in {choices}, got {name}={value!r}")
-
-
 def _validate(X, y, *, precision, C, kernel, sigma2, degree, t, eta, feature_map, formation=None):
     X, y, k, p = validate_xy(X, y, task="regression", C=C, kernel=kernel, sigma2=sigma2,
                              degree=degree, t=t, precision=precision)
     check_open_interval("eta", eta, 0.0, 1.0)
-    _check_choice("feature_map", feature_map, FEATURE_MAPS)
+    check_choice("feature_map", feature_map, FEATURE_MAPS)
     if formation is not None:
-        _check_choice("formation", formation, FORMATIONS)
+        check_choice("formation", formation, FORMATIONS)
     return X, y, k, p
 
 
@@ -239,12 +234,6 @@ def _factor_facts(L):
             "cond_lower_bound": float((d.max() / d.min()) ** 2)}
 
 
-def _readonly(a):
-    a = np.array(a, copy=True)
-    a.flags.writeable = False
-    return a
-
-
 def _base_diagnostics(sel, M, n):
     roots = np.array(sel.pivots, dtype=np.float64)
     roots.flags.writeable = False
@@ -364,7 +353,7 @@ def exact_els_model(X, y, fit, **params):
     does not depend on the factor L the fit computed.  Problem condition:
     kappa_2 of the least-squares matrix (:func:`formation.reduced_lssvr_problem`).
     """
-    merged = {**dict(fit.params), **params}
+    merged = fit_params(fit, params)
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     penalty = "identity" if merged.get("feature_map", "kernel") == "kernel" else "kernel"
@@ -492,7 +481,7 @@ def _primal_finish(X, y, k, p, sel, H, system, timer, params):
             b = y_bar - v @ h_bar  # eq. (6)
             coef = _coef(v, sel.L, feature_map, p)
     # "solution": the unknowns of the system builder (v of eq. 7), for backward errors.
-    diag.update(_factor_facts(L), v=_readonly(v), solution=_readonly(v))
+    diag.update(_factor_facts(L), v=readonly(v), solution=readonly(v))
     with timer("factorization"):  # the estimate is part of it, as in LAPACK's xPOSVX
         cond = cholesky_conditioning(A, L, p, matrix="primal matrix of eq. (7)")
     return make_fit("els-primal", p, coef=coef, bias=b, support=sel.indices, X=X, kernel=k,
@@ -567,8 +556,8 @@ def _dual_finish(X, y, k, p, sel, H, Om, timer, params):
             b, beta, v = _dual_solve(L, H, y, p)
             coef = _coef(v, sel.L, feature_map, p)
     # "solution": the unknowns [b; beta] of the bordered system builder, for backward errors.
-    solution = _readonly(np.concatenate([np.array([b], dtype=beta.dtype), beta]))
-    diag.update(_factor_facts(L), v=_readonly(v), beta=_readonly(beta), beta_sum=float(beta.sum()),
+    solution = readonly(np.concatenate([np.array([b], dtype=beta.dtype), beta]))
+    diag.update(_factor_facts(L), v=readonly(v), beta=readonly(beta), beta_sum=float(beta.sum()),
                 solution=solution)
     with timer("factorization"):  # the estimate is part of it, as in LAPACK's xPOSVX
         cond = cholesky_conditioning(Om, L, p, matrix="Omega_e of eq. (10)")

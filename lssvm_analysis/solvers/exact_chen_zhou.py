@@ -10,6 +10,7 @@ solvers as ``exact_model=`` (:mod:`lssvm_analysis.solvers._registry`).
 from __future__ import annotations
 
 from ._common import validate_xy
+from ._registry import fit_params
 from .formation import exact_targets, reduced_lssvr_problem
 
 __all__ = ["exact_primal_model", "exact_fs_model"]
@@ -17,7 +18,7 @@ __all__ = ["exact_primal_model", "exact_fs_model"]
 
 def _frozen_support_model(X, y, fit, params, targets, choices):
     """Zhao & Sun's (7) on ``fit.support_`` (penalty K_SS / C) with the exact ``targets(y)``."""
-    merged = {**dict(fit.params), **params}
+    merged = fit_params(fit, params)
     X, y, _, _ = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
                              precision="float64")
     return reduced_lssvr_problem(X, targets(y), fit.kernel, merged["C"], fit.support_,

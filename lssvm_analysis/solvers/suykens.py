@@ -71,7 +71,7 @@ from .result import PhaseTimer
 from ..core.validation import check_int, check_positive
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import CG_PEAK, DENSE_PEAK, KKT_PEAK
-from ._registry import LAPACK_THRESHOLD, register
+from ._registry import LAPACK_THRESHOLD, fit_params, register
 from .formation import ExactProblem, dense_wider, fisher_targets_exact, lssvm_system_dd
 from .kkt import bordered_rhs, eliminate, fisher_targets, lssvm_matrix, model_coef, two_solve
 
@@ -119,7 +119,7 @@ def _setup(X, y, *, task, C, kernel, sigma2, degree, t, precision, allowed=_BOTH
 # System builders (registry ``system=``): the exact system a fit solved.
 # ---------------------------------------------------------------------------
 def _builder_inputs(X, y, fit, params, form):
-    merged = {**dict(fit.params), **params}
+    merged = fit_params(fit, params)
     task = merged.get("task", "regression")
     X, y, _, _ = validate_xy(X, y, task=task, C=merged["C"], precision=fit.precision)
     p = get_precision(fit.precision)

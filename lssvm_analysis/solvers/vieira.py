@@ -46,7 +46,6 @@ import math
 import warnings
 
 import numpy as np
-import scipy.linalg
 
 from ..linalg.condest import NOT_ESTIMATED, Conditioning
 from ..core.validation import check_int, check_open_interval
@@ -55,10 +54,11 @@ from ..core.exceptions import (CholeskyBreakdownError, IllConditionedWarning, LU
 from ..core.records import CholeskyBreakdown, QRBreakdown
 from ..core.memo import array_key, json_key, scoped
 from ..linalg.mrsr import column_qr, mrsr
+from ..linalg.qr import qr_r
 from ..arith.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import IP_PEAK, OP_PEAK
-from ._registry import LAPACK_THRESHOLD, LadderKnob, register, variant
+from ._registry import LAPACK_THRESHOLD, LadderKnob, fit_params, register, variant
 from .formation import ExactProblem, bordered_columns_balls, bordered_columns_dd, normal_equations
 from ..exact.formation_balls import normal_balls, pieces_for
 from .press import press_curve
@@ -136,13 +136,13 @@ def solve_kept(D, l, cols, p, solve, qr=None):
     if qr is None and p.hardware:
         # LAPACK's Householder QR (geqrf) for the IEEE types: the same algorithm class as
         # CGS2 (backward stable), at BLAS-3 speed
-        Q, R = scipy.linalg.qr(D[:, cols], mode="economic", check_finite=False)
+        R, Qtl = qr_r(D[:, cols], p, l)
         r = np.abs(np.diag(R))
         bad = ~(r > D.shape[0] * p.unit_roundoff * np.abs(R).max())
         if bad.any():
             j = int(np.argmax(bad))
             raise QRBreakdownError(QRBreakdown(j, float(r[j]), k, p.name))
-        return p.solve_triangular(R, Q.T @ l, lower=False)
+        return p.solve_triangular(R, Qtl, lower=False)
     if qr is None or qr.k < k:
         qr = column_qr(D.shape[0], k, p)
         for j, c in enumerate(cols):
@@ -181,7 +181,7 @@ def least_squares_system(X, y, fit, **params):
     unpack : callable
         ``unpack(z) -> {"coef": ..., "bias": ...}``.
     """
-    merged = {**dict(fit.params), **params}
+    merged = fit_params(fit, params)
     task = merged.get("task", "regression")
     X, y, _, _ = validate_xy(X, y, task=task, C=merged["C"], precision=fit.precision)
     p = get_precision(fit.precision)
@@ -201,7 +201,7 @@ def least_squares_system(X, y, fit, **params):
 def _exact_kept_model(X, y, fit, params, choices, bits=None):
     """min ||D_* z - l|| on the fit's kept columns as normal equations: formed from the DD columns
     Ozaki-exactly, or (``bits``) in ``bits``-bit balls, the escalated route ``wider``."""
-    merged = {**dict(fit.params), **params}
+    merged = fit_params(fit, params)
     task = merged.get("task", "regression")
     X, y, _, _ = validate_xy(X, y, task=task, C=merged["C"], precision="float64")
     cols = np.asarray(fit.diagnostics["columns"], dtype=np.intp)
