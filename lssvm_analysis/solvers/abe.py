@@ -77,7 +77,7 @@ from ..linalg.incomplete_cholesky import thresholded_cholesky
 from ..linalg.kernels import active_memo
 from ..core.memo import array_key
 from ..arith.precision import get_precision, precision_of
-from .formation import reduced_lssvr_problem
+from ..exact.formation import reduced_lssvr_problem
 from .kkt import add_ridge_symmetric, bordered_matrix, eliminate, two_solve
 from .result import PhaseTimer
 from ._common import breakdown_fit, check_choice, make_fit, readonly, validate_xy

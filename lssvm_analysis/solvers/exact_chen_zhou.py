@@ -3,7 +3,7 @@
 All three fit, in exact arithmetic, Zhao & Sun's reduced LS-SVR (7) on a
 support set the algorithm chose (the pivots of the pivoted Cholesky, the
 Renyi-entropy prototypes): their exact model is
-:func:`~lssvm_analysis.solvers.formation.reduced_lssvr_problem` on that
+:func:`~lssvm_analysis.exact.formation.reduced_lssvr_problem` on that
 frozen set, with the targets the fit's last solve used.  Registered with the
 solvers as ``exact_model=`` (:mod:`lssvm_analysis.solvers._registry`).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ._common import validate_xy
 from ._registry import fit_params
-from .formation import exact_targets, reduced_lssvr_problem
+from ..exact.formation import exact_targets, reduced_lssvr_problem
 
 __all__ = ["exact_primal_model", "exact_fs_model"]
 

@@ -73,7 +73,7 @@ from ._common import breakdown_fit, docstring, make_fit, validate_xy
 from .peaks import CCCP_PEAK, WEIGHTED_PEAK
 from ._registry import LAPACK_THRESHOLD, fit_params, register, variant
 from .cccp_factor import SOLVES, factor_a, form_a
-from .formation import ExactProblem, dense_wider, exact_targets, lssvm_system_dd, weighted_ridge_dd
+from ..exact.formation import ExactProblem, dense_wider, exact_targets, lssvm_system_dd, weighted_ridge_dd
 from .kkt import add_ridge, bordered_matrix, eliminate, two_solve
 from .result import PhaseTimer
 from .sparsity import coefficient_counts

@@ -72,7 +72,7 @@ from ..core.validation import check_int, check_positive
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import CG_PEAK, DENSE_PEAK, KKT_PEAK
 from ._registry import LAPACK_THRESHOLD, fit_params, register
-from .formation import ExactProblem, dense_wider, fisher_targets_exact, lssvm_system_dd
+from ..exact.formation import ExactProblem, dense_wider, fisher_targets_exact, lssvm_system_dd
 from .kkt import bordered_rhs, eliminate, fisher_targets, lssvm_matrix, model_coef, two_solve
 
 __all__ = ["fit_kkt", "fit_schur", "fit_cg", "fit_krr", "fit_fisher",

@@ -59,8 +59,8 @@ from ..arith.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import IP_PEAK, OP_PEAK
 from ._registry import LAPACK_THRESHOLD, LadderKnob, fit_params, register, variant
-from .formation import ExactProblem, bordered_columns_balls, bordered_columns_dd, normal_equations
-from ..exact.formation_balls import normal_balls, pieces_for
+from ..exact.formation import ExactProblem, bordered_columns_dd, normal_equations
+from ..exact.formation_balls import bordered_columns_balls, normal_balls, pieces_for
 from .press import press_curve
 from .result import PhaseTimer
 from .kkt import bordered_matrix, formed_kappa, lssvm_matrix, model_coef

@@ -116,7 +116,7 @@ from ..arith.symmetric import mirror_lower
 from ._common import breakdown_fit, check_choice, make_fit, readonly, validate_xy
 from .peaks import REDUCED_PEAK
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, fit_params, register, variant
-from .formation import reduced_lssvr_problem
+from ..exact.formation import reduced_lssvr_problem
 from .kkt import support_system
 from .result import PhaseTimer
 

@@ -22,7 +22,7 @@ from ..core.exceptions import CholeskyBreakdownError
 from ._common import make_fit, readonly, validate_xy
 from .peaks import RR_PEAK
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, fit_params, register, variant
-from .formation import reduced_lssvr_problem
+from ..exact.formation import reduced_lssvr_problem
 from .result import PhaseTimer
 
 __all__ = ["fit_rr_lssvr", "rr_system", "rr_step_system", "UPDATES", "JIAO_CANDIDATES"]
