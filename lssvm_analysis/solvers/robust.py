@@ -122,6 +122,17 @@ def yang_gamma(xi, tau, h, prec):
 # ---------------------------------------------------------------------------
 # Dense CCCP (6)
 # ---------------------------------------------------------------------------
+def _hook_inputs(X, y, fit, params, precision):
+    """What a ``system`` / ``exact_model`` hook of these solvers starts from: the fit's keywords
+    (``params`` over them), X and y checked and cut to the points the fit kept (sample weight
+    > 0), and the Precision ``precision``."""
+    merged = fit_params(fit, params)
+    X, y, _, prec = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
+                                precision=precision)
+    kept, _ = _sample_weight(merged.get("sample_weight"), len(y))
+    return merged, X[kept], y[kept], prec
+
+
 def cccp_system(X, y, fit, **params):
     """The system (6) the last CCCP step of an r-lssvm-w/-y fit solved.
 
@@ -129,11 +140,7 @@ def cccp_system(X, y, fit, **params):
     ``rhs = [y - gamma; 0]`` (gamma = ``fit.diagnostics["gamma"]``) and
     ``unpack(z) = {"coef": C z[:m], "bias": z[m]}`` (the corrected model).
     """
-    merged = fit_params(fit, params)
-    X, y, _, prec = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
-                                precision=fit.precision)
-    kept, _ = _sample_weight(merged.get("sample_weight"), len(y))
-    X, y = X[kept], y[kept]
+    merged, X, y, prec = _hook_inputs(X, y, fit, params, fit.precision)
     m = len(y)
     with prec.context():
         A = prec.zeros((m + 1, m + 1))
@@ -154,11 +161,7 @@ def cccp_system(X, y, fit, **params):
 def _exact_lssvm(X, y, fit, params, targets, weights, method):
     """The LS-SVM (3.5) on the fit's points with the given exact ``targets`` and the ridge
     1/(C v_k) of the float64 ``weights`` v (None: 1/C), in DD (escalated: in balls)."""
-    merged = fit_params(fit, params)
-    X, y, _, _ = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
-                             precision="float64")
-    kept, _ = _sample_weight(merged.get("sample_weight"), len(y))
-    X, y = X[kept], y[kept]
+    merged, X, y, _ = _hook_inputs(X, y, fit, params, "float64")
     A, _ = lssvm_system_dd(X, y, fit.kernel, merged["C"], "regression",
                            ridge=None if weights is None else weighted_ridge_dd(merged["C"], weights))
     rhs = np.empty(len(y) + 1, dtype=object)
@@ -409,11 +412,7 @@ def _sample_weight(sample_weight, m):
 
 def weighted_system(X, y, fit, **params):
     """The weighted KKT system the last w-lssvm refit solved (weights in diagnostics)."""
-    merged = fit_params(fit, params)
-    X, y, _, prec = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
-                                precision=fit.precision)
-    kept, _ = _sample_weight(merged.get("sample_weight"), len(y))
-    X, y = X[kept], y[kept]
+    merged, X, y, prec = _hook_inputs(X, y, fit, params, fit.precision)
     m = len(y)
     with prec.context():
         H = add_ridge(fit.kernel(X, precision=prec), merged["C"], prec, weights=fit.diagnostics["weights"])
