@@ -74,10 +74,11 @@ from ..arith.precision import get_precision, precision_of
 from ..arith.symmetric import mirror_lower
 from ..exact.formation import bordered_matrix, bordered_rhs, bordered_shell, set_border
 from ._common import check_binary_labels
+from ._registry import LAPACK_THRESHOLD
 
 __all__ = ["ridge", "add_ridge", "add_ridge_symmetric", "bordered_shell", "set_border", "bordered_rhs",
-           "bordered_matrix", "fisher_targets", "lssvm_matrix", "model_coef", "two_solve", "eliminate",
-           "support_system", "formed_kappa", "FORMS"]
+           "bordered_matrix", "fisher_targets", "lssvm_matrix", "model_coef", "two_solve", "two_solve_bound",
+           "eliminate", "support_system", "formed_kappa", "FORMS"]
 
 #: The forms of Suykens' system :func:`lssvm_matrix` builds.
 FORMS = ("regression", "classification", "fisher", "zero-bias")
@@ -234,6 +235,13 @@ def model_coef(alpha, y, form):
 # ---------------------------------------------------------------------------
 # The Schur two-solve (3.25)
 # ---------------------------------------------------------------------------
+def two_solve_bound(fit, n: int) -> float:
+    """A-priori backward-error bound of the Schur route (registry ``backward_bound``): two
+    backward-stable SPD solves, each with residual <= c n u ||H|| ||x|| (c = LAPACK's 30), and the
+    KKT residual r_nu - b r_eta (:func:`two_solve`), so twice that."""
+    return 2 * LAPACK_THRESHOLD * n * get_precision(fit.precision).unit_roundoff
+
+
 def two_solve(L, a, d, precision):
     """eta = H^{-1} a and nu = H^{-1} d from the Cholesky factor L of H, one two-column solve.
 

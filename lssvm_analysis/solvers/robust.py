@@ -68,13 +68,12 @@ import numpy as np
 from ..linalg.condest import cholesky_conditioning
 from ..core.validation import as_vector, check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
-from ..arith.precision import get_precision
 from ._common import breakdown_fit, docstring, make_fit, validate_xy
 from .peaks import CCCP_PEAK, WEIGHTED_PEAK
-from ._registry import LAPACK_THRESHOLD, fit_params, register, variant
+from ._registry import fit_params, register, variant
 from .cccp_factor import SOLVES, factor_a, form_a
 from ..exact.formation import ExactProblem, dense_wider, exact_targets, lssvm_system_dd, weighted_ridge_dd
-from .kkt import add_ridge, bordered_matrix, eliminate, two_solve
+from .kkt import add_ridge, bordered_matrix, eliminate, two_solve, two_solve_bound
 from .result import PhaseTimer
 from .sparsity import coefficient_counts
 
@@ -86,11 +85,6 @@ _HAMPEL = (2.5, 3.0)
 _HUBER = 1.345
 _FLOOR = 1e-4
 _MAD = 1.483
-
-
-def _two_solve_bound(fit, n):
-    """Schur route: two backward-stable SPD solves (c = LAPACK's 30 each)."""
-    return 2 * LAPACK_THRESHOLD * n * get_precision(fit.precision).unit_roundoff
 
 
 def _check_tau(tau):
@@ -303,7 +297,7 @@ _CCCP_DOC = """
 
 
 @register("r-lssvm-w", tasks=_BOTH, paper="chen-zhou", equations="(6)-(8) (Wang & Zhong 2014)",
-          system=cccp_system, backward_bound=_two_solve_bound,
+          system=cccp_system, backward_bound=two_solve_bound,
           exact_model=exact_cccp_model, variants=SOLVES, peak=CCCP_PEAK)
 @docstring("R-LSSVM-W: CCCP on (6) with rule (8), one Cholesky of I + C K.\n" + _CCCP_DOC)
 def fit_rlssvm_w(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
@@ -316,7 +310,7 @@ def fit_rlssvm_w(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
 @register("r-lssvm-y", tasks=_BOTH, paper="chen-zhou",
           equations="(6)-(7) with Yang's smoothing (reconstructed)",
           system=cccp_system,
-          backward_bound=_two_solve_bound, exact_model=exact_cccp_model, variants=SOLVES, peak=CCCP_PEAK)
+          backward_bound=two_solve_bound, exact_model=exact_cccp_model, variants=SOLVES, peak=CCCP_PEAK)
 @docstring("R-LSSVM-Y: CCCP on (6) with a reconstructed piecewise-quadratic smoothing "
            "(width h > 0, default 0.1).\n" + _CCCP_DOC)
 def fit_rlssvm_y(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
@@ -444,7 +438,7 @@ def exact_weighted_model(X, y, fit, **params):
 
 @register("w-lssvm", tasks=_BOTH, paper="chen-zhou", equations="Suykens et al. 2002 (weighted LS-SVM)",
           system=weighted_system,
-          backward_bound=_two_solve_bound, exact_model=exact_weighted_model, peak=WEIGHTED_PEAK,
+          backward_bound=two_solve_bound, exact_model=exact_weighted_model, peak=WEIGHTED_PEAK,
           variants=(variant("weights", "hampel", "Hampel c1 = 2.5, c2 = 3 (Suykens et al. 2002)"),
                     variant("weights", "huber", "Huber 1.345 (LS-SVMlab)"),
                     variant("weights", "logistic", "tanh(r)/r (LS-SVMlab)"),
