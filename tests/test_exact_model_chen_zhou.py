@@ -15,7 +15,7 @@ import pytest
 
 import lssvm_analysis as la
 from lssvm_analysis.analysis.model_error import model_errors, solve_exact_model
-from lssvm_analysis.solvers.formation import exact_targets, reduced_lssvr_problem
+from lssvm_analysis.exact.formation import exact_targets, reduced_lssvr_problem
 from conftest import U64
 
 

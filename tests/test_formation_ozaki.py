@@ -1,5 +1,5 @@
 """The normal equations of the exact model formed by Ozaki-exact float64 products
-(solvers/formation.py, exact/ozaki.py product_terms / pieces_of_sum): every entry of H = D^T D
+(exact/formation.py, exact/ozaki.py product_terms / pieces_of_sum): every entry of H = D^T D
 (+ R) and of c = D^T l within the returned bounds of the exact value, checked in 400-bit balls
 from the DD columns and the exact right-hand side; and the ball route agrees."""
 import flint
@@ -8,7 +8,8 @@ import pytest
 
 from lssvm_analysis.exact.ozaki import pieces_of_sum, product_terms
 from lssvm_analysis.exact.double_double import DD, rbf_dd
-from lssvm_analysis.solvers import formation as F
+from lssvm_analysis.exact import formation as F
+from lssvm_analysis.exact.formation_balls import dd_normal_balls
 
 
 def _columns(N, k, sigma2, seed):
@@ -85,7 +86,7 @@ def test_ozaki_and_ball_routes_agree():
     D, rng = _columns(60, 15, 1.0, 2)
     l = rng.standard_normal(60)
     H, c, H_bound, c_bound = F.normal_equations(D, l)
-    Hb, Hr, cb, cr = F._normal_balls(D, l, None)
+    Hb, Hr, cb, cr = dd_normal_balls(D, l, None)
     diff = np.abs(sum(H.pieces()) - sum(Hb.pieces())).sum(axis=1).max()
     assert diff <= H_bound + Hr.sum(axis=1).max()
     assert max(abs(float(a - b)) for a, b in zip(c, cb)) <= c_bound + cr.max()

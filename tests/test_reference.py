@@ -161,7 +161,7 @@ def test_inverse_norm_bounds_are_rigorous(rbf_system, kind):
     R = inverse()
     split = split_rows(s.A64, slice_bits(n)[0], 2)
     for bound in (ib.inverse_bound_float64(s.A64, R), ib.inverse_bound_ozaki(s, split, R)[0],
-                  refmod._inverse_enclosure_arb(s.A, 128)[1]):
+                  ib.inverse_enclosure_arb(s.A, 128)[1]):
         # rigorous: >= ||A^-1||_inf (the float conversion of the exact norm is within u);
         # tight: delta <= (n + 2) u ||R||_inf ||A||_inf ~ 1e-7 here, so within a factor 2
         assert exact_norm * (1 - U64) <= float(bound) <= 2 * exact_norm
@@ -430,8 +430,7 @@ def test_mp_system_certified_against_the_exact_solution(rng, cond):
     """An object (mp50) system is refined with its residual in ball arithmetic (A held in arb):
     the certified bound holds against the exact rational solution, the digits are >= those
     requested, and each residual split hi + lo +- rad encloses the exact b - A x."""
-    from lssvm_analysis.analysis.reference import _residual_arb
-    from lssvm_analysis.exact.arb import exact_system
+    from lssvm_analysis.exact.arb import exact_system, residual_arb
     from lssvm_analysis.exact.ozaki import FixedPoint
 
     p = la.get_precision("mp50")
@@ -447,7 +446,7 @@ def test_mp_system_certified_against_the_exact_solution(rng, cond):
     # the residual of an iterate: hi + lo - rad <= b - A x <= hi + lo + rad, entry by entry
     s = exact_system(A, b)
     X = FixedPoint(np.linalg.solve(s.A64, s.B64), 20, 12)
-    hi, lo, rad = _residual_arb(s, X)
+    hi, lo, rad = residual_arb(s, X)
     xs = flint.fmpq_mat(n, 1, [flint.fmpq(m) * flint.fmpq(2) ** e if e >= 0 else flint.fmpq(m, 2 ** -e)
                                for m, e in X.exact()])
     r = Exact.mat(b) - Exact.mat(A) * xs

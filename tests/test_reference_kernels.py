@@ -18,6 +18,7 @@ from conftest import Exact, U64, logspaced_nonsymmetric, logspaced_spd
 
 from lssvm_analysis.exact import inverse_bounds as ib
 from lssvm_analysis.exact import ozaki as oz
+from lssvm_analysis.exact.pieces import float64_pieces
 
 
 def _exact_defect(R, A) -> flint.fmpq:
@@ -127,12 +128,12 @@ def test_float64_pieces_are_exact():
     if np.finfo(np.longdouble).nmant > 52:
         cases.append(np.array([[1 + np.longdouble(2.0) ** -60, np.longdouble(1) / 3]]))
     for a in cases:
-        pieces = oz.float64_pieces(a)
+        pieces = float64_pieces(a)
         assert pieces is not None and all(p.dtype == np.float64 for p in pieces)
         for idx in np.ndindex(a.shape):
             assert sum((Exact.q(p[idx]) for p in pieces), flint.fmpq(0)) == Exact.q(a[idx])
     with mp.workdps(30):
-        assert oz.float64_pieces(np.array([[mp.mpf("1e-400")]], dtype=object)) is None
+        assert float64_pieces(np.array([[mp.mpf("1e-400")]], dtype=object)) is None
 
 
 @pytest.mark.parametrize("kind", ["spd", "nonsymmetric", "longdouble"])
@@ -177,13 +178,13 @@ def test_float64_pieces_of_mpf_arrays_are_those_of_the_entry_loop(rng, digits):
     p = get_precision(f"mp{digits}")
     a = p.exp(p.asarray(rng.standard_normal((7, 5)) * 5)) * p.asarray(np.sign(rng.standard_normal((7, 5))))
     a[0, 0] = p.scalar(0)
-    fast = oz.float64_pieces(a, count=40)
-    loop = oz.float64_pieces(np.append(a.ravel(), 0).astype(object), count=40)
+    fast = float64_pieces(a, count=40)
+    loop = float64_pieces(np.append(a.ravel(), 0).astype(object), count=40)
     assert fast is not None and loop is not None and len(fast) == len(loop)
     assert all(np.array_equal(f.ravel(), g[:-1]) for f, g in zip(fast, loop))
     assert np.array_equal(fast[0], p.to_float64(a))            # the first piece is the rounding
     for idx in np.ndindex(a.shape):
         assert sum((Exact.q(f[idx]) for f in fast), flint.fmpq(0)) == Exact.q(a[idx])
     # too many pieces asked of too few, or an entry outside float64's range: None, as the loop
-    assert oz.float64_pieces(a, count=1) is None
-    assert oz.float64_pieces(a * p.scalar(2) ** -1100, count=40) is None
+    assert float64_pieces(a, count=1) is None
+    assert float64_pieces(a * p.scalar(2) ** -1100, count=40) is None

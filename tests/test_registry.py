@@ -10,12 +10,13 @@
   to the module that defines it; no other module imports it
   (``from m import _x``) or reaches it as an attribute (``m._x``,
   ``pkg.m._x``).  A module whose own name starts with an underscore
-  (``solvers/_registry``, ``solvers/_common``,
-  ``arith/_generic``, ...) is internal to the package, not private to one module:
-  its public names are the package's internal API, importable from any
-  module of the package (and the module itself may be imported), but not
-  re-exported to users.  Dunder names (``__all__``, ``__doc__``) and names
-  of other distributions (``os._exit``) are not the package's.
+  (``solvers/_registry``, ``solvers/_common``, ``arith/_generic``, ...) is
+  private to its folder (DESIGN.md): the modules of that folder (and of its
+  sub-folders) use its public names; no module outside the folder imports it
+  or any name of it.  Dunder names (``__all__``, ``__doc__``) and names of
+  other distributions (``os._exit``) are not the package's.
+* ``exact/`` is used through its public names only, and ``arith/`` imports
+  nothing from ``linalg/`` or a higher floor (the floors of ``LAYERS``).
 * The registry's own contract: declared keywords match the functions, the
   example problem of every solver fits, variants are enumerated.
 """
@@ -360,11 +361,95 @@ def _all_modules():
     return files
 
 
-def test_no_module_uses_another_modules_private_name():
+def _uses_everywhere(check) -> list:
+    """``check(tree, name, modules)`` over every module of the checked packages, as "path:line: use"."""
     modules = _all_modules()
-    found = [f"{f.relative_to(PACKAGE.parent)}:{line}: {use}" for name, f in modules.items()
-             for line, use in _private_uses(ast.parse(f.read_text(encoding="utf-8")), name, modules)]
+    return [f"{f.relative_to(PACKAGE.parent)}:{line}: {use}" for name, f in modules.items()
+            for line, use in check(ast.parse(f.read_text(encoding="utf-8")), name, modules)]
+
+
+def test_no_module_uses_another_modules_private_name():
+    found = _uses_everywhere(_private_uses)
     assert not found, "private names used outside their module:\n" + "\n".join(found)
+
+
+def _private_module(mod: str) -> str | None:
+    """The folder (package) a module is private to: its own name starts with ``_`` (else None)."""
+    head, _, last = mod.rpartition(".")
+    return head if _private(last) else None
+
+
+def _private_module_uses(tree, name, modules):
+    """(line, module) for each import in ``tree`` (of module ``name``) of a module private to a
+    folder that ``name`` is not in, or of a name of such a module."""
+    package = name if modules[name].name == "__init__.py" else name.rsplit(".", 1)[0]
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            target = _from_target(node, package)
+            targets = [f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in modules]
+            targets += [target] if target in modules and len(targets) < len(node.names) else []
+        elif isinstance(node, ast.Import):
+            targets = [a.name for a in node.names if a.name in modules]
+        else:
+            continue
+        for t in targets:
+            # the target itself or any package on its path may be private to its folder
+            parts = t.split(".")
+            for i in range(2, len(parts) + 1):
+                folder = _private_module(".".join(parts[:i]))
+                if folder is not None and not (name == folder or name.startswith(folder + ".")):
+                    found.append((node.lineno, t))
+                    break
+    return found
+
+
+def test_no_module_imports_a_module_private_to_another_folder():
+    found = _uses_everywhere(_private_module_uses)
+    assert not found, "modules private to their folder imported from outside it:\n" + "\n".join(found)
+
+
+def test_private_module_check_sees_every_form():
+    """The folder rule finds a private module imported from another folder, by either form, and
+    lets its own folder (and sub-folders) use it."""
+    modules = {m: Path(m.replace(".", "/") + ".py") for m in
+               ("lssvm_analysis.solvers._common", "lssvm_analysis.solvers.suykens",
+                "lssvm_analysis.analysis.tuning", "lssvm_analysis.solvers.sub.x")}
+    src = ("from ..solvers._common import validate_xy\n"        # 1: a name of a private module
+           "from ..solvers import _common\n"                    # 2: the private module itself
+           "import lssvm_analysis.solvers._common\n"            # 3: absolute
+           "from ..solvers.suykens import fit_kkt\n")           # public: allowed
+    assert _private_module_uses(ast.parse(src), "lssvm_analysis.analysis.tuning", modules) == [
+        (1, "lssvm_analysis.solvers._common"), (2, "lssvm_analysis.solvers._common"),
+        (3, "lssvm_analysis.solvers._common")]
+    inside = "from .._common import validate_xy\n"
+    assert _private_module_uses(ast.parse(inside), "lssvm_analysis.solvers.sub.x", modules) == []
+
+
+def test_exact_is_used_through_public_names_and_arith_stays_below_linalg():
+    """No module outside ``exact/`` imports a name of it that is private or not in its module's
+    ``__all__``; nothing in ``arith/`` imports ``linalg/`` or a higher floor."""
+    modules = _all_modules()
+    exported = {}
+    for mod, f in modules.items():
+        if mod.startswith("lssvm_analysis.exact"):
+            exported[mod] = set(importlib.import_module(mod).__all__)
+    found = []
+    for name, f in modules.items():
+        if name.startswith("lssvm_analysis.exact"):
+            continue
+        package = name if f.name == "__init__.py" else name.rsplit(".", 1)[0]
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                target = _from_target(node, package)
+                if target in exported:
+                    found += [f"{name}:{node.lineno}: {target}.{a.name}" for a in node.names
+                              if f"{target}.{a.name}" not in modules and a.name not in exported[target]]
+    assert not found, "names of exact/ outside its __all__ imported from outside it:\n" + "\n".join(found)
+    edges, _ = _graph()
+    up = [(a, b) for a, targets in edges.items() if _layer(a) == LAYERS["arith"]
+          for b in targets if _layer(b) is not None and _layer(b) >= LAYERS["linalg"]]
+    assert not up, f"arith/ imports linalg/ or higher: {up}"
 
 
 def test_private_name_check_sees_every_form():
@@ -385,3 +470,21 @@ def test_private_name_check_sees_every_form():
     assert found == [(1, "lssvm_analysis.solvers.suykens._coef"), (2, "lssvm_analysis.solvers.suykens._form"),
                      (5, "lssvm_analysis.solvers.suykens._signs_like"),
                      (6, "lssvm_analysis.solvers.suykens._solution")], found
+
+
+# --------------------------------------------------------------------------- #
+# docstrings
+# --------------------------------------------------------------------------- #
+def test_every_solver_precision_and_public_name_has_a_docstring():
+    """A registered solver (its function and its registry description), a registered precision's
+    class and every public function or class of ``la`` says what it is: ``__doc__`` is not empty
+    (a docstring built as a string sum is an expression, and ``__doc__`` is None)."""
+    missing = [f"solver {n}: function" for n in la.solvers()
+               if not (inspect.getdoc(la.get_solver(n).func) or "").strip()]
+    missing += [f"solver {n}: description" for n in la.solvers() if not la.get_solver(n).description.strip()]
+    missing += [f"precision {n}: {type(la.get_precision(n)).__name__}" for n in la.precisions()
+                if not (inspect.getdoc(type(la.get_precision(n))) or "").strip()]
+    public = [n for n in la.__all__ if inspect.isfunction(getattr(la, n)) or inspect.isclass(getattr(la, n))]
+    missing += [f"la.{n}" for n in public if not (inspect.getdoc(getattr(la, n)) or "").strip()]
+    assert len(public) >= 40
+    assert not missing, missing

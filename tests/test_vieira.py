@@ -30,7 +30,7 @@ from conftest import HARDWARE
 
 import lssvm_analysis as la
 from lssvm_analysis.linalg.kernels import make_kernel
-from lssvm_analysis.solvers import vieira as V
+from lssvm_analysis.solvers import vieira as V, vieira_selection
 from lssvm_analysis.solvers.result import PhaseTimer
 
 
@@ -77,7 +77,7 @@ def test_mrsr_ranks_op_lssvm_columns_like_lars():
     our path keeps the condition at every step, so we compare up to sklearn's first violation."""
     X, y = _data(30)
     D, l = _D(X, y, C=10.0, sigma2=1.0)
-    Xr, lr, colmap = V._ranking_inputs(D, l, la.get_precision("float64"), False, "unit-norm")
+    Xr, lr, colmap = vieira_selection._ranking_inputs(D, l, la.get_precision("float64"), False, "unit-norm")
     Xn = Xr / np.linalg.norm(Xr, axis=0)
     _, active, coefs = lars_path(Xn, lr, method="lar", max_iter=15)
     path = la.mrsr(Xr, lr, k_max=15)

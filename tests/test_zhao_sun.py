@@ -40,7 +40,7 @@ from conftest import LAPACK_THRESHOLD, forward_bound, to_f64
 
 import lssvm_analysis as la
 from lssvm_analysis.analysis.measures import backward_error
-from lssvm_analysis.solvers._zhao_sun_recursive import rr_step_system
+from lssvm_analysis.solvers.zhao_sun_recursive import rr_step_system
 
 REDUCED_RIDGES = [c["ridge"] for c in la.get_solver("reduced-lssvr").configurations()]
 UPDATES = [c["update"] for c in la.get_solver("rr-lssvr").configurations()]

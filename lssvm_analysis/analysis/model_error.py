@@ -1,7 +1,7 @@
 """Model error: a fit's model against the exact model the data define, with certified digits.
 
 The *exact model* of a fit is the solution of the problem its solver's
-``exact_model`` hook returns (:mod:`lssvm_analysis.solvers.formation`): the
+``exact_model`` hook returns (:mod:`lssvm_analysis.exact.formation`): the
 paper's problem with the data as given, formed in extended precision, the
 fit's discrete choices frozen.  :func:`solve_exact_model` certifies it:
 
@@ -69,7 +69,7 @@ class ExactModel:
     solve_digits : float
         Certified digits of the solve of the formed system alone.
     problem_condition : float
-        kappa_inf(A) ** condition_power (:mod:`~lssvm_analysis.solvers.formation`).
+        kappa_inf(A) ** condition_power (:mod:`~lssvm_analysis.exact.formation`).
     method : str
         The hook's formation and the reference's method.
     error_bound : float
@@ -177,7 +177,7 @@ def _certify(problem, digits: int, bits: int) -> ExactModel:
 
 def solve_exact_model(problem, *, digits: int = 30, target: float | None = None,
                       resolved: Callable | None = None) -> ExactModel:
-    """Certify the exact model of an :class:`~lssvm_analysis.solvers.formation.ExactProblem`.
+    """Certify the exact model of an :class:`~lssvm_analysis.exact.formation.ExactProblem`.
 
     Precision escalation: the hook's route (DD kernel) is certified first.
     When it certifies fewer than ``target`` digits (``target`` None: fewer

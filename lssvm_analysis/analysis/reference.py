@@ -111,11 +111,12 @@ from ..exact.arb import (
     col_abs_max,
     exact_system,
     float_up,
+    norm_2_bound,
+    norm_inf_bound,
+    residual_arb,
     square_matrix,
 )
 from ..exact.ozaki import (
-    SAFE,
-    TINY,
     FixedPoint,
     OutOfRange,
     pow2,
@@ -127,7 +128,8 @@ from ..core.validation import check_int
 from ..core.exceptions import ReferenceAccuracyError
 from ..linalg.condition import MP_EIG_MAX_N, kappa2
 from ..arith.precision import get_precision
-from ..exact.inverse_bounds import cached, certificate, factor64, inverse_bound_r
+from ..exact.inverse_bounds import (ARB_START_BITS, cached, certificate, factor64, inverse_enclosure_arb,
+                                    inverse_norm_bound)
 from .measures import (
     ErrorReport,
     backward_error,
@@ -150,7 +152,6 @@ __all__ = [
 _LOG2_10 = math.log2(10)
 _EXTRA_DIGITS = 10        # x is returned at digits + 10 decimal digits
 _MAX_ITER = 60            # refinement steps; each must at least halve the correction
-_ARB_START_BITS = 128     # first precision of the arb-inverse route
 _MARGIN_BITS = 16         # refinement goes this far past the requested digits (x kappa estimate)
 
 
@@ -289,40 +290,6 @@ def _gain(log2_x: float, log2_d: float) -> float:
     return log2_x - log2_d if log2_x > -math.inf else -math.inf
 
 
-def _inverse_enclosure_arb(A: arb_mat, bits: int):
-    """(midpoint of A^-1 as arb_mat, rigorous ||A^-1||_inf bound) from arb_mat.inv, or None."""
-    with flint.ctx.workprec(bits):
-        Xi = A.inv(nonstop=True)
-        n, ent = A.nrows(), Xi.entries()
-        if not all(e.is_finite() for e in ent):
-            return None
-        bound = arb(0)
-        for i in range(n):
-            bound = bound.max(sum((abs(e) for e in ent[i * n:(i + 1) * n]), arb(0)).upper())
-        return Xi.mid(), bound
-
-
-def _inverse_norm_bound(s: ExactSystem, *, max_bits: int):
-    """Rigorous upper bound (arb) on ||A^-1||_inf by the certificate above, or None.
-
-    R = A64^-1 with the float64-product bound, else the Ozaki-product one;
-    failing both, arb_mat.inv enclosures at 128, 256, ..., ``max_bits``
-    bits.  Used by ``condition_number(A, p=numpy.inf)``.
-    """
-    f, bound = factor64(s, None), None
-    if f is not None:
-        try:
-            found = inverse_bound_r(s, f[2]())
-        except OutOfRange:
-            found = None
-        bound = None if found is None else found[0]
-    bits = _ARB_START_BITS
-    while bound is None and bits <= max_bits:
-        enc, bits = _inverse_enclosure_arb(s.A, bits), 2 * bits
-        bound = None if enc is None else enc[1]
-    return bound
-
-
 # ----------------------------------------------------------------------------- certification
 def _certify(s: ExactSystem, pairs: list, rnorm: list, inv_bound: arb, prec: int, out, info: dict,
              *, inf_bound: arb | None = None):
@@ -371,29 +338,11 @@ def _certify_fixed(s: ExactSystem, resid, X: FixedPoint, cert, out, info: dict, 
     ball arithmetic for a system held in arb; ``last`` if given: the residual of this very X),
     in the certificate's norm (||x - x*||_inf <= ||A^-1||_p ||r||_p, p = inf or 2)."""
     hi, lo, rad = resid(X) if last is None else last
-    norm = _norm_inf if cert.norm == math.inf else _norm_2
+    norm = norm_inf_bound if cert.norm == math.inf else norm_2_bound
     rnorm = [norm(hi[:, j]) + norm(lo[:, j]) + norm(rad[:, j]) for j in range(hi.shape[1])]
     bits = (X.Y.shape[0] + 1) * X.beta
     return _certify(s, X.exact(), rnorm, cert.bound, bits, out,
                     {**info, "certificate": cert.name}, inf_bound=cert.inf_bound)
-
-
-def _norm_inf(v: np.ndarray) -> arb:
-    """||v||_inf exactly, plus TINY (the radius computations' underflow slack)."""
-    return arb(float(np.abs(v).max())) + arb(TINY)
-
-
-def _norm_2(v: np.ndarray) -> arb:
-    """An upper bound on ||v||_2: scaled by the power of 2 of its largest entry (exact), the
-    float64 sum of squares (each below the exact one by (1 - u)^(n+1) at most: SAFE; squares
-    lost to underflow, n 2^-1074 in all: TINY), then sqrt in arb."""
-    m = float(np.abs(v).max())
-    if m == 0:
-        return arb(TINY)
-    e = math.frexp(m)[1]
-    w = np.ldexp(v, -e)
-    with flint.ctx.workprec(128):
-        return arb((1, e)) * (arb(float(w @ w) * SAFE) + arb(TINY)).sqrt() + arb(TINY)
 
 
 def _refine_fixed(resid, X: FixedPoint, correct, *, tol_bits: int):
@@ -424,33 +373,6 @@ def _refine_fixed(resid, X: FixedPoint, correct, *, tol_bits: int):
             return it, True, None
         prev = gain
     return _MAX_ITER, False, None
-
-
-def _residual_arb(s: ExactSystem, X: FixedPoint):
-    """(hi, lo, rad): b - A x = hi + lo + d with |d| <= rad entrywise, for a system held in arb.
-
-    A (exact balls of radius 0) times the exact x in ball arithmetic at the bits of x plus 256
-    (exact for entries of up to ~190 decimal digits at n < 2^64; beyond, the balls' radii are
-    counted), then each entry split as hi = its midpoint to nearest float64, lo = the rest to
-    nearest float64, rad = the rest of that plus the ball's radius, rounded up.  Rigorous as
-    :func:`lssvm_analysis.exact.ozaki.residual` is (that residual's d is ~2^-106 |A| |x|, here
-    0 when the product is exact), in O(n^2) ball operations instead of products of every
-    float64 piece of A (an mp50 entry has four) with every limb of x.
-    """
-    n, k = X.shape
-    Xa = arb_mat(n, k, [arb((int(m), int(e))) for m, e in X.exact()])
-    hi, lo, rad = np.empty(n * k), np.empty(n * k), np.empty(n * k)
-    with flint.ctx.workprec((X.Y.shape[0] + 1) * X.beta + 256):
-        for idx, r in enumerate((s.B - s.A * Xa).entries()):
-            mid = r.mid()
-            h = float(mid)
-            rest = mid - arb(h) if math.isfinite(h) else None
-            l = float(rest) if rest is not None else math.inf
-            if not (math.isfinite(h) and math.isfinite(l)):
-                raise OutOfRange("residual outside the float64 range")
-            hi[idx], lo[idx] = h, l
-            rad[idx] = float_up(abs(rest - arb(l)) + r.rad())
-    return hi.reshape(n, k), lo.reshape(n, k), rad.reshape(n, k)
 
 
 def _scaled(apply):
@@ -492,7 +414,7 @@ def _solve_float64(s: ExactSystem, spd, prec_x: int, out, digits: int):
             return None
         if s.held_in_arb:   # mp entries: A (exact, in arb) times x in balls, no splitting of its pieces
             def resid(X):
-                return _residual_arb(s, X)
+                return residual_arb(s, X)
         else:
             splits = [A_split()] + [split_rows(P, a_bits, levels) for P in s.A_pieces[1:]]
 
@@ -520,7 +442,7 @@ def _solve_float64(s: ExactSystem, spd, prec_x: int, out, digits: int):
 
 def _solve_arb(s: ExactSystem, bits: int, prec_x: int, out, digits: int):
     """Route 2: arb_mat.inv enclosure at ``bits``, refinement with its midpoint."""
-    enc = _inverse_enclosure_arb(s.A, bits)
+    enc = inverse_enclosure_arb(s.A, bits)
     if enc is None:
         return None
     Rm, bound = enc
@@ -594,7 +516,7 @@ def reference_solve(A, b, *, digits: int = 30, spd: bool | None = None,
     max_bits = max(1024, 4 * prec_x) if max_bits is None else check_int("max_bits", max_bits,
                                                                         minimum=64)
     out = get_precision(f"mp{digits + _EXTRA_DIGITS}")
-    best, tried, bits = -math.inf, [], _ARB_START_BITS
+    best, tried, bits = -math.inf, [], ARB_START_BITS
     sol, name = _solve_float64(s, spd, prec_x, out, digits), "refinement-float64"
     while True:
         if sol is not None and sol.digits >= digits:
@@ -644,8 +566,9 @@ def condition_number(A, *, p=2) -> float:
         return k.value
     if p not in (np.inf, "inf"):
         raise ValueError(f"expected p in (2, numpy.inf), got p={p!r}")
-    s = exact_system(A, np.zeros(A.shape[0]))
-    bound = _inverse_norm_bound(s, max_bits=1024)
+    n = A.shape[0]
+    s = ExactSystem(A, np.zeros((n, 1)), (n,))   # A checked above: taken exactly, not checked again
+    bound = inverse_norm_bound(s, max_bits=1024)
     if bound is None:
         raise ReferenceAccuracyError("expected an invertible A, got no bound on ||A^-1||_inf "
                                      "up to 1024 bits")

@@ -19,12 +19,14 @@ from mpmath.ctx_mp_python import _mpf
 from mpmath.libmp import from_man_exp
 
 from ..arith import flint_engine as _flint
-from .ozaki import float64_pieces
+from .ozaki import SAFE, TINY, OutOfRange
+from .pieces import float64_pieces
 from .double_double import DD
 from ..core.validation import as_matrix, check_finite, check_real, check_square
 
 __all__ = ["ExactSystem", "abs_max", "arb_scalar", "check_array", "col_abs_max", "exact_mpf", "exact_system",
-           "float_up", "row_sums", "square_matrix", "to_arb", "to_float64"]
+           "float_up", "row_sums", "square_matrix", "to_arb", "to_float64", "norm_inf_bound", "norm_2_bound",
+           "residual_arb"]
 
 
 # ----------------------------------------------------------------------------- exact data
@@ -159,7 +161,7 @@ class ExactSystem:
         Nearest float64 (read-only; a view of the caller's array when it is
         float64 already).
     A_pieces, B_pieces : list of ndarray or None
-        float64 arrays summing exactly to A and b (``_ozaki.float64_pieces``;
+        float64 arrays summing exactly to A and b (:func:`~lssvm_analysis.exact.pieces.float64_pieces`;
         one piece for float16/32/64 data), None when the entries do not fit.
     symmetric : bool
     held_in_arb : bool
@@ -263,3 +265,50 @@ def col_abs_max(M: arb_mat) -> list:
     """Upper bounds (exact arb) of max_i |M_ij| for each column j."""
     k, ent = M.ncols(), M.entries()
     return [abs_max(ent[j::k]) for j in range(k)]
+
+
+# ----------------------------------------------------------------------------- residuals (reference_solve)
+def norm_inf_bound(v: np.ndarray) -> arb:
+    """||v||_inf exactly, plus TINY (the radius computations' underflow slack)."""
+    return arb(float(np.abs(v).max())) + arb(TINY)
+
+
+def norm_2_bound(v: np.ndarray) -> arb:
+    """An upper bound on ||v||_2: scaled by the power of 2 of its largest entry (exact), the
+    float64 sum of squares (each below the exact one by (1 - u)^(n+1) at most: SAFE; squares
+    lost to underflow, n 2^-1074 in all: TINY), then sqrt in arb."""
+    m = float(np.abs(v).max())
+    if m == 0:
+        return arb(TINY)
+    e = math.frexp(m)[1]
+    w = np.ldexp(v, -e)
+    with flint.ctx.workprec(128):
+        return arb((1, e)) * (arb(float(w @ w) * SAFE) + arb(TINY)).sqrt() + arb(TINY)
+
+
+def residual_arb(s: ExactSystem, X):
+    """(hi, lo, rad): b - A x = hi + lo + d with |d| <= rad entrywise, for a system held in arb
+    and x an :class:`~lssvm_analysis.exact.ozaki.FixedPoint`.
+
+    A (exact balls of radius 0) times the exact x in ball arithmetic at the bits of x plus 256
+    (exact for entries of up to ~190 decimal digits at n < 2^64; beyond, the balls' radii are
+    counted), then each entry split as hi = its midpoint to nearest float64, lo = the rest to
+    nearest float64, rad = the rest of that plus the ball's radius, rounded up.  Rigorous as
+    :func:`lssvm_analysis.exact.ozaki.residual` is (that residual's d is ~2^-106 |A| |x|, here
+    0 when the product is exact), in O(n^2) ball operations instead of products of every
+    float64 piece of A (an mp50 entry has four) with every limb of x.
+    """
+    n, k = X.shape
+    Xa = arb_mat(n, k, [arb((int(m), int(e))) for m, e in X.exact()])
+    hi, lo, rad = np.empty(n * k), np.empty(n * k), np.empty(n * k)
+    with flint.ctx.workprec((X.Y.shape[0] + 1) * X.beta + 256):
+        for idx, r in enumerate((s.B - s.A * Xa).entries()):
+            mid = r.mid()
+            h = float(mid)
+            rest = mid - arb(h) if math.isfinite(h) else None
+            l = float(rest) if rest is not None else math.inf
+            if not (math.isfinite(h) and math.isfinite(l)):
+                raise OutOfRange("residual outside the float64 range")
+            hi[idx], lo[idx] = h, l
+            rad[idx] = float_up(abs(rest - arb(l)) + r.rad())
+    return hi.reshape(n, k), lo.reshape(n, k), rad.reshape(n, k)

@@ -1,6 +1,6 @@
 """Kernel matrices of float64 data to ~32 digits, in vectorized double-double arithmetic.
 
-The exact model of a fit (:mod:`lssvm_analysis.solvers.formation`) needs the
+The exact model of a fit (:mod:`lssvm_analysis.exact.formation`) needs the
 kernel matrix of the data *as given* far below float64's rounding: the
 model digits of a longdouble fit at kappa ~ 1e9 are only measurable against
 a kernel good to ~30 digits.  Per-entry ball arithmetic is too slow for

@@ -1,6 +1,6 @@
 """The exact model formed in arb balls at any number of bits: the escalated route.
 
-:mod:`lssvm_analysis.solvers.formation` forms the exact model of the
+:mod:`lssvm_analysis.exact.formation` forms the exact model of the
 least-squares families (Zhao & Sun (7), Vieira's D_*) from a double-double
 (DD) kernel, relative error ~1e-29 per entry, so what it certifies is
 bounded by the condition of what it forms times that error (formation's
@@ -38,7 +38,8 @@ from ..arith.flint_engine import rbf_exponents
 from .double_double import DD
 
 __all__ = ["FORMATION_BITS", "PIECES", "pieces_for", "dd_to_arb", "to_pieces", "to_mpf", "kernel_balls",
-           "normal_balls", "column_balls"]
+           "normal_balls", "column_balls", "dd_normal_balls", "reduced_lssvr_balls", "lssvm_system_balls",
+           "bordered_columns_balls", "bordered_ball_columns"]
 
 #: Working precision of the ball products of the DD route's fallback (formation.normal_equations
 #: when a scaling leaves the exact exponent range).  The entries of D = hi + lo carry the kernel's DD
@@ -168,3 +169,92 @@ def normal_balls(D: arb_mat, l, reg: arb_mat | None = None, *, bits: int, count:
     H, Hr = to_pieces(Ha, count)
     c, cr = to_mpf(ca)
     return H, Hr, c.ravel(), cr.ravel()
+
+
+# ----------------------------------------------------------------------------- the families' systems in balls
+def lssvm_system_balls(X, y, kernel, C, task, *, bits: int, bias=True, weights=None) -> tuple:
+    """:func:`~lssvm_analysis.exact.formation.lssvm_system_dd` formed again in ``bits``-bit balls: the dense families' escalated route.
+
+    The kernel by :func:`kernel_balls` (exact squared
+    distances, one rounding per exponent and per ``exp``, each in its ball),
+    the label signs exact, the ridge 1/C (or 1/(C v_k) for float64
+    ``weights`` v, :func:`~lssvm_analysis.exact.formation.weighted_ridge_dd`'s diagonal) one ball quotient
+    of the float64 data per entry, the border exact.
+
+    Returns
+    -------
+    (A, bound) : DD of ``pieces_for(bits)`` float64 pieces of the midpoints
+        and its elementwise bound (radii plus the remainder after the last
+        piece), of the same shape as :func:`~lssvm_analysis.exact.formation.lssvm_system_dd`'s A.
+    """
+    N = len(y)
+    columns = bordered_ball_columns(X, y, kernel, C, task, range(0 if bias else 1, N + 1), bits, weights)
+    if not bias:   # (3.50): Omega + I/C alone, without the border row
+        columns = [col[1:] for col in columns]
+    return to_pieces(column_balls(columns, N + bias), pieces_for(bits))
+
+
+def dd_normal_balls(D: DD, l, reg: DD | None) -> tuple:
+    """H = D^T D (+ reg) and c = D^T l in ``FORMATION_BITS`` balls: (H pieces, bound, c mpf, bound)."""
+    with flint.ctx.workprec(FORMATION_BITS):
+        Da = dd_to_arb(D)
+        Ra = None if reg is None else dd_to_arb(reg)
+    return normal_balls(Da, l, Ra, bits=FORMATION_BITS, count=PIECES)
+
+
+def reduced_lssvr_balls(X, y, kernel, C, S, penalty, bits) -> tuple:
+    """(7) in ``bits``-bit balls: [1, K(X, X_S)], R and the normal equations (:func:`normal_balls`)."""
+    N, s = X.shape[0], len(S)
+    K = kernel_balls(kernel, X, X[S], bits=bits).entries()
+    one, zero = flint.arb(1), flint.arb(0)
+    D = flint.arb_mat(N, s + 1, [v for i in range(N) for v in (one, *K[i * s:(i + 1) * s])])
+    with flint.ctx.workprec(bits):
+        inv_c = 1 / flint.arb(float(C))
+        if penalty == "kernel":
+            vals = [zero] * (s + 1) + [v for i in S for v in (zero, *(e * inv_c for e in K[i * s:(i + 1) * s]))]
+        else:
+            vals = [inv_c if i == j and i > 0 else zero for i in range(s + 1) for j in range(s + 1)]
+    R = flint.arb_mat(s + 1, s + 1, vals)
+    return normal_balls(D, y, R, bits=bits, count=pieces_for(bits))
+
+
+def bordered_columns_balls(X, y, kernel, C, task, columns, *, bits) -> tuple:
+    """:func:`~lssvm_analysis.exact.formation.bordered_columns_dd` in ``bits``-bit balls: (D_* as arb_mat (N+1, k), l = [0; d])."""
+    N = len(y)
+    l = np.zeros(N + 1)
+    l[1:] = y if task != "classification" else np.ones_like(y)
+    return column_balls(bordered_ball_columns(X, y, kernel, C, task, columns, bits), N + 1), l
+
+
+def bordered_ball_columns(X, y, kernel, C, task, columns, bits, weights=None) -> list:
+    """Columns ``columns`` of D = [[0, a^T], [a, Omega + R]] as lists of N + 1 arb (None: 0).
+
+    Column 0 is the border [0; a]; column c >= 1 is pattern p = c - 1, its kernel
+    column from :func:`kernel_balls`, the label signs of (3.6)
+    exact, the ridge R_pp = 1/C (or 1/(C v_p) for float64 ``weights`` v) one ball
+    quotient of the float64 data.
+    """
+    cols = np.asarray(columns, dtype=np.intp)
+    N = len(y)
+    clf = task == "classification"
+    a = y if clf else np.ones_like(y)
+    pats = cols[cols > 0] - 1
+    s = len(pats)
+    K = kernel_balls(kernel, X, X[pats], bits=bits).entries() if s else []
+    with flint.ctx.workprec(bits):
+        Cb = flint.arb(float(C))
+        inv_c = 1 / Cb
+        columns_out, j = [], 0
+        for c in cols:
+            if c == 0:
+                columns_out.append([None] + [flint.arb(float(v)) for v in a])
+                continue
+            p = c - 1
+            ridge = inv_c if weights is None else 1 / (Cb * flint.arb(float(weights[p])))
+            col = [flint.arb(float(a[p]))]
+            for i in range(N):
+                v = K[i * s + j] * float(y[i] * y[p]) if clf else K[i * s + j]   # (3.6): signs exact
+                col.append(v + ridge if i == p else v)
+            columns_out.append(col)
+            j += 1
+    return columns_out

@@ -80,12 +80,13 @@ import scipy.linalg
 from flint import arb
 
 from .arb import ExactSystem, float_up
-from .ozaki import (SAFE, U, dot, gamma, inverse_defect, safe, slice_bits,
+from .ozaki import (SAFE, OutOfRange, U, dot, gamma, inverse_defect, safe, slice_bits,
                            split_rows)
 from ..arith.symmetric import mirror_lower
 
 __all__ = ["FLOAT64_MAX_KU", "SHIFT_MIN_N", "Certificate", "abs_row_sums", "cached", "certificate", "factor64",
-           "inverse_bound_float64", "inverse_bound_ozaki", "inverse_bound_r", "shift_bound"]
+           "inverse_bound_float64", "inverse_bound_ozaki", "inverse_bound_r", "shift_bound",
+           "ARB_START_BITS", "inverse_enclosure_arb", "inverse_norm_bound"]
 
 #: Cholesky-shift certificate from this n on (measured, one core: potri + the n^3 product cost
 #: 3.4 s at n = 4000, 0.07 s at n = 1000; the second Cholesky 0.66 s and 0.02 s)
@@ -93,6 +94,7 @@ SHIFT_MIN_N = 2048
 #: float64-product only while u kappa_inf (estimated) <= this: beyond, fl(R r) gains < 10 bits a
 #: step (12 steps at n = 40, kappa 1e13) and the Ozaki certificate's corrections gain ~40
 FLOAT64_MAX_KU = 1e-3
+ARB_START_BITS = 128     # first precision of the arb-inverse route (reference_solve, condition_number)
 _NEUMANN_BITS = 40        # the correction operator aims at a 2^-40 contraction per step
 
 
@@ -352,3 +354,38 @@ def certificate(s: ExactSystem, kind: str, solve, inverse, A_split) -> Certifica
 def cached(f):
     """A zero-argument callable computing f() once."""
     return functools.lru_cache(maxsize=1)(f)
+
+
+# ----------------------------------------------------------------------------- the arb-inverse route
+def inverse_enclosure_arb(A: arb_mat, bits: int):
+    """(midpoint of A^-1 as arb_mat, rigorous ||A^-1||_inf bound) from arb_mat.inv, or None."""
+    with flint.ctx.workprec(bits):
+        Xi = A.inv(nonstop=True)
+        n, ent = A.nrows(), Xi.entries()
+        if not all(e.is_finite() for e in ent):
+            return None
+        bound = arb(0)
+        for i in range(n):
+            bound = bound.max(sum((abs(e) for e in ent[i * n:(i + 1) * n]), arb(0)).upper())
+        return Xi.mid(), bound
+
+
+def inverse_norm_bound(s: ExactSystem, *, max_bits: int):
+    """Rigorous upper bound (arb) on ||A^-1||_inf by the certificates of this module, or None.
+
+    R = A64^-1 with the float64-product bound, else the Ozaki-product one;
+    failing both, arb_mat.inv enclosures at 128, 256, ..., ``max_bits``
+    bits.  Used by :func:`lssvm_analysis.analysis.reference.condition_number` (p = inf).
+    """
+    f, bound = factor64(s, None), None
+    if f is not None:
+        try:
+            found = inverse_bound_r(s, f[2]())
+        except OutOfRange:
+            found = None
+        bound = None if found is None else found[0]
+    bits = ARB_START_BITS
+    while bound is None and bits <= max_bits:
+        enc, bits = inverse_enclosure_arb(s.A, bits), 2 * bits
+        bound = None if enc is None else enc[1]
+    return bound

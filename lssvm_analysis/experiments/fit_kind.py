@@ -15,7 +15,7 @@ For a task (solver, precision, dataset, params, seed) the row records
 * the **model error** (the headline), against the *exact model* the data
   define (``SolverInfo.exact_model``: the paper's problem with X and y as
   given, kernel and system formed in extended precision, the fit's discrete
-  choices frozen; :mod:`lssvm_analysis.solvers.formation`), certified by
+  choices frozen; :mod:`lssvm_analysis.exact.formation`), certified by
   :func:`lssvm_analysis.analysis.model_error.solve_exact_model`:
   ``model_error`` = ||m - m*||_inf / ||m*||_inf on m = (bias, coef),
   ``model_digits`` = -log10 of it, capped at ``exact_digits`` with

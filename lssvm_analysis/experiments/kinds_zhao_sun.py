@@ -33,7 +33,7 @@ from ..core.exceptions import ReferenceAccuracyError
 from ..core.memo import Memo, json_key
 from ..arith.precision import get_precision
 from ..solvers import fit
-from ..solvers._zhao_sun_recursive import rr_step_system
+from ..solvers.zhao_sun_recursive import rr_step_system
 from ..solvers.kkt import formed_kappa, support_system
 from .kinds import register_task_kind
 from .arrays import dumps

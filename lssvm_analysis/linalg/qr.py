@@ -1,15 +1,48 @@
-"""Householder QR with every operation in the precision, for the precisions LAPACK does not have.
+"""Householder QR: LAPACK's for float32 / float64, every operation in the precision for the others.
 
-:func:`householder_qr` returns R of A = QR (and Q^T b); float32 / float64
-callers use LAPACK's geqrf instead.
+:func:`householder_qr` returns R of A = QR (and Q^T b) with every operation
+in the precision, for the precisions LAPACK does not have; :func:`qr_r` is the
+one choice between it and LAPACK's geqrf that the solvers make.
 """
 from __future__ import annotations
 
 import numpy as np
+import scipy.linalg
 
 from ._qr_flint import householder_qr as householder_qr_flint
 
-__all__ = ["householder_qr"]
+__all__ = ["householder_qr", "qr_r"]
+
+
+def qr_r(A, p, b=None, *, overwrite: bool = False):
+    """R of A = Q R (and Q^T b): LAPACK's geqrf for the hardware precisions, else :func:`householder_qr`.
+
+    Parameters
+    ----------
+    A : (m, n) array in p, m >= n
+    p : Precision
+    b : (m,) array in p, optional
+    overwrite : bool
+        float32 / float64 without ``b``: LAPACK may factor A in place (a
+        Fortran-ordered scratch copy the caller built; peak memory one copy).
+
+    Returns
+    -------
+    R : (n, n) array, upper triangular
+    y : (n,) array, the first n entries of Q^T b, or None without b
+
+    Notes
+    -----
+    Both are Householder QR, backward stable (Higham, *Accuracy and
+    Stability*, Thm 19.4); float32 / float64 at BLAS-3 speed (Q formed by
+    orgqr only when ``b`` is given).
+    """
+    if not p.hardware:
+        return householder_qr(A, p, b)
+    if b is None:
+        return scipy.linalg.qr(A, mode="r", overwrite_a=overwrite, check_finite=False)[0][:A.shape[1]], None
+    Q, R = scipy.linalg.qr(A, mode="economic", check_finite=False)
+    return R, Q.T @ b
 
 
 def householder_qr(A, p, b=None):

@@ -8,7 +8,7 @@ import pandas as pd
 
 from .figures import fmt_num
 
-__all__ = ["num", "ok", "errors_note", "span", "decades", "col", "config_label"]
+__all__ = ["num", "ok", "errors_note", "no_records", "span", "decades", "col", "config_label"]
 
 
 def col(df: pd.DataFrame, name: str, default=np.nan) -> pd.Series:
@@ -38,6 +38,18 @@ def ok(df: pd.DataFrame) -> pd.DataFrame:
     if not len(df) or "status" not in df.columns:
         return df.iloc[0:0] if len(df) else df
     return df[df["status"] != "error"]
+
+
+def no_records(sec, rows: pd.DataFrame, df: pd.DataFrame, what: str, otherwise: str) -> bool:
+    """True, with a note in ``sec``, when ``rows`` (what a subsection draws from ``df``) is empty.
+
+    The note is :func:`errors_note` of ``df`` about ``what`` (why the sweep gave
+    nothing), else ``otherwise`` (e.g. "No CG records.").
+    """
+    if len(rows):
+        return False
+    sec.note(errors_note(df, what) or otherwise)
+    return True
 
 
 def errors_note(df: pd.DataFrame, what: str) -> str | None:

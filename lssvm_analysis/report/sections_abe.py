@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis import conditioning as cond
-from ._util import errors_note, num, ok, span
+from ._util import errors_note, no_records, num, ok, span
 from .figures import (fmt_num, log_axes, new_figure, precision_color, precision_rank, save_figure,
                       save_table, series_style)
 from .html import Section
@@ -199,8 +199,7 @@ def _condition_figure(sec, out, rows, bd, P):
 
 def _breakdown_table(sec, out, bd):
     rows = ok(bd)
-    if not len(rows):
-        sec.note(errors_note(bd, "the breakdown scans") or "No breakdown scans were recorded.")
+    if no_records(sec, rows, bd, "the breakdown scans", "No breakdown scans were recorded."):
         return None
     t = rows.copy()
     t["ratio"] = num(t, "C_star") / num(t, "pred_C_star").replace(np.inf, np.nan)
@@ -303,8 +302,7 @@ def _mp_table(sec, out, rows):
 
 def _primal_dual_figure(sec, out, pdr):
     rows = ok(pdr)
-    if not len(rows):
-        sec.note(errors_note(pdr, "primal–dual agreement") or "No primal–dual records.")
+    if no_records(sec, rows, pdr, "primal–dual agreement", "No primal–dual records."):
         return "no primal–dual comparison was recorded"
     fig, axs = new_figure(1, 1, width=7.0)
     a = axs[0, 0]

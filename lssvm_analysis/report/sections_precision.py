@@ -18,7 +18,7 @@ from ..analysis import conditioning as cond
 from ..arith.precision import precisions
 from ..experiments import SweepSpec
 from ..solvers import get_solver, solvers
-from ._util import config_label, errors_note, num, ok, span
+from ._util import config_label, errors_note, no_records, num, ok, span
 from .figures import (fmt_num, log_axes, panel_grid, panel_title, precision_color, precision_rank,
                       save_figure, save_table)
 from .html import Section
@@ -244,8 +244,7 @@ def _capped(rows: pd.DataFrame) -> np.ndarray:
 def _digits(sec, out, acc):
     rows = ok(acc)
     rows = rows[np.isfinite(num(rows, "model_digits"))] if len(rows) else rows
-    if not len(rows):
-        sec.note(errors_note(acc, "the accuracy sweep") or "No accuracy records with an exact model.")
+    if no_records(sec, rows, acc, "the accuracy sweep", "No accuracy records with an exact model."):
         return "no model-digit measurements"
     note = errors_note(acc, "the accuracy sweep")
     if note:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pandas as pd
 
-from ._util import errors_note, num, ok, span
+from ._util import no_records, num, ok, span
 from .figures import (empty_panel, fmt_num, log_axes, new_figure, panel_grid, precision_color, precision_rank,
                       save_figure)
 from .html import Section
@@ -174,8 +174,7 @@ def _accuracy(sec, out, acc):
     rows = rows[rows.solver.isin(names)] if len(rows) else rows
     if "configuration" in rows.columns:  # the default configuration of each (the generic section has all)
         rows = rows[rows.configuration.fillna(rows.solver) == rows.solver]
-    if not len(rows):
-        sec.note(errors_note(acc, "the accuracy sweep") or "No accuracy records.")
+    if no_records(sec, rows, acc, "the accuracy sweep", "No accuracy records."):
         return "no accuracy records"
     precs = sorted(rows.precision.unique(), key=precision_rank)
     fig, axs = panel_grid(len(precs), 2, width=4.6, height=3.6)
@@ -212,8 +211,7 @@ def _accuracy(sec, out, acc):
 
 def _kkt(sec, out, kkt):
     rows = ok(kkt)
-    if not len(rows):
-        sec.note(errors_note(kkt, "the KKT conditioning") or "No KKT records.")
+    if no_records(sec, rows, kkt, "the KKT conditioning", "No KKT records."):
         return "no KKT conditioning records"
     rows = rows.sort_values("C")
     fig, axs = new_figure(1, 1, width=7.0)
@@ -240,8 +238,7 @@ def _kkt(sec, out, kkt):
 
 def _cg(sec, out, cg):
     rows = ok(cg)
-    if not len(rows):
-        sec.note(errors_note(cg, "the CG iterations") or "No CG records.")
+    if no_records(sec, rows, cg, "the CG iterations", "No CG records."):
         return "no CG records"
     fig, axs = new_figure(1, 1, width=7.0)
     a = axs[0, 0]
@@ -277,8 +274,7 @@ def _cg(sec, out, cg):
 def _pruning(sec, out, pr):
     rows = ok(pr)
     rows = rows[rows.status == "ok"] if len(rows) else rows
-    if not len(rows):
-        sec.note(errors_note(pr, "the pruning path") or "No pruning records.")
+    if no_records(sec, rows, pr, "the pruning path", "No pruning records."):
         return "no pruning path"
     r = rows.iloc[0]
     n, e = loads(r["path_n_support"]), loads(r["path_mse"])

@@ -11,7 +11,7 @@ from ..experiments.claims.vieira import TABLE2, ne_long, table_long
 from ..experiments.kinds_vieira import REFERENCE_PRECISION, TABLE_METHODS
 from ..experiments.arrays import loads
 from ..solvers import get_solver
-from ._util import errors_note, num, ok
+from ._util import no_records, num, ok
 from .figures import (fmt_num, log_axes, new_figure, precision_color, precision_marker, precision_rank,
                       save_figure, save_table)
 from .registry import register_section
@@ -85,8 +85,7 @@ def plan(profile, run) -> dict:
 # --------------------------------------------------------------------------- Table 2
 def _table(sec, out, table, S):
     rows = ok(table)
-    if not len(rows):
-        sec.note(errors_note(table, "Table 2") or "No Table 2 records.")
+    if no_records(sec, rows, table, "Table 2", "No Table 2 records."):
         return None
     lg = table_long(rows)
     agg = lg.groupby(["method", "set"]).agg(acc=("acc", "mean"), acc_sd=("acc", "std"), nsv=("nsv", "mean"),
@@ -123,8 +122,7 @@ def _table(sec, out, table, S):
 # --------------------------------------------------------------------------- time over L
 def _scaling(sec, out, sc):
     rows = ok(sc)
-    if not len(rows):
-        sec.note(errors_note(sc, "the time-over-L study") or "No scaling records.")
+    if no_records(sec, rows, sc, "the time-over-L study", "No scaling records."):
         return "no scaling records"
     rows = rows.assign(L=num(rows, "L")).sort_values("L")
     fig, axs = new_figure(1, 1, width=6.0)
@@ -195,8 +193,7 @@ def _stability_curves(a2, a3, rows, precs, Cmax, info, labels):
 
 def _stability(sec, out, st):
     rows = ok(st)
-    if not len(rows):
-        sec.note(errors_note(st, "the stability study") or "No stability records.")
+    if no_records(sec, rows, st, "the stability study", "No stability records."):
         return "no stability records"
     info = get_solver("op-lssvm")
     labels = [info.configuration_label(c) for c in info.configurations()]
@@ -249,8 +246,7 @@ def _stability(sec, out, st):
 def _normal_equations(sec, out, ne, S):
     """Model digits of lstsq and of the printed normal equations at the paper's k, with kappa(D_*)."""
     rows = ok(ne)
-    if not len(rows):
-        sec.note(errors_note(ne, "the normal-equations study") or "No normal-equations records.")
+    if no_records(sec, rows, ne, "the normal-equations study", "No normal-equations records."):
         return "no normal-equations records"
     t = ne_long(rows)
     sec.table(save_table(t, out, "vieira-normal-equations",

@@ -17,7 +17,7 @@ from ..experiments import kinds_zhao_sun  # noqa: F401  (registers the kinds)
 from ..experiments.claims.zhao_sun import margins
 from ..experiments.arrays import loads
 from ..solvers import get_solver
-from ._util import errors_note, ok, span
+from ._util import no_records, ok, span
 from .figures import fmt_num, log_axes, new_figure, panel_grid, precision_rank, save_figure, save_table
 from .registry import register_section
 
@@ -80,8 +80,7 @@ def plan(profile, run=None) -> dict:
 # --------------------------------------------------------------------------- #
 def _growth(sec, out, df):
     rows = ok(df)
-    if not len(rows):
-        sec.note(errors_note(df, "the error-growth sweep") or "No error-growth records.")
+    if no_records(sec, rows, df, "the error-growth sweep", "No error-growth records."):
         return "no error-growth records", None
     precs = sorted(rows.precision.unique(), key=precision_rank)
     fig, axs = panel_grid(len(precs), 2, width=4.6, height=3.4)
@@ -159,8 +158,7 @@ def _conditioning(sec, out, df):
 
 def _ridge(sec, out, df):
     rows = ok(df)
-    if not len(rows):
-        sec.note(errors_note(df, "the ridge sweep") or "No ridge records.")
+    if no_records(sec, rows, df, "the ridge sweep", "No ridge records."):
         return "no ridge records"
     t = rows[["precision", "ridge", "C", "n_support", "fit_status", "ridge_applied", "ridge_visible",
               "ridge_value", "max_h_ii", "unit_roundoff", "reference_precision", "excess"]].copy()

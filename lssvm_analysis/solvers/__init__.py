@@ -22,7 +22,7 @@ from . import pruning  # noqa: E402,F401
 from . import abe  # noqa: E402,F401
 from . import baselines  # noqa: E402,F401
 from . import vieira  # noqa: E402,F401
-from . import _zhao_sun_recursive  # noqa: E402,F401
+from . import zhao_sun_recursive  # noqa: E402,F401
 from . import zhao_sun  # noqa: E402,F401
 from . import chen_zhou  # noqa: E402,F401
 from . import robust  # noqa: E402,F401

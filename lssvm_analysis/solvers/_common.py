@@ -25,7 +25,8 @@ from ..arith.precision import get_precision
 from ..core.records import ReadOnlyDict
 from .result import Fit
 
-__all__ = ["validate_xy", "check_binary_labels", "make_fit", "breakdown_fit", "nonfinite_record"]
+__all__ = ["validate_xy", "check_binary_labels", "check_choice", "readonly", "docstring", "make_fit", "breakdown_fit",
+           "nonfinite_record"]
 
 TASKS = ("regression", "classification")
 _UNSET = object()  # C not given (a solver without C); None from a user is an error naming C
@@ -94,6 +95,33 @@ def check_binary_labels(y) -> None:
         raise ValueError(f"expected two classes in y, got one class: {labels.tolist()}")
     if not set(labels.tolist()) <= {-1.0, 1.0}:
         raise ValueError(f"expected binary labels in {{-1, +1}} in y, got y labels {labels.tolist()[:10]}")
+
+
+def check_choice(name: str, value, choices) -> None:
+    """Raise ValueError unless ``value`` is one of the strings ``choices`` (a solver's option)."""
+    if not isinstance(value, str) or value not in choices:
+        raise ValueError(f"expected {name} in {choices}, got {name}={value!r}")
+
+
+def readonly(a) -> np.ndarray:
+    """A read-only copy of ``a`` (a diagnostic array no caller can write into the fit)."""
+    a = np.array(a, copy=True)
+    a.flags.writeable = False
+    return a
+
+
+def docstring(text: str):
+    """Decorator giving a solver function the docstring ``text`` (one composed of shared parts).
+
+    Applied below ``register``, so that the registry reads it for the solver's
+    description; ``func.__doc__ = ...`` after the definition comes too late for
+    that, and a string sum in the docstring's place is not a docstring.
+    """
+    def deco(func):
+        func.__doc__ = text
+        return func
+
+    return deco
 
 
 def nonfinite_record(coef, bias, phase, p) -> dict | None:

@@ -212,7 +212,7 @@ class SolverInfo:
         fit's discrete choices (support, kept columns, k*) frozen -- as a
         system that ``reference_solve`` certifies, with the bound on its
         formation error and the definition of the fit's problem condition
-        (:mod:`lssvm_analysis.solvers.formation`).  The model error of a fit
+        (:mod:`lssvm_analysis.exact.formation`).  The model error of a fit
         (the report's headline) is measured against it.  None: no exact
         model (the fit's rows say so, with ``exact_note``).
     peak : PeakMemory or None

@@ -65,222 +65,29 @@ Stability (§2.4)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
-from ..core.validation import check_open_interval
 from ..linalg.condest import cholesky_conditioning
 from ..core.exceptions import CholeskyBreakdownError
-from ..linalg.incomplete_cholesky import thresholded_cholesky
-from ..linalg.kernels import active_memo
-from ..core.memo import array_key
 from ..arith.precision import get_precision, precision_of
-from .formation import reduced_lssvr_problem
-from .kkt import add_ridge_symmetric, bordered_matrix, eliminate, two_solve
+from ..exact.formation import reduced_lssvr_problem
+from .kkt import add_ridge_symmetric, bordered_matrix
 from .result import PhaseTimer
-from ._common import breakdown_fit, make_fit, validate_xy
+from ._common import breakdown_fit, make_fit, readonly
+from .abe_formation import (FEATURE_MAPS, FORMATION_VARIANTS, FORMATIONS, base_diagnostics, dual_gram, dual_matrix,
+                            dual_solve, els_coef, els_params, embed, embed_key, factor_facts, primal_parts,
+                            primal_system, validate_els)
 from .peaks import ELS_DUAL_PEAK, ELS_PRIMAL_PEAK
-from ._registry import get_solver, register, variant
+from ._registry import fit_params, get_solver, register
 
 __all__ = ["fit_els_primal", "fit_els_dual", "ElsPath", "FORMATIONS", "FEATURE_MAPS"]
-
-FEATURE_MAPS = ("kernel", "whitened")
-
-_FORMATION_VARIANTS = (
-    variant("formation", "blas3", "the N x N matrix of (7) as one GEMM on the centred H_m"),
-    variant("formation", "as-described", "(7) accumulated from the outer products h(x_i) h(x_i)^T "
-            "as Abe describes it", literal=True),
-)
-#: The formations of (7), the values of els-primal's variant keyword ``formation``.
-FORMATIONS = tuple(v.value for v in _FORMATION_VARIANTS)
-
 
 def _example_eta(X, y, task, rng) -> dict:
     """eta = 0.05: N < M, the empirical feature space is a proper subspace."""
     return {"eta": 0.05}
-
-
-# --------------------------------------------------------------------------- #
-# validation and the empirical feature map
-# --------------------------------------------------------------------------- #
-def _check_choice(name, value, choices):
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"expected {name} in {choices}, got {name}={value!r}")
-
-
-def _validate(X, y, *, precision, C, kernel, sigma2, degree, t, eta, feature_map, formation=None):
-    X, y, k, p = validate_xy(X, y, task="regression", C=C, kernel=kernel, sigma2=sigma2,
-                             degree=degree, t=t, precision=precision)
-    check_open_interval("eta", eta, 0.0, 1.0)
-    _check_choice("feature_map", feature_map, FEATURE_MAPS)
-    if formation is not None:
-        _check_choice("formation", formation, FORMATIONS)
-    return X, y, k, p
-
-
-def _block_memo(key, compute, copy):
-    """``compute()``, kept in the enclosing :func:`~lssvm_analysis.linalg.kernels.kernel_memo` block
-    under ``key`` (copied in and out) when a block is open and ``key`` is not None.
-
-    The fit kind runs a fit and its system builder (:func:`_rebuild`) in one block (mp
-    precisions): the builder repeats the fit's selection and formation on the same inputs and
-    gets the fit's results, bit for bit (an mp50 selection and formation of (7) at M = 60 is
-    ~0.1 CPU-s).  Outside a block (benchmarks, users) everything is computed."""
-    memo = active_memo()
-    if memo is None or key is None:
-        return compute()
-    return memo.get(key, compute, copy=copy)
-
-
-def _embed_key(X, k, eta, p, feature_map):
-    """The exact key of :func:`_embed`'s result (None when X is not a numeric array)."""
-    kx = array_key(np.asarray(X))
-    return None if kx is None else ("abe-embed", repr(k), float(eta), p.name, feature_map, kx)
-
-
-def _copies(values):
-    """A tuple of arrays (and other immutable values) with each array copied."""
-    return tuple(v.copy() if isinstance(v, np.ndarray) else v for v in values)
-
-
-def _copy_embedding(pair):
-    sel, H = pair
-    return replace(sel, G=sel.G.copy(), columns=sel.columns.copy()), H.copy()
-
-
-def _embed(X, k, eta, p, feature_map, timer, peak, what):
-    """Select the support vectors and map the training data: (selection, H_m in p).
-
-    ``peak`` (the solver's registered PeakMemory, r = N selected columns) is
-    checked first with r = 0: the M^2 part, which every selection holds.  The
-    N-dependent part is allocated when the selection copies its N kept columns,
-    before N is known to anyone; both fits check it with the selected N before
-    they form their systems."""
-    peak.ensure(X.shape[0], p, r=0, what=what)
-    return _block_memo(_embed_key(X, k, eta, p, feature_map),
-                       lambda: _select(X, k, eta, p, feature_map, timer), _copy_embedding)
-
-
-def _select(X, k, eta, p, feature_map, timer):
-    with timer("selection"):
-        sel = thresholded_cholesky(X, k, eta, precision=p)
-    if len(sel.indices) == 0:
-        raise ValueError(f"expected at least one pivot root >= eta, got none: max pivot root "
-                         f"{float(np.max(sel.pivots)):.3g} < eta={eta!r}")
-    with timer("kernel"):
-        # kernel map: the columns K[:, S] computed during selection (eq. 2);
-        # whitened map: rows of G = forward substitutions L^-1 h(x_i).
-        H = sel.columns if feature_map == "kernel" else sel.G
-    return sel, H
-
-
-def _coef(v, L, feature_map, p):
-    """Coefficients on the support vectors' kernel columns: v, or L^-T v~ (whitened)."""
-    if feature_map == "kernel":
-        return v
-    return p.solve_triangular(L, v, lower=True, trans=True)
-
-
-# --------------------------------------------------------------------------- #
-# primal: eq. (6)-(7)
-# --------------------------------------------------------------------------- #
-def _primal_blas3(H, y, p):
-    """Centred formation: (H_c^T H_c, H_c^T (y - y_bar), h_bar, y_bar)."""
-    M = H.shape[0]
-    h_bar = H.sum(axis=0) / p.scalar(M)
-    y_bar = y.sum() / p.scalar(M)
-    Hc = H - h_bar
-    A = p.matmul(Hc.T, Hc)   # the same BLAS call as Hc.T @ Hc for float32/64; FLINT for mpN
-    rhs = p.matmul(Hc.T, y - y_bar)
-    return A, rhs, h_bar, y_bar
-
-
-def _primal_as_described(H, y, p):
-    """Abe's recipe: sum of M outer products h_i h_i^T minus (1/M)(sum h)(sum h)^T."""
-    M, N = H.shape
-    A = p.rank_one_sum(H)   # deliberately a loop of rank-one updates, as described in §2.4
-    s = p.zeros(N)
-    r = p.zeros(N)
-    for i in range(M):
-        h = H[i]
-        s += h
-        r += y[i] * h
-    m = p.scalar(M)
-    A -= np.outer(s, s) / m
-    rhs = r - (y.sum() / m) * s
-    return A, rhs, s / m, y.sum() / m
-
-
-def _primal_parts(H, y, p, formation):
-    """(7) without its ridge: (the matrix at C = infinity, rhs, h_bar, y_bar)."""
-    build = _primal_blas3 if formation == "blas3" else _primal_as_described
-    return build(H, p.asarray(y), p)
-
-
-def _primal_system(H, y, C, p, formation, key=None):
-    """Matrix and right-hand side of eq. (7), plus h_bar and y_bar for b_e (6); kept in the
-    enclosing kernel memo block under ``key`` (:func:`_embed_key` of H) with y, C, formation."""
-    ky = array_key(np.asarray(y))
-
-    def form():
-        A, rhs, h_bar, y_bar = _primal_parts(H, y, p, formation)
-        return add_ridge_symmetric(A, C, p), rhs, h_bar, y_bar
-
-    return _block_memo(None if key is None or ky is None else (*key, "primal", formation, repr(C), ky),
-                       form, _copies)
-
-
-def _factor_facts(L):
-    d = np.array([abs(float(v)) for v in np.diag(L)])
-    return {"factor_diag_min": float(d.min()), "factor_diag_max": float(d.max()),
-            # (max l_ii / min l_ii)^2 <= cond_2(A): a free lower bound
-            "cond_lower_bound": float((d.max() / d.min()) ** 2)}
-
-
-def _readonly(a):
-    a = np.array(a, copy=True)
-    a.flags.writeable = False
-    return a
-
-
-def _base_diagnostics(sel, M, n):
-    roots = np.array(sel.pivots, dtype=np.float64)
-    roots.flags.writeable = False
-    kept = roots[sel.indices]
-    return {"N": int(len(sel.indices)), "M": int(M), "pivot_roots": roots,
-            "min_kept_root": float(kept.min()), "system_order": int(n)}
-
-
-def _params(C, k, eta, feature_map, formation=None):
-    out = {"C": C, "kernel": k.name, **dict(k.params), "eta": eta, "feature_map": feature_map}
-    if formation is not None:
-        out["formation"] = formation
-    return out
-
-
-# --------------------------------------------------------------------------- #
-# dual: eq. (9)-(11)
-# --------------------------------------------------------------------------- #
-def _dual_gram(H, p):
-    """H_m H_m^T, Omega_e at C = infinity (its triangles may differ by rounding)."""
-    return p.matmul(H, H.T)
-
-
-def _dual_matrix(H, C, p, key=None):
-    """Omega_e = H_m H_m^T + I/C (eq. 11), exactly symmetric; kept in the enclosing kernel memo
-    block under ``key`` (:func:`_embed_key` of H) with C."""
-    return _block_memo(None if key is None else (*key, "dual", repr(C)),
-                       lambda: add_ridge_symmetric(_dual_gram(H, p), C, p), np.copy)
-
-
-def _dual_solve(L, H, y, p):
-    """b_e and beta from eq. (10) with one two-column Cholesky solve; v = H^T beta (9)."""
-    ones, yp = p.asarray(np.ones(H.shape[0])), p.asarray(np.asarray(y, dtype=np.float64))
-    nu, eta = two_solve(L, yp, ones, p)  # y first: the column order of the solve this solver has always run
-    beta, b, _ = eliminate(eta, nu)  # the all-ones border, summed by np.sum
-    return b, beta, p.matmul(H.T, beta)   # H.T @ beta for float32/64/longdouble; FLINT for mpN
 
 
 # --------------------------------------------------------------------------- #
@@ -298,14 +105,14 @@ def _rebuild(X, y, fit, params):
     opts = {"C": 1.0, "kernel": "rbf", "sigma2": 1.0, "degree": 3, "t": 1.0, "eta": 1e-3,
             "feature_map": "kernel", **dict(fit.params)}
     opts.update({n: v for n, v in params.items() if n != "precision"})
-    X, y, k, p = _validate(X, y, precision=fit.precision, **opts)
+    X, y, k, p = validate_els(X, y, precision=fit.precision, **opts)
     with p.context():
-        sel, H = _embed(X, k, opts["eta"], p, opts["feature_map"], PhaseTimer(), ELS_PRIMAL_PEAK,
+        sel, H = embed(X, k, opts["eta"], p, opts["feature_map"], PhaseTimer(), ELS_PRIMAL_PEAK,
                         f"{fit.solver} (selection)")
     if not np.array_equal(sel.indices, fit.support_):
         raise ValueError("expected the parameters the fit ran with: the selection gives "
                          f"{len(sel.indices)} support vectors, the fit has {fit.n_support}")
-    return y, p, sel, H, {**opts, "embed_key": _embed_key(X, k, opts["eta"], p, opts["feature_map"])}
+    return y, p, sel, H, {**opts, "embed_key": embed_key(X, k, opts["eta"], p, opts["feature_map"])}
 
 
 def _arith(x, p):
@@ -339,7 +146,7 @@ def _primal_conformance(X, y, fit, **params):
     """
     y, p, sel, H, o = _rebuild(X, y, fit, params)
     with p.context():
-        A, rhs, h_bar, y_bar = _primal_system(H, y, o["C"], p, o.get("formation", "blas3"),
+        A, rhs, h_bar, y_bar = primal_system(H, y, o["C"], p, o.get("formation", "blas3"),
                                               o["embed_key"])
 
     def unpack(x):
@@ -347,7 +154,7 @@ def _primal_conformance(X, y, fit, **params):
         with q.context():
             v = q.asarray(x)
             b = q.asarray(np.array([y_bar]))[0] - v @ q.asarray(h_bar)  # eq. (6), p's h_bar, y_bar
-            return {"coef": _coef(v, q.asarray(sel.L), o["feature_map"], q), "bias": b}
+            return {"coef": els_coef(v, q.asarray(sel.L), o["feature_map"], q), "bias": b}
 
     return A, rhs, unpack
 
@@ -364,7 +171,7 @@ def exact_els_model(X, y, fit, **params):
     does not depend on the factor L the fit computed.  Problem condition:
     kappa_2 of the least-squares matrix (:func:`formation.reduced_lssvr_problem`).
     """
-    merged = {**dict(fit.params), **params}
+    merged = fit_params(fit, params)
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     penalty = "identity" if merged.get("feature_map", "kernel") == "kernel" else "kernel"
@@ -393,7 +200,7 @@ def _dual_conformance(X, y, fit, **params):
     y, p, sel, H, o = _rebuild(X, y, fit, params)
     M = H.shape[0]
     with p.context():
-        Om = _dual_matrix(H, o["C"], p, o["embed_key"])
+        Om = dual_matrix(H, o["C"], p, o["embed_key"])
         A, rhs = bordered_matrix(Om, p.asarray(np.ones(M)), p.asarray(y), p)
 
     def unpack(x):
@@ -401,7 +208,7 @@ def _dual_conformance(X, y, fit, **params):
         with q.context():
             xq = q.asarray(x)
             v = q.matmul(q.asarray(H).T, xq[1:])   # eq. (9) as the fit computes it
-            return {"coef": _coef(v, q.asarray(sel.L), o["feature_map"], q), "bias": xq[0]}
+            return {"coef": els_coef(v, q.asarray(sel.L), o["feature_map"], q), "bias": xq[0]}
 
     return A, rhs, unpack
 
@@ -410,7 +217,7 @@ def _dual_conformance(X, y, fit, **params):
 # the solvers
 # --------------------------------------------------------------------------- #
 @register("els-primal", tasks=("regression",), paper="abe", equations="(1)-(2), (6)-(7)",
-          system=_primal_conformance, variants=_FORMATION_VARIANTS,
+          system=_primal_conformance, variants=FORMATION_VARIANTS,
           example=_example_eta, exact_model=exact_els_model, peak=ELS_PRIMAL_PEAK,
           ridge_path=lambda X, y, **kw: _SolverPath.of("els-primal", X, y, **kw))
 def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
@@ -462,15 +269,25 @@ def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0
     cond(H_c)^2 << 1/u (eta large enough), where H_c is H_m with its column
     means removed.
     """
-    X, y, k, p = _validate(X, y, precision=precision, C=C, kernel=kernel, sigma2=sigma2,
+    X, y, k, p = validate_els(X, y, precision=precision, C=C, kernel=kernel, sigma2=sigma2,
                            degree=degree, t=t, eta=eta, feature_map=feature_map, formation=formation)
     timer = PhaseTimer()
     with p.context():
-        sel, H = _embed(X, k, eta, p, feature_map, timer, ELS_PRIMAL_PEAK, "els-primal")
+        sel, H = embed(X, k, eta, p, feature_map, timer, ELS_PRIMAL_PEAK, "els-primal")
         ELS_PRIMAL_PEAK.ensure(H.shape[0], p, r=H.shape[1], what="els-primal (the N x N system)")
         with timer("formation"):
-            system = _primal_system(H, y, C, p, formation, _embed_key(X, k, eta, p, feature_map))
-    return _primal_finish(X, y, k, p, sel, H, system, timer, _params(C, k, eta, feature_map, formation))
+            system = primal_system(H, y, C, p, formation, embed_key(X, k, eta, p, feature_map))
+    return _primal_finish(X, y, k, p, sel, H, system, timer, els_params(C, k, eta, feature_map, formation))
+
+
+def _factor(name, A, p, timer, X, k, sel, diag, params):
+    """(Cholesky factor of A timed as the factorization, None), or (None, the breakdown Fit)."""
+    try:
+        with timer("factorization"):
+            return p.cholesky(A), None
+    except CholeskyBreakdownError as err:
+        return None, breakdown_fit(name, p, err, X=X, kernel=k, timer=timer, support=sel.indices,
+                                   diagnostics=diag, params=params)
 
 
 def _primal_finish(X, y, k, p, sel, H, system, timer, params):
@@ -479,20 +296,17 @@ def _primal_finish(X, y, k, p, sel, H, system, timer, params):
     A, rhs, h_bar, y_bar = system
     M, N = H.shape
     feature_map = params["feature_map"]
-    diag = {**_base_diagnostics(sel, M, N), "formation": params["formation"], "feature_map": feature_map}
+    diag = {**base_diagnostics(sel, M, N), "formation": params["formation"], "feature_map": feature_map}
     with p.context():
-        try:
-            with timer("factorization"):
-                L = p.cholesky(A)
-        except CholeskyBreakdownError as err:
-            return breakdown_fit("els-primal", p, err, X=X, kernel=k, timer=timer,
-                                 support=sel.indices, diagnostics=diag, params=params)
+        L, broke = _factor("els-primal", A, p, timer, X, k, sel, diag, params)
+        if broke is not None:
+            return broke
         with timer("solve"):
             v = p.cho_solve(L, rhs)
             b = y_bar - v @ h_bar  # eq. (6)
-            coef = _coef(v, sel.L, feature_map, p)
+            coef = els_coef(v, sel.L, feature_map, p)
     # "solution": the unknowns of the system builder (v of eq. 7), for backward errors.
-    diag.update(_factor_facts(L), v=_readonly(v), solution=_readonly(v))
+    diag.update(factor_facts(L), v=readonly(v), solution=readonly(v))
     with timer("factorization"):  # the estimate is part of it, as in LAPACK's xPOSVX
         cond = cholesky_conditioning(A, L, p, matrix="primal matrix of eq. (7)")
     return make_fit("els-primal", p, coef=coef, bias=b, support=sel.indices, X=X, kernel=k,
@@ -539,15 +353,15 @@ def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
     M - N, so cond(Omega_e) ~ C ||H_m||^2 grows without bound in C: the
     unstable form (§2.4).
     """
-    X, y, k, p = _validate(X, y, precision=precision, C=C, kernel=kernel, sigma2=sigma2,
+    X, y, k, p = validate_els(X, y, precision=precision, C=C, kernel=kernel, sigma2=sigma2,
                            degree=degree, t=t, eta=eta, feature_map=feature_map)
     timer = PhaseTimer()
     with p.context():
-        sel, H = _embed(X, k, eta, p, feature_map, timer, ELS_DUAL_PEAK, "els-dual")
+        sel, H = embed(X, k, eta, p, feature_map, timer, ELS_DUAL_PEAK, "els-dual")
         ELS_DUAL_PEAK.ensure(H.shape[0], p, r=H.shape[1], what="els-dual (Omega_e and its factor)")
         with timer("formation"):
-            Om = _dual_matrix(H, C, p, _embed_key(X, k, eta, p, feature_map))
-    return _dual_finish(X, y, k, p, sel, H, Om, timer, _params(C, k, eta, feature_map))
+            Om = dual_matrix(H, C, p, embed_key(X, k, eta, p, feature_map))
+    return _dual_finish(X, y, k, p, sel, H, Om, timer, els_params(C, k, eta, feature_map))
 
 
 def _dual_finish(X, y, k, p, sel, H, Om, timer, params):
@@ -555,20 +369,17 @@ def _dual_finish(X, y, k, p, sel, H, Om, timer, params):
     (els-dual's steps after its formation)."""
     M = H.shape[0]
     feature_map = params["feature_map"]
-    diag = {**_base_diagnostics(sel, M, M), "feature_map": feature_map}
+    diag = {**base_diagnostics(sel, M, M), "feature_map": feature_map}
     with p.context():
-        try:
-            with timer("factorization"):
-                L = p.cholesky(Om)
-        except CholeskyBreakdownError as err:
-            return breakdown_fit("els-dual", p, err, X=X, kernel=k, timer=timer,
-                                 support=sel.indices, diagnostics=diag, params=params)
+        L, broke = _factor("els-dual", Om, p, timer, X, k, sel, diag, params)
+        if broke is not None:
+            return broke
         with timer("solve"):
-            b, beta, v = _dual_solve(L, H, y, p)
-            coef = _coef(v, sel.L, feature_map, p)
+            b, beta, v = dual_solve(L, H, y, p)
+            coef = els_coef(v, sel.L, feature_map, p)
     # "solution": the unknowns [b; beta] of the bordered system builder, for backward errors.
-    solution = _readonly(np.concatenate([np.array([b], dtype=beta.dtype), beta]))
-    diag.update(_factor_facts(L), v=_readonly(v), beta=_readonly(beta), beta_sum=float(beta.sum()),
+    solution = readonly(np.concatenate([np.array([b], dtype=beta.dtype), beta]))
+    diag.update(factor_facts(L), v=readonly(v), beta=readonly(beta), beta_sum=float(beta.sum()),
                 solution=solution)
     with timer("factorization"):  # the estimate is part of it, as in LAPACK's xPOSVX
         cond = cholesky_conditioning(Om, L, p, matrix="Omega_e of eq. (10)")
@@ -618,13 +429,13 @@ class ElsPath:
                  eta=1e-3, feature_map="kernel", formation="blas3"):
         self._opts = dict(kernel=kernel, sigma2=sigma2, degree=degree, t=t, eta=eta,
                           feature_map=feature_map)
-        X, y, k, p = _validate(X, y, precision=precision, C=1.0, formation=formation, **self._opts)
+        X, y, k, p = validate_els(X, y, precision=precision, C=1.0, formation=formation, **self._opts)
         self.X, self.y, self.kernel, self.precision, self.formation = X, y, k, p, formation
         self._timer = PhaseTimer()
         for step in _STEPS.values():   # the selection's M x M part, which every form holds
             step.peak.ensure(X.shape[0], p, r=0, what="els path (selection)")
         with p.context():
-            self.selection, H = _embed(X, k, eta, p, feature_map, self._timer, ELS_DUAL_PEAK,
+            self.selection, H = embed(X, k, eta, p, feature_map, self._timer, ELS_DUAL_PEAK,
                                        "els path")
             self.H = p.keep(H)   # mpN: its FLINT form kept for the products with H and H^T
         self._parts, self._timers, self._factorizers = {}, {}, {}
@@ -654,12 +465,12 @@ class ElsPath:
 
     def fit(self, solver, C):
         """The Fit of ``solver`` at C: ``fit_els_<form>(X, y, C=C, ...)``, bit for bit."""
-        _validate(self.X, self.y, precision=self.precision, C=C, **self._opts)
+        validate_els(self.X, self.y, precision=self.precision, C=C, **self._opts)
         step = self._step(solver)
         timer = self._timers[solver].copy()
         with timer("formation"):
             formed = self._formed(solver, C)
-        params = _params(C, self.kernel, self._opts["eta"], self._opts["feature_map"],
+        params = els_params(C, self.kernel, self._opts["eta"], self._opts["feature_map"],
                          self.formation if step.formation else None)
         return step.finish(self.X, self.y, self.kernel, self.precision, self.selection, self.H, formed,
                            timer, params)
@@ -667,7 +478,7 @@ class ElsPath:
     def factor(self, solver, C):
         """Breakdown record of the Cholesky factorization of ``solver``'s matrix at C, or None
         (the factorization a fit at C runs first; nothing is solved)."""
-        _validate(self.X, self.y, precision=self.precision, C=C, **self._opts)
+        validate_els(self.X, self.y, precision=self.precision, C=C, **self._opts)
         step = self._step(solver)
         A = step.matrix(self._formed(solver, C))
         if solver not in self._factorizers:   # A differs from the C-independent part on its diagonal
@@ -696,10 +507,10 @@ class _Steps:
 
 
 _STEPS = {
-    "els-primal": _Steps(ELS_PRIMAL_PEAK, lambda path: _primal_parts(path.H, path.y, path.precision,
+    "els-primal": _Steps(ELS_PRIMAL_PEAK, lambda path: primal_parts(path.H, path.y, path.precision,
                                                                      path.formation),
                          _primal_at, lambda system: system[0], _primal_finish, True),
-    "els-dual": _Steps(ELS_DUAL_PEAK, lambda path: _dual_gram(path.H, path.precision),
+    "els-dual": _Steps(ELS_DUAL_PEAK, lambda path: dual_gram(path.H, path.precision),
                        lambda G, C, p: add_ridge_symmetric(G.copy(), C, p), lambda Om: Om, _dual_finish,
                        False),
 }

@@ -77,11 +77,10 @@ import warnings
 from dataclasses import fields
 
 import numpy as np
-import scipy.linalg
 
 from ..core.validation import check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
-from ..linalg.qr import householder_qr
+from ..linalg.qr import qr_r
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import PIVOTED_PEAK
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, register, variant
@@ -195,15 +194,14 @@ def qr_factor_j(Pc, mlam, prec):
     """
     m, r = Pc.shape
     root = prec.sqrt(np.array([mlam], dtype=Pc.dtype))[0]
-    if prec.hardware:
+    if prec.hardware:   # LAPACK factors a Fortran-ordered scratch copy in place
         S = np.empty((m + r, r), dtype=Pc.dtype, order="F")
         S[:m] = Pc
         S[m:] = 0
         S[m + np.arange(r), np.arange(r)] = root
-        R = scipy.linalg.qr(S, mode="r", overwrite_a=True, check_finite=False)[0][:r]
     else:
-        R = householder_qr(np.concatenate([Pc, root * prec.eye(r)]), prec)[0]
-    R = np.triu(R)
+        S = np.concatenate([Pc, root * prec.eye(r)])
+    R = np.triu(qr_r(S, prec, overwrite=True)[0])
     signs = np.where(np.array([v < 0 for v in np.diag(R)]), -1, 1)
     return (R * prec.asarray(signs.astype(float))[:, None]).T.copy()
 
@@ -442,8 +440,7 @@ def _run(name, X, y, *, precision, C, kernel, sigma2, degree, t, task, n_support
 # ---------------------------------------------------------------------------
 # Registered solvers
 # ---------------------------------------------------------------------------
-_COMMON_DOC = """
-    X : (m, d) array_like
+_COMMON_DOC = """    X : (m, d) array_like
     y : (m,) array_like
         Targets, or labels in {-1, +1} (classification is least squares on
         the labels, Chen & Zhou (1); ``task`` only validates them).
@@ -475,17 +472,35 @@ _COMMON_DOC = """
         or a :class:`NystromFit` predicting by the feature map
         (:func:`~lssvm_analysis.solvers.nystrom.predict_nystrom`: alpha_B is still computed, never used)."""
 
+#: The line of a solver's docstring that :func:`_common_doc` replaces by :data:`_COMMON_DOC`.
+_COMMON_MARK = "    {common parameters}"
+
+
+def _common_doc(func):
+    """Put the parameters pcp-lssvm and sr-lssvm share into ``func``'s docstring.
+
+    Applied below ``register`` so that the registry reads the whole docstring
+    (a string sum in the docstring's place is an expression, not a docstring:
+    ``__doc__`` would be None and the registry description empty).
+    """
+    if _COMMON_MARK not in (func.__doc__ or ""):
+        raise ValueError(f"expected the line {_COMMON_MARK!r} in the docstring of {func.__name__}")
+    func.__doc__ = func.__doc__.replace(_COMMON_MARK, _COMMON_DOC)
+    return func
+
 
 @register("pcp-lssvm", tasks=_BOTH, paper="chen-zhou", equations="(24)-(29), Comment 1",
           variants=_J_FORMS + _COEF + RESIDUALS,
           exact_model=exact_primal_model, ladder=_RANK_LADDER, peak=PIVOTED_PEAK)
+@_common_doc
 def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression", n_support=None, trace_tol=None, trace_rule="relative",
             j_form="centered", coef="triangular", residual="clamped"):
     """PCP-LSSVM: pivoted-Cholesky primal LS-SVM, the first cycle of Algorithm 1 (Comment 1).
 
     Parameters
-    ----------""" + _COMMON_DOC + """
+    ----------
+    {common parameters}
 
     Returns
     -------
@@ -521,6 +536,7 @@ def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
               variant("update", "comment2", "upsilon = J^{-1} P^T(y - gamma - mean) each step (Comment 2)"),
               variant("update", "comment3", "(31): upsilon_LS minus J^{-1} of the rows of S_t (Comment 3)"),
           ) + _COEF + RESIDUALS, exact_model=exact_primal_model, ladder=_RANK_LADDER, peak=PIVOTED_PEAK)
+@_common_doc
 def fit_sr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
            task="regression", n_support=None, trace_tol=None, trace_rule="relative", tau=1.0, p=1e4,
            tol=1e-2, max_iter=100, j_form="centered", smoothing="stable", update="comment2",
@@ -528,7 +544,8 @@ def fit_sr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
     """SR-LSSVM: Algorithm 1 (CCCP on the smoothed primal R-LSSVM with K ~ P P^T).
 
     Parameters
-    ----------""" + _COMMON_DOC + """
+    ----------
+    {common parameters}
     tau : float > 0 or inf
         Truncation tau of L_tau (2); inf = no truncation (then SR = PCP).
         Default 1 (the paper tunes it; its tables use 0.01..40).

@@ -3,21 +3,22 @@
 All three fit, in exact arithmetic, Zhao & Sun's reduced LS-SVR (7) on a
 support set the algorithm chose (the pivots of the pivoted Cholesky, the
 Renyi-entropy prototypes): their exact model is
-:func:`~lssvm_analysis.solvers.formation.reduced_lssvr_problem` on that
+:func:`~lssvm_analysis.exact.formation.reduced_lssvr_problem` on that
 frozen set, with the targets the fit's last solve used.  Registered with the
 solvers as ``exact_model=`` (:mod:`lssvm_analysis.solvers._registry`).
 """
 from __future__ import annotations
 
 from ._common import validate_xy
-from .formation import exact_targets, reduced_lssvr_problem
+from ._registry import fit_params
+from ..exact.formation import exact_targets, reduced_lssvr_problem
 
 __all__ = ["exact_primal_model", "exact_fs_model"]
 
 
 def _frozen_support_model(X, y, fit, params, targets, choices):
     """Zhao & Sun's (7) on ``fit.support_`` (penalty K_SS / C) with the exact ``targets(y)``."""
-    merged = {**dict(fit.params), **params}
+    merged = fit_params(fit, params)
     X, y, _, _ = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
                              precision="float64")
     return reduced_lssvr_problem(X, targets(y), fit.kernel, merged["C"], fit.support_,

@@ -3,7 +3,7 @@
 Every solver family and every analysis module that forms an LS-SVM system
 in a working precision forms it from these pieces, so that the arithmetic
 (and therefore the rounding) of a piece is the same wherever it is used.
-(:mod:`lssvm_analysis.solvers.formation` is the counterpart in
+(:mod:`lssvm_analysis.exact.formation` is the counterpart in
 double-double for the exact models; nothing here rounds differently
 from what a fit does.)
 
@@ -72,11 +72,13 @@ import numpy as np
 from ..linalg.condition import kappa2
 from ..arith.precision import get_precision, precision_of
 from ..arith.symmetric import mirror_lower
+from ..exact.formation import bordered_matrix, bordered_rhs, bordered_shell, set_border
 from ._common import check_binary_labels
+from ._registry import LAPACK_THRESHOLD
 
 __all__ = ["ridge", "add_ridge", "add_ridge_symmetric", "bordered_shell", "set_border", "bordered_rhs",
-           "bordered_matrix", "fisher_targets", "lssvm_matrix", "model_coef", "two_solve", "eliminate",
-           "support_system", "formed_kappa", "FORMS"]
+           "bordered_matrix", "fisher_targets", "lssvm_matrix", "model_coef", "two_solve", "two_solve_bound",
+           "eliminate", "support_system", "formed_kappa", "FORMS"]
 
 #: The forms of Suykens' system :func:`lssvm_matrix` builds.
 FORMS = ("regression", "classification", "fisher", "zero-bias")
@@ -139,53 +141,6 @@ def add_ridge_symmetric(A, C, precision):
     return mirror_lower(add_ridge(A, C, precision))
 
 
-# ---------------------------------------------------------------------------
-# The bordered KKT system
-# ---------------------------------------------------------------------------
-def bordered_shell(n, precision):
-    """The zero (n+1) x (n+1) matrix of a bordered system, in ``precision``; its
-    ``[1:, 1:]`` block is where H goes (a solver may form H there in place)."""
-    return get_precision(precision).zeros((n + 1, n + 1))
-
-
-def set_border(A, a):
-    """Write the border a into row 0 and column 0 of A (A[0, 0] stays 0); exact copies."""
-    A[0, 1:] = a
-    A[1:, 0] = a
-    return A
-
-
-def bordered_rhs(d, precision):
-    """The right-hand side [0; d] of a bordered system, in ``precision``."""
-    p = get_precision(precision)
-    rhs = p.zeros(len(d) + 1)
-    rhs[1:] = d
-    return rhs
-
-
-def bordered_matrix(H, a, d, precision):
-    """The bordered (KKT) system [[0, a^T], [a, H]] [b; x] = [0; d] in ``precision``.
-
-    The one assembly of Suykens' (3.24)-form systems (3.5, 3.32) and of
-    Abe's bordered dual (eq. 4, 9-10), from :func:`bordered_shell`,
-    :func:`set_border` and :func:`bordered_rhs` (which the dense Suykens
-    solvers use to form H in place): the border is copied exactly, nothing
-    is rounded.
-
-    Parameters
-    ----------
-    H : (n, n) array in the precision
-    a : (n,) array, the border
-    d : (n,) array, the right-hand side of the second block row
-    precision : str or Precision
-
-    Returns
-    -------
-    A : (n+1, n+1) array, rhs : (n+1,) array
-    """
-    A = bordered_shell(H.shape[0], precision)
-    A[1:, 1:] = H
-    return set_border(A, a), bordered_rhs(d, precision)
 
 
 # ---------------------------------------------------------------------------
@@ -280,6 +235,13 @@ def model_coef(alpha, y, form):
 # ---------------------------------------------------------------------------
 # The Schur two-solve (3.25)
 # ---------------------------------------------------------------------------
+def two_solve_bound(fit, n: int) -> float:
+    """A-priori backward-error bound of the Schur route (registry ``backward_bound``): two
+    backward-stable SPD solves, each with residual <= c n u ||H|| ||x|| (c = LAPACK's 30), and the
+    KKT residual r_nu - b r_eta (:func:`two_solve`), so twice that."""
+    return 2 * LAPACK_THRESHOLD * n * get_precision(fit.precision).unit_roundoff
+
+
 def two_solve(L, a, d, precision):
     """eta = H^{-1} a and nu = H^{-1} d from the Cholesky factor L of H, one two-column solve.
 

@@ -24,7 +24,7 @@ from ..arith.precision import get_precision
 from .result import PhaseTimer
 from ._common import make_fit, validate_xy
 from .peaks import DENSE_PEAK
-from ._registry import get_solver, register
+from ._registry import fit_params, get_solver, register
 
 __all__ = ["fit_pruned", "validation_error"]
 
@@ -180,7 +180,7 @@ def exact_pruned_model(X, y, fit, **params):
     hook raises NotImplementedError (the fit kind records it).  Problem
     condition: the base's.
     """
-    merged = {**dict(fit.params), **params}
+    merged = fit_params(fit, params)
     base = get_solver(merged.get("base", "lssvm-schur"))
     if base.exact_model is None:
         raise NotImplementedError(f"base solver {base.name!r} registers no exact_model hook")

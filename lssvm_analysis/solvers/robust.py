@@ -68,13 +68,12 @@ import numpy as np
 from ..linalg.condest import cholesky_conditioning
 from ..core.validation import as_vector, check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
-from ..arith.precision import get_precision
-from ._common import breakdown_fit, make_fit, validate_xy
+from ._common import breakdown_fit, docstring, make_fit, validate_xy
 from .peaks import CCCP_PEAK, WEIGHTED_PEAK
-from ._registry import LAPACK_THRESHOLD, register, variant
+from ._registry import fit_params, register, variant
 from .cccp_factor import SOLVES, factor_a, form_a
-from .formation import ExactProblem, dense_wider, exact_targets, lssvm_system_dd, weighted_ridge_dd
-from .kkt import add_ridge, bordered_matrix, eliminate, two_solve
+from ..exact.formation import ExactProblem, dense_wider, exact_targets, lssvm_system_dd, weighted_ridge_dd
+from .kkt import add_ridge, bordered_matrix, eliminate, two_solve, two_solve_bound
 from .result import PhaseTimer
 from .sparsity import coefficient_counts
 
@@ -86,11 +85,6 @@ _HAMPEL = (2.5, 3.0)
 _HUBER = 1.345
 _FLOOR = 1e-4
 _MAD = 1.483
-
-
-def _two_solve_bound(fit, n):
-    """Schur route: two backward-stable SPD solves (c = LAPACK's 30 each)."""
-    return 2 * LAPACK_THRESHOLD * n * get_precision(fit.precision).unit_roundoff
 
 
 def _check_tau(tau):
@@ -122,6 +116,17 @@ def yang_gamma(xi, tau, h, prec):
 # ---------------------------------------------------------------------------
 # Dense CCCP (6)
 # ---------------------------------------------------------------------------
+def _hook_inputs(X, y, fit, params, precision):
+    """What a ``system`` / ``exact_model`` hook of these solvers starts from: the fit's keywords
+    (``params`` over them), X and y checked and cut to the points the fit kept (sample weight
+    > 0), and the Precision ``precision``."""
+    merged = fit_params(fit, params)
+    X, y, _, prec = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
+                                precision=precision)
+    kept, _ = _sample_weight(merged.get("sample_weight"), len(y))
+    return merged, X[kept], y[kept], prec
+
+
 def cccp_system(X, y, fit, **params):
     """The system (6) the last CCCP step of an r-lssvm-w/-y fit solved.
 
@@ -129,11 +134,7 @@ def cccp_system(X, y, fit, **params):
     ``rhs = [y - gamma; 0]`` (gamma = ``fit.diagnostics["gamma"]``) and
     ``unpack(z) = {"coef": C z[:m], "bias": z[m]}`` (the corrected model).
     """
-    merged = {**dict(fit.params), **params}
-    X, y, _, prec = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
-                                precision=fit.precision)
-    kept, _ = _sample_weight(merged.get("sample_weight"), len(y))
-    X, y = X[kept], y[kept]
+    merged, X, y, prec = _hook_inputs(X, y, fit, params, fit.precision)
     m = len(y)
     with prec.context():
         A = prec.zeros((m + 1, m + 1))
@@ -154,11 +155,7 @@ def cccp_system(X, y, fit, **params):
 def _exact_lssvm(X, y, fit, params, targets, weights, method):
     """The LS-SVM (3.5) on the fit's points with the given exact ``targets`` and the ridge
     1/(C v_k) of the float64 ``weights`` v (None: 1/C), in DD (escalated: in balls)."""
-    merged = {**dict(fit.params), **params}
-    X, y, _, _ = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
-                             precision="float64")
-    kept, _ = _sample_weight(merged.get("sample_weight"), len(y))
-    X, y = X[kept], y[kept]
+    merged, X, y, _ = _hook_inputs(X, y, fit, params, "float64")
     A, _ = lssvm_system_dd(X, y, fit.kernel, merged["C"], "regression",
                            ridge=None if weights is None else weighted_ridge_dd(merged["C"], weights))
     rhs = np.empty(len(y) + 1, dtype=object)
@@ -300,8 +297,9 @@ _CCCP_DOC = """
 
 
 @register("r-lssvm-w", tasks=_BOTH, paper="chen-zhou", equations="(6)-(8) (Wang & Zhong 2014)",
-          system=cccp_system, backward_bound=_two_solve_bound,
+          system=cccp_system, backward_bound=two_solve_bound,
           exact_model=exact_cccp_model, variants=SOLVES, peak=CCCP_PEAK)
+@docstring("R-LSSVM-W: CCCP on (6) with rule (8), one Cholesky of I + C K.\n" + _CCCP_DOC)
 def fit_rlssvm_w(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", tau=1.0, tol=1e-2, max_iter=100, solve="cholesky"):
     return _fit_cccp("r-lssvm-w", wang_gamma, X, y, precision=precision, C=C, kernel=kernel,
@@ -309,23 +307,18 @@ def fit_rlssvm_w(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
                      max_iter=max_iter, solve=solve)
 
 
-fit_rlssvm_w.__doc__ = "R-LSSVM-W: CCCP on (6) with rule (8), one Cholesky of I + C K.\n" + _CCCP_DOC
-
-
 @register("r-lssvm-y", tasks=_BOTH, paper="chen-zhou",
           equations="(6)-(7) with Yang's smoothing (reconstructed)",
           system=cccp_system,
-          backward_bound=_two_solve_bound, exact_model=exact_cccp_model, variants=SOLVES, peak=CCCP_PEAK)
+          backward_bound=two_solve_bound, exact_model=exact_cccp_model, variants=SOLVES, peak=CCCP_PEAK)
+@docstring("R-LSSVM-Y: CCCP on (6) with a reconstructed piecewise-quadratic smoothing "
+           "(width h > 0, default 0.1).\n" + _CCCP_DOC)
 def fit_rlssvm_y(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", tau=1.0, h=0.1, tol=1e-2, max_iter=100, solve="cholesky"):
     check_positive("h", h)
     return _fit_cccp("r-lssvm-y", yang_gamma, X, y, precision=precision, C=C, kernel=kernel,
                      sigma2=sigma2, degree=degree, t=t, task=task, tau=tau, h=float(h), tol=tol,
                      max_iter=max_iter, solve=solve)
-
-
-fit_rlssvm_y.__doc__ = ("R-LSSVM-Y: CCCP on (6) with a reconstructed piecewise-quadratic smoothing "
-                        "(width h > 0, default 0.1).\n" + _CCCP_DOC)
 
 
 # ---------------------------------------------------------------------------
@@ -413,11 +406,7 @@ def _sample_weight(sample_weight, m):
 
 def weighted_system(X, y, fit, **params):
     """The weighted KKT system the last w-lssvm refit solved (weights in diagnostics)."""
-    merged = {**dict(fit.params), **params}
-    X, y, _, prec = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
-                                precision=fit.precision)
-    kept, _ = _sample_weight(merged.get("sample_weight"), len(y))
-    X, y = X[kept], y[kept]
+    merged, X, y, prec = _hook_inputs(X, y, fit, params, fit.precision)
     m = len(y)
     with prec.context():
         H = add_ridge(fit.kernel(X, precision=prec), merged["C"], prec, weights=fit.diagnostics["weights"])
@@ -449,7 +438,7 @@ def exact_weighted_model(X, y, fit, **params):
 
 @register("w-lssvm", tasks=_BOTH, paper="chen-zhou", equations="Suykens et al. 2002 (weighted LS-SVM)",
           system=weighted_system,
-          backward_bound=_two_solve_bound, exact_model=exact_weighted_model, peak=WEIGHTED_PEAK,
+          backward_bound=two_solve_bound, exact_model=exact_weighted_model, peak=WEIGHTED_PEAK,
           variants=(variant("weights", "hampel", "Hampel c1 = 2.5, c2 = 3 (Suykens et al. 2002)"),
                     variant("weights", "huber", "Huber 1.345 (LS-SVMlab)"),
                     variant("weights", "logistic", "tanh(r)/r (LS-SVMlab)"),

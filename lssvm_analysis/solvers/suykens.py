@@ -71,9 +71,9 @@ from .result import PhaseTimer
 from ..core.validation import check_int, check_positive
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import CG_PEAK, DENSE_PEAK, KKT_PEAK
-from ._registry import LAPACK_THRESHOLD, register
-from .formation import ExactProblem, dense_wider, fisher_targets_exact, lssvm_system_dd
-from .kkt import bordered_rhs, eliminate, fisher_targets, lssvm_matrix, model_coef, two_solve
+from ._registry import LAPACK_THRESHOLD, fit_params, register
+from ..exact.formation import ExactProblem, dense_wider, fisher_targets_exact, lssvm_system_dd
+from .kkt import bordered_rhs, eliminate, fisher_targets, lssvm_matrix, model_coef, two_solve, two_solve_bound
 
 __all__ = ["fit_kkt", "fit_schur", "fit_cg", "fit_krr", "fit_fisher",
            "kkt_system", "fisher_system", "krr_system", "fisher_targets", "DENSE_PEAK", "KKT_PEAK"]
@@ -119,7 +119,7 @@ def _setup(X, y, *, task, C, kernel, sigma2, degree, t, precision, allowed=_BOTH
 # System builders (registry ``system=``): the exact system a fit solved.
 # ---------------------------------------------------------------------------
 def _builder_inputs(X, y, fit, params, form):
-    merged = {**dict(fit.params), **params}
+    merged = fit_params(fit, params)
     task = merged.get("task", "regression")
     X, y, _, _ = validate_xy(X, y, task=task, C=merged["C"], precision=fit.precision)
     p = get_precision(fit.precision)
@@ -243,12 +243,6 @@ def exact_krr_model(X, y, fit, **params):
 # ---------------------------------------------------------------------------
 # A-priori backward-error bounds of the solution of the system each solver forms
 # ---------------------------------------------------------------------------
-def _two_solve_bound(fit, n):
-    """Schur route: each SPD solve has residual <= c n u ||H|| ||x||, the KKT residual is
-    r_nu - b r_eta (module docstring), so twice that (c = LAPACK's 30)."""
-    return 2 * LAPACK_THRESHOLD * n * get_precision(fit.precision).unit_roundoff
-
-
 def _cg_bound(fit, n):
     """CG: each run stops at ||r|| <= rtol ||rhs||, plus the rounding of the final
     elimination (c n u), twice over for the two runs (module docstring)."""
@@ -340,7 +334,7 @@ def _schur(X, y, k, p, C, form, timer):
 
 
 @register("lssvm-schur", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.25), (3.5), (3.32)",
-          system=kkt_system, backward_bound=_two_solve_bound,
+          system=kkt_system, backward_bound=two_solve_bound,
           exact_model=exact_kkt_model,
           peak=DENSE_PEAK, direct=("cholesky", 2))
 def fit_schur(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
@@ -562,7 +556,7 @@ def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
 
 @register("lssvm-fisher", tasks=("classification",), paper="suykens-ch3",
           equations="(3.23), (3.32), §3.4.2 LS-SVM_F", system=fisher_system,
-          backward_bound=_two_solve_bound, exact_model=exact_fisher_model,
+          backward_bound=two_solve_bound, exact_model=exact_fisher_model,
           peak=DENSE_PEAK, direct=("cholesky", 2))
 def fit_fisher(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                task="classification"):

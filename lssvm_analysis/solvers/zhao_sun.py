@@ -107,17 +107,16 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import scipy.linalg
 
 from ..core.validation import as_rng, check_int
 from ..linalg.condest import matrix_conditioning
 from ..core.exceptions import CholeskyBreakdownError, FallbackWarning
-from ..linalg.qr import householder_qr
+from ..linalg.qr import qr_r
 from ..arith.symmetric import mirror_lower
-from ._common import breakdown_fit, make_fit, validate_xy
+from ._common import breakdown_fit, check_choice, make_fit, readonly, validate_xy
 from .peaks import REDUCED_PEAK
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, fit_params, register, variant
-from .formation import reduced_lssvr_problem
+from ..exact.formation import reduced_lssvr_problem
 from .kkt import support_system
 from .result import PhaseTimer
 
@@ -164,11 +163,6 @@ def _support(N, n_support, support, rng):
     if n > N:
         raise ValueError(f"expected 1 <= n_support <= N = {N}, got n_support={n_support!r}")
     return np.sort(as_rng("rng", rng).choice(N, size=n, replace=False)).astype(np.intp)
-
-
-def _check_choice(name, value, choices):
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"expected {name} in {choices}, got {name}={value!r}")
 
 
 #: Zhao & Sun's eq. (7) system (H, Z d, Z), formed once for every family in :mod:`.kkt`.
@@ -229,13 +223,7 @@ def householder_lstsq(M, b, p):
     x solves a least-squares problem with ||dM_j|| <= c m n u ||M_j||
     (Higham Thm 20.3).
     """
-    M = p.asarray(M)
-    b = p.asarray(b)
-    if p.dtype in (np.dtype(np.float32), np.dtype(np.float64)):
-        Q, R = scipy.linalg.qr(M, mode="economic", check_finite=False)
-        y = Q.T @ b
-    else:
-        R, y = householder_qr(M, p, b)
+    R, y = qr_r(p.asarray(M), p, p.asarray(b))
     r_diag = np.abs(np.diag(R))
     x = p.solve_triangular(np.triu(R), y, lower=False)
     return x, r_diag
@@ -338,12 +326,6 @@ def _example(X, y, task, rng) -> dict:
     return {"n_support": max(2, len(y) // 4), "rng": int(rng.integers(2 ** 31))}
 
 
-def _readonly(a):
-    a = np.array(a, copy=True)
-    a.flags.writeable = False
-    return a
-
-
 @register("reduced-lssvr", tasks=("regression", "classification"), paper="zhao-sun",
           equations="(6)-(8)", variants=_VARIANTS, system=_builder_system,
           example=_example, exact_model=exact_reduced_model,
@@ -400,7 +382,7 @@ def fit_reduced_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=
     """
     X, y, k, p = validate_xy(X, y, task=task, C=C, kernel=kernel, sigma2=sigma2, degree=degree, t=t,
                              precision=precision)
-    _check_choice("ridge", ridge, RIDGES)
+    check_choice("ridge", ridge, RIDGES)
     S = _support(X.shape[0], n_support, support, rng)
     timer = PhaseTimer()
     params = {"C": C, "task": task, "kernel": k.name, **k.params, "ridge": ridge}
@@ -420,7 +402,7 @@ def fit_reduced_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=
                                  diagnostics=diag, params=params)
         with timer("conditioning"):
             cond = matrix_conditioning(H, p, matrix="H = R + Z Z^T (7)")
-    diag["solution"] = _readonly(theta)
+    diag["solution"] = readonly(theta)
     return make_fit("reduced-lssvr", p, coef=theta[1:].copy(), bias=theta[0], support=S, X=X,
                     kernel=k, timer=timer, diagnostics=diag, params=params, conditioning=cond)
 

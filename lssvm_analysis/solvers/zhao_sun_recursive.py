@@ -19,10 +19,10 @@ import numpy as np
 from ..linalg.condest import matrix_conditioning
 from ..core.validation import as_rng, check_bool, check_int
 from ..core.exceptions import CholeskyBreakdownError
-from ._common import make_fit, validate_xy
+from ._common import make_fit, readonly, validate_xy
 from .peaks import RR_PEAK
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, fit_params, register, variant
-from .formation import reduced_lssvr_problem
+from ..exact.formation import reduced_lssvr_problem
 from .result import PhaseTimer
 
 __all__ = ["fit_rr_lssvr", "rr_system", "rr_step_system", "UPDATES", "JIAO_CANDIDATES"]
@@ -380,7 +380,7 @@ def exact_rr_model(X, y, fit, **params):
     frozen here and recorded in ``choices`` for comparison with an
     extended-precision run.  Problem condition as for reduced-lssvr.
     """
-    merged = {**dict(fit.params), **params}
+    merged = fit_params(fit, params)
     X, y, _, _ = validate_xy(X, y, task=merged.get("task", "regression"), C=merged["C"],
                              kernel=fit.kernel, precision="float64")
     return reduced_lssvr_problem(X, y, fit.kernel, merged["C"], fit.support_,
@@ -391,22 +391,16 @@ def _example(X, y, task, rng) -> dict:
     return {"n_support": max(2, len(y) // 4), "tol": 0.0}
 
 
-def _readonly(a):
-    a = np.array(a, copy=True)
-    a.flags.writeable = False
-    return a
-
-
 def _diagnostics(log, order, stop, update, theta, n_candidates):
-    out = {"selection_order": _readonly(np.array(order, dtype=np.intp)), "stop_reason": stop,
+    out = {"selection_order": readonly(np.array(order, dtype=np.intp)), "stop_reason": stop,
            "update": update, "system_order": len(order) + 1, "n_candidates": n_candidates or 0,
            "skipped": tuple(log["skipped"]), "n_guard_skips": int(sum(log["n_skipped"])),
            "nonpositive_schur_total": int(sum(log["nonpositive_schur"])),
-           "theta_path": tuple(_readonly(t) for t in log["theta_path"]),
-           "solution": _readonly(theta)}
+           "theta_path": tuple(readonly(t) for t in log["theta_path"]),
+           "solution": readonly(theta)}
     for key in ("objective", "objective_bound", "decrease", "drift_theta", "drift_operator",
                 "nonpositive_schur", "n_skipped"):
-        out[key] = _readonly(np.array(log[key], dtype=np.float64))
+        out[key] = readonly(np.array(log[key], dtype=np.float64))
     if log["drift_theta"]:
         out["max_drift_theta"] = float(np.nanmax(out["drift_theta"]))
     return out

@@ -114,21 +114,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-import flint
 import mpmath
 import numpy as np
 
-from ..exact.arb import exact_mpf
-from ..exact.ozaki import SAFE, TINY, OutOfRange, float64_pieces, gamma, pieces_of_sum, product_terms
-from ..exact.double_double import DD, U2, dd_add, dd_mul, kernel_dd, reciprocal_dd
-from ..exact.formation_balls import (FORMATION_BITS, PIECES, column_balls, dd_to_arb, kernel_balls, normal_balls,
-                              pieces_for, to_pieces)
-from .kkt import bordered_matrix
+from .arb import exact_mpf
+from .ozaki import SAFE, TINY, OutOfRange, gamma, pieces_of_sum, product_terms
+from .pieces import float64_pieces
+from .double_double import DD, U2, dd_add, dd_mul, kernel_dd, reciprocal_dd
+from .formation_balls import PIECES, dd_normal_balls, lssvm_system_balls, reduced_lssvr_balls
+from ..arith.precision import get_precision
 
 __all__ = ["ExactProblem", "ridge_dd", "add_to_diagonal", "lssvm_system_dd", "kernel_columns_dd",
            "normal_equations", "scaled_dd", "reduced_lssvr_problem", "bordered_columns_dd",
            "fisher_targets_exact", "exact_values", "exact_targets", "weighted_ridge_dd",
-           "FORMATION_BITS", "bordered_columns_balls", "lssvm_system_balls", "dense_wider"]
+           "dense_wider", "bordered_shell", "set_border", "bordered_rhs", "bordered_matrix"]
 
 @dataclass(frozen=True)
 class ExactProblem:
@@ -173,6 +172,53 @@ class ExactProblem:
     method: str = ""
     wider: Callable[[int], "ExactProblem"] | None = None
     rows: int = 0
+
+
+# ----------------------------------------------------------------------------- the bordered system
+def bordered_shell(n, precision):
+    """The zero (n+1) x (n+1) matrix of a bordered system, in ``precision``; its
+    ``[1:, 1:]`` block is where H goes (a solver may form H there in place)."""
+    return get_precision(precision).zeros((n + 1, n + 1))
+
+
+def set_border(A, a):
+    """Write the border a into row 0 and column 0 of A (A[0, 0] stays 0); exact copies."""
+    A[0, 1:] = a
+    A[1:, 0] = a
+    return A
+
+
+def bordered_rhs(d, precision):
+    """The right-hand side [0; d] of a bordered system, in ``precision``."""
+    p = get_precision(precision)
+    rhs = p.zeros(len(d) + 1)
+    rhs[1:] = d
+    return rhs
+
+
+def bordered_matrix(H, a, d, precision):
+    """The bordered (KKT) system [[0, a^T], [a, H]] [b; x] = [0; d] in ``precision``.
+
+    The one assembly of Suykens' (3.24)-form systems (3.5, 3.32) and of
+    Abe's bordered dual (eq. 4, 9-10), from :func:`bordered_shell`,
+    :func:`set_border` and :func:`bordered_rhs` (which the dense Suykens
+    solvers use to form H in place): the border is copied exactly, nothing
+    is rounded.
+
+    Parameters
+    ----------
+    H : (n, n) array in the precision
+    a : (n,) array, the border
+    d : (n,) array, the right-hand side of the second block row
+    precision : str or Precision
+
+    Returns
+    -------
+    A : (n+1, n+1) array, rhs : (n+1,) array
+    """
+    A = bordered_shell(H.shape[0], precision)
+    A[1:, 1:] = H
+    return set_border(A, a), bordered_rhs(d, precision)
 
 
 # ----------------------------------------------------------------------------- DD pieces
@@ -231,28 +277,6 @@ def lssvm_system_dd(X, y, kernel, C, task, *, bias=True, ridge=None):
     lo, _ = bordered_matrix(H.lo, np.zeros_like(a), d, "float64")
     bound, _ = bordered_matrix(np.asarray(H.bound), np.zeros_like(a), d, "float64")
     return DD(hi, lo, bound), rhs
-
-
-def lssvm_system_balls(X, y, kernel, C, task, *, bits: int, bias=True, weights=None) -> tuple:
-    """:func:`lssvm_system_dd` formed again in ``bits``-bit balls: the dense families' escalated route.
-
-    The kernel by :func:`~.formation_balls.kernel_balls` (exact squared
-    distances, one rounding per exponent and per ``exp``, each in its ball),
-    the label signs exact, the ridge 1/C (or 1/(C v_k) for float64
-    ``weights`` v, :func:`weighted_ridge_dd`'s diagonal) one ball quotient
-    of the float64 data per entry, the border exact.
-
-    Returns
-    -------
-    (A, bound) : DD of ``pieces_for(bits)`` float64 pieces of the midpoints
-        and its elementwise bound (radii plus the remainder after the last
-        piece), of the same shape as :func:`lssvm_system_dd`'s A.
-    """
-    N = len(y)
-    columns = _bordered_ball_columns(X, y, kernel, C, task, range(0 if bias else 1, N + 1), bits, weights)
-    if not bias:   # (3.50): Omega + I/C alone, without the border row
-        columns = [col[1:] for col in columns]
-    return to_pieces(column_balls(columns, N + bias), pieces_for(bits))
 
 
 def dense_wider(X, y, kernel, C, task, rhs, unpack, name: str, *, bias=True, weights=None,
@@ -385,7 +409,7 @@ def normal_equations(D: DD, l, reg: DD | None = None):
         H, Hr = _gram_ozaki(D, reg)
         c, cr = _cross_ozaki(D, l)
     except OutOfRange:  # exponents beyond the exact-scaling range: ball products
-        H, Hr, c, cr = _normal_balls(D, l, reg)
+        H, Hr, c, cr = dd_normal_balls(D, l, reg)
     l_abs = np.abs(np.array([float(v) for v in l])) * (1 + 2.0 ** -52)
     B = np.broadcast_to(np.asarray(D.bound, dtype=np.float64), D.shape)
     absD = np.abs(D.hi) + np.abs(D.lo)
@@ -401,14 +425,6 @@ def normal_equations(D: DD, l, reg: DD | None = None):
     H_bound = float(((dH + Hr).sum(axis=1)).max()) * grow
     c_bound = float((dc + cr.ravel()).max()) * grow
     return H, c.ravel(), H_bound, c_bound
-
-
-def _normal_balls(D: DD, l, reg: DD | None) -> tuple:
-    """H = D^T D (+ reg) and c = D^T l in ``FORMATION_BITS`` balls: (H pieces, bound, c mpf, bound)."""
-    with flint.ctx.workprec(FORMATION_BITS):
-        Da = dd_to_arb(D)
-        Ra = None if reg is None else dd_to_arb(reg)
-    return normal_balls(Da, l, Ra, bits=FORMATION_BITS, count=PIECES)
 
 
 def _cross_ozaki(D: DD, l) -> tuple:
@@ -488,7 +504,6 @@ def scaled_dd(M: DD, value: tuple) -> DD:
     return DD(h, l, bound)
 
 
-
 # ----------------------------------------------------------------------------- support-set problems
 def reduced_lssvr_problem(X, y, kernel, C, support, *, penalty="kernel",
                           choices=None, bits=None) -> ExactProblem:
@@ -520,7 +535,7 @@ def reduced_lssvr_problem(X, y, kernel, C, support, *, penalty="kernel",
         return {"coef": theta[1:], "bias": theta[0]}
 
     if bits is not None:
-        H, Hr, c, cr = _reduced_balls(X, y, kernel, C, S, penalty, bits)
+        H, Hr, c, cr = reduced_lssvr_balls(X, y, kernel, C, S, penalty, bits)
         return ExactProblem(H, c, unpack, _row_bound(Hr), float(cr.max(initial=0.0)), condition_power=0.5,
                             choices=choices, wider=wider, rows=X.shape[0],
                             method=f"Zhao-Sun (7) normal equations, kernel and products in {bits}-bit balls")
@@ -547,22 +562,6 @@ def _row_bound(bound: np.ndarray) -> float:
     return float(bound.sum(axis=1).max()) * (1.0 + 2.0 * bound.shape[1] * 2.0 ** -53)
 
 
-def _reduced_balls(X, y, kernel, C, S, penalty, bits) -> tuple:
-    """(7) in ``bits``-bit balls: [1, K(X, X_S)], R and the normal equations (:func:`normal_balls`)."""
-    N, s = X.shape[0], len(S)
-    K = kernel_balls(kernel, X, X[S], bits=bits).entries()
-    one, zero = flint.arb(1), flint.arb(0)
-    D = flint.arb_mat(N, s + 1, [v for i in range(N) for v in (one, *K[i * s:(i + 1) * s])])
-    with flint.ctx.workprec(bits):
-        inv_c = 1 / flint.arb(float(C))
-        if penalty == "kernel":
-            vals = [zero] * (s + 1) + [v for i in S for v in (zero, *(e * inv_c for e in K[i * s:(i + 1) * s]))]
-        else:
-            vals = [inv_c if i == j and i > 0 else zero for i in range(s + 1) for j in range(s + 1)]
-    R = flint.arb_mat(s + 1, s + 1, vals)
-    return normal_balls(D, y, R, bits=bits, count=pieces_for(bits))
-
-
 def bordered_columns_dd(X, y, kernel, C, task, columns) -> tuple:
     """Columns ``columns`` of the bordered LS-SVM matrix D = [[0, a^T], [a, Omega + I/C]] in DD.
 
@@ -587,44 +586,3 @@ def bordered_columns_dd(X, y, kernel, C, task, columns) -> tuple:
     return DD(hi, lo, bd), l
 
 
-
-def bordered_columns_balls(X, y, kernel, C, task, columns, *, bits) -> tuple:
-    """:func:`bordered_columns_dd` in ``bits``-bit balls: (D_* as arb_mat (N+1, k), l = [0; d])."""
-    N = len(y)
-    l = np.zeros(N + 1)
-    l[1:] = y if task != "classification" else np.ones_like(y)
-    return column_balls(_bordered_ball_columns(X, y, kernel, C, task, columns, bits), N + 1), l
-
-
-def _bordered_ball_columns(X, y, kernel, C, task, columns, bits, weights=None) -> list:
-    """Columns ``columns`` of D = [[0, a^T], [a, Omega + R]] as lists of N + 1 arb (None: 0).
-
-    Column 0 is the border [0; a]; column c >= 1 is pattern p = c - 1, its kernel
-    column from :func:`~.formation_balls.kernel_balls`, the label signs of (3.6)
-    exact, the ridge R_pp = 1/C (or 1/(C v_p) for float64 ``weights`` v) one ball
-    quotient of the float64 data.
-    """
-    cols = np.asarray(columns, dtype=np.intp)
-    N = len(y)
-    clf = task == "classification"
-    a = y if clf else np.ones_like(y)
-    pats = cols[cols > 0] - 1
-    s = len(pats)
-    K = kernel_balls(kernel, X, X[pats], bits=bits).entries() if s else []
-    with flint.ctx.workprec(bits):
-        Cb = flint.arb(float(C))
-        inv_c = 1 / Cb
-        columns_out, j = [], 0
-        for c in cols:
-            if c == 0:
-                columns_out.append([None] + [flint.arb(float(v)) for v in a])
-                continue
-            p = c - 1
-            ridge = inv_c if weights is None else 1 / (Cb * flint.arb(float(weights[p])))
-            col = [flint.arb(float(a[p]))]
-            for i in range(N):
-                v = K[i * s + j] * float(y[i] * y[p]) if clf else K[i * s + j]   # (3.6): signs exact
-                col.append(v + ridge if i == p else v)
-            columns_out.append(col)
-            j += 1
-    return columns_out
