@@ -247,3 +247,6 @@ register_task_kind("vieira-split", split_row, validate=None, version=3)
 register_task_kind("vieira-scaling", scaling_row, validate=None, version=2)  # 2: subset from the task seed
 register_task_kind("vieira-stability", stability_row, validate=None)
 register_task_kind("vieira-normal-equations", normal_equations_row, validate=None)
+
+# the claims' kinds of the algorithm's steps (issue 31) register with this module's
+from . import kinds_vieira_numerics  # noqa: E402,F401

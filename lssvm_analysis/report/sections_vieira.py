@@ -32,20 +32,32 @@ DATASETS = {
 PROFILE_SETTINGS = {
     "quick": dict(splits=1, folds=3, log2_C=(0, 8), log2_s2=(0,), sets=("HAB",),
                   scaling_L=(50, 100, 200), stab_n=12, stab_C=(2.0 ** 12,),
-                  ne_set="HAB", ne_k=40, ne_log2_C=(6,), ne_precisions=("float64",), ne_mp_log2_C=()),
+                  ne_set="HAB", ne_k=40, ne_log2_C=(6,), ne_precisions=("float64",), ne_mp_log2_C=(),
+                  steps_splits=0, press_L=()),
     "default": dict(splits=10, folds=5, log2_C=(-5, 0, 5, 10), log2_s2=(-1, 2),
                     sets=tuple(DATASETS), scaling_L=(100, 200, 400, 800), stab_n=24,
                     stab_C=(2.0 ** 12,),
                     ne_set="RIP", ne_k=100, ne_log2_C=(0, 6, 12), ne_precisions=tuple(precisions(hardware=True)),
                     # the mp rows at the largest gamma only (kappa(D_*) ~3e5, where the two solves
                     # differ most): 11-14 CPU-s a task on FLINT (issue 24; 86 before)
-                    ne_mp_log2_C=(12,)),
+                    ne_mp_log2_C=(12,),
+                    # the claims about the algorithm's steps (issue 31): 3 splits a set at a fixed
+                    # (gamma, sigma2) ~0.75 CPU-s a split over the 4 sets, explicit LOO on HAB only;
+                    # PRESS against explicit LOO timed at 3 sizes (~0.35 CPU-s)
+                    steps_splits=3, press_ks=(1, 2, 5, 10, 20, 40), press_sets=("HAB",),
+                    press_L=(50, 100, 200), press_K=10),
     "full": dict(splits=30, folds=10, log2_C=tuple(range(-5, 13)), log2_s2=tuple(range(-3, 4)),
                  sets=tuple(DATASETS), scaling_L=(100, 200, 400, 800, 1200), stab_n=40,
                  stab_C=(1.0, 2.0 ** 6, 2.0 ** 12),
                  ne_set="RIP", ne_k=100, ne_log2_C=tuple(range(0, 13, 2)),
-                 ne_precisions=tuple(precisions(native=True)), ne_mp_log2_C=tuple(range(0, 13, 2))),
+                 ne_precisions=tuple(precisions(native=True)), ne_mp_log2_C=tuple(range(0, 13, 2)),
+                 steps_splits=30, press_ks=(1, 2, 5, 10, 20, 50, 100), press_sets=tuple(DATASETS),
+                 press_L=(50, 100, 200, 400, 800), press_K=20),
 }
+
+
+#: Vieira's gamma of the steps study: 2^5, the middle of the paper's grid 2^-5..2^12 (sigma2 = d).
+STEPS_GAMMA = 32.0
 
 
 def _settings(profile):
@@ -79,6 +91,19 @@ def plan(profile, run) -> dict:
                                    datasets=[DATASETS[S["ne_set"]]],
                                    grid={"C": [float(2.0 ** c) for c in log2_C], "sigma2_over_d": [1.0]},
                                    options={"k": S["ne_k"]})
+    if S["steps_splits"]:  # the claims about the algorithm's steps, at the middle of the Table 2 grid
+        specs["steps"] = SweepSpec(f"{name}-vieira-steps", kind="vieira-steps",
+                                   datasets=[(DATASETS[k][0], DATASETS[k][1]) for k in S["sets"]],
+                                   seeds=list(range(S["steps_splits"])),
+                                   grid={"C": [STEPS_GAMMA], "sigma2_over_d": [1.0]},
+                                   options={"press_ks": list(S["press_ks"]),
+                                            "press_sets": [DATASETS[k][0] for k in S["press_sets"]]})
+    if S["press_L"]:
+        specs["press-time"] = SweepSpec(f"{name}-vieira-press-time", kind="vieira-press-time",
+                                        datasets=[("ripley-synth", {"test_fraction": 0.04})],
+                                        grid={"L": list(S["press_L"]), "C": [STEPS_GAMMA],
+                                              "sigma2_over_d": [1.0]},
+                                        options={"K": S["press_K"], "repeats": 3})
     return specs
 
 
