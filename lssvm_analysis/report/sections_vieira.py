@@ -7,7 +7,9 @@ import pandas as pd
 from ..arith.precision import precisions
 from ..datasets import VIEIRA_UNAVAILABLE, vieira_test_fraction
 from ..experiments import SweepSpec
+from ..experiments.claims import vieira_steps as VS
 from ..experiments.claims.vieira import TABLE2, ne_long, table_long
+from ..experiments.claims.vieira_steps import press_time_long, steps_long
 from ..experiments.kinds_vieira import REFERENCE_PRECISION, TABLE_METHODS
 from ..experiments.arrays import loads
 from ..solvers import get_solver
@@ -33,7 +35,7 @@ PROFILE_SETTINGS = {
     "quick": dict(splits=1, folds=3, log2_C=(0, 8), log2_s2=(0,), sets=("HAB",),
                   scaling_L=(50, 100, 200), stab_n=12, stab_C=(2.0 ** 12,),
                   ne_set="HAB", ne_k=40, ne_log2_C=(6,), ne_precisions=("float64",), ne_mp_log2_C=(),
-                  steps_splits=0, press_L=()),
+                  steps_splits=1, press_ks=(1, 5), press_sets=("HAB",), press_L=(30, 60, 90), press_K=5),
     "default": dict(splits=10, folds=5, log2_C=(-5, 0, 5, 10), log2_s2=(-1, 2),
                     sets=tuple(DATASETS), scaling_L=(100, 200, 400, 800), stab_n=24,
                     stab_C=(2.0 ** 12,),
@@ -296,6 +298,30 @@ def _normal_equations(sec, out, ne, S):
                         for _, r in f64.iterrows()))
 
 
+# --------------------------------------------------------------------------- the algorithm's steps
+def _steps(sec, out, st, pt):
+    """The records of the claims about MRSR, PRESS and the kept rows, one row a run (and a time row an L)."""
+    rows = ok(st)
+    if not len(rows):
+        sec.note(errors_note(st, "the steps study") or "No steps records.")
+        return "no steps records"
+    t = steps_long(rows)
+    sec.table(save_table(t, out, "vieira-steps",
+                         f"The algorithm's steps, one row a split (γ = {fmt_num(STEPS_GAMMA)}, σ² = d, k_max = "
+                         "min(100, L)): k* by PRESS; test ACC of OP-LSSVM with all L + 1 rows and with the kept "
+                         "columns solved square (the pruned patterns' rows removed); the LS-SVM's |α_i| above "
+                         "1e-8·max|α| against L; MRSR steps whose weight matrix has ≠ k nonzero rows, and "
+                         "near-tie steps, per precision; MRSR against scikit-learn's LAR path (steps compared "
+                         "before either leaves LAR's optimality, the relative coefficient error); PRESS against "
+                         "explicit leave-one-out refits (worst relative deviation over the k checked, where run)."))
+    p = ok(pt)
+    if len(p):
+        sec.table(save_table(press_time_long(p), out, "vieira-press-time",
+                             "Seconds of the PRESS curve and of explicit leave-one-out refits over the same k = "
+                             "1..K on L points of Ripley's data (median of the repeats), and their ratio."))
+    return VS.summary(rows)
+
+
 def render(sec, out, records, profile) -> str:
     """Fill the section from the records; return the verdict."""
     name, S = _settings(profile)
@@ -310,7 +336,8 @@ def render(sec, out, records, profile) -> str:
                 _stability(sec, out, records.get("stability", pd.DataFrame())),
                 _normal_equations(sec, out, pd.concat([records.get(k, pd.DataFrame()) for k in
                                                        ("normal-equations", "normal-equations-mp")],
-                                                      ignore_index=True, sort=False), S)]
+                                                      ignore_index=True, sort=False), S),
+                _steps(sec, out, records.get("steps", pd.DataFrame()), records.get("press-time", pd.DataFrame()))]
     return "; ".join(measured) + "."
 
 

@@ -644,6 +644,7 @@ _EX = {
 }
 _T2 = ("vieira-table2",)
 _STEPS = ("steps",)
+_EV_STEPS = ("vieira-steps",)
 _V = dict(paper="vieira", section=_SECTION)
 _PRINTED_DACC = "ΔACC OP − LSSVM: HAB +0.5, BCW −0.3, DIA −0.4, RIP +0.1 pp (30 splits)"
 
@@ -720,28 +721,29 @@ register_claim("V-time-larger", **_V, where="§5 L155; §6 L159", records=("scal
 register_claim("V-linear-vs-qp", **_V, where="§1 L13", records=("table",), rule=_linear_vs_qp, evidence=_T2,
                examples=_EX["linear_vs_qp"], text="solving the LS-SVM's linear system is cheaper than the SVM's QP",
                printed="LSSVM faster on 5 of 6 sets (DER: SVM 0.96 s vs LSSVM 8.0 s)")
-register_claim("V-lssvm-dense", **_V, where="§1 L17; Table 2 L129", records=_STEPS, rule=VS.lssvm_dense,
+register_claim("V-lssvm-dense", **_V, where="§1 L17; Table 2 L129", records=_STEPS, evidence=_EV_STEPS, rule=VS.lssvm_dense,
                examples=VS.EXAMPLES["lssvm_dense"], text="every training pattern is a support vector of the LS-SVM",
                printed="LSSVM #SV = L ± 0.0 (201 … 825)")
-register_claim("V-mrsr-k", **_V, where="§3 L88", records=_STEPS, rule=VS.mrsr_k, examples=VS.EXAMPLES["mrsr_k"],
+register_claim("V-mrsr-k", **_V, where="§3 L88", records=_STEPS, evidence=_EV_STEPS, rule=VS.mrsr_k, examples=VS.EXAMPLES["mrsr_k"],
                text="the MRSR weight matrix has k nonzero rows at step k", printed="none (a property of the method)")
-register_claim("V-lars", **_V, where="§3 L90", records=_STEPS, rule=VS.lars, examples=VS.EXAMPLES["lars"],
+register_claim("V-lars", **_V, where="§3 L90", records=_STEPS, evidence=_EV_STEPS, rule=VS.lars, examples=VS.EXAMPLES["lars"],
                text="with one response MRSR coincides with LARS", printed="none",
                threshold="≡ for the path (coefficients within 10·n·κ·u) and the same entry order, up to the first "
                          "step where either path breaks LAR's optimality; a near-tie (gap ≤ 10·u) excused",
                reading="scikit-learn's lars_path leaves LAR's own optimality condition within a few steps on these "
                        "near-collinear kernel columns (tests/test_vieira.py): beyond that step it is not a LARS "
                        "path, so the comparison stops there and says how far it went")
-register_claim("V-keep-rows", **_V, where="§4 L94", records=_STEPS, rule=VS.keep_rows,
+register_claim("V-keep-rows", **_V, where="§4 L94", records=_STEPS, evidence=_EV_STEPS, rule=VS.keep_rows,
                examples=VS.EXAMPLES["keep_rows"],
                text="keeping all L + 1 rows (the pruned patterns' too) gives better accuracy than the square system",
                printed="none",
                reading="at one fixed (γ = 2^5, σ² = d), the middle of the paper's grid, not per-split tuned γ "
                        "(the row asks for the same columns solved two ways; the CV would cost a Table 2 run)")
-register_claim("V-press/exact", **_V, where="§4 L94", records=_STEPS, rule=VS.press_exact,
+register_claim("V-press/exact", **_V, where="§4 L94", records=_STEPS, evidence=_EV_STEPS, rule=VS.press_exact,
                examples=VS.EXAMPLES["press_exact"], text="PRESS gives the leave-one-out residuals of the LS fit "
                "(= explicit refits)", printed="none")
 register_claim("V-press/faster", **_V, where="§4 L94", records=("press-time",), rule=VS.press_faster,
+               evidence=("vieira-press-time",),
                examples=VS.EXAMPLES["press_faster"], text="PRESS computes the LOO error faster than explicit refits",
                printed="none")
 register_claim("V-normal-equations", **_V, where="§3, step 4 (z = (D_*ᵀD_*)⁻¹D_*ᵀl)", records=("normal-equations",),

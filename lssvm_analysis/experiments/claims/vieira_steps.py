@@ -18,7 +18,7 @@ from ..kinds_vieira_numerics import MRSR_PRECISIONS
 from ._ledger import Verdict
 from .stats import better, fmt_num, mean_ci, paired
 
-__all__ = ["ne_long", "NE_DIGIT_MARGIN", "normal_eq", "mrsr_k", "lars", "keep_rows", "press_exact",
+__all__ = ["ne_long", "steps_long", "press_time_long", "summary", "NE_DIGIT_MARGIN", "normal_eq", "mrsr_k", "lars", "keep_rows", "press_exact",
            "press_faster", "lssvm_dense", "EXAMPLES", "theory_records", "SET_CODES"]
 
 #: Registry names of the data sets -> Vieira's codes (the same map as the Table 2 claims').
@@ -340,11 +340,39 @@ def theory_records() -> dict:
             "press_faster": (_press_time_rows(1.0), "holds"), "lssvm_dense": (_steps_rows(), "holds")}
 
 
+def steps_long(st: pd.DataFrame) -> pd.DataFrame:
+    """One row per run of the ``vieira-steps`` records: what the step claims read, as the section shows it."""
+    out = pd.DataFrame({"set": st.dataset.map(_set), "seed": st.seed, "L": st.L, "k_star": st.k_star,
+                        "acc_all_rows": st.acc_all_rows, "acc_square": st.acc_square,
+                        "alpha_above": st.alpha_above, "alpha_zero": st.alpha_zero})
+    for p in MRSR_PRECISIONS:
+        out[f"mrsr_nnz_ne_k[{p}]"] = [len(b) for b in _lists(st, f"mrsr_nnz_bad[{p}]")]
+        out[f"mrsr_near_ties[{p}]"] = [len(b) for b in _lists(st, f"mrsr_ties[{p}]")]
+    out["lars_steps_compared"], out["lars_rel_err"] = st.lars_compared, st.lars_rel_err
+    worst = []
+    for _, r in st.iterrows():
+        if isinstance(r.get("press_k"), str):
+            a, b = loads(r.press_press), loads(r.press_loo)
+            worst.append(float(np.max(np.abs(a - b) / np.abs(b))) if len(a) else np.nan)
+        else:
+            worst.append(np.nan)
+    out["press_vs_loo_rel_dev"] = worst
+    return out.sort_values(["set", "seed"]).reset_index(drop=True)
+
+
+def press_time_long(pt: pd.DataFrame) -> pd.DataFrame:
+    """One row per L of the ``vieira-press-time`` records: median seconds of each and their ratio."""
+    tp = [float(np.median(loads(v))) for v in pt.time_press]
+    tl = [float(np.median(loads(v))) for v in pt.time_loo]
+    return pd.DataFrame({"L": pd.to_numeric(pt.L), "K": pt.K, "time_press": tp, "time_loo": tl,
+                         "ratio": np.array(tl) / np.array(tp)}).sort_values("L").reset_index(drop=True)
+
+
 def summary(st: pd.DataFrame) -> str:
     """One line of the steps study for the section's text: splits, mean k*, ACC all rows / square."""
     if not len(st):
         return "no steps records"
     g = st.assign(set=st.dataset.map(_set)).groupby("set")
-    return "steps study (γ = 32, σ² = d): " + ", ".join(
-        f"{s} ACC all rows / square {mean_ci(x.acc_all_rows)[0]:.1f} / {mean_ci(x.acc_square)[0]:.1f} over "
-        f"{len(x)} split(s)" for s, x in g)
+    return "steps study: " + ", ".join(
+        f"{s} k* {mean_ci(x.k_star)[0]:.1f}, ACC all rows / square {mean_ci(x.acc_all_rows)[0]:.1f} / "
+        f"{mean_ci(x.acc_square)[0]:.1f} over {len(x)} split(s)" for s, x in g)
