@@ -45,7 +45,8 @@ from .arrays import dumps
 from .kinds import register_task_kind
 from .seeding import task_rng
 
-__all__ = ["steps_row", "press_time_row", "MRSR_PRECISIONS", "ALPHA_REL", "lar_violation"]
+__all__ = ["steps_row", "press_time_row", "MRSR_PRECISIONS", "ALPHA_REL", "lar_violation", "load_split",
+           "training_subset"]
 
 NAN = float("nan")
 #: The precisions whose MRSR path V-mrsr-k reads.
@@ -54,8 +55,21 @@ MRSR_PRECISIONS = ("float64", "float32")
 ALPHA_REL = 1e-8
 
 
-def _dataset(task):
+def load_split(task):
+    """The task's data set, split by its seed, labels in {-1, +1}."""
     return datasets.load(task.dataset, seed=task.seed, **task.dataset_kw).as_pm1()
+
+
+def training_subset(task, ds):
+    """(X, y): L = params["L"] training points of ``ds`` drawn by the task's seed; both classes required."""
+    L = int(task.params["L"])
+    if L > len(ds.y_train):
+        raise ValueError(f"expected L <= {len(ds.y_train)} training points, got L={L}")
+    idx = task_rng(task).permutation(len(ds.y_train))[:L]
+    X, y = ds.X_train[idx], ds.y_train[idx]
+    if len(np.unique(y)) < 2:
+        raise ValueError(f"expected both classes in the first L={L} points")
+    return X, y
 
 
 def _ranked_system(X, y, C, s2, p):
@@ -183,7 +197,7 @@ def _square_accuracy(ds, f, C, s2):
 
 def steps_row(task) -> dict:
     """The algorithm's steps on one split (kind ``vieira-steps``, module docstring)."""
-    ds = _dataset(task)
+    ds = load_split(task)
     X, y = ds.X_train, ds.y_train
     L = len(y)
     C = float(task.params["C"])
@@ -222,12 +236,8 @@ def _loo_over_k(D, l, cols, K):
 
 def press_time_row(task) -> dict:
     """Seconds of the PRESS curve and of explicit LOO refits over k = 1..K at L points (``vieira-press-time``)."""
-    ds = _dataset(task)
-    L = int(task.params["L"])
-    if L > len(ds.y_train):
-        raise ValueError(f"expected L <= {len(ds.y_train)} training points, got L={L}")
-    idx = task_rng(task).permutation(len(ds.y_train))[:L]
-    X, y = ds.X_train[idx], ds.y_train[idx]
+    X, y = training_subset(task, load_split(task))
+    L = len(y)
     C, s2 = float(task.params["C"]), float(task.params["sigma2_over_d"]) * X.shape[1]
     D, l, Xr, lr = _ranked_system(X, y, C, s2, get_precision("float64"))
     K = min(int(task.options.get("K", 10)), L)

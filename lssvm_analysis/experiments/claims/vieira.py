@@ -685,6 +685,10 @@ register_claim("V-avg-svs", **_V, where="§6 L159", records=("table",), rule=_av
                "4 offline sets: OP 82.5, SVM 151.0, P 160.8")
 register_claim("V-kstar", **_V, where="Table 2, OP-LSSVM #SVs", records=("table",), rule=_k_star, evidence=_T2,
                examples=_EX["k_star"],
+               reading="k* is ours, by MRSR + PRESS over all L + 1 rows; a ranking by scikit-learn's lars_path "
+                       "gives fewer columns (issue 31's 6.3 and 11.8) because that path leaves LAR's optimality "
+                       "after about 5–10 steps on these near-collinear kernel columns (V-lars), where k* lies: "
+                       "the later columns it enters are not LARS's",
                text="OP-LSSVM keeps about 80 columns (k*) with PRESS (beside it: k as the authors' MATLAB picks "
                     "it, by training accuracy)", printed="HAB 83.0 ± 16.7, BCW 83.6 ± 13.0, "
                "DIA 82.8 ± 14.5, RIP 80.6 ± 17.8")

@@ -127,7 +127,7 @@ def lars(rec):
     an order difference before that counts unless the two columns' correlations tie (≤ 10 u)."""
     st = rec["steps"].copy()
     u = _u("float64")
-    rows, differ, compared = [], 0, 0
+    rows, differ, compared, kept = [], 0, 0, 0
     for _, r in st.iterrows():
         L = float(r.get("L", np.nan))
         cmp_, first = int(r.lars_compared), int(r.lars_first_diff)
@@ -145,10 +145,13 @@ def lars(rec):
             bad.append(f"MRSR breaks LAR's condition at step {int(v_us)} (no tie there)")
         differ += bool(bad)
         compared += cmp_ >= 1
+        kept += not np.isfinite(v_us)
         rows.append(f"{_set(r.dataset)}#{int(r.seed)}: {cmp_} steps compared (first entry difference {first}, "
                     f"scikit-learn breaks LAR at {'—' if not np.isfinite(v_sk) else int(v_sk)}), error "
                     f"{fmt_num(r.lars_rel_err)}" + (f" [{'; '.join(bad)}]" if bad else ""))
-    measured = "; ".join(rows)
+    measured = (f"MRSR's path keeps LAR's optimality (active correlations equal and maximal, within 1e-8) at "
+                f"every step in {kept} of {len(st)} runs (elsewhere only at a near-tie); against scikit-learn: "
+                + "; ".join(rows))
     unc = ("float64; coefficient error relative to the largest, against 10·n·κ·u (κ = cond_2 of the compared "
            "columns, n = L + 1 rows: the bound tests/test_vieira.py holds MRSR to); the comparison stops at "
            "the first step where either path breaks LAR's optimality (scikit-learn's lars_path does so on "
