@@ -745,7 +745,13 @@ register_claim("V-keep-rows", **_V, where="§4 L94", records=_STEPS, evidence=_E
                        "(the row asks for the same columns solved two ways; the CV would cost a Table 2 run)")
 register_claim("V-press/exact", **_V, where="§4 L94", records=_STEPS, evidence=_EV_STEPS, rule=VS.press_exact,
                examples=VS.EXAMPLES["press_exact"], text="PRESS gives the leave-one-out residuals of the LS fit "
-               "(= explicit refits)", printed="none")
+               "(= explicit refits)", printed="none",
+               threshold="≡ with κ = cond_2(D_k)/min(1 − h_ii): relative deviation ≤ 10·κ(D_k)·u/min(1 − h_ii) "
+                         "at every k checked; pairs with 1 − h_ii < 10·u flagged apart",
+               reading="the inventory's κ = cond(D_k) leaves out the leverage: the LOO residual is e_i/(1 − h_ii) "
+                       "and the refit without a row of leverage h_ii is worse conditioned, so both computations' "
+                       "rounding grows by 1/(1 − h_ii); found on the full profile (HAB, k = 100 of L = 201: "
+                       "min(1 − h_ii) ~ 1e-4), the pairs beyond the plain bound are counted in the verdict")
 register_claim("V-press/faster", **_V, where="§4 L94", records=("press-time",), rule=VS.press_faster,
                evidence=("vieira-press-time",),
                examples=VS.EXAMPLES["press_faster"], text="PRESS computes the LOO error faster than explicit refits",
