@@ -23,7 +23,6 @@ import time
 
 import numpy as np
 
-from .. import datasets
 from ..analysis import model_error
 from ..analysis.tuning import tune
 from ..linalg.kernels import make_kernel
@@ -34,7 +33,8 @@ from ..solvers.kkt import formed_kappa
 from ..solvers.result import PhaseTimer
 from .kinds import register_task_kind
 from .arrays import dumps
-from .seeding import task_rng
+# the claims' kinds of the algorithm's steps (issue 31) register with this module's
+from .kinds_vieira_numerics import load_split as _dataset, training_subset
 
 __all__ = ["split_row", "scaling_row", "stability_row", "normal_equations_row", "TABLE_METHODS",
            "REFERENCE_PRECISION", "NE_SOLVES"]
@@ -61,10 +61,6 @@ TABLE_METHODS = {
     "OP-LSSVM authors' k": ("op-lssvm", {"conditioning": False, "reading": "authors-code", "k_max": 200,
                                          "k_rule": "training-accuracy"}, "op"),
 }
-
-
-def _dataset(task):
-    return datasets.load(task.dataset, seed=task.seed, **task.dataset_kw).as_pm1()
 
 
 def _fit_seconds(f) -> float:
@@ -115,14 +111,7 @@ def split_row(task) -> dict:
 
 def scaling_row(task) -> dict:
     """Best-of-``repeats`` training time of op-lssvm and lssvm-kkt at L = params["L"]."""
-    ds = _dataset(task)
-    L = int(task.params["L"])
-    if L > len(ds.y_train):
-        raise ValueError(f"expected L <= {len(ds.y_train)} training points, got L={L}")
-    idx = task_rng(task).permutation(len(ds.y_train))[:L]
-    X, y = ds.X_train[idx], ds.y_train[idx]
-    if len(np.unique(y)) < 2:
-        raise ValueError(f"expected both classes in the first L={L} points")
+    X, y = training_subset(task, _dataset(task))
     row = {"status": "ok"}
     kw = dict(task="classification", C=float(task.params["C"]), sigma2=float(task.params["sigma2"]))
     for name, extra in (("op-lssvm", {"conditioning": False}), ("lssvm-kkt", {})):

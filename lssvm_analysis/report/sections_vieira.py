@@ -7,7 +7,9 @@ import pandas as pd
 from ..arith.precision import precisions
 from ..datasets import VIEIRA_UNAVAILABLE, vieira_test_fraction
 from ..experiments import SweepSpec
+from ..experiments.claims import vieira_steps as VS
 from ..experiments.claims.vieira import TABLE2, ne_long, table_long
+from ..experiments.claims.vieira_steps import press_time_long, steps_long
 from ..experiments.kinds_vieira import REFERENCE_PRECISION, TABLE_METHODS
 from ..experiments.arrays import loads
 from ..solvers import get_solver
@@ -32,20 +34,32 @@ DATASETS = {
 PROFILE_SETTINGS = {
     "quick": dict(splits=1, folds=3, log2_C=(0, 8), log2_s2=(0,), sets=("HAB",),
                   scaling_L=(50, 100, 200), stab_n=12, stab_C=(2.0 ** 12,),
-                  ne_set="HAB", ne_k=40, ne_log2_C=(6,), ne_precisions=("float64",), ne_mp_log2_C=()),
+                  ne_set="HAB", ne_k=40, ne_log2_C=(6,), ne_precisions=("float64",), ne_mp_log2_C=(),
+                  steps_splits=1, press_ks=(1, 5), press_sets=("HAB",), press_L=(30, 60, 90), press_K=5),
     "default": dict(splits=10, folds=5, log2_C=(-5, 0, 5, 10), log2_s2=(-1, 2),
                     sets=tuple(DATASETS), scaling_L=(100, 200, 400, 800), stab_n=24,
                     stab_C=(2.0 ** 12,),
                     ne_set="RIP", ne_k=100, ne_log2_C=(0, 6, 12), ne_precisions=tuple(precisions(hardware=True)),
                     # the mp rows at the largest gamma only (kappa(D_*) ~3e5, where the two solves
                     # differ most): 11-14 CPU-s a task on FLINT (issue 24; 86 before)
-                    ne_mp_log2_C=(12,)),
+                    ne_mp_log2_C=(12,),
+                    # the claims about the algorithm's steps (issue 31): 3 splits a set at a fixed
+                    # (gamma, sigma2) ~0.75 CPU-s a split over the 4 sets, explicit LOO on HAB only;
+                    # PRESS against explicit LOO timed at 3 sizes (~0.35 CPU-s)
+                    steps_splits=3, press_ks=(1, 2, 5, 10, 20, 40), press_sets=("HAB",),
+                    press_L=(50, 100, 200), press_K=10),
     "full": dict(splits=30, folds=10, log2_C=tuple(range(-5, 13)), log2_s2=tuple(range(-3, 4)),
                  sets=tuple(DATASETS), scaling_L=(100, 200, 400, 800, 1200), stab_n=40,
                  stab_C=(1.0, 2.0 ** 6, 2.0 ** 12),
                  ne_set="RIP", ne_k=100, ne_log2_C=tuple(range(0, 13, 2)),
-                 ne_precisions=tuple(precisions(native=True)), ne_mp_log2_C=tuple(range(0, 13, 2))),
+                 ne_precisions=tuple(precisions(native=True)), ne_mp_log2_C=tuple(range(0, 13, 2)),
+                 steps_splits=30, press_ks=(1, 2, 5, 10, 20, 50, 100), press_sets=tuple(DATASETS),
+                 press_L=(50, 100, 200, 400, 800), press_K=20),
 }
+
+
+#: Vieira's gamma of the steps study: 2^5, the middle of the paper's grid 2^-5..2^12 (sigma2 = d).
+STEPS_GAMMA = 32.0
 
 
 def _settings(profile):
@@ -79,6 +93,19 @@ def plan(profile, run) -> dict:
                                    datasets=[DATASETS[S["ne_set"]]],
                                    grid={"C": [float(2.0 ** c) for c in log2_C], "sigma2_over_d": [1.0]},
                                    options={"k": S["ne_k"]})
+    if S["steps_splits"]:  # the claims about the algorithm's steps, at the middle of the Table 2 grid
+        specs["steps"] = SweepSpec(f"{name}-vieira-steps", kind="vieira-steps",
+                                   datasets=[(DATASETS[k][0], DATASETS[k][1]) for k in S["sets"]],
+                                   seeds=list(range(S["steps_splits"])),
+                                   grid={"C": [STEPS_GAMMA], "sigma2_over_d": [1.0]},
+                                   options={"press_ks": list(S["press_ks"]),
+                                            "press_sets": [DATASETS[k][0] for k in S["press_sets"]]})
+    if S["press_L"]:
+        specs["press-time"] = SweepSpec(f"{name}-vieira-press-time", kind="vieira-press-time",
+                                        datasets=[("ripley-synth", {"test_fraction": 0.04})],
+                                        grid={"L": list(S["press_L"]), "C": [STEPS_GAMMA],
+                                              "sigma2_over_d": [1.0]},
+                                        options={"K": S["press_K"], "repeats": 3})
     return specs
 
 
@@ -267,6 +294,30 @@ def _normal_equations(sec, out, ne, S):
                         for _, r in f64.iterrows()))
 
 
+# --------------------------------------------------------------------------- the algorithm's steps
+def _steps(sec, out, st, pt):
+    """The records of the claims about MRSR, PRESS and the kept rows, one row a run (and a time row an L)."""
+    rows = ok(st)
+    if not len(rows):
+        sec.note(errors_note(st, "the steps study") or "No steps records.")
+        return "no steps records"
+    t = steps_long(rows)
+    sec.table(save_table(t, out, "vieira-steps",
+                         f"The algorithm's steps, one row a split (γ = {fmt_num(STEPS_GAMMA)}, σ² = d, k_max = "
+                         "min(100, L)): k* by PRESS; test ACC of OP-LSSVM with all L + 1 rows and with the kept "
+                         "columns solved square (the pruned patterns' rows removed); the LS-SVM's |α_i| above "
+                         "1e-8·max|α| against L; MRSR steps whose weight matrix has ≠ k nonzero rows, and "
+                         "near-tie steps, per precision; MRSR against scikit-learn's LAR path (steps compared "
+                         "before either leaves LAR's optimality, the relative coefficient error); PRESS against "
+                         "explicit leave-one-out refits (worst relative deviation over the k checked, where run)."))
+    p = ok(pt)
+    if len(p):
+        sec.table(save_table(press_time_long(p), out, "vieira-press-time",
+                             "Seconds of the PRESS curve and of explicit leave-one-out refits over the same k = "
+                             "1..K on L points of Ripley's data (median of the repeats), and their ratio."))
+    return VS.summary(rows)
+
+
 def render(sec, out, records, profile) -> str:
     """Fill the section from the records; return the verdict."""
     name, S = _settings(profile)
@@ -281,7 +332,8 @@ def render(sec, out, records, profile) -> str:
                 _stability(sec, out, records.get("stability", pd.DataFrame())),
                 _normal_equations(sec, out, pd.concat([records.get(k, pd.DataFrame()) for k in
                                                        ("normal-equations", "normal-equations-mp")],
-                                                      ignore_index=True, sort=False), S)]
+                                                      ignore_index=True, sort=False), S),
+                _steps(sec, out, records.get("steps", pd.DataFrame()), records.get("press-time", pd.DataFrame()))]
     return "; ".join(measured) + "."
 
 
