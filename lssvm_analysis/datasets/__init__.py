@@ -16,7 +16,7 @@ A user's own data join the registry with ``register(name, loader)``
 """
 from ._base import (SCALINGS, SPLITS, Dataset, MissingDependencyError, Scaler, UnknownDatasetError,
                     fit_scaler, random_split, to_pm1)
-from ._mackey_glass import mackey_glass
+from ._mackey_glass import mackey_glass, mackey_glass_series
 from .crossover import crossover_data
 from .keel import (VIEIRA_UNAVAILABLE, haberman, penbased, pima_uci, satimage, splice,
                    vieira_test_fraction, wisconsin_keel)
@@ -34,7 +34,7 @@ __all__ = ["crossover_data", "register", "unregister", "from_arrays",
     "RIPLEY_VARIANCE", "SCALINGS", "SPLITS", "Scaler", "UNAVAILABLE_OFFLINE", "UnknownDatasetError",
     "add_near_duplicates", "boston5", "boston14", "breast_cancer_wisconsin", "dataset_info", "datasets", "fit_scaler",
     "inject_label_outliers", "inject_target_outliers", "iris", "linear_proxy_decision", "load",
-    "mackey_glass", "noisy_sinc", "pima", "random_split", "ripley_bayes_decision",
+    "mackey_glass", "mackey_glass_series", "noisy_sinc", "pima", "random_split", "ripley_bayes_decision",
     "ripley_mixture", "ripley_synth", "sinc", "to_pm1", "two_spirals", "wdbc", "wine",
     "VIEIRA_UNAVAILABLE", "haberman", "penbased", "pima_uci", "satimage", "splice",
     "vieira_test_fraction", "wisconsin_keel", "SUYKENS_BINARY", "SUYKENS_MULTICLASS", "SUYKENS_SIZES",

@@ -40,7 +40,7 @@ import scipy.spatial.distance
 
 from ..analysis.tuning import tune as la_tune
 from ..arith.precision import get_precision
-from ..datasets._mackey_glass import mackey_glass_series
+from ..datasets import mackey_glass_series
 from ..linalg.cg import hestenes_stiefel_cg
 from ..linalg.kernels import linear_kernel, poly_kernel, rbf_kernel
 from ..solvers import fit

@@ -19,7 +19,7 @@
                          each (V-keep-rows);
                        * with ``options["press_ks"]`` (on the data sets ``options["press_sets"]``,
                          every set if not given): PRESS (hat matrix, the package's
-                         :func:`~lssvm_analysis.solvers.press.press_curve`) against explicit
+                         :func:`~lssvm_analysis.linalg.press.press_curve`) against explicit
                          leave-one-out refits of the same least-squares fit at those k, with
                          cond_2(D_k) and min(1 - h_ii) (V-press/exact).
 ``vieira-press-time``  at L = ``params["L"]`` points of one data set: seconds of the PRESS curve over
@@ -39,7 +39,7 @@ from ..linalg.kernels import make_kernel
 from ..linalg.mrsr import mrsr
 from ..solvers import fit
 from ..solvers import vieira as V
-from ..solvers.press import press_curve
+from ..linalg.press import press_curve
 from ..solvers.result import PhaseTimer
 from .arrays import dumps
 from .kinds import register_task_kind
