@@ -7,9 +7,9 @@ and the named exceptions.  ``__version__`` is the one place of the version
 (pyproject.toml reads it from here).
 """
 from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning, FallbackWarning,
-                              IllConditionedWarning, LSSVMWarning, LUBreakdownError,
-                              ReferenceAccuracyError, UnknownPrecisionError, UnknownSolverError,
-                              UnsupportedPrecisionError)
+                              IllConditionedWarning, KernelAccuracyWarning, LSSVMWarning,
+                              LUBreakdownError, ReferenceAccuracyError, UnderflowWarning,
+                              UnknownPrecisionError, UnknownSolverError, UnsupportedPrecisionError)
 from .linalg.kernels import (Kernel, from_lssvmlab, linear_kernel, make_kernel, poly_kernel, rbf_kernel,
                            to_lssvmlab)
 from .linalg.mrsr import MRSRPath, mrsr
@@ -31,7 +31,7 @@ __version__ = "0.1.0"
 __all__ = [
     "CholeskyBreakdown", "CholeskyBreakdownError", "LUBreakdown", "LUBreakdownError",
     "UnsupportedPrecisionError", "ConvergenceWarning", "FallbackWarning",
-    "Fit", "IllConditionedWarning", "Kernel", "LSSVMWarning", "Precision",
+    "Fit", "IllConditionedWarning", "KernelAccuracyWarning", "UnderflowWarning", "Kernel", "LSSVMWarning", "Precision",
     "ReferenceAccuracyError", "UnknownPrecisionError", "UnknownSolverError",
     "cg_iteration_bound", "fit", "get_precision", "get_solver", "hestenes_stiefel_cg",
     "linear_kernel", "make_kernel", "from_lssvmlab", "to_lssvmlab", "MRSRPath", "mrsr",

@@ -15,10 +15,13 @@ including those registered later:
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..core.validation import (all_finite, as_matrix, as_vector, check_finite, check_positive,
-                                check_representable)
+                                check_representable, underflow_count)
+from ..core.exceptions import UnderflowWarning
 from ..linalg.condest import NOT_ESTIMATED, Conditioning, check_conditioning
 from ..linalg.kernels import make_kernel
 from ..arith.precision import get_precision
@@ -45,6 +48,18 @@ def _check_hyper_range(p, C, k) -> None:
         if not (all_finite(np.array([s], dtype=object)) and s > 0):
             raise ValueError(f"expected sigma2 that is positive and finite in {p.name}, got "
                              f"sigma2={k.params['sigma2']!r} (rounds to {s!r} in {p.name})")
+
+
+def _warn_underflow(a, name, p) -> None:
+    """UnderflowWarning naming ``name`` when non-zero entries of ``a`` flush to 0 or to a subnormal in ``p``
+    (y * 1e-60 in float32 gave an 'ok' fit with coef = b = 0 and no word about it)."""
+    count = underflow_count(a, p)
+    if count:
+        tiny = float(np.finfo(p.dtype).tiny)
+        warnings.warn(UnderflowWarning(
+            f"expected {name} whose non-zero entries are normal numbers in {p.name} (|{name}| >= {tiny:.3g}), "
+            f"got {count} of {a.size} entries of {name} that round to 0 or a subnormal: the fit sees "
+            f"them changed (scale {name} up)", name=name, count=count, precision=p.name), stacklevel=4)
 
 
 def validate_xy(X, y, *, task="regression", C=_UNSET, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
@@ -80,6 +95,8 @@ def validate_xy(X, y, *, task="regression", C=_UNSET, kernel="rbf", sigma2=1.0, 
     k = make_kernel(kernel, sigma2=sigma2, degree=degree, t=t)
     check_representable(X, "X", p)
     check_representable(y.astype(float), "y", p)
+    _warn_underflow(X, "X", p)
+    _warn_underflow(y.astype(float), "y", p)
     _check_hyper_range(p, C, k)
     return np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64), k, p
 
