@@ -47,3 +47,32 @@ def test_no_underflow_warning_for_normal_inputs_or_wide_formats():
         warnings.simplefilter("error", la.UnderflowWarning)
         la.fit("lssvm-schur", X8, Y8, precision="float32")
         la.fit("lssvm-schur", X8, Y8 * 1e-60, precision="float64")   # normal in float64
+
+
+# ---- finding 4: the RBF kernel carries its error bound; a common offset cannot cancel --------------
+XFAR = np.array([[0.0, 1e9], [1.0, 1e9], [0.0, -1e9]])
+
+
+@pytest.mark.parametrize("precision", ["float64", "float32"])
+def test_rbf_kernel_of_a_spread_far_beyond_sigma2_is_right(precision):
+    # ||x0 - x1||^2 = 1 exactly, in both formats (1e9 = 1953125 * 2^9 is a float32): K_01 = exp(-1).
+    # The differences formula's relative error (d + 3) u q + 6 u (q = 1, d = 2) bounds the entry.
+    u = la.get_precision(precision).unit_roundoff
+    K = np.asarray(la.rbf_kernel(XFAR, precision=precision), dtype=np.float64)
+    assert abs(K[0, 1] - np.exp(-1.0)) <= (5 * u + 6 * u) * np.exp(-1.0)
+    assert K[0, 2] == 0.0 and K[0, 0] == 1.0
+
+
+def test_fit_records_its_kernel_bound_and_warns_when_meaningless():
+    y = np.array([1.0, 2.0, 3.0])
+    fit = la.fit("lssvm-schur", XFAR, y)
+    bound = fit.diagnostics["kernel_error_bound"]
+    assert fit.status == "ok" and 0 < bound <= np.sqrt(2.0 ** -53) + 1e-15
+    assert "kernel_meaningless" not in fit.diagnostics
+    # float32 rounds 1e8 + x to a multiple of 8: the points' distances (< 7) are gone with it
+    with pytest.warns(la.KernelAccuracyWarning, match="kernel_error_bound") as rec:
+        fit = la.fit("lssvm-schur", X8 + 1e8, Y8, precision="float32")
+    assert fit.diagnostics["kernel_meaningless"] is True
+    assert fit.diagnostics["kernel_error_bound"] >= 0.5
+    w = [r.message for r in rec if isinstance(r.message, la.KernelAccuracyWarning)][0]
+    assert w.bound == fit.diagnostics["kernel_error_bound"] and w.precision == "float32"

@@ -21,9 +21,9 @@ import numpy as np
 
 from ..core.validation import (all_finite, as_matrix, as_vector, check_finite, check_positive,
                                 check_representable, underflow_count)
-from ..core.exceptions import UnderflowWarning
+from ..core.exceptions import KernelAccuracyWarning, UnderflowWarning
 from ..linalg.condest import NOT_ESTIMATED, Conditioning, check_conditioning
-from ..linalg.kernels import make_kernel
+from ..linalg.kernels import MEANINGLESS_KERNEL_BOUND, kernel_error_bound, make_kernel
 from ..arith.precision import get_precision
 from ..core.records import ReadOnlyDict
 from .result import Fit
@@ -161,6 +161,7 @@ def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", b
     if cond is not None:
         diagnostics.update(cond.as_diagnostics())
         check_conditioning(cond, p, solver=solver, stacklevel=3)
+    _record_kernel_bound(diagnostics, kernel, X, p, solver)
     if status == "ok":
         bad = nonfinite_record(coef, bias, overflow_phase or getattr(timer, "last", None), p)
         if bad is not None:
@@ -174,6 +175,24 @@ def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", b
         diagnostics=ReadOnlyDict(diagnostics),
         params=ReadOnlyDict(params or {}),
     )
+
+
+def _record_kernel_bound(diagnostics, kernel, X, p, solver) -> None:
+    """``diagnostics["kernel_error_bound"]`` (RBF: :func:`kernel_error_bound`), and when it says the kernel
+    carries no correct digit, ``diagnostics["kernel_meaningless"] = True`` and a KernelAccuracyWarning."""
+    if "kernel_error_bound" in diagnostics or X is None or np.ndim(X) != 2:
+        return
+    bound = kernel_error_bound(kernel, X, p)
+    if not np.isfinite(bound):
+        return
+    diagnostics["kernel_error_bound"] = bound
+    if bound >= MEANINGLESS_KERNEL_BOUND:
+        diagnostics["kernel_meaningless"] = True
+        warnings.warn(KernelAccuracyWarning(
+            f"expected a kernel matrix with correct digits, got a {solver} fit in {p.name} whose RBF kernel "
+            f"entries may be wrong by {bound:.3g} (kernel_error_bound): the points' magnitude is too large "
+            f"against sigma2 for {p.name} (centre or scale X, or use a wider precision)",
+            bound=bound, precision=p.name, kernel=repr(kernel)), stacklevel=4)
 
 
 def breakdown_fit(solver, p, err, *, X, kernel, timer, support=(), diagnostics=None, params=None) -> Fit:
