@@ -76,3 +76,46 @@ def test_fit_records_its_kernel_bound_and_warns_when_meaningless():
     assert fit.diagnostics["kernel_error_bound"] >= 0.5
     w = [r.message for r in rec if isinstance(r.message, la.KernelAccuracyWarning)][0]
     assert w.bound == fit.diagnostics["kernel_error_bound"] and w.precision == "float32"
+
+
+# ---- finding 2: pivoted_cholesky checks its own assumptions (PSD, symmetric kernel, flags) ---------
+def _indefinite(A, B=None, precision="float64"):
+    """1 - ||x - z||^2 / 4: symmetric, unit diagonal, indefinite on 8 points of [-3, 3]."""
+    B = A if B is None else B
+    D = ((np.asarray(A)[:, None, :] - np.asarray(B)[None, :, :]) ** 2).sum(-1)
+    return 1 - D / 4
+
+
+def _asymmetric(A, B=None, precision="float64"):
+    B = A if B is None else B
+    return np.asarray(A)[:, :1] @ (np.asarray(B)[:, :1].T + 1)
+
+
+@pytest.mark.parametrize("clamp", [True, False])
+@pytest.mark.parametrize("precision", ["float64", "float32", "mp30"])
+def test_pivoted_cholesky_refuses_an_indefinite_kernel(clamp, precision):
+    assert np.linalg.eigvalsh(_indefinite(X8)).min() < -1      # genuinely indefinite, far from rounding
+    with pytest.raises(la.CholeskyBreakdownError) as exc:
+        la.pivoted_cholesky(X8, _indefinite, trace_tol=1e-12, clamp=clamp, precision=precision)
+    rec = exc.value.record
+    assert rec.step >= 1 and rec.pivot < 0 and rec.n == 8 and rec.precision == precision
+
+
+def test_pivoted_cholesky_refuses_an_asymmetric_kernel_and_bad_flags():
+    with pytest.raises(ValueError, match=r"symmetric kernel, got kernel="):
+        la.pivoted_cholesky(X8, _asymmetric)
+    k = la.make_kernel("rbf")
+    for flag in ("relative", "keep_columns", "clamp"):
+        with pytest.raises(TypeError, match=rf"got {flag}='no'"):
+            la.pivoted_cholesky(X8, k, **{flag: "no"})
+
+
+def test_pivoted_cholesky_still_factors_psd_kernels_to_their_trace():
+    # linear and polynomial kernels are PSD: rounding stays within negative_pivot_tolerance
+    for kern in (la.make_kernel("linear"), la.make_kernel("poly", degree=3)):
+        sel = la.pivoted_cholesky(np.c_[X8, X8 ** 2], kern, trace_tol=1e-10, relative=True)
+        K = kern(np.c_[X8, X8 ** 2])
+        # the residual R = K - G G^T is PSD: ||R||_2 <= tr(R) <= 1e-10 tr(K) <= 8e-10 ||K||_2, plus the
+        # rounding of the m = 8 step recurrence, 4 m u ||K||_2 (negative_pivot_tolerance's constant)
+        u = 2.0 ** -53
+        assert np.linalg.norm(K - sel.G @ sel.G.T, 2) <= (8e-10 + 4 * 8 * u) * np.linalg.norm(K, 2)
