@@ -119,3 +119,20 @@ def test_pivoted_cholesky_still_factors_psd_kernels_to_their_trace():
         # rounding of the m = 8 step recurrence, 4 m u ||K||_2 (negative_pivot_tolerance's constant)
         u = 2.0 ** -53
         assert np.linalg.norm(K - sel.G @ sel.G.T, 2) <= (8e-10 + 4 * 8 * u) * np.linalg.norm(K, 2)
+
+
+# ---- finding 1: tune refuses bad input before it searches ------------------------------------------
+@pytest.mark.parametrize("change, etype, arg", [
+    ({"X": np.where(np.arange(8)[:, None] == 2, np.nan, X8)}, ValueError, "X"),
+    ({"y": Y8[:-1]}, ValueError, "y"),
+    ({"precision": "zzz"}, ValueError, "precision"),
+    ({"C": -1.0, "grid": {"sigma2": [0.5, 1.0]}}, ValueError, "C"),
+    ({"seed": "abc"}, TypeError, "seed"),
+    ({"greater_is_better": "x"}, TypeError, "greater_is_better"),
+    ({"grid": {"C": "x"}}, TypeError, "grid"),
+])
+def test_tune_refuses_bad_input_before_searching(change, etype, arg):
+    kw = {"X": X8, "y": Y8, "grid": {"C": [1.0, 10.0]}, "method": "loo", "refinements": 0, **change}
+    X, y = kw.pop("X"), kw.pop("y")
+    with pytest.raises(etype, match=rf"\b{arg}\b"):
+        la.tune("lssvm-schur", X, y, **kw)
