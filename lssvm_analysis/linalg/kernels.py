@@ -122,12 +122,17 @@ def _check_sigma2(sigma2, p):
     return s
 
 
-def _check_product_kernel(K, name, Z):
-    """A linear/polynomial kernel that overflowed names the inputs it came from."""
+def _check_product_kernel(K, name, Z, degree=None):
+    """A linear/polynomial kernel that overflowed names the inputs it came from (and the degree)."""
     if not all_finite(K):
         args = "X" if Z is None else "X and Z"
+        if degree is not None:
+            args += " and degree"
+            got = f"degree={short_repr(degree)} with {'X' if Z is None else 'X and Z'}"
+        else:
+            got = args
         raise ValueError(f"expected {args} small enough for the {name} kernel in this precision, got "
-                         f"{args} whose {name} kernel overflows to inf (scale {args} down)")
+                         f"{got} whose {name} kernel overflows to inf (scale X down or lower the degree)")
     return K
 
 
@@ -426,7 +431,7 @@ def poly_kernel(X, Z=None, degree=3, t=1.0, precision="float64") -> np.ndarray:
     p = get_precision(precision)
     Xp, Zp = _inputs(X, Z, p)
     with np.errstate(over="ignore", invalid="ignore"):
-        return _check_product_kernel((Xp @ Zp.T + p.scalar(t)) ** int(degree), "polynomial", Z)
+        return _check_product_kernel((Xp @ Zp.T + p.scalar(t)) ** int(degree), "polynomial", Z, degree)
 
 
 KERNELS = {"rbf": (rbf_kernel, ("sigma2",)), "linear": (linear_kernel, ()),
