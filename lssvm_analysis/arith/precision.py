@@ -40,7 +40,8 @@ from scipy.linalg import lapack
 
 from . import flint_engine as _flint, flint_mrsr as _flint_mrsr, _generic
 from ..core.validation import as_matrix, check_finite, check_real, check_square, check_symmetric
-from ..core.exceptions import CholeskyBreakdownError, LUBreakdownError, UnknownPrecisionError
+from ..core.exceptions import (CholeskyBreakdownError, EigenConvergenceError, LUBreakdownError,
+                               UnknownPrecisionError)
 from ..core.records import CholeskyBreakdown, LUBreakdown
 
 __all__ = ["Precision", "MPPrecision", "precisions", "get_precision", "precision_of", "DEFAULT_MP_DIGITS",
@@ -276,7 +277,7 @@ class Precision(ABC):
             A = self._prepare(A, "A", check=True, symmetric=True)
         mp = self._eig_precision()
         with mp.context():
-            E, Q = mp.ctx.eigsy(mp.ctx.matrix(mp.asarray(A).tolist()))
+            E, Q = _eigsy(mp.ctx, mp.asarray(A), self.name)
             n = A.shape[0]
             order = sorted(range(n), key=lambda i: E[i])
             w = np.array([E[i] for i in order], dtype=object)
@@ -744,6 +745,17 @@ class LongDoublePrecision(_NativeDtype, _GenericPrecision):
         return _mp_engine(LONGDOUBLE_EIG_DIGITS, "mpmath")
 
 
+def _eigsy(ctx, A, name, **kw):
+    """mpmath's ``eigsy`` of the object array A; its RuntimeError (no convergence of the QL
+    iteration, e.g. a poly kernel of X ~ 1e114 in longdouble) as an EigenConvergenceError."""
+    try:
+        return ctx.eigsy(ctx.matrix(A.tolist()), **kw)
+    except RuntimeError as err:
+        raise EigenConvergenceError(f"symmetric eigensolver did not converge in {name} for an "
+                                    f"{A.shape[0]} x {A.shape[0]} matrix: {err}", n=A.shape[0],
+                                    precision=name) from err
+
+
 def _reduce_mpf(v):
     """Pickle an mpf exactly: mpmath's ``__reduce__`` rebuilds it in the global context at its
     current precision (53 bits by default), which rounded an mp50 model to float64 in transit."""
@@ -1070,7 +1082,7 @@ class MPPrecision(_GenericPrecision):
             ev = _flint.eigvalsh(A, **self._fl())
             if ev is not None:
                 return ev
-        ev = self.ctx.eigsy(self.ctx.matrix(A.tolist()), eigvals_only=True)
+        ev = _eigsy(self.ctx, A, self.name, eigvals_only=True)
         return np.array(sorted(ev[i] for i in range(ev.rows)), dtype=object)
 
 

@@ -34,6 +34,7 @@ __all__ = [
     "OutputPathError",
     "UnderflowWarning",
     "KernelAccuracyWarning",
+    "EigenConvergenceError",
 ]
 
 
@@ -147,6 +148,19 @@ class CholeskyBreakdownError(np.linalg.LinAlgError):
 
     def __reduce__(self):  # picklable across worker processes
         return (type(self), (self.record,))
+
+
+class EigenConvergenceError(np.linalg.LinAlgError):
+    """A symmetric eigensolver did not converge (mpmath's ``eigsy``: its QL iteration limit), as
+    NumPy's "Eigenvalues did not converge".  Attributes ``n`` (order) and ``precision``."""
+
+    def __init__(self, message="", n=0, precision=""):
+        super().__init__(message)
+        self.n = n
+        self.precision = precision
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.n, self.precision))
 
 
 class LUBreakdownError(np.linalg.LinAlgError):
