@@ -136,3 +136,37 @@ def test_tune_refuses_bad_input_before_searching(change, etype, arg):
     X, y = kw.pop("X"), kw.pop("y")
     with pytest.raises(etype, match=rf"\b{arg}\b"):
         la.tune("lssvm-schur", X, y, **kw)
+
+
+# ---- the store: a missing directory is created (stated in --help); a refused WAL store is left as found
+def test_report_help_says_missing_store_directories_are_created(capsys):
+    from lssvm_analysis import cli
+    with pytest.raises(SystemExit):
+        cli.main(["report", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "missing directories of its path are created" in text
+
+
+def test_store_in_a_missing_directory_is_created(tmp_path):
+    from lssvm_analysis.experiments.store import Store
+    path = tmp_path / "not" / "yet" / "s.sqlite"
+    with Store(path) as store:
+        assert len(store) == 0
+    assert path.is_file()
+
+
+def test_truncated_wal_store_refusal_leaves_no_side_files(tmp_path):
+    from lssvm_analysis.core.exceptions import StoreError
+    from lssvm_analysis.experiments.store import Store
+    path = tmp_path / "s.sqlite"
+    with Store(path):
+        pass
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite"]
+    size = path.stat().st_size
+    with open(path, "r+b") as fh:          # whole pages, so that SQLite itself must read it to refuse it
+        fh.truncate(size // 2 - (size // 2) % 512)
+    data = path.read_bytes()
+    with pytest.raises(StoreError, match="Nothing was changed"):
+        Store(path).connection()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite"]
+    assert path.read_bytes() == data
