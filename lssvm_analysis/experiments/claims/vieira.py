@@ -1,9 +1,9 @@
 """Claims of Vieira et al. (ESANN 2016), OP-LSSVM: Table 2 and §4's conclusions.
 
 Home section "vieira"; records "table" (kind ``vieira-split``: one row per data
-set and split, columns ``acc[<method>]``, ``nsv[<method>]``, ``time[<method>]``)
-and "scaling" (kind ``vieira-scaling``: ``L``, ``time[op-lssvm]``,
-``time[lssvm-kkt]``).
+set and split, columns ``acc[<method>]``, ``nsv[<method>]``, ``time_<method>``)
+and "scaling" (kind ``vieira-scaling``: ``L``, ``time_op-lssvm``,
+``time_lssvm-kkt``).
 """
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ def table_long(table: pd.DataFrame) -> pd.DataFrame:
         for label in TABLE_METHODS:
             rows.append({"set": VIEIRA_SETS.get(r["dataset"], r["dataset"]), "seed": r["seed"], "method": label,
                          "acc": r.get(f"acc[{label}]", np.nan), "nsv": r.get(f"nsv[{label}]", np.nan),
-                         "time": r.get(f"time[{label}]", np.nan), "L": r.get("L", np.nan)})
+                         "time": r.get(f"time_{label}", np.nan), "L": r.get("L", np.nan)})
     lg = pd.DataFrame(rows, columns=["set", "seed", "method", "acc", "nsv", "time", "L"])
     for c in ("acc", "nsv", "time"):
         lg[c] = pd.to_numeric(lg[c], errors="coerce")
@@ -206,8 +206,8 @@ def _times(rec):
     sc = rec["scaling"].copy()
     sc["L"] = pd.to_numeric(sc["L"], errors="coerce")
     sc = sc.sort_values("L")
-    t_op = pd.to_numeric(sc["time[op-lssvm]"], errors="coerce").to_numpy(float)
-    t_ls = pd.to_numeric(sc["time[lssvm-kkt]"], errors="coerce").to_numpy(float)
+    t_op = pd.to_numeric(sc["time_op-lssvm"], errors="coerce").to_numpy(float)
+    t_ls = pd.to_numeric(sc["time_lssvm-kkt"], errors="coerce").to_numpy(float)
     return sc.L.to_numpy(float), t_op, t_ls
 
 
@@ -320,15 +320,15 @@ def _table_rows(acc: dict, nsv: dict, seeds=4, sets=("HAB", "BCW")):
             for m in TABLE_METHODS:
                 r[f"acc[{m}]"] = acc.get((m, s), acc.get(m, 80.0)) + 0.1 * rng.standard_normal()
                 r[f"nsv[{m}]"] = nsv.get((m, s), nsv.get(m, 200.0))
-                r[f"time[{m}]"] = 1.0
+                r[f"time_{m}"] = 1.0
             rows.append(r)
     return {"table": pd.DataFrame(rows)}
 
 
 def _scaling_rows(op_power, ls_power):
     L = np.array([100, 200, 400, 800], float)
-    return {"scaling": pd.DataFrame({"L": L, "status": "ok", "time[op-lssvm]": 1e-2 * (L / 100) ** op_power,
-                                     "time[lssvm-kkt]": 1e-3 * (L / 100) ** ls_power})}
+    return {"scaling": pd.DataFrame({"L": L, "status": "ok", "time_op-lssvm": 1e-2 * (L / 100) ** op_power,
+                                     "time_lssvm-kkt": 1e-3 * (L / 100) ** ls_power})}
 
 
 def _printed_acc(scale=0.0):
