@@ -5,12 +5,14 @@ Reproducer data of the issue: ``X = linspace(-3, 3, 8)[:, None]``, ``y = sinc(X[
 """
 from __future__ import annotations
 
+import re
 import warnings
 
 import numpy as np
 import pytest
 
 import lssvm_analysis as la
+from lssvm_analysis.core.exceptions import InsufficientMemoryError
 
 X8 = np.linspace(-3, 3, 8)[:, None]
 Y8 = np.sinc(X8[:, 0])
@@ -182,3 +184,85 @@ def test_vieira_scaling_rows_name_their_timings_time_underscore():
     row = scaling_row(task)
     timing = [k for k in row if "time" in k]
     assert timing == ["time_op-lssvm", "time_lssvm-kkt"] and all(row[k] > 0 for k in timing)
+
+
+# ---- "Untyped exceptions", "Silently accepted", "Errors that name the wrong argument" ---------------
+LAB8 = np.sign(Y8 - 0.1)
+ZERO_STRIDE = np.broadcast_to(np.ones(1), (200_000, 200_000))   # 320 GB if anything copies it
+
+
+def _cg_wrong_shape():
+    from lssvm_analysis.linalg.cg import simultaneous_cg
+    return simultaneous_cg(lambda V: np.ones(3), np.ones((4, 2)))
+
+
+# (id, call, expected error type, the argument its message must name)
+NAMED_CASES = [
+    ("libsvm-degree-huge", lambda: la.fit("svm-c", X8, LAB8, kernel="poly", degree=10 ** 30), ValueError, "degree"),
+    ("poly-degree-overflow-names-degree",
+     lambda: la.fit("lssvm-schur", X8, Y8, kernel="poly", degree=10 ** 30), ValueError, "degree"),
+    ("fs-lssvm-eig_floor-text", lambda: la.fit("fs-lssvm", X8, Y8, eig_floor="zzz"), TypeError, "eig_floor"),
+    ("tune-grid-text", lambda: la.tune("lssvm-schur", X8, Y8, grid={"C": "x"}, method="loo", refinements=0),
+     TypeError, "grid"),
+    ("cg-operator-wrong-shape", lambda: la.hestenes_stiefel_cg(lambda v: np.ones(3), np.ones(4)), ValueError, "A"),
+    ("cg-block-operator-wrong-shape", _cg_wrong_shape, ValueError, "A"),
+    ("reference_solve-zero-stride", lambda: la.reference_solve(ZERO_STRIDE, ZERO_STRIDE[0]),
+     InsufficientMemoryError, "n"),
+    ("mrsr-zero-stride", lambda: la.mrsr(ZERO_STRIDE, ZERO_STRIDE[0], k_max=2), InsufficientMemoryError, "n"),
+    ("pivoted_cholesky-relative-text", lambda: la.pivoted_cholesky(X8, la.make_kernel("rbf"), relative="no"),
+     TypeError, "relative"),
+    ("mrsr-T-numeric-strings", lambda: la.mrsr(X8, Y8.astype(str), k_max=2), TypeError, "T"),
+    ("estimator-predict-text-X", lambda: la.LSSVMRegressor().fit(X8, Y8).predict(X8.astype(str)), TypeError, "X"),
+    ("classifier-code-unknown", lambda: la.LSSVMClassifier(code="zzz").fit(X8, LAB8), ValueError, "code"),
+    ("loo_residuals-native-text", lambda: la.loo_residuals(la.fit("lssvm-schur", X8, Y8), native="x"),
+     TypeError, "native"),
+    ("lssvm-pruned-base-unknown", lambda: la.fit("lssvm-pruned", X8, Y8, base="zzz"), ValueError, "base"),
+    ("reference_solve-digits-huge", lambda: la.reference_solve(np.eye(3), np.ones(3), digits=10 ** 6),
+     ValueError, "digits"),
+    ("float32-C-overflows-printed-A", lambda: la.fit("r-lssvm-w", X8, Y8, precision="float32", C=1e308),
+     ValueError, "C"),
+    ("estimator-nan-in-our-words", lambda: la.LSSVMRegressor().fit(np.where(X8 > 2, np.nan, X8), Y8),
+     ValueError, "X"),
+]
+
+
+@pytest.mark.parametrize("cid, call, etype, arg", NAMED_CASES, ids=[c[0] for c in NAMED_CASES])
+def test_bad_input_is_a_typed_error_naming_its_argument(cid, call, etype, arg):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(etype) as exc:
+            call()
+    msg = str(exc.value)
+    assert re.search(rf"\b{re.escape(arg)}\b=|\b{re.escape(arg)}\b", msg), msg
+    assert msg.startswith("expected") or isinstance(exc.value, MemoryError), msg
+    if cid == "lssvm-pruned-base-unknown":
+        assert "base='zzz'" in msg and "solver=" not in msg
+    if cid == "reference_solve-digits-huge":
+        assert "digits=1000000" in msg and "mp1000010" not in msg
+    if cid == "float32-C-overflows-printed-A":
+        assert "C=1e+308" in msg
+    if cid == "poly-degree-overflow-names-degree":
+        assert "degree=" in msg
+
+
+# (id, call, the outcome: a Fit whose status is recorded, never an exception)
+OUTCOME_CASES = [
+    ("libsvm-nonfinite-dual", lambda: la.fit("svm-c", X8 * 1e200, LAB8), "overflow"),
+    ("fs-lssvm-no-feature-above-floor",
+     lambda: la.fit("fs-lssvm", np.zeros((4, 2)), np.arange(4.0), kernel="linear"), "ok"),
+    ("r-lssvm-w-eigensolver-no-convergence",
+     lambda: la.fit("r-lssvm-w", X8 * 1e114, Y8, kernel="poly", precision="longdouble", solve="eigen"),
+     "not-converged"),
+]
+
+
+@pytest.mark.parametrize("cid, call, status", OUTCOME_CASES, ids=[c[0] for c in OUTCOME_CASES])
+def test_numerical_failure_on_valid_input_is_a_recorded_outcome(cid, call, status):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fit = call()
+    assert fit.status == status
+    if fit.ok:
+        assert np.all(np.isfinite(fit.predict(np.ones((2, fit.X_support_.shape[1])))))
+    else:
+        assert fit.diagnostics   # says what failed (libsvm_error / eigh_error / nonfinite)
