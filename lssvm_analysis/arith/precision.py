@@ -1102,6 +1102,9 @@ def precisions(*, hardware: bool | None = None, native: bool | None = None) -> l
     the precisions with a NumPy floating dtype (:attr:`Precision.native`:
     float32, float64, longdouble), ``False`` the mp ones.
     """
+    for name, value in (("hardware", hardware), ("native", native)):
+        if value is not None and not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"expected None, True or False for {name}, got {name}={value!r:.80}")
     return [n for n in _REGISTRY if (hardware is None or get_precision(n).hardware == hardware)
             and (native is None or get_precision(n).native == native)]
 

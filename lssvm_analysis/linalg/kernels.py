@@ -635,11 +635,13 @@ def make_kernel(kernel="rbf", *, sigma2=1.0, degree=3, t=1.0, formation="gemm") 
         return kernel
     if not isinstance(kernel, str) or kernel not in KERNELS:
         raise ValueError(f"expected kernel in {sorted(KERNELS)}, got kernel={kernel!r}")
+    # every parameter is checked, used or not (degree="zzz" with the RBF kernel was accepted)
+    check_int("degree", degree, minimum=1)
+    _check_t(t)
     if kernel == "rbf":
         check_positive("sigma2", sigma2)
         params = {"sigma2": float(sigma2)}
     elif kernel == "poly":
-        check_int("degree", degree, minimum=1)
         params = {"degree": int(degree), "t": _check_t(t)}
     else:
         params = {}
