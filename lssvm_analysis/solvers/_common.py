@@ -9,6 +9,13 @@ including those registered later:
   with the argument's name, before any work;
 * a model with a non-finite coefficient or bias is never ``"ok"``: it gets
   ``status="overflow"`` with the phase where it appeared;
+* inputs that underflow in the precision (non-zero entries of X or y that
+  round to 0 or a subnormal, y * 1e-60 in float32) give an UnderflowWarning
+  naming the argument and the count;
+* an RBF fit records ``diagnostics["kernel_error_bound"]`` (the absolute
+  bound of :func:`~lssvm_analysis.linalg.kernels.kernel_error_bound`), and
+  when it leaves no correct digit (>= 1/2) ``kernel_meaningless`` and a
+  KernelAccuracyWarning;
 * the condition estimate a solver passes (``conditioning=``) is recorded in
   the diagnostics (``kappa_estimate``, ``kappa_method``, ``kappa_matrix``;
   NaN / "not estimated" otherwise) and warned about when ``kappa u >= 1/2``.
