@@ -32,9 +32,9 @@ drivers are tested against eta / (n u) < 30).  The named reasons a larger eta is
 * an iterative method's own stop (``iterations`` with a stop rule in the diagnostics, e.g. CG's
   residual tolerance), a recorded jitter or fallback (``root_jitter``, ...), or ``kernel_meaningless``.
 
-``make test`` runs ``LSSVM_AUDIT_EXAMPLES`` (default 6) examples per solver x precision, ~60 s on
-one core; the ``slow`` run (``LSSVM_AUDIT=1``) takes ``LSSVM_AUDIT_SLOW_EXAMPLES`` (default 20,000)
-examples spread over the same pairs.
+``make test`` runs ``LSSVM_AUDIT_EXAMPLES`` (default 100; a third for mpN) examples per solver x
+precision, the same ones every run (derandomized), ~25 s on one core; the ``slow`` run (``LSSVM_AUDIT=1``) takes ``LSSVM_AUDIT_SLOW_EXAMPLES`` (default 20,000)
+examples spread over the same pairs, new ones each run (6,000 took 92 s on two workers).
 """
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ C_BACKWARD = 30.0
 
 PAIRS = [(name, p) for name in la.solvers() for p in la.precisions()
          if la.get_solver(name).supports_precision(p)]
-FAST_EXAMPLES = int(os.environ.get("LSSVM_AUDIT_EXAMPLES", 6))
+FAST_EXAMPLES = int(os.environ.get("LSSVM_AUDIT_EXAMPLES", 100))
 SLOW_EXAMPLES = int(os.environ.get("LSSVM_AUDIT_SLOW_EXAMPLES", 20_000))
 
 
@@ -136,8 +136,8 @@ def _check(name, precision, X, y, params):
                                           f"{C_BACKWARD * n * u:.3g}", dict(fit.diagnostics))
 
 
-def _run(name, precision, examples):
-    @settings(max_examples=examples, deadline=None, database=None, derandomize=examples <= 50,
+def _run(name, precision, examples, derandomize=True):
+    @settings(max_examples=examples, deadline=None, database=None, derandomize=derandomize,
               suppress_health_check=list(HealthCheck))
     @given(_problems(name))
     def run(problem):
@@ -155,4 +155,4 @@ def test_audit_no_untyped_error_no_unusable_ok_no_silent_backward_error(name, pr
 @pytest.mark.skipif(not os.environ.get("LSSVM_AUDIT"), reason="the audit's 20,000 examples: set LSSVM_AUDIT=1")
 @pytest.mark.parametrize("name, precision", PAIRS, ids=[f"{n}-{p}" for n, p in PAIRS])
 def test_audit_slow(name, precision):
-    _run(name, precision, max(1, math.ceil(SLOW_EXAMPLES / len(PAIRS))))
+    _run(name, precision, max(1, math.ceil(SLOW_EXAMPLES / len(PAIRS))), derandomize=False)
