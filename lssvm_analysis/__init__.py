@@ -29,9 +29,9 @@ Your data and your solver (README.md, "Your data and your solver"):
 (pyproject.toml reads it from here).
 """
 from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning, FallbackWarning,
-                              IllConditionedWarning, LSSVMWarning, LUBreakdownError,
-                              NoExactModelError, ReferenceAccuracyError, UnknownPrecisionError, UnknownSolverError,
-                              UnsupportedPrecisionError)
+                              IllConditionedWarning, KernelAccuracyWarning, LSSVMWarning, LUBreakdownError,
+                              NoExactModelError, ReferenceAccuracyError, UnderflowWarning, UnknownPrecisionError,
+                              UnknownSolverError, UnsupportedPrecisionError)
 from .linalg.kernels import (Kernel, from_lssvmlab, linear_kernel, make_kernel, poly_kernel, rbf_kernel,
                            to_lssvmlab)
 from .linalg.mrsr import MRSRPath, mrsr
@@ -59,7 +59,7 @@ from .report.compare import Comparison, compare  # noqa: E402
 __all__ = [
     "CholeskyBreakdown", "CholeskyBreakdownError", "LUBreakdown", "LUBreakdownError",
     "UnsupportedPrecisionError", "ConvergenceWarning", "FallbackWarning",
-    "Fit", "IllConditionedWarning", "Kernel", "LSSVMWarning", "Precision",
+    "Fit", "IllConditionedWarning", "KernelAccuracyWarning", "UnderflowWarning", "Kernel", "LSSVMWarning", "Precision",
     "ReferenceAccuracyError", "UnknownPrecisionError", "UnknownSolverError",
     "cg_iteration_bound", "fit", "get_precision", "get_solver", "hestenes_stiefel_cg",
     "linear_kernel", "make_kernel", "from_lssvmlab", "to_lssvmlab", "MRSRPath", "mrsr",

@@ -69,8 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--out", default="reports/default",
                      help="output directory (default: reports/default)")
     rep.add_argument("--store", default=None,
-                     help="SQLite record store (default: $LSSVM_ANALYSIS_STORE or "
-                          "~/.cache/lssvm_analysis/records.sqlite)")
+                     help="SQLite record store, a cache of computed tasks (default: $LSSVM_ANALYSIS_STORE or "
+                          "~/.cache/lssvm_analysis/records.sqlite); missing directories of its path "
+                          "are created, as for the default")
     rep.add_argument("--jobs", type=_jobs, default=None,
                      help="worker processes (default: all cores; 1 = in-process; -1 = all cores)")
     dask = rep.add_mutually_exclusive_group()

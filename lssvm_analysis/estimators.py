@@ -59,7 +59,7 @@ from .linalg.kernels import PrecomputedKernel
 from .arith.precision import get_precision
 from .solvers import fit as _fit
 from .solvers import get_solver, solvers
-from .solvers.multiclass import MulticlassFit, fit_multiclass
+from .solvers.multiclass import CODES, MulticlassFit, fit_multiclass
 
 __all__ = ["LSSVMRegressor", "LSSVMClassifier", "ELSRegressor", "EstimatorConvergenceWarning"]
 
@@ -86,6 +86,41 @@ def _check_numeric(a, name):
     if text:
         raise TypeError(f"expected numeric values in {name}, got text (strings) in {name}; "
                         f"convert {name} to numbers first")
+
+
+def _validate(est, X, *y, **kwargs):
+    """scikit-learn's ``validate_data(est, X[, y])``, its ValueErrors for what ``la.fit`` checks too said
+    in our words ("expected ..., got name=value"), scikit-learn's text kept after them (its estimator
+    checks match it)."""
+    try:
+        return validate_data(est, X, *y, **kwargs)
+    except ValueError as err:
+        ours = _our_message(str(err), X, y[0] if y else None)
+        if ours is None:
+            raise
+        raise ValueError(f"{ours} ({err})") from None
+
+
+def _our_message(msg, X, y):
+    """The package's message for a scikit-learn validation message it knows, else None."""
+    def shape_of(a):
+        try:
+            return np.shape(a)
+        except ValueError:   # ragged
+            return "ragged"
+    shape = {"X": shape_of(X), "y": shape_of(y)}
+    for name in ("X", "y"):
+        if f"Input {name} contains" in msg or (name == "X" and "Input contains" in msg):
+            return f"expected finite values in {name}, got NaN or inf"
+    if "inconsistent numbers of samples" in msg:
+        return f"expected X and y with the same number of samples, got X.shape={shape['X']}, y.shape={shape['y']}"
+    if "features, but" in msg and "is expecting" in msg:
+        return f"expected X with the number of features seen in fit, got X.shape={shape['X']}"
+    if "Expected 2D array" in msg:
+        return f"expected a 2-D array for X, got X.shape={shape['X']}"
+    if "0 sample(s)" in msg or "0 feature(s)" in msg:
+        return f"expected a non-empty array for X, got X.shape={shape['X']}"
+    return None
 
 
 def _fit_quietly(func, *args, **kwargs):
@@ -411,14 +446,15 @@ class LSSVMRegressor(RegressorMixin, _LSSVMBase):
         """Fit the solver on (X, y); ``sample_weight`` for solvers with per-point weights (w-lssvm)."""
         _check_numeric(X, "X")
         _check_numeric(y, "y")
-        X, y = validate_data(self, X, y, y_numeric=True, dtype=np.float64)
+        X, y = _validate(self, X, y, y_numeric=True, dtype=np.float64)
         self._set_model(*self._run(X, y, sample_weight))
         self._remember_targets(y)
         return self
 
     def predict(self, X):
         check_is_fitted(self, "fit_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        _check_numeric(X, "X")   # fit refuses text; predict parsed it
+        X = _validate(self, X, reset=False, dtype=np.float64)
         model, inputs = self._model_at(X)
         return model.predict(inputs)
 
@@ -500,7 +536,9 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
     def fit(self, X, y, sample_weight=None):
         """Fit on (X, y); ``sample_weight`` for solvers with per-point weights (w-lssvm)."""
         _check_numeric(X, "X")
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        if not isinstance(self.code, str) or self.code not in CODES:   # also with two classes (no code used)
+            raise ValueError(f"expected code in {CODES}, got code={self.code!r}")
+        X, y = _validate(self, X, y, dtype=np.float64)
         check_classification_targets(y)
         self.classes_, yi = np.unique(y, return_inverse=True)
         if len(self.classes_) < 2:
@@ -524,7 +562,8 @@ class LSSVMClassifier(ClassifierMixin, _LSSVMBase):
         """Binary: f(x) (positive means ``classes_[1]``); multiclass: minus the
         Hamming distance of the code outputs to each class's codeword."""
         check_is_fitted(self, "fit_")
-        X = validate_data(self, X, reset=False, dtype=np.float64)
+        _check_numeric(X, "X")   # fit refuses text; predict parsed it
+        X = _validate(self, X, reset=False, dtype=np.float64)
         model, inputs = self._model_at(X)
         if len(self.classes_) == 2:
             return model.decision_function(inputs)

@@ -302,3 +302,109 @@ def test_check_binary_labels_accepts_exactly_both_signs(y, message):
     else:
         with pytest.raises(ValueError, match=message):
             check_binary_labels(y)
+
+
+# -- every public function of la, from its signature (issue 32) -------------------------------------
+# A valid value for each parameter name a public function takes (a function whose required parameter
+# is not here fails test_every_public_function_has_a_valid_call: add its name, and its bad inputs are
+# then generated like the others').  Arrays are small; the solver / precision names come from the
+# registries.
+_A4 = np.array([[4.0, 1, 0, 0], [1, 4, 1, 0], [0, 1, 4, 1], [0, 0, 1, 4]])
+_X12 = np.linspace(-3, 3, 24).reshape(12, 2)
+_Y6 = np.sin(_X12[:, 0])
+_VALID = {
+    "solver": la.solvers()[1], "name": la.solvers()[1], "X": _X12, "y": _Y6, "Z": _X12[:3], "T": _Y6,
+    "A": _A4, "B": np.ones(4), "b": np.ones(4), "x": np.ones(4), "ref": np.ones(4), "rhs": np.ones(4),
+    "coef": np.ones(3), "bias": 0.0, "kernel": la.make_kernel("rbf"), "eta": 1e-3, "kappa": 10.0,
+    "eps": 1e-3, "sig2": 1.0, "sigma2": 1.0, "rel_err": 1e-3,
+}
+#: Keywords that keep a valid call small (a one-point grid, two folds).
+_VALID_KW = {"tune": {"grid": {"C": [1.0]}, "refinements": 0, "folds": 2}, "cross_validate": {"folds": 2}}
+#: (function, parameter) -> the argument its message names instead: get_solver is the lookup every
+#: ``solver=`` goes through, and names it so.
+_NAMED_AS = {("get_solver", "name"): "solver"}
+#: Parameters whose values are arrays: a text array and a NaN array are refused naming them.
+_ARRAYS = ("X", "y", "Z", "T", "A", "B", "b", "x", "ref", "rhs", "coef")
+#: (function, parameter): inputs with a documented meaning that is not an error.
+_NOT_ERRORS = {
+    ("backward_error", "x", "nan"): "a NaN solution has backward error inf (documented)",
+    ("forward_error", "x", "nan"): "a NaN solution has forward error inf (documented)",
+    ("forward_error", "ref", "nan"): "a NaN reference gives NaN (documented)",
+    ("kkt_residual", "coef", "nan"): "a NaN model's residual is inf (documented)",
+    ("kkt_residual", "bias", "nan"): "a NaN model's residual is inf (documented)",
+    ("fit_multiclass", "y", "text"): "class labels may be any values, text included (as scikit-learn's)",
+}
+
+
+def _public_functions():
+    import inspect
+    return {n: getattr(la, n) for n in la.__all__ if inspect.isfunction(getattr(la, n))}
+
+
+def _valid_call(name, func):
+    """(args, kwargs) of a valid call of ``func``: its required parameters from _VALID (fit: a Fit)."""
+    import inspect
+    args = []
+    for p in inspect.signature(func).parameters.values():
+        if p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL) or p.default is not p.empty:
+            continue
+        if p.name == "fit":
+            args.append(la.fit("lssvm-schur", _X12, _Y6))
+        else:
+            args.append(_VALID[p.name])
+    return args, dict(_VALID_KW.get(name, {}))
+
+
+def _bad_rows():
+    """(function, parameter, bad value, label) generated from each signature."""
+    import inspect
+    for name, func in _public_functions().items():
+        for i, p in enumerate(inspect.signature(func).parameters.values()):
+            if p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
+                continue
+            if p.name in _ARRAYS and p.default is p.empty:
+                v = np.asarray(_VALID[p.name])
+                yield name, p, v.astype(str), "text"
+                bad = v.astype(float).copy()
+                bad.flat[0] = np.nan
+                yield name, p, bad, "nan"
+            elif p.name == "fit":
+                yield name, p, "zzz", "text"
+            elif p.default is p.empty or isinstance(p.default, (bool, str, int, float)) \
+                    or "bool" in str(p.annotation):
+                if p.name in ("Z", "out", "transform", "grid", "scoring", "cond", "folds", "error_score"):
+                    continue   # other types of value with their own rows (API_CASES) or any callable
+                yield name, p, "zzz", "text"
+
+
+_BAD_ROWS = list(_bad_rows())
+
+
+def test_every_public_function_has_a_valid_call():
+    for name, func in _public_functions().items():
+        args, kw = _valid_call(name, func)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            func(*args, **kw)
+
+
+@pytest.mark.parametrize("name, param, value, label", _BAD_ROWS,
+                         ids=[f"{r[0]}-{r[1].name}-{r[3]}" for r in _BAD_ROWS])
+def test_every_public_function_refuses_bad_input_naming_it(name, param, value, label):
+    if (name, param.name, label) in _NOT_ERRORS:
+        pytest.skip(_NOT_ERRORS[(name, param.name, label)])
+    func = _public_functions()[name]
+    args, kw = _valid_call(name, func)
+    import inspect
+    names = [p.name for p in inspect.signature(func).parameters.values()
+             if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL) and p.default is p.empty]
+    if param.name in names:
+        args[names.index(param.name)] = value
+    else:
+        kw[param.name] = value
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises((TypeError, ValueError)) as exc:
+            func(*args, **kw)
+    arg = _NAMED_AS.get((name, param.name), param.name)
+    assert _names(str(exc.value), arg), (name, param.name, str(exc.value))

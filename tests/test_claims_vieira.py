@@ -89,8 +89,8 @@ def test_time_growth_and_time_larger_agree(op, ls):
     (holds, or holds only when L > L*) V-time-growth holds, and a growing ratio fails both."""
     rng = np.random.default_rng(0)
     L = np.array([100, 200, 400, 800, 1200], float)
-    rec = {"scaling": pd.DataFrame({"L": L, "time[op-lssvm]": 1e-2 * (L / 100) ** op * np.exp(0.05 * rng.standard_normal(5)),
-                                    "time[lssvm-kkt]": 1e-3 * (L / 100) ** ls})}
+    rec = {"scaling": pd.DataFrame({"L": L, "time_op-lssvm": 1e-2 * (L / 100) ** op * np.exp(0.05 * rng.standard_normal(5)),
+                                    "time_lssvm-kkt": 1e-3 * (L / 100) ** ls})}
     g, big = get_claim("V-time-growth").rule(rec), get_claim("V-time-larger").rule(rec)
     if big.outcome in ("holds", "holds only when") and "L*" in big.measured + big.condition:
         assert g.outcome == "holds"

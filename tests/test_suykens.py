@@ -424,7 +424,7 @@ def test_bad_options_raise_typed_errors(rng):
         la.fit("lssvm-pruned", X, y)
     with pytest.raises(ValueError, match="atol=-1"):
         la.fit("lssvm-pruned", X, y, index=lambda f: 0.0, atol=-1)
-    with pytest.raises(UnknownSolverError, match="solver='nope'"):
+    with pytest.raises(UnknownSolverError, match="base='nope'"):   # issue 32: it said solver=
         la.fit("lssvm-pruned", X, y, base="nope", index=lambda f: 0.0)
     with pytest.raises(ValueError, match="code='2vs2'"):
         fit_multiclass(X, y, code="2vs2")

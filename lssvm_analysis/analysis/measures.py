@@ -92,7 +92,10 @@ def correct_digits(rel_err):
     ValueError
         For a negative or NaN ``rel_err``.
     """
-    e = np.asarray(rel_err, dtype=np.float64)
+    try:
+        e = np.asarray(rel_err, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"expected a real number or array for rel_err, got rel_err={rel_err!r:.80}") from None
     if np.isnan(e).any() or (e < 0).any():
         raise ValueError(f"expected a non-negative relative error, got rel_err={rel_err!r}")
     d = -np.log10(np.maximum(e, _TINY))
@@ -262,6 +265,7 @@ def kkt_residual(A, rhs, bias, coef, *, precision=None, cond=None) -> ErrorRepor
     b_arr = np.asarray(bias)
     if b_arr.size != 1:
         raise ValueError(f"expected a scalar bias, got bias.shape={b_arr.shape}")
+    check_real(b_arr, "bias")   # text was a bare ufunc error
     bias = b_arr.reshape(-1)[0]
     u, name = _arithmetic(coef, precision)
     parts = dict.fromkeys(("bias_row", "alpha_rows"), math.inf)

@@ -126,10 +126,12 @@ from ..exact.ozaki import (
 )
 from ..core.validation import check_int
 from ..core.exceptions import ReferenceAccuracyError
+from ..exact.double_double import DD
 from ..linalg.condition import MP_EIG_MAX_N, kappa2
-from ..arith.precision import get_precision
+from ..linalg.memory import ensure_memory
+from ..arith.precision import MAX_MP_DIGITS, get_precision
 from ..exact.inverse_bounds import (ARB_START_BITS, cached, certificate, factor64, inverse_enclosure_arb,
-                                    inverse_norm_bound)
+                                    inverse_bound_r, inverse_norm_bound)
 from .measures import (
     ErrorReport,
     backward_error,
@@ -506,9 +508,14 @@ def reference_solve(A, b, *, digits: int = 30, spd: bool | None = None,
     certificates); the arb route is O(n^3) ball operations per precision
     tried.
     """
-    digits = check_int("digits", digits, minimum=1)
+    # the answer is carried at digits + 10 in an mpN, which exists up to MAX_MP_DIGITS
+    digits = check_int("digits", digits, minimum=1, maximum=MAX_MP_DIGITS - _EXTRA_DIGITS)
     if spd is not None and not isinstance(spd, (bool, np.bool_)):
         raise TypeError(f"expected spd in (None, True, False), got spd={spd!r}")
+    shape = np.shape(A.hi if isinstance(A, DD) else A)
+    if len(shape) == 2:   # a zero-stride 200000^2 view was a bare MemoryError in the checks below
+        # at least A in float64, its factor and a residual: 3 n^2 words before any extended work
+        ensure_memory(shape[0], 3.0 * shape[0] * shape[1], "float64", what="reference_solve")
     s = exact_system(A, b)
     if spd and not s.symmetric:
         raise ValueError("expected a symmetric matrix for A when spd=True, got A != A.T")

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,8 +31,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.validation import as_matrix, as_vector, check_int
-from ..solvers import get_solver
+from ..arith.precision import get_precision
+from ..core.exceptions import UnsupportedPrecisionError
+from ..core.validation import as_matrix, as_rng, as_vector, check_bool, check_finite, check_int, short_repr
+from ..solvers import fit, get_solver
 from .benchmarking import grid_search
 from ..linalg.kernels import kernel_memo
 from .validation import GREATER_IS_BETTER, cv_score_split, leave_one_out, resolve_scoring, split_folds
@@ -113,7 +116,11 @@ def _check_grid(grid, info, transform) -> dict[str, np.ndarray]:
         if transform is None and not info.accepts(name):
             raise ValueError(f"expected grid keys among the keywords of solver {info.name!r} "
                              f"{list(info.params)} (or a transform), got grid key {name!r}")
-        v = np.asarray(values, dtype=float).ravel()
+        try:
+            v = np.asarray(values, dtype=float).ravel()
+        except (TypeError, ValueError):
+            raise TypeError(f"expected grid[{name!r}] as a sequence of numbers, got "
+                            f"grid[{name!r}]={short_repr(values)}") from None
         if v.size == 0 or not np.all(np.isfinite(v)) or np.any(v <= 0):
             raise ValueError(f"expected grid[{name!r}] as finite positive values (the refinement is "
                              f"in log scale), got grid[{name!r}]={list(values)!r:.80}")
@@ -215,8 +222,11 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
     Raises
     ------
     TypeError, ValueError
-        Bad grid, refinements, points, method, folds, scoring, error_score
-        (named); a solver keyword the solver does not take.
+        Bad X, y (NaN, lengths), precision, seed, greater_is_better, grid,
+        refinements, points, method, folds, scoring, error_score (named); a
+        solver keyword the solver does not take or refuses (one fit at the
+        grid's first point, before the search, lets the solver's own error
+        through).
 
     See Also
     --------
@@ -279,6 +289,18 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
     info = get_solver(solver)
     X = as_matrix(X, "X", allow_object=False)
     y = as_vector(y, "y", allow_object=False)
+    check_finite(X, "X")
+    check_finite(y.astype(float), "y")
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(f"expected X and y with the same number of samples, got X.shape={X.shape}, "
+                         f"y.shape={y.shape}")
+    if not info.supports_precision(precision):  # UnknownPrecisionError names a precision that is no name
+        raise UnsupportedPrecisionError(f"expected a precision in {info.supported_precisions()} for solver "
+                                        f"{solver!r}, got precision={get_precision(precision).name!r}")
+    if seed is not None:
+        as_rng("seed", seed)
+    if greater_is_better is not None:
+        greater_is_better = check_bool("greater_is_better", greater_is_better)
     if method not in METHODS:
         raise ValueError(f"expected method in {METHODS}, got method={method!r}")
     refinements = check_int("refinements", refinements, minimum=0)
@@ -299,6 +321,13 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
 
     def keywords(point):
         return {**params, **(transform(dict(point)) if transform is not None else point)}
+
+    # Bad input is refused before the search, as the solver refuses it: one fit on the whole data at the
+    # first point of the grid, whose TypeError / ValueError propagate (the search below scores a point's
+    # ValueError as error_score: a fold with one class is an outcome, C=-1 is not).
+    with warnings.catch_warnings():   # the search's own fits warn what this one would
+        warnings.simplefilter("ignore")
+        fit(solver, X, y, precision=precision, **keywords({k: v[0] for k, v in axes.items()}))
 
     def score(kw):
         if method == "loo":

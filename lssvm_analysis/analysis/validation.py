@@ -23,7 +23,7 @@ import time
 import numpy as np
 import pandas as pd
 
-from ..core.validation import as_matrix, as_rng, as_vector, check_int
+from ..core.validation import as_matrix, as_rng, as_vector, check_bool, check_int
 from ..arith.precision import get_precision
 from ..solvers import fit as _fit
 from ..solvers import get_solver
@@ -76,6 +76,7 @@ def loo_residuals(fit, *, native: bool = False):
     precision.  The error of r_i is that of alpha_i and of [A^{-1}]_{ii},
     each ~ kappa(A) u relative.
     """
+    native = check_bool("native", native)
     if not getattr(fit, "ok", False):
         raise ValueError(f"expected a successful fit, got status={getattr(fit, 'status', None)!r}")
     system = get_solver(fit.solver).system

@@ -29,9 +29,9 @@ import numpy as np
 import scipy.special
 
 from ..core.validation import as_matrix, check_finite, check_real, check_square, check_symmetric
-from ..core.exceptions import CholeskyBreakdownError, UnknownPrecisionError
+from ..core.exceptions import CholeskyBreakdownError, EigenConvergenceError, UnknownPrecisionError
 
-__all__ = ["Precision", "NativeDtype", "register", "register_family", "precisions", "get_precision"]
+__all__ = ["Precision", "NativeDtype", "register", "register_family", "precisions", "get_precision", "eigsy"]
 
 
 class Precision(ABC):
@@ -262,7 +262,7 @@ class Precision(ABC):
             A = self._prepare(A, "A", check=True, symmetric=True)
         mp = self._eig_precision()
         with mp.context():
-            E, Q = mp.ctx.eigsy(mp.ctx.matrix(mp.asarray(A).tolist()))
+            E, Q = eigsy(mp.ctx, mp.asarray(A), self.name)
             n = A.shape[0]
             order = sorted(range(n), key=lambda i: E[i])
             w = np.array([E[i] for i in order], dtype=object)
@@ -444,8 +444,22 @@ def precisions(*, hardware: bool | None = None, native: bool | None = None) -> l
     the precisions with a NumPy floating dtype (:attr:`Precision.native`:
     float32, float64, longdouble), ``False`` the mp ones.
     """
+    for name, value in (("hardware", hardware), ("native", native)):
+        if value is not None and not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"expected None, True or False for {name}, got {name}={value!r:.80}")
     return [n for n in _REGISTRY if (hardware is None or get_precision(n).hardware == hardware)
             and (native is None or get_precision(n).native == native)]
+
+
+def eigsy(ctx, A, name, **kw):
+    """mpmath's ``eigsy`` of the object array A; its RuntimeError (no convergence of the QL
+    iteration, e.g. a poly kernel of X ~ 1e114 in longdouble) as an EigenConvergenceError."""
+    try:
+        return ctx.eigsy(ctx.matrix(A.tolist()), **kw)
+    except RuntimeError as err:
+        raise EigenConvergenceError(f"symmetric eigensolver did not converge in {name} for an "
+                                    f"{A.shape[0]} x {A.shape[0]} matrix: {err}", n=A.shape[0],
+                                    precision=name) from err
 
 
 @lru_cache(maxsize=None)

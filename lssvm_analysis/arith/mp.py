@@ -11,7 +11,7 @@ import numpy as np
 
 from ._generic import GenericPrecision
 from ._libflint import AVAILABLE as FLINT_AVAILABLE
-from .base import get_precision
+from .base import eigsy, get_precision
 from .flint_engine import from_float64, to_float64 as engine_to_float64
 
 __all__ = ["MPPrecision", "mp_engine", "DEFAULT_MP_DIGITS", "MIN_MP_DIGITS", "MAX_MP_DIGITS", "MP_ENGINES"]
@@ -200,7 +200,7 @@ class MPPrecision(GenericPrecision):
 
     def _eigsy_values(self, A):
         """mpmath's ``eigsy`` eigenvalues of a prepared A, ascending."""
-        ev = self.ctx.eigsy(self.ctx.matrix(A.tolist()), eigvals_only=True)
+        ev = eigsy(self.ctx, A, self.name, eigvals_only=True)
         return np.array(sorted(ev[i] for i in range(ev.rows)), dtype=object)
 
 

@@ -33,6 +33,9 @@ __all__ = [
     "StoreError",
     "CorruptRecordError",
     "OutputPathError",
+    "UnderflowWarning",
+    "KernelAccuracyWarning",
+    "EigenConvergenceError",
 ]
 
 
@@ -42,6 +45,49 @@ class LSSVMWarning(UserWarning):
 
 class FallbackWarning(LSSVMWarning):
     """A solver fell back to another method (the fallback is recorded in the Fit)."""
+
+
+class UnderflowWarning(LSSVMWarning):
+    """An input lost its value in the working precision: non-zero entries that round to zero or to a
+    subnormal (fewer significant bits than the format has), e.g. y * 1e-60 in float32.
+
+    Attributes
+    ----------
+    name : str
+        The argument ("X", "y").
+    count : int
+        How many non-zero entries underflowed.
+    precision : str
+    """
+
+    def __init__(self, message="", name="", count=0, precision=""):
+        super().__init__(message)
+        self.name = name
+        self.count = count
+        self.precision = precision
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.name, self.count, self.precision))
+
+
+class KernelAccuracyWarning(LSSVMWarning):
+    """The error bound of a kernel matrix says that its entries carry no correct digit.
+
+    Attributes
+    ----------
+    bound : float
+        The bound on max |K^_ij - K_ij| (absolute, entries in [0, 1] for RBF).
+    precision, kernel : str
+    """
+
+    def __init__(self, message="", bound=float("nan"), precision="", kernel=""):
+        super().__init__(message)
+        self.bound = bound
+        self.precision = precision
+        self.kernel = kernel
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.bound, self.precision, self.kernel))
 
 
 class IllConditionedWarning(LSSVMWarning):
@@ -103,6 +149,19 @@ class CholeskyBreakdownError(np.linalg.LinAlgError):
 
     def __reduce__(self):  # picklable across worker processes
         return (type(self), (self.record,))
+
+
+class EigenConvergenceError(np.linalg.LinAlgError):
+    """A symmetric eigensolver did not converge (mpmath's ``eigsy``: its QL iteration limit), as
+    NumPy's "Eigenvalues did not converge".  Attributes ``n`` (order) and ``precision``."""
+
+    def __init__(self, message="", n=0, precision=""):
+        super().__init__(message)
+        self.n = n
+        self.precision = precision
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.n, self.precision))
 
 
 class LUBreakdownError(np.linalg.LinAlgError):

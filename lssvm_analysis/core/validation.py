@@ -23,6 +23,7 @@ __all__ = [
     "check_open_interval",
     "check_int",
     "check_representable",
+    "underflow_count",
     "as_rng",
     "check_bool",
     "all_finite",
@@ -204,6 +205,16 @@ def check_representable(a: np.ndarray, name: str, p) -> None:
         worst = float(np.max(np.abs(np.asarray(a, dtype=np.float64))))
         raise ValueError(f"expected {name} representable in {p.name} (|{name}| <= {big:.8g}), "
                          f"got max |{name}| = {worst:.3g}, which overflows to inf in {p.name}")
+
+
+def underflow_count(a: np.ndarray, p) -> int:
+    """How many non-zero entries of the finite float array ``a`` round to 0 or to a subnormal in the
+    precision ``p`` (only a narrower format than float64 can underflow them: float32 below
+    1.18e-38).  ``p`` is duck-typed as in :func:`check_representable`."""
+    if p.dtype == object or np.finfo(p.dtype).tiny <= np.finfo(np.float64).tiny:
+        return 0
+    a = np.abs(np.asarray(a, dtype=np.float64))
+    return int(np.count_nonzero((a > 0) & (a < float(np.finfo(p.dtype).tiny))))
 
 
 def as_rng(name: str, value) -> np.random.Generator:

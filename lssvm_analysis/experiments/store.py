@@ -43,6 +43,7 @@ switch, no table created).
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -99,6 +100,10 @@ def decode_row(text: str) -> dict:
 def row_checksum(text: str) -> str:
     """SHA-256 (hex) of a record's JSON text."""
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+#: The files SQLite keeps beside a database (WAL mode: -wal and -shm; rollback mode: -journal).
+_SIDE_FILES = ("-wal", "-shm", "-journal")
 
 
 def _refuse(path, reason, cls=StoreError, *, movable=True):
@@ -164,10 +169,21 @@ class Store:
         if self._con is None:
             if self.path != ":memory:":
                 self._check_path()
+            side = [self.path + suffix for suffix in _SIDE_FILES] if self.path != ":memory:" else []
+            before = {f for f in side if os.path.exists(f)}
             try:
-                con = self._open()
-            except sqlite3.Error as exc:
-                raise _refuse(self.path, f"not a readable record store ({exc})") from None
+                try:
+                    con = self._open()
+                except sqlite3.Error as exc:
+                    raise _refuse(self.path, f"not a readable record store ({exc})") from None
+            except StoreError:
+                # a read-only connection to a WAL-mode file makes its -wal and -shm: a refused store is
+                # left as it was found, so the ones this attempt made go with the refusal
+                for f in side:
+                    if f not in before and os.path.exists(f):
+                        with contextlib.suppress(OSError):
+                            os.remove(f)
+                raise
             self._con = con
         return self._con
 

@@ -120,7 +120,19 @@ def _cg_operator(A, precision):
     """(matvec, Precision) for a matrix or a callable (the callable must accept (n,) and (n, k));
     the matrix checked by :func:`_cg_matrix`."""
     A, p = _cg_matrix(A, precision)
-    return (A if callable(A) else p.operator(A)), p
+    return (_checked_operator(A) if callable(A) else p.operator(A)), p
+
+
+def _checked_operator(A):
+    """The callable A, whose every product must have the shape of its argument (a wrong one was
+    NumPy's broadcasting error or a silently broadcast product)."""
+    def matvec(v):
+        out = A(v)
+        if np.shape(out) != np.shape(v):
+            raise ValueError(f"expected the operator A to return an array of the shape of its argument "
+                             f"{np.shape(v)}, got shape {np.shape(out)} from A={short_repr(A)}")
+        return out
+    return matvec
 
 
 def _cg_matrix(A, precision):
@@ -240,7 +252,7 @@ def simultaneous_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None)
     rtol = 100 * u if rtol is None else check_positive("rtol", rtol)
     vtol = u if vtol is None else (0.0 if vtol == 0 else check_positive("vtol", vtol))
     maxiter = 10 * n if maxiter is None else check_int("maxiter", maxiter, minimum=1)
-    space = _krylov_space(p, A)
+    space = _krylov_space(p, _checked_operator(A) if callable(A) else A)
     with space.context():
         runs = [_CGRun(space.vector(B[:, j]), space, n, rtol, vtol, maxiter) for j in range(k)]
         active = [run for run in runs if not run.done]

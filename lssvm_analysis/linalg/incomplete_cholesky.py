@@ -18,13 +18,16 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.linalg.blas import get_blas_funcs
 
-from ..core.validation import as_matrix, check_finite, check_int, check_open_interval, short_repr
+from ..core.exceptions import CholeskyBreakdownError
+from ..core.records import CholeskyBreakdown
+from ..core.validation import (as_matrix, check_bool, check_finite, check_int, check_open_interval,
+                               check_symmetric, finite_entries, short_repr)
 from .memory import PeakMemory, PeakTerms
 from ..arith.precision import get_precision
 from ._cholesky_flint import Panel, PivotedRBF
 
 __all__ = ["CholeskySelection", "thresholded_cholesky", "pivoted_cholesky", "THRESHOLDED_PEAK",
-           "PIVOTED_PEAKS"]
+           "PIVOTED_PEAKS", "SYMMETRY_SAMPLE", "negative_pivot_tolerance"]
 
 #: Peak of :func:`thresholded_cholesky`, words per (m+1)^2 and (m+1) N for N kept columns: the
 #: two m x m arrays (factor, kernel columns) and their N-column copies; float32 holds them beside
@@ -116,9 +119,43 @@ def _setup(X, kernel, precision):
     if getattr(kernel, "name", None) == "rbf":  # K(x, x) = exp(-0) = 1 exactly, no m kernel calls
         check_finite(X, "X")
         return p, X, m, p.asarray(np.ones(m)), kernel
+    _check_symmetric_kernel(kernel, X, p)
     # In general the diagonal costs m kernel evaluations.
     diag = np.array([kernel(X[i:i + 1], precision=p)[0, 0] for i in range(m)], dtype=p.dtype)
     return p, X, m, diag, kernel
+
+
+#: Rows of X on which a kernel that is not the built-in RBF is checked for symmetry.
+SYMMETRY_SAMPLE = 64
+
+
+def _check_symmetric_kernel(kernel, X, p) -> None:
+    """ValueError naming ``kernel`` unless K(X_s, X_s) of the first rows is a finite symmetric matrix of the
+    right shape (within n u max|K|, :func:`check_symmetric`): Cholesky reads one triangle, so an
+    asymmetric callable was factored as if it were the symmetric matrix of its lower half."""
+    Xs = X[:SYMMETRY_SAMPLE]
+    K = np.asarray(kernel(Xs, Xs, precision=p))
+    if K.shape != (len(Xs), len(Xs)):
+        raise ValueError(f"expected a kernel returning a ({len(Xs)}, {len(Xs)}) matrix for kernel(X[:{len(Xs)}], "
+                         f"X[:{len(Xs)}]), got shape {K.shape} from kernel={short_repr(kernel)}")
+    if not finite_entries(K):
+        raise ValueError(f"expected a kernel with finite values, got NaN or inf from kernel={short_repr(kernel)}")
+    try:
+        check_symmetric(K, "K", p)
+    except ValueError as exc:
+        raise ValueError(f"expected a symmetric kernel, got kernel={short_repr(kernel)}: {exc}") from None
+
+
+def negative_pivot_tolerance(m: int, u: float, diag_max: float) -> float:
+    """How far below 0 rounding alone can take a residual diagonal entry of a PSD kernel: 4 m u max K_ii.
+
+    d_i = K_ii - sum_k g_ik^2 after r <= m steps is computed with an error of at most gamma_{r+1}
+    (K_ii + sum_k g_ik^2) <= 2 gamma_{m+1} K_ii (Higham, Thm 10.3's argument; sum g^2 <= K_ii + |d_i|),
+    and the computed g carry the rounding of earlier steps once more: c = 4.  A residual below
+    minus this is no rounding: the kernel is indefinite (Chen & Zhou's trace bound tr(K - G G^T)
+    then says nothing: ``1 - ||x - z||^2 / 4`` stopped at "trace_tol" with ||K - G G^T||_2 = 1.69).
+    """
+    return 4.0 * m * u * max(float(diag_max), 0.0)
 
 
 def _add_column(p, column, G, cols, r, j, d, done):
@@ -184,7 +221,7 @@ class _KernelColumns:
         return np.exp(D, out=D)
 
 
-def _greedy_step(p, column, panel, cols, r, j, d, done, clamp=True):
+def _greedy_step(p, column, panel, cols, r, j, d, done, clamp=True, low=None):
     """Pivot j as column r of G = ``panel.G``, d <- max(d - g^2, 0) with d_j = 0 (greedy
     pivoted Cholesky).
 
@@ -192,10 +229,12 @@ def _greedy_step(p, column, panel, cols, r, j, d, done, clamp=True):
     reads G once and every other pass is in place: the step is bound by
     reading G (8 m r bytes in float64).  Otherwise :func:`_add_column`.
     ``clamp=False``: d <- d - g^2 as printed (the pivot's residue and the
-    negatives kept).
+    negatives kept).  ``low``: a one-element list that receives min(d) before the clamp.
     """
     if not p.hardware:
         s = _add_column(p, column, panel, cols, r, j, d, done)
+        if low is not None:
+            low[0] = float(min(d))
         if clamp:
             zero = p.scalar(0)
             d[j] = zero  # exact zero at a pivot (removes rounding residue)
@@ -216,6 +255,8 @@ def _greedy_step(p, column, panel, cols, r, j, d, done, clamp=True):
     G[:, r] = g
     np.multiply(g, g, out=g)
     np.subtract(d, g, out=d)
+    if low is not None:
+        low[0] = float(d.min())
     if clamp:
         d[j] = 0
         np.maximum(d, 0, out=d)
@@ -237,6 +278,8 @@ class _ArrayState:
         self.panel = _panel(p, self.G)   # mpN without the kept state: columns kept in FLINT as written
         self.cols = p.zeros((m, rank)) if keep_columns else None
         self.column = _KernelColumns(p, X, kernel)
+        # not the built-in RBF (PSD, columns exp(-D / s) <= 1): watch the residual for negative pivots
+        self.low = None if getattr(kernel, "name", None) == "rbf" else [0.0]
 
     def residuals(self):
         d = self.d
@@ -249,7 +292,12 @@ class _ArrayState:
         return float(np.sum(self.d))
 
     def step(self, r, j, done):
-        return float(_greedy_step(self.p, self.column, self.panel, self.cols, r, j, self.d, done, self.clamp))
+        return float(_greedy_step(self.p, self.column, self.panel, self.cols, r, j, self.d, done, self.clamp,
+                                  self.low))
+
+    def lowest(self):
+        """min of the residual diagonal before the last clamp (None: not watched, the built-in RBF)."""
+        return None if self.low is None else self.low[0]
 
     def result(self, r):
         """(G[:, :r], the kept columns, the count of d_i < 0)."""
@@ -369,6 +417,17 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, kee
         cancellation, SEED_NOTES §3.6).
     precision : str or Precision
 
+    Raises
+    ------
+    CholeskyBreakdownError
+        A kernel other than the built-in RBF whose residual diagonal falls below
+        -:func:`negative_pivot_tolerance` after a step (the kernel is not positive
+        semi-definite on X: no rounding explains it); ``record.step`` is the step
+        whose pivot would be negative, ``record.pivot`` the residual.
+    ValueError, TypeError
+        Bad X, rank, trace_tol or flags; a kernel callable that is not symmetric
+        on the first :data:`SYMMETRY_SAMPLE` rows of X.
+
     Notes
     -----
     Cost O(m r^2); only the diagonal and the r selected kernel columns are
@@ -398,6 +457,9 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, kee
         raise TypeError(f"expected a real number trace_tol >= 0, got trace_tol={short_repr(trace_tol)}")
     if not (np.isfinite(float(trace_tol)) and trace_tol >= 0):
         raise ValueError(f"expected a finite trace_tol >= 0, got trace_tol={short_repr(trace_tol)}")
+    relative = check_bool("relative", relative)
+    keep_columns = check_bool("keep_columns", keep_columns)
+    clamp = check_bool("clamp", clamp)
     p, X, m, d, kernel = _setup(X, kernel, precision)
     rank = m if rank is None else check_int("rank", rank, minimum=1)
     rank = min(rank, m)
@@ -411,6 +473,7 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, kee
     piv, roots, trace = [], [], []
     reason = "exhausted" if rank == m else "rank"
     tr = st.trace()
+    neg_tol = negative_pivot_tolerance(m, p.unit_roundoff, float(np.max(np.abs(st.residuals()))))
     for r in range(rank):
         if tr <= tol:
             reason = "trace_tol"
@@ -426,6 +489,9 @@ def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, kee
             reason = "nonpositive-pivot"
             break
         roots.append(st.step(r, j, piv))
+        low = getattr(st, "lowest", lambda: None)()
+        if low is not None and low < -neg_tol:  # before the trace test: a clamp hid this as "trace_tol"
+            raise CholeskyBreakdownError(CholeskyBreakdown(step=r + 1, pivot=low, n=m, precision=p.name))
         piv.append(j)
         tr = st.trace()
         trace.append(tr)

@@ -51,7 +51,8 @@ from ._kernels_flint import rbf as rbf_flint
 
 __all__ = ["rbf_kernel", "linear_kernel", "poly_kernel", "Kernel", "PrecomputedKernel", "make_kernel", "KERNELS",
            "from_lssvmlab", "to_lssvmlab", "RBF_FORMATIONS", "rbf_error_bound", "KERNEL_PEAKS", "SQUARE_KERNEL_PEAKS",
-           "kernel_memo", "KERNEL_MEMO_BYTES", "active_memo"]
+           "kernel_memo", "KERNEL_MEMO_BYTES", "active_memo", "gemm_tolerance", "gemm_exponent_bound",
+           "kernel_error_bound", "MEANINGLESS_KERNEL_BOUND"]
 
 
 #: Peak of a kernel evaluation by formation, words per entry of the n x m result (r = m): the
@@ -122,12 +123,17 @@ def _check_sigma2(sigma2, p):
     return s
 
 
-def _check_product_kernel(K, name, Z):
-    """A linear/polynomial kernel that overflowed names the inputs it came from."""
+def _check_product_kernel(K, name, Z, degree=None):
+    """A linear/polynomial kernel that overflowed names the inputs it came from (and the degree)."""
     if not all_finite(K):
         args = "X" if Z is None else "X and Z"
+        if degree is not None:
+            args += " and degree"
+            got = f"degree={short_repr(degree)} with {'X' if Z is None else 'X and Z'}"
+        else:
+            got = args
         raise ValueError(f"expected {args} small enough for the {name} kernel in this precision, got "
-                         f"{args} whose {name} kernel overflows to inf (scale {args} down)")
+                         f"{got} whose {name} kernel overflows to inf (scale X down or lower the degree)")
     return K
 
 
@@ -198,6 +204,25 @@ def _augmented(Xp, Zp, sigma2, p):
     return U, rows(Xp if Zp is None else Zp, True)
 
 
+def gemm_tolerance(p) -> float:
+    """Largest bound on |E^ - E| (the exponent, absolute) with which the gemm formation is used: sqrt(u).
+
+    Beyond it the GEMM form ||x||^2 + ||z||^2 - 2 x.z has lost at least half of the working digits of
+    the distances (a spread of the points large against sigma2 and against the distances: issue 32's
+    ``[[0, 1e9], [1, 1e9], [0, -1e9]]`` gave K_01 = 1 for exp(-1)), and :func:`rbf_kernel` forms the
+    distances from the differences, whose error is relative, (d + 3) u q.  Below it the gemm matrix is
+    unchanged, bit for bit (well-scaled data: max ||x - x̄||^2 / sigma2 < 1 / (2 (3 d + 20) sqrt(u)),
+    2.6e6 / (3 d + 20) in float64, 2000 / (3 d + 20) in float32).
+    """
+    return float(np.sqrt(p.unit_roundoff))
+
+
+def gemm_exponent_bound(d: int, u: float, a_max: float, b_max: float) -> float:
+    """(3 d + 20) u (max a + max b): the first-order bound on |E^_ij - E_ij| of the gemm formation
+    (:func:`rbf_kernel` Notes), a and b the centred scaled half-norms ||x - x̄||^2 / sigma2."""
+    return float((3 * d + 20) * u * (a_max + b_max))
+
+
 def _rbf_gemm(Xp, Zp, sigma2, p, out):
     """exp(-||x - z||^2 / sigma2) by centred, augmented GEMM blocks, in place in ``out``.
 
@@ -210,6 +235,10 @@ def _rbf_gemm(Xp, Zp, sigma2, p, out):
     U, W = _augmented(Xp, Zp, sigma2, p)
     if not (np.isfinite(U).all() and np.isfinite(W).all()):
         return None  # overflow of the scaled norms: the caller uses the differences formula
+    d = Xp.shape[1]
+    if gemm_exponent_bound(d, p.unit_roundoff, float(U[:, d].max()), float(-W[:, d + 1].min())) > \
+            gemm_tolerance(p):
+        return None  # the GEMM form lost the distances (rbf_kernel Notes): the differences formula
     n, m = out.shape
     if Zp is not None:
         rows = max(1, min(n, _BLOCK_ELEMENTS // max(m, 1)))
@@ -283,6 +312,11 @@ def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
     not vanish for close points: the gemm formation is accurate to
     u max||x - x̄||^2 / sigma2 absolutely, which :func:`rbf_error_bound`
     evaluates and ``tests/test_fast_paths.py`` checks against the mp kernel.
+    When that bound on |dE| exceeds :func:`gemm_tolerance` (sqrt(u)) the GEMM
+    form has lost the distances (points spread far beyond sigma2, whatever
+    their common offset), and the distances are formed from the differences
+    instead; below it the gemm matrix is the one computed before this check,
+    bit for bit.  :func:`kernel_error_bound` is the absolute bound a Fit records.
     K(X, X) is exactly symmetric by construction: only its lower triangle is
     computed (bands of rows, one GEMM each, then clamp and exp while the band
     is in cache) and each band is copied into the upper triangle.  No BLAS
@@ -334,9 +368,52 @@ def rbf_error_bound(X, Z=None, sigma2=1.0, precision="float64", *, formation="ge
         xbar = np.vstack([X, Z]).mean(axis=0)
         a = ((X - xbar) ** 2).sum(axis=1).max() / sigma2
         b = ((Z - xbar) ** 2).sum(axis=1).max() / sigma2
-        return float((3 * d + 20) * u * (a + b) + 6 * u)
+        e = gemm_exponent_bound(d, u, a, b)
+        if e <= gemm_tolerance(p):   # else rbf_kernel forms the distances from the differences
+            return float(e + 6 * u)
     q = max(float(((X[:, None, :] - Z[None, i, :]) ** 2).sum(-1).max()) for i in range(len(Z)))
     return float((d + 3) * u * q / sigma2 + 6 * u)
+
+
+#: max over q >= 0 of sqrt(q) exp(-q) = 1 / sqrt(2 e), and of q exp(-q) = 1 / e: what an error of the
+#: exponent relative to sqrt(q) (the rounding of the points) or to q (the differences formula) costs
+#: K = exp(-q) absolutely.
+_SQRT_Q_EXP = 1.0 / np.sqrt(2.0 * np.e)
+_Q_EXP = 1.0 / np.e
+#: A kernel whose entries (in [0, 1]) may be wrong by this much carries no correct digit.
+MEANINGLESS_KERNEL_BOUND = 0.5
+
+
+def kernel_error_bound(kernel, X, precision="float64") -> float:
+    """First-order bound on max |K^_ij - K_ij| (absolute) of an RBF kernel of rows of X, as formed in the precision.
+
+    ``K`` is the exact kernel of the points as given (float64), ``K^`` the matrix :func:`rbf_kernel`
+    forms in the precision for any rows x, z of X (the fit's kernel on any subset, and its prediction
+    kernel at those points).  Three terms, with K <= 1 and R = max ||x - x̄|| (x̄ the mean of X; a
+    subset is centred on its own mean, within 2R of every point, hence the 4 R^2 below):
+
+    * the gemm formation (float32, float64): min(tau, (3 d + 20) u 8 R^2 / sigma2), tau =
+      :func:`gemm_tolerance` (beyond it the distances come from the differences);
+    * the differences formula, relative error (d + 3) u q on q = ||x - z||^2 / sigma2: at most
+      (d + 3) u max_q q e^{-q} = (d + 3) u / e, plus exp's 6 u;
+    * the rounding of the points into a narrower format (float32): |dx| <= u ||x||, so
+      |dq| <= 2 sqrt(q / sigma2) 2 u max||x|| and |dK| <= 4 u max||x|| / sqrt(sigma2) / sqrt(2 e).
+
+    Returns NaN for a kernel other than RBF (the linear and polynomial kernels are products, whose
+    overflow is refused; their error is not bounded here).  The bound is cheap: O(n d).
+    """
+    if getattr(kernel, "name", None) != "rbf" or type(kernel) is not Kernel:
+        return float("nan")
+    p = get_precision(precision)
+    X = np.asarray(X, dtype=np.float64)
+    u, d, sigma2 = p.unit_roundoff, X.shape[1], float(kernel.params["sigma2"])
+    r2 = float(((X - X.mean(axis=0)) ** 2).sum(axis=1).max()) / sigma2
+    bound = (d + 3) * u * _Q_EXP + 6 * u
+    if kernel.formation == "gemm" and p.dtype in (np.float32, np.float64):
+        bound += min(gemm_tolerance(p), gemm_exponent_bound(d, u, 4 * r2, 4 * r2))
+    if p.dtype != object and u > np.finfo(np.float64).eps / 2:
+        bound += 4 * u * float(np.sqrt((X ** 2).sum(axis=1).max() / sigma2)) * _SQRT_Q_EXP
+    return float(bound)
 
 
 def linear_kernel(X, Z=None, precision="float64") -> np.ndarray:
@@ -354,7 +431,7 @@ def poly_kernel(X, Z=None, degree=3, t=1.0, precision="float64") -> np.ndarray:
     p = get_precision(precision)
     Xp, Zp = _inputs(X, Z, p)
     with np.errstate(over="ignore", invalid="ignore"):
-        return _check_product_kernel((Xp @ Zp.T + p.scalar(t)) ** int(degree), "polynomial", Z)
+        return _check_product_kernel((Xp @ Zp.T + p.scalar(t)) ** int(degree), "polynomial", Z, degree)
 
 
 KERNELS = {"rbf": (rbf_kernel, ("sigma2",)), "linear": (linear_kernel, ()),
@@ -558,11 +635,13 @@ def make_kernel(kernel="rbf", *, sigma2=1.0, degree=3, t=1.0, formation="gemm") 
         return kernel
     if not isinstance(kernel, str) or kernel not in KERNELS:
         raise ValueError(f"expected kernel in {sorted(KERNELS)}, got kernel={kernel!r}")
+    # every parameter is checked, used or not (degree="zzz" with the RBF kernel was accepted)
+    check_int("degree", degree, minimum=1)
+    _check_t(t)
     if kernel == "rbf":
         check_positive("sigma2", sigma2)
         params = {"sigma2": float(sigma2)}
     elif kernel == "poly":
-        check_int("degree", degree, minimum=1)
         params = {"degree": int(degree), "t": _check_t(t)}
     else:
         params = {}

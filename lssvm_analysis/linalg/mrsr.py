@@ -57,7 +57,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.validation import as_matrix, check_finite, check_int
+from ..core.validation import as_matrix, check_finite, check_int, check_real
+from .memory import ensure_memory
 from ..arith.precision import get_precision
 from . import _mrsr_flint
 
@@ -271,10 +272,14 @@ def _setup(X, T, k_max, variant, normalize, p):
         raise ValueError(f"expected normalize in {MRSR_NORMALIZATIONS}, got normalize={normalize!r}")
     X = as_matrix(X, "X")
     T = np.asarray(T)
+    check_real(T, "T")   # numeric strings were converted silently
     T = T[:, None] if T.ndim == 1 else T
     if T.ndim != 2 or T.shape[0] != X.shape[0] or T.shape[1] < 1:
         raise ValueError(f"expected T of shape ({X.shape[0]},) or ({X.shape[0]}, p), got T.shape={T.shape}")
     n, m = X.shape
+    # X and T are copied into the precision (and X's columns scaled): a zero-stride 200000^2 view
+    # was a bare MemoryError; this names the sizes first
+    ensure_memory(n, 2.0 * n * m + 2.0 * n * T.shape[1], p, what=f"mrsr (X.shape={X.shape})")
     limit = min(n, m)
     k_max = limit if k_max is None else check_int("k_max", k_max, minimum=1)
     Xp, Tp = p.asarray(X), p.asarray(T)

@@ -156,7 +156,7 @@ def _scaling(sec, out, sc):
     a = axs[0, 0]
     slopes = {}
     for name, mark in (("op-lssvm", "o-"), ("lssvm-kkt", "s--")):
-        t = num(rows, f"time[{name}]")
+        t = num(rows, f"time_{name}")
         a.plot(rows.L, t, mark, label=name)
         slopes[name] = float(np.polyfit(np.log(rows.L), np.log(t), 1)[0]) if len(rows) > 1 else np.nan
     log_axes(a)
@@ -167,7 +167,7 @@ def _scaling(sec, out, sc):
                            "Training time against L on Ripley's data (float64, one process): OP-LSSVM "
                            "(D, MRSR to k_max = min(100, L), PRESS, final least squares) and the LS-SVM "
                            "(LU of D, Vieira eq. 5)."))
-    ratio = num(rows, "time[op-lssvm]") / num(rows, "time[lssvm-kkt]")
+    ratio = num(rows, "time_op-lssvm") / num(rows, "time_lssvm-kkt")
     return (f"time over L = {int(rows.L.min())}..{int(rows.L.max())}: log-log slopes OP-LSSVM "
             f"{slopes['op-lssvm']:.2f}, LSSVM {slopes['lssvm-kkt']:.2f}; OP/LSSVM time ratio "
             f"{fmt_num(ratio.iloc[0])} → {fmt_num(ratio.iloc[-1])}")

@@ -9,18 +9,28 @@ including those registered later:
   with the argument's name, before any work;
 * a model with a non-finite coefficient or bias is never ``"ok"``: it gets
   ``status="overflow"`` with the phase where it appeared;
+* inputs that underflow in the precision (non-zero entries of X or y that
+  round to 0 or a subnormal, y * 1e-60 in float32) give an UnderflowWarning
+  naming the argument and the count;
+* an RBF fit records ``diagnostics["kernel_error_bound"]`` (the absolute
+  bound of :func:`~lssvm_analysis.linalg.kernels.kernel_error_bound`), and
+  when it leaves no correct digit (>= 1/2) ``kernel_meaningless`` and a
+  KernelAccuracyWarning;
 * the condition estimate a solver passes (``conditioning=``) is recorded in
   the diagnostics (``kappa_estimate``, ``kappa_method``, ``kappa_matrix``;
   NaN / "not estimated" otherwise) and warned about when ``kappa u >= 1/2``.
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..core.validation import (all_finite, as_matrix, as_vector, check_finite, check_positive,
-                                check_representable)
+                                check_representable, underflow_count)
+from ..core.exceptions import KernelAccuracyWarning, UnderflowWarning
 from ..linalg.condest import NOT_ESTIMATED, Conditioning, check_conditioning
-from ..linalg.kernels import make_kernel
+from ..linalg.kernels import MEANINGLESS_KERNEL_BOUND, kernel_error_bound, make_kernel
 from ..arith.precision import get_precision
 from ..core.records import ReadOnlyDict
 from .result import Fit
@@ -46,6 +56,18 @@ def _check_hyper_range(p, C, k) -> None:
         if not (all_finite(np.array([s], dtype=object)) and s > 0):
             raise ValueError(f"expected sigma2 that is positive and finite in {p.name}, got "
                              f"sigma2={k.params['sigma2']!r} (rounds to {s!r} in {p.name})")
+
+
+def _warn_underflow(a, name, p) -> None:
+    """UnderflowWarning naming ``name`` when non-zero entries of ``a`` flush to 0 or to a subnormal in ``p``
+    (y * 1e-60 in float32 gave an 'ok' fit with coef = b = 0 and no word about it)."""
+    count = underflow_count(a, p)
+    if count:
+        tiny = float(np.finfo(p.dtype).tiny)
+        warnings.warn(UnderflowWarning(
+            f"expected {name} whose non-zero entries are normal numbers in {p.name} (|{name}| >= {tiny:.3g}), "
+            f"got {count} of {a.size} entries of {name} that round to 0 or a subnormal: the fit sees "
+            f"them changed (scale {name} up)", name=name, count=count, precision=p.name), stacklevel=4)
 
 
 def validate_xy(X, y, *, task="regression", C=_UNSET, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
@@ -81,6 +103,8 @@ def validate_xy(X, y, *, task="regression", C=_UNSET, kernel="rbf", sigma2=1.0, 
     k = make_kernel(kernel, sigma2=sigma2, degree=degree, t=t)
     check_representable(X, "X", p)
     check_representable(y.astype(float), "y", p)
+    _warn_underflow(X, "X", p)
+    _warn_underflow(y.astype(float), "y", p)
     _check_hyper_range(p, C, k)
     return np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64), k, p
 
@@ -172,6 +196,7 @@ def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", b
     if cond is not None:
         diagnostics.update(cond.as_diagnostics())
         check_conditioning(cond, p, solver=solver, stacklevel=3)
+    _record_kernel_bound(diagnostics, kernel, X, p, solver)
     if status == "ok":
         bad = nonfinite_record(coef, bias, overflow_phase or getattr(timer, "last", None), p)
         if bad is not None:
@@ -185,6 +210,24 @@ def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", b
         diagnostics=ReadOnlyDict(diagnostics),
         params=ReadOnlyDict(params or {}),
     )
+
+
+def _record_kernel_bound(diagnostics, kernel, X, p, solver) -> None:
+    """``diagnostics["kernel_error_bound"]`` (RBF: :func:`kernel_error_bound`), and when it says the kernel
+    carries no correct digit, ``diagnostics["kernel_meaningless"] = True`` and a KernelAccuracyWarning."""
+    if "kernel_error_bound" in diagnostics or X is None or np.ndim(X) != 2:
+        return
+    bound = kernel_error_bound(kernel, X, p)
+    if not np.isfinite(bound):
+        return
+    diagnostics["kernel_error_bound"] = bound
+    if bound >= MEANINGLESS_KERNEL_BOUND:
+        diagnostics["kernel_meaningless"] = True
+        warnings.warn(KernelAccuracyWarning(
+            f"expected a kernel matrix with correct digits, got a {solver} fit in {p.name} whose RBF kernel "
+            f"entries may be wrong by {bound:.3g} (kernel_error_bound): the points' magnitude is too large "
+            f"against sigma2 for {p.name} (centre or scale X, or use a wider precision)",
+            bound=bound, precision=p.name, kernel=repr(kernel)), stacklevel=4)
 
 
 def breakdown_fit(solver, p, err, *, X, kernel, timer, support=(), diagnostics=None, params=None) -> Fit:

@@ -49,7 +49,8 @@ MAX_ITER_LIMIT = 2 ** 31 - 1
 def _libsvm_kernel(k) -> dict:
     if k.name == "rbf":
         return {"kernel": "rbf", "gamma": 1.0 / k.params["sigma2"]}
-    if k.name == "poly":
+    if k.name == "poly":   # LIBSVM's degree is a C int (10**30 was an OverflowError of the wrapper)
+        check_int("degree", k.params["degree"], minimum=1, maximum=MAX_ITER_LIMIT)
         return {"kernel": "poly", "gamma": 1.0, "coef0": k.params["t"], "degree": k.params["degree"]}
     if k.name == "linear":
         return {"kernel": "linear"}
@@ -73,7 +74,14 @@ def _run(model, X, y, name, p, k, params, peak):
             sklearn.config_context(skip_parameter_validation=True, assume_finite=True):
         warnings.simplefilter("always", SklearnConvergenceWarning)
         with timer("solve"):
-            model.fit(X, y)
+            try:
+                model.fit(X, y)
+            except ValueError as err:   # LIBSVM's dual overflowed on valid data (X * 1e200): an outcome
+                if "not finite" not in str(err):
+                    raise
+                return make_fit(name, p, coef=np.array([np.nan]), bias=np.float64(np.nan), support=[0], X=X,
+                                kernel=k, timer=timer, diagnostics={"libsvm_error": str(err)},
+                                params=params, overflow_phase="solve")
     hit_cap = any(issubclass(w.category, SklearnConvergenceWarning) for w in caught)
     support = np.asarray(model.support_, dtype=np.intp)
     diag = {"n_iter": int(np.sum(model.n_iter_)), "n_sv": int(support.size),

@@ -68,6 +68,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core.validation import all_finite
 from ..linalg.condest import Conditioning, cholesky_conditioning
 from ..arith.precision import get_precision
 from ._registry import variant
@@ -82,8 +83,17 @@ SOLVES = (variant("solve", "cholesky", "A = I + K/(m lambda) formed and factored
 
 
 def form_a(K, C, prec):
-    """A = I + C K (6) in the precision, as printed (a new array; K untouched)."""
-    A = K * prec.scalar(C)
+    """A = I + C K (6) in the precision, as printed (a new array; K untouched).
+
+    Raises ValueError naming C when C or C K overflows the precision (float32 C=1e308 was
+    "expected finite values in A" from the Cholesky, naming an array the user never gave).
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        A = K * prec.scalar(C)
+    if not all_finite(A):
+        raise ValueError(f"expected C with C K finite in {prec.name} (the printed form A = I + C K, "
+                         f"solve='cholesky'), got C={C!r}, which overflows it (use solve='eigen' or a "
+                         f"wider precision)")
     idx = np.arange(A.shape[0])
     A[idx, idx] = A[idx, idx] + prec.scalar(1)
     return A

@@ -34,12 +34,13 @@ K. De Brabanter et al., LS-SVMlab toolbox v1.8 (2011), ``kentropy``, ``AFEm``.
 """
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..core.validation import as_matrix, as_rng, check_finite, check_int
+from ..core.validation import as_matrix, as_rng, check_finite, check_int, short_repr
 from ..linalg.condest import Conditioning
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import breakdown_fit, make_fit, validate_xy
@@ -265,6 +266,8 @@ def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, d
     M = default_n_support(m) if n_support is None else check_int("n_support", n_support, minimum=1)
     if M > m:
         raise ValueError(f"expected n_support in 1..m = 1..{m}, got n_support={n_support!r}")
+    if eig_floor is not None and (isinstance(eig_floor, bool) or not isinstance(eig_floor, numbers.Real)):
+        raise TypeError(f"expected a real number eig_floor >= 0, got eig_floor={short_repr(eig_floor)}")
     floor = M * prec.unit_roundoff if eig_floor is None else float(eig_floor)
     if eig_floor is not None and not (np.isfinite(floor) and floor >= 0):
         raise ValueError(f"expected a finite eig_floor >= 0, got eig_floor={eig_floor!r}")
@@ -288,12 +291,13 @@ def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, d
             diag["kappa_A"] = formed_kappa(sys_.A, definite=True)
         try:
             with timer("factorization"):
-                L = prec.cholesky(sys_.A, check=False)
+                # no feature above the floor (K_MM = 0: a zero linear kernel): w is empty, f = ybar
+                L = prec.cholesky(sys_.A, check=False) if np.size(sys_.A) else None
         except CholeskyBreakdownError as err:
             return breakdown_fit("fs-lssvm", prec, err, X=X, kernel=k, timer=timer, support=idx,
                                  diagnostics=diag, params=params)
         with timer("solve"):
-            w = prec.cho_solve(L, sys_.rhs)
+            w = prec.cho_solve(L, sys_.rhs) if L is not None else sys_.rhs
             b = sys_.ybar - sys_.mu @ w
             coef = sys_.V @ w
     diag.update(coefficient_counts(coef, m))

@@ -352,6 +352,8 @@ def formed_kappa(A, *, definite=False, indefinite="inf") -> float:
     :func:`~lssvm_analysis.linalg.condition.kappa2` for the escalated estimate
     and its ``resolved`` flag).
     """
+    if np.size(A) == 0:  # nothing formed (fs-lssvm with every eigenvalue below its floor): no condition
+        return math.nan
     if not definite:
         return kappa2(A, escalate=False).value
     if indefinite not in ("inf", "magnitude"):

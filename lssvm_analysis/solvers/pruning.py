@@ -19,12 +19,13 @@ import numbers
 
 import numpy as np
 
-from ..core.validation import as_matrix, as_vector, check_finite, check_int, check_open_interval
+from ..core.exceptions import UnknownSolverError
+from ..core.validation import as_matrix, as_vector, check_finite, check_int, check_open_interval, short_repr
 from ..arith.precision import get_precision
 from .result import PhaseTimer
 from ._common import make_fit, validate_xy
 from .peaks import DENSE_PEAK
-from ._registry import fit_params, get_solver, register
+from ._registry import fit_params, get_solver, register, solvers
 
 __all__ = ["fit_pruned", "validation_error"]
 
@@ -283,6 +284,8 @@ def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, de
     1 / (3 fraction) unpruned fits.  ``timings`` adds up the base fits'
     phases; "selection" times the ranking and the index evaluations.
     """
+    if not isinstance(base, str) or base not in solvers():   # get_solver's message says "solver="
+        raise UnknownSolverError(f"expected base in {solvers()}, got base={short_repr(base)}")
     base_info = get_solver(base)
     check_open_interval("fraction", fraction, 0.0, 1.0)
     for name, value, allowed in (("fraction_of", fraction_of, ("current", "original")),

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..arith.precision import get_precision
 from ..core.records import Breakdown, ReadOnlyDict
+from ..core.validation import as_matrix, check_finite
 
 __all__ = ["PhaseTimer", "Fit", "STATUSES"]
 
@@ -138,12 +139,25 @@ class Fit:
                 + (f" (breakdown {self.breakdown.as_dict()})" if self.breakdown else "")
             )
         p = get_precision(self.precision)
+        if self.n_support == 0:   # an empty support (constant y, a wide epsilon-tube): f = b
+            return self._bias_only(X, p, native)
         f = self._remembered(X)
         if f is None:
             with p.context():
                 Kx = self.kernel(X, self.X_support_, precision=p)
                 f = p.matmul(Kx, self.coef_) + self.bias_   # mpN: one FLINT product, not object loops
             self._remember(X, f)
+        return f if native else p.to_float64(f)
+
+    def _bias_only(self, X, p, native):
+        """f(x) = b at every row of X (checked as the kernel would: 2-D, finite, the support's
+        features), for a model without support vectors."""
+        X = as_matrix(X, "X", allow_object=True)
+        check_finite(X, "X")
+        d = self.X_support_.shape[1] if self.X_support_.ndim == 2 else X.shape[1]
+        if X.shape[1] != d:
+            raise ValueError(f"expected X with {d} features (as the training set), got X.shape={X.shape}")
+        f = p.asarray(np.full(X.shape[0], 0.0)) + self.bias_
         return f if native else p.to_float64(f)
 
     def _remembered(self, X):

@@ -67,7 +67,8 @@ import numpy as np
 
 from ..linalg.condest import cholesky_conditioning
 from ..core.validation import as_vector, check_int, check_positive
-from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
+from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning, EigenConvergenceError
+from ..arith.precision import get_precision
 from ._common import breakdown_fit, docstring, make_fit, validate_xy
 from .peaks import CCCP_PEAK, WEIGHTED_PEAK
 from ._registry import fit_params, register, variant
@@ -233,6 +234,9 @@ def _fit_cccp(name, rule, X, y, *, precision, C, kernel, sigma2, degree, t, task
         except CholeskyBreakdownError as err:
             return breakdown_fit(name, prec, err, X=X, kernel=k, timer=timer, support=np.arange(m),
                                  params=params)
+        except EigenConvergenceError as err:   # solve="eigen": no spectrum, no model (an outcome)
+            return make_fit(name, prec, coef=None, bias=None, support=[], X=X, kernel=k, timer=timer,
+                            status="not-converged", diagnostics={"eigh_error": str(err)}, params=params)
         del K
         with timer("solve"):
             eta = A_inv.solve(prec.asarray(np.ones(m)))

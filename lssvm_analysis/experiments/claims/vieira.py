@@ -1,9 +1,9 @@
 """Claims of Vieira et al. (ESANN 2016), OP-LSSVM: Table 2 and §4's conclusions.
 
 Home section "vieira"; records "table" (kind ``vieira-split``: one row per data
-set and split, columns ``acc[<method>]``, ``nsv[<method>]``, ``time[<method>]``)
-and "scaling" (kind ``vieira-scaling``: ``L``, ``time[op-lssvm]``,
-``time[lssvm-kkt]``); the rules of the claims about the algorithm's steps (MRSR,
+set and split, columns ``acc[<method>]``, ``nsv[<method>]``, ``time_<method>``)
+and "scaling" (kind ``vieira-scaling``: ``L``, ``time_op-lssvm``,
+``time_lssvm-kkt``); the rules of the claims about the algorithm's steps (MRSR,
 PRESS, step 4) are in :mod:`.vieira_steps`, registered here.  Every row of
 ``shared/CLAIMS.md`` §2 is registered (issue 31); :func:`paper_records` builds the
 records the paper's own Table 2 would give (tests/test_claims_vieira.py asserts
@@ -115,7 +115,7 @@ def table_long(table: pd.DataFrame) -> pd.DataFrame:
         for label in TABLE_METHODS:
             rows.append({"set": VIEIRA_SETS.get(r["dataset"], r["dataset"]), "seed": r["seed"], "method": label,
                          "acc": r.get(f"acc[{label}]", np.nan), "nsv": r.get(f"nsv[{label}]", np.nan),
-                         "time": r.get(f"time[{label}]", np.nan), "L": r.get("L", np.nan)})
+                         "time": r.get(f"time_{label}", np.nan), "L": r.get("L", np.nan)})
     lg = pd.DataFrame(rows, columns=["set", "seed", "method", "acc", "nsv", "time", "L"])
     for c in ("acc", "nsv", "time", "L"):
         lg[c] = pd.to_numeric(lg[c], errors="coerce")
@@ -463,8 +463,8 @@ def _times(rec):
     sc = rec["scaling"].copy()
     sc["L"] = pd.to_numeric(sc["L"], errors="coerce")
     sc = sc.sort_values("L")
-    t_op = pd.to_numeric(sc["time[op-lssvm]"], errors="coerce").to_numpy(float)
-    t_ls = pd.to_numeric(sc["time[lssvm-kkt]"], errors="coerce").to_numpy(float)
+    t_op = pd.to_numeric(sc["time_op-lssvm"], errors="coerce").to_numpy(float)
+    t_ls = pd.to_numeric(sc["time_lssvm-kkt"], errors="coerce").to_numpy(float)
     ok = np.isfinite(t_op) & np.isfinite(t_ls) & (t_op > 0) & (t_ls > 0)
     return sc.L.to_numpy(float)[ok], t_op[ok], t_ls[ok]
 
@@ -555,15 +555,15 @@ def _table_rows(acc: dict, nsv: dict, seeds=4, sets=("HAB", "BCW"), time: dict |
                 r[f"acc[{m}]"] = acc.get((m, s), acc.get(m, 80.0)) + 0.1 * rng.standard_normal()
                 r[f"nsv[{m}]"] = nsv.get((m, s), nsv.get(m, 200.0 - (20 * int(m[9:11]) // 10
                                                                       if m.startswith("IP-LSSVM") else 0)))
-                r[f"time[{m}]"] = time.get((m, s), time.get(m, 1.0)) * (1 + 0.05 * rng.standard_normal())
+                r[f"time_{m}"] = time.get((m, s), time.get(m, 1.0)) * (1 + 0.05 * rng.standard_normal())
             rows.append(r)
     return {"table": pd.DataFrame(rows)}
 
 
 def _scaling_rows(op_power, ls_power):
     L = np.array([100, 200, 400, 800], float)
-    return {"scaling": pd.DataFrame({"L": L, "status": "ok", "time[op-lssvm]": 1e-2 * (L / 100) ** op_power,
-                                     "time[lssvm-kkt]": 1e-3 * (L / 100) ** ls_power})}
+    return {"scaling": pd.DataFrame({"L": L, "status": "ok", "time_op-lssvm": 1e-2 * (L / 100) ** op_power,
+                                     "time_lssvm-kkt": 1e-3 * (L / 100) ** ls_power})}
 
 
 def _printed_acc(scale=0.0):
@@ -601,8 +601,8 @@ def paper_records(splits: int = N_PAPER) -> dict:
     table = pd.DataFrame(list(rows.values()))
     sets = sorted(TRAIN_L, key=TRAIN_L.get)
     scaling = pd.DataFrame({"L": [float(TRAIN_L[s]) for s in sets], "status": "ok",
-                            "time[op-lssvm]": [TABLE2["time"]["OP-LSSVM"][s][0] for s in sets],
-                            "time[lssvm-kkt]": [TABLE2["time"]["LSSVM"][s][0] for s in sets]})
+                            "time_op-lssvm": [TABLE2["time"]["OP-LSSVM"][s][0] for s in sets],
+                            "time_lssvm-kkt": [TABLE2["time"]["LSSVM"][s][0] for s in sets]})
     return {"table": table, "scaling": scaling}
 
 
