@@ -29,7 +29,7 @@ matplotlib's own text and artist extents, right after it is written:
 * **no legend over data**: an axes legend's frame covers no marker, line, scatter
   point or bar its axes shows;
 * **at most** ``MAX_SERIES`` **overlaid series of one kind per panel**: the curves
-  of one colour differ in at most that many (line style, marker) styles, and
+  (series drawn with a line, in data coordinates) of one colour differ in at most that many (line style, marker) styles, and
   those of one style in at most that many colours.
 
 The lint itself is checked first on figures built to fail each rule, so a
@@ -364,9 +364,9 @@ def _crowded_panels(fig) -> list[str]:
         curves = []
         for ln in ax.get_lines():  # data curves: two points or more, in data coordinates (no axhline)
             xy = np.asarray(ln.get_xydata(), float)
-            if ln.get_visible() and ln.get_transform() is ax.transData and np.isfinite(xy).all(axis=1).sum() >= 2:
-                curves.append((mcolors.to_hex(ln.get_color()),
-                               (str(ln.get_linestyle()) if _line_key(ln) else "None", str(ln.get_marker()))))
+            if (ln.get_visible() and ln.get_transform() is ax.transData and _line_key(ln) is not None
+                    and np.isfinite(xy).all(axis=1).sum() >= 2):  # markers alone sit side by side
+                curves.append((mcolors.to_hex(ln.get_color()), (str(ln.get_linestyle()), str(ln.get_marker()))))
         for name, key, other in (("colour", 0, 1), ("line style and marker", 1, 0)):
             groups = {}
             for c in curves:

@@ -118,10 +118,16 @@ def precision_style(name: str) -> dict:
     return {"color": precision_color(name), "marker": marker, "ms": ms}
 
 
-def breakdown_style(name: str, ms: float = 8.0) -> dict:
+def breakdown_style(name: str, ms: float | None = None) -> dict:
     """``Line2D`` keywords of a breakdown in precision ``name``: the reserved filled cross
-    (:data:`BREAKDOWN_MARKER`) in the precision's colour with a black edge, no line."""
+    (:data:`BREAKDOWN_MARKER`) in the precision's colour with a black edge, no line.
+
+    Its default size is the precision's marker size plus 2 points: breakdowns of several
+    precisions at one point, drawn in increasing digits, stay visible inside one another.
+    """
     color = precision_color(name)
+    if ms is None:
+        ms = precision_marker(name)[1] + 2.0
     return {"marker": BREAKDOWN_MARKER, "ms": ms, "color": color, "mfc": color, "mec": "black",
             "mew": 0.8, "ls": "none"}
 

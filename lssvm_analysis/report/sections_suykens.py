@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 from ._util import errors_note, num, ok, span
-from .figures import (empty_panel, fmt_num, log_axes, new_figure, panel_grid, precision_color, precision_rank,
-                      save_figure)
+from .figures import (empty_panel, fmt_num, log_axes, new_figure, panel_grid, place_legends, precision_color,
+                      precision_rank, save_figure)
 from .html import Section
 from ..arith.precision import precisions
 from ..experiments import SweepSpec
@@ -192,6 +192,7 @@ def _cg(sec, out, cg):
     a.set_xlabel("√κ(H) [–]")
     a.set_ylabel("CG iterations [–]")
     a.legend(fontsize=7)
+    place_legends(fig)  # the bounds run through every corner on some runs: then beside the axes
     data = pd.concat(long, ignore_index=True)
     sec.figure(save_figure(fig, data, out, "suykens-cg-iterations",
                            "Hestenes–Stiefel CG iterations to a relative residual √u against √κ(H), with "
