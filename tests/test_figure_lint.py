@@ -26,8 +26,12 @@ matplotlib's own text and artist extents, right after it is written:
 * **fill is never the only difference**: no two legend entries, and no two
   series of one panel, differ only in one marker being unfilled (an open and a
   filled circle of one colour are one symbol at printed size);
+* **one key for the report**: a legend entry naming one precision is drawn in
+  that precision's colour and marker (``figures.precision_style``), a breakdown
+  as the reserved filled cross (``figures.breakdown_style``), so a red circle
+  means float32 in every figure;
 * **no legend over data**: an axes legend's frame covers no marker, line, scatter
-  point or bar its axes shows;
+  point or bar its axes shows, nor its axes' title, axis labels or tick labels;
 * **at most** ``MAX_SERIES`` **overlaid series of one kind per panel**: the curves
   (series drawn with a line, in data coordinates) of one colour differ in at most that many (line style, marker) styles, and
   those of one style in at most that many colours.
@@ -39,6 +43,7 @@ silently.
 from __future__ import annotations
 
 import itertools
+import re
 
 import matplotlib.colors as mcolors
 import matplotlib.image as mimage
@@ -52,9 +57,13 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.text import Text
 
-from lssvm_analysis.report import report_sections, sections_appendix, sections_precision
-from lssvm_analysis.report.figures import new_figure, panel_grid, place_legends, save_figure
-from lssvm_analysis.report.html import FIGURE_WIDTH_PX
+from lssvm_analysis.arith.precision import precisions
+from lssvm_analysis.report import report_sections, sections_appendix, sections_digits, sections_precision
+from lssvm_analysis.report.figures import (ATTRIBUTE_COLORS, BREAKDOWN_MARKER, breakdown_style, new_figure,
+                                           panel_grid, place_legends, precision_color, precision_style,
+                                           save_figure, series_style)
+from lssvm_analysis.report.html import FIGURE_WIDTH_PX, Section
+from lssvm_analysis.solvers import get_solver
 
 #: Smallest text height on screen, in CSS pixels, after the PNG (saved at SAVE_DPI) is scaled
 #: to the figure column.  9 px is about 7 pt on a 96-dpi screen: below it the strokes that tell
@@ -293,6 +302,31 @@ def _marker_problems(fig) -> list[str]:
     return sorted(problems)
 
 
+def _precision_key_problems(fig) -> list[str]:
+    """Legend entries naming one precision but not drawn in its colour and marker (or, for a
+    breakdown, the reserved filled cross in its colour); breakdown entries drawn otherwise."""
+    names = precisions()
+    problems = set()
+    for scope in _legend_scopes(fig):
+        for label, h in scope:
+            named = [p for p in names if re.search(rf"(?<![\w.]){re.escape(p)}(?![\w.])", label)]
+            is_breakdown = "breakdown" in label.lower()
+            marker = _marker_key(h)
+            if is_breakdown and marker is not None and (marker[0] != BREAKDOWN_MARKER or marker[2] == "open"):
+                problems.add(f"breakdown entry {label!r} is drawn with {marker}, not the filled {BREAKDOWN_MARKER!r}")
+            if len(named) != 1 or not isinstance(h, (Line2D, Patch)):
+                continue
+            style = precision_style(named[0])
+            color = h.get_color() if isinstance(h, Line2D) else h.get_facecolor()
+            if mcolors.to_hex(color) != mcolors.to_hex(style["color"]):
+                problems.add(f"entry {label!r} names {named[0]} but is drawn in {mcolors.to_hex(color)}, "
+                             f"not its colour {style['color']}")
+            if marker is not None and marker[0] != (BREAKDOWN_MARKER if is_breakdown else style["marker"]):
+                problems.add(f"entry {label!r} names {named[0]} but its marker is {marker[0]!r}, "
+                             f"not {style['marker']!r}")
+    return sorted(problems)
+
+
 def _segments_hit(xy, box) -> bool:
     """Whether a polyline (display points) crosses the box (Liang-Barsky clipping of each segment)."""
     for (x0, y0), (x1, y1) in zip(xy[:-1], xy[1:]):
@@ -323,6 +357,9 @@ def _legend_over_data(fig, renderer) -> list[str]:
         if leg is None or not leg.get_visible():
             continue
         lb, frame = leg.get_window_extent(renderer), ax.get_window_extent(renderer)
+        for n, t in _axes_texts(ax):  # a legend outside its axes must not sit on the axes' own labels
+            if _overlap(lb, t.get_window_extent(renderer), OVERLAP_TOL_PT * fig.dpi / 72):
+                problems.append(f"the legend of {ax.get_title()!r} covers its {n} {t.get_text()!r}")
         x0, y0 = max(lb.x0, frame.x0) + LEGEND_TOL_PX, max(lb.y0, frame.y0) + LEGEND_TOL_PX
         x1, y1 = min(lb.x1, frame.x1) - LEGEND_TOL_PX, min(lb.y1, frame.y1) - LEGEND_TOL_PX
         if x0 >= x1 or y0 >= y1:
@@ -395,7 +432,8 @@ def lint(fig, png_path) -> list[str]:
             problems.append(f"smallest text {min(sizes):g} pt shows {px:.1f} CSS px high at the "
                             f"displayed width {min(w, FIGURE_WIDTH_PX)} px (< {MIN_TEXT_PX})")
     return (problems + _text_problems(fig, renderer) + _legend_problems(fig) + _hidden_problems(fig)
-            + _marker_problems(fig) + _legend_over_data(fig, renderer) + _crowded_panels(fig))
+            + _marker_problems(fig) + _precision_key_problems(fig) + _legend_over_data(fig, renderer)
+            + _crowded_panels(fig))
 
 
 @pytest.fixture
@@ -524,6 +562,22 @@ def test_lint_catches_fill_as_the_only_difference(tmp_path, linted):
     assert any("series 'ok, float32' and 'ok, float64' differ only in an unfilled marker" in p for p in problems)
 
 
+def test_lint_catches_a_precision_off_its_key(tmp_path, linted):
+    """abe-condition: η = 0.1 in red (float32's colour) beside float32; an open breakdown marker."""
+    fig, axs = new_figure()
+    a = axs[0, 0]
+    a.plot([1, 2, 3], [1, 2, 3], "s-", color="tab:red", label="float32, η=0.1")
+    a.plot([2], [2.5], "x", color="tab:blue", label="DuLS breakdown, float64")
+    a.plot([1, 2, 3], [3, 2, 1], "-", color=precision_color("float64"), label="1/u of float64")
+    _labelled(a, legend=False)
+    a.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    _save(fig, tmp_path)
+    problems = linted["f.png"]
+    assert any("'float32, η=0.1' names float32 but its marker is 's'" in p for p in problems)
+    assert any("breakdown entry 'DuLS breakdown, float64' is drawn with" in p for p in problems)
+    assert not any("1/u of float64" in p for p in problems)
+
+
 def test_lint_catches_a_legend_over_data(tmp_path, linted):
     """abe-condition's legend sat on the η = 0.1 plateau: a line under the frame, no vertex inside it."""
     fig, axs = new_figure()
@@ -535,6 +589,13 @@ def test_lint_catches_a_legend_over_data(tmp_path, linted):
     a.legend(loc="upper right")
     _save(fig, tmp_path, "over")
     assert any("covers data: 'plateau'" in p for p in linted["over.png"])
+    fig, axs = new_figure()  # a legend put under the axes, on the x label
+    a = axs[0, 0]
+    a.plot([0, 10], [9.5, 9.5], "-", label="plateau")
+    _labelled(a, legend=False)
+    a.legend(loc="upper center", bbox_to_anchor=(0.5, -0.05))
+    _save(fig, tmp_path, "label")
+    assert any("covers its x label" in p for p in linted["label.png"])
     fig, axs = new_figure()  # the same legend in the free lower right corner passes
     a = axs[0, 0]
     a.plot([0, 10], [9.5, 9.5], "-", label="plateau")
@@ -572,6 +633,52 @@ def test_lint_catches_crowded_panels(tmp_path, linted):
     a.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8)
     _save(fig, tmp_path)
     assert any("7 overlaid series of one colour #d62728" in p for p in linted["f.png"])
+
+
+def test_every_precision_has_its_own_colour_and_marker():
+    """One key for the whole report: no two precisions share a colour or a marker, and no other
+    attribute's colour (η, ...) or marker (series_style), nor the breakdown's, is a precision's."""
+    names = precisions()
+    styles = [precision_style(p) for p in names]
+    assert len({s["color"] for s in styles}) == len({s["marker"] for s in styles}) == len(names)
+    assert not {s["color"] for s in styles} & {mcolors.to_hex(c) for c in ATTRIBUTE_COLORS} \
+        and not {s["color"] for s in styles} & set(ATTRIBUTE_COLORS)
+    series_markers = {series_style(i)[1] for i in range(12)}
+    assert not {s["marker"] for s in styles} & (series_markers | {BREAKDOWN_MARKER})
+    bd = breakdown_style(names[0])
+    assert bd["marker"] == BREAKDOWN_MARKER and bd["mfc"] == precision_color(names[0]) and bd["mec"] == "black"
+
+
+def test_breakdown_maps_decode_every_precision_and_outcome(tmp_path, linted):
+    """The maps with every registered precision (the quick report draws two) and every outcome:
+    the key names each precision by its own colour and marker, each outcome by its own filled marker."""
+    outcomes = ["ok", "large-error", "breakdown", "not-converged", "not-measured", "error"]
+    rows = pd.DataFrame([{"solver": "els-dual", "_paper": "abe", "_config": conf, "precision": p, "C": C,
+                          "sigma2": s2, "outcome": outcomes[(i + j + k + m) % len(outcomes)], "status": "ok"}
+                         for k, conf in enumerate(("els-dual", "els-primal"))
+                         for i, p in enumerate(precisions())
+                         for j, C in enumerate((1.0, 1e8, 1e16)) for m, s2 in enumerate((0.1, 1.0, 10.0))])
+    sections_precision._map_figure(Section("t", "t"), tmp_path, "abe", rows, sections_precision.SETTINGS["quick"])
+    assert linted == {"precision-breakdown-maps-abe.png": []}
+
+
+def test_ladder_splits_many_variants_and_keys_precisions_on_top(tmp_path, linted):
+    """sr-lssvm's seven configurations: panels of its default and at most three others, each legible."""
+    info = get_solver("sr-lssvm")
+    default = info.default_variant()
+    confs = [info.configuration_label(default)] + [
+        info.configuration_label({**default, opt: v.value})
+        for opt, vs in info.variant_options().items() for v in vs if v.value != default[opt]]
+    assert len(confs) > 4
+    rows = pd.DataFrame([{"solver": "sr-lssvm", "configuration": c, "precision": p, "problem_condition": k,
+                          "model_digits": 15.0 - np.log10(k) - 0.3 * i - 6 * (p == "float32")}
+                         for i, c in enumerate(confs) for p in ("float32", "float64") for k in (1e2, 1e6, 1e10)])
+    sections_digits._ladder_figure(Section("t", "t"), tmp_path, rows)
+    assert linted == {"digits-ladder.png": []}
+    panels = sections_digits._ladder_panels(rows.assign(_config=rows.configuration))
+    assert [t for t, _ in panels] == [f"sr-lssvm ({i} of {len(panels)})" for i in range(1, len(panels) + 1)]
+    assert all(len(c) <= MAX_SERIES and c[0] == confs[0] for _, c in panels)
+    assert sorted(c for _, cs in panels for c in cs[1:]) == sorted(confs[1:])
 
 
 # --------------------------------------------------------------------------- every report figure

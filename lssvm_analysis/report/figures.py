@@ -32,6 +32,7 @@ import matplotlib
 
 matplotlib.use("Agg", force=True)
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.transforms as mtransforms  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
@@ -337,12 +338,19 @@ def place_legends(fig, axes=None, *, outside: str = "right") -> None:
                 if not _under(ax, leg.get_window_extent(renderer), renderer):
                     break
             else:
+                # outside: under the x label (or right of the y tick labels), offset in points from
+                # the axes' frame so that the layout shrinking the axes does not move it onto them
+                frame = ax.get_window_extent(renderer)
+                decor = ax.get_tightbbox(renderer, for_layout_only=True)
+                pt = 72 / fig.dpi
                 if outside == "below":
                     leg.set_loc("upper center")
-                    leg.set_bbox_to_anchor((0.5, -0.18), transform=ax.transAxes)
+                    leg.set_bbox_to_anchor((0.5, 0.0), transform=mtransforms.offset_copy(
+                        ax.transAxes, fig=fig, y=-((frame.y0 - decor.y0) * pt + 4), units="points"))
                 else:
                     leg.set_loc("upper left")
-                    leg.set_bbox_to_anchor((1.02, 1.0), transform=ax.transAxes)
+                    leg.set_bbox_to_anchor((1.0, 1.0), transform=mtransforms.offset_copy(
+                        ax.transAxes, fig=fig, x=(decor.x1 - frame.x1) * pt + 4, units="points"))
                 moved = True
         if not moved:
             return

@@ -17,8 +17,9 @@ import pandas as pd
 
 from ..analysis import conditioning as cond
 from ._util import errors_note, num, ok, span
-from .figures import (attribute_color, breakdown_style, fmt_num, log_axes, new_figure, precision_color,
-                      precision_rank, save_figure, save_table, series_style)
+from .figures import (attribute_color, breakdown_style, fmt_num, log_axes, new_figure, overlay_width,
+                      place_legends, precision_color, precision_rank, precision_style, save_figure, save_table,
+                      series_style)
 from .html import Section
 from ..arith.precision import get_precision, precisions
 from ..experiments import SweepSpec
@@ -317,26 +318,30 @@ def _primal_dual_figure(sec, out, pdr):
     a = axs[0, 0]
     etas = sorted(rows.eta.unique())
     zero = set()   # precisions whose every difference is 0 once rounded to float64: off a log axis
-    for (prec, eta), g in rows.groupby(["precision", "eta"]):
+    broke = set()
+    order = sorted(rows.groupby(["precision", "eta"]), key=lambda kv: (precision_rank(kv[0][0]), kv[0][1]))
+    for (prec, eta), g in order:
         g = g.sort_values("C")
-        ls, mk = series_style(etas.index(eta))  # η by line style and marker, precision by colour
+        i = etas.index(eta)  # η by line style (each wider than the next), precision by its colour and marker
         if (num(g, "pred_rel_diff") == 0).all():
             zero.add(prec)
             continue
-        a.plot(g.C, g.pred_rel_diff.astype(float), ls=ls, marker=mk, ms=4, mfc="none",
-               color=precision_color(prec), label=f"{prec}, η={fmt_num(eta)}")
+        a.plot(g.C, g.pred_rel_diff.astype(float), ls=series_style(i)[0], lw=overlay_width(i, len(etas)),
+               **{**precision_style(prec), "ms": 5}, label=f"{prec}, η={fmt_num(eta)}")
         bd = g[g.status_dual != "ok"]
-        if len(bd):
-            a.plot(bd.C, np.full(len(bd), 1.0), ("x", "+", "1", "2")[etas.index(eta) % 4],
-                   color=precision_color(prec), ms=8,
-                   label=f"{prec}, η={fmt_num(eta)}: DuLS breakdown")
+        if len(bd):  # one key entry per precision: the η of each is in the breakdown table
+            a.plot(bd.C, np.full(len(bd), 1.0), **breakdown_style(prec),
+                   label="_nolegend_" if prec in broke else f"DuLS breakdown, {prec}")
+            broke.add(prec)
     log_axes(a)
     a.set_xlabel("margin parameter C [–]")
     a.set_ylabel("max|f_primal − f_dual| / max|f_primal|\n(test set) [–]")
     a.legend(fontsize=7)
+    place_legends(fig)
     sec.figure(save_figure(fig, rows, out, "abe-primal-dual",
-                           "Agreement of PrLS and DuLS predictions against C, η by line style and marker "
-                           "(crosses at 1, one shape per η: DuLS broke down, no model)."
+                           "Agreement of PrLS and DuLS predictions against C, precision by its colour and "
+                           "marker, η by line style (filled crosses at 1: DuLS broke down, no model, at that C "
+                           "for one of the η; the breakdown table gives which)."
                            + (f" Not drawn: {', '.join(sorted(zero, key=precision_rank))}, whose "
                               "predictions agree in every float64 digit at every C (difference 0)."
                               if zero else "")))

@@ -420,14 +420,15 @@ def _ladder_figure(sec, out, rows):
         a.axhline(dg.DIGITS_OK, color="gray", lw=0.6)
         panel_title(a, title)
         a.set_xlabel("problem condition κ [–]")
-        a.set_ylabel("model digits vs the exact model [–]")
+        a.set_ylabel("model digits [–]")  # against the exact model (the caption): a shorter label fits one row
         a.legend(handles=handles, fontsize=8, handlelength=3)
     fig.legend(handles=[Line2D([], [], ls="-", **precision_style(p), label=p) for p in precs],
                loc="outside upper center", ncol=len(precs), fontsize=9, title="precision (every panel)",
                title_fontsize=9)
     place_legends(fig, outside="below")
     sec.figure(save_figure(fig, rows.drop(columns=["_config"]), out, "digits-ladder",
-                           "Model digits against the condition of the problem (independent of the "
+                           "Model digits (against the exact model the data define) against the condition "
+                           "of the problem (independent of the "
                            "formulation, so the variants of a solver share the axis): colour and marker = "
                            "precision (the key above the panels), line style = variant (the panel's legend; "
                            "'printed' marks the paper's literal formula); a solver with more than four "
