@@ -309,7 +309,8 @@ def _precision_key_problems(fig) -> list[str]:
     problems = set()
     for scope in _legend_scopes(fig):
         for label, h in scope:
-            named = [p for p in names if re.search(rf"(?<![\w.]){re.escape(p)}(?![\w.])", label)]
+            # a precision named as the series' own (not as an adjective: "float64 SVD" is a method)
+            named = [p for p in names if re.search(rf"(?<![\w.]){re.escape(p)}(?![\w.]|\s+\w)", label)]
             is_breakdown = "breakdown" in label.lower()
             marker = _marker_key(h)
             if is_breakdown and marker is not None and (marker[0] != BREAKDOWN_MARKER or marker[2] == "open"):

@@ -181,7 +181,8 @@ def _cg(sec, out, cg):
         g = g.sort_values("sqrt_cond")
         c = precision_color(prec)
         for tag, ls, lw in (("y", ":", 2.0), ("1", "-.", 1.0)):  # system by line style, the first wider
-            a.plot(g.sqrt_cond, num(g, f"iterations_{tag}"), ls=ls, lw=lw, **precision_style(prec),
+            st = precision_style(prec)  # markers at 0.6 size: the line style shows in the key
+            a.plot(g.sqrt_cond, num(g, f"iterations_{tag}"), ls=ls, lw=lw, **{**st, "ms": 0.6 * st["ms"]},
                    label=f"{prec}: CG on H·{'η = y' if tag == 'y' else 'ν = 1'}")
             long.append(g.assign(system=tag, iterations=num(g, f"iterations_{tag}"),
                                  bound=num(g, f"bound_{tag}"), eps=num(g, f"eps_{tag}")))
@@ -191,7 +192,7 @@ def _cg(sec, out, cg):
     log_axes(a)
     a.set_xlabel("√κ(H) [–]")
     a.set_ylabel("CG iterations [–]")
-    a.legend(fontsize=7)
+    a.legend(fontsize=7, handlelength=4)
     place_legends(fig)  # the bounds run through every corner on some runs: then beside the axes
     data = pd.concat(long, ignore_index=True)
     sec.figure(save_figure(fig, data, out, "suykens-cg-iterations",

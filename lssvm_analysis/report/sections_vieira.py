@@ -180,7 +180,8 @@ def _stability_curves(a2, a3, rows, precs, Cmax, info, labels):
         cg = loads(r.get("cond_gram_formed"))
         a3.plot(np.arange(1, len(cg) + 1), cg, ls=":", mfc="none", **style, label=f"cond(D_kᵀD_k) formed, {prec}")
     ref = loads(rows.iloc[0].get("press_ref"))
-    a2.plot(np.arange(1, len(ref) + 1), ref, "k--", lw=0.8, label=REFERENCE_PRECISION)
+    a2.plot(np.arange(1, len(ref) + 1), ref, "--", lw=0.8, color=precision_color(REFERENCE_PRECISION),
+            label=REFERENCE_PRECISION)
     a2.set_yscale("log")
     a2.set_xlabel("k (ranked columns kept) [–]")
     a2.set_ylabel("PRESS LOO MSE [–]")
