@@ -187,7 +187,7 @@ def with_settings(profile: str, **kw) -> PrecisionSettings:
 _OUTCOME_MARKERS = {"large-error": "*", "breakdown": BREAKDOWN_MARKER, "not-converged": "P", "error": "H"}
 _OUTCOME_TEXT = {"ok": "ok: the precision's marker", "large-error": "large error", "breakdown": "breakdown",
                  "not-converged": "not converged", "not-measured": "not measured: light face",
-                 "error": "error (no record)"}
+                 "error": "error (another status)"}
 _NOT_MEASURED_FACE = "0.88"
 
 
