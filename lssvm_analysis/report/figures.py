@@ -273,7 +273,7 @@ _LEGEND_SPOTS = ("upper right", "upper left", "lower left", "lower right", "cent
 def _under(ax, box, renderer) -> bool:
     """Whether a plotted mark of ``ax`` (marker, line, scatter point, bar) lies under display box ``box``.
 
-    Lines are sampled at 24 points per segment, markers grown by their radius;
+    Lines are sampled at most 2 pixels apart, markers grown by their radius;
     only what the axes shows (inside its frame) counts.
     """
     frame = ax.get_window_extent(renderer)
@@ -296,7 +296,9 @@ def _under(ax, box, renderer) -> bool:
         if has_marker and hit(xy, line.get_markersize() * pt / 2):
             return True
         if line.get_linestyle() not in ("None", "none", "", " ") and len(xy) > 1:
-            t = np.linspace(0.0, 1.0, 24)[:, None, None]
+            seg = np.hypot(*np.diff(xy, axis=0).T)  # sample every segment at most 2 px apart
+            n = int(min(4000.0, seg[np.isfinite(seg)].max(initial=0.0) / 2.0, 4e5 / len(seg))) + 2
+            t = np.linspace(0.0, 1.0, n)[:, None, None]
             if hit((xy[:-1] + t * (xy[1:] - xy[:-1])).reshape(-1, 2), line.get_linewidth() * pt / 2):
                 return True
     for coll in ax.collections:
