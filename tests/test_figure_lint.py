@@ -17,7 +17,24 @@ matplotlib's own text and artist extents, right after it is written:
   (same colour, marker and line style; same face colour and hatch for bars);
 * **no hidden series**: no series lies entirely under one drawn later
   (every marker of it inside a marker of the other, or every vertex of a
-  line on the other's line at least as wide).
+  line on the other's line at least as wide);
+* **one marker, one meaning** (issue 34): across one figure, two legend entries
+  with different labels never share a marker (shape, edge and face colour)
+  unless their lines tell them apart; an axes legend is read together with the
+  figure's legends (the precision key of ``precision-breakdown-maps-*`` gave
+  float32 and mp50 the same open circle);
+* **fill is never the only difference**: no two legend entries, and no two
+  series of one panel, differ only in one marker being unfilled (an open and a
+  filled circle of one colour are one symbol at printed size);
+* **one key for the report**: a legend entry naming one precision is drawn in
+  that precision's colour and marker (``figures.precision_style``), a breakdown
+  as the reserved filled cross (``figures.breakdown_style``), so a red circle
+  means float32 in every figure;
+* **no legend over data**: an axes legend's frame covers no marker, line, scatter
+  point or bar its axes shows, nor its axes' title, axis labels or tick labels;
+* **at most** ``MAX_SERIES`` **overlaid series of one kind per panel**: the curves
+  (series drawn with a line, in data coordinates) of one colour differ in at most that many (line style, marker) styles, and
+  those of one style in at most that many colours.
 
 The lint itself is checked first on figures built to fail each rule, so a
 rule that stopped detecting anything would fail here rather than pass
@@ -26,9 +43,11 @@ silently.
 from __future__ import annotations
 
 import itertools
+import re
 
 import matplotlib.colors as mcolors
 import matplotlib.image as mimage
+import matplotlib.transforms as mtransforms
 import numpy as np
 import pandas as pd
 import pytest
@@ -38,9 +57,13 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.text import Text
 
-from lssvm_analysis.report import report_sections, sections_appendix, sections_precision
-from lssvm_analysis.report.figures import new_figure, panel_grid, save_figure
-from lssvm_analysis.report.html import FIGURE_WIDTH_PX
+from lssvm_analysis.arith.precision import precisions
+from lssvm_analysis.report import report_sections, sections_appendix, sections_digits, sections_precision
+from lssvm_analysis.report.figures import (ATTRIBUTE_COLORS, BREAKDOWN_MARKER, breakdown_style, new_figure,
+                                           panel_grid, place_legends, precision_color, precision_style,
+                                           save_figure, series_style)
+from lssvm_analysis.report.html import FIGURE_WIDTH_PX, Section
+from lssvm_analysis.solvers import get_solver
 
 #: Smallest text height on screen, in CSS pixels, after the PNG (saved at SAVE_DPI) is scaled
 #: to the figure column.  9 px is about 7 pt on a 96-dpi screen: below it the strokes that tell
@@ -59,6 +82,12 @@ MAX_WIDE = 3.6
 OVERLAP_TOL_PT = 0.5
 #: A text may stick out of the canvas by this much (antialiasing of the outermost glyph).
 CLIP_TOL_PT = 0.5
+#: Most curves of one kind (one colour, or one line style and marker) overlaid in one panel: four
+#: line styles (solid, dashed, dotted, dash-dot) are what a reader tells apart at a glance.
+MAX_SERIES = 4
+#: A mark must reach this far into a legend's frame to count as covered, in pixels (the frame's
+#: antialiased edge, and a line passing along it).
+LEGEND_TOL_PX = 1.0
 
 
 # --------------------------------------------------------------------------- the lint
@@ -212,6 +241,181 @@ def _hidden_problems(fig) -> list[str]:
     return problems
 
 
+_NO_MARKER = (None, "None", "none", "", " ")
+_NO_LINE = ("None", "none", "", " ")
+_UNFILLED_MARKERS = ("x", "+", "|", "_", "1", "2", "3", "4", ".", ",")
+
+
+def _marker_key(h):
+    """(shape, edge colour, face colour or 'open') of a handle's marker; None without one."""
+    if isinstance(h, Line2D):
+        if h.get_marker() in _NO_MARKER:
+            return None
+        face = h.get_markerfacecolor()
+        shape = str(h.get_marker())
+        open_ = h.get_fillstyle() == "none" or shape in _UNFILLED_MARKERS or mcolors.to_rgba(face)[3] == 0
+        return (shape, mcolors.to_hex(h.get_markeredgecolor()), "open" if open_ else mcolors.to_hex(face))
+    if isinstance(h, PathCollection):
+        fc, ec = h.get_facecolor(), h.get_edgecolor()
+        return (str([p.vertices.round(2).tolist() for p in h.get_paths()[:1]]),
+                mcolors.to_hex(ec[0]) if len(ec) else "none",
+                mcolors.to_hex(fc[0]) if len(fc) and fc[0][3] > 0 else "open")
+    return None
+
+
+def _line_key(h):
+    """(line style, colour) of a handle's line; None when it draws no line."""
+    if isinstance(h, Line2D) and h.get_linewidth() > 0 and h.get_linestyle() not in _NO_LINE:
+        return (str(h.get_linestyle()), mcolors.to_hex(h.get_color()))
+    return None
+
+
+def _legend_scopes(fig):
+    """Lists of (label, handle) read together: each axes legend with the figure's legends."""
+    figure = [(t.get_text(), h) for leg in fig.legends for h, t in zip(leg.legend_handles, leg.get_texts())]
+    scopes = [[(t.get_text(), h) for h, t in zip(a.get_legend().legend_handles, a.get_legend().get_texts())]
+              + figure for a in fig.axes if a.get_legend() is not None]
+    return scopes or [figure]
+
+
+def _marker_problems(fig) -> list[str]:
+    """Equal markers for different labels, and fill as the only difference (legends and panels)."""
+    problems = set()
+    for scope in _legend_scopes(fig):
+        for (l1, h1), (l2, h2) in itertools.combinations(scope, 2):
+            m1, m2 = _marker_key(h1), _marker_key(h2)
+            if l1 == l2 or m1 is None or m2 is None:
+                continue
+            k1, k2 = _line_key(h1), _line_key(h2)
+            lines_differ = k1 is not None and k2 is not None and k1 != k2
+            if m1 == m2 and not lines_differ:
+                problems.add(f"legend entries {l1!r} and {l2!r} have the same marker {m1}")
+            elif m1[:2] == m2[:2] and k1 == k2 and ("open" in (m1[2], m2[2])) and m1[2] != m2[2]:
+                problems.add(f"legend entries {l1!r} and {l2!r} differ only in an unfilled marker {m1[:2]}")
+    for ax in fig.axes:
+        lines = [ln for ln in ax.get_lines() if ln.get_visible() and _marker_key(ln) is not None]
+        for a, b in itertools.combinations(lines, 2):
+            m1, m2 = _marker_key(a), _marker_key(b)
+            if m1[:2] == m2[:2] and _line_key(a) == _line_key(b) and "open" in (m1[2], m2[2]) and m1[2] != m2[2]:
+                problems.add(f"series {a.get_label()!r} and {b.get_label()!r} differ only in an unfilled "
+                             f"marker {m1[:2]} (panel {ax.get_title()!r})")
+    return sorted(problems)
+
+
+def _precision_key_problems(fig) -> list[str]:
+    """Legend entries naming one precision but not drawn in its colour and marker (or, for a
+    breakdown, the reserved filled cross in its colour); breakdown entries drawn otherwise."""
+    names = precisions()
+    problems = set()
+    for scope in _legend_scopes(fig):
+        for label, h in scope:
+            # a precision named as the series' own (not as an adjective: "float64 SVD" is a method)
+            named = [p for p in names if re.search(rf"(?<![\w.]){re.escape(p)}(?![\w.]|\s+\w)", label)]
+            is_breakdown = "breakdown" in label.lower()
+            marker = _marker_key(h)
+            if is_breakdown and marker is not None and (marker[0] != BREAKDOWN_MARKER or marker[2] == "open"):
+                problems.add(f"breakdown entry {label!r} is drawn with {marker}, not the filled {BREAKDOWN_MARKER!r}")
+            if len(named) != 1 or not isinstance(h, (Line2D, Patch)):
+                continue
+            style = precision_style(named[0])
+            color = h.get_color() if isinstance(h, Line2D) else h.get_facecolor()
+            if mcolors.to_hex(color) != mcolors.to_hex(style["color"]):
+                problems.add(f"entry {label!r} names {named[0]} but is drawn in {mcolors.to_hex(color)}, "
+                             f"not its colour {style['color']}")
+            if marker is not None and marker[0] != (BREAKDOWN_MARKER if is_breakdown else style["marker"]):
+                problems.add(f"entry {label!r} names {named[0]} but its marker is {marker[0]!r}, "
+                             f"not {style['marker']!r}")
+    return sorted(problems)
+
+
+def _segments_hit(xy, box) -> bool:
+    """Whether a polyline (display points) crosses the box (Liang-Barsky clipping of each segment)."""
+    for (x0, y0), (x1, y1) in zip(xy[:-1], xy[1:]):
+        if not np.isfinite([x0, y0, x1, y1]).all():
+            continue
+        t0, t1, dx, dy = 0.0, 1.0, x1 - x0, y1 - y0
+        for p, q in ((-dx, x0 - box.x0), (dx, box.x1 - x0), (-dy, y0 - box.y0), (dy, box.y1 - y0)):
+            if p == 0:
+                if q < 0:
+                    break
+            else:
+                r = q / p
+                if p < 0:
+                    t0 = max(t0, r)
+                else:
+                    t1 = min(t1, r)
+        else:
+            if t0 <= t1:
+                return True
+    return False
+
+
+def _legend_over_data(fig, renderer) -> list[str]:
+    """Axes legends whose frame covers a marker, a line, a scatter point or a bar of their axes."""
+    problems = []
+    for ax in fig.axes:
+        leg = ax.get_legend()
+        if leg is None or not leg.get_visible():
+            continue
+        lb, frame = leg.get_window_extent(renderer), ax.get_window_extent(renderer)
+        for n, t in _axes_texts(ax):  # a legend outside its axes must not sit on the axes' own labels
+            if _overlap(lb, t.get_window_extent(renderer), OVERLAP_TOL_PT * fig.dpi / 72):
+                problems.append(f"the legend of {ax.get_title()!r} covers its {n} {t.get_text()!r}")
+        x0, y0 = max(lb.x0, frame.x0) + LEGEND_TOL_PX, max(lb.y0, frame.y0) + LEGEND_TOL_PX
+        x1, y1 = min(lb.x1, frame.x1) - LEGEND_TOL_PX, min(lb.y1, frame.y1) - LEGEND_TOL_PX
+        if x0 >= x1 or y0 >= y1:
+            continue
+        box = mtransforms.Bbox([[x0, y0], [x1, y1]])
+        pt = fig.dpi / 72
+        covered = []
+        for ln in ax.get_lines():
+            if not ln.get_visible():
+                continue
+            xy = ln.get_transform().transform(np.asarray(ln.get_xydata(), float))
+            fin = xy[np.isfinite(xy).all(axis=1)]
+            if _marker_key(ln) is not None:
+                r = ln.get_markersize() * pt / 2
+                if np.any((fin[:, 0] > x0 - r) & (fin[:, 0] < x1 + r) & (fin[:, 1] > y0 - r) & (fin[:, 1] < y1 + r)):
+                    covered.append(ln.get_label())
+                    continue
+            if _line_key(ln) is not None and _segments_hit(xy, box):
+                covered.append(ln.get_label())
+        for c in ax.collections:
+            if isinstance(c, PathCollection) and c.get_visible() and len(c.get_offsets()):
+                xy = c.get_offset_transform().transform(np.asarray(c.get_offsets(), float))
+                if np.any((xy[:, 0] > x0) & (xy[:, 0] < x1) & (xy[:, 1] > y0) & (xy[:, 1] < y1)):
+                    covered.append(c.get_label())
+        for patch in ax.patches:
+            bb = patch.get_window_extent(renderer)
+            if patch.get_visible() and bb.x0 < x1 and bb.x1 > x0 and bb.y0 < y1 and bb.y1 > y0:
+                covered.append(patch.get_label() or "a bar")
+        if covered:
+            problems.append(f"the legend of {ax.get_title()!r} covers data: {', '.join(map(repr, covered[:3]))}"
+                            + (f" and {len(covered) - 3} more" if len(covered) > 3 else ""))
+    return problems
+
+
+def _crowded_panels(fig) -> list[str]:
+    """Panels with more than MAX_SERIES curves of one colour, or of one line style and marker."""
+    problems = []
+    for ax in fig.axes:
+        curves = []
+        for ln in ax.get_lines():  # data curves: two points or more, in data coordinates (no axhline)
+            xy = np.asarray(ln.get_xydata(), float)
+            if (ln.get_visible() and ln.get_transform() is ax.transData and _line_key(ln) is not None
+                    and np.isfinite(xy).all(axis=1).sum() >= 2):  # markers alone sit side by side
+                curves.append((mcolors.to_hex(ln.get_color()), (str(ln.get_linestyle()), str(ln.get_marker()))))
+        for name, key, other in (("colour", 0, 1), ("line style and marker", 1, 0)):
+            groups = {}
+            for c in curves:
+                groups.setdefault(c[key], set()).add(c[other])
+            for value, styles in groups.items():
+                if len(styles) > MAX_SERIES:
+                    problems.append(f"{len(styles)} overlaid series of one {name} {value} in panel "
+                                    f"{ax.get_title()!r} (> {MAX_SERIES}): split the panel")
+    return problems
+
+
 def lint(fig, png_path) -> list[str]:
     """Every rule of the module docstring broken by ``fig``, just saved as ``png_path`` at ``fig.dpi``."""
     renderer = fig.canvas.get_renderer()  # the layout savefig just drew, at fig.dpi (see `linted`)
@@ -228,7 +432,9 @@ def lint(fig, png_path) -> list[str]:
         if px < MIN_TEXT_PX:
             problems.append(f"smallest text {min(sizes):g} pt shows {px:.1f} CSS px high at the "
                             f"displayed width {min(w, FIGURE_WIDTH_PX)} px (< {MIN_TEXT_PX})")
-    return problems + _text_problems(fig, renderer) + _legend_problems(fig) + _hidden_problems(fig)
+    return (problems + _text_problems(fig, renderer) + _legend_problems(fig) + _hidden_problems(fig)
+            + _marker_problems(fig) + _precision_key_problems(fig) + _legend_over_data(fig, renderer)
+            + _crowded_panels(fig))
 
 
 @pytest.fixture
@@ -322,6 +528,158 @@ def test_lint_catches_clipped_and_tiny_text(tmp_path, linted):
     problems = linted["f.png"]
     assert any("CSS px high" in p for p in problems)
     assert any("clipped" in p for p in problems)
+
+
+def test_lint_catches_one_marker_for_two_labels_across_a_figure(tmp_path, linted):
+    """The old breakdown maps' key: float32 and mp50 both an open grey circle in the figure legend;
+    and a panel legend whose marker is the figure legend's marker for another label."""
+    fig, axs = panel_grid(2, 2)
+    for i, a in enumerate(axs):
+        a.plot([1, 2, 3], [1, 2, 3], "s", color="tab:blue", label="default")
+        _labelled(a, f"panel {i}", legend=False)
+    axs[0].legend()
+    handles = [Line2D([], [], marker="o", color="gray", ls="none", mfc=mfc, label=lab)
+               for lab, mfc in (("float32: open", "none"), ("float64: filled", "gray"), ("mp50: open", "none"))]
+    handles.append(Line2D([], [], marker="s", color="tab:blue", ls="none", label="float64"))
+    fig.legend(handles=handles, loc="outside lower center", ncol=4)
+    _save(fig, tmp_path)
+    problems = linted["f.png"]
+    assert any("'float32: open' and 'mp50: open' have the same marker" in p for p in problems)
+    assert any("'default' and 'float64' have the same marker" in p for p in problems)
+
+
+def test_lint_catches_fill_as_the_only_difference(tmp_path, linted):
+    """An open and a filled circle of one colour: one symbol at printed size (in a legend, in a panel)."""
+    fig, axs = new_figure()
+    a = axs[0, 0]
+    a.plot([1, 2, 3], [1, 2, 3], "o", color="tab:green", mfc="none", ms=7, label="ok, float32")
+    a.plot([1.2, 2.2, 3.2], [1, 2, 3], "o", color="tab:green", ms=7, label="ok, float64")
+    _labelled(a, legend=False)
+    a.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    _save(fig, tmp_path)
+    problems = linted["f.png"]
+    assert any("legend entries 'ok, float32' and 'ok, float64' differ only in an unfilled marker" in p
+               for p in problems)
+    assert any("series 'ok, float32' and 'ok, float64' differ only in an unfilled marker" in p for p in problems)
+
+
+def test_lint_catches_a_precision_off_its_key(tmp_path, linted):
+    """abe-condition: η = 0.1 in red (float32's colour) beside float32; an open breakdown marker."""
+    fig, axs = new_figure()
+    a = axs[0, 0]
+    a.plot([1, 2, 3], [1, 2, 3], "s-", color="tab:red", label="float32, η=0.1")
+    a.plot([2], [2.5], "x", color="tab:blue", label="DuLS breakdown, float64")
+    a.plot([1, 2, 3], [3, 2, 1], "-", color=precision_color("float64"), label="1/u of float64")
+    _labelled(a, legend=False)
+    a.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    _save(fig, tmp_path)
+    problems = linted["f.png"]
+    assert any("'float32, η=0.1' names float32 but its marker is 's'" in p for p in problems)
+    assert any("breakdown entry 'DuLS breakdown, float64' is drawn with" in p for p in problems)
+    assert not any("1/u of float64" in p for p in problems)
+
+
+def test_lint_catches_a_legend_over_data(tmp_path, linted):
+    """abe-condition's legend sat on the η = 0.1 plateau: a line under the frame, no vertex inside it."""
+    fig, axs = new_figure()
+    a = axs[0, 0]
+    a.plot([0, 10], [9.5, 9.5], "-", label="plateau")  # crosses the upper right corner, no vertex there
+    a.plot([0, 10], [0, 1], "-", label="low")
+    a.set_ylim(0, 10)
+    _labelled(a, legend=False)
+    a.legend(loc="upper right")
+    _save(fig, tmp_path, "over")
+    assert any("covers data: 'plateau'" in p for p in linted["over.png"])
+    fig, axs = new_figure()  # a legend put under the axes, on the x label
+    a = axs[0, 0]
+    a.plot([0, 10], [9.5, 9.5], "-", label="plateau")
+    _labelled(a, legend=False)
+    a.legend(loc="upper center", bbox_to_anchor=(0.5, -0.05))
+    _save(fig, tmp_path, "label")
+    assert any("covers its x label" in p for p in linted["label.png"])
+    fig, axs = new_figure()  # the same legend in the free lower right corner passes
+    a = axs[0, 0]
+    a.plot([0, 10], [9.5, 9.5], "-", label="plateau")
+    a.plot([0, 5], [5, 6], "-", label="low")
+    a.set_ylim(0, 10)
+    _labelled(a, legend=False)
+    a.legend(loc="lower right")
+    _save(fig, tmp_path, "free")
+    assert linted["free.png"] == []
+
+
+def test_place_legends_moves_a_legend_off_the_data(tmp_path, linted):
+    """figures.place_legends finds the free corner, or goes outside when none is free."""
+    for name, lows in (("corner", [0, 1]), ("outside", [0, 9.5])):
+        fig, axs = new_figure()
+        a = axs[0, 0]
+        a.plot([0, 10], [9.5, 9.5], "-", label="plateau")
+        a.plot([0, 10], lows, "-", label="other")
+        a.plot([0, 10], [5, 5], "-", label="middle")
+        a.set_ylim(0, 10)
+        _labelled(a)
+        place_legends(fig)
+        _save(fig, tmp_path, name)
+    assert linted == {"corner.png": [], "outside.png": []}
+
+
+def test_lint_catches_crowded_panels(tmp_path, linted):
+    """digits-ladder's sr-lssvm panel: seven variants of one precision overlaid in one panel."""
+    fig, axs = new_figure()
+    a = axs[0, 0]
+    for i, (ls, mk) in enumerate(itertools.product(("-", "--", ":"), ("o", "s", "^"))):
+        if i < 7:
+            a.plot([1, 2, 3], [i, i + 1, i + 3], ls=ls, marker=mk, color="tab:red", label=f"variant {i}")
+    _labelled(a, legend=False)
+    a.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), fontsize=8)
+    _save(fig, tmp_path)
+    assert any("7 overlaid series of one colour #d62728" in p for p in linted["f.png"])
+
+
+def test_every_precision_has_its_own_colour_and_marker():
+    """One key for the whole report: no two precisions share a colour or a marker, and no other
+    attribute's colour (η, ...) or marker (series_style), nor the breakdown's, is a precision's."""
+    names = precisions()
+    styles = [precision_style(p) for p in names]
+    assert len({s["color"] for s in styles}) == len({s["marker"] for s in styles}) == len(names)
+    assert not {s["color"] for s in styles} & {mcolors.to_hex(c) for c in ATTRIBUTE_COLORS} \
+        and not {s["color"] for s in styles} & set(ATTRIBUTE_COLORS)
+    series_markers = {series_style(i)[1] for i in range(12)}
+    assert not {s["marker"] for s in styles} & (series_markers | {BREAKDOWN_MARKER})
+    bd = breakdown_style(names[0])
+    assert bd["marker"] == BREAKDOWN_MARKER and bd["mfc"] == precision_color(names[0]) and bd["mec"] == "black"
+
+
+def test_breakdown_maps_decode_every_precision_and_outcome(tmp_path, linted):
+    """The maps with every registered precision (the quick report draws two) and every outcome:
+    the key names each precision by its own colour and marker, each outcome by its own filled marker."""
+    outcomes = ["ok", "large-error", "breakdown", "not-converged", "not-measured", "error"]
+    rows = pd.DataFrame([{"solver": "els-dual", "_paper": "abe", "_config": conf, "precision": p, "C": C,
+                          "sigma2": s2, "outcome": outcomes[(i + j + k + m) % len(outcomes)], "status": "ok"}
+                         for k, conf in enumerate(("els-dual", "els-primal"))
+                         for i, p in enumerate(precisions())
+                         for j, C in enumerate((1.0, 1e8, 1e16)) for m, s2 in enumerate((0.1, 1.0, 10.0))])
+    sections_precision._map_figure(Section("t", "t"), tmp_path, "abe", rows, sections_precision.SETTINGS["quick"])
+    assert linted == {"precision-breakdown-maps-abe.png": []}
+
+
+def test_ladder_splits_many_variants_and_keys_precisions_on_top(tmp_path, linted):
+    """sr-lssvm's seven configurations: panels of its default and at most three others, each legible."""
+    info = get_solver("sr-lssvm")
+    default = info.default_variant()
+    confs = [info.configuration_label(default)] + [
+        info.configuration_label({**default, opt: v.value})
+        for opt, vs in info.variant_options().items() for v in vs if v.value != default[opt]]
+    assert len(confs) > 4
+    rows = pd.DataFrame([{"solver": "sr-lssvm", "configuration": c, "precision": p, "problem_condition": k,
+                          "model_digits": 15.0 - np.log10(k) - 0.3 * i - 6 * (p == "float32")}
+                         for i, c in enumerate(confs) for p in ("float32", "float64") for k in (1e2, 1e6, 1e10)])
+    sections_digits._ladder_figure(Section("t", "t"), tmp_path, rows)
+    assert linted == {"digits-ladder.png": []}
+    panels = sections_digits._ladder_panels(rows.assign(_config=rows.configuration))
+    assert [t for t, _ in panels] == [f"sr-lssvm ({i} of {len(panels)})" for i in range(1, len(panels) + 1)]
+    assert all(len(c) <= MAX_SERIES and c[0] == confs[0] for _, c in panels)
+    assert sorted(c for _, cs in panels for c in cs[1:]) == sorted(confs[1:])
 
 
 # --------------------------------------------------------------------------- every report figure

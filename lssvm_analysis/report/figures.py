@@ -10,7 +10,16 @@ three per row) instead of one long strip; long configuration titles wrap
 (:func:`panel_title`); series that can coincide are drawn so that each stays
 visible (:func:`precision_marker`, :func:`overlay_width`) and a second
 attribute beside colour changes line style *and* marker (:func:`series_style`).
-``tests/test_figure_lint.py`` checks every figure of the report for this.
+
+One key for the whole report: a precision is always drawn in its own colour
+and marker (:func:`precision_style`), a breakdown always as the reserved
+filled cross with a black edge in the precision's colour
+(:func:`breakdown_style`), and any other attribute (η, a variant) takes its
+colours from :data:`ATTRIBUTE_COLORS` and its markers from
+:func:`series_style`, which share nothing with the precisions' (a red curve
+is float32, nothing else).  Legends go where they hide no data
+(:func:`place_legends`).  ``tests/test_figure_lint.py`` checks every figure of
+the report for this.
 """
 from __future__ import annotations
 
@@ -23,6 +32,8 @@ import matplotlib
 
 matplotlib.use("Agg", force=True)
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.transforms as mtransforms  # noqa: E402
+import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from ..core.exceptions import UnknownPrecisionError  # noqa: E402
@@ -32,10 +43,18 @@ from ..arith.precision import get_precision, precisions  # noqa: E402
 __all__ = ["FigureRef", "TableRef", "save_figure", "save_table", "new_figure", "slug",
            "fmt_num", "panel_grid", "precision_color", "precision_rank",
            "log_axes", "empty_panel", "series_style", "precision_marker", "panel_title",
-           "overlay_width"]
+           "overlay_width", "precision_style", "breakdown_style", "BREAKDOWN_MARKER", "ATTRIBUTE_COLORS",
+           "attribute_color", "place_legends"]
 
 #: Colours of the registered precisions, in registry order; mp at any other number of digits is purple.
 _PALETTE = ("tab:red", "tab:blue", "tab:green", "tab:purple", "tab:brown", "tab:olive")
+#: Colours of any other series attribute (η, a data set, ...): none is a precision's colour.
+ATTRIBUTE_COLORS = ("black", "tab:orange", "tab:cyan", "tab:pink", "0.55", "goldenrod")
+#: The marker reserved for a breakdown (filled, with a black edge, in the precision's colour).
+BREAKDOWN_MARKER = "X"
+#: Markers of the registered precisions, in registry order: filled shapes told apart at a glance,
+#: none of them the breakdown's nor one of :func:`series_style`'s.
+_PRECISION_MARKERS = ("o", "s", "^", "D", "v", "p")
 
 
 def precision_color(name: str) -> str:
@@ -51,7 +70,14 @@ def precision_color(name: str) -> str:
 
 #: Line styles and markers told apart at a glance, for a second series attribute beside colour.
 _LINESTYLES = ("-", "--", ":", "-.")
-_MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+#: (None of them a precision's marker nor the breakdown's: in a figure that draws precisions too,
+#: a marker names one thing.)
+_MARKERS = ("P", "*", "h", "d", "<", ">")
+
+
+def attribute_color(i: int) -> str:
+    """Colour of the i-th value of a series attribute other than the precision (e.g. η)."""
+    return ATTRIBUTE_COLORS[i % len(ATTRIBUTE_COLORS)]
 
 
 def series_style(i: int) -> tuple[str, str]:
@@ -59,6 +85,8 @@ def series_style(i: int) -> tuple[str, str]:
 
     Line style and marker both change with ``i``, so two values differ in the
     legend even where one of the two is hard to see (short segments, dense markers).
+    In a figure whose colours are precisions, the marker is the precision's
+    (:func:`precision_style`): use the line style alone there.
     """
     return _LINESTYLES[i % len(_LINESTYLES)], _MARKERS[i % len(_MARKERS)]
 
@@ -75,13 +103,34 @@ def overlay_width(i: int, n: int) -> float:
 def precision_marker(name: str) -> tuple[str, float]:
     """(marker, size in points) of a precision, larger for fewer digits.
 
-    Points of several precisions often coincide (the same accuracy, the same
-    outcome); drawn in increasing digits, each smaller marker sits inside the
-    larger one before it, so every precision stays visible.
+    Each registered precision has its own filled marker; points of several
+    precisions often coincide (the same accuracy, the same outcome): drawn in
+    increasing digits, each smaller marker sits inside the larger one before
+    it, so every precision stays visible.
     """
     names = precisions()
     i = names.index(name) if name in names else len(names)
-    return _MARKERS[i % len(_MARKERS)], max(3.0, 9.0 - 2.0 * i)
+    return _PRECISION_MARKERS[i % len(_PRECISION_MARKERS)], max(3.5, 9.0 - 1.8 * i)
+
+
+def precision_style(name: str) -> dict:
+    """``Line2D`` keywords of a precision: its colour, its marker and the marker's size."""
+    marker, ms = precision_marker(name)
+    return {"color": precision_color(name), "marker": marker, "ms": ms}
+
+
+def breakdown_style(name: str, ms: float | None = None) -> dict:
+    """``Line2D`` keywords of a breakdown in precision ``name``: the reserved filled cross
+    (:data:`BREAKDOWN_MARKER`) in the precision's colour with a black edge, no line.
+
+    Its default size is the precision's marker size plus 2 points: breakdowns of several
+    precisions at one point, drawn in increasing digits, stay visible inside one another.
+    """
+    color = precision_color(name)
+    if ms is None:
+        ms = precision_marker(name)[1] + 2.0
+    return {"marker": BREAKDOWN_MARKER, "ms": ms, "color": color, "mfc": color, "mec": "black",
+            "mew": 0.8, "ls": "none"}
 
 
 def precision_rank(name: str) -> float:
@@ -214,3 +263,96 @@ def empty_panel(ax, message: str):
     ax.text(0.5, 0.5, message, ha="center", va="center", transform=ax.transAxes, wrap=True)
     ax.set_xticks([])
     ax.set_yticks([])
+
+
+#: Where :func:`place_legends` tries an axes legend, in order; outside the axes if none is free.
+_LEGEND_SPOTS = ("upper right", "upper left", "lower left", "lower right", "center right", "center left",
+                 "upper center", "lower center")
+
+
+def _under(ax, box, renderer) -> bool:
+    """Whether a plotted mark of ``ax`` (marker, line, scatter point, bar) lies under display box ``box``.
+
+    Lines are sampled at most 2 pixels apart, markers grown by their radius;
+    only what the axes shows (inside its frame) counts.
+    """
+    frame = ax.get_window_extent(renderer)
+    x0, y0 = max(box.x0, frame.x0), max(box.y0, frame.y0)
+    x1, y1 = min(box.x1, frame.x1), min(box.y1, frame.y1)
+    if x0 >= x1 or y0 >= y1:
+        return False
+    pt = ax.figure.dpi / 72
+
+    def hit(xy, pad):
+        xy = xy[np.isfinite(xy).all(axis=1)]
+        return bool(len(xy)) and bool(np.any((xy[:, 0] > x0 - pad) & (xy[:, 0] < x1 + pad)
+                                             & (xy[:, 1] > y0 - pad) & (xy[:, 1] < y1 + pad)))
+
+    for line in ax.get_lines():
+        if not line.get_visible():
+            continue
+        xy = line.get_transform().transform(np.asarray(line.get_xydata(), float))
+        has_marker = line.get_marker() not in (None, "None", "none", "", " ")
+        if has_marker and hit(xy, line.get_markersize() * pt / 2):
+            return True
+        if line.get_linestyle() not in ("None", "none", "", " ") and len(xy) > 1:
+            seg = np.hypot(*np.diff(xy, axis=0).T)  # sample every segment at most 2 px apart
+            n = int(min(4000.0, seg[np.isfinite(seg)].max(initial=0.0) / 2.0, 4e5 / len(seg))) + 2
+            t = np.linspace(0.0, 1.0, n)[:, None, None]
+            if hit((xy[:-1] + t * (xy[1:] - xy[:-1])).reshape(-1, 2), line.get_linewidth() * pt / 2):
+                return True
+    for coll in ax.collections:
+        if coll.get_visible() and hasattr(coll, "get_offsets") and len(coll.get_offsets()):
+            if hit(coll.get_offset_transform().transform(np.asarray(coll.get_offsets(), float)), 3 * pt):
+                return True
+    for patch in ax.patches:
+        bb = patch.get_window_extent(renderer)
+        if patch.get_visible() and bb.x0 < x1 and bb.x1 > x0 and bb.y0 < y1 and bb.y1 > y0:
+            return True
+    return False
+
+
+def place_legends(fig, axes=None, *, outside: str = "right") -> None:
+    """Move each axes legend of ``fig`` to a spot where it hides no data (call before saving).
+
+    The layout is computed once (:meth:`LayoutEngine.execute`, no pixels drawn);
+    each legend of ``axes`` (default: every axes) then takes the first of the
+    inner spots (:data:`_LEGEND_SPOTS`) with no marker, line or bar under it,
+    and goes outside its axes (``outside``: "right" or "below") when every spot
+    is taken.  matplotlib's ``loc="best"`` only minimises the overlap, and with
+    many curves still covers some.
+    """
+    axes = [a for a in (fig.axes if axes is None else axes) if a.get_legend() is not None]
+    if not axes:
+        return
+    for _ in range(2):  # a legend moved outside shrinks its panel: check the others again once
+        engine = fig.get_layout_engine()
+        if engine is not None:
+            engine.execute(fig)
+        renderer = fig.canvas.get_renderer()
+        moved = False
+        for ax in axes:
+            leg = ax.get_legend()
+            if leg.get_bbox_to_anchor() is not ax.bbox and not _under(ax, leg.get_window_extent(renderer), renderer):
+                continue  # already outside, and free
+            for spot in _LEGEND_SPOTS:
+                leg.set_loc(spot)
+                if not _under(ax, leg.get_window_extent(renderer), renderer):
+                    break
+            else:
+                # outside: under the x label (or right of the y tick labels), offset in points from
+                # the axes' frame so that the layout shrinking the axes does not move it onto them
+                frame = ax.get_window_extent(renderer)
+                decor = ax.get_tightbbox(renderer, for_layout_only=True)
+                pt = 72 / fig.dpi
+                if outside == "below":
+                    leg.set_loc("upper center")
+                    leg.set_bbox_to_anchor((0.5, 0.0), transform=mtransforms.offset_copy(
+                        ax.transAxes, fig=fig, y=-((frame.y0 - decor.y0) * pt + 4), units="points"))
+                else:
+                    leg.set_loc("upper left")
+                    leg.set_bbox_to_anchor((1.0, 1.0), transform=mtransforms.offset_copy(
+                        ax.transAxes, fig=fig, x=(decor.x1 - frame.x1) * pt + 4, units="points"))
+                moved = True
+        if not moved:
+            return

@@ -17,7 +17,8 @@ import pandas as pd
 
 from ..analysis import conditioning as cond
 from ._util import errors_note, no_records, num, ok, span
-from .figures import (fmt_num, log_axes, new_figure, precision_color, precision_rank, save_figure,
+from .figures import (attribute_color, breakdown_style, fmt_num, log_axes, new_figure, overlay_width,
+                      place_legends, precision_color, precision_rank, precision_style, save_figure,
                       save_table, series_style)
 from .html import Section
 from ..arith.precision import get_precision, precisions
@@ -166,34 +167,48 @@ def _condition_figure(sec, out, rows, bd, P):
             c["limit_source"] = "mp30"
         frames.append(c)
     data = pd.concat(frames, ignore_index=True)
+    features = {float(r["eta"]): _features(r) for r in rows}
     fig, axs = new_figure(1, 1, width=7.5, height=4.8)
     a = axs[0, 0]
-    cmap = {eta: f"C{i}" for i, eta in enumerate(sorted(data.eta.unique()))}
-    for eta, g in data.groupby("eta"):
-        d, p = g[g.matrix == "dual"], g[g.matrix == "primal"]
-        N = int(g.N.iloc[0])
-        a.plot(d.C, d.cond, "-", color=cmap[eta], label=f"Ω_e, η={fmt_num(eta)} (N={N})")
-        a.plot(p.C, p.cond, "--", color=cmap[eta], label=f"primal (7), η={fmt_num(eta)}")
-    for name, u in ((n, get_precision(n).unit_roundoff) for n in precisions(native=True)):
-        a.axhline(1 / u, color=precision_color(name), lw=0.8, ls=":", label=f"1/u of {name}")
     meas = ok(bd)
     meas = meas[(meas.solver == "els-dual") & (num(meas, "C_star") > 0)] if len(meas) else meas
-    for _, r in meas.iterrows():
-        g = data[(data.eta == float(r["eta"])) & (data.matrix == "dual")]
-        if len(g):
-            k = float(np.interp(np.log10(r["C_star"]), np.log10(g.C), np.log10(g.cond)))
-            mk = series_style(sorted(cmap).index(float(r["eta"])))[1]  # η by marker, precision by colour
-            a.plot([r["C_star"]], [10 ** k], mk, color=precision_color(r["precision"]), ms=7,
-                   mfc="none", label=f"DuLS breakdown, {r['precision']}, η={fmt_num(r['eta'])}")
+    etas = sorted(data.eta.unique())
+    plotted = [data.assign(on_grid=True)]
+    for i, eta in enumerate(etas):  # η by colour (none a precision's) and N; matrix by line style
+        g = data[data.eta == eta]
+        d, p = g[g.matrix == "dual"], g[g.matrix == "primal"]
+        N = int(g.N.iloc[0])
+        # a measured breakdown past the grid's ends: the curve runs on to it (the same exact shift
+        # of the stored spectrum), so no marker floats beyond the end of its curve
+        stars = num(meas[num(meas, "eta") == eta], "C_star") if len(meas) else pd.Series(dtype=float)
+        beyond = sorted({float(c) for c in stars if c > d.C.max() or c < d.C.min()})
+        if beyond:
+            ext = cond.abe_condition(features[eta], beyond).assign(eta=eta, N=N, on_grid=False)
+            plotted.append(ext)
+            d = pd.concat([d, ext[ext.matrix == "dual"]]).sort_values("C")
+        a.plot(d.C, d.cond, "-", color=attribute_color(i), label=f"Ω_e, η={fmt_num(eta)} (N={N})")
+        a.plot(p.C, p.cond, "--", color=attribute_color(i), label=f"primal (7), η={fmt_num(eta)}")
+    for name, u in ((n, get_precision(n).unit_roundoff) for n in precisions(native=True)):
+        a.axhline(1 / u, color=precision_color(name), lw=0.8, ls=":", label=f"1/u of {name}")
+    seen = set()
+    for _, r in meas.sort_values("precision", key=lambda s: s.map(precision_rank)).iterrows():
+        eta, prec = float(r["eta"]), str(r["precision"])
+        if eta in features:  # on its η's Ω_e curve: κ₂ at the measured C itself (the exact shift)
+            k = float(cond.abe_condition(features[eta], [float(r["C_star"])]).query("matrix == 'dual'").cond.iloc[0])
+            a.plot([r["C_star"]], [k], **breakdown_style(prec),
+                   label=f"DuLS breakdown, {prec}" if prec not in seen else "_nolegend_")
+            seen.add(prec)
     log_axes(a)
     a.set_xlabel("margin parameter C [–]")
     a.set_ylabel("2-norm condition number κ₂ [–]")
-    a.legend(fontsize=8, ncol=2)
-    sec.figure(save_figure(fig, data, out, "abe-condition",
-                           "κ₂ of Ω_e (solid) and of the primal matrix (dashed) against C, with 1/u of "
-                           "each precision (dotted) and the measured DuLS breakdown points (open markers, "
-                           "one shape per η, placed on the κ₂ curve of the float64 selection; a float32 "
-                           "selection may keep other columns)."), key=True)
+    fig.legend(loc="outside right upper", fontsize=8)  # beside the axes: it hides no curve
+    sec.figure(save_figure(fig, pd.concat(plotted, ignore_index=True), out, "abe-condition",
+                           "κ₂ of Ω_e (solid) and of the primal matrix (dashed) against C, one colour per η, "
+                           "with 1/u of each precision (dotted, in the precision's colour) and the measured "
+                           "DuLS breakdown points (filled crosses in the precision's colour, on the κ₂ curve "
+                           "of Ω_e of their η at the measured C, for the float64 selection; a float32 "
+                           "selection may keep other columns). Where a breakdown lies past the C grid, the "
+                           "Ω_e curve runs on to it (rows with on_grid = False in the CSV)."), key=True)
     return data
 
 
@@ -308,26 +323,30 @@ def _primal_dual_figure(sec, out, pdr):
     a = axs[0, 0]
     etas = sorted(rows.eta.unique())
     zero = set()   # precisions whose every difference is 0 once rounded to float64: off a log axis
-    for (prec, eta), g in rows.groupby(["precision", "eta"]):
+    broke = set()
+    order = sorted(rows.groupby(["precision", "eta"]), key=lambda kv: (precision_rank(kv[0][0]), kv[0][1]))
+    for (prec, eta), g in order:
         g = g.sort_values("C")
-        ls, mk = series_style(etas.index(eta))  # η by line style and marker, precision by colour
+        i = etas.index(eta)  # η by line style (each wider than the next), precision by its colour and marker
         if (num(g, "pred_rel_diff") == 0).all():
             zero.add(prec)
             continue
-        a.plot(g.C, g.pred_rel_diff.astype(float), ls=ls, marker=mk, ms=4, mfc="none",
-               color=precision_color(prec), label=f"{prec}, η={fmt_num(eta)}")
+        a.plot(g.C, g.pred_rel_diff.astype(float), ls=series_style(i)[0], lw=overlay_width(i, len(etas)),
+               **{**precision_style(prec), "ms": 5}, label=f"{prec}, η={fmt_num(eta)}")
         bd = g[g.status_dual != "ok"]
-        if len(bd):
-            a.plot(bd.C, np.full(len(bd), 1.0), ("x", "+", "1", "2")[etas.index(eta) % 4],
-                   color=precision_color(prec), ms=8,
-                   label=f"{prec}, η={fmt_num(eta)}: DuLS breakdown")
+        if len(bd):  # one key entry per precision: the η of each is in the breakdown table
+            a.plot(bd.C, np.full(len(bd), 1.0), **breakdown_style(prec),
+                   label="_nolegend_" if prec in broke else f"DuLS breakdown, {prec}")
+            broke.add(prec)
     log_axes(a)
     a.set_xlabel("margin parameter C [–]")
     a.set_ylabel("max|f_primal − f_dual| / max|f_primal|\n(test set) [–]")
     a.legend(fontsize=7)
+    place_legends(fig)
     sec.figure(save_figure(fig, rows, out, "abe-primal-dual",
-                           "Agreement of PrLS and DuLS predictions against C, η by line style and marker "
-                           "(crosses at 1, one shape per η: DuLS broke down, no model)."
+                           "Agreement of PrLS and DuLS predictions against C, precision by its colour and "
+                           "marker, η by line style (filled crosses at 1: DuLS broke down, no model, at that C "
+                           "for one of the η; the breakdown table gives which)."
                            + (f" Not drawn: {', '.join(sorted(zero, key=precision_rank))}, whose "
                               "predictions agree in every float64 digit at every C (difference 0)."
                               if zero else "")))

@@ -148,8 +148,8 @@ from ..experiments.fit_kind import DEFAULT_CHOICES_PRECISION
 from ..solvers import LadderKnob, get_solver, solvers
 from . import digits_grid as dg
 from ._util import config_label, errors_note, num, ok
-from .figures import (FigureRef, fmt_num, log_axes, new_figure, overlay_width, panel_grid, panel_title, precision_color,
-                      precision_rank, save_figure, series_style,
+from .figures import (FigureRef, fmt_num, log_axes, new_figure, overlay_width, panel_grid, panel_title,
+                      place_legends, precision_rank, precision_style, save_figure,
                       save_table)
 from .html import GridRef, Section
 from .registry import register_section
@@ -470,6 +470,30 @@ def _paper_sentences(cells: pd.DataFrame, names) -> list[str]:
     return out
 
 
+#: Line styles of the variants overlaid in one ladder panel (the default first): at most four.
+_VARIANT_LINES = ("-", "--", ":", "-.")
+
+
+def _ladder_panels(rows) -> list[tuple[str, list[str]]]:
+    """(title, configurations) of each ladder panel: per solver its default beside at most three others.
+
+    A solver with more variants than fit one panel gets several, each with its
+    default as the reference curve (pcp-lssvm, sr-lssvm: 6-7 variants overlaid in
+    one panel could not be told apart).
+    """
+    panels = []
+    for name in dict.fromkeys(rows.solver):
+        confs = list(dict.fromkeys(rows.loc[rows.solver == name, "_config"]))
+        default = get_solver(name).configuration_label(get_solver(name).default_variant())
+        first = default if default in confs else confs[0]
+        others = [c for c in confs if c != first]
+        per = len(_VARIANT_LINES) - 1
+        chunks = [others[i:i + per] for i in range(0, len(others), per)] or [[]]
+        for k, chunk in enumerate(chunks):
+            panels.append((name + (f" ({k + 1} of {len(chunks)})" if len(chunks) > 1 else ""), [first, *chunk]))
+    return panels
+
+
 def _ladder_figure(sec, out, rows):
     rows = rows[np.isfinite(num(rows, dg.HEADLINE)) & np.isfinite(num(rows, dg.CONDITION))]
     if not len(rows):
@@ -479,41 +503,43 @@ def _ladder_figure(sec, out, rows):
         return
     rows = rows.assign(_config=config_label(rows))
     literal = {p["printed"] for p in dg.literal_pairs()}
-    names = list(dict.fromkeys(rows.solver))
     precs = sorted(rows.precision.unique(), key=precision_rank)
-    fig, axs = panel_grid(len(names), 3, width=4.0, height=3.6)
-    for a, name in zip(axs, names):
-        g = rows[rows.solver == name]
-        confs = list(dict.fromkeys(g._config))
+    panels = _ladder_panels(rows)
+    fig, axs = panel_grid(len(panels), 3, width=4.0, height=3.6)
+    for a, (title, confs) in zip(axs, panels):
+        name = title.split(" (")[0]
         handles = []
         for i, conf in enumerate(confs):
-            # configuration: line style and marker (printed forms dashed); precision: colour.
-            # Drawn in order with shrinking markers, so a variant equal to an earlier one leaves
-            # the earlier one's markers showing around it.
-            ls, mk = series_style(i)
-            ls = "--" if conf in literal else ls if ls != "--" else ":"
-            ms = 3.0 + 1.5 * (len(confs) - 1 - i)
+            # variant: line style (the default solid, at most four per panel); precision: its colour
+            # and marker, as everywhere in the report.  Drawn in order, each variant thinner than the
+            # one before, so a variant equal to an earlier one leaves the earlier one showing.
+            ls = _VARIANT_LINES[i]
             for prec in precs:
-                d = g[(g._config == conf) & (g.precision == prec)].sort_values(dg.CONDITION)
+                d = rows[(rows._config == conf) & (rows.precision == prec)].sort_values(dg.CONDITION)
                 if len(d):
-                    a.plot(num(d, dg.CONDITION), num(d, dg.HEADLINE), ls=ls, marker=mk, ms=ms,
-                           lw=overlay_width(i, len(confs)), color=precision_color(prec),
-                           label=f"{conf} {prec}")
-            handles.append(Line2D([], [], ls=ls, marker=mk, ms=5, color="gray",
-                                  label=conf.removeprefix(name).strip("[]") or "default"))
+                    a.plot(num(d, dg.CONDITION), num(d, dg.HEADLINE), ls=ls, lw=overlay_width(i, len(confs)),
+                           **precision_style(prec), label=f"{conf} {prec}")
+            variant = conf.removeprefix(name).strip("[]") or "default"
+            handles.append(Line2D([], [], ls=ls, lw=1.5, color="0.3",
+                                  label=variant + (" (printed)" if conf in literal else "")))
         log_axes(a, y=False)
         a.minorticks_off()  # many decades: minor ticks are not readable, and cost layout time
         a.axhline(dg.DIGITS_OK, color="gray", lw=0.6)
-        panel_title(a, name)
+        panel_title(a, title)
         a.set_xlabel("problem condition κ [–]")
-        a.set_ylabel("model digits vs the exact model [–]")
-        a.legend(handles=handles, fontsize=8)
-    fig.legend(handles=[Line2D([], [], ls="-", marker="o", color=precision_color(p), label=p) for p in precs],
-               loc="outside lower center", ncol=len(precs), fontsize=9)
+        a.set_ylabel("model digits [–]")  # against the exact model (the caption): a shorter label fits one row
+        a.legend(handles=handles, fontsize=8, handlelength=3)
+    fig.legend(handles=[Line2D([], [], ls="-", **precision_style(p), label=p) for p in precs],
+               loc="outside upper center", ncol=len(precs), fontsize=9, title="precision (every panel)",
+               title_fontsize=9)
+    place_legends(fig, outside="below")
     sec.figure(save_figure(fig, rows.drop(columns=["_config"]), out, "digits-ladder",
-                           "Model digits against the condition of the problem (independent of the "
-                           "formulation, so the variants of a solver share the axis): colour = precision, "
-                           "line style and marker = variant (dashed: the printed form; the panel legend), "
+                           "Model digits (against the exact model the data define) against the condition "
+                           "of the problem (independent of the "
+                           "formulation, so the variants of a solver share the axis): colour and marker = "
+                           "precision (the key above the panels), line style = variant (the panel's legend; "
+                           "'printed' marks the paper's literal formula); a solver with more than four "
+                           "variants takes several panels, each with its default as the solid reference; "
                            "later variants drawn thinner over earlier ones; grey line: 3 digits."))
 
 

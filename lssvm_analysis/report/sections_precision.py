@@ -19,8 +19,8 @@ from ..arith.precision import precisions
 from ..experiments import SweepSpec
 from ..solvers import get_solver, solvers
 from ._util import config_label, errors_note, no_records, num, ok, span
-from .figures import (fmt_num, log_axes, panel_grid, panel_title, precision_color, precision_rank,
-                      save_figure, save_table)
+from .figures import (BREAKDOWN_MARKER, breakdown_style, fmt_num, log_axes, panel_grid, panel_title,
+                      precision_color, precision_marker, precision_rank, precision_style, save_figure, save_table)
 from .html import Section
 from .plan import decades
 from .registry import register_section
@@ -180,12 +180,27 @@ def with_settings(profile: str, **kw) -> PrecisionSettings:
     return replace(SETTINGS[profile], **kw)
 
 
-def plt_handle(marker, color, label):
-    return Line2D([], [], marker=marker, color=color, ls="none", label=label)
+#: How a map draws each outcome in a precision's colour: the precision's own marker (filled) when
+#: the fit is ok, else a filled marker reserved for the outcome (black edge); "not measured" is
+#: the precision's marker with a light grey face.  No outcome is told apart by fill alone.
+_OUTCOME_MARKERS = {"large-error": "*", "breakdown": BREAKDOWN_MARKER, "not-converged": "P", "error": "H"}
+_OUTCOME_TEXT = {"ok": "ok: the precision's marker", "large-error": "large error", "breakdown": "breakdown",
+                 "not-converged": "not converged", "not-measured": "not measured: light face",
+                 "error": "error (another status)"}
+_NOT_MEASURED_FACE = "0.88"
 
-_OUTCOME_STYLE = {"ok": ("o", "tab:green"), "large-error": ("D", "tab:orange"),
-                  "breakdown": ("x", "tab:red"), "not-converged": ("s", "tab:purple"),
-                  "not-measured": ("o", "0.75"), "error": ("+", "black")}
+
+def _outcome_style(outcome: str, prec: str | None) -> dict:
+    """``Line2D`` keywords of one outcome in precision ``prec`` (None: the legend's grey key)."""
+    color = "0.45" if prec is None else precision_color(prec)
+    if outcome == "breakdown":
+        return {**breakdown_style(prec or "", ms=9.0), "color": color, "mfc": color}
+    if outcome in ("ok", "not-measured"):
+        return {"marker": "o" if prec is None else precision_marker(prec)[0], "ms": 7.0, "color": color,
+                "mfc": color if outcome == "ok" else _NOT_MEASURED_FACE, "mec": color, "mew": 1.5, "ls": "none"}
+    return {"marker": _OUTCOME_MARKERS.get(outcome, "H"), "ms": 9.0, "color": color, "mfc": color,
+            "mec": "black", "mew": 0.8, "ls": "none"}
+
 
 #: The error the maps classify by, first present: the model error against the exact model, else the
 #: error against the certified solution of the system as the solver formed it (older records:
@@ -202,35 +217,48 @@ def _by_paper(rows: pd.DataFrame):
         yield name, rows[rows._paper == name]
 
 
+#: A model digit count capped at the exact model's certified digits is a lower bound: an up arrow.
+_LOWER_BOUND = r"$\uparrow$"
+
+
 def _digits_figure(sec, out, paper, rows):
     configs = list(dict.fromkeys(rows._config))
     fig, axs = panel_grid(len(configs), 3, width=4.0, height=3.6)
+    any_capped = False
     for a, c in zip(axs, configs):
         g = rows[rows._config == c]
         for prec in sorted(g.precision.unique(), key=precision_rank):
             d = g[g.precision == prec].sort_values("problem_condition")
-            color = precision_color(prec)
+            style = precision_style(prec)
             capped = _capped(d)
-            a.plot(num(d, "problem_condition")[~capped], num(d, "model_digits")[~capped], "o", ms=4,
-                   color=color, label=prec)
+            a.plot(num(d, "problem_condition")[~capped], num(d, "model_digits")[~capped], ls="none",
+                   **style, label=prec)
             if capped.any():  # at least this many digits: the exact model's certified digits
-                a.plot(num(d, "problem_condition")[capped], num(d, "model_digits")[capped], "^",
-                       ms=5, mfc="none", color=color)
+                any_capped = True
+                a.plot(num(d, "problem_condition")[capped], num(d, "model_digits")[capped], ls="none",
+                       marker=_LOWER_BOUND, ms=10, color=style["color"])
             u = float(num(d, "unit_roundoff").iloc[0])
             k = np.logspace(0, 20, 50)
-            a.plot(k, np.clip(-np.log10(k * u), 0, None), "-", lw=0.7, color=color)
+            a.plot(k, np.clip(-np.log10(k * u), 0, None), "-", lw=0.7, color=style["color"])
         log_axes(a, y=False)
         a.minorticks_off()  # 20 decades: minor ticks are not readable, and cost layout time
         panel_title(a, c)
         a.set_xlabel("condition number of the problem κ [–]")
         a.set_ylabel("model digits −log₁₀(model error) [–]")
-        a.legend(fontsize=8)
+    # one key above the panels (the same in every panel): each precision's colour and marker
+    precs = sorted(rows.precision.unique(), key=precision_rank)
+    handles = [Line2D([], [], ls="none", **precision_style(p), label=p) for p in precs]
+    handles.append(Line2D([], [], ls="-", lw=0.7, color="0.3", label="−log₁₀(κu), in its colour"))
+    if any_capped:
+        handles.append(Line2D([], [], marker=_LOWER_BOUND, ms=10, color="0.3", ls="none",
+                              label="at least (exact model's digits)"))
+    fig.legend(handles=handles, loc="outside upper center", ncol=min(len(handles), 3), fontsize=9)
     sec.figure(save_figure(fig, rows.drop(columns=["_paper", "_config"]), out, f"precision-digits-{paper}",
                            f"{paper}: correct digits of the model against the exact model the data "
                            "define, against the condition number of the problem (independent of the "
                            "formulation, so the variants of one solver share the axis), per precision "
-                           "(markers; an open triangle is a lower bound: the fit agrees with the exact "
-                           "model to all the digits that model is certified to), with the rule of "
+                           "(its colour and marker; an up arrow is a lower bound: the fit agrees with the "
+                           "exact model to all the digits that model is certified to), with the rule of "
                            "thumb −log₁₀(κ·u) (lines)."))
 
 
@@ -302,35 +330,37 @@ def _map_figure(sec, out, paper, rows, P):
     for a, c in zip(axs, configs):
         for i, prec in enumerate(precs):  # precisions side by side around each (C, σ²) point
             g = rows[(rows._config == c) & (rows.precision == prec)]
-            for oc, (mk, color) in _OUTCOME_STYLE.items():
+            for oc in _OUTCOME_TEXT:
                 d = g[g.outcome == oc]
                 if len(d):
-                    a.plot(d.C * shift[i], d.sigma2, mk, color=color, ms=7, mew=1.5,
-                           mfc=color if i % 2 else "none", label=f"{oc}, {prec}")
+                    a.plot(d.C * shift[i], d.sigma2, **_outcome_style(oc, prec), label=f"{oc}, {prec}")
         log_axes(a)
         a.minorticks_off()  # a grid of a few decades: minor ticks add nothing but layout time
         panel_title(a, c)
         a.set_xlabel("C [–]")
         a.set_ylabel("σ² [(input units)²]")
         a.margins(0.15)
-    handles = [plt_handle(mk, color, oc) for oc, (mk, color) in _OUTCOME_STYLE.items()
-               if oc in set(rows.outcome)]
-    handles += [Line2D([], [], marker="o", color="gray", ls="none", mfc="gray" if i % 2 else "none",
-                       label=f"{prec}: {'filled' if i % 2 else 'open'}"
-                             + (f", {('left', 'right')[i]} of the grid point" if len(precs) == 2 else ""))
-                for i, prec in enumerate(precs)]
-    fig.legend(handles=handles, loc="outside lower center", ncol=min(len(handles), 4), fontsize=9)
+    # the key above the panels: each precision's colour and marker (its ok fits), then the outcomes
+    # drawn in grey here and in the precision's colour on the map
+    handles = [Line2D([], [], **_outcome_style("ok", p), label=f"{p}, ok") for p in precs]
+    handles += [Line2D([], [], **_outcome_style(oc, None), label=_OUTCOME_TEXT[oc])
+                for oc in _OUTCOME_TEXT if oc != "ok" and oc in set(rows.outcome)]
+    fig.legend(handles=handles, loc="outside upper center", ncol=min(len(handles), 4), fontsize=9)
     sec.figure(save_figure(fig, rows.drop(columns=["_paper", "_config"]), out,
                            f"precision-breakdown-maps-{paper}",
                            f"{paper}: outcome over the (C, σ²) plane, one panel per solver "
-                           f"configuration, the precisions side by side around each grid point "
-                           f"({', '.join(precs)} from left to right) (Mackey-Glass, M={P.map_M}, for "
-                           f"regression solvers; Ripley's mixture for classification-only ones; η = 0.1 "
-                           "where a solver takes it): ok, breakdown, not converged, large error "
-                           f"({map_error(rows)[1]} > √u, fewer than half the precision's digits "
-                           "correct), or not measured (no certified reference, or one certified to fewer "
-                           "than half the precision's digits that the fit matches throughout: "
-                           "nothing says the model is right, so it is not counted ok)."))
+                           f"configuration (Mackey-Glass, M={P.map_M}, for regression solvers; Ripley's "
+                           "mixture for classification-only ones; η = 0.1 where a solver takes it). Colour "
+                           "names the precision everywhere in the report, and the precisions sit side by "
+                           f"side around each grid point ({', '.join(precs)} from left to right). An ok fit "
+                           "is the precision's own filled marker; any other outcome is a marker reserved "
+                           "for it in the precision's colour: breakdown (filled cross, black edge), not "
+                           "converged (filled plus), large error (star; "
+                           f"{map_error(rows)[1]} > √u, fewer than half the precision's digits "
+                           "correct), error (hexagon), or not measured (the precision's marker with a light "
+                           "face: no certified reference, or one certified to fewer than half the "
+                           "precision's digits that the fit matches throughout: nothing says the model is "
+                           "right, so it is not counted ok)."))
 
 
 def _maps(sec, out, maps, P):

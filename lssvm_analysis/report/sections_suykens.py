@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 
 from ._util import no_records, num, ok, span
-from .figures import (empty_panel, fmt_num, log_axes, new_figure, panel_grid, precision_color, precision_rank,
-                      save_figure)
+from .figures import (empty_panel, fmt_num, log_axes, new_figure, panel_grid, place_legends, precision_color,
+                      precision_rank, precision_style, save_figure)
 from .html import Section
 from ..arith.precision import precisions
 from ..experiments import SweepSpec
@@ -246,8 +246,9 @@ def _cg(sec, out, cg):
     for prec, g in rows.groupby("precision"):
         g = g.sort_values("sqrt_cond")
         c = precision_color(prec)
-        for tag, mk in (("y", "o"), ("1", "s")):
-            a.plot(g.sqrt_cond, num(g, f"iterations_{tag}"), mk, color=c, mfc="none",
+        for tag, ls, lw in (("y", ":", 2.0), ("1", "-.", 1.0)):  # system by line style, the first wider
+            st = precision_style(prec)  # markers at 0.6 size: the line style shows in the key
+            a.plot(g.sqrt_cond, num(g, f"iterations_{tag}"), ls=ls, lw=lw, **{**st, "ms": 0.6 * st["ms"]},
                    label=f"{prec}: CG on H·{'η = y' if tag == 'y' else 'ν = 1'}")
             long.append(g.assign(system=tag, iterations=num(g, f"iterations_{tag}"),
                                  bound=num(g, f"bound_{tag}"), eps=num(g, f"eps_{tag}")))
@@ -257,10 +258,12 @@ def _cg(sec, out, cg):
     log_axes(a)
     a.set_xlabel("√κ(H) [–]")
     a.set_ylabel("CG iterations [–]")
-    a.legend(fontsize=7)
+    a.legend(fontsize=7, handlelength=4)
+    place_legends(fig)  # the bounds run through every corner on some runs: then beside the axes
     data = pd.concat(long, ignore_index=True)
     sec.figure(save_figure(fig, data, out, "suykens-cg-iterations",
-                           "Hestenes–Stiefel CG iterations to a relative residual √u against √κ(H), with "
+                           "Hestenes–Stiefel CG iterations to a relative residual √u against √κ(H) (the "
+                           "precision's colour and marker; dotted: H·η = y, dash-dot: H·ν = 1), with "
                            "the (3.27) bound evaluated at the A-norm error reduction ε each run reached."))
     frac = data.iterations / data.bound
     over = data[frac > 1]

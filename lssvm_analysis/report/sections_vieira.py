@@ -13,7 +13,7 @@ from ..experiments.claims.vieira_steps import press_time_long, steps_long
 from ..experiments.kinds_vieira import REFERENCE_PRECISION, TABLE_METHODS
 from ..experiments.arrays import loads
 from ..solvers import get_solver
-from ._util import no_records, num, ok
+from ._util import errors_note, no_records, num, ok
 from .figures import (fmt_num, log_axes, new_figure, precision_color, precision_marker, precision_rank,
                       save_figure, save_table)
 from .registry import register_section
@@ -205,7 +205,8 @@ def _stability_curves(a2, a3, rows, precs, Cmax, info, labels):
         cg = loads(r.get("cond_gram_formed"))
         a3.plot(np.arange(1, len(cg) + 1), cg, ls=":", mfc="none", **style, label=f"cond(D_kᵀD_k) formed, {prec}")
     ref = loads(rows.iloc[0].get("press_ref"))
-    a2.plot(np.arange(1, len(ref) + 1), ref, "k--", lw=0.8, label=REFERENCE_PRECISION)
+    a2.plot(np.arange(1, len(ref) + 1), ref, "--", lw=0.8, color=precision_color(REFERENCE_PRECISION),
+            label=REFERENCE_PRECISION)
     a2.set_yscale("log")
     a2.set_xlabel("k (ranked columns kept) [–]")
     a2.set_ylabel("PRESS LOO MSE [–]")

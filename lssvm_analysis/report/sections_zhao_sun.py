@@ -18,7 +18,8 @@ from ..experiments.claims.zhao_sun import margins
 from ..experiments.arrays import loads
 from ..solvers import get_solver
 from ._util import no_records, ok, span
-from .figures import fmt_num, log_axes, new_figure, panel_grid, precision_rank, save_figure, save_table
+from .figures import (attribute_color, fmt_num, log_axes, new_figure, panel_grid, place_legends,
+                      precision_color, precision_rank, save_figure, save_table)
 from .registry import register_section
 
 __all__ = ["plan", "render"]
@@ -137,14 +138,15 @@ def _conditioning(sec, out, df):
     a = axs[0, 0]
     for i, (C, g) in enumerate(rows.groupby("C")):
         g = g.sort_values("n_support")
-        a.plot(g.n_support, g.cond_H_formed, "o-", color=f"C{i}", label=f"cond(R+ZZᵀ) as formed, C={fmt_num(C)}")
-        a.plot(g.n_support, g.cond_M, "s--", color=f"C{i}", label=f"cond(M) stacked, C={fmt_num(C)}")
-        a.plot(g.n_support, g.cond_M ** 2, ":", color=f"C{i}", label=f"cond(M)², C={fmt_num(C)}")
-    a.axhline(1 / 2.0 ** -53, color="gray", lw=0.8, label="1/u (float64)")
+        a.plot(g.n_support, g.cond_H_formed, "o-", color=attribute_color(i), label=f"cond(R+ZZᵀ) as formed, C={fmt_num(C)}")
+        a.plot(g.n_support, g.cond_M, "s--", color=attribute_color(i), label=f"cond(M) stacked, C={fmt_num(C)}")
+        a.plot(g.n_support, g.cond_M ** 2, ":", color=attribute_color(i), label=f"cond(M)², C={fmt_num(C)}")
+    a.axhline(1 / 2.0 ** -53, color=precision_color("float64"), lw=0.8, label="1/u (float64)")
     log_axes(a)
     a.set_xlabel("|S| [–]")
     a.set_ylabel("2-norm condition number [–]")
     a.legend(fontsize=6, ncol=2)
+    place_legends(fig)
     sec.figure(save_figure(fig, rows, out, f"{KEY}-condition",
                            "cond₂ of H = R + ZZᵀ (float64 eigenvalues of the formed matrix) and of the "
                            "stacked least-squares matrix M (float64 SVD) against |S| for each C (sinc, "
