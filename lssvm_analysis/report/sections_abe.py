@@ -100,7 +100,7 @@ SETTINGS = {
         sparse_etas=(1e-2, 5e-2), crossover_M=300, crossover_ratios=(0.1, 0.3, 0.6, 1.0),
         crossover_formations=("blas3",), crossover_repeats=1),
     # cost orders: M = 200, 600, 2000 at N = M and N = 200 (about 35 CPU-s, 25 of them at M = 2000)
-    "full": AbeSettings(table_splits=100, mg_series=10, cost_orders_M=(200, 600, 2000), cv_C=decades(1e0, 1e8),
+    "full": AbeSettings(table_splits=100, mg_series=1, cost_orders_M=(200, 600, 2000), cv_C=decades(1e0, 1e8),
                         cv_sigma2={"mackey-glass": (0.03, 0.1, 0.3, 1.0, 3.0),
                                    "boston5": (2.0, 5.0, 10.0, 20.0, 40.0, 80.0),
                                    "boston14": (2.0, 5.0, 10.0, 20.0, 40.0, 80.0)},

@@ -38,7 +38,7 @@ PROFILE_SETTINGS = {
                     refinements=1, points=3, degrees=(2,), max_train=150, binary=SUYKENS_BINARY,
                     multi=("bal", "cmc", "iri", "veh", "win"), methods=_ALL_METHODS,
                     multi_methods=("RBF LS-SVM", "Lin LS-SVM", "RBF SVM"), svm_max_iter=20000,
-                    reference_seeds=3),
+                    reference_seeds=10),
     "full": dict(seeds=10, folds=10, sigma_factors=SIGMA_FACTORS, gammas=GAMMAS, refinements=3,
                  points=3, degrees=tuple(range(2, 11)), max_train=None, binary=SUYKENS_BINARY,
                  multi=SUYKENS_MULTICLASS, methods=_ALL_METHODS, multi_methods=_ALL_METHODS,
