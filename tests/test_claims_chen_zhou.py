@@ -90,6 +90,9 @@ def test_order_needs_a_decade():
     # slower growth than the O(·) bound is not against it: the leading term does not dominate yet
     o, text = chen_zhou_numerics.order_outcome([1, 10, 100], [1, 10, 100], 2, "t")
     assert o == "undecided" and "leading term dominates" in text
+    # one size far above the line (local slopes 2, 2, 6) is not a steeper order: undecided
+    o, text = chen_zhou_numerics.order_outcome([1, 10, 100, 1000], [1, 100, 1e4, 1e10], 2, "t")
+    assert o == "undecided" and "not one power law" in text
     assert np.isnan(chen_zhou_numerics.slope([1], [1])[0])
 
 
