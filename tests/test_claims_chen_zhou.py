@@ -86,8 +86,21 @@ def test_order_needs_a_decade():
     o, text = chen_zhou_numerics.order_outcome([2000, 5000], [1.0, 2.5], 1, "t")
     assert o == "undecided" and "fewer than one decade" in text
     assert chen_zhou_numerics.order_outcome([1, 10, 100], [1, 100, 1e4], 2, "t")[0] == "holds"
-    assert chen_zhou_numerics.order_outcome([1, 10, 100], [1, 10, 100], 2, "t")[0] == "does not hold"
+    assert chen_zhou_numerics.order_outcome([1, 10, 100], [1, 1e3, 1e6], 2, "t")[0] == "does not hold"
+    # slower growth than the O(·) bound is not against it: the leading term does not dominate yet
+    o, text = chen_zhou_numerics.order_outcome([1, 10, 100], [1, 10, 100], 2, "t")
+    assert o == "undecided" and "leading term dominates" in text
+    # one size far above the line (local slopes 2, 2, 6) is not a steeper order: undecided
+    o, text = chen_zhou_numerics.order_outcome([1, 10, 100, 1000], [1, 100, 1e4, 1e10], 2, "t")
+    assert o == "undecided" and "not one power law" in text
     assert np.isnan(chen_zhou_numerics.slope([1], [1])[0])
+
+
+def test_nystrom_sub_claims_judge_their_own_words():
+    """The greedy factor not being the best subset is the parent's aspect: /identity holds on an exact identity."""
+    rec = chen_zhou_numerics._rec([chen_zhou_numerics._row("float64", best_gap=0.15)])
+    assert get_claim("C-nystrom/identity").rule(rec).outcome == "holds"
+    assert get_claim("C-nystrom").rule(rec).outcome == "does not hold"
 
 
 def test_t4_accuracy_and_overall_accuracy_agree():

@@ -150,3 +150,15 @@ def test_cg_bound_implies_the_figures_iteration_bound():
             hit = np.nonzero(err <= eps * err[0])[0]
             if len(hit):
                 assert hit[0] <= cg_iteration_bound(float(r["kappa"]), eps)
+
+
+def test_a_first_place_within_the_noise_is_no_reversal():
+    """'X has the best AA / AR': another algorithm first by a margin the domains cannot resolve leaves the
+    sentence undecided (a ranking of means has no interval of its own); a clear reversal does not hold."""
+    from lssvm_analysis.experiments.claims.suykens_tables_examples import EXAMPLES, _records
+    near = _records({"RBF LS-SVM (1vs1)": {"bal": 90, "cmc": 85, "ims": 90, "iri": 85, "led": 90},
+                     "RBF SVM (1vs1)": {"bal": 87, "cmc": 90, "ims": 87, "iri": 90, "led": 87}}, multi=True)
+    v = get_claim("S-1vs1-best").rule(near)
+    assert v.outcome == "undecided" and "deciding needs" in v.measured
+    far = EXAMPLES["1vs1best"]()["does not hold"]
+    assert get_claim("S-1vs1-best").rule(far).outcome == "does not hold"

@@ -76,12 +76,39 @@ def slope(x, t):
 
 
 def order_outcome(x, t, p, what) -> tuple[str, str]:
-    """'ord p' = slope p ± 0.3 over at least one decade (else undecided)."""
+    """'ord p' = slope p ± 0.3 over at least one decade where the leading term dominates (else undecided).
+
+    The paper's orders are O(·) costs, upper bounds on the growth: a slope above p + 0.3 contradicts
+    one, a slope below p − 0.3 does not.  It says that lower-order terms (call overhead, the O(m·r) or
+    O(r) parts) still set the time over the sizes measured, i.e. the leading term does not dominate
+    there, which CLAIMS.md's 'ord p' requires: undecided, with what would decide it.
+    """
     s, dec = slope(x, t)
     text = f"{what}: slope {fmt_num(s)} over {fmt_num(dec, 2)} decade(s) (ord {p:g} ± 0.3)"
     if not math.isfinite(s) or dec < 1 - 1e-9:
         return "undecided", text + " — fewer than one decade measured"
-    return ("holds" if abs(s - p) <= 0.3 else "does not hold"), text
+    if s < p - 0.3:
+        return "undecided", (text + f" — below ord {p:g}: lower-order terms still set the time over these sizes "
+                             "(not against an O(·) bound); sizes where the leading term dominates would decide")
+    if s <= p + 0.3:
+        return "holds", text
+    # above the band: a refutation needs the sizes to follow one power law steeper than p, i.e. the slope's
+    # 95 % interval (least squares, n − 2 df) above p + 0.3; one size far off the line (a matrix leaving
+    # the cache, page faults of a fresh 50 MB copy) bends a 4-point fit without showing a steeper order
+    x, y = np.log(np.asarray(x, dtype=float)), np.log(np.asarray(t, dtype=float))
+    ok = np.isfinite(x) & np.isfinite(y)
+    x, y = x[ok], y[ok]
+    if len(x) < 3:
+        return "undecided", text + " — above the band, but 2 sizes give no interval"
+    res = y - np.polyval(np.polyfit(x, y, 1), x)
+    se = math.sqrt(float(res @ res) / (len(x) - 2) / float(((x - x.mean()) ** 2).sum()))
+    lo = s - float(st.t.ppf(0.5 + LEVEL / 2, len(x) - 2)) * se
+    local = ", ".join(fmt_num(v) for v in np.diff(y) / np.diff(x))
+    text += f"; slope 95 % CI lower end {fmt_num(lo)}, local slopes {local}"
+    if lo > p + 0.3:
+        return "does not hold", text
+    return "undecided", (text + f" — not one power law over these sizes: the interval reaches ord {p:g} ± 0.3; "
+                         "repeated timings at more sizes within one memory level would decide")
 
 
 def _timing(rec):
@@ -158,18 +185,26 @@ def _identity(rec):
         full = r.nys_sigma_ratio > 10
         t = (f"‖PPᵀ − K_MB K_BB⁻¹ K_MBᵀ‖_F / ‖·‖_F: {t1}; σ_min(P) = {fmt_num(r.nys_sigma_ratio)} × m·u·‖P‖ "
              f"({'full' if full else 'not full'} column rank at 10 × m·u·‖P‖)")
-        o = o1 if full else "does not hold"
-        if "best_gap" in r.index and pd.notna(r.best_gap):
-            best = r.best_gap <= 10 * r.u
-            t += (f"; 'best … under the trace norm': the greedy factor's trace error exceeds the best r-subset of "
-                  f"landmarks by {fmt_num(r.best_gap)} × trace K (exhaustive, m = 14, r = 3, 3 widths; 10·u = "
-                  f"{fmt_num(10 * r.u)})")
-            o = "does not hold" if not best else o
-        return o, t
+        return (o1 if full else "does not hold"), t
     return _verdict(rec, check, "the pivoted-Cholesky P of SR-LSSVM (m = 200, r = 20) against the Nyström formula, "
-                               "κ = r·cond(K_BB) (the Cholesky recurrence's γ_(r+1)); "
-                               "'best' among column subsets (Nyström type), not against the eigen-truncation, which "
-                               "no subset reaches")
+                               "κ = r·cond(K_BB) (the Cholesky recurrence's γ_(r+1))")
+
+
+def _best(rec):
+    """The parent C-nystrom's own aspect: 'the best rank-r Nyström type approximation under the trace norm'."""
+    d = _rows(rec)
+    d = d[pd.to_numeric(d.get("best_gap", pd.Series(np.nan, index=d.index)), errors="coerce").notna()] if len(d) else d
+    if not len(d):
+        return Verdict("undecided", measured="no exhaustive r-subset comparison recorded")
+    gaps = {str(r.precision): (float(r.best_gap), 10 * float(r.u)) for _, r in d.iterrows()}
+    ok = all(g <= b for g, b in gaps.values())
+    return Verdict("holds" if ok else "does not hold",
+                   measured="'best … under the trace norm': the greedy factor's trace error exceeds the best "
+                            "r-subset of landmarks by " + "; ".join(f"{p}: {fmt_num(g)} × trace K (10·u = {fmt_num(b)})"
+                                                                   for p, (g, b) in gaps.items()),
+                   uncertainty="exhaustive over every r-subset (m = 14, r = 3, 3 widths); 'best' among column "
+                               "subsets (Nyström type), not against the eigen-truncation, which no subset reaches",
+                   cause="" if ok else "greedy pivot selection is not optimal among subsets")
 
 
 def _evals(rec):
@@ -360,7 +395,8 @@ def _rec(rows=None, timing=None):
 def numerics_examples(key: str) -> dict:
     """The two-outcome examples of each rule (keys of :data:`_RULES`)."""
     bad = {"lemma1": dict(lemma1_argmin_bad=3), "smooth": {"smooth_max_10000": 1e-3}, "eq22": dict(eq22_ratio=1e6),
-           "eq2324": dict(eq24_dev=1e-6), "eq26": dict(eq26_dev=1e-3), "identity": dict(best_gap=0.15),
+           "eq2324": dict(eq24_dev=1e-6), "eq26": dict(eq26_dev=1e-3), "identity": dict(nys_identity_dev=1e-3),
+           "best": dict(best_gap=0.15),
            "evals": dict(nys_evals=8400), "pb": dict(pb_upper_max=1e-17), "comment1": dict(comment1_dev=1e-6),
            "comment2": dict(comment2_dev=1e-6), "comment3": dict(comment3_dev=1e-6),
            "descent": dict(descent_max_rise=1e-3), "kkt": {"kkt_1e-14": 1e-3, "kkt_1e-12": 1e-3, "kkt_1e-10": 1e-3},
@@ -369,7 +405,9 @@ def numerics_examples(key: str) -> dict:
         return {"holds": _rec(), "does not hold": _rec(timing=_timing_row(c2_logratio_mean=-0.3)),
                 "undecided": _rec(timing=_timing_row(c2_logratio_mean=0.0))}
     if key == "c3faster":
-        return {"holds": _rec(), "does not hold": _rec(timing=_timing_row(**{"c3_tS_3000": 1e-2}))}
+        return {"holds": _rec(), "does not hold": _rec(timing=_timing_row(**{f"c3_tS_{x}": 1e-9 * x ** 2
+                                                                            for x in (100, 300, 1000, 3000)})),
+                "undecided": _rec(timing=_timing_row(**{"c3_tS_3000": 1e-2}))}
     return {"holds": _rec(), "does not hold": _rec([_row("float32", **bad[key]), _row("float64", **bad[key])])}
 
 
@@ -380,7 +418,7 @@ def printed_examples() -> dict:
     greedy selection is not optimal)."""
     theory = _rec()
     out = {cid: (theory, "holds") for cid in _RULES}
-    out["C-nystrom/identity"] = (_rec([_row("float64", best_gap=0.15)]), "does not hold")
+    out["C-nystrom"] = (_rec([_row("float64", best_gap=0.15)]), "does not hold")
     return out
 
 
@@ -394,11 +432,8 @@ _RULES = {
     "C-eq23-24": ("§4.2, (23)-(24)", "(23) solves (19); (24) eliminates b", "—", _eq23_24, "eq2324",
                   ""),
     "C-eq26": ("§4.2, (25)-(27)", "(26) with α_N = 0 solves (25)", "—", _eq26, "eq26", ""),
-    "C-nystrom/identity": ("§4.2", "PPᵀ = K_MB K_BB⁻¹ K_MBᵀ with P of full column rank; the best rank-r Nyström "
-                           "approximation", "'best … under the trace norm'", _identity, "identity",
-                           "the parent C-nystrom's 'best rank-r Nyström type approximation under the trace norm' is "
-                           "judged here (a parent has no rule of its own): against every r-subset of landmarks "
-                           "(exhaustive, m = 14, r = 3), as the inventory reads it"),
+    "C-nystrom/identity": ("§4.2", "PPᵀ = K_MB K_BB⁻¹ K_MBᵀ with P of full column rank", "—", _identity, "identity",
+                           ""),
     "C-nystrom/evals": ("§4.2", "only the r columns and the diagonal are evaluated", "m·r + m", _evals, "evals", ""),
     "C-pb-triangular": ("§4.2", "P_B is lower triangular; its solve costs O(r²)", "O(r²)", _pb, "pb", ""),
     "C-comment1": ("§4.3, Comment 1", "the first cycle is P-LSSVM", "—", _comment1, "comment1", ""),
@@ -432,8 +467,12 @@ for _id, (_where, _text, _printed, _rule, _ex, _reading) in _RULES.items():
                                                      if _id == "C-theorem2/kkt" else ()),
                    rule=_rule, evidence=("cz-numerics",), examples=(lambda k=_ex: numerics_examples(k)),
                    reading=_reading)
-for _id, _text in (("C-nystrom", "PPᵀ is the best rank-r Nyström approximation of K; P from K_MB, K_BB and the "
-                                 "diagonal only"),
-                   ("C-theorem2", "Algorithm 1 converges to generalized KKT points, descending")):
-    register_claim(_id, paper="chen-zhou", section=SECTION, where="§4.2" if _id == "C-nystrom" else "§4.4, Theorem 2",
-                   text=_text, printed="—", parts=True)
+register_claim("C-nystrom", paper="chen-zhou", section=SECTION, where="§4.2", printed="'best … under the trace norm'",
+               text="PPᵀ is the best rank-r Nyström approximation of K; P from K_MB, K_BB and the diagonal only",
+               parts=True, rule=_best, records=("numerics",), evidence=("cz-numerics",),
+               examples=lambda: numerics_examples("best"),
+               reading="the parent's own words ('best rank-r Nyström type approximation under the trace norm') are "
+                       "its own rule, against every r-subset of landmarks (exhaustive, m = 14, r = 3), as the "
+                       "inventory reads it; /identity and /evals judge only their own sentences")
+register_claim("C-theorem2", paper="chen-zhou", section=SECTION, where="§4.4, Theorem 2",
+               text="Algorithm 1 converges to generalized KKT points, descending", printed="—", parts=True)

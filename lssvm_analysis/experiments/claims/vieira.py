@@ -597,7 +597,8 @@ def paper_records(splits: int = N_PAPER) -> dict:
                     v = p + sd * z
                 for col in ((m, OP) if m == "OP-LSSVM" else (m,)):
                     for i in range(splits):
-                        rows[(s, i)][f"{metric}[{col}]"] = float(v[i])
+                        # the kind's columns: acc[<method>], nsv[<method>], time_<method> (issue 32's rename)
+                        rows[(s, i)][f"time_{col}" if metric == "time" else f"{metric}[{col}]"] = float(v[i])
     table = pd.DataFrame(list(rows.values()))
     sets = sorted(TRAIN_L, key=TRAIN_L.get)
     scaling = pd.DataFrame({"L": [float(TRAIN_L[s]) for s in sets], "status": "ok",

@@ -80,8 +80,14 @@ def normal_eq(rec):
         return Verdict("holds", measured=measured, uncertainty=unc)
     bad = t[~t.ok]
     if t.ok.any() and t[t.ok].k2u.max() < bad.k2u.min():
-        return Verdict("holds only when", condition=f"κ(D_*)²·u < {fmt_num(bad.k2u.min())} (it fails at "
-                       + ", ".join(f"{r.precision} γ = {fmt_num(r.C)}" for _, r in bad.iterrows()) + ")",
+        # theory's boundary first: the Cholesky factor of D_*ᵀD_* exists in floating point while
+        # κ(D_*ᵀD_*)·u = κ(D_*)²·u stays below 1 (Higham, Thm 10.7, up to its dimension constant); the
+        # data's own separator (the smallest failing κ²u) only where theory's does not separate the rows
+        theory = t[t.ok].k2u.max() < 1.0 <= bad.k2u.min()
+        bound = "1 (theory: the Cholesky of D_*ᵀD_* can break down beyond)" if theory else \
+            f"{fmt_num(bad.k2u.min())} (the rows' own separator: theory's κ²u < 1 does not separate them)"
+        return Verdict("holds only when", condition=f"κ(D_*)²·u < {bound}; it fails at "
+                       + ", ".join(f"{r.precision} γ = {fmt_num(r.C)}" for _, r in bad.iterrows()),
                        measured=measured, uncertainty=unc)
     return Verdict("does not hold", measured=measured, uncertainty=unc,
                    cause="no bound on κ(D_*)²·u separates the rows that keep the model from those that do not"

@@ -128,8 +128,12 @@ def _predefined(rec):
     if not len(early):
         return Verdict("holds", measured=measured, uncertainty="counts (deterministic stops)")
     if len(early) < len(g):
-        return Verdict("holds only when", condition=f"n_support ≤ the numerical rank of (11) (early stops at "
-                       f"{int(early.n_selected.min())} SVs)", measured=measured, uncertainty="counts")
+        by_set = ", ".join(f"{ds} at {int(e.n_selected.min())}–{int(e.n_selected.max())} SVs in {len(e)} of "
+                           f"{int((g.set == ds).sum())} runs ({', '.join(sorted(set(e.stop_reason.astype(str))))})"
+                           for ds, e in early.groupby("set"))
+        return Verdict("holds only when", condition=f"n_support ≤ the numerical rank of (11) (early stops: {by_set})",
+                       measured=measured, uncertainty="counts; 'exhausted' = no candidate's Schur complement "
+                                                      "above the guard (the numerical rank reached)")
     return Verdict("does not hold", measured=measured, uncertainty="counts")
 
 
