@@ -36,7 +36,7 @@ PROFILE_SETTINGS = {
                   scaling_L=(50, 100, 200), stab_n=12, stab_C=(2.0 ** 12,),
                   ne_set="HAB", ne_k=40, ne_log2_C=(6,), ne_precisions=("float64",), ne_mp_log2_C=(),
                   steps_splits=1, press_ks=(1, 5), press_sets=("HAB",), press_L=(30, 60, 90), press_K=5),
-    "default": dict(splits=10, folds=5, log2_C=(-5, 0, 5, 10), log2_s2=(-1, 2),
+    "default": dict(splits=5, folds=5, log2_C=(-5, 0, 5, 10), log2_s2=(-1, 2),
                     sets=tuple(DATASETS), scaling_L=(100, 200, 400, 800), stab_n=24,
                     stab_C=(2.0 ** 12,),
                     ne_set="RIP", ne_k=100, ne_log2_C=(0, 6, 12), ne_precisions=tuple(precisions(hardware=True)),
