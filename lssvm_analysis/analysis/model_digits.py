@@ -153,6 +153,8 @@ def exact_model(solver: str, X, y, fit: Fit | None = None, **params) -> ExactMod
 
     Raises
     ------
+    TypeError
+        ``fit`` neither a :class:`Fit` nor None; text X or y.
     NoExactModelError
         The solver has no exact-model hook.
     ReferenceAccuracyError
@@ -235,6 +237,10 @@ def model_error(fit: Fit, X, y, X_test=None, *, escalate: bool = True,
 
     Raises
     ------
+    TypeError
+        ``fit`` not a :class:`Fit`, ``escalate`` not a bool, ``choices_max_n`` not an int, text X or y.
+    UnknownPrecisionError
+        ``choices_precision`` not a precision (checked before any work).
     NoExactModelError
         The solver has no exact model (the message says why).
     ReferenceAccuracyError

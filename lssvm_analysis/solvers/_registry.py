@@ -407,13 +407,13 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
     TypeError
         ``name``, ``paper``, ``equations``, ``description`` or ``exact_note`` not a str.
     ValueError
-        ``name`` already registered or empty, ``tasks`` not among :data:`TASKS`, a bad ``direct``.
+        ``name`` or ``paper`` empty, ``name`` already registered, ``tasks`` not among :data:`TASKS`, a bad ``direct``.
     """
     if check_str("name", name) in _SOLVERS:
-        raise ValueError(f"expected a name not yet registered, got name={name!r} (unregister it first)")
-    for arg, value in (("paper", paper), ("equations", equations)):
-        check_str(arg, value)
-    for arg, value in (("description", description), ("exact_note", exact_note)):
+        raise ValueError(f"expected a name not yet registered, got name={name!r} "
+                         "(already registered: unregister it first)")
+    check_str("paper", paper)
+    for arg, value in (("equations", equations), ("description", description), ("exact_note", exact_note)):
         check_str(arg, value, empty=True)
     given = tasks
     try:   # a str is one name, not a sequence of tasks (tuple("regression") is its letters)
