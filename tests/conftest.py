@@ -90,6 +90,17 @@ PRECISION_PARAMS = [pytest.param(name, id=name) for name in la.precisions(native
     pytest.param(name, id=name, marks=pytest.mark.mp) for name in la.precisions(native=False)]
 
 
+@pytest.fixture(autouse=True)
+def _user_datasets_unregistered():
+    """Every data set a test registers (``la.datasets.register``, or ``la.compare``, which registers
+    the user's data by design) is unregistered after it: the next test sees the built-in registry
+    (``test_no_network_is_touched`` loads every registered set with the built-in loaders' options)."""
+    before = set(la.datasets.datasets())
+    yield
+    for name in set(la.datasets.datasets()) - before:
+        la.datasets.unregister(name)
+
+
 @pytest.fixture
 def rng(request) -> np.random.Generator:
     return np.random.default_rng([BASE_SEED, zlib.crc32(request.node.nodeid.encode())])

@@ -218,6 +218,28 @@ API_CASES = [
       for name in la.solvers(paper="baseline") if la.get_solver(name).accepts("max_iter")],
     ("fit-X-ragged", lambda: la.fit("krr", [[1.0, 2.0], [3.0]], [1.0, 2.0]), ValueError, "X"),
     ("rbf_kernel-Z-ragged", lambda: la.rbf_kernel(_X, [[1.0, 2.0], [3.0]]), ValueError, "Z"),
+    # issue 33's public functions: their free-text arguments take any str ("zzz" is valid: _NOT_ERRORS)
+    # and refuse anything else, at the call (register_solver: before a function is decorated)
+    *[(f"register_solver-{arg}-{label}",
+       lambda arg=arg, v=v: la.register_solver(**{"name": "test-bad-input-unregistered", "tasks": ("regression",),
+                                                  "paper": "example", "equations": "-", arg: v}),
+       etype, arg)
+      for arg, v, label, etype in (("name", 1, "number", TypeError), ("name", "", "empty", ValueError),
+                                   ("name", "krr", "registered", ValueError),
+                                   ("tasks", "regression", "str", ValueError), ("tasks", 1, "number", ValueError),
+                                   ("paper", None, "None", TypeError), ("equations", 1.0, "number", TypeError),
+                                   ("description", 1, "number", TypeError), ("exact_note", 1, "number", TypeError))],
+    ("variant-option-number", lambda: la.variant(1, "stable", "-"), TypeError, "option"),
+    ("variant-option-not-a-keyword", lambda: la.variant("my option", "stable", "-"), ValueError, "option"),
+    ("variant-value-None", lambda: la.variant("formation", None, "-"), TypeError, "value"),
+    ("variant-description-number", lambda: la.variant("formation", "stable", 1), TypeError, "description"),
+    ("load_plugins-group-number", lambda: la.load_plugins(1), TypeError, "group"),
+    ("model_error-choices_precision-float16",
+     lambda: la.model_error(la.fit("krr", _X, np.ones(6)), _X, np.ones(6), choices_precision="float16"),
+     la.UnknownPrecisionError, "choices_precision"),
+    ("model_error-choices_max_n-negative",
+     lambda: la.model_error(la.fit("krr", _X, np.ones(6)), _X, np.ones(6), choices_max_n=-1),
+     ValueError, "choices_max_n"),
 ]
 
 
@@ -317,9 +339,15 @@ _VALID = {
     "A": _A4, "B": np.ones(4), "b": np.ones(4), "x": np.ones(4), "ref": np.ones(4), "rhs": np.ones(4),
     "coef": np.ones(3), "bias": 0.0, "kernel": la.make_kernel("rbf"), "eta": 1e-3, "kappa": 10.0,
     "eps": 1e-3, "sig2": 1.0, "sigma2": 1.0, "rel_err": 1e-3,
+    "tasks": ("regression",), "paper": "example", "equations": "(K + I/C) alpha = y",
+    "option": "formation", "value": "stable", "description": "the stable form",
 }
-#: Keywords that keep a valid call small (a one-point grid, two folds).
-_VALID_KW = {"tune": {"grid": {"C": [1.0]}, "refinements": 0, "folds": 2}, "cross_validate": {"folds": 2}}
+#: (function, parameter) -> its valid value where the shared one of _VALID is not: register_solver
+#: takes a name not yet registered (the registry's names are get_solver's valid ones).
+_VALID_FOR = {("register_solver", "name"): "test-bad-input-unregistered"}
+#: Keywords that keep a valid call small (a one-point grid, two folds; one solver in one precision).
+_VALID_KW = {"tune": {"grid": {"C": [1.0]}, "refinements": 0, "folds": 2}, "cross_validate": {"folds": 2},
+             "compare": {"solvers": ["krr"], "precisions": ["float64"], "C": 10.0, "ladder": False}}
 #: (function, parameter) -> the argument its message names instead: get_solver is the lookup every
 #: ``solver=`` goes through, and names it so.
 _NAMED_AS = {("get_solver", "name"): "solver"}
@@ -333,6 +361,11 @@ _NOT_ERRORS = {
     ("kkt_residual", "coef", "nan"): "a NaN model's residual is inf (documented)",
     ("kkt_residual", "bias", "nan"): "a NaN model's residual is inf (documented)",
     ("fit_multiclass", "y", "text"): "class labels may be any values, text included (as scikit-learn's)",
+    # free text and new names: any str is valid ("zzz" too); a number is refused (API_CASES)
+    **{(f, a, "text"): f"{f}'s {a} is free text or a new name: any str is valid"
+       for f, args in (("register_solver", ("name", "paper", "equations", "description", "exact_note")),
+                       ("variant", ("option", "value", "description")), ("load_plugins", ("group",)))
+       for a in args},
 }
 
 
@@ -342,17 +375,23 @@ def _public_functions():
 
 
 def _valid_call(name, func):
-    """(args, kwargs) of a valid call of ``func``: its required parameters from _VALID (fit: a Fit)."""
+    """(args, kwargs) of a valid call of ``func``: its required parameters from _VALID (fit: a Fit),
+    positional ones in ``args``, keyword-only ones in ``kwargs``."""
     import inspect
-    args = []
+    args, kw = [], {}
     for p in inspect.signature(func).parameters.values():
         if p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL) or p.default is not p.empty:
             continue
         if p.name == "fit":
-            args.append(la.fit("lssvm-schur", _X12, _Y6))
+            value = la.fit("lssvm-schur", _X12, _Y6)
         else:
-            args.append(_VALID[p.name])
-    return args, dict(_VALID_KW.get(name, {}))
+            value = _VALID_FOR.get((name, p.name), _VALID.get(p.name))
+            assert value is not None or p.name in _VALID, f"{name}: add a valid {p.name} to _VALID"
+        if p.kind is p.KEYWORD_ONLY:
+            kw[p.name] = value
+        else:
+            args.append(value)
+    return args, {**kw, **_VALID_KW.get(name, {})}
 
 
 def _bad_rows():
@@ -396,8 +435,8 @@ def test_every_public_function_refuses_bad_input_naming_it(name, param, value, l
     func = _public_functions()[name]
     args, kw = _valid_call(name, func)
     import inspect
-    names = [p.name for p in inspect.signature(func).parameters.values()
-             if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL) and p.default is p.empty]
+    names = [p.name for p in inspect.signature(func).parameters.values()   # the positional ones of args
+             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
     if param.name in names:
         args[names.index(param.name)] = value
     else:

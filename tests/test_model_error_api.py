@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import lssvm_analysis as la
+from lssvm_analysis.core.exceptions import UnexpectedParameterError
 from lssvm_analysis.experiments import Task, execute_task
 from lssvm_analysis.experiments.fit_kind import FIT_KIND_VERSION, fit_keywords, load_task_data
 
@@ -140,6 +141,11 @@ def test_datasets_register_feeds_load_and_refuses_bad_input():
         la.datasets.register("x", loader, task="ranking")
     with pytest.raises(ValueError, match="non-finite"):
         la.datasets.from_arrays("bad", np.full((3, 1), np.nan), np.zeros(3))
+    with pytest.raises(TypeError, match=r"for X, got dtype=<U"):   # numeric text is refused, not parsed
+        la.datasets.from_arrays("bad", X.astype(str), y)
+    # a built-in loader's option (test_no_network_is_touched passes outliers=True to every regression set)
+    with pytest.raises(UnexpectedParameterError, match=r"\('seed', 'scale'\).*got outliers=True"):
+        loader(seed=0, outliers=True)
     labels = np.where(y > np.median(y), 5.0, 2.0)
     d = la.datasets.from_arrays("cls", X, labels)(seed=0)
     assert d.task == "classification" and set(np.unique(d.as_pm1().y_train)) == {-1.0, 1.0}

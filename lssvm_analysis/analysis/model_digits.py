@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..arith.precision import get_precision
-from ..core.exceptions import NoExactModelError
-from ..core.validation import as_matrix, as_vector
+from ..core.exceptions import NoExactModelError, UnknownPrecisionError
+from ..core.validation import as_matrix, as_vector, check_bool, check_int, short_repr
 from ..solvers import Fit, get_solver
 from ..solvers import fit as run_fit
 from .model_error import ExactModel, fit_exact_model, solve_exact_model, target_digits
@@ -153,12 +153,16 @@ def exact_model(solver: str, X, y, fit: Fit | None = None, **params) -> ExactMod
 
     Raises
     ------
+    TypeError
+        ``fit`` neither a :class:`Fit` nor None; text X or y.
     NoExactModelError
         The solver has no exact-model hook.
     ReferenceAccuracyError
         No route could certify the formed system.
     """
     info = get_solver(solver)
+    if fit is not None and not isinstance(fit, Fit):
+        raise TypeError(f"expected a Fit (la.fit(...)) or None, got fit={short_repr(fit)}")
     if fit is None:
         X, y = _check_data(X, y)
         fit = run_fit(info.name, X, y, **params)
@@ -233,11 +237,23 @@ def model_error(fit: Fit, X, y, X_test=None, *, escalate: bool = True,
 
     Raises
     ------
+    TypeError
+        ``fit`` not a :class:`Fit`, ``escalate`` not a bool, ``choices_max_n`` not an int, text X or y.
+    UnknownPrecisionError
+        ``choices_precision`` not a precision (checked before any work).
     NoExactModelError
         The solver has no exact model (the message says why).
     ReferenceAccuracyError
         No route could certify the exact model.
     """
+    escalate = check_bool("escalate", escalate)
+    choices_max_n = check_int("choices_max_n", choices_max_n)
+    if choices_precision is not None:
+        try:
+            choices_precision = get_precision(choices_precision).name
+        except UnknownPrecisionError as exc:   # the message names the argument the user passed
+            raise UnknownPrecisionError(f"{str(exc).rsplit(', got ', 1)[0]}, "
+                                        f"got choices_precision={short_repr(choices_precision)}") from None
     problem = exact_problem(fit, X, y, **params)
     X, y = _check_data(X, y)
     if X_test is not None:

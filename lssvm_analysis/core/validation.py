@@ -26,6 +26,7 @@ __all__ = [
     "underflow_count",
     "as_rng",
     "check_bool",
+    "check_str",
     "all_finite",
 ]
 
@@ -240,3 +241,15 @@ def check_bool(name: str, value) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"expected True or False for {name}, got {name}={short_repr(value)}")
     return bool(value)
+
+
+def check_str(name: str, value, *, empty: bool = False) -> str:
+    """``value`` if it is a str (non-empty unless ``empty``); else a TypeError / ValueError naming ``name``.
+
+    For free-text and naming arguments (a solver's name, its paper, a description): any text is
+    accepted, a number or None is not."""
+    if not isinstance(value, str):
+        raise TypeError(f"expected a str for {name}, got {name}={short_repr(value)}")
+    if not (empty or value.strip()):
+        raise ValueError(f"expected a non-empty str for {name}, got {name}={value!r}")
+    return value

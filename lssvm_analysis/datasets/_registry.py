@@ -9,6 +9,8 @@ import numpy as np
 
 from . import chen_zhou, generators, keel, real
 from .suykens_uci import SUYKENS_BINARY, SUYKENS_MULTICLASS, suykens_uci
+from ..core.exceptions import UnexpectedParameterError
+from ..core.validation import as_matrix, as_vector, short_repr
 from ._base import Dataset, UnknownDatasetError, as_generator, build, random_split
 from ._mackey_glass import mackey_glass
 
@@ -167,6 +169,9 @@ def from_arrays(name: str, X, y, *, task: str | None = None, X_test=None, y_test
                 test_fraction: float = 0.25, feature_names=None) -> Callable:
     """A loader for :func:`register` from arrays: ``loader(seed=0, scale=None) -> Dataset``.
 
+    The loader refuses any other keyword (``outliers``, ...: options of the
+    built-in loaders) with :class:`~lssvm_analysis.core.exceptions.UnexpectedParameterError`.
+
     Without ``X_test`` / ``y_test`` the rows are divided at random
     (:func:`random_split`, ``test_fraction`` of them held out, drawn from
     ``seed``).  ``task`` default: "classification" when y has exactly two
@@ -174,9 +179,9 @@ def from_arrays(name: str, X, y, *, task: str | None = None, X_test=None, y_test
     (the larger value is class 1, +1 in the sweeps' {-1, +1}).  The arrays
     are copied: the caller's are never modified.
     """
-    X = np.array(X, dtype=np.float64, ndmin=2)
-    y = np.array(y, dtype=np.float64).ravel()
-    if X.ndim != 2 or X.shape[0] != y.shape[0]:
+    X = np.array(as_matrix(X, "X", allow_object=False), dtype=np.float64)
+    y = np.array(as_vector(y, "y", allow_object=False), dtype=np.float64)
+    if X.shape[0] != y.shape[0]:
         raise ValueError(f"expected X of shape (n, d) and y of shape (n,), got X.shape={X.shape}, "
                          f"y.shape={y.shape}")
     if not (np.all(np.isfinite(X)) and np.all(np.isfinite(y))):
@@ -194,7 +199,11 @@ def from_arrays(name: str, X, y, *, task: str | None = None, X_test=None, y_test
     def code(v):
         return (v == values[-1]).astype(np.float64) if task == "classification" else v
 
-    def loader(*, seed=0, scale=None) -> Dataset:
+    def loader(*, seed=0, scale=None, **options) -> Dataset:
+        if options:   # load(name, outliers=True) etc.: options of the built-in loaders, not of arrays
+            key = next(iter(options))
+            raise UnexpectedParameterError(f"expected keywords among ('seed', 'scale') for the data set "
+                                           f"{name!r} made from arrays, got {key}={short_repr(options[key])}")
         if held is None:
             train, test = random_split(len(y), test_fraction=test_fraction, rng=as_generator(seed))
             parts = X[train], code(y[train]), X[test], code(y[test])

@@ -33,7 +33,7 @@ import pandas as pd
 from .. import __version__
 from ..analysis.compare import DEFAULT_PRECISIONS, answers, default_solvers, precision_order, tidy
 from ..arith.precision import get_precision
-from ..core.validation import check_int
+from ..core.validation import as_matrix, as_vector, check_bool, check_int
 from ..datasets import from_arrays, register
 from ..experiments import SweepSpec, load_records, run_sweep
 from ..solvers import get_solver
@@ -212,8 +212,9 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
         Bad data (non-finite, mismatched shapes, one class), an unknown or
         unsuitable solver or precision, a bad C / sigma2.
     """
-    X_arr = np.array(X, dtype=np.float64, ndmin=2)
-    y_arr = np.array(y, dtype=np.float64).ravel()
+    X_arr = np.array(as_matrix(X, "X", allow_object=False), dtype=np.float64)   # text refused, not parsed
+    y_arr = np.array(as_vector(y, "y", allow_object=False), dtype=np.float64)
+    ladder = check_bool("ladder", ladder)
     digest = hashlib.sha256(X_arr.tobytes() + y_arr.tobytes() + repr((X_arr.shape, task, seed, test_fraction))
                             .encode()).hexdigest()[:12]
     name = name or f"user-{digest}"

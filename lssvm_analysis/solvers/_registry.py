@@ -29,7 +29,7 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
-from ..core.validation import as_rng
+from ..core.validation import as_rng, check_bool, check_str, short_repr
 from ..core.exceptions import LSSVMWarning, UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
 from ..arith.precision import get_precision, precisions as _precisions
 
@@ -128,8 +128,19 @@ SUPPORT_FRACTIONS = (0.25, 0.5, 0.8)
 
 
 def variant(option: str, value: str, description: str, *, literal: bool = False) -> Variant:
-    """Shorthand for :class:`Variant` in ``register(..., variants=[...])``."""
-    return Variant(option, value, description, literal)
+    """Shorthand for :class:`Variant` in ``register(..., variants=[...])``.
+
+    Raises
+    ------
+    TypeError
+        ``option``, ``value`` or ``description`` not a str, ``literal`` not a bool.
+    ValueError
+        ``option`` not a keyword name, an empty ``value``.
+    """
+    if not check_str("option", option).isidentifier():
+        raise ValueError(f"expected a keyword name for option, got option={option!r}")
+    return Variant(option, check_str("value", value), check_str("description", description, empty=True),
+                   check_bool("literal", literal))
 
 
 @dataclass(frozen=True)
@@ -389,10 +400,29 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
     ``precision``, read from the signature here (the package's one
     ``inspect`` call): the list is written once, in the signature.  Variant
     and required keywords must be among them; ``tasks`` among :data:`TASKS`.
+    The arguments are checked here, at the call, before any function is decorated.
+
+    Raises
+    ------
+    TypeError
+        ``name``, ``paper``, ``equations``, ``description`` or ``exact_note`` not a str.
+    ValueError
+        ``name`` or ``paper`` empty, ``name`` already registered, ``tasks`` not among :data:`TASKS`, a bad ``direct``.
     """
-    tasks, required, variants = tuple(tasks), tuple(required), tuple(variants)
+    if check_str("name", name) in _SOLVERS:
+        raise ValueError(f"expected a name not yet registered, got name={name!r} "
+                         "(already registered: unregister it first)")
+    check_str("paper", paper)
+    for arg, value in (("equations", equations), ("description", description), ("exact_note", exact_note)):
+        check_str(arg, value, empty=True)
+    given = tasks
+    try:   # a str is one name, not a sequence of tasks (tuple("regression") is its letters)
+        tasks = () if isinstance(tasks, str) else tuple(tasks)
+    except TypeError:
+        tasks = ()
+    required, variants = tuple(required), tuple(variants)
     if not tasks or not set(tasks) <= set(TASKS):
-        raise ValueError(f"expected tasks among {TASKS}, got tasks={tasks!r}")
+        raise ValueError(f"expected a sequence of tasks among {TASKS}, got tasks={short_repr(given)}")
     if precisions is not None:
         precisions = tuple(get_precision(p).name for p in precisions)
     ladder = tuple(ladder)
@@ -441,7 +471,13 @@ def load_plugins(group: str = PLUGIN_GROUP) -> dict[str, str]:
     -------
     dict
         Entry-point name -> its value (``module`` or ``module:attr``), of every plugin loaded so far.
+
+    Raises
+    ------
+    TypeError, ValueError
+        ``group`` not a non-empty str (any other name is a group, with or without entry points).
     """
+    check_str("group", group)
     for ep in importlib.metadata.entry_points(group=group):
         if ep.name in _LOADED_PLUGINS:
             continue
