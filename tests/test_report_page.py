@@ -94,3 +94,19 @@ def test_page_is_offline(tmp_path):
     assert not [t for t, _, _ in tree.tags if t in ("script", "link", "iframe")]
     links = [v for _, a, _ in tree.tags for k, v in a.items() if k in ("src", "href")]
     assert links and not [v for v in links if "://" in v or v.startswith("//")]
+
+
+def test_the_quick_reports_first_section_opens_with_the_grid_table_and_its_legend(render_section):
+    """Issue 34's gate: the first section of the quick report (the answer grid) opens with an HTML
+    <table> grid whose legend stands before it, both before any picture; the PNG is a download."""
+    from lssvm_analysis.report import report_sections
+
+    first = report_sections()[0].key
+    got = render_section(first, "quick")
+    page = render_page("T", [got.section])
+    body = page[page.index("<section"):page.index("</section>")]
+    legend, table = body.index('<ul class="legend"'), body.index('<table class="grid">')
+    assert legend < table and "<img" not in body[:table]
+    grid = body[table:body.index("</table>", table)]
+    assert grid.count("<tr>") >= 2 and 'class="g-' in grid and "κ" in grid
+    assert '.png">PNG</a>' in grid  # the picture of the grid is a link, not the first screen
