@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     rep = sub.add_parser("report", help="run the report's sweeps and write index.html")
     rep.add_argument("--profile", choices=PROFILE_NAMES, default=None,
-                     help="sizes and grids: quick (about a minute), default (within five minutes "
+                     help="sizes and grids: quick (within 60 s), default (within 240 s "
                           "on 2 cores), full (the papers' protocols)")
     rep.add_argument("--quick", action="store_true", help="the same as --profile quick")
     rep.add_argument("--out", default="reports/default",

@@ -8,8 +8,8 @@ its own sweeps (:func:`run_report_sweeps` hands it a ``run`` that executes a
 spec and returns its records, for sections whose later stages depend on the
 earlier ones, e.g. tune by CV, then test at the chosen point).
 
-Profiles: "quick" (tests, about a minute), "default" (``make report``, within
-5 minutes on 2 cores with every paper), "full" (the papers' protocols).
+Profiles: "quick" (tests, within 60 s), "default" (``make report``, within
+240 s cold on 2 cores with every paper), "full" (the papers' protocols).
 Each section states its sizes and grids in the report.
 """
 from __future__ import annotations
