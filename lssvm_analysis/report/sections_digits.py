@@ -169,7 +169,10 @@ class DigitsSettings:
 
     n: int = 30
     sigma2: float = 10.0
-    C: tuple = (1e1, 1e4, 1e7, 1e10, 1e13, 1e16)
+    # 1.5 decades of C a rung (kappa ~ 10 C on sinc): adjacent precisions separate where theory puts
+    # them apart (longdouble's u is 2^-11 of float64's: 3.3 decades of kappa for a kappa*u loss, 1.7 for
+    # kappa^2*u; 3-decade rungs could not tell float64 from longdouble there)
+    C: tuple = tuple(float(10.0 ** (1 + 1.5 * k)) for k in range(11))
     precisions: tuple | None = None
     solvers: tuple | None = None
 

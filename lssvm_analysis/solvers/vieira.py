@@ -71,7 +71,7 @@ IP_RANKINGS = ("signed-alpha", "abs-alpha")
 #: fractions of n.  The printed ranking / PRESS forms' own k* keeps kappa_2(D_*) ~ 1e5 at every C
 #: (sinc, n = 30, sigma2 = 10: k* = 10); at C = 1e16 the fixed k = 8, 15, 27 give kappa_2(D_*) = 1.1e4, 4.2e7,
 #: 6.1e16 in float64 (float64 QR of D_*; MRSR stops at 26 steps there, at 18 in float32).
-K_LADDER = (LadderKnob("k_max", (0.25, 0.5, 0.9), per_point=True, fixed={"k_rule": "fixed"},
+K_LADDER = (LadderKnob("k_max", (0.25, 0.4, 0.5, 0.6, 0.75, 0.9), per_point=True, fixed={"k_rule": "fixed"},
                        note="k* = k_max kept columns of D (k_rule = fixed): the kept kernel columns become "
                             "dependent as k grows (kappa_2(D_*) rises, kappa of the normal equations is its "
                             "square); the printed ranking / PRESS forms' own k* keep kappa_2(D_*) near 1e5 on "
