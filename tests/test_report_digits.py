@@ -99,6 +99,18 @@ def test_grid_cells_give_the_last_kappa_with_three_digits_or_where_it_breaks_dow
     assert not cells.whole.any()
 
 
+def test_rows_that_carry_nothing_leave_the_grid_with_a_reason():
+    """A configuration without model digits in any precision (no exact model: svm-c, svm-eps) is not
+    a row of the grid; the sentence under it names it and says why."""
+    cells = dg.grid_cells(_records())
+    extra = cells.iloc[:2].assign(configuration="svm-c", solver="svm-c", text="not measured")
+    shown, why = sd.unmeasured_rows(pd.concat([cells, extra], ignore_index=True))
+    assert "svm-c" not in set(shown.configuration) and len(shown) == len(cells)
+    assert why.startswith("Not in the grid: svm-c: no exact model")
+    kept, none = sd.unmeasured_rows(cells)
+    assert kept is cells and none == ""  # nothing to leave out: the cells as they are
+
+
 def test_same_cells_of_adjacent_precisions_say_why():
     """Two precisions with the same cell: the later one names the reason (same rung, same breakdown,
     whole ladder), and cells that differ say nothing."""

@@ -154,7 +154,7 @@ from .figures import (FigureRef, fmt_num, log_axes, new_figure, overlay_width, p
 from .html import GridRef, Section
 from .registry import register_section
 
-__all__ = ["DigitsSettings", "SETTINGS", "plan", "grid_figure", "grid_ref", "formation_sentence", "knob_rungs", "render", "render_appendix", "with_settings",
+__all__ = ["DigitsSettings", "SETTINGS", "plan", "grid_figure", "grid_ref", "formation_sentence", "unmeasured_rows", "knob_rungs", "render", "render_appendix", "with_settings",
            "ladder_rows", "records_of", "variant_specs"]
 
 
@@ -425,6 +425,22 @@ def grid_ref(cells: pd.DataFrame, table: pd.DataFrame, out, png: str = "", notes
                    "(hover a cell for its digits)", png=png, notes=tuple(notes))
 
 
+def unmeasured_rows(cells: pd.DataFrame) -> tuple[pd.DataFrame, str]:
+    """(the cells of the configurations with at least one measured cell, a sentence naming the others).
+
+    A solver without an exact model (LIBSVM's QP: svm-c, svm-eps) has no model digits in any
+    precision; its row would carry nothing, so the grid leaves it out and says why.
+    """
+    if not len(cells):
+        return cells, ""
+    measured = cells.groupby("configuration")["text"].transform(lambda t: (t != "not measured").any())
+    gone = list(dict.fromkeys(cells.configuration[~measured.astype(bool)]))
+    if not gone:
+        return cells, ""
+    return cells[measured.astype(bool)], (f"Not in the grid: {', '.join(gone)}: no exact model (no model digits "
+                                          "in any precision), so no row of the grid can be measured for them.")
+
+
 def formation_sentence(rows: pd.DataFrame, precision: str = "float64") -> str:
     """Where the model digits are limited by the kernel's formation, not by the solve: the configuration
     whose solve keeps most digits more than its model (solve digits against the system as formed,
@@ -590,9 +606,11 @@ def render(sec: Section, out, records, profile: str) -> str:
     if not len(cells):
         sec.note("No ladder records.")
         return "no κ-ladder records"
-    table = dg.grid_table(cells, names)
-    png = grid_figure(out, cells, table).png
-    sec.grid(grid_ref(cells, table, out, png, notes=[t for t in (formation_sentence(rows),) if t]))
+    shown, empty = unmeasured_rows(cells)
+    table = dg.grid_table(shown, names)
+    png = grid_figure(out, shown, table).png
+    notes = [t for t in (formation_sentence(rows), empty) if t]
+    sec.grid(grid_ref(shown, table, out, png, notes=notes))
     sec.h3("Per paper")
     for s in _paper_sentences(cells, names):
         sec.p(s)
