@@ -435,7 +435,7 @@ def unmeasured_rows(cells: pd.DataFrame) -> tuple[pd.DataFrame, str]:
         return cells, ""
     measured = cells.groupby("configuration")["text"].transform(lambda t: (t != "not measured").any())
     gone = list(dict.fromkeys(cells.configuration[~measured.astype(bool)]))
-    if not gone:
+    if not gone or not measured.astype(bool).any():  # nothing measured at all: the grid says so itself
         return cells, ""
     return cells[measured.astype(bool)], (f"Not in the grid: {', '.join(gone)}: no exact model (no model digits "
                                           "in any precision), so no row of the grid can be measured for them.")
