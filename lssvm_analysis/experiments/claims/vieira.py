@@ -40,8 +40,6 @@ CAUSES = {
                       "k by training accuracy over k ≤ 200 in steps of 2, not by PRESS (row \"OP-LSSVM authors' k\")",
 }
 _SECTION = "vieira"
-
-
 #: The classifiers OP-LSSVM is compared with (Table 2's other rows).
 COMPARATORS = ("SVM", "LSSVM", "IP-LSSVM 10%", "IP-LSSVM 20%", "IP-LSSVM 30%", "P-LSSVM")
 #: Where the paper excepts SVM from "sparser" (L153).
