@@ -4,7 +4,6 @@ Two formations of the squared distances are registered (``RBF_FORMATIONS``), so
 that what the formation of K costs in accuracy can be measured; :func:`~.kernels.rbf_kernel`
 picks one and :func:`rbf_error_bound` bounds what it costs:
 
-
 ``"gemm"`` (default)
     For the hardware floats (float32, float64): centre the points on the mean
     x̄, scale them by sqrt(2 / sigma2), append the scaled squared norms so that
@@ -12,7 +11,7 @@ picks one and :func:`rbf_error_bound` bounds what it costs:
     them at 0 and take exp in place while the block is in cache; K(X, X) is
     computed on its lower triangle, mirrored, and gets an exact unit diagonal.  Cost: one
     GEMM of n m (d + 2) multiply-adds and one pass over K; the error bound is
-    absolute in the exponent (see :func:`rbf_kernel`).  In mpN (FLINT engine) the
+    absolute in the exponent (see :func:`~.kernels.rbf_kernel`).  In mpN (FLINT engine) the
     same augmented product is taken over the *integers* the points scale to, so
     the squared distances are exact; -d2 / sigma2 is rounded once and exp once
     (relative error <= u q + 2u, q = ||x - z||^2 / sigma2, within the
@@ -24,6 +23,7 @@ picks one and :func:`rbf_error_bound` bounds what it costs:
     every term is >= 0 and the sum has relative error <= gamma_{d+2} ~ (d + 2) u
     (one rounding in the difference, doubled by the square, one in the square,
     d - 1 in the sum): no cancellation, and K(x, x) = 1 exactly.  Cost: 3 d
+    passes over an n x m array.
 """
 from __future__ import annotations
 
@@ -154,7 +154,7 @@ def gemm_tolerance(p) -> float:
 
     Beyond it the GEMM form ||x||^2 + ||z||^2 - 2 x.z has lost at least half of the working digits of
     the distances (a spread of the points large against sigma2 and against the distances: issue 32's
-    ``[[0, 1e9], [1, 1e9], [0, -1e9]]`` gave K_01 = 1 for exp(-1)), and :func:`rbf_kernel` forms the
+    ``[[0, 1e9], [1, 1e9], [0, -1e9]]`` gave K_01 = 1 for exp(-1)), and :func:`~.kernels.rbf_kernel` forms the
     distances from the differences, whose error is relative, (d + 3) u q.  Below it the gemm matrix is
     unchanged, bit for bit (well-scaled data: max ||x - x̄||^2 / sigma2 < 1 / (2 (3 d + 20) sqrt(u)),
     2.6e6 / (3 d + 20) in float64, 2000 / (3 d + 20) in float32).
@@ -164,7 +164,7 @@ def gemm_tolerance(p) -> float:
 
 def gemm_exponent_bound(d: int, u: float, a_max: float, b_max: float) -> float:
     """(3 d + 20) u (max a + max b): the first-order bound on |E^_ij - E_ij| of the gemm formation
-    (:func:`rbf_kernel` Notes), a and b the centred scaled half-norms ||x - x̄||^2 / sigma2."""
+    (:func:`~.kernels.rbf_kernel` Notes), a and b the centred scaled half-norms ||x - x̄||^2 / sigma2."""
     return float((3 * d + 20) * u * (a_max + b_max))
 
 
@@ -204,7 +204,7 @@ def rbf_gemm(Xp, Zp, sigma2, p, out):
 
 
 def rbf_error_bound(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm") -> float:
-    """First-order bound on max |K^_ij - K_ij| / K_ij of :func:`rbf_kernel` (its Notes).
+    """First-order bound on max |K^_ij - K_ij| / K_ij of :func:`~.kernels.rbf_kernel` (its Notes).
 
     gemm: (3 d + 20) u (max a + max b) + 6u; differences: (d + 3) u max q + 6u,
     with q = ||x - z||^2 / sigma2 (float64 estimate of the scaled quantities).
