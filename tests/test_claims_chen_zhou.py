@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 
 from lssvm_analysis.experiments.claims import claims, get_claim
-from lssvm_analysis.experiments.claims import chen_zhou, chen_zhou_numerics
+from lssvm_analysis.experiments.claims import chen_zhou, chen_zhou_examples, chen_zhou_numerics
 from lssvm_analysis.experiments.claims import chen_zhou_table_examples as table_examples
 
 PRINTED = {**chen_zhou.printed_examples(), **chen_zhou_numerics.printed_examples(),
@@ -64,21 +64,21 @@ def test_sr_vs_pcp_time_and_large_speed_agree():
 def test_t3_accuracy_reads_only_table3_methods():
     """The rate sweeps also hold C-SVC (claim C-csvc-outlier-svs); C-t3-accuracy compares SR with Table 3's
     methods only, so a C-SVC more accurate than SR does not change it."""
-    ex = chen_zhou._EX["t3"]()["holds"]
+    ex = chen_zhou_examples.EXAMPLES["t3"]()["holds"]
     with_csvc = {k: pd.concat([v, v[v.solver == "sr-lssvm"].assign(solver="svm-c", accuracy=1.0)])
                  for k, v in ex.items()}
     assert get_claim("C-t3-accuracy").rule(with_csvc).outcome == "holds"
 
 
 def test_t4_accuracy_leaves_out_sets_where_the_robust_loss_is_idle():
-    ex = chen_zhou._EX["t4acc"]()["does not hold"]
+    ex = chen_zhou_examples.EXAMPLES["t4acc"]()["does not hold"]
     idle = {k: v.assign(n_truncated=0) for k, v in ex.items()}
     v = get_claim("C-t4-accuracy").rule(idle)
     assert v.outcome == "undecided" and "truncates no training point" in v.measured
 
 
 def test_memory_uses_measured_peaks_without_conditions():
-    v = get_claim("C-memory").rule(chen_zhou._EX["memory"]()["does not hold"])
+    v = get_claim("C-memory").rule(chen_zhou_examples.EXAMPLES["memory"]()["does not hold"])
     assert v.outcome == "does not hold" and "lssvm-schur" in v.cause and "tracemalloc" in v.uncertainty
 
 
@@ -106,7 +106,7 @@ def test_nystrom_sub_claims_judge_their_own_words():
 def test_t4_accuracy_and_overall_accuracy_agree():
     """C-t4-accuracy (SR better than every method on every set) and C-overall-accuracy (SR non-inferior to every
     comparator) share the paired RMSE differences: where the first holds the second cannot fail."""
-    for recs in chen_zhou._EX["t4acc"]().values():
+    for recs in chen_zhou_examples.EXAMPLES["t4acc"]().values():
         a = get_claim("C-t4-accuracy").rule(recs).outcome
         b = get_claim("C-overall-accuracy").rule(recs).outcome
         assert not (a == "holds" and b == "does not hold")

@@ -18,6 +18,7 @@ import pytest
 
 from lssvm_analysis.experiments.claims import claims, evaluate, get_claim
 from lssvm_analysis.experiments.claims import vieira as V
+from lssvm_analysis.experiments.claims import vieira_records as VR
 from lssvm_analysis.experiments.claims import vieira_steps as VS
 
 PAPER = V.paper_records()
@@ -101,12 +102,12 @@ def test_time_growth_and_time_larger_agree(op, ls):
 def test_sparsity_claims_name_the_kstar_they_rest_on():
     """V-sparsity/p and V-avg-svs read OP-LSSVM's #SV, the quantity V-kstar reproduces: where V-kstar
     does not hold (k* ≪ 80), they do not plainly hold, they hold only for the k* measured."""
-    rec = V._table_rows({}, {"OP-LSSVM": 20.0})
+    rec = VR.table_rows({}, {"OP-LSSVM": 20.0})
     assert get_claim("V-kstar").rule(rec).outcome == "does not hold"
     for cid in ("V-sparsity/p", "V-avg-svs"):
         v = get_claim(cid).rule(rec)
         assert v.outcome == "holds only when" and "V-kstar" in v.condition, v.sentence()
-    ok = V._table_rows({}, V._PRINTED_K)
+    ok = VR.table_rows({}, VR.PRINTED_K)
     assert get_claim("V-kstar").rule(ok).outcome == "holds"
     assert {get_claim(c).rule(ok).outcome for c in ("V-sparsity/p", "V-avg-svs")} == {"holds"}
 

@@ -31,8 +31,8 @@ from conftest import HARDWARE, LAPACK_THRESHOLD, forward_bound, to_f64
 import lssvm_analysis as la
 from lssvm_analysis.analysis.reference import reference_solve
 from lssvm_analysis.core.exceptions import CholeskyBreakdownError
-from lssvm_analysis.linalg import kernels
 from lssvm_analysis.linalg.kernels import RBF_FORMATIONS, rbf_error_bound
+from lssvm_analysis.linalg.rbf_formation import GEMM_BAND
 from lssvm_analysis.linalg.cg import cg_iteration_bound, hestenes_stiefel_cg, simultaneous_cg
 
 
@@ -66,7 +66,7 @@ def test_gemm_kernel_within_its_bound_of_the_mp_kernel(name, d, offset, sigma2, 
         assert np.array_equal(K, K.T) and (np.diag(K) == 1).all()
 
 
-@pytest.mark.parametrize("n", [1, 2, kernels._BAND, kernels._BAND + 1, 301])
+@pytest.mark.parametrize("n", [1, 2, GEMM_BAND, GEMM_BAND + 1, 301])
 @pytest.mark.parametrize("d", [1, 2, 4, 7, 16, 64])
 def test_gemm_kernel_is_exactly_symmetric(n, d, rng):
     """K(X, X) == K(X, X).T bit for bit, for bands of every shape (BLAS accumulation order)."""

@@ -164,6 +164,34 @@ def _edges(grid: Mapping[str, np.ndarray], best: Mapping[str, float]) -> dict[st
     return {name: e for name, e in edges.items() if e is not None}
 
 
+def _check_tune_args(info, solver, X, y, precision, seed, greater_is_better, method, refinements, points,
+                     transform, error_score):
+    """:func:`tune`'s arguments, checked before any fit: (X, y, greater_is_better, refinements,
+    points, error_score) as the search uses them."""
+    X = as_matrix(X, "X", allow_object=False)
+    y = as_vector(y, "y", allow_object=False)
+    check_finite(X, "X")
+    check_finite(y.astype(float), "y")
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(f"expected X and y with the same number of samples, got X.shape={X.shape}, "
+                         f"y.shape={y.shape}")
+    if not info.supports_precision(precision):  # UnknownPrecisionError names a precision that is no name
+        raise UnsupportedPrecisionError(f"expected a precision in {info.supported_precisions()} for solver "
+                                        f"{solver!r}, got precision={get_precision(precision).name!r}")
+    if seed is not None:
+        as_rng("seed", seed)
+    if greater_is_better is not None:
+        greater_is_better = check_bool("greater_is_better", greater_is_better)
+    if method not in METHODS:
+        raise ValueError(f"expected method in {METHODS}, got method={method!r}")
+    refinements = check_int("refinements", refinements, minimum=0)
+    points = check_int("points", points, minimum=2)
+    if transform is not None and not callable(transform):
+        raise TypeError(f"expected a callable or None for transform, got transform={transform!r}")
+    error_score = _check_error_score(error_score)
+    return X, y, greater_is_better, refinements, points, error_score
+
+
 def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinements: int = 3,
          points: int = 3, method: str = "cv", folds=10, seed=None, scoring=None,
          greater_is_better: bool | None = None, transform: Callable[[dict], dict] | None = None,
@@ -287,27 +315,8 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
     {}
     """
     info = get_solver(solver)
-    X = as_matrix(X, "X", allow_object=False)
-    y = as_vector(y, "y", allow_object=False)
-    check_finite(X, "X")
-    check_finite(y.astype(float), "y")
-    if X.shape[0] != y.shape[0]:
-        raise ValueError(f"expected X and y with the same number of samples, got X.shape={X.shape}, "
-                         f"y.shape={y.shape}")
-    if not info.supports_precision(precision):  # UnknownPrecisionError names a precision that is no name
-        raise UnsupportedPrecisionError(f"expected a precision in {info.supported_precisions()} for solver "
-                                        f"{solver!r}, got precision={get_precision(precision).name!r}")
-    if seed is not None:
-        as_rng("seed", seed)
-    if greater_is_better is not None:
-        greater_is_better = check_bool("greater_is_better", greater_is_better)
-    if method not in METHODS:
-        raise ValueError(f"expected method in {METHODS}, got method={method!r}")
-    refinements = check_int("refinements", refinements, minimum=0)
-    points = check_int("points", points, minimum=2)
-    if transform is not None and not callable(transform):
-        raise TypeError(f"expected a callable or None for transform, got transform={transform!r}")
-    error_score = _check_error_score(error_score)
+    X, y, greater_is_better, refinements, points, error_score = _check_tune_args(
+        info, solver, X, y, precision, seed, greater_is_better, method, refinements, points, transform, error_score)
     if grid is None:
         grid = chapter_grid(X.shape[1], params.get("kernel", "rbf"))
     axes = _check_grid(grid, info, transform)

@@ -5,112 +5,33 @@ scikit-learn's ``gamma = 1 / sigma2``.  LS-SVMlab's *help text* states the same
 formula, but its code (``RBF_kernel`` called by ``trainlssvm`` / ``simlssvm``)
 computes exp(-||x - z||^2 / (2 sig2)): a ``sig2`` carried over from LS-SVMlab
 must be doubled, ``sigma2 = from_lssvmlab(sig2) = 2 sig2``, or the model
-differs (:func:`from_lssvmlab`, :func:`to_lssvmlab`).  Two formations of
-the squared distances are registered (``RBF_FORMATIONS``), so that what the
-formation of K costs in accuracy can be measured:
-
-``"gemm"`` (default)
-    For the hardware floats (float32, float64): centre the points on the mean
-    x̄, scale them by sqrt(2 / sigma2), append the scaled squared norms so that
-    one GEMM per block of rows gives the exponents -||x - z||^2 / sigma2, clamp
-    them at 0 and take exp in place while the block is in cache; K(X, X) is
-    computed on its lower triangle, mirrored, and gets an exact unit diagonal.  Cost: one
-    GEMM of n m (d + 2) multiply-adds and one pass over K; the error bound is
-    absolute in the exponent (see :func:`rbf_kernel`).  In mpN (FLINT engine) the
-    same augmented product is taken over the *integers* the points scale to, so
-    the squared distances are exact; -d2 / sigma2 is rounded once and exp once
-    (relative error <= u q + 2u, q = ||x - z||^2 / sigma2, within the
-    differences formula's bound), :func:`._kernels_flint.rbf` (mpN on FLINT).  In longdouble
-    (no BLAS) and mpN with the mpmath engine it is evaluated by the differences
-    formula below.
-``"differences"``
-    Squared distances summed feature by feature from the differences, so
-    every term is >= 0 and the sum has relative error <= gamma_{d+2} ~ (d + 2) u
-    (one rounding in the difference, doubled by the square, one in the square,
-    d - 1 in the sum): no cancellation, and K(x, x) = 1 exactly.  Cost: 3 d
-    passes over an n x m array.
+differs (:func:`from_lssvmlab`, :func:`to_lssvmlab`).  The squared distances
+of the RBF kernel are formed in one of two ways (``RBF_FORMATIONS``, ``"gemm"`` the default,
+``"differences"``), described with their error bounds in :mod:`.rbf_formation`; their names
+are importable from here as well.
 """
 from __future__ import annotations
 
 import contextlib
 import contextvars
 import numbers
-import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
 
-from ..core.validation import (all_finite, as_matrix, check_finite, check_int, check_positive,
-                          check_representable, short_repr)
-from ..arith.symmetric import mirror_band, strict_upper_mask
+from ..core.validation import all_finite, as_matrix, check_finite, check_int, check_positive, short_repr
 from ..core.memo import array_key, scoped
-from .memory import PeakMemory, PeakTerms, bytes_per_word
+from .memory import bytes_per_word
 from ..arith.precision import get_precision
 from ._kernels_flint import rbf as rbf_flint
+from .rbf_formation import (KERNEL_PEAKS, RBF_FORMATIONS, SQUARE_KERNEL_PEAKS, check_formation, gemm_exponent_bound,
+                            gemm_tolerance, kernel_inputs, rbf_error_bound, rbf_gemm, sq_distances)
 
 __all__ = ["rbf_kernel", "linear_kernel", "poly_kernel", "Kernel", "PrecomputedKernel", "make_kernel", "KERNELS",
            "from_lssvmlab", "to_lssvmlab", "RBF_FORMATIONS", "rbf_error_bound", "KERNEL_PEAKS", "SQUARE_KERNEL_PEAKS",
            "kernel_memo", "KERNEL_MEMO_BYTES", "active_memo", "gemm_tolerance", "gemm_exponent_bound",
-           "kernel_error_bound", "MEANINGLESS_KERNEL_BOUND"]
-
-
-#: Peak of a kernel evaluation by formation, words per entry of the n x m result (r = m): the
-#: differences formula holds the sum D, the difference and its square; the GEMM one writes K in
-#: place (its blocks are in cache).  longdouble computes either way beside float64 copies; mp
-#: holds the mpf of both operands' products.  tracemalloc, n = 400-1600 (longdouble 300-600, mp30
-#: 60-120), square and n x n/2 (tests/test_peak_memory.py measures it again); 0.5 MiB fixed (its
-#: GEMM bands: 0.2 MiB measured).  mp: a rectangular kernel's 2.1 entries per entry; a square one
-#: shares its mirrored mpf (0.9), so in mp this guard asks more than the dense fits' own (1.46).
-KERNEL_PEAKS = {
-    "gemm": PeakMemory({"float64": PeakTerms(nr=1.01), "float32": PeakTerms(nr=1.01),
-                        "longdouble": PeakTerms(nr=3.11), "mp": PeakTerms(nr=2.1)},
-                       fixed_bytes=2 ** 19, r="columns", measured="K written in place"),
-    "differences": PeakMemory({"float64": PeakTerms(nr=3.02), "float32": PeakTerms(nr=3.02),
-                               "longdouble": PeakTerms(nr=3.11), "mp": PeakTerms(nr=4.1)},
-                              fixed_bytes=2 ** 19, r="columns", measured="D, the differences and their squares")}
-#: A square kernel (Z = X) computes one triangle and mirrors it: in mp the mirrored entries are
-#: the same mpf, 0.95 entries per entry (0.82-0.91 measured); the same as KERNEL_PEAKS otherwise.
-SQUARE_KERNEL_PEAKS = {**KERNEL_PEAKS, "gemm": dataclasses.replace(
-    KERNEL_PEAKS["gemm"], terms={**KERNEL_PEAKS["gemm"].terms, "mp": PeakTerms(nr=0.95)},
-    measured="one triangle of K, mirrored")}
-
-#: Formations of the RBF squared distances (module docstring); the first is the default.
-RBF_FORMATIONS = ("gemm", "differences")
-#: Elements of one block of rows of K(X, Z) in the GEMM formation (512 KiB of float64:
-#: stays in L2 cache), and the rows of one band of K(X, X).  Measured at n = 4000, d = 4
-#: (asv ``KernelFloor``, one process, 2 shared cores): bands of 128 rows run at 1.02-1.25x
-#: a bare GEMM + exp (96-256 rows within the noise), square 256 x 256 tiles with their
-#: mirror at 1.25-1.45x (per-tile calls, and GEMM and clamp writing to memory).  The
-#: mirror is the price of exact symmetry (~17 ms at n = 4000: numpy copies a transposed
-#: view element by element): full row blocks run at 0.83-0.93x, but K_ij and K_ji then
-#: come from different GEMM calls and positions, whose summation order the BLAS does
-#: not promise (with the augmented columns ordered [a, 1, y] they were bit-symmetric on
-#: this OpenBLAS, an observation only), and checking K == K^T costs a transposed read,
-#: as much as the mirror.
-_BLOCK_ELEMENTS = 1 << 16
-_BAND = 128
-
-
-def _inputs(X, Z, p, *, formation="differences"):
-    square = Z is None  # one triangle, mirrored (its peak: SQUARE_KERNEL_PEAKS)
-    X = as_matrix(X, "X", allow_object=True)
-    check_finite(X, "X")
-    if X.dtype != object:
-        check_representable(X, "X", p)
-    if Z is None:
-        Z = X
-    else:
-        Z = as_matrix(Z, "Z", allow_object=True)
-        check_finite(Z, "Z")
-        if Z.dtype != object:
-            check_representable(Z, "Z", p)
-        if Z.shape[1] != X.shape[1]:
-            raise ValueError(
-                f"expected Z with X.shape[1]={X.shape[1]} features, got Z.shape={Z.shape}")
-    peak = (SQUARE_KERNEL_PEAKS if square else KERNEL_PEAKS)[formation]
-    peak.ensure(X.shape[0], p, r=Z.shape[0], what="kernel matrix")
-    return p.asarray(X), p.asarray(Z)
+           "kernel_error_bound", "MEANINGLESS_KERNEL_BOUND", "sq_distances"]
 
 
 def _check_sigma2(sigma2, p):
@@ -145,21 +66,6 @@ def _check_t(t):
     return float(t)
 
 
-def sq_distances(X, Z, precision="float64") -> np.ndarray:
-    """Matrix of ||x_i - z_j||^2 in the precision, from the differences (never negative)."""
-    p = get_precision(precision)
-    Xp, Zp = _inputs(X, Z, p)
-    D = None
-    for f in range(Xp.shape[1]):
-        diff = Xp[:, f, None] - Zp[None, :, f]
-        D = diff * diff if D is None else D + diff * diff
-    return D
-
-
-def _check_formation(formation):
-    if formation not in RBF_FORMATIONS:
-        raise ValueError(f"expected formation in {RBF_FORMATIONS}, got formation={formation!r}")
-
 
 def _check_out(out, shape, p):
     if not (isinstance(out, np.ndarray) and out.shape == shape and out.dtype == p.dtype):
@@ -170,92 +76,6 @@ def _check_out(out, shape, p):
         raise ValueError(f"expected out with contiguous rows, got out.strides={out.strides}")
 
 
-def _clamp(V):
-    """V <- min(V, 0) in place (d2 >= 0), written only when some entry is > 0.
-
-    Rounding makes an exponent positive only for (nearly) coincident points, so
-    most blocks need no write: the read-only max costs half the minimum's pass.
-    """
-    if V.size and V.max() > 0:
-        np.minimum(V, 0, out=V)
-
-
-def _exp_block(V, U_rows, W_cols):
-    """V <- exp(min(u_i . w_j, 0)) in place: one GEMM into V, then clamp and exp while V is in cache."""
-    np.matmul(U_rows, W_cols.T, out=V)     # y_i . z_j - a_i - b_j = -||x_i - z_j||^2 / sigma2
-    _clamp(V)
-    np.exp(V, out=V)
-
-
-def _augmented(Xp, Zp, sigma2, p):
-    """U = [y, a, 1] and W = [z, -1, -b] with y = sqrt(2/sigma2) (x - x̄), a = ||y||^2 / 2: U W^T = E."""
-    n = Xp.shape[0]
-    m = n if Zp is None else Zp.shape[0]
-    xbar = (Xp.sum(axis=0) + (0 if Zp is None else Zp.sum(axis=0))) / (n if Zp is None else n + m)
-    r = np.sqrt(p.scalar(2) / p.scalar(sigma2))  # rounded in the precision (float32 rounds sigma2)
-
-    def rows(P, right):
-        Y = (P - xbar) * r
-        a = np.einsum("ij,ij->i", Y, Y) / 2  # ||x - x̄||^2 / sigma2 (halving is exact)
-        one = np.ones(len(a), dtype=p.dtype)
-        return np.column_stack([Y, -one, -a] if right else [Y, a, one])
-
-    U = rows(Xp, False)
-    return U, rows(Xp if Zp is None else Zp, True)
-
-
-def gemm_tolerance(p) -> float:
-    """Largest bound on |E^ - E| (the exponent, absolute) with which the gemm formation is used: sqrt(u).
-
-    Beyond it the GEMM form ||x||^2 + ||z||^2 - 2 x.z has lost at least half of the working digits of
-    the distances (a spread of the points large against sigma2 and against the distances: issue 32's
-    ``[[0, 1e9], [1, 1e9], [0, -1e9]]`` gave K_01 = 1 for exp(-1)), and :func:`rbf_kernel` forms the
-    distances from the differences, whose error is relative, (d + 3) u q.  Below it the gemm matrix is
-    unchanged, bit for bit (well-scaled data: max ||x - x̄||^2 / sigma2 < 1 / (2 (3 d + 20) sqrt(u)),
-    2.6e6 / (3 d + 20) in float64, 2000 / (3 d + 20) in float32).
-    """
-    return float(np.sqrt(p.unit_roundoff))
-
-
-def gemm_exponent_bound(d: int, u: float, a_max: float, b_max: float) -> float:
-    """(3 d + 20) u (max a + max b): the first-order bound on |E^_ij - E_ij| of the gemm formation
-    (:func:`rbf_kernel` Notes), a and b the centred scaled half-norms ||x - x̄||^2 / sigma2."""
-    return float((3 * d + 20) * u * (a_max + b_max))
-
-
-def _rbf_gemm(Xp, Zp, sigma2, p, out):
-    """exp(-||x - z||^2 / sigma2) by centred, augmented GEMM blocks, in place in ``out``.
-
-    K(X, X): bands of ``_BAND`` rows, each computed on and left of the
-    diagonal by one GEMM (clamp and exp in place) and mirrored into the upper
-    triangle while it is in cache, so K is exactly symmetric whatever the
-    BLAS does with ragged blocks (and exp runs on half the entries).
-    K(X, Z): blocks of rows.
-    """
-    U, W = _augmented(Xp, Zp, sigma2, p)
-    if not (np.isfinite(U).all() and np.isfinite(W).all()):
-        return None  # overflow of the scaled norms: the caller uses the differences formula
-    d = Xp.shape[1]
-    if gemm_exponent_bound(d, p.unit_roundoff, float(U[:, d].max()), float(-W[:, d + 1].min())) > \
-            gemm_tolerance(p):
-        return None  # the GEMM form lost the distances (rbf_kernel Notes): the differences formula
-    n, m = out.shape
-    if Zp is not None:
-        rows = max(1, min(n, _BLOCK_ELEMENTS // max(m, 1)))
-        for i0 in range(0, n, rows):
-            _exp_block(out[i0:i0 + rows], U[i0:i0 + rows], W)
-        return out
-    upper = strict_upper_mask(min(n, _BAND))
-    for i0 in range(0, n, _BAND):
-        i1 = min(n, i0 + _BAND)
-        band = out[i0:i1, :i1]  # the band on and left of the diagonal: one GEMM, clamp, exp
-        np.matmul(U[i0:i1], W[:i1].T, out=band)
-        _clamp(out[i0:i1, :i0])
-        _clamp(out[i0:i1, i0:i1])  # the diagonal block (E_ii ~ 0): clamped apart from the rest
-        np.exp(band, out=band)
-        mirror_band(out, i0, i1, upper)  # mirrored above the diagonal while the band is in cache
-        out[i0:i1, i0:i1][np.diag_indices(i1 - i0)] = 1  # an exact unit diagonal
-    return out
 
 
 def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
@@ -323,17 +143,17 @@ def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
     property is relied on: a GEMM that gives K_ij and K_ji in different calls
     or positions may sum them in different orders (edge micro-kernels).
     """
-    _check_formation(formation)
+    check_formation(formation)
     p = get_precision(precision)
     s = _check_sigma2(sigma2, p)  # positive, and still positive and finite in the precision
-    Xp, Zp = _inputs(X, Z, p, formation=formation)
+    Xp, Zp = kernel_inputs(X, Z, p, formation=formation)
     shape = (Xp.shape[0], Zp.shape[0])
     if out is not None:
         _check_out(out, shape, p)
     if formation == "gemm" and p.hardware:
         # K(X, X) passed as two arguments is the symmetric K(X): the same numbers bit for bit
         same = Z is None or Zp is Xp or (Zp.shape == Xp.shape and np.array_equal(Zp, Xp))
-        K = _rbf_gemm(Xp, None if same else Zp, sigma2, p,
+        K = rbf_gemm(Xp, None if same else Zp, sigma2, p,
                       np.empty(shape, dtype=p.dtype) if out is None else out)
         if K is not None:
             return K
@@ -353,26 +173,6 @@ def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
     return out
 
 
-def rbf_error_bound(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm") -> float:
-    """First-order bound on max |K^_ij - K_ij| / K_ij of :func:`rbf_kernel` (its Notes).
-
-    gemm: (3 d + 20) u (max a + max b) + 6u; differences: (d + 3) u max q + 6u,
-    with q = ||x - z||^2 / sigma2 (float64 estimate of the scaled quantities).
-    """
-    _check_formation(formation)
-    p = get_precision(precision)
-    X = np.asarray(p.to_float64(p.asarray(np.asarray(X, dtype=np.float64))))
-    Z = X if Z is None else np.asarray(p.to_float64(p.asarray(np.asarray(Z, dtype=np.float64))))
-    u, d = p.unit_roundoff, X.shape[1]
-    if formation == "gemm" and p.hardware:
-        xbar = np.vstack([X, Z]).mean(axis=0)
-        a = ((X - xbar) ** 2).sum(axis=1).max() / sigma2
-        b = ((Z - xbar) ** 2).sum(axis=1).max() / sigma2
-        e = gemm_exponent_bound(d, u, a, b)
-        if e <= gemm_tolerance(p):   # else rbf_kernel forms the distances from the differences
-            return float(e + 6 * u)
-    q = max(float(((X[:, None, :] - Z[None, i, :]) ** 2).sum(-1).max()) for i in range(len(Z)))
-    return float((d + 3) * u * q / sigma2 + 6 * u)
 
 
 #: max over q >= 0 of sqrt(q) exp(-q) = 1 / sqrt(2 e), and of q exp(-q) = 1 / e: what an error of the
@@ -419,7 +219,7 @@ def kernel_error_bound(kernel, X, precision="float64") -> float:
 def linear_kernel(X, Z=None, precision="float64") -> np.ndarray:
     """Linear kernel x^T z."""
     p = get_precision(precision)
-    Xp, Zp = _inputs(X, Z, p)
+    Xp, Zp = kernel_inputs(X, Z, p)
     with np.errstate(over="ignore", invalid="ignore"):
         return _check_product_kernel(Xp @ Zp.T, "linear", Z)
 
@@ -429,7 +229,7 @@ def poly_kernel(X, Z=None, degree=3, t=1.0, precision="float64") -> np.ndarray:
     check_int("degree", degree, minimum=1)
     _check_t(t)
     p = get_precision(precision)
-    Xp, Zp = _inputs(X, Z, p)
+    Xp, Zp = kernel_inputs(X, Z, p)
     with np.errstate(over="ignore", invalid="ignore"):
         return _check_product_kernel((Xp @ Zp.T + p.scalar(t)) ** int(degree), "polynomial", Z, degree)
 
@@ -497,7 +297,7 @@ class Kernel:
         if extra:
             raise ValueError(f"expected parameters among {allowed} for the {self.name} kernel, "
                              f"got {extra[0]}={self.params[extra[0]]!r}")
-        _check_formation(self.formation)
+        check_formation(self.formation)
 
     def __call__(self, X, Z=None, *, precision="float64", out=None):
         """K(X, Z) in the precision; ``out`` as in :func:`rbf_kernel` (other kernels copy into it).
@@ -531,7 +331,7 @@ class Kernel:
         (finiteness, representability, the memory guard) cost more than the kernel.  ``X`` and
         ``Z`` must be finite float64 matrices of equal width, and the caller must have checked
         the memory of a larger evaluation on the same rows.  The RBF gemm formation runs the
-        steps :func:`rbf_kernel` runs after its checks (:func:`_rbf_gemm`, the same arguments),
+        steps :func:`rbf_kernel` runs after its checks (:func:`rbf_gemm`, the same arguments),
         so the matrix is bit for bit ``self(X, Z)``; any other kernel is ``self(X, Z)``.
         """
         if not self.unit_diagonal or self.formation != "gemm":
@@ -539,7 +339,7 @@ class Kernel:
         p = get_precision("float64")
         same = Z is None or Z is X or (Z.shape == X.shape and np.array_equal(Z, X))
         m = X.shape[0] if Z is None else Z.shape[0]
-        K = _rbf_gemm(X, None if same else Z, p.scalar(self.params["sigma2"]), p,
+        K = rbf_gemm(X, None if same else Z, p.scalar(self.params["sigma2"]), p,
                       np.empty((X.shape[0], m), dtype=np.float64))
         return self(X, Z) if K is None else K  # overflow of the scaled norms: rbf_kernel's fallback
 
@@ -645,7 +445,7 @@ def make_kernel(kernel="rbf", *, sigma2=1.0, degree=3, t=1.0, formation="gemm") 
         params = {"degree": int(degree), "t": _check_t(t)}
     else:
         params = {}
-    _check_formation(formation)
+    check_formation(formation)
     return Kernel(kernel, params, formation if kernel == "rbf" else "gemm")
 
 

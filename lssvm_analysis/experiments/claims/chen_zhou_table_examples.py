@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .chen_zhou import SR
+from .chen_zhou_printed import SR
 from .chen_zhou_printed import T1, T3, T4, T5_TIMES, table_records
 
 __all__ = ["EXAMPLES", "printed_examples"]

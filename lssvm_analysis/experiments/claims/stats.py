@@ -22,7 +22,7 @@ from ...analysis.tuning import grid_edge
 
 
 __all__ = ["Paired", "paired", "better", "not_worse", "equivalent", "deviation", "deviations_text", "fmt_num", "grid_edges",
-           "mean_ci", "splits_needed"]
+           "mean_ci", "splits_needed", "all_hold", "undecided_note"]
 
 #: Confidence level of every interval the ledger prints.
 LEVEL = 0.95
@@ -164,6 +164,17 @@ def equivalent(d: Paired, margin: float) -> str:
     if d.lo >= margin or d.hi <= -margin:
         return "does not hold"
     return "undecided"
+
+
+def all_hold(outs) -> str:
+    """'holds' when every outcome holds, 'does not hold' when one does not, else 'undecided' (none: 'undecided')."""
+    return "holds" if outs and all(o == "holds" for o in outs) else "does not hold" if "does not hold" in outs \
+        else "undecided"
+
+
+def undecided_note(d: Paired, o, unit="") -> str:
+    """`` [what would decide it]`` (:meth:`Paired.resolution`) after an 'undecided' outcome ``o``; else ''."""
+    return f" [{d.resolution(0, unit)}]" if o == "undecided" else ""
 
 
 def deviation(measured, printed: float, printed_sd: float) -> tuple[float, float]:

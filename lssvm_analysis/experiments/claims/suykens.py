@@ -2,7 +2,8 @@
 
 Home section "suykens-tables" (records "binary", "multi", "reference" of the UCI benchmark kinds;
 "full" adds "poly-tau", "multi-1vsa", "multi-shared", "reference-multi").  The chapter's numerical
-rows (home "suykens") are :mod:`.suykens_numerics`.
+rows (home "suykens") are :mod:`.suykens_numerics`; the rules read cell by cell off Tables 3.3-3.5
+(reproduction, 1vs1 against MOC, pruning) are :mod:`.suykens_cells`, registered here.
 """
 from __future__ import annotations
 
@@ -10,174 +11,20 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...analysis.benchmarking import average_accuracy, average_rank, sign_test
-from ...datasets import SUYKENS_SIZES
+from ...analysis.benchmarking import average_accuracy, sign_test
 from ._ledger import Verdict, register_claim
-from .stats import better, deviations_text, fmt_num, not_worse, paired
+from .stats import better, fmt_num, paired
+from .suykens_cells import domain_code, domain_means, one_vs_one, pruning, table_3_3_cells, table_3_4_cells
 from .suykens_numerics import PRINTED_EXAMPLES as NUMERICS_EXAMPLES
-from .suykens_tables_examples import ALPHA5 as _ALPHA5
 from .suykens_tables_examples import CODE_LABELS as _CODES
 from .suykens_tables_examples import EXAMPLES as _EX
-from .suykens_tables_examples import N33 as _N33
 from .suykens_tables_examples import PAIRS_1VS1
 from .suykens_tables_examples import PRINTED_EXAMPLES as TABLES_EXAMPLES
-from .suykens_printed import T33_DOMAINS, T34_DOMAINS, TABLE_3_3, TABLE_3_4
+from .suykens_printed import T33_DOMAINS, TABLE_3_3, TABLE_3_4
 
 __all__ = ["domain_means", "PRINTED_EXAMPLES", "PAIRS_1VS1", "long_frame"]
 
 _T, _S = "suykens-tables", "suykens"
-
-
-def _code(ds):
-    return str(ds).removeprefix("suykens-")
-
-
-def domain_means(df: pd.DataFrame, label: str, value: str = "acc") -> pd.Series:
-    """Mean of ``value`` per domain for the rows of ``label`` (binary: method; multi: 'method (CODE)')."""
-    if not len(df):
-        return pd.Series(dtype=float)
-    lab = df.method if "code" not in df.columns else df.method + " (" + df.code.map(
-        {"moc": "MOC", "1vs1": "1vs1"}) + ")"
-    g = df[lab == label]
-    return pd.to_numeric(g[value], errors="coerce").groupby(g.dataset.map(_code)).mean()
-
-
-def _seeds(df):
-    return int(df.seed.nunique()) if "seed" in df.columns and len(df) else 0
-
-
-# --------------------------------------------------------------------------- Tables 3.3 / 3.4
-def _domain_pair(df, a, b, decide, what):
-    """Verdict of a paired comparison of two rows' domain means (a − b), decided by ``decide(Paired)``."""
-    d = paired(domain_means(df, a), domain_means(df, b))
-    return Verdict(decide(d), measured=d.text(" pp", f"AA {a} − {b}"),
-                   uncertainty=f"paired over domains ({_seeds(df)} randomisation(s) each); {what}")
-
-
-def _one_vs_one(rec):
-    v = _domain_pair(rec["multi"], "RBF LS-SVM (1vs1)", "RBF LS-SVM (MOC)", better, "holds if the CI lies above 0")
-    if v.outcome != "undecided":
-        return v
-    d = paired(domain_means(rec["multi"], "RBF LS-SVM (1vs1)"), domain_means(rec["multi"], "RBF LS-SVM (MOC)"))
-    return Verdict("undecided", measured=v.measured, uncertainty=v.uncertainty,
-                   cause=d.resolution(0.0, " pp") + " (domains; the full profile runs all the offline ones)")
-
-
-def _protocol_causes(df, n_cv: dict, prefix: str) -> dict:
-    enc = "encoding: as Lin LS-SVM on ttt (one-hot coding)"
-    causes = {"acc Lin LS-SVM ttt": "encoding: ttt's 9 categorical attributes one-hot encoded make it "
-                                    "linearly separable (the book's 66.8 ≈ majority rule 66.2 suggests an "
-                                    "ordinal coding)",
-              "acc Lin SVM ttt": enc, "acc Lin LS-SVM_F ttt": enc}
-    n = pd.to_numeric(df.get("n_train", pd.Series(dtype=float)), errors="coerce").groupby(
-        df.dataset.map(_code)).median() if len(df) else pd.Series(dtype=float)
-    for dom, N in n_cv.items():
-        if dom in n.index and n[dom] < 0.9 * N:
-            causes[f"{prefix}{dom}"] = (f"protocol: training part subsampled to {int(n[dom])} of {N} rows, "
-                                        f"{_seeds(df)} randomisation(s) (profile budget)")
-    return causes
-
-
-#: The chapter's randomisations per cell (Tables 3.3-3.5: "10 times randomized").
-N_PAPER = 10
-
-
-def _table_rows(df, table, domains):
-    """(label, measured mean, printed mean, s·√(1/n + 1/10)) per cell: the inventory's "reproduces",
-    |ours − printed| ≤ 2s√(1/n_ours + 1/n_paper) with s the printed sd, is a deviation of at most 2 in
-    these units (:func:`.stats.deviations_text` flags above 2)."""
-    rows = []
-    for method, (means, sds, *_rest) in table.items():
-        got = domain_means(df, method)
-        n = _cell_counts(df, method)
-        for dom, v in got.items():
-            if dom in domains and np.isfinite(v):
-                i = domains.index(dom)
-                k = max(int(n.get(dom, 1)), 1)
-                rows.append((f"acc {method} {dom}", pd.Series([v]), means[i],
-                             sds[i] * float(np.sqrt(1 / k + 1 / N_PAPER))))
-    return rows
-
-
-def _cell_counts(df, label) -> pd.Series:
-    """Randomisations with a finite accuracy per domain for the rows of ``label``."""
-    lab = df.method if "code" not in df.columns else df.method + " (" + df.code.map(
-        {"moc": "MOC", "1vs1": "1vs1"}) + ")"
-    g = df[lab == label]
-    return pd.to_numeric(g.acc, errors="coerce").notna().groupby(g.dataset.map(_code)).sum()
-
-
-def _deviations(df, table, domains, n_cv):
-    rows = _table_rows(df, table, domains)
-    causes = _protocol_causes(df, n_cv, "")
-    # a subsampled domain's cause applies to every method's cell of it
-    causes.update({f"acc {m} {dom}": c for dom, c in list(causes.items()) if not dom.startswith("acc ")
-                   for m in table if f"acc {m} {dom}" not in causes})
-    # subsampling the training part cannot raise the accuracy: a cell above its printed value keeps no
-    # subsampling cause (it stays "unexplained" unless another cause names it)
-    above = {label for label, m, p, _sd in rows if float(np.nanmean(m)) > p}
-    n, text = deviations_text(rows, {k: v for k, v in causes.items() if k.startswith("acc ")
-                                     and not (k in above and v.startswith("protocol: training part subsampled"))})
-    return n, len(rows), text
-
-
-#: Table 3.4's training parts: 2/3 of each offline multiclass set (the protocol's split).
-_N34 = {d: (2 * n) // 3 for d, n in SUYKENS_SIZES.items() if d in T34_DOMAINS}
-
-
-def _t33(rec):
-    b = rec["binary"]
-    n, total, text = _deviations(b, TABLE_3_3, T33_DOMAINS, _N33)
-    return Verdict("holds" if n == 0 else "does not hold", measured=f"{total - n} of {total} cells reproduce",
-                   uncertainty=_REPRO, cause=text)
-
-
-def _t34(rec):
-    m = rec["multi"]
-    n, total, text = _deviations(m, TABLE_3_4, T34_DOMAINS, _N34)
-    return Verdict("holds" if n == 0 else "does not hold", measured=f"{total - n} of {total} cells reproduce",
-                   uncertainty=_REPRO, cause=text)
-
-
-_REPRO = ("each cell: |ours − printed| ≤ 2s√(1/n + 1/10), s the printed sd, n our randomisations; deviations "
-          "below are in units of s√(1/n + 1/10) (the standard error of the difference of the two means)")
-
-
-# --------------------------------------------------------------------------- Table 3.5 pruning
-def _prune_frame(rec):
-    out = []
-    for key, n_col, label in (("binary", "n_train", "RBF LS-SVM"), ("multi", "n_rows_binary", "RBF LS-SVM (1vs1)")):
-        df = rec.get(key, pd.DataFrame())
-        col = f"prune_acc[{_ALPHA5}]"
-        if not len(df) or col not in df.columns:
-            continue
-        lab = df.method if "code" not in df.columns else df.method + " (" + df.code.map(
-            {"moc": "MOC", "1vs1": "1vs1"}) + ")"
-        g = df[(lab == label) & np.isfinite(pd.to_numeric(df[col], errors="coerce"))]
-        out.append(pd.DataFrame({"set": g.dataset.map(_code), "acc": pd.to_numeric(g.acc, errors="coerce"),
-                                 "pruned_acc": pd.to_numeric(g[col], errors="coerce"),
-                                 "ppte": 100 * (1 - pd.to_numeric(g[f"prune_nsv[{_ALPHA5}]"], errors="coerce")
-                                                / pd.to_numeric(g[n_col], errors="coerce"))}))
-    return pd.concat(out, ignore_index=True) if out else pd.DataFrame(columns=["set", "acc", "pruned_acc", "ppte"])
-
-
-def _pruning(rec):
-    p = _prune_frame(rec)
-    if not len(p):
-        return Verdict("undecided", measured="no pruned fits in the records")
-    per = p.groupby("set").mean()
-    d = paired(per.pruned_acc, per.acc)
-    loss = not_worse(d, 4.0)
-    low = sorted(per.index[per.ppte < 28])
-    measured = (f"pruned {fmt_num(per.ppte.min())}–{fmt_num(per.ppte.max())} % per set (SL 5 %); "
-                + d.text(" pp", "AA pruned − unpruned"))
-    unc = "paired over the pruned sets; 'about 2 pp': non-inferiority margin 4 pp (2 × the book's loss)"
-    if loss != "holds":
-        return Verdict(loss, measured=measured, uncertainty=unc)
-    if low:
-        return Verdict("holds only when", condition=f"the set allows it (below 28 % pruned on {', '.join(low)})",
-                       measured=measured, uncertainty=unc)
-    return Verdict("holds", measured=measured, uncertainty=unc)
 
 
 # --------------------------------------------------------------------------- Tables 3.3 / 3.4: the text's rows
@@ -191,14 +38,14 @@ def long_frame(rec, key="binary", ref="reference") -> pd.DataFrame:
     df = rec.get(key, pd.DataFrame())
     if len(df):
         lab = df.method if "code" not in df.columns else df.method + " (" + df.code.map(_CODES) + ")"
-        parts.append(pd.DataFrame({"set": df.dataset.map(_code), "seed": df.seed, "label": lab,
+        parts.append(pd.DataFrame({"set": df.dataset.map(domain_code), "seed": df.seed, "label": lab,
                                    "acc": pd.to_numeric(df.acc, errors="coerce"),
                                    "cv_acc": pd.to_numeric(df.get("cv_acc", np.nan), errors="coerce")}))
     r = rec.get(ref, pd.DataFrame())
     if len(r):
         for c in r.columns:
             if c.startswith("acc["):
-                parts.append(pd.DataFrame({"set": r.dataset.map(_code), "seed": r.seed, "label": c[4:-1],
+                parts.append(pd.DataFrame({"set": r.dataset.map(domain_code), "seed": r.seed, "label": c[4:-1],
                                            "acc": pd.to_numeric(r[c], errors="coerce"), "cv_acc": np.nan}))
     if not parts:
         return pd.DataFrame(columns=["set", "seed", "label", "acc", "cv_acc"])
@@ -485,7 +332,7 @@ def _per_binary(rec):
     d = rec["multi-shared"]
     out = {}
     for (ds, code), g in d.groupby(["dataset", "code"]):
-        out[f"{_code(ds)} {code}"] = better(paired(pd.to_numeric(g.acc_per), pd.to_numeric(g.acc_shared)))
+        out[f"{domain_code(ds)} {code}"] = better(paired(pd.to_numeric(g.acc_per), pd.to_numeric(g.acc_shared)))
     v, text = _most(out, "(set, code) units where per-subproblem tuning beats one shared (γ, σ)")
     return Verdict(v, measured=text, uncertainty="per (set, code): paired over randomisations; both searches on "
                                                   "the same initial grid (no refinement)")
@@ -496,7 +343,7 @@ _POLY_PRINTED = {(2, "1.0"): 84.3, (10, "1.0"): 65.9, (2, "tuned"): 85.6, (10, "
 
 def _poly_cells(rec):
     d = rec["poly-tau"]
-    d = d.assign(tau=d.tau.astype(str), degree=pd.to_numeric(d.degree).astype(int), set=d.dataset.map(_code),
+    d = d.assign(tau=d.tau.astype(str), degree=pd.to_numeric(d.degree).astype(int), set=d.dataset.map(domain_code),
                  acc=pd.to_numeric(d.acc, errors="coerce"))
     return d
 
@@ -577,7 +424,7 @@ _reg("S-weakly-nonlinear", "§3.4.2", "most domains are only weakly nonlinear (R
      "6 of 10 domains", _B, _weakly, "weakly")
 _reg("S-1vs1", "§3.4.2, Table 3.4", "1vs1 coding gives better accuracy (RBF LS-SVM 1vs1 vs MOC)",
      f"AA RBF LS-SVM 1vs1 {TABLE_3_4['RBF LS-SVM (1vs1)'][2]} vs MOC {TABLE_3_4['RBF LS-SVM (MOC)'][2]}", _M,
-     _one_vs_one, "1vs1", evidence=_T34E, parts=True)
+     one_vs_one, "1vs1", evidence=_T34E, parts=True)
 _reg("S-1vs1/all", "§3.4.2, Table 3.4", "1vs1 beats MOC for most of the 8 kernel × model pairs",
      "MOC → 1vs1: 88.2→89.1, 77.8→86.9, 87.1→87.9, 87.9→88.6, 80.5→87.8, 70.2→61.2, 63.4→85.0, 81.8→60.1", _MR,
      _1vs1_all, "1vs1all", evidence=_T34E)
@@ -597,15 +444,15 @@ _reg("S-poly-tau/d5", "§3.4.2", "tuning τ matters especially for degrees d ≥
 register_claim("S-table33", paper="suykens", section=_T, where="Table 3.3",
                text="Table 3.3's accuracies reproduce on the domains shipped offline",
                printed="e.g. RBF LS-SVM acr 87.0 (2.1), ttt 99.0 (0.3); Lin LS-SVM ttt 66.8 (3.9)",
-               records=("binary",), rule=_t33, evidence=_T33E, examples=_EX["t33"])
+               records=("binary",), rule=table_3_3_cells, evidence=_T33E, examples=_EX["t33"])
 register_claim("S-table34", paper="suykens", section=_T, where="Table 3.4",
                text="Table 3.4's multiclass accuracies reproduce on the domains shipped offline",
-               printed="e.g. RBF LS-SVM (1vs1) bal 94.8, iri 97.6", records=("multi",), rule=_t34, evidence=_T34E,
+               printed="e.g. RBF LS-SVM (1vs1) bal 94.8, iri 97.6", records=("multi",), rule=table_3_4_cells, evidence=_T34E,
                examples=_EX["t34"])
 register_claim("S-prune", paper="suykens", section=_T, where="§3.7, Table 3.5",
                text="28–93 % of the training points can be pruned at a cost of about 2 pp of average accuracy",
                printed="PPTE 28–93 %; AA 83.2 → 81.4 (SL 5 %) / 81.1 (SL 1 %)", records=("binary", "multi"),
-               rule=_pruning, evidence=_T35E, examples=_EX["prune"])
+               rule=pruning, evidence=_T35E, examples=_EX["prune"])
 register_claim("S-adult", paper="suykens", section=_T, where="Tables 3.3, 3.4 (adu, thy, usp, wav)",
                text="the adu column of Table 3.3 and the thy, usp, wav columns of Table 3.4",
                printed="RBF LS-SVM adu 84.7 (0.3)",

@@ -19,69 +19,18 @@ import pandas as pd
 from scipy import stats as _st
 
 from ...analysis.tuning import grid_edge
-from ..kinds_vieira import TABLE_METHODS
 from . import vieira_steps as VS
 from ._ledger import Verdict, register_claim
 from .stats import better, deviations_text, fmt_num, not_worse, paired
 from .vieira_steps import NE_DIGIT_MARGIN, ne_long
+from .vieira_records import (AUTHORS_K, EXAMPLES, N_PAPER, OP, TABLE2, TRAIN_L, VIEIRA_SETS, paper_records,
+                             table_long)
 
 __all__ = ["VIEIRA_SETS", "TABLE2", "TRAIN_L", "OP", "AUTHORS_K", "table_long", "ne_long", "NE_DIGIT_MARGIN",
            "paper_records", "reproduce_rows"]
 
-#: Registry names of the data sets -> Vieira's codes.
-VIEIRA_SETS = {"haberman": "HAB", "breast-cancer-wisconsin": "BCW", "pima-uci": "DIA", "ripley-synth": "RIP"}
-#: Table 2 as printed (mean, sd over 30 splits): ACC [%], #SV and training time [s] per method and set
-#: (SEED_NOTES §1.8; PCV and DER ship nowhere, they serve the examples built from the paper's numbers).
-TABLE2 = {
-    "acc": {"SVM": {"HAB": (72.4, 3.3), "PCV": (87.1, 2.6), "DER": (99.9, 0.3), "BCW": (96.4, 1.0),
-                    "DIA": (76.9, 2.3), "RIP": (88.0, 1.4)},
-            "LSSVM": {"HAB": (73.7, 3.2), "PCV": (83.5, 4.0), "DER": (99.7, 0.5), "BCW": (96.1, 1.1),
-                      "DIA": (76.8, 2.1), "RIP": (87.9, 1.0)},
-            "IP-LSSVM 10%": {"HAB": (70.6, 5.7), "PCV": (76.3, 6.4), "DER": (99.2, 1.3), "BCW": (96.6, 0.8),
-                             "DIA": (73.5, 3.3), "RIP": (87.5, 2.3)},
-            "IP-LSSVM 20%": {"HAB": (62.9, 9.1), "PCV": (67.9, 13.3), "DER": (98.9, 1.7), "BCW": (96.8, 1.0),
-                             "DIA": (69.1, 10.0), "RIP": (87.2, 1.8)},
-            "IP-LSSVM 30%": {"HAB": (60.2, 11.5), "PCV": (65.5, 15.6), "DER": (98.6, 2.8), "BCW": (97.0, 1.0),
-                             "DIA": (53.1, 14.4), "RIP": (86.7, 1.6)},
-            "P-LSSVM": {"HAB": (72.2, 3.8), "PCV": (85.7, 3.0), "DER": (98.5, 1.8), "BCW": (95.6, 2.5),
-                        "DIA": (76.1, 2.4), "RIP": (87.3, 2.1)},
-            "OP-LSSVM": {"HAB": (74.2, 3.1), "PCV": (83.9, 3.0), "DER": (99.7, 0.5), "BCW": (95.8, 0.9),
-                         "DIA": (76.4, 2.6), "RIP": (88.0, 1.3)}},
-    "nsv": {"SVM": {"HAB": (97.4, 6.9), "PCV": (53.3, 6.3), "DER": (22.9, 4.2), "BCW": (39.5, 10.9),
-                    "DIA": (240.4, 14.4), "RIP": (226.6, 36.5)},
-            "LSSVM": {"HAB": (201, 0.0), "PCV": (204, 0.0), "DER": (241, 0.0), "BCW": (461, 0.0),
-                      "DIA": (506, 0.0), "RIP": (825, 0.0)},
-            "IP-LSSVM 10%": {"HAB": (181, 0.0), "PCV": (184, 0.0), "DER": (217, 0.0), "BCW": (415, 0.0),
-                             "DIA": (455, 0.0), "RIP": (742, 0.0)},
-            "IP-LSSVM 20%": {"HAB": (161, 0.0), "PCV": (163, 0.0), "DER": (193, 0.0), "BCW": (369, 0.0),
-                             "DIA": (405, 0.0), "RIP": (660, 0.0)},
-            "IP-LSSVM 30%": {"HAB": (141, 0.0), "PCV": (143, 0.0), "DER": (169, 0.0), "BCW": (323, 0.0),
-                             "DIA": (354, 0.0), "RIP": (577, 0.0)},
-            "P-LSSVM": {"HAB": (106.5, 19.1), "PCV": (131.7, 54.0), "DER": (39.0, 58.1), "BCW": (38.7, 9.5),
-                        "DIA": (273.2, 59.8), "RIP": (224.9, 17.0)},
-            "OP-LSSVM": {"HAB": (83.0, 16.7), "PCV": (78.6, 12.8), "DER": (89.8, 10.1), "BCW": (83.6, 13.0),
-                         "DIA": (82.8, 14.5), "RIP": (80.6, 17.8)}},
-    "time": {"SVM": {"HAB": (9.6e2, 1.4e3), "PCV": (2.5e2, 4.7e2), "DER": (9.6e-1, 2.5e-1), "BCW": (2.3e2, 6.2e2),
-                     "DIA": (6.0e3, 8.6e3), "RIP": (3.9e2, 9.2e2)},
-             "LSSVM": {"HAB": (6.6, 1.3), "PCV": (5.6, 1.5), "DER": (8.0, 2.0), "BCW": (4.0e1, 9.1),
-                       "DIA": (4.7e1, 7.8), "RIP": (1.4e2, 1.8e1)},
-             "IP-LSSVM 10%": {"HAB": (5.8, 2.4), "PCV": (5.2, 2.2), "DER": (8.6, 3.5), "BCW": (3.4e1, 8.4),
-                              "DIA": (4.3e1, 1.1e1), "RIP": (1.3e2, 2.0e1)},
-             "IP-LSSVM 20%": {"HAB": (5.3, 1.4), "PCV": (4.7, 1.6), "DER": (7.8, 3.0), "BCW": (3.6e1, 7.7),
-                              "DIA": (4.5e1, 1.3e1), "RIP": (1.4e2, 2.2e1)},
-             "IP-LSSVM 30%": {"HAB": (4.6, 1.7), "PCV": (5.2, 1.9), "DER": (7.4, 2.8), "BCW": (3.2e1, 8.4),
-                              "DIA": (4.0e1, 1.1e1), "RIP": (1.2e2, 1.4e1)},
-             "P-LSSVM": {"HAB": (3.5e1, 8.5), "PCV": (2.4e1, 2.0e1), "DER": (5.5e1, 1.8e1), "BCW": (2.4e2, 2.9e1),
-                         "DIA": (2.9e2, 8.0e1), "RIP": (1.3e3, 1.1e2)},
-             "OP-LSSVM": {"HAB": (1.4e2, 1.0e2), "PCV": (1.3e2, 6.7e1), "DER": (1.6e2, 8.3e1), "BCW": (5.8e2, 2.9e2),
-                          "DIA": (6.5e2, 2.7e2), "RIP": (1.6e3, 6.5e2)}},
-}
-#: The training sizes of Table 1 (floor(0.66 N)).
-TRAIN_L = {"HAB": 201, "PCV": 204, "DER": 241, "BCW": 461, "DIA": 506, "RIP": 825}
 #: The offline sets (VIEIRA_SETS' codes); the others' rows are the paper's only.
 OFFLINE = tuple(VIEIRA_SETS.values())
-#: Splits of the paper's protocol (the n_paper of "reproduces").
-N_PAPER = 30
 #: Known causes of deviations beyond 2 sd (label "<metric> <method> <set>"; ``*`` = prefix).
 CAUSES = {
     "acc * RIP": "data version (likely): Ripley's synth.tr + synth.te pooled and re-split, where ~92 % is "
@@ -91,12 +40,6 @@ CAUSES = {
                       "k by training accuracy over k ≤ 200 in steps of 2, not by PRESS (row \"OP-LSSVM authors' k\")",
 }
 _SECTION = "vieira"
-#: The row the claims judge: OP-LSSVM in the paper's regime (its own gamma by the paper's CV protocol).
-OP = "OP-LSSVM own γ"
-#: The row of the authors' MATLAB choice of k (training accuracy), which V-kstar reads beside PRESS.
-AUTHORS_K = "OP-LSSVM authors' k"
-
-
 #: The classifiers OP-LSSVM is compared with (Table 2's other rows).
 COMPARATORS = ("SVM", "LSSVM", "IP-LSSVM 10%", "IP-LSSVM 20%", "IP-LSSVM 30%", "P-LSSVM")
 #: Where the paper excepts SVM from "sparser" (L153).
@@ -106,20 +49,6 @@ SVM_EXCEPTED = ("PCV", "DER", "BCW")
 def _op(lg) -> str:
     """The OP-LSSVM row to judge: the paper's regime when recorded, else the LS-SVM's gamma."""
     return OP if (lg.method == OP).any() and lg[lg.method == OP].acc.notna().any() else "OP-LSSVM"
-
-
-def table_long(table: pd.DataFrame) -> pd.DataFrame:
-    """One row per (set, split, method) with acc, nsv, time from the ``vieira-split`` records."""
-    rows = []
-    for _, r in table.iterrows():
-        for label in TABLE_METHODS:
-            rows.append({"set": VIEIRA_SETS.get(r["dataset"], r["dataset"]), "seed": r["seed"], "method": label,
-                         "acc": r.get(f"acc[{label}]", np.nan), "nsv": r.get(f"nsv[{label}]", np.nan),
-                         "time": r.get(f"time_{label}", np.nan), "L": r.get("L", np.nan)})
-    lg = pd.DataFrame(rows, columns=["set", "seed", "method", "acc", "nsv", "time", "L"])
-    for c in ("acc", "nsv", "time", "L"):
-        lg[c] = pd.to_numeric(lg[c], errors="coerce")
-    return lg
 
 
 def _by_seed(lg, s, method, col):
@@ -538,111 +467,6 @@ def _larger(rec):
                    cause="the fall of the ratio with L is not resolved: more sizes or repeats decide")
 
 
-# --------------------------------------------------------------------------- synthetic records
-def _table_rows(acc: dict, nsv: dict, seeds=4, sets=("HAB", "BCW"), time: dict | None = None):
-    """Synthetic vieira-split rows; a value given for "OP-LSSVM" applies to every OP-LSSVM reading."""
-    def own(d):
-        return {(OP if k == "OP-LSSVM" else (OP, k[1]) if isinstance(k, tuple) and k[0] == "OP-LSSVM" else k): v
-                for k, v in d.items()} | d
-    acc, nsv, time = own(acc), own(nsv), own(time or {})
-    code = {v: k for k, v in VIEIRA_SETS.items()}
-    rng = np.random.default_rng(0)
-    rows = []
-    for s in sets:
-        for seed in range(seeds):
-            r = {"dataset": code[s], "seed": seed, "status": "ok", "L": 200}
-            for m in TABLE_METHODS:
-                r[f"acc[{m}]"] = acc.get((m, s), acc.get(m, 80.0)) + 0.1 * rng.standard_normal()
-                r[f"nsv[{m}]"] = nsv.get((m, s), nsv.get(m, 200.0 - (20 * int(m[9:11]) // 10
-                                                                      if m.startswith("IP-LSSVM") else 0)))
-                r[f"time_{m}"] = time.get((m, s), time.get(m, 1.0)) * (1 + 0.05 * rng.standard_normal())
-            rows.append(r)
-    return {"table": pd.DataFrame(rows)}
-
-
-def _scaling_rows(op_power, ls_power):
-    L = np.array([100, 200, 400, 800], float)
-    return {"scaling": pd.DataFrame({"L": L, "status": "ok", "time_op-lssvm": 1e-2 * (L / 100) ** op_power,
-                                     "time_lssvm-kkt": 1e-3 * (L / 100) ** ls_power})}
-
-
-def _printed_acc(scale=0.0):
-    return {(m, s): p + scale * sd for m, by in TABLE2["acc"].items() for s, (p, sd) in by.items()}
-
-
-def _standard(rng, n):
-    z = rng.standard_normal(n)
-    return (z - z.mean()) / z.std(ddof=1)
-
-
-def paper_records(splits: int = N_PAPER) -> dict:
-    """The records Table 2 as printed would give: per set of the paper (the six, PCV and DER included)
-    and split, each method's ACC and #SV drawn with exactly the printed mean and sd (normal), its time
-    log-normal with the printed mean and sd; methods drawn independently (the paper prints no paired
-    spread: the widest the pairing could be); L of Table 1.  ``"scaling"``: the printed mean training
-    times of OP-LSSVM and LSSVM at each set's L (the paper's only evidence on growth with L).
-    """
-    rng = np.random.default_rng(2016)
-    code = {v: k for k, v in VIEIRA_SETS.items()}
-    rows = {(s, i): {"dataset": code.get(s, s), "seed": i, "status": "ok", "L": L}
-            for s, L in TRAIN_L.items() for i in range(splits)}
-    for metric in ("acc", "nsv", "time"):
-        for m, by in TABLE2[metric].items():
-            for s, (p, sd) in by.items():
-                z = _standard(rng, splits)
-                if metric == "time":
-                    sig = np.sqrt(np.log1p((sd / p) ** 2))
-                    v = np.exp(np.log(p) - sig ** 2 / 2 + sig * z)
-                else:
-                    v = p + sd * z
-                for col in ((m, OP) if m == "OP-LSSVM" else (m,)):
-                    for i in range(splits):
-                        # the kind's columns: acc[<method>], nsv[<method>], time_<method> (issue 32's rename)
-                        rows[(s, i)][f"time_{col}" if metric == "time" else f"{metric}[{col}]"] = float(v[i])
-    table = pd.DataFrame(list(rows.values()))
-    sets = sorted(TRAIN_L, key=TRAIN_L.get)
-    scaling = pd.DataFrame({"L": [float(TRAIN_L[s]) for s in sets], "status": "ok",
-                            "time_op-lssvm": [TABLE2["time"]["OP-LSSVM"][s][0] for s in sets],
-                            "time_lssvm-kkt": [TABLE2["time"]["LSSVM"][s][0] for s in sets]})
-    return {"table": table, "scaling": scaling}
-
-
-#: OP-LSSVM's printed #SV on the two sets of the synthetic records (a k* that reproduces).
-_PRINTED_K = {("OP-LSSVM", "HAB"): 83.0, ("OP-LSSVM", "BCW"): 83.6}
-_EX = {
-    "accuracy_others": lambda: {
-        "holds": _table_rows({"OP-LSSVM": 80.0}, {}),
-        "does not hold": _table_rows({"OP-LSSVM": 75.0}, {}),
-        "undecided": _table_rows({"OP-LSSVM": 79.0, ("OP-LSSVM", "BCW"): 79.15}, {}, seeds=2)},
-    "sparsity_p": lambda: {"holds": _table_rows({}, _PRINTED_K),
-                           "holds only when": _table_rows({}, {"OP-LSSVM": 50.0}),
-                           "does not hold": _table_rows({}, {"OP-LSSVM": 50.0, ("P-LSSVM", "BCW"): 30.0})},
-    "avg_svs": lambda: {"holds": _table_rows({}, _PRINTED_K),
-                        "holds only when": _table_rows({}, {"OP-LSSVM": 50.0}),
-                        "does not hold": _table_rows({}, {"OP-LSSVM": 300.0})},
-    "k_star": lambda: {"holds": _table_rows({}, _PRINTED_K),
-                       "holds only when": _table_rows({}, {"OP-LSSVM": 5.0, (AUTHORS_K, "HAB"): 83.0,
-                                                           (AUTHORS_K, "BCW"): 83.6}),
-                       "does not hold": _table_rows({}, {"OP-LSSVM": 5.0})},
-    "table2": lambda: {"holds": _table_rows(_printed_acc(), {}),
-                       "does not hold": _table_rows(_printed_acc(5.0), {})},
-    "table2_svs": lambda: {"holds": _table_rows({}, {("SVM", "HAB"): 97.4, ("SVM", "BCW"): 39.5,
-                                                     ("P-LSSVM", "HAB"): 106.5, ("P-LSSVM", "BCW"): 38.7}),
-                           "does not hold": _table_rows({}, {"IP-LSSVM 10%": 150.0})},
-    "growth": lambda: {"holds": _scaling_rows(1.0, 3.0), "does not hold": _scaling_rows(3.0, 1.0)},
-    "larger": lambda: {"holds": _scaling_rows(1.0, 3.0), "does not hold": _scaling_rows(3.0, 1.0),
-                       "holds only when": _scaling_rows(1.0, 2.0), "undecided": _scaling_rows(1.0, 1.5)},
-    "ip": lambda: {"holds": _table_rows({"IP-LSSVM 10%": 80.0, "IP-LSSVM 30%": 70.0,
-                                         ("IP-LSSVM 30%", "BCW"): 80.0}, {}),
-                   "does not hold": _table_rows({"IP-LSSVM 10%": 70.0, "IP-LSSVM 30%": 80.0}, {})},
-    "p_loss": lambda: {"holds": _table_rows({"P-LSSVM": 79.0}, {}),
-                       "does not hold": _table_rows({"P-LSSVM": 75.0}, {}),
-                       "undecided": _table_rows({"P-LSSVM": 77.5}, {}, seeds=2)},
-    "time_greater": lambda: {"holds": _table_rows({}, {}, time={"OP-LSSVM": 5.0}),
-                             "does not hold": _table_rows({}, {}, time={"OP-LSSVM": 0.2})},
-    "linear_vs_qp": lambda: {"holds": _table_rows({}, {}, time={"SVM": 5.0}),
-                             "does not hold": _table_rows({}, {}, time={"SVM": 0.2})},
-}
 _T2 = ("vieira-table2",)
 _STEPS = ("steps",)
 _EV_STEPS = ("vieira-steps",)
@@ -659,7 +483,7 @@ register_claim("V-sparsity", **_V, where="§5, Table 2", parts=True,
                text="OP-LSSVM has sparser solutions than every other classifier on all sets, except PCV, DER "
                     "and BCW for SVM (= V-sparsity/p, which carries every pair)")
 register_claim("V-accuracy/others", **_V, where="§5, Table 2", records=("table",), rule=_accuracy_others,
-               evidence=_T2, examples=_EX["accuracy_others"],
+               evidence=_T2, examples=EXAMPLES["accuracy_others"],
                printed=_PRINTED_DACC + "; vs SVM +1.8, −3.2 (PCV), −0.2, −0.6, −0.5, 0.0; vs P-LSSVM +2.0, −1.8, "
                        "+1.2, +0.2, +0.3, +0.7 pp",
                text="OP-LSSVM is non-inferior to LSSVM on every set, and to most of the other five classifiers "
@@ -669,7 +493,7 @@ register_claim("V-accuracy/others", **_V, where="§5, Table 2", records=("table"
                        "'most classifiers' reading; the margin is the inventory's m = printed OP sd (the earlier "
                        "1 pp was the project's)")
 register_claim("V-sparsity/p", **_V, where="§5 L153, Table 2", records=("table",), rule=_sparsity_p,
-               evidence=_T2, examples=_EX["sparsity_p"],
+               evidence=_T2, examples=EXAMPLES["sparsity_p"],
                printed="P-LSSVM #SV HAB 106.5, PCV 131.7, DER 39.0, BCW 38.7, DIA 273.2, RIP 224.9; OP 83.0, 78.6, "
                        "89.8, 83.6, 82.8, 80.6",
                text="OP-LSSVM has fewer SVs than LSSVM, P-LSSVM, IP-LSSVM and SVM on every set (SVM excepted on "
@@ -681,11 +505,11 @@ register_claim("V-sparsity/p", **_V, where="§5 L153, Table 2", records=("table"
                        "conjunction of its sub-claims, so its every-pair rule is judged here, with P-LSSVM shown "
                        "first (the inventory's focus)")
 register_claim("V-avg-svs", **_V, where="§6 L159", records=("table",), rule=_avg_svs, evidence=_T2,
-               examples=_EX["avg_svs"], text="the mean #SV over the sets is lower for OP-LSSVM than for every "
+               examples=EXAMPLES["avg_svs"], text="the mean #SV over the sets is lower for OP-LSSVM than for every "
                "other classifier", printed="6 sets: OP 83.1, SVM 113.4, P 135.7, IP_30 284.5, LSSVM 406.3; "
                "4 offline sets: OP 82.5, SVM 151.0, P 160.8")
 register_claim("V-kstar", **_V, where="Table 2, OP-LSSVM #SVs", records=("table",), rule=_k_star, evidence=_T2,
-               examples=_EX["k_star"],
+               examples=EXAMPLES["k_star"],
                reading="k* is ours, by MRSR + PRESS over all L + 1 rows; a ranking by scikit-learn's lars_path "
                        "gives fewer columns (issue 31's 6.3 and 11.8) because that path leaves LAR's optimality "
                        "after about 5–10 steps on these near-collinear kernel columns (V-lars), where k* lies: "
@@ -694,37 +518,37 @@ register_claim("V-kstar", **_V, where="Table 2, OP-LSSVM #SVs", records=("table"
                     "it, by training accuracy)", printed="HAB 83.0 ± 16.7, BCW 83.6 ± 13.0, "
                "DIA 82.8 ± 14.5, RIP 80.6 ± 17.8")
 register_claim("V-table2", **_V, where="Table 2, ACC rows", records=("table",), rule=_table2, evidence=_T2,
-               examples=_EX["table2"],
+               examples=EXAMPLES["table2"],
                text="Table 2's accuracies (SVM, LSSVM, IP-LSSVM, P-LSSVM, OP-LSSVM) reproduce",
                printed="e.g. LSSVM HAB 73.7 ± 3.2, BCW 96.1 ± 1.1, DIA 76.8 ± 2.1, RIP 87.9 ± 1.0")
 register_claim("V-table2-svs", **_V, where="Table 2, #SVs rows", records=("table",), rule=_table2_svs,
-               evidence=_T2, examples=_EX["table2_svs"],
+               evidence=_T2, examples=EXAMPLES["table2_svs"],
                text="Table 2's #SV of SVM and P-LSSVM reproduce; IP-LSSVM keeps L − round(pL)",
                printed="SVM HAB 97.4 ± 6.9, BCW 39.5 ± 10.9, DIA 240.4 ± 14.4, RIP 226.6 ± 36.5; P-LSSVM 106.5, "
                        "38.7, 273.2, 224.9; IP-LSSVM 181/161/141 (HAB) … 742/660/577 (RIP)")
 register_claim("V-ip", **_V, where="§5, Table 2 IP-LSSVM rows", records=("table",), rule=_ip, evidence=_T2,
-               examples=_EX["ip"], text="IP-LSSVM's accuracy degrades as pruning grows, except on BCW",
+               examples=EXAMPLES["ip"], text="IP-LSSVM's accuracy degrades as pruning grows, except on BCW",
                printed="DIA 73.5 → 69.1 → 53.1; BCW 96.6 → 96.8 → 97.0")
 register_claim("V-p-loss", **_V, where="§5 L151", records=("table",), rule=_p_loss, evidence=_T2,
-               examples=_EX["p_loss"], text="P-LSSVM loses at most 2.5 pp of accuracy against LSSVM (its pruning "
+               examples=EXAMPLES["p_loss"], text="P-LSSVM loses at most 2.5 pp of accuracy against LSSVM (its pruning "
                "rule's bound, carried to the test set)", printed="ACC LSSVM − P-LSSVM: HAB +1.5, PCV −2.2, DER "
                "+1.2, BCW +0.5, DIA +0.7, RIP +0.6 pp")
 register_claim("V-time-greater", **_V, where="§5 L155", records=("table",), rule=_time_greater, evidence=_T2,
-               examples=_EX["time_greater"], text="OP-LSSVM's training time is greater than the other methods' "
+               examples=EXAMPLES["time_greater"], text="OP-LSSVM's training time is greater than the other methods' "
                "in general", printed="OP slower in 33 of 36 (method, set) pairs; faster than SVM on HAB, PCV, DIA")
 register_claim("V-time-growth", **_V, where="§5 L155, Table 2 times", records=("scaling",), rule=_growth,
-               evidence=("vieira-time-over-l",), examples=_EX["growth"],
+               evidence=("vieira-time-over-l",), examples=EXAMPLES["growth"],
                text="OP-LSSVM's training time grows more slowly with L than LSSVM's",
                printed="HAB → RIP: LSSVM ×21 (6.6 → 140 s), OP-LSSVM ×11 (140 → 1600 s)")
 register_claim("V-time-larger", **_V, where="§5 L155; §6 L159", records=("scaling",), rule=_larger,
-               evidence=("vieira-time-over-l",), examples=_EX["larger"],
+               evidence=("vieira-time-over-l",), examples=EXAMPLES["larger"],
                text="for larger data sets OP-LSSVM trains faster than LSSVM",
                printed="OP/LSSVM time ratio 21 (HAB) → 11 (RIP); never below 1 in Table 2",
                reading="an extrapolated crossing counts (as 'holds only when L > L*') only within 2× the largest "
                        "L measured; farther, the fit's line is no evidence and the verdict is undecided with the "
                        "L that would decide")
 register_claim("V-linear-vs-qp", **_V, where="§1 L13", records=("table",), rule=_linear_vs_qp, evidence=_T2,
-               examples=_EX["linear_vs_qp"], text="solving the LS-SVM's linear system is cheaper than the SVM's QP",
+               examples=EXAMPLES["linear_vs_qp"], text="solving the LS-SVM's linear system is cheaper than the SVM's QP",
                printed="LSSVM faster on 5 of 6 sets (DER: SVM 0.96 s vs LSSVM 8.0 s)")
 register_claim("V-lssvm-dense", **_V, where="§1 L17; Table 2 L129", records=_STEPS, evidence=_EV_STEPS, rule=VS.lssvm_dense,
                examples=VS.EXAMPLES["lssvm_dense"], text="every training pattern is a support vector of the LS-SVM",
