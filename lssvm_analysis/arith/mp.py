@@ -13,7 +13,8 @@ from ._libflint import AVAILABLE as FLINT_AVAILABLE
 from .base import eigsy, get_precision
 from .flint_engine import from_float64, to_float64 as engine_to_float64
 
-__all__ = ["MPPrecision", "mp_engine", "MP_CONTEXT", "DEFAULT_MP_DIGITS", "MIN_MP_DIGITS", "MAX_MP_DIGITS", "MP_ENGINES"]
+__all__ = ["MPPrecision", "mp_engine", "MP_CONTEXT", "DEFAULT_MP_DIGITS", "MIN_MP_DIGITS", "MAX_MP_DIGITS",
+           "MP_ENGINES"]
 
 DEFAULT_MP_DIGITS = 50
 #: Bounds of N in "mpN".  Below 5 digits mpmath's conversions round more than a

@@ -107,7 +107,8 @@ def _eq22(prec, dt):
     xi64 = np.concatenate([np.linspace(-3, 3, 1201), [-1.0, 1.0]])
     xi = xi64.astype(dt)
     with MP_CONTEXT.workdps(50):
-        ref = np.array([float(MP_CONTEXT.mpf(float(x)) / (1 + MP_CONTEXT.exp(-p * (MP_CONTEXT.mpf(float(x)) ** 2 - tau ** 2))))
+        ref = np.array([float(MP_CONTEXT.mpf(float(x))
+                              / (1 + MP_CONTEXT.exp(-p * (MP_CONTEXT.mpf(float(x)) ** 2 - tau ** 2))))
                         for x in xi])
 
         def l2bar(x):

@@ -243,7 +243,8 @@ def _mp_gram(X, kern, degree, sigma2, digits):
                 if kern == "poly":
                     v = (MP_CONTEXT.fsum(a * b for a, b in zip(P[i], P[j])) + 1) ** degree
                 else:
-                    v = MP_CONTEXT.exp(-MP_CONTEXT.fsum((a - b) ** 2 for a, b in zip(P[i], P[j])) / MP_CONTEXT.mpf(sigma2))
+                    v = MP_CONTEXT.exp(-MP_CONTEXT.fsum((a - b) ** 2 for a, b in zip(P[i], P[j]))
+                                       / MP_CONTEXT.mpf(sigma2))
                 K[i, j] = K[j, i] = v
         return K
 
