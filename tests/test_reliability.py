@@ -96,13 +96,46 @@ def test_estimator_pickles_bit_for_bit(name, estimator, rng):
     assert np.asarray(back.predict(Z)).tobytes() == np.asarray(est.predict(Z)).tobytes()
 
 
-def test_mp_value_made_in_the_global_context_keeps_its_digits():
-    """Values computed under ``workdps`` in mpmath's global context pickle unrounded too."""
+def test_import_leaves_the_global_mpf_pickling_alone():
+    """Importing the package installs no ``copyreg`` hook (nor a ``__reduce__``) on mpmath's global
+    mpf type: how the user's own mpf pickle is mpmath's business (issue 30)."""
+    import copyreg
+
     import mpmath
 
-    with mpmath.workdps(50):
-        third = mpmath.mpf(1) / 3
-    assert pickle.loads(pickle.dumps(third))._mpf_ == third._mpf_
+    assert la.__name__ == "lssvm_analysis"  # imported at the top of this module
+    assert mpmath.mp.mpf not in copyreg.dispatch_table
+    assert "__reduce__" not in vars(mpmath.mp.mpf)
+
+
+def test_package_extended_precision_values_pickle_unrounded():
+    """The package's own mpf (an exact model's coefficients, a reference solution, the 200-bit
+    Fisher targets of the exact formation) come back from pickle with every bit and in a context
+    of the same precision: mpmath's own reduce would round them to 53 bits."""
+    from lssvm_analysis.analysis.model_error import fit_exact_model
+    from lssvm_analysis.exact.formation import fisher_targets_exact
+
+    def same_bits(a):
+        a = np.asarray(a, dtype=object)
+        b = pickle.loads(pickle.dumps(a))
+        return [v._mpf_ for v in a.flat] == [v._mpf_ for v in b.flat] and \
+            [v.context.prec for v in a.flat] == [v.context.prec for v in b.flat]
+
+    rhs, _ = fisher_targets_exact(np.array([1.0, 1.0, 1.0, -1.0, -1.0, -1.0, -1.0]))
+    assert rhs[1]._mpf_[3] > 53  # 7/3 at 200 bits: more than a float64 holds
+    assert same_bits(rhs)
+
+    info = la.get_solver("lssvm-kkt")
+    p = info.example_problem(rng=0, n=20)
+    f = la.fit("lssvm-kkt", p.X, p.y, precision="float64", **p.params)
+    ex, _ = fit_exact_model(info.exact_model(p.X, p.y, f), f, p.X[:3])
+    assert max(v._mpf_[3] for v in ex.coef) > 53
+    assert same_bits(ex.coef) and same_bits([ex.bias])
+
+    A, b, _ = info.system(p.X, p.y, f)
+    ref = la.reference_solve(A, b)
+    assert max(v._mpf_[3] for v in np.ravel(ref.x)) > 53
+    assert same_bits(ref.x)
 
 
 # -- the fuzz gate -------------------------------------------------------------------------------

@@ -136,7 +136,7 @@ class Precision(ABC):
         return (K * K).sum(axis=0)
 
     # -- dense linear algebra ---------------------------------------------
-    def cholesky(self, A, *, check: bool = True, overwrite: bool = False) -> np.ndarray:
+    def cholesky(self, A, *, check: bool = True, overwrite: bool = False, lower: bool = False) -> np.ndarray:
         """Lower Cholesky factor L with A = L L^T, in this precision's dtype.
 
         Parameters
@@ -161,6 +161,14 @@ class Precision(ABC):
             on a breakdown.  Ignored by longdouble and mpN (always a new L), and
             by a C-ordered A that is symmetric only to within the tolerance
             (it is copied so that its lower triangle is the one read).
+        lower : bool, keyword-only
+            For internal calls on a matrix the caller formed itself
+            (``check=False, lower=True``): no validation pass, and A's lower
+            triangle is always the one factored, a C-ordered A being copied to
+            Fortran order as ``check=True`` does for a matrix symmetric only up
+            to rounding.  On valid input this gives the factor of ``check=True``
+            bit for bit (an exactly symmetric A has equal triangles) without its
+            O(n^2) checks.  Implied by ``check=True``.
 
         Raises
         ------
@@ -178,7 +186,7 @@ class Precision(ABC):
         A = self._convert(A0, "A")
         if check and not self._factor_checks_finite:
             check_finite(A, "A")  # inf == inf passes check_symmetric; float32 may overflow
-        if not exact and not A.flags.f_contiguous:
+        if (not exact or (lower and not check)) and not A.flags.f_contiguous:
             # LAPACK reads the lower triangle of a Fortran array; the fast path of a C-ordered A
             # hands it A.T, i.e. A's upper triangle, which is the same matrix only when A is
             # exactly symmetric.  A copy keeps the factor the one of A's lower triangle.

@@ -3,7 +3,6 @@ every primitive by the generic NumPy code of :mod:`._generic` (the reference the
 :mod:`.mp_flint`, is tested against, and the engine when libflint cannot be loaded)."""
 from __future__ import annotations
 
-import copyreg
 from functools import lru_cache
 
 import mpmath
@@ -14,7 +13,8 @@ from ._libflint import AVAILABLE as FLINT_AVAILABLE
 from .base import eigsy, get_precision
 from .flint_engine import from_float64, to_float64 as engine_to_float64
 
-__all__ = ["MPPrecision", "mp_engine", "DEFAULT_MP_DIGITS", "MIN_MP_DIGITS", "MAX_MP_DIGITS", "MP_ENGINES"]
+__all__ = ["MPPrecision", "mp_engine", "MP_CONTEXT", "DEFAULT_MP_DIGITS", "MIN_MP_DIGITS", "MAX_MP_DIGITS",
+           "MP_ENGINES"]
 
 DEFAULT_MP_DIGITS = 50
 #: Bounds of N in "mpN".  Below 5 digits mpmath's conversions round more than a
@@ -31,21 +31,13 @@ def _reduce_mpf(v):
     """Pickle an mpf exactly: mpmath's ``__reduce__`` rebuilds it in the global context at its
     current precision (53 bits by default), which rounded an mp50 model to float64 in transit."""
     ctx = v.context
-    return _rebuild_mpf, (None if ctx is mpmath.mp else ctx.dps, v._mpf_)
+    return _rebuild_mpf, (None if ctx is MP_CONTEXT else ctx.dps, v._mpf_)
 
 
 def _rebuild_mpf(dps, mpf_tuple):
     """The mpf of the raw (sign, man, exp, bc) tuple, unrounded, in the context it came from."""
-    ctx = mpmath.mp if dps is None else get_precision(f"mp{dps}").ctx
+    ctx = MP_CONTEXT if dps is None else get_precision(f"mp{dps}").ctx
     return ctx.make_mpf(mpf_tuple)
-
-
-#: The one hook outside the package's own types: mpf of mpmath's *global* context are made by the
-#: package under ``workdps`` (the extended-precision formation of the exact models builds its
-#: systems with ``mpmath.mpf``) and travel in records and to process / Dask workers; mpmath's own
-#: reduce would round them to the receiving process's 53 bits.  The mpf types of the precisions'
-#: private contexts get the same reduce as a class attribute of their own (no copyreg).
-copyreg.pickle(mpmath.mp.mpf, _reduce_mpf)
 
 
 def _npconvert_of(ctx):
@@ -65,6 +57,16 @@ def _npconvert_of(ctx):
         return convert(x)
 
     return npconvert
+
+
+#: The package's own mpmath context for extended-precision values made outside the mpN
+#: precisions (the exact models' systems and targets, the experiments' references): mpmath's
+#: default 53 bits, raised with its ``workprec`` / ``workdps`` where a computation needs more.
+#: Its mpf type carries the exact ``__reduce__`` (records and Dask workers get every digit);
+#: mpmath's global context is left untouched (no ``copyreg`` hook on the user's mpf).
+MP_CONTEXT = mpmath.MPContext()
+MP_CONTEXT.npconvert = _npconvert_of(MP_CONTEXT)
+MP_CONTEXT.mpf.__reduce__ = _reduce_mpf
 
 
 class MPPrecision(GenericPrecision):
@@ -103,7 +105,7 @@ class MPPrecision(GenericPrecision):
         self.dps = int(dps)
         self.name = f"mp{self.dps}"
         self.dtype = np.dtype(object)
-        self.unit_roundoff = float(mpmath.mpf(2) ** (-self.ctx.prec))
+        self.unit_roundoff = float(self.ctx.mpf(2) ** (-self.ctx.prec))  # a power of 2: exact
         self._exp = np.frompyfunc(self.ctx.exp, 1, 1)
         self._sqrt = np.frompyfunc(self.ctx.sqrt, 1, 1)
         self._conv = np.frompyfunc(self._convert1, 1, 1)

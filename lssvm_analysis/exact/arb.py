@@ -19,6 +19,7 @@ from mpmath.ctx_mp_python import _mpf
 from mpmath.libmp import from_man_exp
 
 from ..arith import flint_engine as _flint
+from ..arith.mp import MP_CONTEXT
 from .ozaki import SAFE, TINY, OutOfRange
 from .pieces import float64_pieces
 from .double_double import DD
@@ -50,8 +51,9 @@ def arb_scalar(v, name, idx):
 
 
 def exact_mpf(man, exp):
-    """The mpf man 2^exp, exact (``mpmath.mpf((man, exp))`` would round to the context)."""
-    return mpmath.mp.make_mpf(from_man_exp(int(man), int(exp)))
+    """The mpf man 2^exp of the package's context ``MP_CONTEXT``, exact (``mpf((man, exp))`` would
+    round to the context's precision)."""
+    return MP_CONTEXT.make_mpf(from_man_exp(int(man), int(exp)))
 
 
 def to_arb(a: np.ndarray, name: str) -> arb_mat:

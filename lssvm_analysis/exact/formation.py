@@ -114,9 +114,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-import mpmath
 import numpy as np
 
+from ..arith.mp import MP_CONTEXT
 from .arb import exact_mpf
 from .ozaki import SAFE, TINY, OutOfRange, gamma, pieces_of_sum, product_terms
 from .pieces import float64_pieces
@@ -298,10 +298,10 @@ def fisher_targets_exact(y) -> tuple:
     """
     y = np.asarray(y, dtype=np.float64)
     n, n1 = y.size, int(np.count_nonzero(y > 0))
-    with mpmath.workprec(200):
-        pos, neg = mpmath.mpf(n) / n1, -mpmath.mpf(n) / (n - n1)
+    with MP_CONTEXT.workprec(200):
+        pos, neg = MP_CONTEXT.mpf(n) / n1, -MP_CONTEXT.mpf(n) / (n - n1)
     rhs = np.empty(n + 1, dtype=object)
-    rhs[0] = mpmath.mpf(0)
+    rhs[0] = MP_CONTEXT.mpf(0)
     rhs[1:] = [pos if v > 0 else neg for v in y]
     return rhs, float(max(pos, -neg)) * 2.0 ** -199
 
@@ -314,9 +314,9 @@ def weighted_ridge_dd(C, weights) -> tuple:
     """
     v = np.asarray(weights, dtype=np.float64)
     hi, lo = np.empty(v.shape), np.empty(v.shape)
-    with mpmath.workprec(300):
+    with MP_CONTEXT.workprec(300):
         for k, vk in enumerate(v):
-            q = 1 / (mpmath.mpf(float(C)) * mpmath.mpf(float(vk)))
+            q = 1 / (MP_CONTEXT.mpf(float(C)) * MP_CONTEXT.mpf(float(vk)))
             hi[k] = float(q)
             lo[k] = float(q - hi[k])
     return hi, lo
@@ -346,7 +346,7 @@ def exact_targets(y, shift) -> np.ndarray:
     model); mpmath's exact subtraction of two dyadic rationals never rounds.
     """
     ys, gs = exact_values(np.asarray(y, dtype=np.float64)), exact_values(shift)
-    return np.array([mpmath.fsub(a, b, exact=True) for a, b in zip(ys, gs)], dtype=object)
+    return np.array([MP_CONTEXT.fsub(a, b, exact=True) for a, b in zip(ys, gs)], dtype=object)
 
 
 def kernel_columns_dd(X, kernel, support, *, signs=None) -> DD:
@@ -448,7 +448,7 @@ def _cross_ozaki(D: DD, l) -> tuple:
     parts, rs = pieces_of_sum(terms, count=PIECES)
     c = exact_values(parts[0])
     for part in parts[1:]:
-        c = np.array([mpmath.fadd(a, b, exact=True) for a, b in zip(c, exact_values(part))],
+        c = np.array([MP_CONTEXT.fadd(a, b, exact=True) for a, b in zip(c, exact_values(part))],
                      dtype=object)
     return c, (rad.sum(axis=1) + rs) * SAFE
 

@@ -48,11 +48,11 @@ import itertools
 import time
 import warnings
 
-import mpmath
 import numpy as np
 import scipy.linalg
 
 from .. import datasets
+from ..arith.mp import MP_CONTEXT
 from ..arith.precision import get_precision
 from ..linalg.kernels import make_kernel
 from ..solvers import fit
@@ -106,16 +106,17 @@ def _eq22(prec, dt):
     tau, p = 1.0, 1e4
     xi64 = np.concatenate([np.linspace(-3, 3, 1201), [-1.0, 1.0]])
     xi = xi64.astype(dt)
-    with mpmath.workdps(50):
-        ref = np.array([float(mpmath.mpf(float(x)) / (1 + mpmath.exp(-p * (mpmath.mpf(float(x)) ** 2 - tau ** 2))))
+    with MP_CONTEXT.workdps(50):
+        ref = np.array([float(MP_CONTEXT.mpf(float(x))
+                              / (1 + MP_CONTEXT.exp(-p * (MP_CONTEXT.mpf(float(x)) ** 2 - tau ** 2))))
                         for x in xi])
 
         def l2bar(x):
             z = x ** 2 - tau ** 2
-            return max(0, z) / 2 + mpmath.log(1 + mpmath.exp(-p * abs(z))) / (2 * p)
+            return max(0, z) / 2 + MP_CONTEXT.log(1 + MP_CONTEXT.exp(-p * abs(z))) / (2 * p)
         pts = [0.3, 0.9, 0.999, 1.001, 1.2, 2.5]
-        d21 = max(abs(float((mpmath.diff(l2bar, mpmath.mpf(x)) - mpmath.mpf(x) / (
-            1 + mpmath.exp(-p * (mpmath.mpf(x) ** 2 - tau ** 2)))) / mpmath.mpf(x))) for x in pts)
+        d21 = max(abs(float((MP_CONTEXT.diff(l2bar, MP_CONTEXT.mpf(x)) - MP_CONTEXT.mpf(x) / (
+            1 + MP_CONTEXT.exp(-p * (MP_CONTEXT.mpf(x) ** 2 - tau ** 2)))) / MP_CONTEXT.mpf(x))) for x in pts)
     amp = _u(dt) * (1 + p * (xi64 ** 2 + tau ** 2))
     nz = xi64 != 0
     out = {"eq21_vs_diff": d21}

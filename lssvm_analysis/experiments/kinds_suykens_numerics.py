@@ -32,13 +32,13 @@ import math
 import os
 import time
 
-import mpmath
 import numpy as np
 import scipy.linalg
 import scipy.stats
 import scipy.spatial.distance
 
 from ..analysis.tuning import tune as la_tune
+from ..arith.mp import MP_CONTEXT
 from ..arith.precision import get_precision
 from ..datasets import mackey_glass_series
 from ..linalg.cg import hestenes_stiefel_cg
@@ -234,25 +234,26 @@ def linear_row(task) -> dict:
 # --------------------------------------------------------------------------- ranks
 def _mp_gram(X, kern, degree, sigma2, digits):
     """The Gram matrix formed at ``digits`` digits from the (exact) float64 inputs."""
-    with mpmath.workdps(digits):
-        P = [[mpmath.mpf(float(v)) for v in row] for row in X]
+    with MP_CONTEXT.workdps(digits):
+        P = [[MP_CONTEXT.mpf(float(v)) for v in row] for row in X]
         N = len(P)
-        K = mpmath.matrix(N, N)
+        K = MP_CONTEXT.matrix(N, N)
         for i in range(N):
             for j in range(i + 1):
                 if kern == "poly":
-                    v = (mpmath.fsum(a * b for a, b in zip(P[i], P[j])) + 1) ** degree
+                    v = (MP_CONTEXT.fsum(a * b for a, b in zip(P[i], P[j])) + 1) ** degree
                 else:
-                    v = mpmath.exp(-mpmath.fsum((a - b) ** 2 for a, b in zip(P[i], P[j])) / mpmath.mpf(sigma2))
+                    v = MP_CONTEXT.exp(-MP_CONTEXT.fsum((a - b) ** 2 for a, b in zip(P[i], P[j]))
+                                       / MP_CONTEXT.mpf(sigma2))
                 K[i, j] = K[j, i] = v
         return K
 
 
 def _mp_rank(X, kern, degree, sigma2, digits=50):
     """Numerical rank at ``digits`` digits: eigenvalues above 10 N 10^-digits max|lambda|."""
-    with mpmath.workdps(digits):
-        ev = [abs(e) for e in mpmath.eigsy(_mp_gram(X, kern, degree, sigma2, digits), eigvals_only=True)]
-        tol = 10 * len(X) * mpmath.mpf(10) ** (-digits) * max(ev)
+    with MP_CONTEXT.workdps(digits):
+        ev = [abs(e) for e in MP_CONTEXT.eigsy(_mp_gram(X, kern, degree, sigma2, digits), eigvals_only=True)]
+        tol = 10 * len(X) * MP_CONTEXT.mpf(10) ** (-digits) * max(ev)
         return int(sum(e > tol for e in ev))
 
 

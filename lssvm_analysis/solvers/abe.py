@@ -284,7 +284,7 @@ def _factor(name, A, p, timer, X, k, sel, diag, params):
     """(Cholesky factor of A timed as the factorization, None), or (None, the breakdown Fit)."""
     try:
         with timer("factorization"):
-            return p.cholesky(A), None
+            return p.cholesky(A, check=False, lower=True), None
     except CholeskyBreakdownError as err:
         return None, breakdown_fit(name, p, err, X=X, kernel=k, timer=timer, support=sel.indices,
                                    diagnostics=diag, params=params)

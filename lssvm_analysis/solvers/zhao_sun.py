@@ -181,7 +181,7 @@ def _ridge_value(H, ridge, p):
 def _solve_cholesky(H, rhs, ridge, p, diag):
     """Cholesky of H; on a breakdown add the ridge once and retry (§2, as printed)."""
     try:
-        L = p.cholesky(H)
+        L = p.cholesky(H, check=False, lower=True)
         diag.update(ridge_applied=False, ridge=0.0)
         return L, p.cho_solve(L, rhs), H
     except CholeskyBreakdownError as err:
@@ -197,7 +197,7 @@ def _solve_cholesky(H, rhs, ridge, p, diag):
                   f"adding {float(delta):.3g} I ({ridge})"
                   + ("" if visible else ", which does not change H in this precision"), FallbackWarning,
                   stacklevel=4)
-    L = p.cholesky(Hr)  # a second breakdown propagates: the caller records it
+    L = p.cholesky(Hr, check=False, lower=True)  # a second breakdown propagates: the caller records it
     return L, p.cho_solve(L, rhs), Hr
 
 
@@ -255,12 +255,12 @@ def _kernel_root(S, C, p, Z, diag):
             i = np.arange(n)
             Kj[i, i] = K[i, i] + delta
         try:
-            L = p.cholesky(Kj)
+            L = p.cholesky(Kj, check=False, lower=True)
         except CholeskyBreakdownError:
             continue
         diag.update(root="cholesky" if not k else "cholesky+jitter", root_jitter=float(delta))
         return L.T * sq
-    return p.cholesky(Kj).T * sq  # 10^11 n u max K_ii did not factor: the breakdown propagates
+    return p.cholesky(Kj, check=False, lower=True).T * sq  # 10^11 n u max K_ii did not factor: the breakdown propagates
 
 
 def _solve_lstsq(X, d, S, kernel, C, p, Z, diag):

@@ -230,7 +230,7 @@ def _drift(engine, update, order, rows, h, c, bias_row, d, N, p):
     """(theta drift, operator drift) of the recursion against a fresh Cholesky of the same H_S."""
     H, cS = _assemble(order, rows, h, c, bias_row, d, N, p)
     try:
-        Lf = p.cholesky(H)
+        Lf = p.cholesky(H, check=False, lower=True)
     except CholeskyBreakdownError:
         return np.nan, np.nan
     tf = p.cho_solve(Lf, cS)
