@@ -227,7 +227,7 @@ def _pb(rec):
     if t is None:
         return Verdict("undecided" if o != "does not hold" else o, measured=text,
                        cause="no timing record: the O(r²) solve is not measured in this profile")
-    oo, tt = order_outcome(*_cols(t, "pb_t_"), 2, "triangular solve with P_B against r")
+    oo, tt = order_outcome(*_cols(t, "time_pb_"), 2, "triangular solve with P_B against r")
     out = "does not hold" if "does not hold" in (o, oo) else "holds" if o == oo == "holds" else "undecided"
     return Verdict(out, measured=text + "; " + tt, uncertainty="exact zeros; median of 5 solves per r ∈ 250…2500",
                    cause=TIMED)
@@ -247,7 +247,7 @@ def _comment2_same(rec):
 
 def _ratio_paired(row, prefix) -> Paired:
     n = int(row[f"{prefix}_n"])
-    m, sd = float(row[f"{prefix}_logratio_mean"]), float(row[f"{prefix}_logratio_sd"])
+    m, sd = float(row[f"time_{prefix}_logratio_mean"]), float(row[f"time_{prefix}_logratio_sd"])
     h = float(st.t.ppf(0.5 + LEVEL / 2, n - 1)) * sd / math.sqrt(n) if n >= 2 else math.nan
     p = float(2 * st.t.sf(abs(m) / (sd / math.sqrt(n)), n - 1)) if n >= 2 and sd > 0 else math.nan
     return Paired(m, m - h, m + h, p, n)
@@ -273,8 +273,8 @@ def _comment3_same(rec):
 
 def _comment3_faster(rec):
     t = _timing(rec)
-    o1, t1 = order_outcome(*_cols(t, "c3_tS_"), 1, "step 3′ against |S_t| (m = 50000, r = 100)")
-    o2, t2 = order_outcome(*_cols(t, "c3_tm_"), 0, "against m (|S_t| = 300)")
+    o1, t1 = order_outcome(*_cols(t, "time_c3_S_"), 1, "step 3′ against |S_t| (m = 50000, r = 100)")
+    o2, t2 = order_outcome(*_cols(t, "time_c3_m_"), 0, "against m (|S_t| = 300)")
     o = "does not hold" if "does not hold" in (o1, o2) else "holds" if o1 == o2 == "holds" else "undecided"
     return Verdict(o, measured=f"{t1}; {t2}", uncertainty="median of 7 timings per size",
                    cause="step 4 (ξ = y − Pυ − b) stays O(m·r) per iteration; " + TIMED)
@@ -346,7 +346,7 @@ def _wy_once(rec):
         return _equiv(r.wy_once_dev, r.kappa_A, r.u, 20)
     o, text, cond = _per_precision(rec, check)
     if t is not None:
-        oo, tt = order_outcome(*_cols(t, "wy_t_"), 2, "time of one extra iteration (a solve with I + C·K's factor)")
+        oo, tt = order_outcome(*_cols(t, "time_wy_"), 2, "time of one extra iteration (a solve with I + C·K's factor)")
         text += "; " + tt
         o = "does not hold" if "does not hold" in (o, oo) else o if oo == "holds" else "undecided"
     return Verdict(o, measured="iterates factored once against refactored every iteration: " + text,
@@ -376,11 +376,11 @@ def _row(prec="float64", **over):
 
 def _timing_row(**over):
     """Timings of the orders theory gives (c·x^p), and Comment 2's extra work as a positive log ratio."""
-    r = {"status": "ok", **{f"pb_t_{x}": 1e-9 * x ** 2 for x in (250, 500, 1000, 2500)},
-         "c2_logratio_mean": 0.2, "c2_logratio_sd": 0.05, "c2_n": 7,
-         **{f"c3_tS_{x}": 1e-7 * x for x in (100, 300, 1000, 3000)}, "c3_tm_5000": 3e-5, "c3_tm_50000": 3e-5,
-         **{f"wy_t_{x}": 1e-9 * x ** 2 for x in (250, 500, 1000, 2500)},
-         **{f"sr_t_r_{x}": 1e-7 * x ** 2 for x in (60, 120, 240, 600)}}
+    r = {"status": "ok", **{f"time_pb_{x}": 1e-9 * x ** 2 for x in (250, 500, 1000, 2500)},
+         "time_c2_logratio_mean": 0.2, "time_c2_logratio_sd": 0.05, "c2_n": 7,
+         **{f"time_c3_S_{x}": 1e-7 * x for x in (100, 300, 1000, 3000)}, "time_c3_m_5000": 3e-5, "time_c3_m_50000": 3e-5,
+         **{f"time_wy_{x}": 1e-9 * x ** 2 for x in (250, 500, 1000, 2500)},
+         **{f"time_sr_r_{x}": 1e-7 * x ** 2 for x in (60, 120, 240, 600)}}
     r.update(over)
     return r
 
@@ -402,12 +402,12 @@ def numerics_examples(key: str) -> dict:
            "descent": dict(descent_max_rise=1e-3), "kkt": {"kkt_1e-14": 1e-3, "kkt_1e-12": 1e-3, "kkt_1e-10": 1e-3},
            "prop1": dict(prop1_dev=1e-3), "theorem1": dict(thm1_orth=0.3), "wyonce": dict(wy_once_dev=1e-3)}
     if key == "c2faster":
-        return {"holds": _rec(), "does not hold": _rec(timing=_timing_row(c2_logratio_mean=-0.3)),
-                "undecided": _rec(timing=_timing_row(c2_logratio_mean=0.0))}
+        return {"holds": _rec(), "does not hold": _rec(timing=_timing_row(time_c2_logratio_mean=-0.3)),
+                "undecided": _rec(timing=_timing_row(time_c2_logratio_mean=0.0))}
     if key == "c3faster":
-        return {"holds": _rec(), "does not hold": _rec(timing=_timing_row(**{f"c3_tS_{x}": 1e-9 * x ** 2
+        return {"holds": _rec(), "does not hold": _rec(timing=_timing_row(**{f"time_c3_S_{x}": 1e-9 * x ** 2
                                                                             for x in (100, 300, 1000, 3000)})),
-                "undecided": _rec(timing=_timing_row(**{"c3_tS_3000": 1e-2}))}
+                "undecided": _rec(timing=_timing_row(**{"time_c3_S_3000": 1e-2}))}
     return {"holds": _rec(), "does not hold": _rec([_row("float32", **bad[key]), _row("float64", **bad[key])])}
 
 

@@ -392,9 +392,10 @@ def _complexity(rec):
         parts.append(txt)
     if len(t):
         row = t.iloc[0]
-        ks = [k for k in row.index if k.startswith("sr_t_r_") and pd.notna(row[k])]
-        o, txt = order_outcome([float(k[7:]) for k in ks], [float(row[k]) for k in ks], 2, "SR time against r (m = 1000)")
-        short = [k[7:] for k in ks if f"sr_rank_{k[7:]}" in row.index and row[f"sr_rank_{k[7:]}"] < float(k[7:])]
+        ks = [k for k in row.index if k.startswith("time_sr_r_") and pd.notna(row[k])]
+        rs = [k.removeprefix("time_sr_r_") for k in ks]
+        o, txt = order_outcome([float(r) for r in rs], [float(row[k]) for k in ks], 2, "SR time against r (m = 1000)")
+        short = [r for r in rs if f"sr_rank_{r}" in row.index and row[f"sr_rank_{r}"] < float(r)]
         if short:
             o, txt = "undecided", txt + f" — fewer pivots than requested at r = {', '.join(short)}"
         outs.append(o)
