@@ -28,7 +28,7 @@ from functools import lru_cache
 import numpy as np
 import scipy.special
 
-from ..core.validation import as_matrix, check_finite, check_real, check_square, check_symmetric
+from ..core.validation import as_matrix, check_finite, check_real, check_square, check_symmetric, is_symmetric
 from ..core.exceptions import CholeskyBreakdownError, EigenConvergenceError, UnknownPrecisionError
 
 __all__ = ["Precision", "NativeDtype", "register", "register_family", "precisions", "get_precision", "eigsy"]
@@ -164,11 +164,13 @@ class Precision(ABC):
         lower : bool, keyword-only
             For internal calls on a matrix the caller formed itself
             (``check=False, lower=True``): no validation pass, and A's lower
-            triangle is always the one factored, a C-ordered A being copied to
-            Fortran order as ``check=True`` does for a matrix symmetric only up
-            to rounding.  On valid input this gives the factor of ``check=True``
-            bit for bit (an exactly symmetric A has equal triangles) without its
-            O(n^2) checks.  Implied by ``check=True``.
+            triangle is always the one factored: a C-ordered A that is not
+            exactly symmetric (a blocked equality scan, no n x n temporary) is
+            copied to Fortran order, as ``check=True`` does for a matrix
+            symmetric only up to rounding, and an exactly symmetric one is not
+            copied.  On valid input this gives the factor and the peak memory of
+            ``check=True`` without its validation (shape, tolerance, finiteness).
+            Implied by ``check=True``.
 
         Raises
         ------
@@ -186,7 +188,9 @@ class Precision(ABC):
         A = self._convert(A0, "A")
         if check and not self._factor_checks_finite:
             check_finite(A, "A")  # inf == inf passes check_symmetric; float32 may overflow
-        if (not exact or (lower and not check)) and not A.flags.f_contiguous:
+        if lower and not check and not A.flags.f_contiguous:
+            exact = is_symmetric(A)  # the triangle decision of check=True, without its checks
+        if not exact and not A.flags.f_contiguous:
             # LAPACK reads the lower triangle of a Fortran array; the fast path of a C-ordered A
             # hands it A.T, i.e. A's upper triangle, which is the same matrix only when A is
             # exactly symmetric.  A copy keeps the factor the one of A's lower triangle.
