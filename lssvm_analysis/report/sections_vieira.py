@@ -14,8 +14,8 @@ from ..experiments.kinds_vieira import REFERENCE_PRECISION, TABLE_METHODS
 from ..experiments.arrays import loads
 from ..solvers import get_solver
 from ._util import errors_note, no_records, num, ok
-from .figures import (fmt_num, log_axes, new_figure, precision_color, precision_marker, precision_rank,
-                      save_figure, save_table)
+from .figures import (fmt_num, log_axes, new_figure, place_legends, precision_color, precision_marker,
+                      precision_rank, save_figure, save_table)
 from .registry import register_section
 
 __all__ = ["plan", "render", "PROFILE_SETTINGS"]
@@ -250,6 +250,7 @@ def _stability(sec, out, st):
     a4.set_title("correct digits of z vs mp50 least squares", fontsize=10)
     a4.set_xlabel("−log₁₀ relative error [digits]")
     _stability_curves(a2, a3, rows, precs, Cmax, info, labels)
+    place_legends(fig, [a2, a3])  # the curves' legends where no curve is: where that is depends on the BLAS kernels
     n = int(td.n.iloc[0])
     sec.figure(save_figure(fig, td, out, "vieira-stability",
                            f"OP-LSSVM per precision and variant on {n} Haberman training points, γ = "
