@@ -159,6 +159,18 @@ def test_resolution_counts_the_splits_an_effect_needs():
     assert f"≈ {n} paired splits" in d.resolution()
     assert math.isclose(d.sd, base.std(ddof=1), rel_tol=1e-12)
 
+def test_paired_sentences_count_the_units_paired():
+    """A comparison paired over domains (Suykens' tables), rungs or timing repeats says so: its
+    interval and its resolution count those units, never "splits"."""
+    base = pd.Series(np.linspace(-1.0, 1.0, 8))
+    d = paired(base + 0.2, 0 * base, units="domains")
+    assert "over 8 paired domains" in d.text() and "paired domains at this effect" in d.resolution()
+    assert "split" not in d.text() + d.resolution()
+    one = paired(pd.Series([0.9]), pd.Series([0.1]), units="cells (domain, randomisation)")
+    assert "on one cell (domain, randomisation)" in one.text()
+    assert "≥ 2 paired cells (domain, randomisation)" in one.resolution()
+
+
 
 @pytest.mark.parametrize("shift, margin, out_better, out_nw", [
     (5.0, 1.0, "holds", "holds"), (-5.0, 1.0, "does not hold", "does not hold"),

@@ -238,7 +238,7 @@ def _primal_stable_digits(rec):
     d = ladder_digit_pairs(lad)
     if not len(d):
         return Verdict("undecided", measured="no rung where both forms returned a model")
-    r = paired(d, 0 * d)
+    r = paired(d, 0 * d, units="rungs")
     per = "; ".join(f"{p}: {', '.join(f'C={fmt_num(c)} {v:+.2f}' for (_, _, _, c), v in g.items())}"
                     for p, g in d.groupby(level="precision"))
     out = better(r)
@@ -262,7 +262,7 @@ def _small_c(rec):
                     ignore_index=True)
     d = ladder_digit_pairs(lad)
     d_small = d[d.index.get_level_values("C") <= 1] if len(d) else d
-    gap = paired(d_small, 0 * d_small) if len(d_small) else None
+    gap = paired(d_small, 0 * d_small, units="rungs") if len(d_small) else None
     big = int((cstar > 1).sum())
     measured = (f"DuLS breakdowns at C ≤ 1: {small_bd} of {len(du)} scans (first breakdowns at C = "
                 f"{', '.join(fmt_num(c) for c in cstar.dropna().sort_values())}), {len(pd_small)} primal–dual points; "

@@ -250,7 +250,7 @@ def _ratio_paired(row, prefix) -> Paired:
     m, sd = float(row[f"time_{prefix}_logratio_mean"]), float(row[f"time_{prefix}_logratio_sd"])
     h = float(st.t.ppf(0.5 + LEVEL / 2, n - 1)) * sd / math.sqrt(n) if n >= 2 else math.nan
     p = float(2 * st.t.sf(abs(m) / (sd / math.sqrt(n)), n - 1)) if n >= 2 and sd > 0 else math.nan
-    return Paired(m, m - h, m + h, p, n)
+    return Paired(m, m - h, m + h, p, n, "timing repeats")
 
 
 def _comment2_faster(rec):

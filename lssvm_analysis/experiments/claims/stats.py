@@ -30,19 +30,29 @@ LEVEL = 0.95
 
 @dataclass(frozen=True)
 class Paired:
-    """Mean paired difference a − b over n splits, its 95 % t interval and the two-sided p-value."""
+    """Mean paired difference a − b over n units, its 95 % t interval and the two-sided p-value.
+
+    ``units`` names what was paired (random splits by default; domains, (domain, randomisation)
+    cells, data draws): the ledger's sentences count them by that name.
+    """
 
     mean: float
     lo: float
     hi: float
     p: float
     n: int
+    units: str = "splits"
+
+    @property
+    def unit(self) -> str:
+        """The singular of :attr:`units` ("split", "domain", "cell", ...)."""
+        return _singular(self.units)
 
     def text(self, unit: str = "", what: str = "Δ") -> str:
         if self.n < 2:
-            return f"{what} = {self.mean:+.3g}{unit} on one split (no interval: one split)"
+            return f"{what} = {self.mean:+.3g}{unit} on one {self.unit} (no interval: one {self.unit})"
         return (f"{what} = {self.mean:+.3g}{unit}, 95 % CI [{self.lo:+.3g}, {self.hi:+.3g}] over {self.n} "
-                f"paired splits (t test p = {self.p:.2g})")
+                f"paired {self.units} (t test p = {self.p:.2g})")
 
     @property
     def sd(self) -> float:
@@ -52,17 +62,17 @@ class Paired:
         return (self.hi - self.lo) / 2 / float(_st.t.ppf(0.5 + LEVEL / 2, self.n - 1)) * math.sqrt(self.n)
 
     def resolution(self, threshold: float = 0.0, unit: str = "") -> str:
-        """What it would take to decide against ``threshold``: the splits needed at this effect and
-        spread, and the smallest effect the present splits resolve (for an "undecided")."""
+        """What it would take to decide against ``threshold``: the units (splits, domains, ...) needed at
+        this effect and spread, and the smallest effect the present ones resolve (for an "undecided")."""
         if self.n < 2:
-            return (f"one split gives no interval: ≥ 2 paired splits are needed, and the paper's protocol "
-                    f"count to judge a difference of {abs(self.mean - threshold):.3g}{unit}")
+            return (f"one {self.unit} gives no interval: ≥ 2 paired {self.units} are needed, and the paper's "
+                    f"protocol count to judge a difference of {abs(self.mean - threshold):.3g}{unit}")
         need = splits_needed(self.mean - threshold, self.sd)
         t = float(_st.t.ppf(0.5 + LEVEL / 2, self.n - 1))
         smallest = t * self.sd / math.sqrt(self.n)
         need_s = "no finite number (the mean sits on the threshold)" if need is None else f"≈ {need}"
-        return (f"deciding needs {need_s} paired splits at this effect ({self.mean - threshold:+.3g}{unit}, "
-                f"sd {self.sd:.3g}{unit}); these {self.n} splits resolve an effect of ±{smallest:.3g}{unit}")
+        return (f"deciding needs {need_s} paired {self.units} at this effect ({self.mean - threshold:+.3g}{unit}, "
+                f"sd {self.sd:.3g}{unit}); these {self.n} {self.units} resolve an effect of ±{smallest:.3g}{unit}")
 
 
 def fmt_num(x, digits: int = 3) -> str:
@@ -103,15 +113,21 @@ def mean_ci(x) -> tuple[float, float, float, int]:
     return m, m - h, m + h, n
 
 
-def paired(a: pd.Series, b: pd.Series) -> Paired:
-    """The paired difference a − b over the index both share (splits, seeds)."""
+def _singular(units: str) -> str:
+    head, _, tail = units.partition(" ")  # "cells (domain, randomisation)" -> "cell (domain, randomisation)"
+    return (head[:-1] if head.endswith("s") else head) + (" " + tail if tail else "")
+
+
+def paired(a: pd.Series, b: pd.Series, *, units: str = "splits") -> Paired:
+    """The paired difference a − b over the index both share; ``units`` names that index's units
+    (random splits by default; "domains", "cells (domain, randomisation)", "data draws", ...)."""
     d = (pd.to_numeric(a, errors="coerce") - pd.to_numeric(b, errors="coerce")).dropna()
     m, lo, hi, n = mean_ci(d)
     if n >= 2 and np.ptp(d.to_numpy(float)) > 0:
         p = float(_st.ttest_1samp(d.to_numpy(float), 0.0).pvalue)
     else:
         p = math.nan if n < 2 else (1.0 if m == 0 else 0.0)
-    return Paired(m, lo, hi, p, n)
+    return Paired(m, lo, hi, p, n, units)
 
 
 def splits_needed(effect: float, sd: float, *, limit: int = 100_000) -> int | None:

@@ -70,8 +70,9 @@ def _pair(lf, a, b, by="set", value="acc"):
     B = lf[lf.label == b].set_index(["set", "seed"])[value]
     j = pd.concat([A.rename("a"), B.rename("b")], axis=1, join="inner").dropna()
     if by == "set":
-        j = j.groupby(level="set").mean()
-    return paired(j.a, j.b)
+        return paired(j.groupby(level="set").a.mean(), j.groupby(level="set").b.mean(), units="domains")
+    one = j.index.get_level_values("set").nunique() == 1
+    return paired(j.a, j.b, units="randomisations" if one else "cells (domain, randomisation)")
 
 
 def _most(outcomes: dict, what: str, *, threshold: float = 0.5, total: int | None = None):
@@ -132,7 +133,7 @@ def _is_best(lf, t, label, what):
         top = score.idxmin()
         if top == label:
             return "holds", f"best AR {label} {fmt_num(score[label])}"
-        d = paired(ranks.loc[label], ranks.loc[top])
+        d = paired(ranks.loc[label], ranks.loc[top], units="domains")
         text = (f"best AR {top} {fmt_num(score[top])}, {label} {fmt_num(score[label])}: "
                 + d.text("", f"rank {label} − {top}"))
     if better(d) == "holds":
@@ -332,7 +333,8 @@ def _per_binary(rec):
     d = rec["multi-shared"]
     out = {}
     for (ds, code), g in d.groupby(["dataset", "code"]):
-        out[f"{domain_code(ds)} {code}"] = better(paired(pd.to_numeric(g.acc_per), pd.to_numeric(g.acc_shared)))
+        out[f"{domain_code(ds)} {code}"] = better(paired(pd.to_numeric(g.acc_per), pd.to_numeric(g.acc_shared),
+                                                                      units="randomisations"))
     v, text = _most(out, "(set, code) units where per-subproblem tuning beats one shared (γ, σ)")
     return Verdict(v, measured=text, uncertainty="per (set, code): paired over randomisations; both searches on "
                                                   "the same initial grid (no refinement)")
@@ -363,7 +365,7 @@ def _poly_tau(rec):
         parts.append(f"d = {deg}, τ {tau}: AA {fmt_num(m)} vs {pr} printed (±{fmt_num(lim)})")
     a = d[(d.degree == 10) & (d.tau == "tuned")].set_index(["set", "seed"]).acc
     b = d[(d.degree == 10) & (d.tau == "1.0")].set_index(["set", "seed"]).acc
-    gain = paired(a, b)
+    gain = paired(a, b, units="cells (domain, randomisation)")
     outs["gain d=10"] = better(gain)
     return Verdict(_all(outs), measured="; ".join(parts) + "; " + gain.text(" pp", "τ gain at d = 10"),
                    uncertainty="reproduces: |ours − printed| ≤ 2s√(1/n + 1/10), s our sd of the per-randomisation AA; "
@@ -377,7 +379,8 @@ def _poly_d5(rec):
     out, parts = {}, []
     for deg in sorted({k[0] for k in g.columns if k[0] >= 5}):
         if (deg, "tuned") in g and (deg, "1.0") in g and (2, "tuned") in g and (2, "1.0") in g:
-            x = paired(g[(deg, "tuned")] - g[(deg, "1.0")], g[(2, "tuned")] - g[(2, "1.0")])
+            x = paired(g[(deg, "tuned")] - g[(deg, "1.0")], g[(2, "tuned")] - g[(2, "1.0")],
+                       units="cells (domain, randomisation)")
             out[f"d={deg}"] = better(x)
             parts.append(x.text(" pp", f"gain(d={deg}) − gain(2)"))
     if not out:

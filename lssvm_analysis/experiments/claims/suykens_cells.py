@@ -38,7 +38,7 @@ def _seeds(df):
 # --------------------------------------------------------------------------- Tables 3.3 / 3.4
 def _domain_pair(df, a, b, decide, what):
     """Verdict of a paired comparison of two rows' domain means (a − b), decided by ``decide(Paired)``."""
-    d = paired(domain_means(df, a), domain_means(df, b))
+    d = paired(domain_means(df, a), domain_means(df, b), units="domains")
     return Verdict(decide(d), measured=d.text(" pp", f"AA {a} − {b}"),
                    uncertainty=f"paired over domains ({_seeds(df)} randomisation(s) each); {what}")
 
@@ -47,7 +47,8 @@ def one_vs_one(rec):
     v = _domain_pair(rec["multi"], "RBF LS-SVM (1vs1)", "RBF LS-SVM (MOC)", better, "holds if the CI lies above 0")
     if v.outcome != "undecided":
         return v
-    d = paired(domain_means(rec["multi"], "RBF LS-SVM (1vs1)"), domain_means(rec["multi"], "RBF LS-SVM (MOC)"))
+    d = paired(domain_means(rec["multi"], "RBF LS-SVM (1vs1)"), domain_means(rec["multi"], "RBF LS-SVM (MOC)"),
+               units="domains")
     return Verdict("undecided", measured=v.measured, uncertainty=v.uncertainty,
                    cause=d.resolution(0.0, " pp") + " (domains; the full profile runs all the offline ones)")
 
@@ -155,7 +156,7 @@ def pruning(rec):
     if not len(p):
         return Verdict("undecided", measured="no pruned fits in the records")
     per = p.groupby("set").mean()
-    d = paired(per.pruned_acc, per.acc)
+    d = paired(per.pruned_acc, per.acc, units="domains")
     loss = not_worse(d, 4.0)
     low = sorted(per.index[per.ppte < 28])
     measured = (f"pruned {fmt_num(per.ppte.min())}–{fmt_num(per.ppte.max())} % per set (SL 5 %); "

@@ -254,7 +254,7 @@ def press_faster(rec):
     parts, outs, ratios, res = [], [], [], []
     for _, r in pt.sort_values("L").iterrows():
         tp, tl = loads(r.time_press), loads(r.time_loo)
-        d = paired(pd.Series(np.log(tl)), pd.Series(np.log(tp)))
+        d = paired(pd.Series(np.log(tl)), pd.Series(np.log(tp)), units="timing repeats")
         outs.append(better(d))
         if outs[-1] == "undecided":
             res.append(f"L = {int(r.L)}: {d.resolution(0.0, ' (log)')}")
