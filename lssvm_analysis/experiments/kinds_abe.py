@@ -173,8 +173,8 @@ def crossover_timing_row(task) -> dict:
 
     P = task.params
     df = crossover_timing.measure_crossover(int(P["M"]), [float(P["ratio"])], formation=P["formation"],
-                                     precision=task.precision,
-                                     repeats=int(task.options.get("repeats", 3)))
+                                     precision=task.precision, repeats=int(task.options.get("repeats", 3)),
+                                     seed=0 if task.seed is None else int(task.seed))
     out = {}
     for k, v in df.iloc[0].to_dict().items():
         v = v.item() if isinstance(v, np.generic) else v

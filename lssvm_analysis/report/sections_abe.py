@@ -27,6 +27,7 @@ from ..experiments.asv_import import ASV_SWEEP
 from ..experiments.arrays import loads
 from ..solvers import get_solver
 from .plan import decades, options
+from .protocols import DEFAULT_SPLITS
 from .registry import register_section
 from .sections_abe_tables import TABLE_METHODS, choose, crossover_blocks, table1_blocks
 
@@ -78,6 +79,8 @@ class AbeSettings:
     crossover_ratios: tuple = (0.1, 0.2, 0.3, 0.5, 0.7, 1.0)
     crossover_formations: tuple = field(default_factory=_formations)
     crossover_repeats: int = 3
+    # independent data draws per crossover point (seeds of crossover_data): A-crossover's interval per point
+    crossover_seeds: int = DEFAULT_SPLITS
     # Mackey-Glass series in Table 1 (Abe: one); more series (independent stretches of the attractor, one per
     # seed) give the MG comparisons of the ledger an interval (a single series decides nothing)
     mg_series: int = 1
@@ -98,13 +101,13 @@ SETTINGS = {
         table_splits=1, cv_C=(1e2, 1e5),
         cv_sigma2={"mackey-glass": (0.1, 1.0), "boston5": (10.0, 50.0), "boston14": (10.0, 50.0)},
         sparse_etas=(1e-2, 5e-2), crossover_M=300, crossover_ratios=(0.1, 0.3, 0.6, 1.0),
-        crossover_formations=("blas3",), crossover_repeats=1),
+        crossover_formations=("blas3",), crossover_repeats=1, crossover_seeds=2),
     # cost orders: M = 200, 600, 2000 at N = M and N = 200 (about 35 CPU-s, 25 of them at M = 2000)
     "full": AbeSettings(table_splits=100, mg_series=1, cost_orders_M=(200, 600, 2000), cv_C=decades(1e0, 1e8),
                         cv_sigma2={"mackey-glass": (0.03, 0.1, 0.3, 1.0, 3.0),
                                    "boston5": (2.0, 5.0, 10.0, 20.0, 40.0, 80.0),
                                    "boston14": (2.0, 5.0, 10.0, 20.0, 40.0, 80.0)},
-                        crossover_M=1000),
+                        crossover_M=1000, crossover_seeds=10),
 }
 
 
@@ -431,6 +434,7 @@ def _independent(P: AbeSettings, profile: str) -> dict:
                                  grid={"C": list(P.pd_C), "sigma2": [P.abe_sigma2],
                                        "eta": list(P.breakdown_etas)}, options=options()),
         "crossover": SweepSpec(f"{name}-crossover", kind="crossover-timing", precisions=["float64"],
+                               seeds=list(range(P.crossover_seeds)),
                                grid={"M": [P.crossover_M], "ratio": list(P.crossover_ratios),
                                      "formation": list(P.crossover_formations)},
                                options=options(repeats=P.crossover_repeats)),

@@ -13,6 +13,7 @@ from .figures import fmt_num, log_axes, new_figure, save_figure, save_table
 from .html import Section
 from .. import datasets as ds
 from ..analysis import crossover
+from ..experiments.claims.stats import mean_ci
 from ..experiments.asv_import import asv_crossover_table
 
 __all__ = ["table1_blocks", "crossover_blocks", "TABLE_METHODS", "choose"]
@@ -191,11 +192,24 @@ def _measured(records):
 
 
 def _curves(df):
-    """One float64 curve per (M, formation) when several precisions were measured."""
+    """One float64 curve per (M, formation) when several precisions were measured; the data draws (seeds)
+    of a point pooled: the median achieved N/M, the geometric mean of each ratio and, with several
+    draws, its 95 % t interval (``dual_over_primal_lo`` / ``_hi``), the interval A-crossover decides on."""
     if "precision" in df.columns and df["precision"].nunique() > 1:
         keep = "float64" if (df["precision"] == "float64").any() else df["precision"].iloc[0]
         df = df[df["precision"] == keep]
-    return df.dropna(subset=["n_over_m", "dual_over_primal"])
+    df = df.dropna(subset=["n_over_m", "dual_over_primal"])
+    if not len(df) or "target_n_over_m" not in df.columns or df["target_n_over_m"].isna().any():
+        return df
+    rows = []
+    for (M, form, _), g in df.groupby(["M", "formation", "target_n_over_m"]):
+        row = {"M": M, "formation": form, "n_over_m": float(g.n_over_m.median()), "draws": len(g)}
+        for col in ("dual_over_primal", "time_predicted_dual_over_primal"):
+            if col in g.columns and g[col].notna().any():
+                m, lo, hi, _ = mean_ci(np.log(pd.to_numeric(g[col], errors="coerce")))
+                row.update({col: float(np.exp(m)), f"{col}_lo": float(np.exp(lo)), f"{col}_hi": float(np.exp(hi))})
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def crossover_blocks(sec: Section, out, records, P) -> list[str]:
@@ -224,6 +238,9 @@ def crossover_blocks(sec: Section, out, records, P) -> list[str]:
             g = g.sort_values("n_over_m")
             a.plot(g.n_over_m, g.dual_over_primal, "o" + styles.get(form, "-."), color=f"C{i}",
                    label=f"measured, M={int(M)}, {form}")
+            if "dual_over_primal_lo" in g.columns and g.draws.max() > 1:
+                a.errorbar(g.n_over_m, g.dual_over_primal, fmt="none", ecolor=f"C{i}", elinewidth=1.0,
+                           yerr=[g.dual_over_primal - g.dual_over_primal_lo, g.dual_over_primal_hi - g.dual_over_primal])
             model = crossover.crossover_ratio_model(int(M), np.linspace(0.05, 1.0, 40), formation=form)
             pt = {"M": int(M), "formation": form, "N*/M measured": crossover.crossover_point(g),
                   "N*/M flop model": crossover.crossover_point(model)}
@@ -245,7 +262,8 @@ def crossover_blocks(sec: Section, out, records, P) -> list[str]:
     a.set_ylabel("dual time / primal time [–]")
     a.legend(fontsize=7)
     sec.figure(save_figure(fig, pd.concat(rows, ignore_index=True), out, "abe-crossover",
-                           "Measured dual/primal time ratio (markers), the flops divided by the kernels' "
+                           "Measured dual/primal time ratio (markers: geometric mean over the data draws, bars: "
+                           "its 95 % interval), the flops divided by the kernels' "
                            "rates measured in the same run (crosses) and the flop model alone (grey, "
                            "in the line style of its formation); above 1 the primal form is faster."))
     t = pd.DataFrame(pts)
