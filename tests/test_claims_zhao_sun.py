@@ -58,3 +58,24 @@ def test_baselines_left_out_of_a_split_do_not_count():
     g.loc[g.seed >= 2, ["svr_n_support", "time_predict_full", "time_predict_svr"]] = [-1, np.nan, np.nan]
     v = get_claim("Z-lssvm-slower").rule({"zhao-sun-greedy-sinc": g})
     assert "over 2 paired splits" in v.measured
+
+
+def test_recursive_inverse_names_the_order_of_its_drift():
+    """A drift that grows as κ²·u (the update amplifying its own error) is beyond 10·(k+1)·κ·u from some step
+    on, and the verdict's cause says s ≈ 2 from the records, not a fixed explanation; a drift a constant
+    factor 3 over the bound in every precision is named as a larger constant."""
+    from lssvm_analysis.experiments.arrays import dumps
+    k = np.arange(1, 21)
+    cond = np.logspace(0, 8, 20)
+
+    def rec(drift_of):
+        rows = [{"precision": p, "update": "bordered-inverse", "unit_roundoff": u,
+                 "drift_operator": dumps(drift_of(u)), "cond": dumps(cond), "status": "ok"}
+                for p, u in (("float64", 1.1e-16), ("longdouble", 5.4e-20))]
+        return {"zhao-sun-growth": pd.DataFrame(rows)}
+
+    v = get_claim("Z-recursive-inverse").rule(rec(lambda u: cond ** 2 * u))
+    assert v.outcome == "does not hold"
+    assert "κ^s·u with s = 2–2" in v.cause, v.cause
+    v = get_claim("Z-recursive-inverse").rule(rec(lambda u: 30 * (k + 1) * cond * u))
+    assert v.outcome == "does not hold" and "the same factor in every precision" in v.cause, v.cause
