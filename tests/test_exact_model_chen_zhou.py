@@ -112,6 +112,21 @@ def test_exact_targets_are_exact():
                 assert t[k] == mpmath.mpf(y[k]) - gk
 
 
+def test_exact_targets_take_a_scalar_shift_and_refuse_a_wrong_length():
+    """A 0-d shift (one gamma for every target) is subtracted from each entry, exactly; a shift of another
+    length is refused by name rather than truncated by zip."""
+    import mpmath
+
+    y = np.array([1.0, -2.5, 1e-3])
+    for g in (np.longdouble(1) / 3, la.get_precision("mp50").asarray(np.array([1.0]))[0] / 3, 0.1):
+        t = exact_targets(y, g)
+        with mpmath.workprec(300):  # the exact quotient of as_integer_ratio: 300 bits hold it
+            gq = g if isinstance(g, mpmath.mpf) else mpmath.mpf(g.as_integer_ratio()[0]) / g.as_integer_ratio()[1]
+            assert all(t[k] == mpmath.mpf(y[k]) - gq for k in range(3))
+    with pytest.raises(ValueError, match=r"shift of shape \(2,\)"):
+        exact_targets(y, np.array([0.1, 0.2]))
+
+
 def test_pruned_exact_model_is_the_base_hook_on_the_kept_points():
     X, y = _data()
     kw = dict(C=10.0, sigma2=1.0, fraction=0.1, validation=(X[:30], y[:30]))

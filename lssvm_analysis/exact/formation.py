@@ -343,9 +343,18 @@ def exact_targets(y, shift) -> np.ndarray:
     """y - shift exactly, as an object array of mpf (Chen & Zhou's y - gamma with the fit's gamma).
 
     ``shift`` is in any precision (its values are the data of the exact
-    model); mpmath's exact subtraction of two dyadic rationals never rounds.
+    model), a scalar or one value per entry of ``y`` (a scalar is subtracted
+    from every entry); mpmath's exact subtraction of two dyadic rationals
+    never rounds.  Another shape is a ValueError naming both shapes (``zip``
+    would silently drop the unmatched entries).
     """
-    ys, gs = exact_values(np.asarray(y, dtype=np.float64)), exact_values(shift)
+    ys = exact_values(np.asarray(y, dtype=np.float64)).ravel()
+    g = np.asarray(shift, dtype=object if getattr(shift, "_mpf_", None) is not None else None)
+    if g.ndim == 0:
+        g = np.broadcast_to(g, ys.shape)
+    elif g.shape != ys.shape:
+        raise ValueError(f"expected shift as a scalar or of y's shape {ys.shape}, got shift of shape {g.shape}")
+    gs = exact_values(g)
     return np.array([MP_CONTEXT.fsub(a, b, exact=True) for a, b in zip(ys, gs)], dtype=object)
 
 
