@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import os
 import pickle
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -106,6 +108,22 @@ def test_import_leaves_the_global_mpf_pickling_alone():
     assert la.__name__ == "lssvm_analysis"  # imported at the top of this module
     assert mpmath.mp.mpf not in copyreg.dispatch_table
     assert "__reduce__" not in vars(mpmath.mp.mpf)
+
+
+def test_import_loads_neither_matplotlib_nor_the_report():
+    """``import lssvm_analysis`` imports no plotting library (which would pick a backend in the user's
+    process) and no report code; ``la.compare`` / ``la.Comparison`` load them on first use."""
+    code = ("import sys, lssvm_analysis as la\n"
+            "before = sorted(m for m in sys.modules if m.split('.')[0] == 'matplotlib' or m.startswith('lssvm_analysis.report'))\n"
+            "assert not before, before\n"
+            "assert callable(la.compare) and la.Comparison.__name__ == 'Comparison' and 'compare' in dir(la)\n"
+            "from lssvm_analysis import compare, Comparison\n"
+            "assert compare is la.compare and 'lssvm_analysis.report.compare' in sys.modules\n"
+            "try:\n    la.no_such_name\nexcept AttributeError as e:\n    assert 'no_such_name' in str(e)\n"
+            "else:\n    raise SystemExit('no AttributeError')\n"
+            "print('lazy')\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0 and "lazy" in proc.stdout, proc.stderr
 
 
 def test_package_extended_precision_values_pickle_unrounded():
