@@ -623,6 +623,24 @@ def test_place_legends_moves_a_legend_off_the_data(tmp_path, linted):
     assert linted == {"corner.png": [], "outside.png": []}
 
 
+def test_place_legends_skips_the_gaps_of_a_line_silently():
+    """A line with a NaN and an infinite point (0 on a log axis) has gaps matplotlib does not draw:
+    placing the legend samples only the drawn segments and raises no RuntimeWarning (the full Vieira
+    report printed three)."""
+    import warnings
+
+    fig, axs = new_figure()
+    a = axs[0, 0]
+    a.plot([1, 2, np.nan, 4, 5], [1, np.inf, 3, 0, 5], "-o", label="gaps")
+    a.plot([1, 2, 3], [2, 2, 2], "-", label="flat")
+    a.set_yscale("log")
+    a.legend()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        place_legends(fig)
+    assert a.get_legend() is not None or fig.legends
+
+
 def test_lint_catches_crowded_panels(tmp_path, linted):
     """digits-ladder's sr-lssvm panel: seven variants of one precision overlaid in one panel."""
     fig, axs = new_figure()

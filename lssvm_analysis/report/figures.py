@@ -296,10 +296,15 @@ def _under(ax, box, renderer) -> bool:
         if has_marker and hit(xy, line.get_markersize() * pt / 2):
             return True
         if line.get_linestyle() not in ("None", "none", "", " ") and len(xy) > 1:
-            seg = np.hypot(*np.diff(xy, axis=0).T)  # sample every segment at most 2 px apart
-            n = int(min(4000.0, seg[np.isfinite(seg)].max(initial=0.0) / 2.0, 4e5 / len(seg))) + 2
-            t = np.linspace(0.0, 1.0, n)[:, None, None]
-            if hit((xy[:-1] + t * (xy[1:] - xy[:-1])).reshape(-1, 2), line.get_linewidth() * pt / 2):
+            # a segment with a NaN or infinite end (a missing point; 0 on a log axis) is a gap matplotlib
+            # does not draw: its samples are non-finite and hit() drops them, so their arithmetic may
+            # produce NaN without a warning
+            with np.errstate(invalid="ignore"):
+                seg = np.hypot(*np.diff(xy, axis=0).T)  # sample every segment at most 2 px apart
+                n = int(min(4000.0, seg[np.isfinite(seg)].max(initial=0.0) / 2.0, 4e5 / len(seg))) + 2
+                t = np.linspace(0.0, 1.0, n)[:, None, None]
+                samples = (xy[:-1] + t * (xy[1:] - xy[:-1])).reshape(-1, 2)
+            if hit(samples, line.get_linewidth() * pt / 2):
                 return True
     for coll in ax.collections:
         if coll.get_visible() and hasattr(coll, "get_offsets") and len(coll.get_offsets()):
