@@ -31,6 +31,13 @@ DATASETS = {
 #: the data sets, the training sizes of the scaling study, the stability problem, and the
 #: normal-equations study at the paper's k (set, k, log2 gamma, precisions; sigma2 = d, the middle
 #: of the Table 2 grid; RIP: the L = 825 of SEED_NOTES' bound kappa(D_k) ~ 1e6 at gamma = 4096).
+#: The time-over-L study's data: Ripley's file (1250 points: L <= 1200) in "quick" and "default"; in "full"
+#: draws from the distribution the file was drawn from (``ripley-mixture``, Ripley's two Gaussian mixtures)
+#: up to L = 19200, because V-time-larger asks for "a larger dataset" and the sizes of the file do not reach
+#: the crossing (measured in one process, float64, one BLAS thread: OP/LSSVM time 4.0 at L = 1600, 2.9 at
+#: 3200, 2.1 at 6400, 0.99 at 12800, against the L* = 3.8e3 the file's sizes extrapolate). The largest
+#: point holds the (L+1)^2 KKT matrix and its LU (~6 GB at 19200) and takes ~3 min a repeat.
+_SCALING_FILE = ("ripley-synth", {"test_fraction": 0.04})
 PROFILE_SETTINGS = {
     "quick": dict(splits=1, folds=3, log2_C=(0, 8), log2_s2=(0,), sets=("HAB",),
                   scaling_L=(50, 100, 200), stab_n=12, stab_C=(2.0 ** 12,),
@@ -49,7 +56,8 @@ PROFILE_SETTINGS = {
                     steps_splits=3, press_ks=(1, 2, 5, 10, 20, 40), press_sets=("HAB",),
                     press_L=(50, 100, 200), press_K=10),
     "full": dict(splits=30, folds=10, log2_C=tuple(range(-5, 13)), log2_s2=tuple(range(-3, 4)),
-                 sets=tuple(DATASETS), scaling_L=(100, 200, 400, 800, 1200), stab_n=40,
+                 sets=tuple(DATASETS), scaling_L=(100, 200, 400, 800, 1600, 3200, 6400, 12800, 19200),
+                 scaling_data=("ripley-mixture", {"n_train": 19200, "n_test": 2}), stab_n=40,
                  stab_C=(1.0, 2.0 ** 6, 2.0 ** 12),
                  ne_set="RIP", ne_k=100, ne_log2_C=tuple(range(0, 13, 2)),
                  ne_precisions=tuple(precisions(native=True)), ne_mp_log2_C=tuple(range(0, 13, 2)),
@@ -77,7 +85,7 @@ def plan(profile, run) -> dict:
                            options={"folds": S["folds"], "log2_C": list(S["log2_C"]),
                                     "log2_sigma2_over_d": list(S["log2_s2"])}),
         "scaling": SweepSpec(f"{name}-vieira-scaling", kind="vieira-scaling",
-                             datasets=[("ripley-synth", {"test_fraction": 0.04})],
+                             datasets=[S.get("scaling_data", _SCALING_FILE)],
                              grid={"L": list(S["scaling_L"]), "C": [1.0], "sigma2": [1.0]},
                              options={"repeats": 3}),
         "stability": SweepSpec(f"{name}-vieira-stability", kind="vieira-stability",
@@ -163,8 +171,11 @@ def _scaling(sec, out, sc):
     a.set_xlabel("training size L [points]")
     a.set_ylabel("training time, best of 3 [s]")
     a.legend(fontsize=8)
+    data = str(sc["dataset"].iloc[0]) if "dataset" in sc.columns and len(sc) else "ripley-synth"
+    where = ("draws from Ripley's distribution (ripley-mixture: the file's sizes stop short of the crossing)"
+             if data == "ripley-mixture" else "Ripley's data")
     sec.figure(save_figure(fig, rows, out, "vieira-time-over-L",
-                           "Training time against L on Ripley's data (float64, one process): OP-LSSVM "
+                           f"Training time against L on {where} (float64, one process): OP-LSSVM "
                            "(D, MRSR to k_max = min(100, L), PRESS, final least squares) and the LS-SVM "
                            "(LU of D, Vieira eq. 5)."))
     ratio = num(rows, "time_op-lssvm") / num(rows, "time_lssvm-kkt")
