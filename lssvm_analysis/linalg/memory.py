@@ -60,8 +60,7 @@ READING_SECONDS = 1.0
 _last_reading: list = [None, -float("inf"), 0]
 #: A request of more than this fraction of the machine's total memory is large: inside a task scope
 #: it waits for the machine-wide memory lock (:func:`memory_scope`).  1/8: ~2.9 GiB of this 23.5 GiB
-#: machine, above every fit of the quick and default profiles and the CV grids, so only the full
-#: profile's dense series near the machine's limit ever waits.
+#: machine.  It is also the margin a lock holder leaves for other processes' requests (:func:`ensure_memory`).
 LARGE_FRACTION = 1 / 8
 #: The lock file of the large requests, one per user (POSIX; ``None`` where there is no ``flock``).
 MEMORY_LOCK_PATH = (Path(tempfile.gettempdir()) / f"lssvm_analysis-{os.getuid()}.memlock"
@@ -140,8 +139,11 @@ def memory_scope():
     The kernel releases a ``flock`` when the last descriptor of the open file closes, so a worker
     that crashes or is killed (SIGKILL, the OOM killer) while holding the lock never leaves it held.
     Each thread's scope opens its own descriptor, so scopes of two threads exclude each other too.
-    A process forked while holding the lock shares it until both close it.  Where ``fcntl`` does not
-    exist (Windows) the scope only counts its depth: large requests are not serialised there.
+    A process forked inside the scope inherits the descriptor: the lock is released at the scope's
+    end all the same (``LOCK_UN`` acts on the shared open file), but should this process die first,
+    only when the child exits too.  A lock file that cannot be opened raises ``OSError`` (a task's
+    "error" row): the request is never made unserialised.  Where ``fcntl`` does not exist (Windows)
+    the scope only counts its depth: large requests are not serialised there.
 
     Yields
     ------
