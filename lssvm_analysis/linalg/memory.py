@@ -39,7 +39,8 @@ except ImportError:  # Windows: no flock, so large requests are not serialised t
 from ..core.exceptions import InsufficientMemoryError
 from ..arith.precision import get_precision
 
-__all__ = ["bytes_per_word", "estimate_bytes", "ensure_memory", "UNCHECKED_BYTES", "available_bytes", "READING_SECONDS", "PeakMemory", "PeakTerms", "SOFTWARE", "traced_peak", "traced_bytes_per_word",
+__all__ = ["bytes_per_word", "estimate_bytes", "ensure_memory", "UNCHECKED_BYTES", "available_bytes",
+           "READING_SECONDS", "PeakMemory", "PeakTerms", "SOFTWARE", "traced_peak", "traced_bytes_per_word",
            "memory_scope", "large_bytes", "LARGE_FRACTION", "MEMORY_LOCK_PATH"]
 
 #: Bytes tracemalloc sees per mpf entry of an object array, its 8-byte pointer included: the mpf,
