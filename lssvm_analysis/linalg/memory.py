@@ -227,21 +227,29 @@ def ensure_memory(n: int, words: float, precision, *, what: str = "fit") -> int:
     need = estimate_bytes(words, p)
     if need <= UNCHECKED_BYTES:
         return need
-    margin = 0
     if getattr(_scope, "depth", 0) and fcntl is not None and need > large_bytes():
         _hold_memory_lock()
         margin = large_bytes()
-    avail = available_bytes(need, fresh=margin > 0)
-    if need > avail - margin:
-        held = (f" ({avail} bytes) less a margin of {margin / 2**30:.3g} GiB ({margin} bytes, kept for "
-                f"other processes' smaller requests while this one holds the memory lock): "
-                f"{(avail - margin) / 2**30:.3g} GiB ({avail - margin} bytes)" if margin else "")
-        raise InsufficientMemoryError(
-            f"{what} with n={n} in {p.name} needs about {need / 2**30:.3g} GiB "
-            f"({need} bytes, {words:.3g} words of {bytes_per_word(p)} bytes) at its peak, but only "
-            f"{avail / 2**30:.3g} GiB are available{held}: use a smaller n or a lower precision",
-            n=int(n), precision=p.name, bytes_needed=need, bytes_available=avail - margin)
+        avail = available_bytes(need, fresh=True)
+        if need > avail - margin:
+            _refuse(n, words, p, need, avail, what,
+                    f" ({avail} bytes) less a margin of {margin / 2**30:.3g} GiB ({margin} bytes, kept for "
+                    f"other processes' smaller requests while this one holds the memory lock): "
+                    f"{(avail - margin) / 2**30:.3g} GiB ({avail - margin} bytes)", avail - margin)
+        return need
+    avail = available_bytes(need)
+    if need > avail:
+        _refuse(n, words, p, need, avail, what, "", avail)
     return need
+
+
+def _refuse(n, words, p, need, avail, what, less, budget):
+    """Raise the InsufficientMemoryError of :func:`ensure_memory` (``less``: the margin's words)."""
+    raise InsufficientMemoryError(
+        f"{what} with n={n} in {p.name} needs about {need / 2**30:.3g} GiB "
+        f"({need} bytes, {words:.3g} words of {bytes_per_word(p)} bytes) at its peak, but only "
+        f"{avail / 2**30:.3g} GiB are available{less}: use a smaller n or a lower precision",
+        n=int(n), precision=p.name, bytes_needed=need, bytes_available=budget)
 
 
 @dataclass(frozen=True)
