@@ -29,7 +29,9 @@ against its solver's registered peak (``SolverInfo.peak``, the figure the
 asv ``peakmem_`` benchmarks and ``tests/test_peak_memory.py`` measure):
 against ``options["memory_budget_gib"]`` when given (the machine the run
 mimics, e.g. the 8 GB of Chen & Zhou's PC: the same verdict on every
-machine), then against the memory available now.  A fit that does not fit, or whose solver raises
+machine), then against the memory available now (in a sweep, a fit of more than 1/8 of the
+machine's memory first waits for the machine-wide lock of ``linalg.memory.memory_scope`` and is
+compared with the available memory less that eighth).  A fit that does not fit, or whose solver raises
 :class:`~lssvm_analysis.core.exceptions.InsufficientMemoryError` itself, is a
 row with status ``"skipped-memory"``, the message, ``bytes_needed`` and
 ``bytes_available`` (the budget or the free memory, whichever refused); it is

@@ -42,6 +42,7 @@ import warnings
 
 import pandas as pd
 
+from ..linalg.memory import memory_scope
 from .kinds import get_task_kind, task_kinds
 from .progress import SweepProgress
 from .spec import SweepSpec, Task, json_scalar
@@ -71,7 +72,10 @@ def execute_task(task: Task, module: str | None = None) -> dict:
     Runs in worker processes (picklable arguments; ``module`` is imported if
     the kind is not registered there).  Exceptions of the task become a row
     with status "error"; ``KeyboardInterrupt`` and ``SystemExit`` propagate.
-    Warnings raised by the task are recorded in the "warnings" column.
+    Warnings raised by the task are recorded in the "warnings" column.  The kind runs inside
+    :func:`~lssvm_analysis.linalg.memory.memory_scope`: its fits' large memory requests wait for,
+    and hold until the kind returns or raises, a machine-wide lock, so that workers never allocate
+    the same free memory twice.
     """
     row = task.input_columns()
     # the kind may set "status" and "message"; the other engine columns are off-limits
@@ -81,7 +85,9 @@ def execute_task(task: Task, module: str | None = None) -> dict:
         warnings.simplefilter("always")
         try:
             kind = get_task_kind(task.kind, module=module)
-            out = _outcome_columns(kind.func(task), reserved)
+            with memory_scope():  # a large fit holds the machine-wide memory lock until the task ends
+                result = kind.func(task)
+            out = _outcome_columns(result, reserved)
             status = out.pop("status", "ok")
             if not isinstance(status, str) or not status:
                 raise TypeError(f"expected a non-empty str status, got status={status!r}")

@@ -8,21 +8,40 @@ memory the system has available now (``psutil.virtual_memory().available``),
 so that an impossible problem fails in microseconds with a message naming n,
 the precision and the bytes, instead of NumPy's "Unable to allocate" from
 deep inside the kernel after minutes of work.
+
+Several processes that check at the same moment would each see the same free memory and together
+allocate more than it (the kernel's OOM killer then ends one of them).  So inside a task scope
+(:func:`memory_scope`, which the sweep runner enters around every task) a *large* request, more
+than :data:`LARGE_FRACTION` of the machine's total memory, first takes a machine-wide lock (an
+exclusive ``flock`` on :data:`MEMORY_LOCK_PATH`, held until the scope ends) and is compared with a
+fresh reading less a margin; outside a scope nothing changes.
 """
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
+import threading
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
 import mpmath
 import numpy as np
 import psutil
 
+try:
+    import fcntl
+except ImportError:  # Windows: no flock, so large requests are not serialised there (see memory_scope)
+    fcntl = None
+
 from ..core.exceptions import InsufficientMemoryError
 from ..arith.precision import get_precision
 
-__all__ = ["bytes_per_word", "estimate_bytes", "ensure_memory", "UNCHECKED_BYTES", "available_bytes", "READING_SECONDS", "PeakMemory", "PeakTerms", "SOFTWARE", "traced_peak", "traced_bytes_per_word"]
+__all__ = ["bytes_per_word", "estimate_bytes", "ensure_memory", "UNCHECKED_BYTES", "available_bytes",
+           "READING_SECONDS", "PeakMemory", "PeakTerms", "SOFTWARE", "traced_peak", "traced_bytes_per_word",
+           "memory_scope", "large_bytes", "LARGE_FRACTION", "MEMORY_LOCK_PATH"]
 
 #: Bytes tracemalloc sees per mpf entry of an object array, its 8-byte pointer included: the mpf,
 #: its ``_mpf_`` tuple, the gmpy2 mpz object of the mantissa and the exponent.  Measured with a
@@ -40,6 +59,17 @@ _LIMB_BYTES, _MALLOC_HEADER = 8, 16
 READING_SECONDS = 1.0
 #: (the psutil function that read it, monotonic time, bytes available) of the last reading.
 _last_reading: list = [None, -float("inf"), 0]
+#: A request of more than this fraction of the machine's total memory is large: inside a task scope
+#: it waits for the machine-wide memory lock (:func:`memory_scope`).  1/8: ~2.9 GiB of this 23.5 GiB
+#: machine.  It is also the margin a lock holder leaves for other processes' requests (:func:`ensure_memory`).
+LARGE_FRACTION = 1 / 8
+#: The lock file of the large requests, one per user (POSIX; ``None`` where there is no ``flock``).
+MEMORY_LOCK_PATH = (Path(tempfile.gettempdir()) / f"lssvm_analysis-{os.getuid()}.memlock"
+                    if fcntl is not None else None)
+#: (the psutil function that read it, bytes of total memory): the total does not change, read once.
+_total_reading: list = [None, 0]
+#: Per thread: ``depth`` of nested task scopes, ``fd`` of the lock file while this scope holds the lock.
+_scope = threading.local()
 
 
 def traced_bytes_per_word(precision) -> int:
@@ -62,7 +92,7 @@ def estimate_bytes(words: float, precision) -> int:
     return int(np.ceil(float(words) * bytes_per_word(precision)))
 
 
-def available_bytes(need: int = 0) -> int:
+def available_bytes(need: int = 0, *, fresh: bool = False) -> int:
     """The memory available now, in bytes (``psutil.virtual_memory().available``), read at most
     once per :data:`READING_SECONDS` for requests far below it.
 
@@ -72,15 +102,81 @@ def available_bytes(need: int = 0) -> int:
     reading would refuse, or nearly, is always compared with a fresh one, and an accepted one
     had, a moment ago, twice what it asks.  Why: psutil parses /proc/meminfo (~50 us), which was
     8 % of an lssvm-schur fit at N = 100 (615 us), and the report's CV grids and pruning paths
-    make tens of thousands of such fits.
+    make tens of thousands of such fits.  ``fresh=True`` always reads again (a large request
+    that has just taken the memory lock: the memory may have been freed while it waited).
     """
     query = psutil.virtual_memory
     source, when, avail = _last_reading
     now = time.monotonic()
-    if source is not query or now - when > READING_SECONDS or 2 * need > avail:
+    if fresh or source is not query or now - when > READING_SECONDS or 2 * need > avail:
         avail = int(query().available)
         _last_reading[:] = [query, now, avail]
     return avail
+
+
+def large_bytes() -> int:
+    """The threshold of a large request: :data:`LARGE_FRACTION` of the machine's total memory, in bytes.
+
+    ``psutil.virtual_memory().total`` is read once per ``psutil.virtual_memory`` function (a test
+    that replaces it gets its own figure at once); the total does not change while a process runs.
+    """
+    query = psutil.virtual_memory
+    if _total_reading[0] is not query:
+        _total_reading[:] = [query, int(query().total)]
+    return int(_total_reading[1] * LARGE_FRACTION)
+
+
+@contextlib.contextmanager
+def memory_scope():
+    """A task's scope: its large requests (:func:`ensure_memory`) hold the machine-wide memory lock.
+
+    The sweep runner (``experiments.runner.execute_task``) enters it around every task's
+    computation.  Inside it, the first request of more than :func:`large_bytes` takes an exclusive
+    ``fcntl.flock`` on :data:`MEMORY_LOCK_PATH`, waiting while another process (or another thread's
+    scope) holds it, and keeps it until the scope ends, error or not; later large requests of the
+    scope do not lock again.  Scopes nest (the outermost releases).  Requests of at most
+    :func:`large_bytes` never touch the lock or its file.
+
+    The kernel releases a ``flock`` when the last descriptor of the open file closes, so a worker
+    that crashes or is killed (SIGKILL, the OOM killer) while holding the lock never leaves it held.
+    Each thread's scope opens its own descriptor, so scopes of two threads exclude each other too.
+    A process forked inside the scope inherits the descriptor: the lock is released at the scope's
+    end all the same (``LOCK_UN`` acts on the shared open file), but should this process die first,
+    only when the child exits too.  A lock file that cannot be opened raises ``OSError`` (a task's
+    "error" row): the request is never made unserialised.  Where ``fcntl`` does not exist (Windows)
+    the scope only counts its depth: large requests are not serialised there.
+
+    Yields
+    ------
+    None
+    """
+    depth = getattr(_scope, "depth", 0)
+    _scope.depth = depth + 1
+    try:
+        yield
+    finally:
+        _scope.depth = depth
+        fd = getattr(_scope, "fd", None) if depth == 0 else None
+        if fd is not None:
+            _scope.fd = None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+            finally:
+                os.close(fd)
+
+
+def _hold_memory_lock() -> None:
+    """Take the memory lock for this thread's scope (waiting for it), unless the scope holds it."""
+    if getattr(_scope, "fd", None) is not None:
+        return
+    # O_NOFOLLOW: a link planted under the lock's name in the shared temporary directory is refused
+    fd = os.open(MEMORY_LOCK_PATH, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # blocks until no other descriptor holds it
+    except BaseException:
+        os.close(fd)
+        raise
+    _scope.fd = fd
 
 
 def ensure_memory(n: int, words: float, precision, *, what: str = "fit") -> int:
@@ -118,19 +214,42 @@ def ensure_memory(n: int, words: float, precision, *, what: str = "fit") -> int:
     requests are compared with :func:`available_bytes`, which reads again
     whenever the last reading is old or the request is not far below it: a
     refusal is always decided on a fresh reading.
+
+    Inside a task scope (:func:`memory_scope`), a request of more than :func:`large_bytes` (1/8 of
+    the machine's total memory) first takes the machine-wide memory lock, waiting while another
+    process's scope holds it, then is compared with a fresh reading less a margin: ``need >
+    available - large_bytes()`` is refused, and ``bytes_available`` is that difference.  The margin
+    is the most a concurrent *small* request of another process may still allocate after its own
+    check (anything larger waits for the lock this process holds), so two processes never commit
+    the same memory twice.  Outside a scope (a user's own ``fit``) there is no lock and no margin.
     """
     p = get_precision(precision)
     need = estimate_bytes(words, p)
     if need <= UNCHECKED_BYTES:
         return need
+    if getattr(_scope, "depth", 0) and fcntl is not None and need > large_bytes():
+        _hold_memory_lock()
+        margin = large_bytes()
+        avail = available_bytes(need, fresh=True)
+        if need > avail - margin:
+            _refuse(n, words, p, need, avail, what,
+                    f" ({avail} bytes) less a margin of {margin / 2**30:.3g} GiB ({margin} bytes, kept for "
+                    f"other processes' smaller requests while this one holds the memory lock): "
+                    f"{(avail - margin) / 2**30:.3g} GiB ({avail - margin} bytes)", avail - margin)
+        return need
     avail = available_bytes(need)
     if need > avail:
-        raise InsufficientMemoryError(
-            f"{what} with n={n} in {p.name} needs about {need / 2**30:.3g} GiB "
-            f"({need} bytes, {words:.3g} words of {bytes_per_word(p)} bytes) at its peak, but only "
-            f"{avail / 2**30:.3g} GiB are available: use a smaller n or a lower precision",
-            n=int(n), precision=p.name, bytes_needed=need, bytes_available=avail)
+        _refuse(n, words, p, need, avail, what, "", avail)
     return need
+
+
+def _refuse(n, words, p, need, avail, what, less, budget):
+    """Raise the InsufficientMemoryError of :func:`ensure_memory` (``less``: the margin's words)."""
+    raise InsufficientMemoryError(
+        f"{what} with n={n} in {p.name} needs about {need / 2**30:.3g} GiB "
+        f"({need} bytes, {words:.3g} words of {bytes_per_word(p)} bytes) at its peak, but only "
+        f"{avail / 2**30:.3g} GiB are available{less}: use a smaller n or a lower precision",
+        n=int(n), precision=p.name, bytes_needed=need, bytes_available=budget)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,9 @@ sparse methods (O(m r^2)) at every m of the profile, the dense baselines
 memory it would hold at its peak (its registered ``SolverInfo.peak``): against the 8 GiB
 of the paper's PC in "quick" and "default", against the memory available on
 the machine in "full" (which takes them to that limit); a fit over it is a
-"skipped-memory" row.
+"skipped-memory" row.  Near that limit the sweep workers' checks are serialised: a fit of more
+than 1/8 of the machine's memory waits for a machine-wide lock and leaves that eighth free for the
+other worker (``linalg.memory.memory_scope``), so two workers never allocate the same memory.
 """
 from __future__ import annotations
 
