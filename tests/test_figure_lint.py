@@ -46,6 +46,7 @@ import itertools
 import re
 
 import matplotlib.colors as mcolors
+import matplotlib.pyplot as plt
 import matplotlib.image as mimage
 import matplotlib.transforms as mtransforms
 import numpy as np
@@ -635,10 +636,13 @@ def test_place_legends_skips_the_gaps_of_a_line_silently():
     a.plot([1, 2, 3], [2, 2, 2], "-", label="flat")
     a.set_yscale("log")
     a.legend()
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", RuntimeWarning)
-        place_legends(fig)
-    assert a.get_legend() is not None or fig.legends
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", RuntimeWarning)
+            place_legends(fig)
+        assert a.get_legend() is not None or fig.legends
+    finally:
+        plt.close(fig)  # pyplot's registry is per process: a figure left open fails test_figure_contract
 
 
 def test_lint_catches_crowded_panels(tmp_path, linted):
