@@ -17,7 +17,7 @@ from ...solvers import get_solver
 from ..arrays import loads
 from ._ledger import Verdict, register_claim
 from .suykens_numerics_examples import EXAMPLES, PRINTED_EXAMPLES, U64
-from .stats import better, fmt_num, mean_ci, paired
+from .stats import better, fmt_num, mean_ci, paired, splits_needed
 
 __all__ = ["PRINTED_EXAMPLES", "slope_ci", "SURVIVES"]
 
@@ -391,10 +391,14 @@ def _prune_heuristic(rec):
     js = [j for j in range(1, k) if n[j] >= 0.1 * N]
     stages = len(js)
     better = worse = 0
+    needs = []  # the seeds each open stage needs at its present effect and spread
     for j in js:
         diff = np.array([p[1][j] - p[2][j] for p in paths])
         m, lo, hi, cnt = mean_ci(diff)
         better += int(np.isfinite(hi) and hi < 0)
+        if not (np.isfinite(hi) and hi < 0) and cnt > 1 and m < 0:
+            need = splits_needed(m, float(np.std(diff, ddof=1)))
+            needs.append(np.inf if need is None else need)
         # "never worse" is a claim over every stage: one-sided t test at 5 % / stages (Bonferroni)
         if cnt > 1 and np.std(diff, ddof=1) > 0:
             t = m / (np.std(diff, ddof=1) / math.sqrt(cnt))
@@ -411,8 +415,16 @@ def _prune_heuristic(rec):
         return Verdict("holds", measured=measured, uncertainty=unc)
     if better + (stages - better - worse) <= stages / 2:
         return Verdict("does not hold", measured=measured, uncertainty=unc)
+    short = stages // 2 + 1 - better  # more stages that must resolve "better"
+    needs.sort()
+    n_need = needs[short - 1] if short <= len(needs) else np.inf
     return Verdict("undecided", measured=measured, uncertainty=unc,
-                   cause="too few stages resolved at these seeds: more seeds (full: 10) decide")
+                   cause=f"more than half the stages must resolve 'better': {short} more than these {len(paths)} "
+                         "seeds resolve; "
+                         + (f"≈ {int(n_need)} seeds would, at the open stages' present effects and spreads"
+                            if np.isfinite(n_need) else f"only {len(needs)} of the {stages - better - worse} open "
+                            "stages lean that way (mean below 0): no number of seeds gets there at their present "
+                            "effects"))
 
 
 def _prune_location(rec):
