@@ -435,6 +435,22 @@ def test_progress_bar_on_stderr_only_when_forced(tmp_path, capsys):
     assert "loud" in out.err and "12/12" in out.err and out.out == ""
 
 
+def test_off_a_terminal_a_long_section_prints_a_heartbeat(tmp_path, monkeypatch):
+    """Off a terminal, a label's tasks print a line again once HEARTBEAT_SECONDS have passed since the
+    last one (here 0 s: every task), with the elapsed time, the tasks done and the ETA."""
+    import io
+
+    from lssvm_analysis.experiments import progress as prog
+
+    monkeypatch.setattr(prog, "HEARTBEAT_SECONDS", 0.0)
+    lines = io.StringIO()
+    with prog.SweepProgress(False, lines=lines) as bar:
+        run_sweep(toy_spec(name="beat"), tmp_path / "h.sqlite", n_jobs=1, progress=bar)
+    got = lines.getvalue().splitlines()
+    assert got[0].startswith("beat: started at 0:0") and "0/12 tasks done" in got[0]
+    assert len(got) == 13 and got[-1].startswith("beat: at 0:0") and "12/12 tasks done, ETA 0:00" in got[-1]
+
+
 def test_stored_rows_are_plain_json_with_indexed_columns(tmp_path):
     path = tmp_path / "r.sqlite"
     run_sweep(toy_spec(a=(1,), b=(0.5,), seeds=(0,)), path, n_jobs=1, progress=False)

@@ -18,8 +18,9 @@ it, so the bar's total is the number of distinct tasks, the number the
 store holds for the run when it ends.  The label is short: the section
 (``label=``) or the sweep's name.  Off a terminal (no bar), one line per
 label is printed to stderr when its first sweep starts, with the elapsed
-time, tasks done and the ETA; :meth:`SweepProgress.phase` names a later
-phase (rendering) the same way.
+time, tasks done and the ETA, and again every :data:`HEARTBEAT_SECONDS`
+while its tasks run (a full-profile section runs for hours in a log file);
+:meth:`SweepProgress.phase` names a later phase (rendering) the same way.
 """
 from __future__ import annotations
 
@@ -27,8 +28,10 @@ import sys
 import time
 from collections import Counter
 
-__all__ = ["SweepProgress"]
+__all__ = ["SweepProgress", "HEARTBEAT_SECONDS"]
 
+#: Off a terminal: the least time between two lines of one label (a task finishing after it prints one).
+HEARTBEAT_SECONDS = 300.0
 #: The bar: no rate column (task costs vary by orders of magnitude), the ETA, this run's outcomes.
 BAR_FORMAT = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} tasks [{elapsed}<{remaining}{postfix}]"
 
@@ -66,7 +69,7 @@ class SweepProgress:
         self._total = self._done = self._stored = 0
         self._current = None
         self._label = None
-        self._t0 = time.monotonic()
+        self._t0 = self._last_line = time.monotonic()
         disable = None if progress is True else (progress is False)  # None: only on a TTY
         self._bar = tqdm(total=0, desc=desc, unit="task", file=sys.stderr, disable=disable,
                          dynamic_ncols=True, smoothing=0, bar_format=BAR_FORMAT)
@@ -130,11 +133,15 @@ class SweepProgress:
     def label(self, text: str) -> None:
         """Show ``text`` before the bar (a section or phase); off a terminal, one line when it changes."""
         if text != self._label and self._lines is not None:
-            print(f"{text}: started at {self._clock(time.monotonic() - self._t0)}, {self._done}/{self._total} "
-                  f"tasks done, ETA {self.eta()}", file=self._lines, flush=True)
+            self._line(f"{text}: started at")
         self._label = text
         self._bar.set_description_str(text, refresh=False)
         self._bar.refresh()
+
+    def _line(self, head: str) -> None:
+        self._last_line = now = time.monotonic()
+        print(f"{head} {self._clock(now - self._t0)}, {self._done}/{self._total} tasks done, ETA {self.eta()}",
+              file=self._lines, flush=True)
 
     def phase(self, text: str) -> None:
         """A phase after the sweeps (e.g. "rendering"): the label, with the bar left full."""
@@ -162,6 +169,8 @@ class SweepProgress:
         if entry is not None:
             entry[1] += 1
         self._done += 1
+        if self._lines is not None and time.monotonic() - self._last_line >= HEARTBEAT_SECONDS:
+            self._line(f"{self._label}: at")
         self._bar.set_postfix_str(" ".join(f"{s}={n}" for s, n in sorted(self.new_counts.items())),
                                   refresh=False)
         self._bar.update(1)
