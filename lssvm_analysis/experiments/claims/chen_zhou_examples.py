@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from ...solvers import solvers
-from .chen_zhou_printed import FIG3, SR, T1, T3, T4, T5_TIMES, TABLE1, TABLE4_MG, table_records
+from .chen_zhou_printed import FIG3, SR, T1, T3, T4, T5_TIMES, TABLE1, TABLE4_MG, draws, table_records
 
 __all__ = ["SOLVERS", "EXAMPLES", "synthetic", "rank_rows", "dense_rows", "dense_peak_rows", "printed_examples"]
 
@@ -88,11 +88,17 @@ EXAMPLES = {
     # measured peaks: 5 m x m float64 arrays reach 8 GiB at m ~ 14.7k (inside 10-20k), 1 array at ~ 32.8k
     "memory": lambda: {"holds": dense_peak_rows({"w-lssvm": 40.0, "r-lssvm-w": 30.0}),
                        "does not hold": dense_peak_rows({"w-lssvm": 40.0, "lssvm-schur": 8.0})},
-    "large": lambda: {"holds": {"scale": pd.DataFrame({"solver": [SR, "fs-lssvm"], "m": [10000, 10000],
-                                                       "time_fit": [0.4, 8.0], "status": "ok"})},
-                      "does not hold": {"scale": pd.DataFrame({"solver": [SR, "fs-lssvm"], "m": [10000, 10000],
-                                                               "time_fit": [8.0, 0.4], "status": "ok"})}},
+    # three data draws, each ratio off by a factor exp(±0.05); one draw: no interval, no decision
+    "large": lambda: {"holds": {"scale": _timed({SR: 0.4, "fs-lssvm": 8.0}, 3)},
+                      "does not hold": {"scale": _timed({SR: 8.0, "fs-lssvm": 0.4}, 3)},
+                      "undecided": {"scale": _timed({SR: 0.4, "fs-lssvm": 8.0}, 1)}},
 }
+
+
+def _timed(times: dict, draws: int, m: int = 10000) -> pd.DataFrame:
+    """Scaling rows at one m: ``draws`` data draws per solver, draw k's time × exp(0.05·(k − 1))."""
+    return pd.DataFrame([{"solver": s, "m": m, "seed": k, "time_fit": t * np.exp(0.05 * (k - 1)), "status": "ok"}
+                         for s, t in times.items() for k in range(draws)])
 
 
 def printed_examples() -> dict:
@@ -109,9 +115,13 @@ def printed_examples() -> dict:
         sweep.update(table_records({str(rate): (59535, {s: {"accuracy": v[rate], "time_fit": v["time"]}
                                                         for s, v in T3.items()})}, "sweep-"))
     m = T5_TIMES["3d-spatial"][0]
-    t5 = {"scale": pd.DataFrame([{"solver": s, "m": m, "time_fit": t, "status": "ok"}
-                                 for s, (t, _) in T5_TIMES["3d-spatial"][1].items()]),
-          "scale-svr": pd.DataFrame([{"solver": "svm-eps", "m": m, "time_fit": 6576.82, "status": "ok"}])}
+    rng = np.random.default_rng(5)  # Table 5's 5 runs: draws with the printed mean and sd per method
+    t5 = {"scale": pd.DataFrame([{"solver": s, "m": m, "seed": k, "time_fit": v, "status": "ok"}
+                                 for s, (t, sd) in T5_TIMES["3d-spatial"][1].items()
+                                 for k, v in enumerate(draws(t, sd, 5, rng))]),
+          # ε-SVR: one printed time, no sd (its 5 runs as that time)
+          "scale-svr": pd.DataFrame([{"solver": "svm-eps", "m": m, "seed": k, "time_fit": 6576.82, "status": "ok"}
+                                     for k in range(5)])}
     return {
         # Fig. 3: 2 SVs in both runs
         "C-fig3-2sv": (synthetic({SR: {"rank": 2}}, "fig3", seeds=1), "holds"),
@@ -146,6 +156,6 @@ def printed_examples() -> dict:
         "C-model": (synthetic({"r-lssvm-w": {"rmse_literal": 5.0}}, "t4-sinc", seeds=10), "does not hold"),
         # the paper's window taken at face value: 8 GB at m = 15000 (L392) means 8 GiB / 15000² bytes per m²
         "C-memory": (dense_peak_rows({"lssvm-schur": 8 * 2 ** 30 / 15000 ** 2}), "holds"),
-        # Table 5, 3D-spatial: SR 37.09 s, FS 62.51 s, ε-SVR 6577 s (one timed fit per method, as the rule reads it)
+        # Table 5, 3D-spatial: SR 37.09 ± 0.2 s, FS 62.51 ± 0.45 s, ε-SVR 6577 s over the 5 runs
         "C-t5-speed": (t5, "holds"),
     }

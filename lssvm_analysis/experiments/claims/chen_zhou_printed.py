@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["SR", "TABLE1", "FIG3", "TABLE3", "TABLE4_MG", "T1", "T2_TIMES", "T3", "T4", "T5_TIMES", "table_records"]
+__all__ = ["SR", "TABLE1", "FIG3", "TABLE3", "TABLE4_MG", "T1", "T2_TIMES", "T3", "T4", "T5_TIMES", "draws", "table_records"]
 
 #: The registry name of the paper's method.
 SR = "sr-lssvm"
@@ -162,7 +162,8 @@ T5_TIMES = {"cadata": (13760, {"fs-lssvm": (1.61, 0.03), "pcp-lssvm": (1.02, 0.0
             "3d-spatial": (289916, {"fs-lssvm": (62.51, 0.45), "pcp-lssvm": (36.41, 0.13), "sr-lssvm": (37.09, 0.2)})}
 
 
-def _draws(mean, sd, n, rng):
+def draws(mean, sd, n, rng):
+    """``n`` draws whose mean and sd are exactly ``mean`` and ``sd`` (constant for n < 2 or sd = 0)."""
     if n < 2 or sd == 0:
         return np.full(n, float(mean))
     z = rng.standard_normal(n)
@@ -181,7 +182,7 @@ def table_records(table: dict, prefix: str, *, runs: int = 10, percent=("accurac
         df = pd.DataFrame(rows)
         for s, cols in cells.items():
             for col, (mu, sd) in cols.items():
-                v = _draws(mu, sd, runs, rng)
+                v = draws(mu, sd, runs, rng)
                 df.loc[df.solver == s, col] = v / 100 if col in percent else v
         out[prefix + name] = df
     return out
