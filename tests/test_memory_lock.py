@@ -172,6 +172,9 @@ def test_a_killed_holder_does_not_block_the_next(machine, start):
     os.kill(victim.pid, signal.SIGKILL)
     victim.join(WAIT)
     assert victim.exitcode == -signal.SIGKILL
+    # a queue of its own: SIGKILL may hit the victim while its feeder thread still holds the queue's write
+    # lock (after the message was read), which would block every later writer of that queue
+    out = CTX.Queue()
     nxt = start(_second, "next", out)
     got = messages(out, 2)
     nxt.join(WAIT)
@@ -248,3 +251,23 @@ def test_execute_task_holds_the_lock_for_the_task_only(machine):
     row = execute_task(tasks["fail"])
     assert row["status"] == "error" and "held=True" in row["message"]
     assert lock_is_free(machine)
+
+
+def test_a_request_beyond_the_whole_machine_is_refused_without_waiting(machine, start):
+    """A request above total - margin can never fit: while another process holds the lock it is refused
+    at once (the decision the lock would give after the wait, since available <= total), and it leaves the
+    lock to its holder."""
+    out, release = CTX.Queue(), CTX.Event()
+    holder = start(_first, "A", out, release)
+    try:
+        assert out.get(timeout=WAIT)[:2] == ("A", "granted")
+        need = TOTAL - LARGE + 8  # one word more than the whole machine less the margin
+        with pytest.raises(InsufficientMemoryError) as info:
+            with memory.memory_scope():
+                memory.ensure_memory(70000, words(need), "float64", what="hopeless fit")
+        assert info.value.bytes_needed == need and info.value.bytes_available == AVAILABLE - LARGE
+        assert not lock_is_free(machine)  # A still holds it: the refusal did not wait for it
+    finally:
+        release.set()
+        holder.join(WAIT)
+    assert holder.exitcode == 0

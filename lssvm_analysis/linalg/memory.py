@@ -228,8 +228,12 @@ def ensure_memory(n: int, words: float, precision, *, what: str = "fit") -> int:
     if need <= UNCHECKED_BYTES:
         return need
     if getattr(_scope, "depth", 0) and fcntl is not None and need > large_bytes():
-        _hold_memory_lock()
         margin = large_bytes()
+        # a request beyond the machine's whole memory less the margin can never fit: refused at once, not
+        # after waiting for the lock behind another process's fit (the same decision the lock would give,
+        # since the available memory never exceeds the total)
+        if need <= _total_reading[1] - margin:
+            _hold_memory_lock()
         avail = available_bytes(need, fresh=True)
         if need > avail - margin:
             _refuse(n, words, p, need, avail, what,
