@@ -264,8 +264,10 @@ def _small_c(rec):
     d_small = d[d.index.get_level_values("C") <= 1] if len(d) else d
     gap = paired(d_small, 0 * d_small, units="rungs") if len(d_small) else None
     big = int((cstar > 1).sum())
-    measured = (f"DuLS breakdowns at C ≤ 1: {small_bd} of {len(du)} scans (first breakdowns at C = "
-                f"{', '.join(fmt_num(c) for c in cstar.dropna().sort_values())}), {len(pd_small)} primal–dual points; "
+    firsts = ", ".join(fmt_num(c) for c in cstar.dropna().sort_values())
+    measured = ((f"DuLS breakdowns at C ≤ 1: {small_bd} of {len(du)} scans"
+                 + (f" (first breakdowns at C = {firsts})" if firsts else "") if len(du) else "no breakdown scans")
+                + f", {len(pd_small)} primal–dual points; "
                 + (f"digit gap PrLS − DuLS at C ≤ 1: {gap.text(' digits')}" if gap else
                    "no digits-grid rung at C ≤ 1"))
     unc = "as printed (small C) it holds only if DuLS breaks down, or loses > 1 digit (P95), at some C ≤ 1"
@@ -276,7 +278,9 @@ def _small_c(rec):
                        cause=(f"the instability is at large C (first breakdowns at C ≥ {fmt_num(cstar.min())}), as "
                               "§2.4 says and κ(Ω_e) = 1 + C‖Ω_e‖ predicts: 'small' in §4 reads as a slip for 'large'")
                        if big else "no DuLS breakdown at any C")
-    return Verdict("undecided", measured=measured, uncertainty=unc, cause="no record reaches C ≤ 1")
+    return Verdict("undecided", measured=measured, uncertainty=unc,
+                   cause="no breakdown scan or primal–dual record (the abe section's): the digits grid alone "
+                         "cannot show a breakdown" if gap is not None else "no record reaches C ≤ 1")
 
 
 # --------------------------------------------------------------------------- A-eta-sparsity
