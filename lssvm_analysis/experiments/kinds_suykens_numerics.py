@@ -150,7 +150,15 @@ def cg_row(task) -> dict:
         H64 = p.to_float64(H)
         b = p.asarray(y)
         b64 = p.to_float64(b)
-        xs = scipy.linalg.cho_solve(scipy.linalg.cho_factor(H64), b64)
+        try:
+            xs = scipy.linalg.cho_solve(scipy.linalg.cho_factor(H64), b64)
+        except np.linalg.LinAlgError as exc:
+            # H as formed in the precision is not positive definite (the kernel's rounding, ~u·‖K‖, exceeds
+            # the ridge 1/C): there is no x* to measure CG against; a recorded breakdown, not an error
+            lam = np.linalg.eigvalsh(H64)
+            return {"status": "breakdown", "message": f"H = K + I/C as formed in {p.name} is not positive "
+                    f"definite ({exc}): lambda_min {lam[0]:.3g} against 1/C = {1 / C:.3g}, so no x* exists",
+                    "n": n, "u": p.unit_roundoff, "lambda_min": float(lam[0]), "lambda_max": float(lam[-1])}
         its = []
         res = hestenes_stiefel_cg(H, b, rtol=10 * p.unit_roundoff, vtol=0, maxiter=3 * n, precision=p,
                                   callback=lambda i, x: its.append(p.to_float64(x).copy()))

@@ -151,6 +151,10 @@ def _cg_bound(rec):
         o[3] = max(o[3], float(np.max(err / printed)))
     measured = "; ".join(f"{p}: {a} of {n} runs have an iterate above (3.26) as printed, {b} above twice it "
                          f"(max {fmt_num(m)} × the bound)" for p, (n, a, b, m) in out.items())
+    bd = rec["check-cg"][rec["check-cg"].status == "breakdown"] if "status" in rec["check-cg"] else []
+    if len(bd):  # no x* to measure against: reported, not judged
+        measured += "; " + ", ".join(f"{n} {p} run(s)" for p, n in bd.groupby("precision").size().items()) \
+            + " left out: H as formed not positive definite (1/C below the kernel's rounding)"
     unc = ("every iterate's A-norm error (float64, against x* of H as formed) against ((√κ−1)/(√κ+1))^i ‖x*‖_A "
            "+ 10·κ·u·‖x*‖_A; no sampling")
     n64, a64, b64, _ = out.get("float64", [0, 0, 0, 0])
