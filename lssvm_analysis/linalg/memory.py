@@ -114,16 +114,19 @@ def available_bytes(need: int = 0, *, fresh: bool = False) -> int:
     return avail
 
 
-def large_bytes() -> int:
-    """The threshold of a large request: :data:`LARGE_FRACTION` of the machine's total memory, in bytes.
-
-    ``psutil.virtual_memory().total`` is read once per ``psutil.virtual_memory`` function (a test
-    that replaces it gets its own figure at once); the total does not change while a process runs.
-    """
+def _total_bytes() -> int:
+    """The machine's total memory, in bytes: ``psutil.virtual_memory().total``, read once per
+    ``psutil.virtual_memory`` function (a test that replaces it gets its own figure at once); the total
+    does not change while a process runs."""
     query = psutil.virtual_memory
     if _total_reading[0] is not query:
         _total_reading[:] = [query, int(query().total)]
-    return int(_total_reading[1] * LARGE_FRACTION)
+    return _total_reading[1]
+
+
+def large_bytes() -> int:
+    """The threshold of a large request: :data:`LARGE_FRACTION` of the machine's total memory, in bytes."""
+    return int(_total_bytes() * LARGE_FRACTION)
 
 
 @contextlib.contextmanager
@@ -232,7 +235,7 @@ def ensure_memory(n: int, words: float, precision, *, what: str = "fit") -> int:
         # a request beyond the machine's whole memory less the margin can never fit: refused at once, not
         # after waiting for the lock behind another process's fit (the same decision the lock would give,
         # since the available memory never exceeds the total)
-        if need <= _total_reading[1] - margin:
+        if need <= _total_bytes() - margin:
             _hold_memory_lock()
         avail = available_bytes(need, fresh=True)
         if need > avail - margin:

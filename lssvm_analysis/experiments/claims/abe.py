@@ -6,12 +6,14 @@ test_mae, n_support, time_fit), "cv-<method>-<set>" (kind ``cv``), "breakdown",
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pandas as pd
 
 from . import abe_numerics  # noqa: F401  (registers the numerics claims)
 from ._ledger import Verdict, register_claim
-from .stats import better, fmt_num, grid_edges, mean_ci, not_worse, paired
+from .stats import better, fmt_num, grid_edges, loglog_slope, mean_ci, not_worse, paired
 
 __all__ = ["TABLE1", "PRINTED_EXAMPLES"]
 
@@ -263,7 +265,7 @@ def _crossover(rec):
         # a crossing
         signs = [np.sign(d.mean) for _, d in pts if better(d) != "undecided"]
         changes = int(np.sum(np.diff(signs) != 0)) if len(signs) > 1 else 0
-        ends = (better(lo), _below(hi))
+        ends = (better(lo), better(replace(hi, mean=-hi.mean, lo=-hi.hi, hi=-hi.lo)))  # N = M: below 0
         if ends == ("holds", "holds"):
             outs[f] = "holds" if changes == 1 else "does not hold"
         elif "does not hold" in ends:
@@ -294,11 +296,6 @@ def _crossover(rec):
     return Verdict("undecided", measured="; ".join(parts), uncertainty=unc, cause="; ".join(res))
 
 
-def _below(d):
-    """:func:`~.stats.better` mirrored: 'holds' if the interval lies below 0, 'does not hold' if at or above."""
-    if d.n < 2 or not np.isfinite(d.mean):
-        return "undecided"
-    return "holds" if d.hi < 0 else "does not hold" if d.lo >= 0 else "undecided"
 
 
 def _form_cost(rec):
@@ -347,12 +344,6 @@ def _form_cost(rec):
                    cause="; ".join(res))
 
 
-def _slope(x, y):
-    x, y = np.log10(np.asarray(x, float)), np.log10(np.asarray(y, float))
-    ok = np.isfinite(x) & np.isfinite(y)
-    return float(np.polyfit(x[ok], y[ok], 1)[0]) if ok.sum() >= 2 and np.ptp(x[ok]) > 0 else np.nan
-
-
 #: Sizes from which the cubic term dominates LAPACK's fixed cost in the timings (Cholesky of order 300:
 #: 0.6 ms, of order 1000: 29 ms, measured in the crossover sweep's kernels).
 _LEADING_FROM = 200
@@ -369,7 +360,7 @@ def _cost_orders(rec):
         g = g[pd.to_numeric(g[x], errors="coerce") >= _LEADING_FROM]
         xs = pd.to_numeric(g[x], errors="coerce")
         span = float(np.log10(xs.max() / xs.min())) if len(set(xs)) >= 2 else 0.0
-        sl = _slope(xs, g[t]) if span > 0 else np.nan
+        sl = loglog_slope(xs, g[t]) if span > 0 else np.nan
         parts.append(f"{what}: slope {fmt_num(sl)} over {span:.2f} decades ({x} = "
                      f"{', '.join(str(int(v)) for v in sorted(set(xs)))})")
         outs.append("undecided" if span < 1 or not np.isfinite(sl) else "holds" if abs(sl - want) <= 0.3

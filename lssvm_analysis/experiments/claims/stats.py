@@ -22,7 +22,7 @@ from ...analysis.tuning import grid_edge
 
 
 __all__ = ["Paired", "paired", "better", "not_worse", "equivalent", "deviation", "deviations_text", "fmt_num", "grid_edges",
-           "mean_ci", "splits_needed", "all_hold", "undecided_note"]
+           "mean_ci", "splits_needed", "all_hold", "undecided_note", "loglog_slope"]
 
 #: Confidence level of every interval the ledger prints.
 LEVEL = 0.95
@@ -97,6 +97,14 @@ def fmt_num(x, digits: int = 3) -> str:
     if v != 0 and (abs(v) >= 1e4 or abs(v) < 1e-3):
         return f"{v:.{digits - 1}e}"
     return f"{v:.{digits}g}"
+
+
+def loglog_slope(x, y) -> float:
+    """Least-squares slope of log10 y against log10 x over the finite points; NaN for fewer than 2 points
+    or a single x."""
+    x, y = np.log10(np.asarray(x, float)), np.log10(np.asarray(y, float))
+    ok = np.isfinite(x) & np.isfinite(y)
+    return float(np.polyfit(x[ok], y[ok], 1)[0]) if ok.sum() >= 2 and np.ptp(x[ok]) > 0 else np.nan
 
 
 def mean_ci(x) -> tuple[float, float, float, int]:

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..arrays import dumps, loads
 from ._ledger import Verdict, register_claim
-from .stats import better, fmt_num, paired
+from .stats import better, fmt_num, loglog_slope, paired
 
 __all__ = ["margins", "first_within", "THEORY_EXAMPLES"]
 
@@ -370,10 +370,9 @@ def _drift_order(drift, cond, bound, u) -> float:
     """The exponent s of drift ≈ c·κ^s·u: log–log slope over the judged steps (bound < 1) with κ ≥ 1e3, where
     the leading term dominates; NaN on fewer than 3 such steps or under one decade of κ."""
     ok = (cond >= 1e3) & (bound < 1) & np.isfinite(drift) & (drift > 0)
-    x, y = np.log10(cond[ok]), np.log10(drift[ok] / u)
-    if ok.sum() < 3 or np.ptp(x) < 1:
+    if ok.sum() < 3 or np.ptp(np.log10(cond[ok])) < 1:
         return np.nan
-    return float(np.polyfit(x, y, 1)[0])
+    return loglog_slope(cond[ok], drift[ok] / u)
 
 
 def _eq9(rec):
