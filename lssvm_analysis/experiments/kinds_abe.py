@@ -16,6 +16,10 @@ Kinds
 ``crossover-timing`` primal and dual training time at one (M, N/M), with the
                     rates of the kernels each formation runs, timed in the same
                     run, and the rate-calibrated prediction (``predicted_*``).
+``op-count``        the multiplications, additions, divisions and square roots
+                    of the Cholesky of Omega_e = H Hᵀ + I/C of order M and of
+                    its formation H Hᵀ (H of M x N), counted in the generic
+                    kernels (:mod:`lssvm_analysis.arith.counting`).
 """
 from __future__ import annotations
 
@@ -27,6 +31,7 @@ from ..analysis import conditioning as cond
 from ..analysis import crossover
 from ..analysis.validation import cross_validate
 from ..core.memo import Memo
+from ..arith.counting import count_cholesky, count_matmul
 from ..arith.precision import get_precision, precisions
 from ..solvers.abe import ElsPath
 from . import crossover_timing
@@ -35,7 +40,7 @@ from .kinds import raw_task_data, register_task_kind, validate_no_solver
 from .spec import canonical_json
 
 __all__ = ["KINDS", "CROSSOVER_TIME_COLUMNS", "abe_spectrum_row", "breakdown_scan_row", "primal_dual_row",
-           "cv_row", "crossover_timing_row"]
+           "cv_row", "crossover_timing_row", "op_count_row"]
 
 NAN = float("nan")
 
@@ -208,7 +213,23 @@ def _crossover_column(k: str) -> str:
     return CROSSOVER_TIME_COLUMNS.get(k, k)
 
 
+def op_count_row(task) -> dict:
+    """Operation counts of the dual's two jobs at order M (:mod:`lssvm_analysis.arith.counting`).
+
+    Omega_e = H Hᵀ + I/C with H (M x ``options["N"]``) a standard normal draw of the task's seed, C = 1:
+    the generic left-looking Cholesky (the code longdouble and mpN run; LAPACK's blocked potrf does the same
+    (M³ − M)/6 multiplications in another order) and the product H Hᵀ.  The counts depend on M and N only.
+    """
+    M, N = int(task.params["M"]), int(task.options.get("N", 10))
+    H = np.random.default_rng(0 if task.seed is None else int(task.seed)).standard_normal((M, N))
+    chol = count_cholesky(H @ H.T + np.eye(M))
+    form = count_matmul(H, H.T)
+    return {"N": N, **{f"chol_{k}": v for k, v in chol.items()},
+            **{f"form_{k}": v for k, v in form.items()}}
+
+
 KINDS = {
+    "op-count": (op_count_row, validate_no_solver),
     "abe-spectrum": (abe_spectrum_row, validate_no_solver),
     "breakdown-scan": (breakdown_scan_row, None),
     "primal-dual": (primal_dual_row, validate_no_solver),

@@ -87,6 +87,9 @@ class AbeSettings:
     # A-cost-orders: (M, N) points timed at fixed N = cost_orders_N and at N = M, one spec per M (empty: none)
     cost_orders_M: tuple = ()
     cost_orders_N: int = 200
+    # A-cost-orders decided by operation counts (exact, ~0.5 CPU-s): orders over one decade, H of N columns
+    op_count_M: tuple = (10, 25, 50, 100)
+    op_count_N: int = 10
 
 
 #: Settings by profile.  "full": Abe's 100 Boston splits, finer CV grids and 10 Mackey-Glass series.
@@ -439,6 +442,8 @@ def _independent(P: AbeSettings, profile: str) -> dict:
                                      "formation": list(P.crossover_formations)},
                                options=options(repeats=P.crossover_repeats)),
         "asv": ASV_SWEEP,
+        "op-counts": SweepSpec(f"{name}-op-counts", kind="op-count", grid={"M": list(P.op_count_M)},
+                               options=options(N=P.op_count_N)),
         **{f"cost-orders-{M}": SweepSpec(f"{name}-cost-orders-{M}", kind="crossover-timing", precisions=["float64"],
                                          grid={"M": [M], "ratio": sorted({1.0, P.cost_orders_N / M}),
                                                "formation": ["blas3"]},
