@@ -76,6 +76,9 @@ def _lines(moved):
     return out
 
 
+_M3 = (2000, 5000, 20000)
+
+
 def _scale(funcs, sizes=(2000, 20000), seeds=3):
     """Scale rows: ``funcs[solver](m)`` = the time at m, per draw (1 % apart)."""
     return pd.DataFrame([{"solver": s, "seed": k, "m": m, "time_fit": f(m) * (1 + 0.01 * k), "status": "ok"}
@@ -120,10 +123,14 @@ EXAMPLES = {
                                  "scale-svr": _scale({"svm-eps": lambda m: 1e-7 * m ** 2})},
                        "does not hold": {"scale": _scale({SR: lambda m: 1e-4 * m}),
                                          "scale-svr": _scale({"svm-eps": lambda m: 1e-4 * m})}},
-    "complexity": lambda: {"holds": {"scale": _scale({SR: lambda m: 1e-4 * m}),
-                                     "scale-dense": _scale({"r-lssvm-w": lambda m: 1e-10 * m ** 3})},
-                           "does not hold": {"scale": _scale({SR: lambda m: 1e-5 * m ** 2}),
-                                             "scale-dense": _scale({"r-lssvm-w": lambda m: 1e-10 * m ** 3})}},
+    # three sizes: a slope needs an interval (n − 2 df)
+    "complexity": lambda: {"holds": {"scale": _scale({SR: lambda m: 1e-4 * m}, sizes=_M3),
+                                     "scale-dense": _scale({"r-lssvm-w": lambda m: 1e-10 * m ** 3}, sizes=_M3)},
+                           "does not hold": {"scale": _scale({SR: lambda m: 1e-5 * m ** 2}, sizes=_M3),
+                                             "scale-dense": _scale({"r-lssvm-w": lambda m: 1e-10 * m ** 3},
+                                                                   sizes=_M3)},
+                           "undecided": {"scale": _scale({SR: lambda m: 1e-4 * m}),
+                                         "scale-dense": _scale({"r-lssvm-w": lambda m: 1e-10 * m ** 3})}},
     "ptp": lambda: {"holds": _synth("t1-x", {SR: {"time_formation": 1.0, "time_selection": 0.5, "time_solve": 0.2,
                                                   "time_factorization": 0.01}}),
                     "does not hold": _synth("t1-x", {SR: {"time_formation": 0.1, "time_selection": 0.5,
