@@ -265,9 +265,9 @@ class Precision(ABC):
     def eigh(self, A, *, check: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric matrix, in this dtype.
 
-        LAPACK syevd for float32 / float64; FLINT for mpN (:meth:`MPPrecision.eigh`);
-        mpmath ``eigsy`` otherwise, at the digits of :meth:`_eig_precision` (21 digits
-        for longdouble, as :meth:`eigvalsh`; the mp precision itself for the mpmath engine).  ``check=False`` takes A as symmetric
+        LAPACK syevd for float32 / float64; FLINT for mpN (:meth:`MPPrecision.eigh`) and, at 21
+        digits, for longdouble (mpmath when libflint does not load); this default: mpmath ``eigsy``
+        at the digits of :meth:`_eig_precision` (the mp precision itself for the mpmath engine).  ``check=False`` takes A as symmetric
         and finite (a matrix the caller formed): no O(n^2) validation pass.
         """
         if check:

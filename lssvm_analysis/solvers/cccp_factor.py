@@ -18,7 +18,7 @@ values of the keyword ``solve`` of ``r-lssvm-w`` / ``r-lssvm-y``:
 
 ``"eigen"`` (stable)
     ``K = U Lambda U^T`` once by the symmetric eigensolver (LAPACK syevd;
-    FLINT for mpN, mpmath ``eigsy`` for longdouble: ``Precision.eigh``),
+    FLINT for mpN and (at 21 digits) for longdouble: ``Precision.eigh``),
     ``lambda_i <- max(lambda_i, u lambda_max)``, and
     ``A^{-1} b = U diag(1 / (1 + C lambda_i)) U^T b``.
 
