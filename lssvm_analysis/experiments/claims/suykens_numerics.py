@@ -290,8 +290,12 @@ def _no_crossover(pts, last) -> str:
         k = loglog_slope([p[0] for p in pts], [p[1] for p in pts])
         text += (f": t_dense/t_CG went from {fmt_num(r0)} at N = {int(n0)} to {fmt_num(r1)} at N = {int(n1)} "
                  f"(log–log slope {fmt_num(k)})")
-        text += (f", which extrapolates to 1 near N ≈ {fmt_num(n1 * r1 ** (-1 / k))}" if np.isfinite(k) and k > 0
-                 else ": the ratio falls with N over the range measured, away from a crossover")
+        if not (len(pts) >= 3 and n1 >= 10 * n0):   # a trend to extrapolate needs a decade and 3 sizes
+            text += "; too few sizes for a trend (3 over a decade would give one: the full profile runs them)"
+        elif np.isfinite(k) and k > 0:
+            text += f", which extrapolates to 1 near N ≈ {fmt_num(n1 * r1 ** (-1 / k))}"
+        else:
+            text += ": the ratio falls with N over the range measured, away from a crossover"
     return (text + f". A flop count (CG ≈ 2N² per step × {it} steps against Cholesky's N³/3) would put it at "
             f"N ≈ 6 × steps ≈ {6 * it}, but Cholesky runs at BLAS-3 speed and CG's product with the formed H at "
             "memory speed. lssvm-cg stores H as Cholesky does, so CG is never the only method that fits; the "
