@@ -12,14 +12,13 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats as st
 
 from ._ledger import Verdict, register_claim
 from .chen_zhou import SECTION, SR, TABLE1, TABLE4_MG, by_seed, frames, own_family
 from .chen_zhou_numerics import TIMED, order_outcome, slope
 from .chen_zhou_p_tau import p_insensitive, smooth_negligible, tau, tau_schedule
 from .chen_zhou_table_examples import EXAMPLES
-from .stats import all_hold, better, equivalent, fmt_num, mean_ci, not_worse, paired, undecided_note
+from .stats import all_hold, better, equivalent, fmt_num, mean_ci, not_worse, paired, slope_ci, undecided_note
 
 __all__: list[str] = []
 
@@ -381,19 +380,10 @@ def _csvc_growth(rec):
 
 
 def _slope_ci(x, t) -> tuple[float, float, float]:
-    """Least-squares slope of log t on log x with its 95 % interval (n − 2 df; NaN ends for < 3 sizes)."""
+    """Slope of log t on log x (positive, finite points) with its 95 % interval (NaN ends below 3 sizes)."""
     x, t = np.asarray(x, dtype=float), np.asarray(t, dtype=float)
     ok = np.isfinite(x) & np.isfinite(t) & (x > 0) & (t > 0)
-    lx, ly = np.log(x[ok]), np.log(t[ok])
-    if len(lx) < 2 or np.ptp(lx) == 0:
-        return math.nan, math.nan, math.nan
-    k = float(np.polyfit(lx, ly, 1)[0])
-    if len(lx) < 3:
-        return k, math.nan, math.nan
-    res = ly - np.polyval(np.polyfit(lx, ly, 1), lx)
-    se = math.sqrt(float(res @ res) / (len(lx) - 2) / float(((lx - lx.mean()) ** 2).sum()))
-    h = float(st.t.ppf(0.975, len(lx) - 2)) * se
-    return k, k - h, k + h
+    return slope_ci(np.log(x[ok]), np.log(t[ok]))[:3]
 
 
 def _complexity(rec):

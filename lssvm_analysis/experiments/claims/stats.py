@@ -22,7 +22,7 @@ from ...analysis.tuning import grid_edge
 
 
 __all__ = ["Paired", "paired", "better", "not_worse", "equivalent", "deviation", "deviations_text", "fmt_num", "grid_edges",
-           "mean_ci", "splits_needed", "all_hold", "undecided_note", "loglog_slope"]
+           "mean_ci", "splits_needed", "all_hold", "undecided_note", "loglog_slope", "slope_ci"]
 
 #: Confidence level of every interval the ledger prints.
 LEVEL = 0.95
@@ -105,6 +105,20 @@ def loglog_slope(x, y) -> float:
     x, y = np.log10(np.asarray(x, float)), np.log10(np.asarray(y, float))
     ok = np.isfinite(x) & np.isfinite(y)
     return float(np.polyfit(x[ok], y[ok], 1)[0]) if ok.sum() >= 2 and np.ptp(x[ok]) > 0 else np.nan
+
+
+def slope_ci(x, y) -> tuple[float, float, float, int]:
+    """OLS slope of y on x with its 95 % t interval: (slope, lo, hi, n); NaN bounds below 3 points."""
+    x, y = np.asarray(x, float), np.asarray(y, float)
+    ok = np.isfinite(x) & np.isfinite(y)
+    x, y = x[ok], y[ok]
+    if len(x) < 2 or np.ptp(x) == 0:
+        return math.nan, math.nan, math.nan, len(x)
+    r = _st.linregress(x, y)
+    if len(x) < 3:
+        return float(r.slope), math.nan, math.nan, len(x)
+    h = float(_st.t.ppf(0.975, len(x) - 2) * r.stderr)
+    return float(r.slope), float(r.slope - h), float(r.slope + h), len(x)
 
 
 def mean_ci(x) -> tuple[float, float, float, int]:

@@ -17,9 +17,9 @@ from ...solvers import get_solver
 from ..arrays import loads
 from ._ledger import Verdict, register_claim
 from .suykens_numerics_examples import EXAMPLES, PRINTED_EXAMPLES, U64
-from .stats import better, fmt_num, loglog_slope, mean_ci, paired, splits_needed
+from .stats import better, fmt_num, loglog_slope, mean_ci, paired, slope_ci, splits_needed
 
-__all__ = ["PRINTED_EXAMPLES", "slope_ci", "SURVIVES"]
+__all__ = ["PRINTED_EXAMPLES", "SURVIVES"]
 
 _S = "suykens"
 #: S-cg-kappa's accuracies (A-norm error reductions) read off every CG run.
@@ -31,20 +31,6 @@ TIME_BUDGET_S = 60.0
 
 def _num(df, col):
     return pd.to_numeric(df[col], errors="coerce") if col in df.columns else pd.Series(np.nan, index=df.index)
-
-
-def slope_ci(x, y) -> tuple[float, float, float, int]:
-    """OLS slope of y on x with its 95 % t interval: (slope, lo, hi, n); NaN bounds below 3 points."""
-    x, y = np.asarray(x, float), np.asarray(y, float)
-    ok = np.isfinite(x) & np.isfinite(y)
-    x, y = x[ok], y[ok]
-    if len(x) < 2 or np.ptp(x) == 0:
-        return math.nan, math.nan, math.nan, len(x)
-    r = st.linregress(x, y)
-    if len(x) < 3:
-        return float(r.slope), math.nan, math.nan, len(x)
-    h = float(st.t.ppf(0.975, len(x) - 2) * r.stderr)
-    return float(r.slope), float(r.slope - h), float(r.slope + h), len(x)
 
 
 def _log_ratio_ci(a_all, b_all):
