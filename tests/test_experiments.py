@@ -622,3 +622,29 @@ def test_an_uncertified_exact_model_is_not_measured():
     cols = exact_columns(get_solver("reduced-lssvr"), ds, fit, params, {})
     assert cols["exact_digits"] >= 18 and "bit balls" in cols["exact_method"]   # float64's target
     assert cols["problem_condition"] > 1e18 and np.isfinite(cols["model_digits"])
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_run_sweeps_is_run_sweep_for_each_spec_in_one_pass(tmp_path, n_jobs):
+    """run_sweeps: the same rows as one run_sweep per spec, a shared task run once, each spec registered,
+    and the progress bar counting every task once (for its own sweep)."""
+    from lssvm_analysis.experiments import progress as prog
+    from lssvm_analysis.experiments.runner import run_sweeps
+    small, big = toy_spec(tmp_path, name="small", a=(1,)), toy_spec(tmp_path, name="big")
+    other = toy_spec(tmp_path, name="other", a=(7,), b=(1.0,))
+    bar = prog.SweepProgress(False)
+    frames = run_sweeps([small, big, other], tmp_path / "r.sqlite", n_jobs=n_jobs, progress=bar)
+    n_distinct = len({t.key for s in (small, big, other) for t in s.tasks()})
+    assert sorted(logged_keys(tmp_path)) == sorted({t.key for s in (small, big, other) for t in s.tasks()})
+    assert bar.done == bar.total == n_distinct
+    ref = tmp_path / "ref.sqlite"
+    for spec, got in zip((small, big, other), frames):
+        want = run_sweep(spec, ref, n_jobs=1, progress=False)
+        pd.testing.assert_frame_equal(deterministic(got).reset_index(drop=True),
+                                      deterministic(want).reset_index(drop=True))
+    with Store(tmp_path / "r.sqlite") as store:
+        assert store.spec_names() == ["big", "other", "small"]
+    # a second pass finds everything stored and runs nothing
+    before = len(logged_keys(tmp_path))
+    run_sweeps([small, big, other], tmp_path / "r.sqlite", n_jobs=n_jobs, progress=False)
+    assert len(logged_keys(tmp_path)) == before

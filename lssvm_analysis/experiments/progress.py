@@ -162,10 +162,11 @@ class SweepProgress:
             return "?"
         return self._clock((time.monotonic() - self._t0) * left / new)
 
-    def task_done(self, status: str) -> None:
-        """One task of the current sweep finished (its row is in the store) with ``status``."""
+    def task_done(self, status: str, *, sweep_id=None) -> None:
+        """One task finished (its row is in the store) with ``status``: of sweep ``sweep_id`` (default: the
+        current sweep; several sweeps run as one pass name theirs)."""
         self.new_counts[status] += 1
-        entry = self._sweeps.get(self._current)
+        entry = self._sweeps.get(self._current if sweep_id is None else sweep_id)
         if entry is not None:
             entry[1] += 1
         self._done += 1

@@ -48,7 +48,7 @@ from .progress import SweepProgress
 from .spec import SweepSpec, Task, json_scalar
 from .store import LEASE_SECONDS, open_store, records_frame
 
-__all__ = ["run_sweep", "local_pool", "load_records", "execute_task", "sweep_id", "TIMING_PREFIX"]
+__all__ = ["run_sweep", "run_sweeps", "local_pool", "load_records", "execute_task", "sweep_id", "TIMING_PREFIX"]
 
 #: Columns whose name starts with this are wall-clock seconds (not deterministic).
 TIMING_PREFIX = "time_"
@@ -222,10 +222,13 @@ def local_pool(n_jobs=None):
     pool.shutdown(wait=True)
 
 
-def _write(store, row, bar, replace):
+def _write(store, row, bar, replace, owner=None):
     store.write(row, replace=replace)
     store.release([row["key"]])
-    bar.task_done(row["status"])
+    if owner is None:
+        bar.task_done(row["status"])
+    else:
+        bar.task_done(row["status"], sweep_id=owner.get(row["key"]))
 
 
 def _terminate_workers(pool) -> None:
@@ -295,18 +298,18 @@ class _Scheduler:
             self._renewed = time.monotonic()
 
 
-def _run_serial(sched, modules, store, bar, replace):
+def _run_serial(sched, modules, store, bar, replace, owner=None):
     while True:
         task = sched.next()
         if task is None:
             if sched.idle():
                 continue
             return
-        _write(store, execute_task(task, modules[task.kind]), bar, replace)
+        _write(store, execute_task(task, modules[task.kind]), bar, replace, owner)
         sched.done(task.key)
 
 
-def _run_pool(pool, owned, sched, modules, store, bar, replace, window):
+def _run_pool(pool, owned, sched, modules, store, bar, replace, window, owner=None):
     futures: dict = {}
     try:
         while True:
@@ -322,7 +325,7 @@ def _run_pool(pool, owned, sched, modules, store, bar, replace, window):
             done, _ = cf.wait(list(futures), timeout=LEASE_SECONDS / 6, return_when=cf.FIRST_COMPLETED)
             for fut in done:
                 key = futures.pop(fut)
-                _write(store, fut.result(), bar, replace)
+                _write(store, fut.result(), bar, replace, owner)
                 sched.done(key)
             sched.heartbeat()
     except BaseException:
@@ -427,6 +430,57 @@ def run_sweep(spec: SweepSpec, store, *, n_jobs: int | None = None, executor=Non
                     window = 2 * max(1, sum(executor.nthreads().values()))
                 _run_pool(pool, owned, sched, modules, store, bar, bool(redo), window)
         return records_frame(store.rows(keys=keys))
+    finally:
+        store.release()
+        if owned_store:
+            store.close()
+
+
+def run_sweeps(specs, store, *, n_jobs: int | None = None, executor=None, progress=True,
+               retry_errors: bool = False) -> list[pd.DataFrame]:
+    """Run several sweeps in one pass; return each spec's records (as :func:`run_sweep` does).
+
+    The same rows as ``[run_sweep(spec, store, ...) for spec in specs]``, but the pending tasks of all
+    the specs go to the workers as one queue (in spec order, a task two specs share once), so a worker
+    does not wait at the end of one sweep for the other's last task while the next sweep has work: a
+    report's sections run their independent sweeps this way.  Arguments as :func:`run_sweep`; each spec
+    is registered in the store and started on the progress bar, and each finished task counts for its
+    own sweep.
+    """
+    specs = list(specs)
+    for spec in specs:
+        _check_run_args(spec, n_jobs, executor, progress, None)
+    all_tasks = [spec.tasks() for spec in specs]  # validates every spec before any work
+    modules = {spec.kind: get_task_kind(spec.kind).module for spec in specs}
+    store, owned_store = open_store(store)
+    try:
+        plans = [(spec, tasks, *_pending(store, tasks, retry_errors, None)) for spec, tasks in zip(specs, all_tasks)]
+        with contextlib.ExitStack() as stack:
+            bar = progress if isinstance(progress, SweepProgress) else stack.enter_context(
+                SweepProgress(progress, desc="sweeps"))
+            queue, redo, owner = [], {}, {}
+            for spec, tasks, pending, again in plans:
+                keys = [t.key for t in tasks]
+                store.register_spec(spec, keys)
+                waiting = {t.key for t in pending}
+                sid = sweep_id(keys)
+                bar.start(spec.name, len(keys), len(keys) - len(pending), sweep_id=sid, keys=keys,
+                          stored_keys=[k for k in keys if k not in waiting])
+                redo.update(again)
+                for t in pending:
+                    if t.key not in owner:
+                        owner[t.key] = sid
+                        queue.append(t)
+            pool, owned = _resolve_executor(executor, n_jobs, len(queue))
+            sched = _Scheduler(store, queue, redo)
+            if pool is None:
+                _run_serial(sched, modules, store, bar, bool(redo), owner)
+            else:
+                window = 2 * (getattr(pool, "_max_workers", None) or os.cpu_count() or 2)
+                if executor is not None and hasattr(executor, "nthreads"):  # dask: its thread count
+                    window = 2 * max(1, sum(executor.nthreads().values()))
+                _run_pool(pool, owned, sched, modules, store, bar, bool(redo), window, owner)
+        return [records_frame(store.rows(keys=[t.key for t in tasks])) for tasks in all_tasks]
     finally:
         store.release()
         if owned_store:

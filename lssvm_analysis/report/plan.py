@@ -21,7 +21,7 @@ from collections import Counter
 import pandas as pd
 
 from ..experiments import SweepProgress, SweepSpec, load_records, run_sweep
-from ..experiments.runner import local_pool, sweep_id
+from ..experiments.runner import local_pool, run_sweeps, sweep_id
 from ..experiments.store import open_store
 from .registry import check_profile, report_sections
 
@@ -162,10 +162,18 @@ def _run_sections(store, profile, executor, n_jobs, progress, sections=None):
     out = {}
     for sec in (report_sections() if sections is None else sections):
         progress.label(sec.key)
-        specs = sec.plan(profile, run)
+        specs = sec.plan(profile, run)   # a dependent stage runs here, before the stage that reads it
+        # the section's other sweeps in one pass: no worker waits at the end of a sweep for its last task
+        todo, keys_of = [], {}
         for spec in specs.values():
             if isinstance(spec, SweepSpec):
-                run(spec)
+                keys = tuple(t.key for t in spec.tasks())
+                if keys not in done and keys not in keys_of.values():
+                    todo.append(spec)
+                    keys_of[id(spec)] = keys
+        if todo:
+            run_sweeps(todo, store, n_jobs=n_jobs, executor=executor, progress=progress, retry_errors=True)
+            done.update(keys_of.values())
         out[sec.key] = specs
     return out
 
