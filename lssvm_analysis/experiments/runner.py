@@ -103,18 +103,6 @@ def execute_task(task: Task, module: str | None = None) -> dict:
     return row
 
 
-@contextlib.contextmanager
-def _progress_bar(progress, name, keys, stored, stored_keys=None):
-    """The bar this sweep reports to: the caller's :class:`SweepProgress`, or one of its own."""
-    if isinstance(progress, SweepProgress):
-        progress.start(name, len(keys), stored, sweep_id=sweep_id(keys), keys=keys, stored_keys=stored_keys)
-        yield progress
-        return
-    with SweepProgress(progress, desc=name) as bar:
-        bar.start(name, len(keys), stored)
-        yield bar
-
-
 def sweep_id(keys) -> str:
     """A sweep's identity for progress bars: a digest of its task keys (names may repeat)."""
     return hashlib.sha1("\n".join(keys).encode()).hexdigest()
@@ -222,13 +210,11 @@ def local_pool(n_jobs=None):
     pool.shutdown(wait=True)
 
 
-def _write(store, row, bar, replace, owner=None):
+def _write(store, row, bar, replace, owner):
+    """Store a finished task's row and count it for its sweep (``owner``: key -> sweep id)."""
     store.write(row, replace=replace)
     store.release([row["key"]])
-    if owner is None:
-        bar.task_done(row["status"])
-    else:
-        bar.task_done(row["status"], sweep_id=owner.get(row["key"]))
+    bar.task_done(row["status"], sweep_id=owner[row["key"]])
 
 
 def _terminate_workers(pool) -> None:
@@ -298,7 +284,7 @@ class _Scheduler:
             self._renewed = time.monotonic()
 
 
-def _run_serial(sched, modules, store, bar, replace, owner=None):
+def _run_serial(sched, modules, store, bar, replace, owner):
     while True:
         task = sched.next()
         if task is None:
@@ -309,7 +295,7 @@ def _run_serial(sched, modules, store, bar, replace, owner=None):
         sched.done(task.key)
 
 
-def _run_pool(pool, owned, sched, modules, store, bar, replace, window, owner=None):
+def _run_pool(pool, owned, sched, modules, store, bar, replace, window, owner):
     futures: dict = {}
     try:
         while True:
@@ -409,31 +395,8 @@ def run_sweep(spec: SweepSpec, store, *, n_jobs: int | None = None, executor=Non
     (``warnings.catch_warnings`` is process-global): prefer processes.
     """
     _check_run_args(spec, n_jobs, executor, progress, max_tasks)
-    tasks = spec.tasks()  # validates: typed errors before any work
-    modules = {spec.kind: get_task_kind(spec.kind).module}
-    keys = [t.key for t in tasks]
-    store, owned_store = open_store(store)
-    try:
-        # read (and checksum) the stored rows first: a store refused as tampered is left unwritten
-        pending, redo = _pending(store, tasks, retry_errors, max_tasks)
-        store.register_spec(spec, keys)
-        pool, owned = _resolve_executor(executor, n_jobs, len(pending))
-        sched = _Scheduler(store, pending, redo)
-        pending_keys = {t.key for t in pending}
-        with _progress_bar(progress, spec.name, keys, len(tasks) - len(pending),
-                           [k for k in keys if k not in pending_keys]) as bar:
-            if pool is None:
-                _run_serial(sched, modules, store, bar, bool(redo))
-            else:
-                window = 2 * (getattr(pool, "_max_workers", None) or os.cpu_count() or 2)
-                if executor is not None and hasattr(executor, "nthreads"):  # dask: its thread count
-                    window = 2 * max(1, sum(executor.nthreads().values()))
-                _run_pool(pool, owned, sched, modules, store, bar, bool(redo), window)
-        return records_frame(store.rows(keys=keys))
-    finally:
-        store.release()
-        if owned_store:
-            store.close()
+    return _run_specs([spec], store, n_jobs=n_jobs, executor=executor, progress=progress,
+                      retry_errors=retry_errors, max_tasks=max_tasks)[0]
 
 
 def run_sweeps(specs, store, *, n_jobs: int | None = None, executor=None, progress=True,
@@ -450,14 +413,22 @@ def run_sweeps(specs, store, *, n_jobs: int | None = None, executor=None, progre
     specs = list(specs)
     for spec in specs:
         _check_run_args(spec, n_jobs, executor, progress, None)
-    all_tasks = [spec.tasks() for spec in specs]  # validates every spec before any work
+    return _run_specs(specs, store, n_jobs=n_jobs, executor=executor, progress=progress,
+                      retry_errors=retry_errors)
+
+
+def _run_specs(specs, store, *, n_jobs, executor, progress, retry_errors, max_tasks=None) -> list[pd.DataFrame]:
+    """The engine of :func:`run_sweep` and :func:`run_sweeps` (arguments checked by the caller)."""
+    all_tasks = [spec.tasks() for spec in specs]  # validates: typed errors before any work
     modules = {spec.kind: get_task_kind(spec.kind).module for spec in specs}
     store, owned_store = open_store(store)
     try:
-        plans = [(spec, tasks, *_pending(store, tasks, retry_errors, None)) for spec, tasks in zip(specs, all_tasks)]
+        # read (and checksum) the stored rows first: a store refused as tampered is left unwritten
+        plans = [(spec, tasks, *_pending(store, tasks, retry_errors, max_tasks))
+                 for spec, tasks in zip(specs, all_tasks)]
         with contextlib.ExitStack() as stack:
             bar = progress if isinstance(progress, SweepProgress) else stack.enter_context(
-                SweepProgress(progress, desc="sweeps"))
+                SweepProgress(progress, desc=specs[0].name if len(specs) == 1 else "sweeps"))
             queue, redo, owner = [], {}, {}
             for spec, tasks, pending, again in plans:
                 keys = [t.key for t in tasks]

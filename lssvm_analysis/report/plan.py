@@ -164,16 +164,16 @@ def _run_sections(store, profile, executor, n_jobs, progress, sections=None):
         progress.label(sec.key)
         specs = sec.plan(profile, run)   # a dependent stage runs here, before the stage that reads it
         # the section's other sweeps in one pass: no worker waits at the end of a sweep for its last task
-        todo, keys_of = [], {}
+        todo = {}  # task keys -> spec: a spec run before (or twice in the plan) runs once
         for spec in specs.values():
             if isinstance(spec, SweepSpec):
                 keys = tuple(t.key for t in spec.tasks())
-                if keys not in done and keys not in keys_of.values():
-                    todo.append(spec)
-                    keys_of[id(spec)] = keys
+                if keys not in done:
+                    todo.setdefault(keys, spec)
         if todo:
-            run_sweeps(todo, store, n_jobs=n_jobs, executor=executor, progress=progress, retry_errors=True)
-            done.update(keys_of.values())
+            run_sweeps(todo.values(), store, n_jobs=n_jobs, executor=executor, progress=progress,
+                       retry_errors=True)
+            done.update(todo)
         out[sec.key] = specs
     return out
 
