@@ -103,12 +103,13 @@ def _counted(A) -> np.ndarray:
     return out
 
 
-def _run(fn) -> tuple[object, dict]:
+def _count(fn) -> dict:
+    """The operations ``fn()`` performs on :class:`Counted` scalars."""
     Counted.tally = Counter()
-    result = fn()
+    fn()
     counts = {k: int(Counted.tally[k]) for k in OPERATIONS}
     Counted.tally = Counter()
-    return result, counts
+    return counts
 
 
 def count_cholesky(A) -> dict:
@@ -118,12 +119,10 @@ def count_cholesky(A) -> dict:
     Raises :class:`~lssvm_analysis.core.exceptions.CholeskyBreakdownError` when A is not positive definite.
     """
     C = _counted(A)
-    _, counts = _run(lambda: _generic.cholesky(C, sqrt=_sqrt, zero=Counted(0.0), precision="counted"))
-    return counts
+    return _count(lambda: _generic.cholesky(C, sqrt=_sqrt, zero=Counted(0.0), precision="counted"))
 
 
 def count_matmul(A, B) -> dict:
     """Operations of ``A @ B`` on object arrays (the product longdouble and mpN form): m·p·n multiplications."""
     CA, CB = _counted(A), _counted(B)
-    _, counts = _run(lambda: np.matmul(CA, CB))
-    return counts
+    return _count(lambda: np.matmul(CA, CB))
