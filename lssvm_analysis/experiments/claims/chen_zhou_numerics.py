@@ -19,7 +19,7 @@ from scipy import stats as st
 from ..kinds_chen_zhou_numerics import KKT_TOLS, SMOOTH_PS
 from ._ledger import Verdict, register_claim
 from .chen_zhou import SECTION, SR
-from .stats import LEVEL, Paired, better, fmt_num
+from .stats import LEVEL, Paired, better, fmt_num, slope_ci
 
 __all__ = ["TIMED", "numerics_examples", "order_outcome", "printed_examples", "slope"]
 
@@ -75,6 +75,13 @@ def slope(x, t):
     return float(np.polyfit(np.log(x[ok]), np.log(t[ok]), 1)[0]), float(np.log10(x[ok].max() / x[ok].min()))
 
 
+def log_slope_ci(x, t) -> tuple[float, float, float, int]:
+    """:func:`~.stats.slope_ci` of log t on log x over the positive, finite points: (slope, lo, hi, n)."""
+    x, t = np.asarray(x, dtype=float), np.asarray(t, dtype=float)
+    ok = np.isfinite(x) & np.isfinite(t) & (x > 0) & (t > 0)
+    return slope_ci(np.log(x[ok]), np.log(t[ok]))
+
+
 def order_outcome(x, t, p, what) -> tuple[str, str]:
     """'ord p' = slope p ± 0.3 over at least one decade where the leading term dominates (else undecided).
 
@@ -95,15 +102,12 @@ def order_outcome(x, t, p, what) -> tuple[str, str]:
     # above the band: a refutation needs the sizes to follow one power law steeper than p, i.e. the slope's
     # 95 % interval (least squares, n − 2 df) above p + 0.3; one size far off the line (a matrix leaving
     # the cache, page faults of a fresh 50 MB copy) bends a 4-point fit without showing a steeper order
+    _, lo, _, n = log_slope_ci(x, t)
+    if n < 3:
+        return "undecided", text + " — above the band, but 2 sizes give no interval"
     x, y = np.log(np.asarray(x, dtype=float)), np.log(np.asarray(t, dtype=float))
     ok = np.isfinite(x) & np.isfinite(y)
-    x, y = x[ok], y[ok]
-    if len(x) < 3:
-        return "undecided", text + " — above the band, but 2 sizes give no interval"
-    res = y - np.polyval(np.polyfit(x, y, 1), x)
-    se = math.sqrt(float(res @ res) / (len(x) - 2) / float(((x - x.mean()) ** 2).sum()))
-    lo = s - float(st.t.ppf(0.5 + LEVEL / 2, len(x) - 2)) * se
-    local = ", ".join(fmt_num(v) for v in np.diff(y) / np.diff(x))
+    local = ", ".join(fmt_num(v) for v in np.diff(y[ok]) / np.diff(x[ok]))
     text += f"; slope 95 % CI lower end {fmt_num(lo)}, local slopes {local}"
     if lo > p + 0.3:
         return "does not hold", text

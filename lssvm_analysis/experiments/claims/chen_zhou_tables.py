@@ -15,10 +15,10 @@ import pandas as pd
 
 from ._ledger import Verdict, register_claim
 from .chen_zhou import SECTION, SR, TABLE1, TABLE4_MG, by_seed, frames, own_family
-from .chen_zhou_numerics import TIMED, order_outcome, slope
+from .chen_zhou_numerics import TIMED, log_slope_ci, order_outcome, slope
 from .chen_zhou_p_tau import p_insensitive, smooth_negligible, tau, tau_schedule
 from .chen_zhou_table_examples import EXAMPLES
-from .stats import all_hold, better, equivalent, fmt_num, mean_ci, not_worse, paired, slope_ci, undecided_note
+from .stats import all_hold, better, equivalent, fmt_num, mean_ci, not_worse, paired, undecided_note
 
 __all__: list[str] = []
 
@@ -379,13 +379,6 @@ def _csvc_growth(rec):
                    uncertainty="log-log slope per draw, paired; 'rapidly' = difference > 0.5 (95 % CI)")
 
 
-def _slope_ci(x, t) -> tuple[float, float, float]:
-    """Slope of log t on log x (positive, finite points) with its 95 % interval (NaN ends below 3 sizes)."""
-    x, t = np.asarray(x, dtype=float), np.asarray(t, dtype=float)
-    ok = np.isfinite(x) & np.isfinite(t) & (x > 0) & (t > 0)
-    return slope_ci(np.log(x[ok]), np.log(t[ok]))[:3]
-
-
 def _complexity(rec):
     """The sentence is comparative ("smaller computational complexity than existing approaches"): SR's time
     grows more slowly in m than R-LSSVM-W/Y's (slope intervals apart) and SR is faster at every m ≥ 2000.
@@ -400,14 +393,15 @@ def _complexity(rec):
     sr = None
     if len(sc):
         g = sc[(sc.solver == SR) & pd.to_numeric(sc.time_fit, errors="coerce").notna()].groupby("m").time_fit.median()
-        sr = _slope_ci(g.index, g.values)
+        sr = log_slope_ci(g.index, g.values)
         context.append(order_outcome(g.index, g.values, 1, "SR time against m (r = 400)")[1])
     if len(t):
         row = t.iloc[0]
         ks = [k for k in row.index if k.startswith("time_sr_r_") and pd.notna(row[k])]
         rs = [k.removeprefix("time_sr_r_") for k in ks]
-        context.append(order_outcome([float(r) for r in rs], [float(row[k]) for k in ks], 2,
-                                     "SR time against r (m = 1000)")[1])
+        txt = order_outcome([float(r) for r in rs], [float(row[k]) for k in ks], 2, "SR time against r (m = 1000)")[1]
+        short = [r for r in rs if f"sr_rank_{r}" in row.index and row[f"sr_rank_{r}"] < float(r)]
+        context.append(txt + (f" — fewer pivots than requested at r = {', '.join(short)}" if short else ""))
     if len(dense):
         ok_ = dense[(dense.status.astype(str) == "ok") & pd.to_numeric(dense.time_fit, errors="coerce").notna()]
         for x in ("r-lssvm-w", "r-lssvm-y"):
@@ -415,7 +409,7 @@ def _complexity(rec):
             if not len(g):
                 continue
             context.append(order_outcome(g.index, g.values, 3, f"{x} time against m")[1])
-            k, lo, hi = _slope_ci(g.index, g.values)
+            k, lo, hi, _ = log_slope_ci(g.index, g.values)
             if sr is not None:
                 slower = (np.isfinite(sr[2]) and np.isfinite(lo) and sr[2] < lo)
                 steeper = (np.isfinite(sr[1]) and np.isfinite(hi) and sr[1] > hi)
