@@ -127,7 +127,7 @@ class ElsCrossover(_Crossover):
         """Measured (formation + factorization + solve) dual / primal, 2 significant digits."""
         import pandas as pd
 
-        timing = common.optional_module("lssvm_analysis.experiments.crossover_timing")
+        timing = common.optional_module("lssvm_analysis.papers.abe.crossover_timing")
         etas = pd.DataFrame([{"target_n_over_m": ratio, "eta": self.eta}])
         df = timing.measure_crossover(self.m, [ratio], formation=formation, precision=precision,
                                       repeats=RATIO_REPEATS.get(M, 1), etas=etas)

@@ -27,7 +27,7 @@ try:  # imported here so that asv's forkserver preimports it: forked benchmark p
     import lssvm_analysis as la
 except ImportError:  # pragma: no cover - asv discovery must survive a broken install
     la = None
-for _name in ("lssvm_analysis.analysis.crossover", "lssvm_analysis.experiments.crossover_timing",
+for _name in ("lssvm_analysis.analysis.crossover", "lssvm_analysis.papers.abe.crossover_timing",
               "lssvm_analysis.analysis.reference", "lssvm_analysis.datasets"):
     try:
         importlib.import_module(_name)

@@ -49,7 +49,7 @@ from lssvm_analysis.analysis.reference import backward_error, forward_error, ref
 from lssvm_analysis.arith.precision import MPPrecision
 from lssvm_analysis.experiments import SweepSpec
 from lssvm_analysis.experiments.kinds import raw_task_data
-from lssvm_analysis.experiments.kinds_abe import primal_dual_row
+from lssvm_analysis.papers.abe.kinds import primal_dual_row
 from lssvm_analysis.solvers.abe import ElsPath
 
 C_LAPACK = LAPACK_THRESHOLD

@@ -37,7 +37,7 @@ from lssvm_analysis import datasets  # noqa: E402
 from lssvm_analysis.analysis import crossover as cx  # noqa: E402
 from lssvm_analysis.datasets.crossover import DATA_FEATURES  # noqa: E402
 from lssvm_analysis.experiments import asv_import  # noqa: E402
-from lssvm_analysis.experiments import crossover_timing as timing  # noqa: E402
+from lssvm_analysis.papers.abe import crossover_timing as timing  # noqa: E402
 from lssvm_analysis import make_kernel, thresholded_cholesky  # noqa: E402
 
 #: asv's benchmark name prefixes (asv_runner.benchmarks.*.name_regex).

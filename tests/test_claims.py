@@ -226,7 +226,7 @@ def test_page_gate_finds_what_breaks_it(tmp_path):
 def test_memory_claim_reads_the_refusal_rows():
     """C-memory: the bytes per m² of a refusal row (the guard's own estimate at the size it refused)
     decide over the peak model of the options, and the sizes run and refused are stated."""
-    from lssvm_analysis.experiments.claims.chen_zhou_examples import dense_rows
+    from lssvm_analysis.papers.chen_zhou.claims_examples import dense_rows
     rule = get_claim("C-memory").rule
     model = rule(dense_rows({"lssvm-schur": 1.5}))  # 12 B/m²: 8 GiB at m ≈ 26.8k, outside 10–20k
     assert model.outcome == "does not hold" and "no dense fit was refused" in model.measured

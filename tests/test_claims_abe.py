@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from lssvm_analysis.experiments.claims import claims, get_claim
-from lssvm_analysis.experiments.claims.abe import PRINTED_EXAMPLES
-from lssvm_analysis.experiments.claims.abe_numerics import THEORY_EXAMPLES, ladder_digit_pairs
+from lssvm_analysis.papers.abe.claims import PRINTED_EXAMPLES
+from lssvm_analysis.papers.abe.claims_numerics import THEORY_EXAMPLES, ladder_digit_pairs
 from lssvm_analysis.report.digits_grid import grid_cells
 
 _ALL = {**PRINTED_EXAMPLES, **THEORY_EXAMPLES}
@@ -98,7 +98,7 @@ def test_dual_breakdown_and_only_mg_partition_the_fits():
 def test_sparse_svs_grid_edge_toward_the_range_is_undecided():
     """30 % kept, below 43-77 %: with the CV optimum on the smallest η, a smaller η (more columns) could
     bring the count into the range: undecided; on the largest η a wider grid only keeps fewer: does not hold."""
-    from lssvm_analysis.experiments.claims.abe_examples import _fits
+    from lssvm_analysis.papers.abe.claims_examples import _fits
     rec = {**_fits("sparse", {"n_support": 30.0}), **_fits("ls", {"n_support": 100.0})}
     cv = {edge: pd.DataFrame({"eta": [1e-3, 1e-2, 5e-2], "cv_mae": best}) for edge, best in
           (("small", [1.0, 2.0, 3.0]), ("large", [3.0, 2.0, 1.0]))}

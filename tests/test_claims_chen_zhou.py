@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from lssvm_analysis.experiments.claims import claims, get_claim
-from lssvm_analysis.experiments.claims import chen_zhou, chen_zhou_examples, chen_zhou_numerics
-from lssvm_analysis.experiments.claims import chen_zhou_table_examples as table_examples
+from lssvm_analysis.papers.chen_zhou import claims as chen_zhou, chen_zhou_examples, chen_zhou_numerics
+from lssvm_analysis.papers.chen_zhou import claims_table_examples as table_examples
 
 PRINTED = {**chen_zhou.printed_examples(), **chen_zhou_numerics.printed_examples(),
            **table_examples.printed_examples()}

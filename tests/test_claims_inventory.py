@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from lssvm_analysis.experiments.claims import Verdict, claims, evaluate, get_claim
-from lssvm_analysis.experiments.claims._ledger import combine
+from lssvm_analysis.experiments.claims import combine
 from lssvm_analysis.experiments.claims.inventory import PAPER_PREFIXES, inventory, parse_claims_md
 from lssvm_analysis.experiments.claims.inventory_rows import PROTOCOLS, ROWS
 

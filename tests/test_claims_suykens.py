@@ -3,7 +3,7 @@ claims that measure one quantity agree.
 
 * Every rule of the chapter has an example built from its printed numbers (Tables 3.3-3.5, the
   §3.4.2 text), or, for the numerical rows where the chapter prints no number, from the theory the
-  inventory states (:data:`~lssvm_analysis.experiments.claims.suykens_numerics.PRINTED_EXAMPLES`
+  inventory states (:data:`~lssvm_analysis.papers.suykens.claims_numerics.PRINTED_EXAMPLES`
   says which); its outcome is asserted here.
 * Where the printed table does not support the sentence (S-vs-reference, S-regularization,
   S-weakly-nonlinear, S-1vs1/all, S-prune), the asserted outcome says so ("undecided": the printed
@@ -17,8 +17,8 @@ import pytest
 
 from lssvm_analysis.experiments.arrays import dumps
 from lssvm_analysis.experiments.claims import claims, evaluate, get_claim
-from lssvm_analysis.experiments.claims.suykens import PRINTED_EXAMPLES, long_frame
-from lssvm_analysis.experiments.claims.suykens_printed import (T33_DOMAINS, T35_DOMAINS, TABLE_3_3, TABLE_3_5,
+from lssvm_analysis.papers.suykens.claims import PRINTED_EXAMPLES, long_frame
+from lssvm_analysis.papers.suykens.printed import (T33_DOMAINS, T35_DOMAINS, TABLE_3_3, TABLE_3_5,
                                                                TABLE_3_5_COUNTS)
 
 _RULED = [c.id for c in claims(paper="suykens") if c.rule is not None]
@@ -103,7 +103,7 @@ def test_1vs1_parent_and_all_judge_the_rbf_pair_alike():
 def test_unique_and_transform_share_the_elimination_check():
     """S-unique and S-kkt/transform both compare the LU and the Schur-Cholesky solutions: one deviation
     beyond 10·κ·u fails both."""
-    from lssvm_analysis.experiments.claims.suykens_numerics_examples import kkt_records
+    from lssvm_analysis.papers.suykens.claims_numerics_examples import kkt_records
     bad, good = kkt_records(dev=3.0), kkt_records()
     assert get_claim("S-unique").rule(bad).outcome == get_claim("S-kkt/transform").rule(bad).outcome == "does not hold"
     assert get_claim("S-unique").rule(good).outcome == get_claim("S-kkt/transform").rule(good).outcome == "holds"
@@ -140,7 +140,7 @@ def test_cg_bound_implies_the_figures_iteration_bound():
     iterate against (3.26).  Iterates within (3.26) reach any ε within the (3.27) count, so a holding
     S-cg-bound cannot sit beside a figure that shows float64 runs above (3.27)."""
     from lssvm_analysis.experiments.arrays import loads
-    from lssvm_analysis.experiments.claims.suykens_numerics_examples import EXAMPLES
+    from lssvm_analysis.papers.suykens.claims_numerics_examples import EXAMPLES
     from lssvm_analysis.linalg.cg import cg_iteration_bound
     rec = EXAMPLES["cg-bound"]()["holds"]
     assert get_claim("S-cg-bound").rule(rec).outcome == "holds"
@@ -155,7 +155,7 @@ def test_cg_bound_implies_the_figures_iteration_bound():
 def test_a_first_place_within_the_noise_is_no_reversal():
     """'X has the best AA / AR': another algorithm first by a margin the domains cannot resolve leaves the
     sentence undecided (a ranking of means has no interval of its own); a clear reversal does not hold."""
-    from lssvm_analysis.experiments.claims.suykens_tables_examples import EXAMPLES, _records
+    from lssvm_analysis.papers.suykens.claims_tables_examples import EXAMPLES, _records
     near = _records({"RBF LS-SVM (1vs1)": {"bal": 90, "cmc": 85, "ims": 90, "iri": 85, "led": 90},
                      "RBF SVM (1vs1)": {"bal": 87, "cmc": 90, "ims": 87, "iri": 90, "led": 87}}, multi=True)
     v = get_claim("S-1vs1-best").rule(near)

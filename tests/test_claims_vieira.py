@@ -1,7 +1,7 @@
 """Vieira et al.'s claims judged on the paper's own data, and the pairs of claims that share a quantity.
 
 * Every rule of the paper, applied to the records Table 2 as printed would give
-  (:func:`~lssvm_analysis.experiments.claims.vieira.paper_records`: each cell's printed mean and
+  (:func:`~lssvm_analysis.papers.vieira.claims.paper_records`: each cell's printed mean and
   sd over 30 splits), has the outcome asserted here: "what the paper's data would say".  Where
   the paper's table contradicts its text (V-sparsity/p) the asserted outcome is "does not hold".
 * The rules about the algorithm's steps, where the paper prints no number, are applied to records
@@ -17,9 +17,9 @@ import pandas as pd
 import pytest
 
 from lssvm_analysis.experiments.claims import claims, evaluate, get_claim
-from lssvm_analysis.experiments.claims import vieira as V
-from lssvm_analysis.experiments.claims import vieira_records as VR
-from lssvm_analysis.experiments.claims import vieira_steps as VS
+from lssvm_analysis.papers.vieira import claims as V
+from lssvm_analysis.papers.vieira import claims_records as VR
+from lssvm_analysis.papers.vieira import claims_steps as VS
 
 PAPER = V.paper_records()
 

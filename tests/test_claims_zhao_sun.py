@@ -12,7 +12,7 @@ import pytest
 
 from lssvm_analysis.experiments.arrays import loads
 from lssvm_analysis.experiments.claims import claims, get_claim
-from lssvm_analysis.experiments.claims.zhao_sun import THEORY_EXAMPLES, first_within, margins
+from lssvm_analysis.papers.zhao_sun.claims import THEORY_EXAMPLES, first_within, margins
 
 
 def test_every_zhao_sun_rule_has_a_theory_example():

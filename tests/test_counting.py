@@ -4,7 +4,7 @@ import pytest
 
 from lssvm_analysis.arith.counting import count_cholesky, count_matmul
 from lssvm_analysis.core.exceptions import CholeskyBreakdownError
-from lssvm_analysis.experiments.kinds_abe import op_count_row
+from lssvm_analysis.papers.abe.kinds import op_count_row
 
 
 def _spd(n, seed=0):

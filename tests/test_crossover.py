@@ -8,7 +8,7 @@
   the measured times of the passes that count no flops; with one rate for
   every kernel and free passes it is the flop model (up to those lower-order
   terms); predictions grow with N for fixed rates and dual/primal falls.
-* :func:`~lssvm_analysis.experiments.crossover_timing.measure_rates` gives a
+* :func:`~lssvm_analysis.papers.abe.crossover_timing.measure_rates` gives a
   time and a rate for every kernel (a tiny smoke run: the rates are
   flops / time by construction, whatever the machine does).
 """
@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from lssvm_analysis.analysis import crossover as cx
-from lssvm_analysis.experiments import crossover_timing as timing
+from lssvm_analysis.papers.abe import crossover_timing as timing
 
 SIZES = [(1, 1), (7, 3), (60, 20), (1000, 1000), (4000, 400)]
 PASSES = ("sym_N", "sym_M", "cond_N", "cond_M")

@@ -508,7 +508,7 @@ def test_lint_catches_alike_legend_entries_and_hidden_series(tmp_path, linted):
 def test_timing_figure_keeps_coinciding_measurements_visible(tmp_path, linted):
     """Chen & Zhou's scaling figure plots measured wall times: two methods can take the same time
     (it happened: pcp-lssvm under sr-lssvm), so no series may hide another when they coincide."""
-    from lssvm_analysis.report import sections_chen_zhou
+    from lssvm_analysis.papers.chen_zhou import section as sections_chen_zhou
     from lssvm_analysis.report.html import Section
     ms = [100, 200, 400]
     ran = pd.DataFrame([{"family": "sparse", "solver": s, "m": m, "time_fit": 1e-3 * m}

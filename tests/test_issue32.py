@@ -178,7 +178,7 @@ def test_truncated_wal_store_refusal_leaves_no_side_files(tmp_path):
 
 # ---- every timing column is time_*: tools that drop time_* to compare runs must see them all --------
 def test_vieira_scaling_rows_name_their_timings_time_underscore():
-    from lssvm_analysis.experiments.kinds_vieira import scaling_row
+    from lssvm_analysis.papers.vieira.kinds import scaling_row
     from lssvm_analysis.experiments.spec import Task
     task = Task(kind="vieira-scaling", solver=None, precision=None, dataset="ripley-synth",
                 dataset_kw={"test_fraction": 0.04}, params={"L": 20, "C": 1.0, "sigma2": 1.0}, seed=0,

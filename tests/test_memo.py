@@ -23,10 +23,10 @@ from lssvm_analysis.analysis.validation import cv_score
 from lssvm_analysis.linalg.kernels import Kernel, kernel_memo, make_kernel
 from lssvm_analysis.core.memo import Memo, array_key, json_key
 from lssvm_analysis.experiments import SweepSpec
-from lssvm_analysis.experiments import kinds_chen_zhou as kcz
+from lssvm_analysis.papers.chen_zhou import kinds as kcz
 from lssvm_analysis.experiments.kinds import TASK_DATA_MEMO, raw_task_data
 from lssvm_analysis.experiments.runner import TIMING_PREFIX, execute_task
-from lssvm_analysis.report import sections_suykens_tables
+from lssvm_analysis.papers.suykens import section_tables as sections_suykens_tables
 
 
 # --------------------------------------------------------------------------- Memo
@@ -242,7 +242,7 @@ def test_suykens_table_rows_are_the_same_with_and_without_the_kernel_memo(monkey
 
 
 def test_zhao_sun_ridge_rows_are_the_same_with_cold_and_warm_memos():
-    from lssvm_analysis.experiments import kinds_zhao_sun as kzs
+    from lssvm_analysis.papers.zhao_sun import kinds as kzs
     spec = SweepSpec("memo-zs", kind="zs-ridge", solvers=["reduced-lssvr"], precisions=["float32", "float64"],
                      datasets=[("sinc", {"n_train": 40, "n_test": 10})], seeds=[0],
                      grid={"C": [1e6], "n_support": [8], "ridge": ["lstsq", "literal", "relative-ridge"],

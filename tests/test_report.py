@@ -24,8 +24,10 @@ from lssvm_analysis.experiments import Store, load_records
 from lssvm_analysis.experiments.claims import claims, ledger_frame
 from lssvm_analysis.report.build import read_records
 from lssvm_analysis.report.ledger import page_problems
-from lssvm_analysis.report import (plan, report_sections, sections_abe, sections_appendix, sections_digits,
-                                   sections_precision, sections_suykens, write_report)
+from lssvm_analysis.report import (plan, report_sections, sections_appendix, sections_digits, sections_precision,
+                                   write_report)
+from lssvm_analysis.papers.abe import section as sections_abe
+from lssvm_analysis.papers.suykens import section as sections_suykens
 from lssvm_analysis.report.figures import fmt_num, new_figure, save_figure
 from lssvm_analysis.report.html import Section, write_page
 

@@ -13,8 +13,8 @@ import pytest
 import lssvm_analysis as la
 from lssvm_analysis.linalg.memory import estimate_bytes
 from lssvm_analysis.experiments import SweepSpec, load_records, run_sweep
-from lssvm_analysis.experiments.kinds_chen_zhou import SKIPPED_MEMORY
-from lssvm_analysis.report import sections_chen_zhou as czs
+from lssvm_analysis.papers.chen_zhou.kinds import SKIPPED_MEMORY
+from lssvm_analysis.papers.chen_zhou import section as czs
 from lssvm_analysis.report.html import Section
 from lssvm_analysis.report.registry import get_section
 
@@ -80,7 +80,7 @@ def test_full_dense_series_reaches_the_limit_of_a_24_gib_machine(monkeypatch):
 
     from lssvm_analysis.linalg import memory
     from lssvm_analysis.core.exceptions import InsufficientMemoryError
-    from lssvm_analysis.experiments import kinds_chen_zhou as kcz
+    from lssvm_analysis.papers.chen_zhou import kinds as kcz
 
     avail = 22 * 2 ** 30
     monkeypatch.setattr(memory.psutil, "virtual_memory", lambda: collections.namedtuple("vm", "available")(avail))

@@ -25,7 +25,7 @@ def test_vieira_section_quick(tmp_path, render_section):
 def test_normal_equations_study_has_its_mp_rows_where_the_profile_says():
     """The mp rows of the normal-equations study (issue 24): default at the largest gamma only,
     full at every gamma of the float rows, quick none; the float rows keep their own grid."""
-    from lssvm_analysis.report import sections_vieira as V
+    from lssvm_analysis.papers.vieira import section as V
     for profile, mp_C in (("quick", None), ("default", {4096.0}), ("full", None)):
         specs = V.plan(profile, None)
         floats = {t.params["C"] for t in specs["normal-equations"].tasks()}

@@ -28,7 +28,7 @@ import lssvm_analysis as la
 from lssvm_analysis.linalg import memory
 from lssvm_analysis.core.exceptions import (FallbackWarning, IllConditionedWarning,
                                             InsufficientMemoryError, NonFiniteModelError)
-import lssvm_analysis.experiments.kinds_abe  # noqa: F401  (registers crossover-timing)
+import lssvm_analysis.papers.abe.kinds  # noqa: F401  (registers crossover-timing)
 from lssvm_analysis.experiments import SweepSpec, run_sweep
 from lssvm_analysis.experiments.runner import TIMING_PREFIX
 from lssvm_analysis.solvers.result import STATUSES

@@ -18,8 +18,8 @@ from lssvm_analysis.analysis.benchmarking import (CVSignificanceIndex, average_a
 from lssvm_analysis.datasets.suykens_uci import balance_scale, encode_inputs
 from lssvm_analysis.experiments.claims import claims, evaluate, get_claim
 from lssvm_analysis.report import registry
-from lssvm_analysis.report import sections_suykens_tables as T
-from lssvm_analysis.experiments.claims.suykens_printed import (T33_DOMAINS, T34_DOMAINS, T35_DOMAINS, TABLE_3_3,
+from lssvm_analysis.papers.suykens import section_tables as T
+from lssvm_analysis.papers.suykens.printed import (T33_DOMAINS, T34_DOMAINS, T35_DOMAINS, TABLE_3_3,
                                                    TABLE_3_4, TABLE_3_5)
 
 

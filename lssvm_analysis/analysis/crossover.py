@@ -20,7 +20,7 @@ of the support vectors, which both forms share.  This module gives
 * :func:`eta_for_ratios` - the eta that gives a target N/M.
 
 What is measured lives elsewhere: the timing of the two forms and of each
-kernel (:mod:`lssvm_analysis.experiments.crossover_timing`), the asv results
+kernel (:mod:`lssvm_analysis.papers.abe.crossover_timing`), the asv results
 (:mod:`lssvm_analysis.experiments.asv_import`), the data
 (:func:`lssvm_analysis.datasets.crossover_data`).
 
@@ -342,7 +342,7 @@ def eta_for_ratios(X, ratios, *, sigma2=DATA_SIGMA2, precision="float64", tol=0.
 
 
 #: The kernels each form runs, in its solver's order (:func:`kernel_flops` counts their
-#: flops; ``experiments.crossover_timing.measure_rates`` times them): the formation, the
+#: flops; ``papers.abe.crossover_timing.measure_rates`` times them): the formation, the
 #: symmetrizing pass (ridge and mirrored triangle), Cholesky with its symmetry check, the
 #: condition estimate the solvers keep (norm and xPOCON), the solve.
 KERNELS = {
@@ -409,7 +409,7 @@ def rate_model(rates: dict, *, formation="blas3") -> dict:
         ``M``, ``N`` and, for every kernel of :data:`KERNELS`, ``rate_<kernel>``
         (GFLOP/s) or, for the passes that count no flops, ``time_<kernel>``
         (seconds): the output of
-        :func:`lssvm_analysis.experiments.crossover_timing.measure_rates` at (M, N).
+        :func:`lssvm_analysis.papers.abe.crossover_timing.measure_rates` at (M, N).
     formation : {"blas3", "as-described"}, keyword-only
 
     Returns

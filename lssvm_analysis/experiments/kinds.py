@@ -17,6 +17,7 @@ from ..core.memo import Memo, json_key
 from ..arith.precision import get_precision
 from ..solvers import get_solver
 from .. import datasets as registry
+from .papers import load_papers
 
 __all__ = ["TASK_DATA_MEMO", "TaskKind", "UnknownTaskKindError", "register_task_kind", "task_kinds",
            "get_task_kind", "validate_registry_names", "validate_no_solver", "check_dataset_names",
@@ -174,12 +175,16 @@ def register_task_kind(name: str, func: Callable, *, version: int = 1, validate=
 
 
 def task_kinds() -> list[str]:
-    """Registered task kind names."""
+    """Registered task kind names (the papers' rooms loaded first)."""
+    load_papers()
     return list(_KINDS)
 
 
 def get_task_kind(name: str, *, module: str | None = None) -> TaskKind:
     """The registered kind ``name``, importing ``module`` first if it is unknown.
+
+    A name that is still unknown loads the papers' rooms (:func:`~.papers.load_papers`), where the
+    papers' own kinds register.
 
     Raises
     ------
@@ -187,6 +192,8 @@ def get_task_kind(name: str, *, module: str | None = None) -> TaskKind:
     """
     if name not in _KINDS and module and module != "__main__":
         importlib.import_module(module)
+    if name not in _KINDS:
+        load_papers()
     try:
         return _KINDS[name]
     except (KeyError, TypeError):

@@ -47,7 +47,7 @@ import pandas as pd
 from ..arith.precision import get_precision
 from ..experiments.fit_kind import DEFAULT_CHOICES_PRECISION
 from ..solvers import get_solver, solvers
-from ._util import config_label, num
+from .util import config_label, num
 from .figures import fmt_num, precision_rank
 
 __all__ = ["HEADLINE", "CONDITION", "DIGITS_OK", "UNCERTIFIED_TAIL", "CELL_COLUMNS", "ladder_configurations",

@@ -28,6 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
+from ..experiments.papers import load_papers
+
 __all__ = ["ReportSection", "PROFILE_NAMES", "register_section", "report_sections", "get_section",
            "check_profile"]
 
@@ -90,11 +92,13 @@ def register_section(key: str, *, title: str, order: float, plan: Callable, rend
 
 
 def report_sections() -> list[ReportSection]:
-    """The registered sections in page order."""
+    """The registered sections in page order (the papers' rooms loaded first)."""
+    load_papers()
     return sorted(_SECTIONS.values(), key=lambda s: (s.order, s.key))
 
 
 def get_section(key: str) -> ReportSection:
+    load_papers()
     try:
         return _SECTIONS[key]
     except KeyError:

@@ -16,7 +16,7 @@ import pandas as pd
 from ..experiments import SweepSpec
 from ..experiments.arrays import loads
 from ..solvers import get_solver, solvers
-from ._util import errors_note, num, ok
+from .util import errors_note, num, ok
 from .figures import (fmt_num, log_axes, overlay_width, panel_grid, panel_title, save_figure, save_table,
                       series_style)
 from .html import Section

@@ -145,7 +145,7 @@ from ..experiments import SweepSpec
 from ..solvers import LadderKnob, get_solver, solvers
 from . import digits_grid as dg
 from .digits_grid_render import grid_figure, grid_ref, unmeasured_rows
-from ._util import config_label, errors_note, num, ok
+from .util import config_label, errors_note, num, ok
 from .figures import (fmt_num, log_axes, overlay_width, panel_grid, panel_title,
                       place_legends, precision_rank, precision_style, save_figure,
                       save_table)

@@ -18,7 +18,7 @@ from ..analysis import conditioning as cond
 from ..arith.precision import precisions
 from ..experiments import SweepSpec
 from ..solvers import get_solver, solvers
-from ._util import config_label, errors_note, no_records, num, ok, span
+from .util import config_label, errors_note, no_records, num, ok, span
 from .figures import (BREAKDOWN_MARKER, breakdown_style, fmt_num, log_axes, panel_grid, panel_title,
                       precision_color, precision_marker, precision_rank, precision_style, save_figure, save_table)
 from .html import Section

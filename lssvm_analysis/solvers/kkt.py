@@ -23,7 +23,7 @@ Ridge, :func:`ridge` / :func:`add_ridge` / :func:`add_ridge_symmetric`
     :func:`lssvm_matrix`), robust (W-LSSVM), fixed_size (the Nystrom
     primal ridge ``Phi^T Phi + I/C``), abe (eq. 7 and 11),
     analysis.conditioning.suykens, analysis.validation and
-    experiments.crossover_timing.
+    papers.abe.crossover_timing.
 Bordered KKT, :func:`bordered_shell` / :func:`set_border` / :func:`bordered_rhs` / :func:`bordered_matrix`
     ``[[0, a^T], [a, H]] [b; x] = [0; d]``: Suykens (3.24) for (3.5) and
     (3.32), Abe's bordered dual (eq. 9-10), Vieira's D of eq. (4), the
@@ -46,14 +46,14 @@ Schur two-solve, :func:`two_solve` / :func:`eliminate`
 Kernel system of a support set, :func:`support_system`
     Zhao & Sun's eq. (7): ``Z = [1; K(X_S, X)]``, ``H = Z Z^T + diag(0, K_SS/C)``,
     right-hand side ``Z d``, exactly symmetric.  Used by zhao_sun
-    (reduced LSSVR), experiments.kinds_zhao_sun.
+    (reduced LSSVR), papers.zhao_sun.kinds.
 Condition of what was formed, :func:`formed_kappa`
     kappa_2 of a matrix as a solver formed it (rounded to float64, no mp
     escalation: a diagnostic of the fit, not a certified value), through
     :func:`~lssvm_analysis.linalg.condition.kappa2`, with the positive-definite
     reading for matrices that were formed to be SPD.  Used by vieira
-    (cond(D_k) path), chen_zhou (kappa of J), experiments.kinds_vieira and
-    experiments.kinds_zhao_sun.
+    (cond(D_k) path), chen_zhou (kappa of J), papers.vieira.kinds and
+    papers.zhao_sun.kinds.
 
 References
 ----------

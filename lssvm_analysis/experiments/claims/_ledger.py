@@ -27,6 +27,7 @@ from typing import Callable
 import pandas as pd
 
 from .inventory import inventory
+from ..papers import load_papers
 
 __all__ = ["OUTCOMES", "Verdict", "Claim", "register_claim", "claims", "get_claim", "evaluate",
            "select_records", "ledger_frame", "combine", "sub_claims"]
@@ -170,11 +171,13 @@ def register_claim(id: str, *, paper: str, section: str, where: str, text: str, 
 
 def claims(*, paper: str | None = None, section: str | None = None) -> list[Claim]:
     """The registered claims (in registration order), optionally of one paper or home section."""
+    load_papers()
     return [c for c in sorted(_CLAIMS.values(), key=lambda c: c.order)
             if (paper is None or c.paper == paper) and (section is None or c.section == section)]
 
 
 def get_claim(id: str) -> Claim:
+    load_papers()
     try:
         return _CLAIMS[id]
     except KeyError:

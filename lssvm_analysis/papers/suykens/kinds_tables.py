@@ -1,0 +1,293 @@
+"""Task kinds of the Suykens ch. 3 benchmark tables (3.3, 3.4, 3.5), registered at import.
+
+``suykens-table-binary``  one method on one randomisation of one binary set:
+                          §3.4.2's shrinking grid search by k-fold CV
+                          (:func:`lssvm_analysis.tune`) on the
+                          training part, then the test accuracy.  For the RBF
+                          LS-SVM also the precision reruns at the tuned
+                          (gamma, sigma) and, when asked, Table 3.5's pruning.
+``suykens-table-multi``   one method and output code (MOC, 1vs1) on one
+                          randomisation of one multiclass set: every binary
+                          subproblem tuned by CV separately (§3.4.2 "applied
+                          to each binary subproblem"), Hamming decoding; for
+                          the 1vs1 RBF LS-SVM optionally Table 3.5's pruning
+                          per subproblem.
+``suykens-table-reference`` the chapter's reference classifiers (LDA, QDA, Logit,
+                          IB1, IB10, NB_n; C4.5 and oneR as stand-ins: an
+                          entropy tree and a one-split stump) on one
+                          randomisation of one set (binary or multiclass), the
+                          same split as the two kinds above.
+
+Parameter mapping: our C = the chapter's gamma, our sigma2 = sigma^2
+(k = exp(-||x - z||^2 / sigma^2)), our poly kernel (x^T z + t)^degree has the
+chapter's tau as t.  Grids (options): sigma = f sqrt(n) for f in
+``sigma_factors`` (Sigma_0), gamma in ``gammas`` (Gamma_0), t = f sqrt(n)
+(our choice: the chapter gives no tau grid), ``refinements`` = i_max.
+"""
+from __future__ import annotations
+
+import math
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+
+from ...analysis.benchmarking import CVSignificanceIndex
+from ...analysis.conditioning.suykens import kkt_condition
+from ...analysis.tuning import GAMMAS, SIGMA_FACTORS
+from ...analysis.tuning import tune as la_tune
+from ...solvers import fit, get_solver
+from ...solvers.multiclass import MulticlassFit, hamming_decode, make_code
+from ...experiments.kinds import raw_task_data, register_task_kind
+
+__all__ = ["BINARY_METHODS", "MULTI_METHODS", "REFERENCE_METHODS", "SIGMA_FACTORS", "GAMMAS", "tune",
+           "binary_row", "multi_row", "reference_row"]
+
+NAN = float("nan")
+#: Table 3.3's LS-SVM and SVM rows: label -> (registry solver, kernel).
+BINARY_METHODS = {
+    "RBF LS-SVM": ("lssvm-schur", "rbf"), "RBF LS-SVM_F": ("lssvm-fisher", "rbf"),
+    "Lin LS-SVM": ("lssvm-schur", "linear"), "Lin LS-SVM_F": ("lssvm-fisher", "linear"),
+    "Pol LS-SVM": ("lssvm-schur", "poly"), "Pol LS-SVM_F": ("lssvm-fisher", "poly"),
+    "RBF SVM": ("svm-c", "rbf"), "Lin SVM": ("svm-c", "linear"),
+}
+#: Table 3.4's rows are these methods with each code (label "<method> (<CODE>)").
+MULTI_METHODS = BINARY_METHODS
+
+
+def _axes(kernel, n_inputs, o):
+    root = math.sqrt(n_inputs)
+    gam = [float(g) for g in o.get("gammas", GAMMAS)]
+    sig = [float(f) * root for f in o.get("sigma_factors", SIGMA_FACTORS)]
+    if kernel == "rbf":
+        return {"sigma2": [s * s for s in sig], "C": gam}
+    if kernel == "poly":  # o["tau"]: tau fixed (S-poly-tau's tau = 1)
+        return {"t": [float(o["tau"])] if "tau" in o else sig, "gamma": gam}
+    return {"C": gam}
+
+
+def _solver_params(q, degree):
+    """Grid point -> solver keywords; poly: (tau, gamma) -> t = tau, C = gamma / tau^degree.
+
+    The chapter's tau acts as a bandwidth: (x^T z / tau + 1)^d with gamma,
+    which is our (x^T z + t)^d with t = tau and C = gamma tau^-d (same
+    solution; H scales by tau^d), so Gamma_0 keeps its meaning for every tau.
+    """
+    if degree is None:
+        return dict(q)
+    return {"t": q["t"], "C": q["gamma"] / q["t"] ** degree, "degree": int(degree)}
+
+
+def _acc(f, X, y) -> float:
+    return float(np.mean(np.where(f.predict(X) >= 0, 1.0, -1.0) == y)) if f.ok else NAN
+
+
+def tune(solver, kernel, X, y, o, *, seed=0) -> tuple[dict, float, int]:
+    """§3.4.2 grid search of one binary problem: (best params, CV accuracy, #evaluations).
+
+    :func:`lssvm_analysis.tune` with the CV accuracy of ``o["folds"]`` folds
+    of a permutation seeded by ``seed``; a failed fit or an error (a fold with
+    one class for LIBSVM) scores NaN, i.e. never best.  Polynomial kernels:
+    the best over ``o["degrees"]`` of the (tau, gamma) searches (see
+    :func:`_solver_params`).  LIBSVM gets ``max_iter = o["svm_max_iter"]``
+    (default 1e5: a linear C-SVC at C = 1000 otherwise takes seconds per fit).
+    When every point fails, the first grid point with CV accuracy -inf.
+    """
+    info = get_solver(solver)
+    base = {"kernel": kernel, **info.task_keywords("classification")}
+    if info.baseline:
+        base["max_iter"] = int(o.get("svm_max_iter", 100000))
+    folds = max(2, min(int(o.get("folds", 10)), len(y)))
+    axes = _axes(kernel, X.shape[1], o)
+    best, score, evals = None, -math.inf, 0
+    for degree in (o.get("degrees", (2,)) if kernel == "poly" else (None,)):
+        res = la_tune(solver, X, y, grid=axes, refinements=int(o.get("refinements", 3)),
+                      points=int(o.get("points", 3)), folds=folds, seed=seed, scoring="accuracy",
+                      transform=lambda q, d=degree: _solver_params(q, d), **base)
+        evals += res.n_evaluations
+        point, s = ((res.best, res.score) if res.best else
+                    ({k: float(res.history.iloc[0][k]) for k in axes}, -math.inf))
+        if best is None or s > score:
+            best, score = {**base, **_solver_params(point, degree)}, s
+    return best, score, evals
+
+
+def _precision_reruns(X, y, Xt, yt, params, f64, o) -> dict:
+    """The tuned RBF LS-SVM in other precisions: test accuracy, its change, kappa of the system."""
+    row = {}
+    pred64 = np.where(f64.predict(Xt) >= 0, 1.0, -1.0)
+    for prec in o.get("precisions", ()):
+        f = fit("lssvm-schur", X, y, precision=prec, **params)
+        row[f"acc[{prec}]"] = 100 * _acc(f, Xt, yt)
+        row[f"status[{prec}]"] = f.status
+        row[f"flips[{prec}]"] = (int(np.sum(np.where(f.predict(Xt) >= 0, 1.0, -1.0) != pred64))
+                                 if f.ok else -1)
+    if o.get("precisions"):
+        c = kkt_condition(X, sigma2=params["sigma2"], C_grid=[params["C"]], labels=y).iloc[0]
+        row.update(cond_H=float(c.cond_H), cond_kkt=float(c.cond_kkt))
+    return row
+
+
+def _prune(X, y, params, o, seed):
+    """Pruned fits at each alpha of ``o["prune_alphas"]`` (one shared CV index)."""
+    folds = max(2, min(int(o.get("folds", 10)), len(y)))
+    index = CVSignificanceIndex(X, y, solver="lssvm-schur", folds=folds, seed=seed, **params)
+    out = {}
+    for alpha in o.get("prune_alphas", ()):
+        out[alpha] = fit("lssvm-pruned", X, y, base="lssvm-schur", index=index, index_support=True,
+                         reference="initial", atol=CVSignificanceIndex.atol(float(alpha)),
+                         fraction=float(o.get("prune_fraction", 0.05)), **params)
+    return out
+
+
+def binary_row(task) -> dict:
+    """One Table 3.3 cell (kind ``suykens-table-binary``); Table 3.5 and precisions for RBF LS-SVM."""
+    ds = raw_task_data(task).as_pm1()
+    o = dict(task.options)
+    if "degree" in task.params:  # S-poly-tau's sweep: one degree, tau tuned or fixed
+        o["degrees"] = [int(task.params["degree"])]
+        if task.params.get("tau", "tuned") != "tuned":
+            o["tau"] = float(task.params["tau"])
+    label = task.params["method"]
+    solver, kernel = BINARY_METHODS[label]
+    X, y, Xt, yt = ds.X_train, ds.y_train, ds.X_test, ds.y_test
+    t0 = time.perf_counter()
+    params, cv, evals = tune(solver, kernel, X, y, o, seed=task.seed)
+    t_tune = time.perf_counter() - t0
+    f = fit(solver, X, y, **params)
+    row = {"n_train": len(y), "n_test": len(yt), "n_inputs": X.shape[1], "cv_acc": 100 * cv,
+           "acc": 100 * _acc(f, Xt, yt), "fit_status": f.status, "n_evals": evals, "time_tune": t_tune,
+           **{f"tuned_{k}": v for k, v in params.items() if k not in ("kernel", "task", "max_iter")}}
+    if label == "RBF LS-SVM" and f.ok:
+        row.update(_precision_reruns(X, y, Xt, yt, params, f, o))
+        if task.dataset.removeprefix("suykens-") in o.get("prune_sets", ()):
+            t1 = time.perf_counter()
+            for alpha, fp in _prune(X, y, params, o, task.seed).items():
+                row.update({f"prune_acc[{alpha}]": 100 * _acc(fp, Xt, yt),
+                            f"prune_nsv[{alpha}]": fp.n_support if fp.ok else -1,
+                            f"prune_steps[{alpha}]": fp.iterations,
+                            f"prune_stop[{alpha}]": fp.diagnostics.get("stop_reason", "")})
+            row["time_prune"] = time.perf_counter() - t1
+    return row
+
+
+def _multi_fits(ds, solver, kernel, code, o, seed, prune):
+    """Tuned binary fits per code column (and pruned ones at each alpha when ``prune``)."""
+    y_idx = ds.y_train.astype(int)
+    M = make_code(code, len(ds.classes), random_state=0 if seed is None else seed)  # ECOC: the task's seed
+    fits, pruned, evals, n_rows = [], {}, 0, 0
+    for j in range(M.shape[1]):
+        rows = np.flatnonzero(M[y_idx, j] != 0)
+        Xj, yj = ds.X_train[rows], M[y_idx[rows], j].astype(np.float64)
+        params, _, e = tune(solver, kernel, Xj, yj, o, seed=seed)
+        evals += e
+        n_rows += len(rows)
+        fits.append(fit(solver, Xj, yj, **params))
+        if prune and fits[-1].ok:
+            for alpha, fp in _prune(Xj, yj, params, o, seed).items():
+                pruned.setdefault(alpha, []).append(fp)
+    return M, fits, pruned, evals, n_rows
+
+
+def _multi_acc(M, fits, classes, X, y) -> float:
+    if not all(f.ok for f in fits):
+        return NAN
+    mf = MulticlassFit(classes_=np.asarray(classes), codebook=M, code="", solver="", fits=tuple(fits))
+    out = np.where(mf.decision_function(X) >= 0, 1, -1)
+    return float(np.mean(hamming_decode(out, M) == y.astype(int)))
+
+
+def _shared_vs_per(ds, solver, kernel, code, o, seed) -> dict:
+    """S-per-binary-tuning: every subproblem of the code tuned on its own against one (gamma, sigma) shared
+    by all (the grid point of the best mean CV accuracy over the subproblems); both on the initial grid
+    (no refinement, so that both searches see the same points)."""
+    o0 = {**o, "refinements": 0}
+    y_idx = ds.y_train.astype(int)
+    M = make_code(code, len(ds.classes), random_state=0 if seed is None else seed)
+    info = get_solver(solver)
+    base = {"kernel": kernel, **info.task_keywords("classification")}
+    per, parts, scores = [], [], []
+    for j in range(M.shape[1]):
+        rows = np.flatnonzero(M[y_idx, j] != 0)
+        Xj, yj = ds.X_train[rows], M[y_idx[rows], j].astype(np.float64)
+        res = la_tune(solver, Xj, yj, grid=_axes(kernel, Xj.shape[1], o0), refinements=0,
+                      folds=max(2, min(int(o.get("folds", 10)), len(yj))), seed=seed, scoring="accuracy", **base)
+        parts.append((Xj, yj))
+        scores.append(res.history.set_index([k for k in ("C", "sigma2") if k in res.history.columns]).score)
+        per.append(fit(solver, Xj, yj, **base, **(res.best or {})))
+    mean = pd.concat(scores, axis=1).mean(axis=1)
+    point = dict(zip(mean.index.names, mean.idxmax() if isinstance(mean.idxmax(), tuple) else (mean.idxmax(),)))
+    shared = [fit(solver, Xj, yj, **base, **point) for Xj, yj in parts]
+    return {"acc_per": 100 * _multi_acc(M, per, ds.classes, ds.X_test, ds.y_test),
+            "acc_shared": 100 * _multi_acc(M, shared, ds.classes, ds.X_test, ds.y_test),
+            **{f"shared_{k}": float(v) for k, v in point.items()}}
+
+
+def multi_row(task) -> dict:
+    """One Table 3.4 cell (kind ``suykens-table-multi``); Table 3.5 for the 1vs1 RBF LS-SVM."""
+    ds = raw_task_data(task)
+    o = task.options
+    label, code = task.params["method"], task.params["code"]
+    solver, kernel = MULTI_METHODS[label]
+    if task.params.get("tuning") == "shared":
+        return {"n_train": len(ds.y_train), "n_classes": len(ds.classes),
+                **_shared_vs_per(ds, solver, kernel, code, o, task.seed)}
+    prune = (label == "RBF LS-SVM" and code == "1vs1"
+             and task.dataset.removeprefix("suykens-") in o.get("prune_sets", ()))
+    t0 = time.perf_counter()
+    M, fits, pruned, evals, n_rows = _multi_fits(ds, solver, kernel, code, o, task.seed, prune)
+    row = {"n_train": len(ds.y_train), "n_test": len(ds.y_test), "n_classes": len(ds.classes),
+           "n_y": M.shape[1], "n_rows_binary": n_rows, "n_evals": evals,
+           "acc": 100 * _multi_acc(M, fits, ds.classes, ds.X_test, ds.y_test),
+           "time_tune": time.perf_counter() - t0}
+    for alpha, fps in pruned.items():
+        ok = len(fps) == M.shape[1] and all(f.ok for f in fps)
+        row.update({f"prune_acc[{alpha}]": 100 * _multi_acc(M, fps, ds.classes, ds.X_test, ds.y_test)
+                    if ok else NAN,
+                    f"prune_nsv[{alpha}]": int(sum(f.n_support for f in fps)) if ok else -1})
+    return row
+
+
+def _references() -> dict:
+    """Table 3.3/3.4's reference rows that scikit-learn has (C4.5, oneR as stand-ins; NB_k has none)."""
+    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis, QuadraticDiscriminantAnalysis
+    from sklearn.dummy import DummyClassifier
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.naive_bayes import GaussianNB
+    from sklearn.neighbors import KNeighborsClassifier
+    from sklearn.tree import DecisionTreeClassifier
+    return {"LDA": lambda: LinearDiscriminantAnalysis(), "QDA": lambda: QuadraticDiscriminantAnalysis(reg_param=0.01),
+            "Logit": lambda: LogisticRegression(C=1e6, max_iter=5000),
+            "IB1": lambda: KNeighborsClassifier(1), "IB10": lambda: KNeighborsClassifier(10),
+            "NB_n": lambda: GaussianNB(), "C4.5": lambda: DecisionTreeClassifier(criterion="entropy", random_state=0),
+            "oneR": lambda: DecisionTreeClassifier(max_depth=1, random_state=0),
+            "Maj. Rule": lambda: DummyClassifier(strategy="most_frequent")}
+
+
+#: The reference rows run (Table 3.3's labels).
+REFERENCE_METHODS = ("LDA", "QDA", "Logit", "IB1", "IB10", "NB_n", "C4.5", "oneR", "Maj. Rule")
+
+
+def reference_row(task) -> dict:
+    """Every reference classifier's test accuracy [%] on the task's split (kind ``suykens-table-reference``).
+
+    A classifier that raises (e.g. QDA on a class with fewer points than inputs) scores NaN and says why.
+    """
+    ds = raw_task_data(task)
+    ds = ds.as_pm1() if len(ds.classes) == 2 else ds
+    row = {"n_train": len(ds.y_train), "n_test": len(ds.y_test)}
+    for name, make in _references().items():
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                m = make().fit(ds.X_train, ds.y_train)
+            row[f"acc[{name}]"] = 100 * float(np.mean(m.predict(ds.X_test) == ds.y_test))
+        except (ValueError, np.linalg.LinAlgError) as e:
+            row[f"acc[{name}]"], row[f"error[{name}]"] = NAN, str(e)[:120]
+    return row
+
+
+register_task_kind("suykens-table-reference", reference_row, validate=None)
+register_task_kind("suykens-table-binary", binary_row, validate=None)
+register_task_kind("suykens-table-multi", multi_row, validate=None, version=2)  # 2: ECOC code from the seed
