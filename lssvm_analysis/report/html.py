@@ -264,7 +264,8 @@ def _summary(blocks, n_verdicts: int = 0) -> str:
 
 #: The outcomes a verdict sentence starts with, in the order the summary counts them, and the
 #: plural phrase it counts them with (no verdict wording: the page gate keeps that to the ledger).
-_TALLY = (("does not hold", "do not hold"), ("holds only when", "hold under a condition"), ("holds", "hold"),
+_TALLY = (("does not hold", "do not hold"), ("not reproduced", "not reproduced"),
+          ("holds only when", "hold under a condition"), ("holds", "hold"),
           ("undecided", "undecided"), ("not testable offline", "not testable offline"), ("not run", "not run"))
 
 

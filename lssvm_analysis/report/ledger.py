@@ -62,7 +62,8 @@ def ledger_table(frame: pd.DataFrame, out, name: str, caption: str):
 
 
 def _counts(frame) -> str:
-    c = frame.verdict.map(lambda v: "holds only when" if v.startswith("holds only when") else v).value_counts()
+    c = frame.verdict.map(lambda v: "holds only when" if v.startswith("holds only when")
+                          else "holds" if v.startswith("holds on the stand-in") else v).value_counts()
     return ", ".join(f"{c[o]} {o}" for o in OUTCOMES if o in c)
 
 

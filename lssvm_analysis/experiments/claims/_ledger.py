@@ -32,9 +32,18 @@ from ..papers import load_papers
 __all__ = ["OUTCOMES", "Verdict", "Claim", "register_claim", "claims", "get_claim", "evaluate",
            "select_records", "ledger_frame", "combine", "sub_claims"]
 
-#: The verdicts a rule may return.  "undecided": the data cannot separate the outcomes at the
-#: stated confidence (the uncertainty says how far); "not run": the profile has no records for it.
-OUTCOMES = ("holds", "does not hold", "holds only when", "undecided", "not testable offline", "not run")
+#: The verdicts a rule may return.
+#:
+#: * "does not hold": the claim fails under the paper's own protocol and data (or a faithful
+#:   equivalent), in theory, or by the paper's own numbers.
+#: * "not reproduced": our data, protocol or implementation differ from the paper's in a way that can
+#:   explain the deviation (a stand-in or another data version, a grid edge, a subsample, an
+#:   implementation-dependent timing, today's hardware); the cause is named.  A stand-in may refute
+#:   only as "not reproduced", and confirm only as "holds" with ``stand_in`` named.
+#: * "undecided": the data cannot separate the outcomes at the stated confidence (the uncertainty
+#:   says how far, and what would decide); "not run": the profile has no records for it.
+OUTCOMES = ("holds", "does not hold", "not reproduced", "holds only when", "undecided", "not testable offline",
+            "not run")
 
 
 @dataclass(frozen=True)
@@ -53,7 +62,10 @@ class Verdict:
         For "holds only when": the condition.
     cause : str
         Deviations from the printed values and their cause ("unexplained" when none is known),
-        or why a claim is not testable.
+        or why a claim is not testable.  Required for "not reproduced": what differs from the paper.
+    stand_in : str
+        The stand-in data a "holds" was reached on (a confirmation on other data than the paper's);
+        the label says so.
     """
 
     outcome: str
@@ -61,17 +73,28 @@ class Verdict:
     uncertainty: str = ""
     condition: str = ""
     cause: str = ""
+    stand_in: str = ""
 
     def __post_init__(self):
         if self.outcome not in OUTCOMES:
             raise ValueError(f"expected an outcome in {OUTCOMES}, got outcome={self.outcome!r}")
         if self.outcome == "holds only when" and not self.condition:
             raise ValueError("expected a condition for the outcome 'holds only when', got condition=''")
+        if self.outcome == "not reproduced" and not self.cause:
+            raise ValueError("expected the cause (what differs from the paper) for the outcome 'not reproduced', "
+                             "got cause=''")
+        if self.stand_in and self.outcome != "holds":
+            raise ValueError(f"expected stand_in only with the outcome 'holds' (a stand-in refutes only as "
+                             f"'not reproduced'), got outcome={self.outcome!r}, stand_in={self.stand_in!r}")
 
     @property
     def label(self) -> str:
-        """The outcome, with its condition for "holds only when"."""
-        return f"holds only when {self.condition}" if self.outcome == "holds only when" else self.outcome
+        """The outcome, with its condition for "holds only when" and its data for a stand-in's "holds"."""
+        if self.outcome == "holds only when":
+            return f"holds only when {self.condition}"
+        if self.stand_in:
+            return f"holds on the stand-in {self.stand_in}"
+        return self.outcome
 
     def sentence(self) -> str:
         """The verdict sentence the report prints (label, our numbers, statistics, cause)."""
@@ -218,10 +241,11 @@ def sub_claims(claim: Claim) -> list[Claim]:
 def combine(parts: list[tuple[str, Verdict]]) -> Verdict:
     """A parent's verdict from its sub-claims' ``(id, verdict)``: it holds iff every one holds.
 
-    One sub-claim that does not hold decides "does not hold"; otherwise one that is undecided, not
-    run or not testable leaves the parent "undecided" (a parent that holds needs every aspect
+    One sub-claim that does not hold decides "does not hold"; otherwise one that was not reproduced
+    makes the parent "not reproduced" (with that sub-claim's cause); otherwise one that is undecided,
+    not run or not testable leaves the parent "undecided" (a parent that holds needs every aspect
     decided); sub-claims that hold only under conditions make the parent hold only under all of
-    them together.
+    them together, and a parent one of whose parts held only on a stand-in holds on the stand-in.
     """
     if not parts:
         raise ValueError("expected at least one sub-claim verdict, got parts=[]")
@@ -230,6 +254,10 @@ def combine(parts: list[tuple[str, Verdict]]) -> Verdict:
     if "does not hold" in out:
         failed = ", ".join(cid for cid, v in parts if v.outcome == "does not hold")
         return Verdict("does not hold", measured=said, cause=f"{failed} does not hold")
+    if "not reproduced" in out:
+        nr = [(cid, v) for cid, v in parts if v.outcome == "not reproduced"]
+        return Verdict("not reproduced", measured=said,
+                       cause="; ".join(f"{cid} not reproduced: {v.cause}" for cid, v in nr))
     open_ = [cid for cid, v in parts if v.outcome in ("undecided", "not run", "not testable offline")]
     if open_:
         if out <= {"not testable offline"}:
@@ -241,7 +269,8 @@ def combine(parts: list[tuple[str, Verdict]]) -> Verdict:
     conds = [v.condition for _, v in parts if v.outcome == "holds only when"]
     if conds:
         return Verdict("holds only when", condition=" and ".join(conds), measured=said)
-    return Verdict("holds", measured=said)
+    stand_ins = list(dict.fromkeys(v.stand_in for _, v in parts if v.stand_in))
+    return Verdict("holds", measured=said, stand_in=", ".join(stand_ins))
 
 
 def evaluate(claim: Claim, records_by_section: dict) -> Verdict:
