@@ -1,6 +1,6 @@
 """Gates of the claims ledger against the inventory ``shared/CLAIMS.md`` (issue 31).
 
-* The package's copy of the inventory (``experiments/claims/inventory_rows.py``) is the file's rows,
+* The package's copy of the inventory (``experiments/claims/inventory.json``) is the file's rows,
   parsed by the one parser.
 * Every id of the inventory is registered in the ledger, with a rule or a reason why it is not
   testable offline; the ledger holds no id the inventory does not list.
@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -16,8 +17,8 @@ import pytest
 
 from lssvm_analysis.experiments.claims import Verdict, claims, evaluate, get_claim
 from lssvm_analysis.experiments.claims import combine
-from lssvm_analysis.experiments.claims.inventory import PAPER_PREFIXES, inventory, parse_claims_md
-from lssvm_analysis.experiments.claims.inventory_rows import PROTOCOLS, ROWS
+from lssvm_analysis.experiments.claims.inventory import INVENTORY_FILE, inventory, parse_claims_md, write_inventory
+from lssvm_analysis.experiments.papers import UnknownPaperError, paper_of_claim, papers
 
 CLAIMS_MD = Path(__file__).resolve().parents[1].parent / "shared" / "CLAIMS.md"
 INVENTORY = inventory()
@@ -30,8 +31,21 @@ def test_the_packaged_inventory_is_the_files():
             pytest.fail(f"expected the inventory beside the clone in CI, got no file at {CLAIMS_MD}")
         pytest.skip(f"no shared/CLAIMS.md beside this checkout ({CLAIMS_MD})")
     rows, protocols = parse_claims_md(CLAIMS_MD.read_text(encoding="utf-8"))
-    assert rows == list(ROWS), "inventory_rows.py is stale: regenerate it from CLAIMS.md"
-    assert protocols == PROTOCOLS
+    packaged = json.loads(INVENTORY_FILE.read_text(encoding="utf-8"))
+    assert rows == packaged["rows"], "inventory.json is stale: regenerate it from CLAIMS.md"
+    assert protocols == packaged["protocols"]
+
+
+def test_write_inventory_round_trips(tmp_path):
+    """The generator writes what the parser reads: a two-row inventory of a paper the file names by prefix."""
+    md = tmp_path / "CLAIMS.md"
+    md.write_text("## 1. A paper\nProtocol: two rows.\n| A-x | w | q | m | t | o |\n| A-y ✓ | w2 | q2 | m2 | t2 | o2 |\n",
+                  encoding="utf-8")
+    out = tmp_path / "inventory.json"
+    assert write_inventory(md, out) == 2
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert [r["id"] for r in data["rows"]] == ["A-x", "A-y"] and data["rows"][1]["judged"] is True
+    assert data["protocols"] == {"A": "Protocol: two rows."}
 
 
 def test_the_parser_refuses_a_malformed_row():
@@ -46,11 +60,16 @@ def test_the_parser_refuses_a_malformed_row():
 def test_the_inventory_counts():
     """CLAIMS.md §6: 174 claims, 59 judged before the inventory (✓), per paper 22/22/18/49/63."""
     assert len(INVENTORY) == 174 and sum(r.judged for r in INVENTORY.values()) == 59
-    per = {p: sum(r.paper == p for r in INVENTORY.values()) for p in PAPER_PREFIXES.values()}
+    per = {p.key: sum(r.paper == p.key for r in INVENTORY.values()) for p in papers()}
     assert per == {"abe": 22, "vieira": 22, "zhao-sun": 18, "suykens": 49, "chen-zhou": 63}
 
 
-@pytest.mark.parametrize("paper", sorted(PAPER_PREFIXES.values()))
+def test_a_prefix_no_paper_declares_is_refused_by_name():
+    with pytest.raises(UnknownPaperError, match="claim_id='Q-x'"):
+        paper_of_claim("Q-x")
+
+
+@pytest.mark.parametrize("paper", sorted(p.key for p in papers()))
 def test_every_inventory_row_is_registered(paper):
     missing = [i for i, r in INVENTORY.items() if r.paper == paper and i not in REGISTERED]
     assert not missing, f"{len(missing)} rows of CLAIMS.md have no claim in the ledger: {missing}"
@@ -65,7 +84,7 @@ def test_every_claim_shows_its_words_and_threshold(cid):
     c = REGISTERED[cid]
     assert c.quote and c.source and c.threshold, cid
     assert c.parts or c.rule is not None or c.untestable, cid
-    assert c.paper == PAPER_PREFIXES[cid.split("-", 1)[0]], cid
+    assert c.paper == paper_of_claim(cid).key, cid
 
 
 def test_parents_are_the_conjunction_of_their_sub_claims():

@@ -4,9 +4,13 @@
 line numbers: per row an id, where the paper makes it, the paper's words, the
 claim in measurable form (with the printed numbers), the comparator and
 threshold the words imply (with the reason) and whether its data ship offline.
-The rows are kept in the package (:mod:`.inventory_rows`, generated from the
-file) so that an installed ledger shows the paper's words without the file;
-:func:`parse_claims_md` is the one parser, and a test checks the two agree.
+The rows ship with the package as one data file, ``inventory.json`` beside this
+module, generated from ``CLAIMS.md`` by :func:`parse_claims_md` (the one parser;
+``python -m lssvm_analysis.experiments.claims.inventory path/to/CLAIMS.md``
+rewrites it), so that an installed ledger shows the paper's words without the
+file; a test checks the two agree.  The parser knows no paper: a row's paper is
+the registered paper whose claim-id prefix it carries
+(:func:`~lssvm_analysis.experiments.papers.paper_of_claim`).
 
 >>> row = inventory()["A-rank"]
 >>> row.where.split()[1]
@@ -14,16 +18,19 @@ file) so that an installed ledger shows the paper's words without the file;
 """
 from __future__ import annotations
 
+import json
 import re
 import sys
 from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
 
-from .inventory_rows import PROTOCOLS, ROWS
+from ..papers import paper_of_claim, papers
 
-__all__ = ["InventoryRow", "inventory", "protocols", "parse_claims_md", "PAPER_PREFIXES"]
+__all__ = ["INVENTORY_FILE", "InventoryRow", "inventory", "protocols", "parse_claims_md", "write_inventory"]
 
-#: Id prefix of each paper's claims, and the ledger's paper key.
-PAPER_PREFIXES = {"A": "abe", "V": "vieira", "Z": "zhao-sun", "S": "suykens", "C": "chen-zhou"}
+#: The packaged inventory: ``{"protocols": {prefix: text}, "rows": [row, ...]}``.
+INVENTORY_FILE = Path(__file__).with_name("inventory.json")
 
 
 @dataclass(frozen=True)
@@ -58,7 +65,8 @@ class InventoryRow:
 
     @property
     def paper(self) -> str:
-        return PAPER_PREFIXES[self.id.split("-", 1)[0]]
+        """The key of the registered paper whose claim-id prefix the row carries."""
+        return paper_of_claim(self.id).key
 
     @property
     def parent(self) -> str | None:
@@ -79,7 +87,7 @@ def parse_claims_md(text: str) -> tuple[list[dict], dict]:
     """(rows, protocols) of a ``CLAIMS.md`` text.
 
     ``rows``: one dict per claim row (the fields of :class:`InventoryRow`); ``protocols``: the
-    protocol paragraph of each paper's section, by paper key.  A row whose cell count is not six
+    protocol paragraph of each paper's section, by the claim-id prefix of the section's first row.  A row whose cell count is not six
     raises ValueError naming it (a malformed inventory is not read silently).
     """
     if not isinstance(text, str):
@@ -100,9 +108,7 @@ def parse_claims_md(text: str) -> tuple[list[dict], dict]:
         if len(cells) != 6:
             raise ValueError(f"expected 6 cells in the CLAIMS.md row at line {n}, got {len(cells)}: {line[:80]!r}")
         cid = m.group(1)
-        key = PAPER_PREFIXES.get(cid.split("-", 1)[0])
-        if key is None:
-            raise ValueError(f"expected an id prefix in {sorted(PAPER_PREFIXES)}, got id={cid!r} (line {n})")
+        key = cid.split("-", 1)[0]
         if pending is not None:
             protocols[key], pending = pending, None
         paper = key
@@ -115,30 +121,33 @@ def parse_claims_md(text: str) -> tuple[list[dict], dict]:
     return rows, protocols
 
 
-_INVENTORY = {r["id"]: InventoryRow(**r) for r in ROWS}
+@cache
+def _load() -> tuple[dict, dict]:
+    data = json.loads(INVENTORY_FILE.read_text(encoding="utf-8"))
+    return {r["id"]: InventoryRow(**r) for r in data["rows"]}, dict(data["protocols"])
 
 
 def inventory() -> dict[str, InventoryRow]:
     """Every row of the inventory, by id (in the file's order)."""
-    return dict(_INVENTORY)
+    return dict(_load()[0])
 
 
 def protocols() -> dict[str, str]:
-    """The protocol paragraph of each paper's section of the inventory, by paper key."""
-    return dict(PROTOCOLS)
+    """The protocol paragraph of each registered paper's section of the inventory, by paper key."""
+    by_prefix = _load()[1]
+    return {p.key: by_prefix[p.prefix] for p in papers() if p.prefix in by_prefix}
+
+
+def write_inventory(claims_md: str | Path, target: str | Path = INVENTORY_FILE) -> int:
+    """Parse ``claims_md`` (a path to ``CLAIMS.md``) and write the packaged inventory; the row count."""
+    rows, protos = parse_claims_md(Path(claims_md).read_text(encoding="utf-8"))
+    data = {"source": "shared/CLAIMS.md",
+            "regenerate": "python -m lssvm_analysis.experiments.claims.inventory path/to/CLAIMS.md",
+            "protocols": protos, "rows": rows}
+    Path(target).write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    _load.cache_clear()
+    return len(rows)
 
 
 if __name__ == "__main__":  # python -m lssvm_analysis.experiments.claims.inventory CLAIMS.md
-    import pprint
-    from pathlib import Path
-    rows_, protos = parse_claims_md(Path(sys.argv[1]).read_text(encoding="utf-8"))
-    target = Path(__file__).with_name("inventory_rows.py")
-    lines = ['"""The rows of ``shared/CLAIMS.md``, generated by :func:`~.inventory.parse_claims_md` (do not edit).',
-             "", "Regenerate: ``python -m lssvm_analysis.experiments.claims.inventory path/to/CLAIMS.md``;",
-             "``tests/test_claims_inventory.py`` checks that this file and the inventory agree.", '"""', "",
-             "PROTOCOLS = " + pprint.pformat(protos, width=110, sort_dicts=False), "", "ROWS = ("]
-    for r in rows_:
-        lines.append("    " + pprint.pformat(r, width=106, sort_dicts=False).replace("\n", "\n    ") + ",")
-    lines.append(")")
-    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"wrote {len(rows_)} rows to {target}")
+    print(f"wrote {write_inventory(sys.argv[1])} rows to {INVENTORY_FILE}")
