@@ -183,7 +183,7 @@ class SolverInfo:
         ``func(X, y, *, precision, **params) -> Fit``.
     tasks : tuple of {"regression", "classification"}
     paper : str
-        Seed paper key ("suykens-ch3", "abe", "vieira", "zhao-sun", "chen-zhou", "baseline").
+        Seed paper key, the key its room registers ("suykens", "abe", "vieira", "zhao-sun", "chen-zhou", "baseline").
     equations : str
         The equations of the paper the solver implements.
     params : tuple of str

@@ -197,7 +197,7 @@ def exact_pruned_model(X, y, fit, **params):
                                                  **problem.choices})
 
 
-@register("lssvm-pruned", tasks=("regression", "classification"), paper="suykens-ch3",
+@register("lssvm-pruned", tasks=("regression", "classification"), paper="suykens",
           equations="§3.7 (pruning algorithm), Figs. 3.8-3.11",
           required=("validation",), example=_example_validation, exact_model=exact_pruned_model, peak=DENSE_PEAK)
 def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,

@@ -252,7 +252,7 @@ def _cg_bound(fit, n):
 # ---------------------------------------------------------------------------
 # Solvers
 # ---------------------------------------------------------------------------
-@register("lssvm-kkt", tasks=_BOTH, paper="suykens-ch3", equations="(3.5), (3.32)",
+@register("lssvm-kkt", tasks=_BOTH, paper="suykens", equations="(3.5), (3.32)",
           system=kkt_system, exact_model=exact_kkt_model,
           peak=KKT_PEAK, direct=("lu", 1))
 def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
@@ -333,7 +333,7 @@ def _schur(X, y, k, p, C, form, timer):
         return (*_eliminate(*two_solve(L, a, d, p), a, y, form), cond)
 
 
-@register("lssvm-schur", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.25), (3.5), (3.32)",
+@register("lssvm-schur", tasks=_BOTH, paper="suykens", equations="(3.24)-(3.25), (3.5), (3.32)",
           system=kkt_system, backward_bound=two_solve_bound,
           exact_model=exact_kkt_model,
           peak=DENSE_PEAK, direct=("cholesky", 2))
@@ -392,7 +392,7 @@ def _cg_options(n, p, rtol, vtol, maxiter, estimate_kappa):
     return rtol, float(vtol), maxiter
 
 
-@register("lssvm-cg", tasks=_BOTH, paper="suykens-ch3", equations="(3.24)-(3.27), (3.5), (3.32)",
+@register("lssvm-cg", tasks=_BOTH, paper="suykens", equations="(3.24)-(3.27), (3.5), (3.32)",
           system=kkt_system,
           backward_bound=_cg_bound, exact_model=exact_kkt_model,
           peak=CG_PEAK)
@@ -502,7 +502,7 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
                     conditioning=cond)
 
 
-@register("krr", tasks=_BOTH, paper="suykens-ch3", equations="(3.50), (3.62)", system=krr_system,
+@register("krr", tasks=_BOTH, paper="suykens", equations="(3.50), (3.62)", system=krr_system,
           exact_model=exact_krr_model,
           peak=DENSE_PEAK, direct=("cholesky", 1))
 def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
@@ -554,7 +554,7 @@ def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
                     conditioning=cond)
 
 
-@register("lssvm-fisher", tasks=("classification",), paper="suykens-ch3",
+@register("lssvm-fisher", tasks=("classification",), paper="suykens",
           equations="(3.23), (3.32), §3.4.2 LS-SVM_F", system=fisher_system,
           backward_bound=two_solve_bound, exact_model=exact_fisher_model,
           peak=DENSE_PEAK, direct=("cholesky", 2))

@@ -27,7 +27,7 @@ from typing import Callable
 import pandas as pd
 
 from .inventory import inventory
-from ..papers import load_papers
+from ..papers import load_papers, paper_of_claim
 
 __all__ = ["OUTCOMES", "Verdict", "Claim", "register_claim", "claims", "get_claim", "evaluate",
            "select_records", "ledger_frame", "combine", "sub_claims"]
@@ -144,7 +144,8 @@ def register_claim(id: str, *, paper: str, section: str, where: str, text: str, 
     id : str
         Unique id, ``<paper prefix>-<short name>``.
     paper, section : str
-        The paper key and the report section whose records the rule reads (its home section).
+        The paper key (a registered paper's, whose prefix the id carries) and the report section whose
+        records the rule reads (its home section).
     where, text, printed : str
         Section / table / equation of the paper, the claim in one line, the printed number.
     records : tuple of str
@@ -181,6 +182,10 @@ def register_claim(id: str, *, paper: str, section: str, where: str, text: str, 
                          f"rule={rule!r}, untestable={untestable!r}")
     if rule is not None and examples is None:
         raise ValueError(f"expected examples for both outcomes of claim {id!r}'s rule, got None")
+    owner = paper_of_claim(id)  # the paper whose prefix the id carries (UnknownPaperError if none)
+    if owner.key != paper:
+        raise ValueError(f"expected paper={owner.key!r} for claim {id!r} (its prefix {owner.prefix!r} is that "
+                         f"paper's), got paper={paper!r}")
     row = inventory().get(id)
     c = Claim(id, paper, section, where, text, printed, tuple(records), rule, tuple(evidence), untestable,
               examples, float(len(_CLAIMS)),

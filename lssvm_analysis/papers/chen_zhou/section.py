@@ -150,7 +150,7 @@ def _table1_specs(profile, cls, seeds):
         if name == "satimage":  # what the paper's sigma does to z-scored inputs (the loaders' default)
             specs["t1-satimage-zscore"] = SweepSpec(
                 f"{profile}-{_KEY}-t1-satimage-zscore", kind="cz-fit",
-                solvers=[s for s in cls if get_solver(s).paper == "suykens-ch3"] + _factored(cls),
+                solvers=[s for s in cls if get_solver(s).paper == "suykens"] + _factored(cls),
                 precisions=["float64"], datasets=[(name, kw)], seeds=seeds[:3], grid=_grid(mlam, sig, tau, h),
                 options={"rate": 0.1, "r_fraction": 0.05, **opt, "scale": "standard"})
     name, kw, opt, mlam, sig, tau, h = table1[0]

@@ -35,7 +35,7 @@ _MARKS = ("o-", "s--", "^:", "v-.", "d-")
 
 def kkt_solvers() -> list:
     """The chapter's registered solvers of the one KKT system (3.5)/(3.32): LU, Schur, CG, ..."""
-    return [n for n in solvers(paper="suykens-ch3") if get_solver(n).system is kkt_system]
+    return [n for n in solvers(paper="suykens") if get_solver(n).system is kkt_system]
 
 
 @dataclass(frozen=True)
