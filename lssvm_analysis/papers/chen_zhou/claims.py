@@ -295,8 +295,8 @@ def _t1_values(rec):
     rows = [(f"acc {s} {ds}", ds, 100 * g[g.solver == s].accuracy, p, sd)
             for ds, g in t.groupby("set") if ds in TABLE1 for s, (p, sd) in TABLE1[ds].items() if s in set(g.solver)]
     v = values_verdict(t, rows, "Table 1")
-    return replace(v, uncertainty=v.uncertainty + (f"; {t.seed.nunique()} split(s) per set, the paper's sd read as "
-                                                   "fractions" if len(t) else ""))
+    extra = f"{t.seed.nunique()} split(s) per set, the paper's sd read as fractions" if rows else ""
+    return replace(v, uncertainty="; ".join(x for x in (v.uncertainty, extra) if x))
 
 
 #: Table 3's methods (CSI aside): the rate sweeps also hold C-SVC, for claim C-csvc-outlier-svs.

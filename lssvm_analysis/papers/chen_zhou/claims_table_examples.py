@@ -92,7 +92,8 @@ def _scale(funcs, sizes=(2000, 20000), seeds=3):
 
 
 EXAMPLES = {
-    "alpha": lambda: {"holds": _alpha(0.97, 1.0), "does not hold": _alpha(0.97, 0.8)},
+    "alpha": lambda: {"holds": _alpha(0.97, 1.0), "does not hold": _alpha(0.97, 0.8),
+                      "not reproduced": _with(_alpha(0.97, 0.8), dataset="sinc")},
     "weight0": lambda: {"holds": _trunc(80, 20), "does not hold": _trunc(5, 400)},
     "wydense": lambda: {"holds": _synth("t1-x", {"r-lssvm-w": {"n_significant": 990}}),
                         "does not hold": _synth("t1-x", {"r-lssvm-w": {"n_significant": 100}})},

@@ -72,12 +72,14 @@ def _outlier_alpha(rec):
         always = bool((above == 1).all())
         o_auc = "holds" if n >= 2 and lo >= 0.9 else "does not hold" if n >= 2 and hi < 0.9 else "undecided"
         o = "does not hold" if not always else o_auc
-        outs.append(o)
+        role, _ds, note = data_role(g)
+        outs.append((s, role, note, o))
         parts.append(f"{s}: AUC(|α|) {fmt_num(m)} [{fmt_num(lo)}, {fmt_num(hi)}] over {n} splits, outliers above "
                      f"the clean median {fmt_num(100 * float(above.min()))}–{fmt_num(100 * float(above.max()))} %")
-    return Verdict(all_hold(outs), measured="; ".join(parts),
+    o, stand_in, why, count = judge_sets(outs)
+    return Verdict(o, measured="; ".join(parts), stand_in=stand_in, cause=why,
                    uncertainty="'always' = every injected outlier's |α| above the clean points' median in every "
-                               "split; 'large' = the AUC's 95 % CI ≥ 0.9 (fixed in advance)")
+                               f"split; 'large' = the AUC's 95 % CI ≥ 0.9 (fixed in advance); {count}")
 
 
 def _log_odds(g):
