@@ -229,15 +229,18 @@ def test_page_gate_finds_what_breaks_it(tmp_path):
 
 def test_memory_claim_reads_the_refusal_rows():
     """C-memory: the bytes per m² of a refusal row (the guard's own estimate at the size it refused)
-    decide over the peak model of the options, and the sizes run and refused are stated."""
+    decide over the peak model of the options, and the sizes run and refused are stated; the sentence's
+    subjects (R-LSSVM-W/-Y) decide."""
     from lssvm_analysis.papers.chen_zhou.claims_examples import dense_rows
     rule = get_claim("C-memory").rule
-    model = rule(dense_rows({"lssvm-schur": 1.5}))  # 12 B/m²: 8 GiB at m ≈ 26.8k, outside 10–20k
-    assert model.outcome == "does not hold" and "no dense fit was refused" in model.measured
-    refused = rule(dense_rows({"lssvm-schur": 1.5}, {"lssvm-schur": (45000, 40.0)}))  # 40 B/m²: m ≈ 14.7k
+    model = rule(dense_rows({"lssvm-schur": 1.5}))  # not a subject of the sentence: nothing decides
+    assert model.outcome == "undecided" and "no dense fit was refused" in model.measured
+    refused = rule(dense_rows({"r-lssvm-w": 1.5}, {"r-lssvm-w": (45000, 40.0)}))  # 40 B/m²: m ≈ 14.7k
     assert refused.outcome == "holds"
-    assert "lssvm-schur ran to m = 2000, refused at m = 45000 (22 GiB available)" in refused.measured
-    assert "lssvm-schur 1.47e+04" in refused.measured and "lssvm-schur: refusal" in refused.uncertainty
+    assert "r-lssvm-w ran to m = 2000, refused at m = 45000 (22 GiB available)" in refused.measured
+    assert "r-lssvm-w 1.47e+04" in refused.measured and "r-lssvm-w: refusal" in refused.uncertainty
+    one_array = rule(dense_rows({"r-lssvm-w": 1.5}, {"r-lssvm-w": (45000, 8.0)}))  # 8 B/m²: m ≈ 32.8k
+    assert one_array.outcome == "not reproduced"
 
 
 def test_primal_stable_leaves_out_scans_where_neither_form_broke_down():

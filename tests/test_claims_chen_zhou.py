@@ -13,7 +13,8 @@ import pandas as pd
 import pytest
 
 from lssvm_analysis.experiments.claims import claims, get_claim
-from lssvm_analysis.papers.chen_zhou import claims as chen_zhou, chen_zhou_examples, chen_zhou_numerics
+from lssvm_analysis.papers.chen_zhou import claims as chen_zhou, claims_examples as chen_zhou_examples
+from lssvm_analysis.papers.chen_zhou import claims_numerics as chen_zhou_numerics
 from lssvm_analysis.papers.chen_zhou import claims_table_examples as table_examples
 
 PRINTED = {**chen_zhou.printed_examples(), **chen_zhou_numerics.printed_examples(),
@@ -42,13 +43,18 @@ def test_undecided_says_what_would_decide():
     assert v.outcome == "undecided" and "paired splits" in v.measured
 
 
-def test_theorem2_parent_is_its_sub_claims():
-    """C-theorem2's own test (every run stops within the cap, the scale series included) lives in /kkt:
-    a not-converged SR fit anywhere makes the parent fail."""
+def test_theorem2_leaves_out_runs_stopped_by_the_cap():
+    """C-theorem2's own test (every run stops by the criterion, the scale series included) lives in /kkt: a run
+    stopped by the 100-iteration cap does not test an asymptotic convergence theorem (counted, named, left
+    out); a failed SR fit refutes."""
     rec = chen_zhou_numerics._rec()
-    rec["scale"] = pd.DataFrame({"solver": ["sr-lssvm"], "m": [5000], "status": ["ok"], "fit_status": ["not-converged"]})
+    rec["scale"] = pd.DataFrame({"solver": ["sr-lssvm"] * 2, "m": [2000, 5000], "status": ["ok"] * 2,
+                                 "fit_status": ["ok", "not-converged"]})
     v = get_claim("C-theorem2/kkt").rule(rec)
-    assert v.outcome == "does not hold" and "scale m = 5000" in v.measured
+    assert v.outcome == "holds" and "left out: 1 fit(s) stopped by the 100-iteration cap (scale m = 5000)" in v.measured
+    rec["scale"] = rec["scale"].assign(fit_status=["ok", "breakdown"])
+    v = get_claim("C-theorem2/kkt").rule(rec)
+    assert v.outcome == "does not hold" and "failed: scale m = 5000" in v.measured
 
 
 def test_sr_vs_pcp_time_and_large_speed_agree():
@@ -77,9 +83,16 @@ def test_t4_accuracy_leaves_out_sets_where_the_robust_loss_is_idle():
     assert v.outcome == "undecided" and "truncates no training point" in v.measured
 
 
-def test_memory_uses_measured_peaks_without_conditions():
-    v = get_claim("C-memory").rule(chen_zhou_examples.EXAMPLES["memory"]()["does not hold"])
-    assert v.outcome == "does not hold" and "lssvm-schur" in v.cause and "tracemalloc" in v.uncertainty
+def test_memory_judges_the_sentences_subjects():
+    """L20's "They" are R-LSSVM-W/-Y (K and (λI + K)⁻¹ held): LSSVM's one-array Schur storage (32.8k) is reported,
+    not judged; a subject with less storage than the sentence names is our implementation (not reproduced)."""
+    ex = chen_zhou_examples.EXAMPLES["memory"]()
+    v = get_claim("C-memory").rule(ex["does not hold"])
+    assert v.outcome == "does not hold" and "r-lssvm-w" in v.cause and "tracemalloc" in v.uncertainty
+    v = get_claim("C-memory").rule(ex["not reproduced"])
+    assert v.outcome == "not reproduced" and "our implementation's storage" in v.cause
+    only_lssvm = chen_zhou_examples.dense_peak_rows({"lssvm-schur": 8.0, "r-lssvm-w": 40.0})
+    assert get_claim("C-memory").rule(only_lssvm).outcome == "holds"
 
 
 def test_order_needs_a_decade():

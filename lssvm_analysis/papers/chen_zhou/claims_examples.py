@@ -32,11 +32,13 @@ def synthetic(values: dict, key="t1-penbased", seeds=4, **extra):
     return {key: pd.DataFrame(rows)}
 
 
-def rank_rows(ranks32, ranks64):
+def rank_rows(ranks32, ranks64, stop="trace_tol"):
+    """Rank-study rows (r = 100 requested); a run below r records ``stop`` as its factor's stop reason."""
     rows = []
     for p, rk in (("float32", ranks32), ("float64", ranks64)):
         for tol, k in zip((np.nan, 1e-8), rk):
             rows.append({"precision": p, "sigma2": 8.0, "trace_tol": tol, "rank": k, "status": "ok",
+                         "rank_stop": "rank" if k >= 100 else stop,
                          "trace_residual": 2.0, "trace_residual_optimal": 1.0})
     return {"rank": pd.DataFrame(rows)}
 
@@ -68,26 +70,47 @@ EXAMPLES = {
                       "does not hold": synthetic({SR: {"accuracy": 0.80}})},
     "t1speed": lambda: {"holds": synthetic({SR: {"time_fit": 0.1}}), "does not hold": synthetic({SR: {"time_fit": 10.0}})},
     "t1fs": lambda: {"holds": synthetic({SR: {"time_fit": 0.1, "accuracy": 0.99}}),
-                     "does not hold": synthetic({SR: {"time_fit": 10.0, "accuracy": 0.8}})},
+                     "does not hold": synthetic({SR: {"time_fit": 10.0, "accuracy": 0.8}}),
+                     # the paper's data holds, the splice stand-in alone fails: not reproduced
+                     "not reproduced": {**synthetic({SR: {"time_fit": 0.1, "accuracy": 0.99}}),
+                                        **synthetic({SR: {"time_fit": 10.0, "accuracy": 0.8}}, "t1-splice",
+                                                    dataset="splice")}},
     "t1iter": lambda: {"holds": synthetic({SR: {"iterations": 3.0}}), "does not hold": synthetic({SR: {"iterations": 30.0}})},
     "t1values": lambda: {"holds": synthetic({s: {"accuracy": p / 100} for s, (p, _) in TABLE1["penbased"].items()}),
-                         "does not hold": synthetic({s: {"accuracy": 0.7} for s in TABLE1["penbased"]})},
+                         "does not hold": synthetic({s: {"accuracy": 0.7} for s in TABLE1["penbased"]}),
+                         # the UCI splice stand-in 20 pp off: two different data sets
+                         "not reproduced": synthetic({s: {"accuracy": 0.6} for s in TABLE1["splice"]}, "t1-splice",
+                                                     dataset="splice")},
     "t3": lambda: {"holds": {**synthetic({SR: {"accuracy": 0.99}}, "sweep-0.0"), **synthetic({SR: {"accuracy": 0.99}}, "sweep-0.1")},
                    "does not hold": {**synthetic({SR: {"accuracy": 0.5}}, "sweep-0.0"),
                                      **synthetic({SR: {"accuracy": 0.5}}, "sweep-0.1")}},
     "t3speed": lambda: {"holds": synthetic({SR: {"time_fit": 0.1}}, "sweep-0.1"),
                         "does not hold": synthetic({SR: {"time_fit": 10.0}}, "sweep-0.1")},
-    "t4acc": lambda: {"holds": synthetic({SR: {"rmse": 0.5}}, "t4-sinc"), "does not hold": synthetic({SR: {"rmse": 2.0}}, "t4-sinc")},
+    # Table 4's regime (Mg: 46 pivots); records without a data set column are the paper's own data; the same
+    # failure on a stand-in (the generated sinc) is not reproduced, and so is one below the paper's basis
+    "t4acc": lambda: {"holds": synthetic({SR: {"rmse": 0.5, "rank": 46}}, "t4-mg"),
+                      "does not hold": synthetic({SR: {"rmse": 2.0, "rank": 46}}, "t4-mg"),
+                      "not reproduced": synthetic({SR: {"rmse": 2.0, "rank": 46}}, "t4-sinc", dataset="sinc")},
     "t4speed": lambda: {"holds": synthetic({SR: {"time_fit": 0.1}}, "t4-sinc"),
                         "does not hold": synthetic({SR: {"time_fit": 10.0}}, "t4-sinc")},
-    "t4values": lambda: {"holds": synthetic({s: {"rmse": p} for s, (p, _) in TABLE4_MG.items()}, "t4-mackey-glass"),
-                         "does not hold": synthetic({s: {"rmse": 3 * p} for s, (p, _) in TABLE4_MG.items()}, "t4-mackey-glass")},
-    "rank": lambda: {"holds": rank_rows((100, 100), (100, 100)), "holds only when": rank_rows((40, 33), (70, 33))},
+    # LIBSVM's mg (the paper's data) at the printed RMSEs, and at 3 ×; the generated series at 3 × compares two
+    # data sets: not reproduced
+    "t4values": lambda: {"holds": synthetic({s: {"rmse": p} for s, (p, _) in TABLE4_MG.items()}, "t4-mg"),
+                         "does not hold": synthetic({s: {"rmse": 3 * p} for s, (p, _) in TABLE4_MG.items()}, "t4-mg"),
+                         "not reproduced": synthetic({s: {"rmse": 3 * p} for s, (p, _) in TABLE4_MG.items()},
+                                                     "t4-mackey-glass", dataset="mackey-glass")},
+    # the sentence by construction: r pivots unless a stop fires; against it: fewer than r while the factor
+    # records that the requested rank was its stop
+    "rank": lambda: {"holds": rank_rows((100, 100), (100, 100)), "holds only when": rank_rows((40, 33), (70, 33)),
+                     "does not hold": rank_rows((40, 33), (70, 33), stop="rank")},
     "literal": lambda: {"holds": synthetic({"r-lssvm-w": {"rmse_literal": 0.9}}, "t4-sinc"),
                         "does not hold": synthetic({"r-lssvm-w": {"rmse_literal": 5.0}}, "t4-sinc")},
     # measured peaks: 5 m x m float64 arrays reach 8 GiB at m ~ 14.7k (inside 10-20k), 1 array at ~ 32.8k
-    "memory": lambda: {"holds": dense_peak_rows({"w-lssvm": 40.0, "r-lssvm-w": 30.0}),
-                       "does not hold": dense_peak_rows({"w-lssvm": 40.0, "lssvm-schur": 8.0})},
+    # against it in theory: the storage the sentence names (K and (λI + K)⁻¹, 16 B/m²) reaches 8 GiB at m ≈ 23.2k;
+    # one array (our Schur-form storage) is our implementation, not the sentence's: not reproduced
+    "memory": lambda: {"holds": dense_peak_rows({"w-lssvm": 40.0, "r-lssvm-w": 30.0, "r-lssvm-y": 30.0}),
+                       "does not hold": dense_peak_rows({"r-lssvm-w": 16.0, "lssvm-schur": 8.0}),
+                       "not reproduced": dense_peak_rows({"r-lssvm-w": 8.0, "r-lssvm-y": 30.0})},
     # three data draws, each ratio off by a factor exp(±0.05); one draw: no interval, no decision
     "large": lambda: {"holds": {"scale": _timed({SR: 0.4, "fs-lssvm": 8.0}, 3)},
                       "does not hold": {"scale": _timed({SR: 8.0, "fs-lssvm": 0.4}, 3)},
@@ -148,14 +171,14 @@ def printed_examples() -> dict:
         "C-t4-accuracy": (t4, "does not hold"),
         # Table 4: SR is the fastest on all four sets
         "C-t4-speed": (t4, "holds"),
-        "C-t4-values": ({"t4-mackey-glass": t4["t4-mackey-glass"]}, "holds"),
+        "C-t4-values": ({"t4-mg": t4["t4-mackey-glass"]}, "holds"),
         # Table 4: WQ 42.4 and Abalone 48.5 SVs below r = 0.05 m: a stop of the pivoted Cholesky fired
         "C-rank": (rank_rows((40, 33), (70, 33)), "holds only when"),
         # no printed number: the derivation (SEED_NOTES §3.2) drops 1/(mλ) from eq. (6)'s model, so the printed
         # f is not the solution: its error is larger
         "C-model": (synthetic({"r-lssvm-w": {"rmse_literal": 5.0}}, "t4-sinc", seeds=10), "does not hold"),
         # the paper's window taken at face value: 8 GB at m = 15000 (L392) means 8 GiB / 15000² bytes per m²
-        "C-memory": (dense_peak_rows({"lssvm-schur": 8 * 2 ** 30 / 15000 ** 2}), "holds"),
+        "C-memory": (dense_peak_rows({"r-lssvm-w": 8 * 2 ** 30 / 15000 ** 2}), "holds"),
         # Table 5, 3D-spatial: SR 37.09 ± 0.2 s, FS 62.51 ± 0.45 s, ε-SVR 6577 s over the 5 runs
         "C-t5-speed": (t5, "holds"),
     }
