@@ -535,17 +535,43 @@ def _holdout(rec):
 SURVIVES = 0.05
 
 
+#: Fig. 3.9's protocol: N = 500 noiseless points pruned to 50 SV (N/10).
+FIG39_N = 500
+
+
 def _sinc50(rec):
+    """Fig. 3.9 is an existence figure: judged at the (γ, σ²) of a small grid that fits best at N/10 SV (chosen on
+    half the test part, judged on the other half: the kind's ``tuned_*``), not at one fixed point."""
     r = rec["pruning"].iloc[0]
     n, e = loads(r["path_n_support"]), loads(r["path_mse"])
     if not len(n):
         return Verdict("undecided", measured="empty pruning path")
-    k = int(np.argmin(np.abs(n - 50)))
-    rmse = float(np.sqrt(e[k]))
-    return Verdict("holds" if rmse <= SURVIVES else "does not hold",
-                   measured=f"test RMSE {fmt_num(np.sqrt(e[0]))} at {int(n[0])} SV → {fmt_num(rmse)} at {int(n[k])} SV",
-                   uncertainty=f"criterion RMSE ≤ {SURVIVES} (the inventory's: 5 % of sinc's amplitude, what a "
-                               "figure panel resolves); one deterministic path (noiseless data)")
+    N = int(r["M"]) if "M" in r.index and np.isfinite(float(r["M"])) else int(n[0])
+    unc = (f"criterion RMSE ≤ {SURVIVES} (the inventory's: 5 % of sinc's amplitude, what a figure panel resolves); "
+           "one deterministic path (noiseless data)")
+    k = int(np.argmin(np.abs(n - max(2, N // 10))))
+    fixed = f"at the section's fixed point: RMSE {fmt_num(np.sqrt(e[0]))} at {int(n[0])} SV → " \
+            f"{fmt_num(float(np.sqrt(e[k])))} at {int(n[k])} SV"
+    if "tuned_mse" not in r.index or not np.isfinite(float(r.get("tuned_mse", np.nan))):
+        if np.sqrt(e[k]) <= SURVIVES:
+            return Verdict("holds", measured=fixed, uncertainty=unc)
+        return Verdict("undecided", measured=fixed, uncertainty=unc,
+                       cause="(γ, σ) not tuned: an existence figure fails only when no (γ, σ) gives the fit; the "
+                             "pruning-path kind's tuned fit (version 2) decides")
+    rmse = float(np.sqrt(float(r["tuned_mse"])))
+    C, s2 = float(r["tuned_C"]), float(r["tuned_sigma2"])
+    measured = (f"tuned (γ, σ²) = ({fmt_num(C)}, {fmt_num(s2)}) of γ ∈ {{1e2, 1e3, 1e4}} × σ² ∈ {{0.5, 1}}: test "
+                f"RMSE {fmt_num(rmse)} at {int(r['tuned_n_support'])} of {N} SV; " + fixed)
+    unc += "; (γ, σ²) chosen on half the test part, the RMSE judged on the other half"
+    if rmse <= SURVIVES:
+        return Verdict("holds", measured=measured, uncertainty=unc)
+    if N != FIG39_N:
+        return Verdict("not reproduced", measured=measured, uncertainty=unc,
+                       cause=f"N = {N} training points instead of the figure's {FIG39_N} (profile budget)")
+    if C in (1e2, 1e4):
+        return Verdict("not reproduced", measured=measured, uncertainty=unc,
+                       cause=f"grid edge: the chosen γ = {fmt_num(C)} is on the edge of the tuning grid")
+    return Verdict("does not hold", measured=measured, uncertainty=unc)
 
 
 def _noisy(rec):
@@ -620,9 +646,12 @@ register_claim("S-kkt", paper="suykens", section=_S, where="§3.4.1",
 register_claim("S-direct-2000", paper="suykens", section=_S, where="§3.4.1",
                text="direct elimination methods are restricted to data sets of about N = 2000", printed="N ≈ 2000",
                records=("check-direct",), rule=_direct, examples=EXAMPLES["direct"], parts=True,
-               reading="N_max from lssvm-schur's peak model in this machine's memory and the N³ time model at a "
-                       f"{TIME_BUDGET_S:g} s budget, not from the largest N a sweep happened to run; the /cg "
-                       "sub-claim is the other aspect")
+               reading="N_max from lssvm-schur's peak model in this machine's memory (the sentence's limit: "
+                       "'depending on the available computer memory'), not from the largest N a sweep happened to "
+                       f"run; the N³ time at a {TIME_BUDGET_S:g} s budget (not in the sentence) is context only. A "
+                       "2002 remark about hardware: measured on a machine with more memory than a workstation of "
+                       f"the book's time ({BOOK_MEMORY // 2 ** 20} MiB) a deviation is 'not reproduced' (today's "
+                       "hardware); the /cg sub-claim is the other aspect")
 _reg("S-sinc-prune", "§3.7, Fig. 3.9", "the noiseless sinc fit survives pruning from 500 to 50 support vectors",
      ("pruning",), _sinc50, "sinc50", evidence=("suykens-pruning",),
      printed="500 → 250 → 50 SV with the sinc still reproduced")

@@ -202,13 +202,22 @@ def _noisy_rec(gap):
                                                "stop_noisy": [30.0 + gap, 33 + gap, 27 + gap, 31 + gap]})}
 
 
-def _path_rec(mse50):
-    n = np.array([100.0, 75, 50, 25])
-    mse = np.array([1e-6, 1e-5, mse50, 1e-1])
-    return {"pruning": pd.DataFrame([{"path_n_support": dumps(n), "path_mse": dumps(mse)}])}
+def _path_rec(mse50, N=500, C=1e3, tuned=True):
+    """A pruning path of N noiseless points and its tuned N/10-SV fit (test MSE ``mse50`` at (C, σ² = 1))."""
+    n = np.array([N, 0.75 * N, 0.5 * N, 0.25 * N, 0.1 * N])
+    mse = np.array([1e-6, 1e-5, 1e-4, 1e-3, mse50])
+    row = {"path_n_support": dumps(n), "path_mse": dumps(mse), "M": N}
+    if tuned:
+        row.update({"tuned_mse": mse50, "tuned_C": C, "tuned_sigma2": 1.0, "tuned_n_support": N // 10})
+    return {"pruning": pd.DataFrame([row])}
 
 
-EXAMPLES.update({"sinc50": lambda: {"holds": _path_rec(1e-4), "does not hold": _path_rec(0.01)},
+# S-sinc-prune, Fig. 3.9's model: the 50-SV fit of 500 noiseless points within 5 % of sinc (RMSE 0.01) → holds;
+# RMSE 0.1 at an interior tuned γ → does not hold; the same at N = 100, or at the grid's edge → not reproduced;
+# an untuned path that fails → undecided
+EXAMPLES.update({"sinc50": lambda: {"holds": _path_rec(1e-4), "does not hold": _path_rec(0.01),
+                                    "not reproduced": _path_rec(0.01, N=100),
+                                    "undecided": _path_rec(0.01, tuned=False)},
             "noisy": lambda: {"holds": _noisy_rec(40.0), "does not hold": _noisy_rec(-20.0),
                               "undecided": _noisy_rec(0.5)}})
 PRINTED_EXAMPLES.update({
