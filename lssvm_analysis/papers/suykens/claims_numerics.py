@@ -535,12 +535,12 @@ def _holdout(rec):
 SURVIVES = 0.05
 
 
-#: Fig. 3.9's protocol: N = 500 noiseless points pruned to 50 SV (N/10).
+#: Fig. 3.9's protocol: N = 500 noiseless points pruned to 50 SV.
 FIG39_N = 500
 
 
 def _sinc50(rec):
-    """Fig. 3.9 is an existence figure: judged at the (γ, σ²) of a small grid that fits best at N/10 SV (chosen on
+    """Fig. 3.9 is an existence figure: judged at the (γ, σ²) of a small grid that fits best at 50 SV (chosen on
     half the test part, judged on the other half: the kind's ``tuned_*``), not at one fixed point."""
     r = rec["pruning"].iloc[0]
     n, e = loads(r["path_n_support"]), loads(r["path_mse"])
@@ -549,7 +549,7 @@ def _sinc50(rec):
     N = int(r["M"]) if "M" in r.index and np.isfinite(float(r["M"])) else int(n[0])
     unc = (f"criterion RMSE ≤ {SURVIVES} (the inventory's: 5 % of sinc's amplitude, what a figure panel resolves); "
            "one deterministic path (noiseless data)")
-    k = int(np.argmin(np.abs(n - max(2, N // 10))))
+    k = int(np.argmin(np.abs(n - min(50, max(2, N // 2)))))
     fixed = f"at the section's fixed point: RMSE {fmt_num(np.sqrt(e[0]))} at {int(n[0])} SV → " \
             f"{fmt_num(float(np.sqrt(e[k])))} at {int(n[k])} SV"
     if "tuned_mse" not in r.index or not np.isfinite(float(r.get("tuned_mse", np.nan))):

@@ -203,12 +203,12 @@ def _noisy_rec(gap):
 
 
 def _path_rec(mse50, N=500, C=1e3, tuned=True):
-    """A pruning path of N noiseless points and its tuned N/10-SV fit (test MSE ``mse50`` at (C, σ² = 1))."""
-    n = np.array([N, 0.75 * N, 0.5 * N, 0.25 * N, 0.1 * N])
-    mse = np.array([1e-6, 1e-5, 1e-4, 1e-3, mse50])
+    """A pruning path of N noiseless points and its tuned 50-SV fit (test MSE ``mse50`` at (C, σ² = 1))."""
+    n = np.array([N, 0.75 * N, 0.6 * N, min(50, N // 2), 20])
+    mse = np.array([1e-6, 1e-5, 1e-4, mse50, 1e-1])
     row = {"path_n_support": dumps(n), "path_mse": dumps(mse), "M": N}
     if tuned:
-        row.update({"tuned_mse": mse50, "tuned_C": C, "tuned_sigma2": 1.0, "tuned_n_support": N // 10})
+        row.update({"tuned_mse": mse50, "tuned_C": C, "tuned_sigma2": 1.0, "tuned_n_support": min(50, N // 2)})
     return {"pruning": pd.DataFrame([row])}
 
 

@@ -458,6 +458,11 @@ def _larger(rec):
                        cause=f"L* is {L_star / L.max():.2g}× the largest L measured: an extrapolation, not evidence; "
                              f"timings at L ≥ {fmt_num(L_star)} decide")
     if b - tq * se > 0:
+        if L.max() < max(TRAIN_L.values()):  # "a larger dataset": beyond the paper's largest L, not below it
+            return Verdict("undecided", measured=measured, uncertainty=unc,
+                           cause=f"the ratio does not fall with L up to L = {int(L.max())}, below the paper's "
+                                 f"largest set (L = {max(TRAIN_L.values())}): the sentence's regime ('a larger "
+                                 "dataset') is not reached; timings beyond it decide")
         return Verdict("does not hold", measured=measured, uncertainty=unc, cause="the ratio does not fall with L")
     return Verdict("undecided", measured=measured, uncertainty=unc,
                    cause="the fall of the ratio with L is not resolved: more sizes or repeats decide")

@@ -93,8 +93,8 @@ def table_rows(acc: dict, nsv: dict, seeds=4, sets=("HAB", "BCW"), time: dict | 
     return {"table": pd.DataFrame(rows)}
 
 
-def scaling_rows(op_power, ls_power):
-    L = np.array([100, 200, 400, 800], float)
+def scaling_rows(op_power, ls_power, L=(100, 200, 400, 800)):
+    L = np.array(L, float)
     return {"scaling": pd.DataFrame({"L": L, "status": "ok", "time_op-lssvm": 1e-2 * (L / 100) ** op_power,
                                      "time_lssvm-kkt": 1e-3 * (L / 100) ** ls_power})}
 
@@ -185,7 +185,7 @@ EXAMPLES = {
                                                      ("P-LSSVM", "HAB"): 106.5, ("P-LSSVM", "BCW"): 38.7}),
                            "does not hold": table_rows({}, {"IP-LSSVM 10%": 150.0})},
     "growth": lambda: {"holds": scaling_rows(1.0, 3.0), "does not hold": scaling_rows(3.0, 1.0)},
-    "larger": lambda: {"holds": scaling_rows(1.0, 3.0), "does not hold": scaling_rows(3.0, 1.0),
+    "larger": lambda: {"holds": scaling_rows(1.0, 3.0), "does not hold": scaling_rows(3.0, 1.0, L=(200, 400, 800, 1600)),
                        "holds only when": scaling_rows(1.0, 2.0), "undecided": scaling_rows(1.0, 1.5)},
     "ip": lambda: {"holds": table_rows({"IP-LSSVM 10%": 80.0, "IP-LSSVM 30%": 70.0,
                                          ("IP-LSSVM 30%", "BCW"): 80.0}, {}),
