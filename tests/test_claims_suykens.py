@@ -110,11 +110,16 @@ def test_unique_and_transform_share_the_elimination_check():
 
 
 def test_sinc_prune_reads_the_figures_mse():
-    """S-sinc-prune's RMSE at 50 SV is the square root of the pruning figure's MSE at the same point."""
+    """S-sinc-prune's RMSE at 50 SV is the square root of the pruning figure's MSE at the same point; at one
+    untuned (γ, σ²) a failure of the existence figure is undecided, at the tuned interior point of the
+    figure's N = 500 it does not hold."""
     n, e = np.array([500.0, 250, 50, 25]), np.array([1e-6, 1e-5, 4e-3, 1e-1])
-    v = get_claim("S-sinc-prune").rule({"pruning": pd.DataFrame([{"path_n_support": dumps(n),
-                                                                   "path_mse": dumps(e)}])})
-    assert "0.0632 at 50 SV" in v.measured and v.outcome == "does not hold"
+    row = {"path_n_support": dumps(n), "path_mse": dumps(e), "M": 500}
+    v = get_claim("S-sinc-prune").rule({"pruning": pd.DataFrame([row])})
+    assert "0.0632 at 50 SV" in v.measured and v.outcome == "undecided"
+    tuned = {**row, "tuned_mse": 4e-3, "tuned_C": 1e3, "tuned_sigma2": 1.0, "tuned_n_support": 50}
+    v = get_claim("S-sinc-prune").rule({"pruning": pd.DataFrame([tuned])})
+    assert "RMSE 0.0632 at 50 of 500 SV" in v.measured and v.outcome == "does not hold"
 
 
 def test_parents_combine_their_own_aspect():

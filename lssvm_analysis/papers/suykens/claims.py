@@ -79,6 +79,8 @@ def _most(outcomes: dict, what: str, *, threshold: float = 0.5, total: int | Non
     """'most' over units: holds if more than ``threshold`` of ``total`` units hold; does not hold if
     even every open unit holding could not get there; else undecided."""
     total = len(outcomes) if total is None else total
+    if not total:
+        return "undecided", f"no unit of {what} could be judged (none in the records)"
     h = sum(v == "holds" for v in outcomes.values())
     open_ = sum(v == "undecided" for v in outcomes.values()) + (total - len(outcomes))
     text = f"{h} of {total} {what} hold (" + ", ".join(f"{k}: {v}" for k, v in outcomes.items()) + ")"

@@ -27,6 +27,9 @@ CG_EPS = (1e-2, 1e-4, 1e-6)
 #: S-direct-2000's time budget for one dense solve: a minute, the interactive budget of the book's
 #: setting (fixed before any run).
 TIME_BUDGET_S = 60.0
+#: The memory of a 2002 workstation (the book's "available computer memory"): records of a machine with no
+#: more memory are judged as the book's hardware; a machine with more can only fail to reproduce the limit.
+BOOK_MEMORY = 2 ** 28
 
 
 def _num(df, col):
@@ -222,6 +225,9 @@ def _cg_residual(rec):
 
 # --------------------------------------------------------------------------- direct solves
 def _direct(rec):
+    """N_max of a dense direct solve by memory, the sentence's limit ("depending on the available computer
+    memory"); a time budget is not in the sentence and is only reported.  Measured on a machine with more memory
+    than the book's (:data:`BOOK_MEMORY`) a deviation is today's hardware: "not reproduced", never a refutation."""
     d = rec["check-direct"].sort_values("N")
     d = d[np.isfinite(_num(d, "t_dense"))]
     if not len(d):
@@ -230,18 +236,26 @@ def _direct(rec):
     c = float(big["t_dense"]) / float(big["N"]) ** 3
     n_time = int((TIME_BUDGET_S / c) ** (1 / 3))
     mem = float(big.get("mem_bytes", math.nan))
-    n_mem = get_solver("lssvm-schur").peak.largest_n(mem, "float64") if np.isfinite(mem) else math.inf
-    n_max = min(n_time, n_mem)
-    limit = "memory" if n_mem <= n_time else "time"
-    measured = (f"N_max ≈ {fmt_num(n_max)} ({limit}): {fmt_num(n_mem)} by lssvm-schur's peak in this machine's "
-                f"{fmt_num(mem / 2 ** 30)} GiB, {fmt_num(n_time)} by a {fmt_num(TIME_BUDGET_S)} s budget from "
-                f"t = {fmt_num(float(big['t_dense']))} s at N = {int(big['N'])} scaled as N³; 8N² at N = 2000 is "
-                f"{fmt_num(8 * 2000 ** 2 / 2 ** 20)} MiB")
-    unc = "median of the repeats; the N³ extrapolation from the largest N measured (an upper bound on N_time)"
-    ok = 1000 <= n_max <= 4000
-    return Verdict("holds" if ok else "does not hold", measured=measured, uncertainty=unc,
-                   cause="" if ok else "the book's limit is the memory of its time (2002), not a property of "
-                                       "the method")
+    if not np.isfinite(mem):
+        return Verdict("undecided", measured="the machine's memory is not in the records", cause="no mem_bytes")
+    peak = get_solver("lssvm-schur").peak
+    n_mem = peak.largest_n(mem, "float64")
+    measured = (f"N_max ≈ {fmt_num(n_mem)} by lssvm-schur's peak in this machine's {fmt_num(mem / 2 ** 30)} GiB "
+                f"(8N² at N = 2000 is {fmt_num(8 * 2000 ** 2 / 2 ** 20)} MiB); for context only, a "
+                f"{fmt_num(TIME_BUDGET_S)} s budget (not in the sentence) would allow N ≈ {fmt_num(n_time)} "
+                f"(t = {fmt_num(float(big['t_dense']))} s at N = {int(big['N'])} scaled as N³)")
+    unc = ("deterministic peak-memory model; 'about' = within a factor 2 of 2000; N_max ∝ √memory, so the limit "
+           "is a property of the machine, not of the method")
+    if 1000 <= n_mem <= 4000:
+        return Verdict("holds", measured=measured, uncertainty=unc)
+    if mem <= BOOK_MEMORY:
+        return Verdict("does not hold", measured=measured, uncertainty=unc,
+                       cause=f"on a machine of the book's memory (≤ {fmt_num(BOOK_MEMORY / 2 ** 20)} MiB)")
+    n_book = peak.largest_n(float(BOOK_MEMORY), "float64")
+    return Verdict("not reproduced", measured=measured, uncertainty=unc,
+                   cause=f"today's hardware: {fmt_num(mem / 2 ** 30)} GiB against a 2002 workstation's; the same "
+                         f"model at {fmt_num(BOOK_MEMORY / 2 ** 20)} MiB gives N_max ≈ {fmt_num(n_book)}. What "
+                         "would decide: the memory of the book's machine, which the chapter does not give")
 
 
 def _direct_cg(rec):
@@ -262,7 +276,21 @@ def _direct_cg(rec):
         return Verdict("holds", measured=measured + f"; crossover N* = {star}", uncertainty=unc)
     if last is None:
         return Verdict("undecided", measured="no timed dense solve", uncertainty=unc, cause="no rows")
-    return Verdict("undecided", measured=measured, uncertainty=unc, cause=_no_crossover(pts, last))
+    # no crossover in time: judge by operation counts, CG ≈ 2N² per step against Cholesky's N³/3
+    ops = [(float(r["N"]), 6.0 * float(r["cg_iterations"]) / float(r["N"])) for _, r in d.iterrows()]
+    measured += "; CG flops / Cholesky flops (6·steps/N): " + ", ".join(f"N = {int(n)}: {fmt_num(x)}" for n, x in ops)
+    why = _no_crossover(pts, last)
+    if all(x >= 1 for _, x in ops) and all(b >= a for (_, a), (_, b) in zip(ops, ops[1:])):
+        return Verdict("does not hold", measured=measured, uncertainty=unc,
+                       cause="by operation counts CG needs at least Cholesky's flops at every N measured, and its "
+                             "step count grows at least ∝ N, so no larger N brings a gain; " + why)
+    if ops[-1][1] < 1:
+        return Verdict("not reproduced", measured=measured, uncertainty=unc,
+                       cause="implementation-dependent timing: CG needs fewer flops than Cholesky from "
+                             f"N = {int(next(n for n, x in ops if x < 1))} but runs slower here; " + why)
+    return Verdict("undecided", measured=measured, uncertainty=unc,
+                   cause=f"the flop ratio falls towards 1 (crossover by operation counts near N ≈ "
+                         f"{fmt_num(6 * float(last['cg_iterations']))}, beyond the sizes run): larger N decide; " + why)
 
 
 def _no_crossover(pts, last) -> str:
@@ -464,11 +492,19 @@ def _prune_location(rec):
 def _santafe(rec):
     r = rec["check-narx"].iloc[0]
     nmse = float(r["nmse"])
-    return Verdict("holds" if nmse < 1 else "does not hold",
-                   measured=f"NMSE {fmt_num(nmse)} over {int(r['horizon'])} iterated steps (q = {int(r['q'])}, "
-                            f"{int(r['n_train'])} training windows)",
-                   uncertainty="one deterministic series; threshold NMSE < 1 (the mean predictor)",
-                   cause="stand-in: Mackey-Glass (τ = 17) for the Santa Fe laser, which ships nowhere")
+    series = str(r.get("series", "mackey-glass")) if "series" in r.index else "mackey-glass"
+    measured = (f"NMSE {fmt_num(nmse)} over {int(r['horizon'])} iterated steps (q = {int(r['q'])}, "
+                f"{int(r['n_train'])} training windows, series {series})")
+    unc = "one deterministic series; threshold NMSE < 1 (the mean predictor)"
+    if series == "santafe-laser":  # the paper's data
+        return Verdict("holds" if nmse < 1 else "does not hold", measured=measured, uncertainty=unc)
+    if nmse < 1:
+        return Verdict("holds", measured=measured, uncertainty=unc, stand_in=_NARX_STAND_IN)
+    return Verdict("not reproduced", measured=measured, uncertainty=unc,
+                   cause=f"stand-in data: {_NARX_STAND_IN} (a stand-in refutes only as 'not reproduced')")
+
+
+_NARX_STAND_IN = "Mackey-Glass (τ = 17) for the Santa Fe laser, which ships nowhere"
 
 
 def _holdout(rec):
@@ -499,17 +535,43 @@ def _holdout(rec):
 SURVIVES = 0.05
 
 
+#: Fig. 3.9's protocol: N = 500 noiseless points pruned to 50 SV.
+FIG39_N = 500
+
+
 def _sinc50(rec):
+    """Fig. 3.9 is an existence figure: judged at the (γ, σ²) of a small grid that fits best at 50 SV (chosen on
+    half the test part, judged on the other half: the kind's ``tuned_*``), not at one fixed point."""
     r = rec["pruning"].iloc[0]
     n, e = loads(r["path_n_support"]), loads(r["path_mse"])
     if not len(n):
         return Verdict("undecided", measured="empty pruning path")
-    k = int(np.argmin(np.abs(n - 50)))
-    rmse = float(np.sqrt(e[k]))
-    return Verdict("holds" if rmse <= SURVIVES else "does not hold",
-                   measured=f"test RMSE {fmt_num(np.sqrt(e[0]))} at {int(n[0])} SV → {fmt_num(rmse)} at {int(n[k])} SV",
-                   uncertainty=f"criterion RMSE ≤ {SURVIVES} (the inventory's: 5 % of sinc's amplitude, what a "
-                               "figure panel resolves); one deterministic path (noiseless data)")
+    N = int(r["M"]) if "M" in r.index and np.isfinite(float(r["M"])) else int(n[0])
+    unc = (f"criterion RMSE ≤ {SURVIVES} (the inventory's: 5 % of sinc's amplitude, what a figure panel resolves); "
+           "one deterministic path (noiseless data)")
+    k = int(np.argmin(np.abs(n - min(50, max(2, N // 2)))))
+    fixed = f"at the section's fixed point: RMSE {fmt_num(np.sqrt(e[0]))} at {int(n[0])} SV → " \
+            f"{fmt_num(float(np.sqrt(e[k])))} at {int(n[k])} SV"
+    if "tuned_mse" not in r.index or not np.isfinite(float(r.get("tuned_mse", np.nan))):
+        if np.sqrt(e[k]) <= SURVIVES:
+            return Verdict("holds", measured=fixed, uncertainty=unc)
+        return Verdict("undecided", measured=fixed, uncertainty=unc,
+                       cause="(γ, σ) not tuned: an existence figure fails only when no (γ, σ) gives the fit; the "
+                             "pruning-path kind's tuned fit (version 2) decides")
+    rmse = float(np.sqrt(float(r["tuned_mse"])))
+    C, s2 = float(r["tuned_C"]), float(r["tuned_sigma2"])
+    measured = (f"tuned (γ, σ²) = ({fmt_num(C)}, {fmt_num(s2)}) of γ ∈ {{1e2, 1e3, 1e4}} × σ² ∈ {{0.5, 1}}: test "
+                f"RMSE {fmt_num(rmse)} at {int(r['tuned_n_support'])} of {N} SV; " + fixed)
+    unc += "; (γ, σ²) chosen on half the test part, the RMSE judged on the other half"
+    if rmse <= SURVIVES:
+        return Verdict("holds", measured=measured, uncertainty=unc)
+    if N != FIG39_N:
+        return Verdict("not reproduced", measured=measured, uncertainty=unc,
+                       cause=f"N = {N} training points instead of the figure's {FIG39_N} (profile budget)")
+    if C in (1e2, 1e4):
+        return Verdict("not reproduced", measured=measured, uncertainty=unc,
+                       cause=f"grid edge: the chosen γ = {fmt_num(C)} is on the edge of the tuning grid")
+    return Verdict("does not hold", measured=measured, uncertainty=unc)
 
 
 def _noisy(rec):
@@ -584,9 +646,12 @@ register_claim("S-kkt", paper="suykens", section=_S, where="§3.4.1",
 register_claim("S-direct-2000", paper="suykens", section=_S, where="§3.4.1",
                text="direct elimination methods are restricted to data sets of about N = 2000", printed="N ≈ 2000",
                records=("check-direct",), rule=_direct, examples=EXAMPLES["direct"], parts=True,
-               reading="N_max from lssvm-schur's peak model in this machine's memory and the N³ time model at a "
-                       f"{TIME_BUDGET_S:g} s budget, not from the largest N a sweep happened to run; the /cg "
-                       "sub-claim is the other aspect")
+               reading="N_max from lssvm-schur's peak model in this machine's memory (the sentence's limit: "
+                       "'depending on the available computer memory'), not from the largest N a sweep happened to "
+                       f"run; the N³ time at a {TIME_BUDGET_S:g} s budget (not in the sentence) is context only. A "
+                       "2002 remark about hardware: measured on a machine with more memory than a workstation of "
+                       f"the book's time ({BOOK_MEMORY // 2 ** 20} MiB) a deviation is 'not reproduced' (today's "
+                       "hardware); the /cg sub-claim is the other aspect")
 _reg("S-sinc-prune", "§3.7, Fig. 3.9", "the noiseless sinc fit survives pruning from 500 to 50 support vectors",
      ("pruning",), _sinc50, "sinc50", evidence=("suykens-pruning",),
      printed="500 → 250 → 50 SV with the sinc still reproduced")

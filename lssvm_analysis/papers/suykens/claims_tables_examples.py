@@ -59,11 +59,17 @@ EXAMPLES = {
     "1vs1": lambda: {"holds": {"multi": _multi({("RBF LS-SVM", "1vs1"): 90.0, ("RBF LS-SVM", "moc"): 80.0})},
                      "does not hold": {"multi": _multi({("RBF LS-SVM", "1vs1"): 80.0,
                                                         ("RBF LS-SVM", "moc"): 90.0})}},
+    # the table's model: each cell is the printed mean (3 randomisations, 0.2 pp noise) → holds; 4 printed sd
+    # below it (the classifier is worse than the table says) → does not hold; 4 sd above it (better: our split,
+    # not a shortfall) or below it on a subsampled training part (a named cause) → not reproduced
     "t33": lambda: {"holds": {"binary": _binary(_printed(TABLE_3_3, T33_DOMAINS))},
-                    "does not hold": {"binary": _binary(_printed(TABLE_3_3, T33_DOMAINS, 4.0))}},
+                    "does not hold": {"binary": _binary(_printed(TABLE_3_3, T33_DOMAINS, -4.0))},
+                    "not reproduced": {"binary": _binary(_printed(TABLE_3_3, T33_DOMAINS, 4.0))}},
     "t34": lambda: {"holds": {"multi": _multi({("RBF LS-SVM", "moc"): TABLE_3_4["RBF LS-SVM (MOC)"][0][1]},
                                               doms=("cmc",))},
-                    "does not hold": {"multi": _multi({("RBF LS-SVM", "moc"): 20.0}, doms=("cmc",))}},
+                    "does not hold": {"multi": _multi({("RBF LS-SVM", "moc"): 20.0}, doms=("cmc",))},
+                    "not reproduced": {"multi": _multi({("RBF LS-SVM", "moc"): 20.0}, doms=("cmc",)).assign(
+                        n_train=50)}},
     "prune": lambda: {"holds": {"binary": _binary({"RBF LS-SVM": 80.0})},
                       "holds only when": {"binary": _binary({"RBF LS-SVM": 80.0}).assign(
                           **{f"prune_nsv[{ALPHA5}]": lambda d: np.where(d.dataset == "suykens-acr",

@@ -79,19 +79,25 @@ def normal_eq(rec):
     if t.ok.all():
         return Verdict("holds", measured=measured, uncertainty=unc)
     bad = t[~t.ok]
-    if t.ok.any() and t[t.ok].k2u.max() < bad.k2u.min():
-        # theory's boundary first: the Cholesky factor of D_*ᵀD_* exists in floating point while
-        # κ(D_*ᵀD_*)·u = κ(D_*)²·u stays below 1 (Higham, Thm 10.7, up to its dimension constant); the
-        # data's own separator (the smallest failing κ²u) only where theory's does not separate the rows
-        theory = t[t.ok].k2u.max() < 1.0 <= bad.k2u.min()
-        bound = "1 (theory: the Cholesky of D_*ᵀD_* can break down beyond)" if theory else \
-            f"{fmt_num(bad.k2u.min())} (the rows' own separator: theory's κ²u < 1 does not separate them)"
-        return Verdict("holds only when", condition=f"κ(D_*)²·u < {bound}; it fails at "
-                       + ", ".join(f"{r.precision} γ = {fmt_num(r.C)}" for _, r in bad.iterrows()),
+    if not t.ok.any():
+        return Verdict("does not hold", measured=measured, uncertainty=unc)
+    if t[t.ok].k2u.max() < 1.0 <= bad.k2u.min():
+        # theory's boundary, fixed before the results: the Cholesky factor of D_*ᵀD_* exists in floating point
+        # while κ(D_*ᵀD_*)·u = κ(D_*)²·u stays below 1 (Higham, Thm 10.7, up to its dimension constant)
+        return Verdict("holds only when", condition="κ(D_*)²·u < 1 (theory: the Cholesky of D_*ᵀD_* can break "
+                       "down beyond); it fails at " + ", ".join(f"{r.precision} γ = {fmt_num(r.C)}"
+                                                                for _, r in bad.iterrows()),
                        measured=measured, uncertainty=unc)
-    return Verdict("does not hold", measured=measured, uncertainty=unc,
-                   cause="no bound on κ(D_*)²·u separates the rows that keep the model from those that do not"
-                   if t.ok.any() else "")
+    # no separator read off the rows after the results: theory's κ²u < 1 does not separate them
+    low, high = bad[bad.k2u < 1.0], t[t.ok & (t.k2u >= 1.0)]
+    rows = lambda d: ", ".join(f"{r.precision} γ = {fmt_num(r.C)} (κ²u = {fmt_num(r.k2u)})"  # noqa: E731
+                               for _, r in d.iterrows())
+    return Verdict("undecided", measured=measured, uncertainty=unc,
+                   cause="theory's bound κ(D_*)²·u < 1 does not separate the rows"
+                         + (f"; the step fails below it at {rows(low)}" if len(low) else "")
+                         + (f"; it keeps the model above it at {rows(high)}" if len(high) else "")
+                         + ": both sides lie within Higham's dimension constant (k) of the bound; more γ "
+                           "(κ) between the rows would decide")
 
 
 # --------------------------------------------------------------------------- MRSR: k nonzero rows, = LARS
@@ -322,6 +328,10 @@ EXAMPLES = {
                           "holds only when": {"normal-equations": pd.concat(
                               [_ne_rows([0.5, 4.0])["normal-equations"],
                                _ne_rows([1.0, None], kappa=1e3, precision="float32")["normal-equations"]])},
+                          # a failure at κ²u = 0.06 < 1: theory's bound does not separate the rows
+                          "undecided": {"normal-equations": pd.concat(
+                              [_ne_rows([0.5, 4.0])["normal-equations"],
+                               _ne_rows([5.0, None], kappa=1e3, precision="float32")["normal-equations"]])},
                           "does not hold": _ne_rows([5.0, None], kappa=1e2)},
     "mrsr_k": lambda: {"holds": _steps_rows(), "holds only when": _steps_rows(bad=(17,), ties=(17,)),
                        "does not hold": _steps_rows(bad=(17,))},
