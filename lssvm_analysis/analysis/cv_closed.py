@@ -50,8 +50,11 @@ import numpy as np
 from scipy.linalg import lapack
 
 from ..arith.precision import get_precision
+from ..linalg.kernels import Kernel, make_kernel
+from ..solvers import get_solver
+from ..solvers.kkt import fisher_targets
 
-__all__ = ["KernelCV", "choose_method", "supports", "route_costs", "EIGH_OVER_POTRF", "CHOL_ROUTE_PER_C",
+__all__ = ["KernelCV", "GridCV", "CLOSED_FORM_SOLVERS", "choose_method", "supports", "route_costs", "EIGH_OVER_POTRF", "CHOL_ROUTE_PER_C",
            "METHODS"]
 
 #: Routes of :class:`KernelCV` ("auto" chooses by :func:`choose_method`).
@@ -235,3 +238,121 @@ class KernelCV:
     @staticmethod
     def _stack_loo(parts):
         return [(B.reshape(-1), d, a) for B, d, a in parts]
+
+
+#: Registered solvers whose fit is the dense system the closed form inverts: name -> (bias, Fisher targets).
+#: lssvm-cg is left out: it stops at its tolerance, so its fits are not the exact system's solution.
+CLOSED_FORM_SOLVERS = {"lssvm-schur": (True, False), "lssvm-kkt": (True, False),
+                       "lssvm-fisher": (True, True), "krr": (False, False)}
+_KEYWORDS = frozenset({"C", "task", "kernel", "sigma2", "degree", "t"})
+#: Bytes of factorizations a :class:`GridCV` keeps (least recently made dropped first).
+GRID_CV_BYTES = 256 * 2 ** 20
+
+
+class GridCV:
+    """CV (or LOO) scores of a grid's points from :class:`KernelCV`, one per kernel; None where not served.
+
+    Parameters
+    ----------
+    solver : str
+    X, y : validated arrays (the whole training set)
+    tests : list of index arrays, or None for LOO
+        Each fold's held-out points; every training set must be the complement of its test set.
+    score_fn : callable
+        ``score_fn(y_true, decision_values)``.
+    precision : str
+    n_c : callable
+        ``n_c(kernel_key) -> int``: how many C the search will ask at a kernel (the route's cost model).
+
+    Notes
+    -----
+    :meth:`score` returns what :func:`~.validation.cv_score_split` (or
+    :func:`~.validation.leave_one_out`) returns for the same keywords, to the
+    rounding of the two computations (c N kappa u, tests/test_cv_closed_form.py),
+    or None when the closed form does not apply (solver, precision, keywords,
+    a training fold with one class, the breakdown guard): the caller then fits
+    directly.  ``routes`` counts the route chosen per kernel.
+    """
+
+    def __init__(self, solver, X, y, tests, *, score_fn, precision, n_c):
+        self.solver, self.X, self.y = solver, X, y
+        self.p = get_precision(precision)
+        self.score_fn, self.n_c = score_fn, n_c
+        n = len(y)
+        self.loo = tests is None
+        self.tests = [np.array([i]) for i in range(n)] if self.loo else [np.asarray(t) for t in tests]
+        self._cache: dict = {}
+        self.routes: dict = {"eigen": 0, "cholesky": 0}
+        self.served = self.fallbacks = 0
+        self._targets: dict = {}
+
+    @staticmethod
+    def applies(solver, precision) -> bool:
+        """Whether the solver and precision are ones the closed form serves."""
+        return solver in CLOSED_FORM_SOLVERS and supports(precision)
+
+    @staticmethod
+    def kernel_key(kw):
+        """The Kernel of solver keywords and its exact key; (None, None) for a precomputed kernel."""
+        k = make_kernel(kw.get("kernel", "rbf"), sigma2=kw.get("sigma2", 1.0), degree=kw.get("degree", 3),
+                        t=kw.get("t", 1.0))
+        if type(k) is not Kernel:
+            return None, None
+        return k, (k.name, tuple(sorted(k.params.items())), k.formation)
+
+    def _kernel_cv(self, k, key):
+        cv = self._cache.pop(key, None)
+        if cv is None:
+            K = k(self.X, precision=self.p)
+            cv = KernelCV(K, self.tests, bias=CLOSED_FORM_SOLVERS[self.solver][0], n_c=self.n_c(key))
+            self.routes[cv.method] += 1
+            size = K.nbytes * (2 if cv.method == "eigen" else 1)
+            while self._cache and size + sum(c.K.nbytes * 2 for c in self._cache.values()) > GRID_CV_BYTES:
+                self._cache.pop(next(iter(self._cache)))
+        self._cache[key] = cv  # most recently used last
+        return cv
+
+    def _fold_targets(self, task):
+        """One target vector, or one per fold (LS-SVM_F: the Fisher targets of the fold's training set)."""
+        if task in self._targets:
+            return self._targets[task]
+        y = self.y
+        if CLOSED_FORM_SOLVERS[self.solver][1]:
+            out = []
+            for t in self.tests:
+                train = np.ones(len(y), dtype=bool)
+                train[t] = False
+                d = np.zeros(len(y), dtype=self.p.dtype)
+                d[train] = fisher_targets(y[train], self.p)
+                out.append(d)
+        else:
+            out = np.asarray(y, dtype=self.p.dtype)
+        self._targets[task] = out
+        return out
+
+    def _one_class_fold(self, task) -> bool:
+        if task != "classification":
+            return False
+        pos = self.y > 0
+        total = int(pos.sum())
+        return any(total - int(pos[t].sum()) in (0, len(self.y) - len(t)) for t in self.tests)
+
+    def score(self, kw):
+        """The point's score, or None where the direct path must compute it (class docstring)."""
+        task = kw.get("task", get_solver(self.solver).tasks[0])
+        if not set(kw) <= _KEYWORDS or self._one_class_fold(task):
+            return None
+        k, key = self.kernel_key(kw)
+        if k is None:
+            return None
+        f = self._kernel_cv(k, key).held_out(kw["C"] if "C" in kw else 1.0, self._fold_targets(task))
+        if f is None:
+            self.fallbacks += 1
+            return None
+        self.served += 1
+        y = self.y
+        if self.loo:
+            held = np.empty(len(y))
+            held[np.concatenate(self.tests)] = np.concatenate(f)
+            return float(self.score_fn(y, held))
+        return [self.score_fn(y[t], v.astype(np.float64)) for t, v in zip(self.tests, f)]
