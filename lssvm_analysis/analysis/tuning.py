@@ -37,7 +37,9 @@ from ..core.validation import as_matrix, as_rng, as_vector, check_bool, check_fi
 from ..solvers import fit, get_solver
 from .benchmarking import grid_search
 from ..linalg.kernels import kernel_memo
-from .validation import GREATER_IS_BETTER, cv_score_split, leave_one_out, resolve_scoring, split_folds
+from .cv_closed import GridCV
+from .validation import (GREATER_IS_BETTER, _skipna_mean, check_folds, cv_score_split, leave_one_out,
+                         resolve_scoring, split_folds)
 
 __all__ = ["tune", "TuneResult", "SIGMA_FACTORS", "GAMMAS", "METHODS", "chapter_grid", "grid_edge"]
 
@@ -91,6 +93,11 @@ class TuneResult:
         failed point), ``stage`` (0 = initial grid, i = refinement i) and
         ``error`` (the message of an exception caught under
         ``error_score``, else "").
+    route : dict
+        How the points were scored: ``closed_form`` (bool), and with it how
+        many kernels took each route (``eigen``, ``cholesky``) and how many
+        points the closed form served (``points_closed_form``) or handed to
+        direct per-fold fits (``points_direct``, the breakdown guard).
     """
 
     best: Mapping[str, float]
@@ -101,6 +108,7 @@ class TuneResult:
     method: str
     on_edge: Mapping[str, str] = field(default_factory=dict)
     history: pd.DataFrame = field(default_factory=pd.DataFrame)
+    route: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def n_evaluations(self) -> int:
@@ -195,7 +203,7 @@ def _check_tune_args(info, solver, X, y, precision, seed, greater_is_better, met
 def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinements: int = 3,
          points: int = 3, method: str = "cv", folds=10, seed=None, scoring=None,
          greater_is_better: bool | None = None, transform: Callable[[dict], dict] | None = None,
-         error_score=math.nan, precision="float64", **params) -> TuneResult:
+         error_score=math.nan, precision="float64", closed_form: bool = True, **params) -> TuneResult:
     """Tune a registered solver by §3.4.2's grid search refined ``refinements`` (i_max) times.
 
     Parameters
@@ -238,6 +246,9 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
         fits returned a failed status (breakdown, non-convergence) scores
         NaN: it is never the best.
     precision : str
+    closed_form : bool, default True
+        Score the points by closed-form CV / LOO where it applies (Notes);
+        False fits every fold directly (the reference the tests compare to).
     **params
         Fixed solver keywords (kernel, task, variants, ...).
 
@@ -272,7 +283,18 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
     best to its neighbours) is our reading of "locally refined", see
     :func:`~lssvm_analysis.analysis.benchmarking.grid_search`.  Cost: at most
     prod(len(grid)) + refinements points^d points, each ``folds`` fits
-    (CV) or one fit and an inverse (LOO, dense solvers).  Ties: the first
+    (CV) or one fit and an inverse (LOO, dense solvers).
+
+    **Closed form** (float32 / float64, lssvm-schur, lssvm-kkt,
+    lssvm-fisher, krr, folds whose training sets complement their test
+    sets): every point's held-out values come from one factorization of
+    the whole set's kernel (:mod:`~lssvm_analysis.analysis.cv_closed`: an
+    eigendecomposition shared by every C of a kernel width, or a Cholesky
+    per C, chosen by a cost model; ``result.route`` says which), equal to
+    the per-fold fits to the rounding of both (c N kappa u); the scores are
+    then computed by the same scoring on the same folds.  Other solvers,
+    precisions and folds, and points near a Cholesky breakdown, are fitted
+    fold by fold.  Ties: the first
     best in evaluation order (the first axis varies slowest).
 
     **LS-SVMlab's tunelssvm, side by side** (user's guide 1.8):
@@ -338,7 +360,13 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
         warnings.simplefilter("ignore")
         fit(solver, X, y, precision=precision, **keywords({k: v[0] for k, v in axes.items()}))
 
+    closed_form = check_bool("closed_form", closed_form)
+    closed = None if not closed_form else _closed_form(solver, X, y, folds, seed, method, precision, scoring, task, axes, keywords, points)
+
     def score(kw):
+        fast = closed.score(kw) if closed is not None else None
+        if fast is not None:
+            return fast if method == "loo" else _skipna_mean(np.asarray(fast, dtype=np.float64))
         if method == "loo":
             return leave_one_out(solver, X, y, scoring=scoring, precision=precision, **kw)
         return cv_score_split(solver, split, scoring=scoring, precision=precision, **kw)
@@ -362,4 +390,42 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
     return TuneResult(best=best, params=keywords(best) if scored else dict(params),
                       score=sign * best_score if scored else math.nan, scoring=scoring_name,
                       greater_is_better=bool(greater_is_better), method=method,
-                      on_edge=_edges(axes, best), history=pd.DataFrame(rows))
+                      on_edge=_edges(axes, best), history=pd.DataFrame(rows),
+                      route=_route(closed))
+
+
+def _route(closed) -> dict:
+    """How the points were scored: the closed form's routes per kernel, points served and fitted directly."""
+    if closed is None:
+        return {"closed_form": False}
+    return {"closed_form": True, **closed.routes, "points_closed_form": closed.served,
+            "points_direct": closed.fallbacks}
+
+
+def _closed_form(solver, X, y, folds, seed, method, precision, scoring, task, axes, keywords, points):
+    """A :class:`~.cv_closed.GridCV` where the closed form serves the search, else None.
+
+    It serves the dense LS-SVM / KRR solvers in float32 / float64 with folds whose training sets are
+    the complements of their test sets (k-fold, LOO); its cost model is told how many C each kernel of
+    the initial grid has (a refined grid: ``points``).
+    """
+    if not GridCV.applies(solver, precision):
+        return None
+    tests = None
+    if method == "cv":
+        pairs = check_folds(folds, X, y, seed=seed)
+        if any(len(tr) + len(te) != len(y) for tr, te in pairs):
+            return None
+        tests = [te for _, te in pairs]
+    counts: dict = {}
+    names = list(axes)
+    for combo in np.array(np.meshgrid(*[axes[k] for k in names], indexing="ij")).reshape(len(names), -1).T:
+        try:
+            kw = keywords(dict(zip(names, (float(c) for c in combo))))
+            key = GridCV.kernel_key(kw)[1]
+        except (TypeError, ValueError, ArithmeticError):  # the search scores or raises it, as before
+            continue
+        counts.setdefault(key, set()).add(kw.get("C", 1.0))
+    score_fn, _ = resolve_scoring(scoring, task)
+    return GridCV(solver, X, y, tests, score_fn=score_fn, precision=precision,
+                  n_c=lambda key: len(counts.get(key, ())) or points)
