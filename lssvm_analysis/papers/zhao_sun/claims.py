@@ -580,7 +580,10 @@ register_claim("Z-eq9", paper="zhao-sun", section=_Z, where="eqs. (9)–(11)",
                records=(f"{_Z}-identities",), rule=_eq9, examples=_EX["eq9"],
                threshold="relative deviation ≤ 10·N·u of the sum of absolute terms (two evaluations of one quadratic: "
                          "the rounding of sums of N terms, not κ·u)",
-               reading="the identity is checked on the support the recursion chose, at a random θ")
+               reading="the identity is checked on the support the recursion chose, at a random θ. The inventory's "
+                       "≡ (c·κ·u) is replaced by 10·N·u: both sides evaluate one quadratic at the same θ with no "
+                       "linear solve between them, so κ never enters; their difference is the rounding of sums of "
+                       "N terms, ≤ N·u times the sum of absolute terms to first order (Higham §3.1), c = 10")
 register_claim("Z-greedy-contribution", paper="zhao-sun", section=_Z, where="abstract; §3",
                text="the chosen pattern is the one that lowers the objective most", printed="(no number in the seed)",
                records=(f"{_Z}-identities",), rule=_contribution, examples=_EX["contribution"],
