@@ -47,13 +47,17 @@ def test_one_split_decides_no_comparison():
     assert v.outcome == "undecided" and "≥ 2 paired splits" in v.cause
 
 
-def _ladder(rows):
+def _ladder(rows, seeds=(0,)):
+    """Ladder rows of both forms; κ(A_p) saturates at 1e6 (cond(G_c), past 1/λ_min(G_c) = 1e5) while
+    κ(Ω_e) = 1 + 100·C keeps growing (§2.4)."""
     out = []
-    for prec, C, kappa, dp, dd in rows:
-        for solver, d in (("els-primal", dp), ("els-dual", dd)):
-            out.append({"solver": solver, "configuration": solver, "precision": prec, "dataset": "sinc",
-                        "dataset_kw": "{}", "seed": 0, "C": C, "sigma2": 1.0, "eta": 1e-3, "status": "ok",
-                        "model_digits": d, "problem_condition": kappa, "model_digits_capped": False})
+    for seed in seeds:
+        for prec, C, kappa, dp, dd in rows:
+            for solver, d, k in (("els-primal", dp, 1 / (1e-6 + 1 / (10 * C))), ("els-dual", dd, 1 + 100 * C)):
+                out.append({"solver": solver, "configuration": solver, "precision": prec, "dataset": "sinc",
+                            "dataset_kw": "{}", "seed": seed, "C": C, "sigma2": 1.0, "eta": 1e-3, "status": "ok",
+                            "model_digits": d + 0.01 * seed * (C > 1e5), "problem_condition": kappa,
+                            "model_digits_capped": False, "system_condition": k})
     return pd.DataFrame(out)
 
 
@@ -64,14 +68,28 @@ def test_primal_stable_digits_agrees_with_the_digits_grid(dual_ahead):
     ahead, behind = (14.0, 11.0, 8.0, 5.0, 3.5), (13.0, 10.0, 7.0, 2.0, 1.0)
     Cs, kappas = (1e1, 1e4, 1e7, 1e10, 1e13), (1e2, 1e4, 1e6, 1e8, 1e10)
     primal, dual = (behind, ahead) if dual_ahead else (ahead, behind)
-    lad = _ladder([("float64", C, k, p, d) for C, k, p, d in zip(Cs, kappas, primal, dual)])
-    cells = grid_cells(lad).set_index("configuration")
+    lad = _ladder([("float64", C, k, p, d) for C, k, p, d in zip(Cs, kappas, primal, dual)], seeds=(0, 1, 2))
+    cells = grid_cells(lad[lad.seed == 0]).set_index("configuration")
     grid_primal_further = cells.loc["els-primal", "kappa_ok"] > cells.loc["els-dual", "kappa_ok"]
     d = ladder_digit_pairs(lad)
-    assert len(d) == 5
+    assert len(d) == 15
     v = get_claim("A-primal-stable/digits").rule({"digits/ladder": lad})
     assert grid_primal_further == (not dual_ahead)
     assert v.outcome == ("does not hold" if dual_ahead else "holds"), v.sentence()
+    assert "reached from C = 1.00e+07" in v.measured and "over 3 paired seeds (independent draws)" in v.uncertainty
+
+
+def test_primal_stable_digits_judges_draws_in_the_regime_only():
+    """Rungs are conditions, not replicates: a ladder of one seed decides nothing however many rungs it has,
+    and a ladder that never leaves C < 1/λ_min(G_c) (κ(A_p) still ∝ C) is undecided, with a dual a digit
+    ahead there (a constant factor) reported, not counted."""
+    one = _ladder([("float64", C, 1e2, 12.0, 13.0) for C in (1e1, 1e7, 1e10, 1e13)])
+    v = get_claim("A-primal-stable/digits").rule({"digits/ladder": one})
+    assert v.outcome == "undecided" and "on one seed (independent draws)" in v.uncertainty, v.sentence()
+    low = _ladder([("float64", C, 1e2, 12.0, 13.0) for C in (1e1, 1e2, 1e3)], seeds=(0, 1, 2))
+    v = get_claim("A-primal-stable/digits").rule({"digits/ladder": low})
+    assert v.outcome == "undecided" and "reaches C > 1/λ_min(G_c)" in v.cause, v.sentence()
+    assert "mean gap -1.00 digits over 9 rungs, reported only" in v.uncertainty
 
 
 def test_breakdown_aspect_and_small_c_read_the_same_scans():

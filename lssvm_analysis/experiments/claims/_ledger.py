@@ -308,4 +308,10 @@ def ledger_frame(records_by_section: dict) -> pd.DataFrame:
                      "sentence": v.sentence(), "printed": c.printed, "measured": v.measured,
                      "uncertainty": v.uncertainty, "cause": v.cause, "section": c.section,
                      "evidence": " ".join(c.evidence)})
-    return pd.DataFrame(rows)
+    # every cell is text a reader sees: an empty one is "", never NaN (nor None)
+    return pd.DataFrame(rows, columns=_LEDGER_COLUMNS).fillna("").astype(str)
+
+
+#: The ledger's columns, in the order of its CSV.
+_LEDGER_COLUMNS = ["id", "paper", "where", "source", "quote", "claim", "threshold", "reading", "verdict",
+                   "sentence", "printed", "measured", "uncertainty", "cause", "section", "evidence"]

@@ -49,10 +49,25 @@ class Paired:
         return _singular(self.units)
 
     def text(self, unit: str = "", what: str = "Δ") -> str:
+        if self.n < 1 or not math.isfinite(self.mean):
+            return f"{what}: no paired value (0 {self.units})"
         if self.n < 2:
             return f"{what} = {self.mean:+.3g}{unit} on one {self.unit} (no interval: one {self.unit})"
-        return (f"{what} = {self.mean:+.3g}{unit}, 95 % CI [{self.lo:+.3g}, {self.hi:+.3g}] over {self.n} "
+        return (f"{what} = {self.mean:+.3g}{unit}, 95 % CI {self.interval()} over {self.n} "
                 f"paired {self.units} (t test p = {self.p:.2g})")
+
+    def interval(self, fmt: str = "+.3g", unit: str = "") -> str:
+        """The 95 % interval as ``[lo, hi]`` in ``fmt``, or ``no interval (1 split)`` where there is none
+        (fewer than 2 units): a reader never sees ``[nan, nan]``."""
+        if self.n < 2 or not (math.isfinite(self.lo) and math.isfinite(self.hi)):
+            return f"no interval ({self.n} {self.unit if self.n == 1 else self.units})"
+        return f"[{self.lo:{fmt}}{unit}, {self.hi:{fmt}}{unit}]"
+
+    def short(self, fmt: str = "+.3g") -> str:
+        """``mean [lo, hi]`` (or ``mean, no interval (1 split)``): the compact form for a list of comparisons."""
+        if self.n < 1 or not math.isfinite(self.mean):
+            return f"no paired value (0 {self.units})"
+        return f"{self.mean:{fmt}} {self.interval(fmt)}" if self.n >= 2 else f"{self.mean:{fmt}}, {self.interval(fmt)}"
 
     @property
     def sd(self) -> float:
@@ -64,6 +79,8 @@ class Paired:
     def resolution(self, threshold: float = 0.0, unit: str = "") -> str:
         """What it would take to decide against ``threshold``: the units (splits, domains, ...) needed at
         this effect and spread, and the smallest effect the present ones resolve (for an "undecided")."""
+        if self.n < 1 or not math.isfinite(self.mean):
+            return f"no paired value: ≥ 2 paired {self.units} with both values are needed"
         if self.n < 2:
             return (f"one {self.unit} gives no interval: ≥ 2 paired {self.units} are needed, and the paper's "
                     f"protocol count to judge a difference of {abs(self.mean - threshold):.3g}{unit}")

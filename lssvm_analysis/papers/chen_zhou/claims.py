@@ -216,7 +216,7 @@ def speed_test(others):
         slow = [s for (s, _), o in zip(res, outs) if o != "holds"]
         o = "holds" if not slow else "does not hold" if any(x == "does not hold" for x in outs) else "undecided"
         # each comparator's log(t_X / t_SR) with its 95 % CI and outcome: 'not shown faster' is not 'slower'
-        each = ", ".join(f"{s} {d.mean:+.2g} [{d.lo:+.2g}, {d.hi:+.2g}]"
+        each = ", ".join(f"{s} {d.short('+.2g')}"
                          + ("" if x == "holds" else f" ({'slower' if x == 'does not hold' else 'undecided'})")
                          for (s, d), x in zip(res, outs))
         return o, ("faster than all" if not slow else "not shown faster than " + ", ".join(slow)) + \

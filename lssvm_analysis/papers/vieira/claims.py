@@ -105,7 +105,7 @@ def _accuracy_others(rec):
         for s in sets:
             d = paired(_by_seed(lg, s, op, "acc"), _by_seed(lg, s, x, "acc"))
             o_s.append(not_worse(d, _op_sd(s)))
-            means.append(f"{s} {d.mean:+.2g} [{d.lo:+.2g}, {d.hi:+.2g}]")
+            means.append(f"{s} {d.short('+.2g')}")
         per[x] = (_most(o_s), o_s.count("holds"), len(o_s), ", ".join(means))
     a, b = _every(outs_a), _most([v[0] for v in per.values()])
     measured = (f"{op} − LSSVM (every set): " + "; ".join(line_a) + ". Against the five others (NI sets of "
@@ -149,7 +149,7 @@ def _sparsity_p(rec):
             o = better(d)
             outs.append(o)
             if x == "P-LSSVM":
-                p_line.append(f"{s} {d.mean:+.3g} [{d.lo:+.3g}, {d.hi:+.3g}]")
+                p_line.append(f"{s} {d.short()}")
             if o == "does not hold":
                 fails.append(f"{x} {s} ({d.mean:+.3g})")
             elif o == "undecided":
@@ -184,7 +184,7 @@ def _avg_svs(rec):
             continue
         d = paired(avg[x], avg[op])
         outs.append(better(d))
-        parts.append(f"{x} {fmt_num(avg[x].mean())} (Δ {d.mean:+.3g} [{d.lo:+.3g}, {d.hi:+.3g}])")
+        parts.append(f"{x} {fmt_num(avg[x].mean())} (Δ {d.short()})")
         if outs[-1] == "undecided":
             res.append(f"{x}: {d.resolution(0.0)}")
     measured = (f"mean #SV over {len(sets)} sets ({', '.join(sets)}), over {int(avg[op].notna().sum())} splits: "
@@ -365,7 +365,7 @@ def _linear_vs_qp(rec):
     for s in _sets(lg):
         d = paired(_log(_by_seed(lg, s, "SVM", "time")), _log(_by_seed(lg, s, "LSSVM", "time")))
         outs.append(better(d))
-        parts.append(f"{s} t_SVM/t_LSSVM ×{np.exp(d.mean):.3g} (log CI [{d.lo:+.2f}, {d.hi:+.2f}], {outs[-1]})")
+        parts.append(f"{s} t_SVM/t_LSSVM ×{np.exp(d.mean):.3g} (log CI {d.interval('+.2f')}, {outs[-1]})")
         if outs[-1] == "undecided":
             res.append(f"{s}: {d.resolution(0.0, ' (log)')}")
     out = _most(outs)
