@@ -21,18 +21,24 @@ J. A. K. Suykens et al., *Least Squares Support Vector Machines*, 2002, ch. 3.
 """
 from __future__ import annotations
 
+
 import math
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 import flint
 import numpy as np
+from numpy.typing import ArrayLike
 from flint import arb, arb_mat
 
 from ..exact.arb import (abs_max, arb_scalar, check_array, col_abs_max, row_sums, square_matrix, to_arb)
 from ..core.validation import check_real, finite_entries
 from ..arith.precision import get_precision, precision_of
 from ..core.records import ReadOnlyDict
+
+
+if TYPE_CHECKING:  # annotations only
+    from ..arith.base import Precision
 
 __all__ = ["ErrorReport", "forward_error", "backward_error", "kkt_residual", "correct_digits"]
 
@@ -84,7 +90,7 @@ class ErrorReport:
         return self.value / self.unit_roundoff
 
 
-def correct_digits(rel_err):
+def correct_digits(rel_err: float | ArrayLike) -> float | np.ndarray:
     """-log10(max(rel_err, tiny)), tiny the smallest normal float64 (so 0 gives 307.7).
 
     Raises
@@ -144,7 +150,8 @@ def _residual(A: arb_mat, Z: arb_mat, B: arb_mat, u: float) -> arb_mat:
 
 
 # ----------------------------------------------------------------------------- error measures
-def forward_error(x, ref, *, precision=None, cond=None) -> ErrorReport:
+def forward_error(x: ArrayLike, ref: ArrayLike, *, precision: str | Precision | None = None,
+                  cond: float | None = None) -> ErrorReport:
     """Normwise relative forward error max_j ||x_j - x*_j||_inf / ||x*_j||_inf.
 
     Parameters
@@ -184,7 +191,8 @@ def forward_error(x, ref, *, precision=None, cond=None) -> ErrorReport:
     return ErrorReport("forward", value, u, name, cond)
 
 
-def backward_error(A, x, b, *, precision=None, cond=None) -> ErrorReport:
+def backward_error(A: ArrayLike, x: ArrayLike, b: ArrayLike, *, precision: str | Precision | None = None,
+                   cond: float | None = None) -> ErrorReport:
     """Normwise backward error (Rigal-Gaches) max_j ||b_j - A x_j|| / (||A|| ||x_j|| + ||b_j||).
 
     inf-norms.  The residual is evaluated in arb from the exact A, x, b
@@ -227,7 +235,8 @@ def backward_error(A, x, b, *, precision=None, cond=None) -> ErrorReport:
     return ErrorReport("backward", value, u, name, cond)
 
 
-def kkt_residual(A, rhs, bias, coef, *, precision=None, cond=None) -> ErrorReport:
+def kkt_residual(A: ArrayLike, rhs: ArrayLike, bias: ArrayLike, coef: ArrayLike, *,
+                 precision: str | Precision | None = None, cond: float | None = None) -> ErrorReport:
     """Normwise residuals of the two block rows of an LS-SVM KKT system.
 
     For Suykens' (3.32), [[0, 1^T], [1, Omega + I/gamma]] [b; alpha] = [0; y]

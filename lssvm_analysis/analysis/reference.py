@@ -96,12 +96,14 @@ S. Oishi, "Accurate sum and dot product", SIAM J. Sci. Comput. 26 (2005).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 import dataclasses
 import math
 from dataclasses import dataclass
 
 import flint
 import numpy as np
+from numpy.typing import ArrayLike
 from flint import arb, arb_mat
 from mpmath.libmp import from_man_exp
 
@@ -139,6 +141,10 @@ from .measures import (
     forward_error,
     kkt_residual,
 )
+
+
+if TYPE_CHECKING:  # annotations only
+    from ..arith.base import Precision
 
 __all__ = [
     "ErrorReport",
@@ -465,7 +471,7 @@ def _solve_arb(s: ExactSystem, bits: int, prec_x: int, out, digits: int):
     return _certify_arb(s, X, bound, prec_store, out, info)
 
 
-def reference_solve(A, b, *, digits: int = 30, spd: bool | None = None,
+def reference_solve(A: ArrayLike, b: ArrayLike, *, digits: int = 30, spd: bool | None = None,
                     max_bits: int | None = None) -> ReferenceSolution:
     """Certified solution of A x = b for A and b exactly as given.
 
@@ -540,7 +546,7 @@ def reference_solve(A, b, *, digits: int = 30, spd: bool | None = None,
         + f" (max_bits={max_bits}; tried {'; '.join(tried)})", digits_reached=best)
 
 
-def condition_number(A, *, p=2) -> float:
+def condition_number(A: ArrayLike, *, p: int | float = 2) -> float:
     """Condition number of A as given: kappa_2 (estimate) or kappa_inf (certified upper bound).
 
     Parameters

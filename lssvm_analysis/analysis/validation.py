@@ -17,10 +17,12 @@ sparse least-squares support vector machines, Neural Networks 17 (2004)
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 import numbers
 import time
 
 import numpy as np
+from numpy.typing import ArrayLike
 import pandas as pd
 
 from ..core.validation import as_matrix, as_rng, as_vector, check_bool, check_int
@@ -30,6 +32,13 @@ from ..solvers import get_solver
 from ..solvers.kkt import add_ridge, bordered_matrix
 from ..solvers.suykens import fisher_system, kkt_system, krr_system
 
+
+if TYPE_CHECKING:  # annotations only
+    from typing import Any, Callable, Sequence
+
+    from ..arith.base import Precision
+    from ..solvers.result import Fit
+
 __all__ = ["loo_residuals", "cross_validate", "cv_score", "cv_score_split", "split_folds", "SplitFolds",
            "check_folds", "leave_one_out",
            "has_closed_form_loo", "SCORINGS", "GREATER_IS_BETTER", "resolve_scoring"]
@@ -38,7 +47,7 @@ _WITH_BIAS = (kkt_system, fisher_system)
 _NO_BIAS = (krr_system,)
 
 
-def loo_residuals(fit, *, native: bool = False):
+def loo_residuals(fit: Fit, *, native: bool = False) -> np.ndarray:
     """Closed-form leave-one-out residuals r_i = y_i - f^{(-i)}(x_i) of a dense LS-SVM / KRR fit.
 
     Parameters
@@ -140,7 +149,8 @@ def has_closed_form_loo(solver) -> bool:
     return get_solver(solver).system in _WITH_BIAS + _NO_BIAS
 
 
-def leave_one_out(solver, X, y, *, scoring=None, precision="float64", **params) -> float:
+def leave_one_out(solver: str, X: ArrayLike, y: ArrayLike, *, scoring: str | Callable | None = None,
+                  precision: str | Precision = "float64", **params: Any) -> float:
     """Leave-one-out score of a registered solver (LS-SVMlab's ``leaveoneout``).
 
     Parameters
@@ -270,8 +280,9 @@ def check_folds(folds, X, y, *, seed=None) -> list:
     return out
 
 
-def cross_validate(solver, X, y, *, folds=10, scoring=None, precision="float64", seed=None,
-                   **params) -> pd.DataFrame:
+def cross_validate(solver: str, X: ArrayLike, y: ArrayLike, *, folds: int | Sequence = 10,
+                   scoring: str | Callable | None = None, precision: str | Precision = "float64",
+                   seed: int | np.random.Generator | None = None, **params: Any) -> pd.DataFrame:
     """Cross-validation of a registered solver: one row per fold.
 
     Parameters

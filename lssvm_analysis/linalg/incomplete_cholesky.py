@@ -12,10 +12,12 @@ which needs only the diagonal of K and the kernel columns of the kept pivots.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.linalg.blas import get_blas_funcs
 
 from ..core.exceptions import CholeskyBreakdownError
@@ -25,6 +27,11 @@ from ..core.validation import (as_matrix, check_bool, check_finite, check_int, c
 from .memory import PeakMemory, PeakTerms
 from ..arith.precision import get_precision
 from ._cholesky_flint import Panel, PivotedRBF
+
+
+if TYPE_CHECKING:  # annotations only
+    from ..arith.base import Precision
+    from .kernels import Kernel
 
 __all__ = ["CholeskySelection", "thresholded_cholesky", "pivoted_cholesky", "THRESHOLDED_PEAK",
            "PIVOTED_PEAKS", "SYMMETRY_SAMPLE", "negative_pivot_tolerance"]
@@ -343,7 +350,8 @@ def _state(p, X, kernel, d, rank, *, keep_columns, clamp):
     return _ArrayState(p, X, kernel, d, rank, keep_columns=keep_columns, clamp=clamp)
 
 
-def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySelection:
+def thresholded_cholesky(X: ArrayLike, kernel: Kernel, eta: float, *,
+                         precision: str | Precision = "float64") -> CholeskySelection:
     """Abe's sequential Cholesky selection of support vectors.
 
     Column j is kept when the root of its pivot, sqrt(K_jj - ||l_j||^2), is
@@ -383,8 +391,9 @@ def thresholded_cholesky(X, kernel, eta, *, precision="float64") -> CholeskySele
     return CholeskySelection(np.array(keep, dtype=np.intp), G[:, :r].copy(), cols[:, :r].copy(), roots)
 
 
-def pivoted_cholesky(X, kernel, *, rank=None, trace_tol=0.0, relative=False, keep_columns=True,
-                     clamp=True, precision="float64") -> CholeskySelection:
+def pivoted_cholesky(X: ArrayLike, kernel: Kernel, *, rank: int | None = None, trace_tol: float = 0.0,
+                     relative: bool = False, keep_columns: bool = True, clamp: bool = True,
+                     precision: str | Precision = "float64") -> CholeskySelection:
     """Greedy pivoted Cholesky (PCP-LSSVM, Chen & Zhou §4.2).
 
     At each step pivot on the largest residual diagonal d_j; stop after

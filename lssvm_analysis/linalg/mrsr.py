@@ -52,15 +52,21 @@ eqs. (7)-(10).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 import itertools
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..core.validation import as_matrix, check_finite, check_int, check_real
 from .memory import ensure_memory
 from ..arith.precision import get_precision
 from . import _mrsr_flint
+
+
+if TYPE_CHECKING:  # annotations only
+    from ..arith.base import Precision
 
 __all__ = ["mrsr", "MRSRPath", "ColumnQR", "column_qr", "bordered_inverse", "MRSR_VARIANTS", "MRSR_NORMALIZATIONS"]
 
@@ -293,7 +299,8 @@ def _setup(X, T, k_max, variant, normalize, p):
     return Xp, Tp, min(k_max, limit), scale
 
 
-def mrsr(X, T, *, k_max=None, variant="qr", normalize="unit-norm", precision="float64") -> MRSRPath:
+def mrsr(X: ArrayLike, T: ArrayLike, *, k_max: int | None = None, variant: str = "qr",
+         normalize: str = "unit-norm", precision: str | Precision = "float64") -> MRSRPath:
     """Rank the columns of X by multiresponse sparse regression on the responses T.
 
     Parameters
