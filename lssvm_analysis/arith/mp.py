@@ -200,6 +200,20 @@ class MPPrecision(GenericPrecision):
         A = self._prepare(A, "A", check=check, symmetric=True)
         return self._eigsy_values(A)
 
+    def eigh(self, A, *, check=True):
+        """mpmath's ``eigsy`` at this precision's digits: eigenvalues ascending, eigenvectors as columns."""
+        A = self._prepare(A, "A", check=check, symmetric=True)
+        with self.context():
+            E, Q = eigsy(self.ctx, self.asarray(A), self.name)
+            n = A.shape[0]
+            order = sorted(range(n), key=lambda i: E[i])
+            w = np.array([E[i] for i in order], dtype=object)
+            U = np.array([[Q[r, i] for i in order] for r in range(n)], dtype=object)
+        return w, U
+
+    def _eig_precision(self):
+        return self
+
     def _eigsy_values(self, A):
         """mpmath's ``eigsy`` eigenvalues of a prepared A, ascending."""
         ev = eigsy(self.ctx, A, self.name, eigvals_only=True)
