@@ -37,7 +37,7 @@ from ..core.exceptions import (CholeskyBreakdownError, EigenConvergenceError, In
 if TYPE_CHECKING:  # annotations only: .mp imports this module
     from .mp import MPPrecision
 
-__all__ = ["Precision", "NativeDtype", "register", "register_family", "precisions", "get_precision", "eigsy",
+__all__ = ["Precision", "NativeDtype", "register", "unregister", "register_family", "precisions", "get_precision", "eigsy",
            "find_precision", "REQUIRED_ATTRIBUTES"]
 
 
@@ -492,6 +492,14 @@ def register(name: str, factory) -> None:
     if cls.__abstractmethods__:
         raise _incomplete(cls, name)
     _REGISTRY[name] = factory
+    _clear_caches()
+
+
+def unregister(name: str) -> None:
+    """Remove the precision registered under ``name`` (a test's own precision); KeyError if none is."""
+    if name not in _REGISTRY:
+        raise KeyError(f"expected a registered precision name, got name={name!r}")
+    del _REGISTRY[name]
     _clear_caches()
 
 

@@ -23,15 +23,15 @@ import numpy as np
 
 from ._generic import GenericPrecision
 from .base import (NativeDtype, Precision, find_precision, get_precision, precisions, register as register_precision,
-                   register_family)
+                   register_family, unregister as unregister_precision)
 from .lapack import LapackPrecision
 from .longdouble import LONGDOUBLE_EIG_DIGITS, LongDoublePrecision
 from .mp import DEFAULT_MP_DIGITS, MAX_MP_DIGITS, MIN_MP_DIGITS, MP_ENGINES, MPPrecision
 from .mp_flint import FlintPrecision
 
 __all__ = ["Precision", "MPPrecision", "FlintPrecision", "LapackPrecision", "LongDoublePrecision", "precisions",
-           "get_precision", "precision_of", "register_precision", "GenericPrecision", "NativeDtype",
-           "DEFAULT_MP_DIGITS", "MIN_MP_DIGITS", "MAX_MP_DIGITS", "MP_ENGINES", "LONGDOUBLE_EIG_DIGITS"]
+           "get_precision", "precision_of", "register_precision", "unregister_precision", "GenericPrecision",
+           "NativeDtype", "DEFAULT_MP_DIGITS", "MIN_MP_DIGITS", "MAX_MP_DIGITS", "MP_ENGINES", "LONGDOUBLE_EIG_DIGITS"]
 
 _MP_NAME = re.compile(r"^mp(\d+)$")
 
