@@ -42,7 +42,8 @@ from .linalg.incomplete_cholesky import pivoted_cholesky, thresholded_cholesky
 from .arith.precision import Precision, get_precision, precisions
 from .core.records import CholeskyBreakdown, LUBreakdown
 from .solvers.result import Fit
-from .solvers import LadderKnob, Variant, fit, get_solver, load_plugins, solvers, variant
+from .solvers import LadderKnob, Variant, fit, get_solver, load_plugins, variant
+from . import solvers  # the subpackage, callable: solvers() lists the registered names
 from .solvers import register as register_solver
 from .solvers.multiclass import MulticlassFit, fit_multiclass
 from .analysis.reference import (ErrorReport, ReferenceSolution, backward_error, condition_number,

@@ -25,7 +25,6 @@ import math
 from abc import ABC, abstractmethod
 from contextlib import nullcontext
 from functools import lru_cache, partial
-from typing import TYPE_CHECKING
 
 import numpy as np
 import scipy.special
@@ -34,10 +33,7 @@ from ..core.validation import as_matrix, check_finite, check_real, check_square,
 from ..core.exceptions import (CholeskyBreakdownError, EigenConvergenceError, IncompletePrecisionError,
                                UnknownPrecisionError)
 
-if TYPE_CHECKING:  # annotations only: .mp imports this module
-    from .mp import MPPrecision
-
-__all__ = ["Precision", "NativeDtype", "register", "unregister", "register_family", "precisions", "get_precision", "eigsy",
+__all__ = ["Precision", "NativeDtype", "register", "unregister", "register_extended", "register_family", "precisions", "get_precision", "eigsy",
            "find_precision", "REQUIRED_ATTRIBUTES"]
 
 
@@ -285,15 +281,11 @@ class Precision(ABC):
     #: Decimal digits the default eigensolver carries beyond this precision's own (:meth:`_eig_precision`).
     EIG_GUARD_DIGITS = 2
 
-    def _eig_precision(self) -> "MPPrecision":
+    def _eig_precision(self) -> Precision:
         """The mp precision whose eigensolver computes this precision's eigenproblems: ceil(digits)
-        + :attr:`EIG_GUARD_DIGITS` digits (at least mpmath's smallest the registry takes), on
-        FLINT when libflint loads, else mpmath's ``eigsy``."""
-        from ._libflint import AVAILABLE   # here: .mp imports this module
-        from .mp import MIN_MP_DIGITS, mp_engine
-
-        dps = max(MIN_MP_DIGITS, math.ceil(self.digits) + self.EIG_GUARD_DIGITS)
-        return mp_engine(dps, "flint" if AVAILABLE else "mpmath")
+        + :attr:`EIG_GUARD_DIGITS` digits, made by the extended-precision factory :mod:`.mp`
+        registers (:func:`register_extended`: FLINT when libflint loads, else mpmath's ``eigsy``)."""
+        return _EXTENDED[0](math.ceil(self.digits) + self.EIG_GUARD_DIGITS)
 
     def matmul(self, A, B) -> np.ndarray:
         """A @ B in this precision (BLAS for float32/64, FLINT for mpN, NumPy loops otherwise)."""
@@ -440,6 +432,15 @@ class NativeDtype:
 
 
 # ----------------------------------------------------------------------------- the registry
+#: The factory ``digits -> Precision`` of the extended precision the default eigensolver computes in
+#: (:meth:`Precision._eig_precision`); :mod:`.mp`, which imports this module, registers it.
+_EXTENDED: list = []
+
+
+def register_extended(factory) -> None:
+    """Make ``factory(digits)`` the extended precision of the default eigensolvers."""
+    _EXTENDED[:] = [factory]
+
 _REGISTRY: dict = {}
 #: Families of names with a parameter ("mpN"): (compiled pattern, factory of the match, description).
 _FAMILIES: list = []
