@@ -42,7 +42,8 @@ from .linalg.incomplete_cholesky import pivoted_cholesky, thresholded_cholesky
 from .arith.precision import Precision, get_precision, precisions
 from .core.records import CholeskyBreakdown, LUBreakdown
 from .solvers.result import Fit
-from .solvers import LadderKnob, Variant, fit, get_solver, load_plugins, solvers, variant
+from .solvers import LadderKnob, Variant, fit, get_solver, load_plugins, variant
+from . import solvers  # the subpackage, callable: solvers() lists the registered names
 from .solvers import register as register_solver
 from .solvers.multiclass import MulticlassFit, fit_multiclass
 from .analysis.reference import (ErrorReport, ReferenceSolution, backward_error, condition_number,
@@ -50,27 +51,34 @@ from .analysis.reference import (ErrorReport, ReferenceSolution, backward_error,
 from .analysis.validation import cross_validate, leave_one_out, loo_residuals
 from .analysis.tuning import TuneResult, tune
 from .analysis.model_digits import ModelError, exact_model, model_error
-from .estimators import ELSRegressor, LSSVMClassifier, LSSVMRegressor
 from . import datasets
 
 __version__ = "0.1.0"
 
-#: Public names that live with the report (matplotlib, the HTML page): imported on first use (PEP 562),
-#: so that ``import lssvm_analysis`` neither imports matplotlib nor selects its backend, and costs
-#: ~0.65 s less (measured with ``python -X importtime``: lssvm_analysis.report.compare 0.65 s of 2.5 s).
-_LAZY = {"compare": "lssvm_analysis.report.compare", "Comparison": "lssvm_analysis.report.compare"}
+#: Public names imported on first use (PEP 562), so that ``import lssvm_analysis`` loads neither
+#: matplotlib (the report: ``compare``) nor scikit-learn (the estimators subclass its
+#: ``BaseEstimator``): the pytest plugin makes every pytest run in a user's environment import this
+#: package, and scikit-learn was 71 % of its 2.0 CPU-s (``python -X importtime``).  The subpackage
+#: ``estimators`` itself is made on first use the same way.
+_LAZY = {"compare": "lssvm_analysis.report.compare", "Comparison": "lssvm_analysis.report.compare",
+         "ELSRegressor": "lssvm_analysis.estimators", "LSSVMClassifier": "lssvm_analysis.estimators",
+         "LSSVMRegressor": "lssvm_analysis.estimators"}
+_LAZY_MODULES = ("estimators",)
 
 
 def __getattr__(name):
     if name in _LAZY:
         value = getattr(importlib.import_module(_LAZY[name]), name)
-        globals()[name] = value  # later lookups find it without this hook
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    elif name in _LAZY_MODULES:
+        value = importlib.import_module(f"{__name__}.{name}")
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # later lookups find it without this hook
+    return value
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | set(_LAZY_MODULES))
 
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""The declared dependencies are the ones the code needs (issue 22).
+"""The declared dependencies are the ones the code needs.
 
 * Every third-party module the package imports (statically, or through
   ``importlib.import_module("...")``) belongs to a distribution declared in

@@ -1,4 +1,4 @@
-"""Accuracy gates of the precision registry (issue 2).
+"""Accuracy gates of every registered precision: LAPACK's test ratios of its primitives, measured exactly.
 
 Every residual is computed exactly (FLINT rationals, see ``conftest.Exact``) from
 the numbers the precision produced, so the measurement adds no error to the

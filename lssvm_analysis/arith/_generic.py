@@ -98,6 +98,10 @@ def lu_solve(LU: np.ndarray, perm: np.ndarray, b: np.ndarray):
 class GenericPrecision(Precision):
     """Shared code of the precisions that run NumPy's generic loops."""
 
+    def _sqrt1(self, x):
+        """sqrt of one scalar of this precision (Cholesky's pivots): :meth:`sqrt` of a 1-entry array."""
+        return self.sqrt(np.array([x], dtype=self.dtype))[0]
+
     def _cholesky(self, A, *, overwrite=False):  # no BLAS: always a new factor
         return cholesky(A, sqrt=self._sqrt1, zero=self.scalar(0), precision=self.name)
 

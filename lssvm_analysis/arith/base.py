@@ -21,17 +21,20 @@ Conventions
 """
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from contextlib import nullcontext
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 import scipy.special
 
 from ..core.validation import as_matrix, check_finite, check_real, check_square, check_symmetric, is_symmetric
-from ..core.exceptions import CholeskyBreakdownError, EigenConvergenceError, UnknownPrecisionError
+from ..core.exceptions import (CholeskyBreakdownError, EigenConvergenceError, IncompletePrecisionError,
+                               UnknownPrecisionError)
 
-__all__ = ["Precision", "NativeDtype", "register", "register_family", "precisions", "get_precision", "eigsy"]
+__all__ = ["Precision", "NativeDtype", "register", "unregister", "register_extended", "register_family", "precisions", "get_precision", "eigsy",
+           "find_precision", "REQUIRED_ATTRIBUTES"]
 
 
 class Precision(ABC):
@@ -265,25 +268,24 @@ class Precision(ABC):
     def eigh(self, A, *, check: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Eigenvalues (ascending) and eigenvectors (columns) of a symmetric matrix, in this dtype.
 
-        LAPACK syevd for float32 / float64; FLINT for mpN (:meth:`MPPrecision.eigh`) and, at 21
-        digits, for longdouble (mpmath when libflint does not load); this default: mpmath ``eigsy``
-        at the digits of :meth:`_eig_precision` (the mp precision itself for the mpmath engine).  ``check=False`` takes A as symmetric
-        and finite (a matrix the caller formed): no O(n^2) validation pass.
+        LAPACK syevd for float32 / float64; FLINT for mpN (:meth:`MPPrecision.eigh`); this default:
+        the eigenproblem solved in the mp precision of :meth:`_eig_precision` (more digits than this
+        one) and rounded to this precision, as longdouble does at 21 digits.  ``check=False`` takes
+        A as symmetric and finite (a matrix the caller formed): no O(n^2) validation pass.
         """
-        if check:
-            A = self._prepare(A, "A", check=True, symmetric=True)
+        A = self._prepare(A, "A", check=check, symmetric=True)
         mp = self._eig_precision()
-        with mp.context():
-            E, Q = eigsy(mp.ctx, mp.asarray(A), self.name)
-            n = A.shape[0]
-            order = sorted(range(n), key=lambda i: E[i])
-            w = np.array([E[i] for i in order], dtype=object)
-            U = np.array([[Q[r, i] for i in order] for r in range(n)], dtype=object)
+        w, U = mp.eigh(mp.asarray(A), check=False)   # checked here, once
         return self.asarray(w), self.asarray(U)
 
-    def _eig_precision(self) -> "MPPrecision":
-        """The mp precision whose ``eigsy`` computes this precision's eigenproblems."""
-        return self
+    #: Decimal digits the default eigensolver carries beyond this precision's own (:meth:`_eig_precision`).
+    EIG_GUARD_DIGITS = 2
+
+    def _eig_precision(self) -> Precision:
+        """The mp precision whose eigensolver computes this precision's eigenproblems: ceil(digits)
+        + :attr:`EIG_GUARD_DIGITS` digits, made by the extended-precision factory :mod:`.mp`
+        registers (:func:`register_extended`: FLINT when libflint loads, else mpmath's ``eigsy``)."""
+        return _EXTENDED[0](math.ceil(self.digits) + self.EIG_GUARD_DIGITS)
 
     def matmul(self, A, B) -> np.ndarray:
         """A @ B in this precision (BLAS for float32/64, FLINT for mpN, NumPy loops otherwise)."""
@@ -430,22 +432,90 @@ class NativeDtype:
 
 
 # ----------------------------------------------------------------------------- the registry
+#: The factory ``digits -> Precision`` of the extended precision the default eigensolver computes in
+#: (:meth:`Precision._eig_precision`); :mod:`.mp`, which imports this module, registers it.
+_EXTENDED: list = []
+
+
+def register_extended(factory) -> None:
+    """Make ``factory(digits)`` the extended precision of the default eigensolvers."""
+    _EXTENDED[:] = [factory]
+
 _REGISTRY: dict = {}
 #: Families of names with a parameter ("mpN"): (compiled pattern, factory of the match, description).
 _FAMILIES: list = []
 
 
+#: Attributes every Precision instance sets (checked when the registry first makes it).
+REQUIRED_ATTRIBUTES = ("name", "dtype", "unit_roundoff")
+
+
+def _incomplete(cls, name: str) -> IncompletePrecisionError:
+    """The error for a Precision class that leaves abstract primitives unimplemented."""
+    missing = ", ".join(sorted(cls.__abstractmethods__))
+    return IncompletePrecisionError(
+        f"expected a Precision implementing every required primitive, got precision={name!r} "
+        f"({cls.__name__}) without {missing}", precision=name, missing=tuple(sorted(cls.__abstractmethods__)))
+
+
+def _factory_class(factory):
+    """The class a factory makes, when it says so (a class, or a ``functools.partial`` of one)."""
+    while isinstance(factory, partial):
+        factory = factory.func
+    return factory if isinstance(factory, type) else None
+
+
 def register(name: str, factory) -> None:
-    """Register ``factory()`` (a Precision) under ``name``; :func:`precisions` lists it."""
+    """Register ``factory()`` (a Precision) under ``name``; :func:`precisions` lists it.
+
+    ``factory`` is a Precision subclass, a ``functools.partial`` of one, or any callable returning
+    a Precision.  Its required primitives (the abstract methods of :class:`Precision`: ``asarray``,
+    ``to_float64``, ``exp``, ``sqrt``, ``_cholesky``, ``solve_triangular``, ``solve``, ``eigvalsh``)
+    are checked here: a class is inspected, any other callable is called once.
+
+    Raises
+    ------
+    IncompletePrecisionError
+        A ``TypeError`` naming the precision and the primitives it lacks.
+    TypeError
+        ``name`` is not a string, or ``factory`` makes something that is not a Precision.
+    """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"expected a non-empty precision name (str), got name={name!r}")
+    cls = _factory_class(factory)
+    if cls is None:
+        if not callable(factory):
+            raise TypeError(f"expected a Precision class or a callable returning one, got factory={factory!r:.80}")
+        instance = factory()
+        cls = type(instance)
+    if not issubclass(cls, Precision):
+        raise TypeError(f"expected a factory of a Precision subclass, got factory={factory!r:.80} making {cls.__name__}")
+    if cls.__abstractmethods__:
+        raise _incomplete(cls, name)
     _REGISTRY[name] = factory
-    _make.cache_clear()
+    _clear_caches()
 
 
-def register_family(pattern, factory, description: str) -> None:
+def unregister(name: str) -> None:
+    """Remove the precision registered under ``name`` (a test's own precision); KeyError if none is."""
+    if name not in _REGISTRY:
+        raise KeyError(f"expected a registered precision name, got name={name!r}")
+    del _REGISTRY[name]
+    _clear_caches()
+
+
+def register_family(pattern, factory, description: str, *, of_entry=None) -> None:
     """Accept every name ``pattern`` (a compiled regex) matches: ``factory(match)`` is the Precision,
-    or None when the match is out of the family's bounds; ``description`` names the family in errors."""
-    _FAMILIES.append((pattern, factory, description))
+    or None when the match is out of the family's bounds; ``description`` names the family in errors.
+    ``of_entry(value)``: the family member's name an entry of an object array belongs to (None when it
+    is no number of the family), what :func:`find_precision` asks."""
+    _FAMILIES.append((pattern, factory, description, of_entry))
+    _clear_caches()
+
+
+def _clear_caches() -> None:
     _make.cache_clear()
+    _native_by_dtype.cache_clear()
 
 
 def precisions(*, hardware: bool | None = None, native: bool | None = None) -> list[str]:
@@ -477,14 +547,63 @@ def eigsy(ctx, A, name, **kw):
 @lru_cache(maxsize=None)
 def _make(name: str) -> Precision:
     if name in _REGISTRY:
-        return _REGISTRY[name]()
-    for pattern, factory, _ in _FAMILIES:
+        return _checked(_REGISTRY[name](), name)
+    for pattern, factory, _, _ in _FAMILIES:
         m = pattern.match(name)
         p = factory(m) if m else None
         if p is not None:
-            return p
-    families = "".join(f" or {d}" for _, _, d in _FAMILIES)
+            return _checked(p, name)
+    families = "".join(f" or {d}" for _, _, d, _ in _FAMILIES)
     raise UnknownPrecisionError(f"expected a precision in {precisions()}{families}, got precision={name!r}")
+
+
+def _checked(p, name: str) -> Precision:
+    """``p`` once it is a Precision with the attributes every precision sets (:data:`REQUIRED_ATTRIBUTES`)."""
+    if not isinstance(p, Precision):
+        raise TypeError(f"expected the factory of precision={name!r} to make a Precision, got {type(p).__name__}")
+    missing = tuple(a for a in REQUIRED_ATTRIBUTES if not hasattr(p, a))
+    if missing or not isinstance(p.dtype, np.dtype):
+        raise IncompletePrecisionError(
+            f"expected a Precision setting {', '.join(REQUIRED_ATTRIBUTES)} (dtype a numpy.dtype), got "
+            f"precision={name!r} ({type(p).__name__}) without {', '.join(missing) or 'a numpy.dtype dtype'}",
+            precision=name, missing=missing or ("dtype",))
+    return p
+
+
+@lru_cache(maxsize=None)
+def _native_by_dtype() -> dict:
+    """dtype -> the first registered precision of that NumPy floating dtype (registration order)."""
+    table: dict = {}
+    for name in _REGISTRY:
+        p = get_precision(name)
+        if p.native:
+            table.setdefault(p.dtype, p)
+    return table
+
+
+def find_precision(a) -> Precision:
+    """The registered precision an array's entries are in, asked of the registry.
+
+    A NumPy floating dtype is the first registered precision with that dtype (``native``); an object
+    array names its family through its first entry (``register_family(of_entry=...)``: mp entries
+    carry their context, hence their digits).  Anything else raises UnknownPrecisionError naming
+    the dtype: no array is silently labelled float64.
+    """
+    a = np.asarray(a)
+    if a.dtype == object:
+        v = a.flat[0] if a.size else None
+        for *_, of_entry in _FAMILIES:
+            name = of_entry(v) if of_entry is not None else None
+            if name is not None:
+                return get_precision(name)
+        raise UnknownPrecisionError(
+            f"expected an object array of a registered precision's numbers, got entries of type {type(v).__name__}")
+    table = _native_by_dtype()
+    if a.dtype not in table:
+        known = ", ".join(str(d) for d in table)
+        raise UnknownPrecisionError(
+            f"expected an array of a registered precision's dtype ({known}) or of mp numbers, got dtype={a.dtype}")
+    return table[a.dtype]
 
 
 def get_precision(precision="float64") -> Precision:

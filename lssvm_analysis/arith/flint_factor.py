@@ -8,7 +8,7 @@ import numpy as np
 from flint import acb_mat, arb, arb_mat
 
 from ._libflint import LIB, Window, address, slong_array
-from .flint_engine import BLOCK, as_arb, objects, no_gc, register_twin, to_arb_mat, to_objects, transposed, twin
+from .flint_engine import BLOCK, as_arb, objects, no_gc, register_twin, to_arb_mat, to_objects, transposed
 from ..core.exceptions import CholeskyBreakdownError, LUBreakdownError
 from ..core.records import CholeskyBreakdown, LUBreakdown
 

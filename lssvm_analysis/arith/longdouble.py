@@ -40,13 +40,6 @@ class LongDoublePrecision(NativeDtype, GenericPrecision):
         mp = self._eig_precision()
         return self.asarray(mp.eigvalsh(mp.asarray(A), check=False))   # checked here, once
 
-    def eigh(self, A, *, check=True):
-        """Eigenvalues (ascending) and eigenvectors at 21 digits, rounded to longdouble."""
-        A = self._prepare(A, "A", check=check, symmetric=True)
-        mp = self._eig_precision()
-        w, U = mp.eigh(mp.asarray(A), check=False)
-        return self.asarray(w), self.asarray(U)
-
     def _eig_precision(self):
         # FLINT's eigensolver at 21 digits when libflint loads (mp21 on FLINT: ~20x faster than mpmath's
         # eigsy at n = 100, eigenvalues within 2e-21 relative of it, below longdouble's u = 5.4e-20);

@@ -10,7 +10,7 @@ import numpy as np
 
 from ._generic import GenericPrecision
 from ._libflint import AVAILABLE as FLINT_AVAILABLE
-from .base import eigsy, get_precision
+from .base import eigsy, get_precision, register_extended
 from .flint_engine import from_float64, to_float64 as engine_to_float64
 
 __all__ = ["MPPrecision", "mp_engine", "MP_CONTEXT", "DEFAULT_MP_DIGITS", "MIN_MP_DIGITS", "MAX_MP_DIGITS",
@@ -200,6 +200,20 @@ class MPPrecision(GenericPrecision):
         A = self._prepare(A, "A", check=check, symmetric=True)
         return self._eigsy_values(A)
 
+    def eigh(self, A, *, check=True):
+        """mpmath's ``eigsy`` at this precision's digits: eigenvalues ascending, eigenvectors as columns."""
+        A = self._prepare(A, "A", check=check, symmetric=True)
+        with self.context():
+            E, Q = eigsy(self.ctx, self.asarray(A), self.name)
+            n = A.shape[0]
+            order = sorted(range(n), key=lambda i: E[i])
+            w = np.array([E[i] for i in order], dtype=object)
+            U = np.array([[Q[r, i] for i in order] for r in range(n)], dtype=object)
+        return w, U
+
+    def _eig_precision(self):
+        return self
+
     def _eigsy_values(self, A):
         """mpmath's ``eigsy`` eigenvalues of a prepared A, ascending."""
         ev = eigsy(self.ctx, A, self.name, eigvals_only=True)
@@ -210,3 +224,11 @@ class MPPrecision(GenericPrecision):
 def mp_engine(dps: int, engine: str) -> MPPrecision:
     """The one MPPrecision of ``dps`` digits on ``engine`` (besides the registry's own mpN)."""
     return MPPrecision(dps, engine=engine)
+
+
+def _extended(digits: int) -> MPPrecision:
+    """mp at ``digits`` (at least MIN_MP_DIGITS) on FLINT when libflint loads, else on mpmath."""
+    return mp_engine(max(MIN_MP_DIGITS, int(digits)), "flint" if FLINT_AVAILABLE else "mpmath")
+
+
+register_extended(_extended)

@@ -17,19 +17,21 @@ Importing this module registers the precisions; it has no other effect.
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import numpy as np
 
-from .base import Precision, get_precision, precisions, register, register_family
+from ._generic import GenericPrecision
+from .base import (NativeDtype, Precision, find_precision, get_precision, precisions, register as register_precision,
+                   register_family, unregister as unregister_precision)
 from .lapack import LapackPrecision
 from .longdouble import LONGDOUBLE_EIG_DIGITS, LongDoublePrecision
 from .mp import DEFAULT_MP_DIGITS, MAX_MP_DIGITS, MIN_MP_DIGITS, MP_ENGINES, MPPrecision
 from .mp_flint import FlintPrecision
-from ..core.exceptions import UnknownPrecisionError
 
 __all__ = ["Precision", "MPPrecision", "FlintPrecision", "LapackPrecision", "LongDoublePrecision", "precisions",
-           "get_precision", "precision_of", "DEFAULT_MP_DIGITS", "MIN_MP_DIGITS", "MAX_MP_DIGITS", "MP_ENGINES",
-           "LONGDOUBLE_EIG_DIGITS"]
+           "get_precision", "precision_of", "register_precision", "unregister_precision", "GenericPrecision",
+           "NativeDtype", "DEFAULT_MP_DIGITS", "MIN_MP_DIGITS", "MAX_MP_DIGITS", "MP_ENGINES", "LONGDOUBLE_EIG_DIGITS"]
 
 _MP_NAME = re.compile(r"^mp(\d+)$")
 
@@ -39,33 +41,28 @@ def _mp_of_name(m) -> MPPrecision | None:
     return MPPrecision(int(m.group(1))) if MIN_MP_DIGITS <= int(m.group(1)) <= MAX_MP_DIGITS else None
 
 
-register("float32", lambda: LapackPrecision(np.float32))
-register("float64", lambda: LapackPrecision(np.float64))
-register("longdouble", LongDoublePrecision)
-register(f"mp{DEFAULT_MP_DIGITS}", lambda: MPPrecision(DEFAULT_MP_DIGITS))
-register_family(_MP_NAME, _mp_of_name, f"'mpN' with {MIN_MP_DIGITS} <= N <= {MAX_MP_DIGITS}")
+def _mp_of_entry(v) -> str | None:
+    """mpN of an mpmath number (its context's digits), None for anything else."""
+    ctx = getattr(v, "context", None)
+    return f"mp{ctx.dps}" if getattr(v, "_mpf_", None) is not None and ctx is not None else None
+
+
+# partials of the classes: register checks the primitives without making the objects at import
+register_precision("float32", partial(LapackPrecision, np.float32))
+register_precision("float64", partial(LapackPrecision, np.float64))
+register_precision("longdouble", LongDoublePrecision)
+register_precision(f"mp{DEFAULT_MP_DIGITS}", partial(MPPrecision, DEFAULT_MP_DIGITS))
+register_family(_MP_NAME, _mp_of_name, f"'mpN' with {MIN_MP_DIGITS} <= N <= {MAX_MP_DIGITS}", of_entry=_mp_of_entry)
 
 
 def precision_of(a) -> Precision:
-    """The precision an array's entries are in: float32, float64, longdouble or mpN.
+    """The registered precision an array's entries are in (float32, float64, longdouble, mpN, or
+    any precision registered with ``register_precision``): the registry is asked
+    (:func:`~lssvm_analysis.arith.base.find_precision`), no dtype table here.
 
     mp entries carry their context, so an object array of ``mpf`` names its
-    digits.  Anything else (float16, integers, complex, object arrays of other
-    things) raises UnknownPrecisionError naming the dtype: no array is
-    silently labelled float64.
+    digits.  Anything else (a dtype no registered precision has, integers,
+    complex, object arrays of other things) raises UnknownPrecisionError naming
+    the dtype: no array is silently labelled float64.
     """
-    a = np.asarray(a)
-    if a.dtype == object:
-        v = a.flat[0] if a.size else None
-        ctx = getattr(v, "context", None)
-        if getattr(v, "_mpf_", None) is not None and ctx is not None:
-            return get_precision(f"mp{ctx.dps}")
-        raise UnknownPrecisionError(
-            f"expected an object array of mpmath numbers, got entries of type {type(v).__name__}")
-    names = {np.dtype(np.float32): "float32", np.dtype(np.float64): "float64",
-             np.dtype(np.longdouble): "longdouble"}
-    if a.dtype not in names:
-        raise UnknownPrecisionError(
-            f"expected an array of float32, float64, longdouble or mp numbers, got dtype={a.dtype}")
-    return get_precision(names[a.dtype])
-
+    return find_precision(a)

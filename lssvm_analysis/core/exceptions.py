@@ -22,6 +22,7 @@ __all__ = [
     "breakdown_error",
     "UnknownPrecisionError",
     "UnsupportedPrecisionError",
+    "IncompletePrecisionError",
     "UnknownSolverError",
     "NoExactModelError",
     "ReferenceAccuracyError",
@@ -206,6 +207,20 @@ class UnknownPrecisionError(ValueError):
 
 class UnsupportedPrecisionError(ValueError):
     """The solver does not run in the requested precision (e.g. LIBSVM outside float64)."""
+
+
+class IncompletePrecisionError(TypeError):
+    """A precision registered without a required primitive (an abstract method of ``Precision``) or
+    attribute: raised by ``register`` (or when the registry first makes it), never at a fit.
+    Attributes ``precision`` (the name) and ``missing`` (the methods or attributes it lacks)."""
+
+    def __init__(self, message="", precision="", missing=()):
+        super().__init__(message)
+        self.precision = precision
+        self.missing = tuple(missing)
+
+    def __reduce__(self):
+        return (type(self), (str(self), self.precision, self.missing))
 
 
 class UnknownSolverError(ValueError):

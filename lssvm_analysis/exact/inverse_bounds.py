@@ -77,7 +77,7 @@ from typing import NamedTuple
 import flint
 import numpy as np
 import scipy.linalg
-from flint import arb
+from flint import arb, arb_mat
 
 from .arb import ExactSystem, float_up
 from .ozaki import (SAFE, OutOfRange, U, dot, gamma, inverse_defect, safe, slice_bits,

@@ -19,7 +19,9 @@ fresh reading less a margin; outside a scope nothing changes.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
+import re
 import tempfile
 import threading
 import time
@@ -27,7 +29,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-import mpmath
 import numpy as np
 import psutil
 
@@ -36,11 +37,11 @@ try:
 except ImportError:  # Windows: no flock, so large requests are not serialised there (see memory_scope)
     fcntl = None
 
-from ..core.exceptions import InsufficientMemoryError
+from ..core.exceptions import InsufficientMemoryError, UnsupportedPrecisionError
 from ..arith.precision import get_precision
 
 __all__ = ["bytes_per_word", "estimate_bytes", "ensure_memory", "UNCHECKED_BYTES", "available_bytes",
-           "READING_SECONDS", "PeakMemory", "PeakTerms", "SOFTWARE", "traced_peak", "traced_bytes_per_word",
+           "READING_SECONDS", "PeakMemory", "PeakTerms", "SOFTWARE", "memory_key", "traced_peak", "traced_bytes_per_word",
            "memory_scope", "large_bytes", "LARGE_FRACTION", "MEMORY_LOCK_PATH"]
 
 #: Bytes tracemalloc sees per mpf entry of an object array, its 8-byte pointer included: the mpf,
@@ -82,7 +83,8 @@ def bytes_per_word(precision) -> int:
     """Bytes one array entry takes in the precision (mpN: pointer, mpf, tuple, mpz, and its limbs)."""
     p = get_precision(precision)
     if p.dtype == object:
-        bits = mpmath.libmp.dps_to_prec(getattr(p, "dps", 50))
+        ctx = getattr(p, "ctx", None)   # mpN: its context's bits (u = 2^-bits underflows a float past 1074)
+        bits = ctx.prec if ctx is not None else round(-math.log2(p.unit_roundoff))
         return _MP_TRACED_BYTES + _LIMB_BYTES * -(-bits // 64) + _MALLOC_HEADER
     return int(p.dtype.itemsize)
 
@@ -283,8 +285,64 @@ class PeakTerms:
         return self.n2 * m * m + self.nr * m * r + self.r2 * r * r + self.n1 * m
 
 
-#: The key of :attr:`PeakMemory.terms` that holds for every software (mpN) precision.
+#: The key of :attr:`PeakMemory.terms` that holds for every precision whose numbers are Python objects
+#: (mpN: an entry is a pointer, the mpf, its tuple and mpz, and the mantissa's limbs).
 SOFTWARE = "mp"
+#: A memory key: ``hw<bytes>`` (a hardware precision: LAPACK's IEEE words of that many bytes),
+#: ``sw<bytes>`` (software arithmetic, NumPy's generic loops, on a NumPy dtype of that many bytes) or
+#: :data:`SOFTWARE`.
+_KEY = re.compile(r"^(?:(hw|sw)(\d+)|mp)$")
+
+
+def memory_key(precision) -> str:
+    """The key of ``precision``'s peak terms, by capability: its engine and its word size.
+
+    ``"hw8"`` and ``"hw4"`` (float64, float32: :attr:`Precision.hardware`, LAPACK), ``"sw16"``
+    (longdouble on x86-64: NumPy's loops on a native dtype of 16 bytes), ``"mp"`` (:data:`SOFTWARE`:
+    object entries, any digits).  A precision registered later gets the key of what it is, never
+    of its name: another hardware float64 shares float64's measured peaks, a software precision of
+    object entries the mp ones.
+    """
+    p = get_precision(precision)
+    if p.dtype == object:
+        return SOFTWARE
+    return f"{'hw' if p.hardware else 'sw'}{p.dtype.itemsize}"
+
+
+def _as_key(key: str) -> str:
+    """A memory key as it is, or a registered precision's name as its memory key (a plugin's
+    declaration may say "float64")."""
+    return key if _KEY.match(key) else memory_key(key)
+
+
+def _bound_from(terms: Mapping, key: str):
+    """Terms that bound the peak of a precision of ``key`` from the measured terms of its engine.
+
+    Two precisions on the same engine run the same code, so their fits hold the same arrays; only
+    the entries of their own dtype differ in size, the temporaries of other dtypes (float64 copies,
+    mp eigenproblems) do not.  With w and w' their word bytes, the bytes satisfy
+    B(w) <= B(w') for w <= w' and B(w) <= (w / w') B(w') for w > w', so its words are at most
+    max(1, w' / w) times the measured precision's.  That needs both to convert the float64 input
+    (neither of 8 bytes: float64 itself holds no converted copy, float32 does: 3.0 words per
+    entry of a bordered KKT matrix against 1.13), so a word size of 8 is never bounded from
+    another, nor another from it.  The smallest bound is taken; None when no measured key qualifies.
+    """
+    m = _KEY.match(key)
+    if not m or not m.group(1) or int(m.group(2)) == 8:
+        return None
+    engine, w = m.group(1), int(m.group(2))
+    best = None
+    for other, t in terms.items():
+        mo = _KEY.match(other)
+        if mo and mo.group(1) == engine and int(mo.group(2)) != 8:
+            factor = max(1.0, int(mo.group(2)) / w)
+            if best is None or factor < best[0]:
+                best = (factor, t)
+    if best is None:
+        return None
+    factor, t = best
+    phases = t if isinstance(t, tuple) else (t,)
+    return tuple(PeakTerms(n2=factor * q.n2, nr=factor * q.nr, r2=factor * q.r2, n1=factor * q.n1) for q in phases)
 
 
 @dataclass(frozen=True)
@@ -307,9 +365,12 @@ class PeakMemory:
     Attributes
     ----------
     terms : mapping of str to PeakTerms or tuple of PeakTerms
-        By precision name (registered hardware precisions); the key
-        :data:`SOFTWARE` holds for every mpN precision, in its words
-        (entries: :func:`bytes_per_word`, pointer, mpf, tuple, mpz and limbs).  A tuple
+        By :func:`memory_key`, the precision's engine and word size (``hw8``: float64, ``hw4``:
+        float32, ``sw16``: longdouble; a registered precision's name is accepted and stored under its
+        key); the key :data:`SOFTWARE` holds for every precision of object entries (mpN), in its
+        words (entries: :func:`bytes_per_word`, pointer, mpf, tuple, mpz and limbs).  A precision
+        whose key has no terms gets a bound from a measured word size of its engine
+        (:func:`_bound_from`), else its fit is refused (``UnsupportedPrecisionError``).  A tuple
         is one PeakTerms per phase of the fit whose peak depends on the sizes
         differently (e.g. a selection holding 2 n^2 + 2 n r, then a
         formation holding 2.5 n^2): the peak is the largest.
@@ -332,14 +393,30 @@ class PeakMemory:
     r: str = ""
     measured: str = ""
 
+    def __post_init__(self):
+        keyed = {}
+        for key, t in self.terms.items():
+            keyed[_as_key(key)] = t
+        object.__setattr__(self, "terms", keyed)
+
     def terms_for(self, precision) -> tuple:
-        """The phases' terms of ``precision`` (an mpN precision: the :data:`SOFTWARE` terms)."""
+        """The phases' terms of ``precision``, by its :func:`memory_key` (measured, else bounded).
+
+        Raises
+        ------
+        UnsupportedPrecisionError
+            A ``ValueError``: no terms measured for the precision's engine and word size, and none
+            that bound them (:func:`_bound_from`): its fit is refused before it allocates.
+        """
         p = get_precision(precision)
-        key = p.name if p.hardware or p.name in self.terms else SOFTWARE
-        if key not in self.terms:
-            raise ValueError(f"expected a precision in {sorted(self.terms)} for this peak, got "
-                             f"precision={p.name!r}")
-        terms = self.terms[key]
+        key = memory_key(p)
+        terms = self.terms.get(key)
+        if terms is None:
+            terms = _bound_from(self.terms, key)
+        if terms is None:
+            raise UnsupportedPrecisionError(
+                f"expected a precision whose engine and word size ({key}) this peak measured "
+                f"({', '.join(sorted(self.terms))}) or bounds, got precision={p.name!r}")
         return terms if isinstance(terms, tuple) else (terms,)
 
     def size_words(self, n: int, precision, *, r: int = 0) -> float:

@@ -4,10 +4,30 @@ Importing this package imports every family module, which registers its
 solvers; ``solvers()`` then lists them all.  Installed third-party solvers
 (entry-point group ``lssvm_analysis.solvers``) are loaded by
 ``load_plugins()`` at the end of ``import lssvm_analysis``.
+
+This package is also callable: ``lssvm_analysis.solvers()`` is :func:`solvers` (the registered
+names), the public API's one listing call, while ``lssvm_analysis.solvers`` stays the subpackage,
+so ``import lssvm_analysis.solvers.multiclass as m`` and ``la.solvers.multiclass`` work.  (When
+the package attribute was the function, ``import a.b.c as m`` looked ``c`` up on the function and
+raised ImportError.)
 """
+import sys
+import types
 from ._registry import (PLUGIN_GROUP, RANDOM_KEYWORD, SUPPORT_FRACTIONS, LadderKnob, Problem, SolverInfo, Variant,
                         fit, get_solver, load_plugins, register, solvers, unregister, variant)
 from .result import STATUSES, Fit, PhaseTimer
+
+
+class _CallableModule(types.ModuleType):
+    """This package's module type: calling it lists the registered solvers (:func:`solvers`)."""
+
+    def __call__(self, *args, **kwargs):
+        return solvers(*args, **kwargs)
+
+    __call__.__doc__ = solvers.__doc__
+
+
+sys.modules[__name__].__class__ = _CallableModule
 
 __all__ = ["Fit", "LadderKnob", "PhaseTimer", "Problem", "SUPPORT_FRACTIONS", "RANDOM_KEYWORD", "STATUSES",
            "SolverInfo", "Variant", "fit", "get_solver", "register", "solvers", "unregister", "variant",

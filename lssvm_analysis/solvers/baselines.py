@@ -27,15 +27,12 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
-import sklearn
-from sklearn.exceptions import ConvergenceWarning as SklearnConvergenceWarning
-from sklearn.svm import SVC, SVR
 
 from ..core.validation import check_int, check_positive
 from ..core.exceptions import ConvergenceWarning
 from .result import PhaseTimer
 from ._common import make_fit, validate_xy
-from .peaks import SVM_PEAK, SVR_PEAK
+from .peaks import LIBSVM_CACHE_MB, SVM_PEAK, SVR_PEAK
 from ._registry import register
 
 __all__ = ["fit_svc", "fit_svr"]
@@ -65,6 +62,9 @@ def _check_options(tol, max_iter):
 
 
 def _run(model, X, y, name, p, k, params, peak):
+    import sklearn   # on first use: ``import lssvm_analysis`` does not load scikit-learn
+    from sklearn.exceptions import ConvergenceWarning as SklearnConvergenceWarning
+
     peak.ensure(len(y), p, what=f"{name} (LIBSVM)")
     timer = PhaseTimer()
     # The arguments are checked already (validate_xy: finite X and y, C, the kernel's parameters;
@@ -144,7 +144,10 @@ def fit_svc(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
                              degree=degree, t=t, precision=precision)
     _check_options(tol, max_iter)
     params = {"C": C, "kernel": k.name, **k.params, "tol": tol, "max_iter": max_iter}
-    model = SVC(C=float(C), tol=float(tol), max_iter=int(max_iter), **_libsvm_kernel(k))
+    from sklearn.svm import SVC
+
+    model = SVC(C=float(C), tol=float(tol), max_iter=int(max_iter), cache_size=LIBSVM_CACHE_MB,
+                **_libsvm_kernel(k))
     return _run(model, X, y, "svm-c", p, k, params, SVM_PEAK)
 
 
@@ -174,6 +177,8 @@ def fit_svr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
         raise ValueError(f"expected a finite epsilon >= 0, got epsilon={epsilon!r}")
     params = {"C": C, "kernel": k.name, **k.params, "epsilon": float(epsilon), "tol": tol,
               "max_iter": max_iter}
+    from sklearn.svm import SVR
+
     model = SVR(C=float(C), epsilon=float(epsilon), tol=float(tol), max_iter=int(max_iter),
-                **_libsvm_kernel(k))
+                cache_size=LIBSVM_CACHE_MB, **_libsvm_kernel(k))
     return _run(model, X, y, "svm-eps", p, k, params, SVR_PEAK)

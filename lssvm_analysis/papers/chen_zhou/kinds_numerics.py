@@ -409,7 +409,7 @@ def _timing(task):
     for r in (250, 500, 1000, 2500):
         L = np.tril(rng.standard_normal((r, r)) / np.sqrt(r)) + 2 * np.eye(r)
         v = rng.standard_normal(r)
-        row[f"time_pb_{r}"] = _median_time(lambda: scipy.linalg.solve_triangular(L, v, lower=True, trans="T"))
+        row[f"time_pb_{r}"] = _median_time(lambda L=L, v=v: scipy.linalg.solve_triangular(L, v, lower=True, trans="T"))
     # Comment 2 (upsilon only) against (28)-(29) (alpha_B by a triangular solve, b through P P_B^T alpha_B)
     m, r = 5000, 100
     P = rng.standard_normal((m, r)) / np.sqrt(r)
@@ -436,7 +436,8 @@ def _timing(task):
         for nS in ((100, 300, 1000, 3000) if mm == 50000 else (300,)):
             S = np.sort(rng.choice(mm, nS, replace=False))
             gS = rng.standard_normal(nS)
-            t = _median_time(lambda: scipy.linalg.cho_solve(LJ, Pm[S].T @ gS - (gS.sum() / mm) * Phat), 7)
+            t = _median_time(lambda Pm=Pm, S=S, gS=gS, mm=mm, Phat=Phat:
+                             scipy.linalg.cho_solve(LJ, Pm[S].T @ gS - (gS.sum() / mm) * Phat), 7)
             row[f"time_c3_S_{nS}" if mm == 50000 else f"time_c3_m_{mm}"] = t
             if nS == 300:
                 row[f"time_c3_m_{mm}"] = t
@@ -445,15 +446,15 @@ def _timing(task):
         Xm = rng.uniform(-1, 1, (mm, 3))
         F = scipy.linalg.cho_factor(np.eye(mm) + 10.0 * np.asarray(make_kernel("rbf", sigma2=1.0)(Xm)))
         v = rng.standard_normal(mm)
-        row[f"time_wy_{mm}"] = _median_time(lambda: scipy.linalg.cho_solve(F, v))
+        row[f"time_wy_{mm}"] = _median_time(lambda F=F, v=v: scipy.linalg.cho_solve(F, v))
     # SR-LSSVM's fit time against r at fixed m, on 5-D inputs with a narrow kernel (numerical rank >> 600,
     # so every requested pivot is taken: sr_rank_<r> records it)
     Xr = rng.uniform(-1, 1, (1000, 5))
     yr = np.sin(Xr.sum(axis=1)) + 0.1 * rng.standard_normal(1000)
     for rr in (60, 120, 240, 600):
         fits = []
-        row[f"time_sr_r_{rr}"] = _median_time(lambda: fits.append(_fit("sr-lssvm", Xr, yr, "float64", C=100.0,
-                                                                    sigma2=0.1, n_support=rr, tau=0.5)), 3)
+        row[f"time_sr_r_{rr}"] = _median_time(lambda fits=fits, rr=rr: fits.append(_fit(
+            "sr-lssvm", Xr, yr, "float64", C=100.0, sigma2=0.1, n_support=rr, tau=0.5)), 3)
         row[f"sr_rank_{rr}"] = int(fits[-1].diagnostics["rank"])
     return row
 

@@ -1,7 +1,10 @@
-"""Issue 32, one test per finding: no 'ok' that cannot predict, no bound that is not true, no
-input changed or refused without its name.  Each test failed on the code before the fix.
+"""Edge inputs: no 'ok' fit that cannot predict, no error bound that is not true, no input changed
+or refused without its name, and a numerical failure on valid input is a recorded outcome.
 
-Reproducer data of the issue: ``X = linspace(-3, 3, 8)[:, None]``, ``y = sinc(X[:, 0])``.
+An 'ok' fit with an empty support predicts its bias; an input that underflows in the precision is
+named; the RBF kernel carries its error bound; ``pivoted_cholesky`` checks its own assumptions;
+``tune`` refuses bad input before it searches; the store's refusals leave nothing behind; every
+timing column is ``time_*``.  Data: ``X = linspace(-3, 3, 8)[:, None]``, ``y = sinc(X[:, 0])``.
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ X8 = np.linspace(-3, 3, 8)[:, None]
 Y8 = np.sinc(X8[:, 0])
 
 
-# ---- finding 5: an 'ok' fit with an empty support predicts its bias -------------------------------
+# ---- an 'ok' fit with an empty support predicts its bias -------------------------------
 @pytest.mark.parametrize("solver, y, params, precision", [
     ("rr-lssvr", np.full(8, 3.0), {}, "float64"),
     ("rr-lssvr", np.full(8, 3.0), {}, "float32"),
@@ -34,7 +37,7 @@ def test_empty_support_fit_predicts_its_bias(solver, y, params, precision):
         fit.predict(np.zeros((2, 3)))      # the wrong number of features is still refused
 
 
-# ---- finding 3: an input that underflows in the precision is named, as overflow is -----------------
+# ---- an input that underflows in the precision is named, as overflow is -----------------
 @pytest.mark.parametrize("name", ["y", "X"])
 def test_float32_underflow_of_an_input_warns_with_its_name(name):
     X, y = (X8, Y8 * 1e-60) if name == "y" else (X8 * 1e-60, Y8)
@@ -53,7 +56,7 @@ def test_no_underflow_warning_for_normal_inputs_or_wide_formats():
     assert [f.status for f in fits] == ["ok", "ok"]
 
 
-# ---- finding 4: the RBF kernel carries its error bound; a common offset cannot cancel --------------
+# ---- the RBF kernel carries its error bound; a common offset cannot cancel --------------
 XFAR = np.array([[0.0, 1e9], [1.0, 1e9], [0.0, -1e9]])
 
 
@@ -82,7 +85,7 @@ def test_fit_records_its_kernel_bound_and_warns_when_meaningless():
     assert w.bound == fit.diagnostics["kernel_error_bound"] and w.precision == "float32"
 
 
-# ---- finding 2: pivoted_cholesky checks its own assumptions (PSD, symmetric kernel, flags) ---------
+# ---- pivoted_cholesky checks its own assumptions (PSD, symmetric kernel, flags) ---------
 def _indefinite(A, B=None, precision="float64"):
     """1 - ||x - z||^2 / 4: symmetric, unit diagonal, indefinite on 8 points of [-3, 3]."""
     B = A if B is None else B
@@ -125,7 +128,7 @@ def test_pivoted_cholesky_still_factors_psd_kernels_to_their_trace():
         assert np.linalg.norm(K - sel.G @ sel.G.T, 2) <= (8e-10 + 4 * 8 * u) * np.linalg.norm(K, 2)
 
 
-# ---- finding 1: tune refuses bad input before it searches ------------------------------------------
+# ---- tune refuses bad input before it searches ------------------------------------------
 @pytest.mark.parametrize("change, etype, arg", [
     ({"X": np.where(np.arange(8)[:, None] == 2, np.nan, X8)}, ValueError, "X"),
     ({"y": Y8[:-1]}, ValueError, "y"),

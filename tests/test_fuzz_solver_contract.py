@@ -1,4 +1,4 @@
-"""The audit of issue 32 as a gate: hypothesis over every solver x precision.
+"""Every solver keeps its contract on fuzzed problems: hypothesis over every solver x precision.
 
 For data, targets and hyper-parameters scaled over most of the floating range
 (``_problems``), a fit
