@@ -185,6 +185,8 @@ def check_solver(name: str, *, precisions=None, accuracy: str = "required") -> S
             check()
         except AssertionError as exc:
             failures.append(f"{label}: {exc}")
+        except Exception as exc:  # noqa: BLE001 - an error a check did not expect is a failure, named
+            failures.append(f"{label}: {type(exc).__name__}: {exc}")
         ran.append(label)
     if failures:
         raise AssertionError(f"{len(failures)} of {len(ran)} checks failed for solver {name!r}:\n"
