@@ -33,6 +33,10 @@ import numpy as np
 from ..core.validation import as_rng, check_bool, check_str, short_repr
 from ..core.exceptions import LSSVMWarning, UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
 from ..arith.precision import get_precision, precisions as _precisions
+from ..core.records import ReadOnlyDict
+from ..linalg.memory import PeakMemory
+from ._common import nonfinite_record
+from .result import Fit, data_fingerprint
 
 __all__ = ["SolverInfo", "DIRECT_FACTORIZATIONS", "Variant", "LadderKnob", "SUPPORT_FRACTIONS", "Problem", "TASKS", "RANDOM_KEYWORD", "register",
            "unregister", "solvers", "get_solver", "fit", "fit_params", "variant", "load_plugins", "PLUGIN_GROUP"]
@@ -472,7 +476,9 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
     def deco(func):
         if name in _SOLVERS:
             raise ValueError(f"solver {name!r} is already registered")
-        params = _solver_keywords(func)
+        if not callable(func):
+            raise TypeError(f"expected a solver function to register, got {short_repr(func)}")
+        params = _signature_keywords(func)
         for what, names in (("variant", {v.option for v in variants}), ("required", set(required)),
                             ("ladder", {k for knob in ladder
                                        for k in ((*knob.fixed,) if knob.dataset else (knob.param, *knob.fixed))})):
@@ -480,6 +486,7 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
             if bad:
                 raise ValueError(f"expected {what} keywords among the keyword-only parameters {params} "
                                  f"of {getattr(func, '__name__', func)!r}, got {bad}")
+        _check_takes_precision(func)
         _SOLVERS[name] = SolverInfo(name, func, tasks, paper, equations, params, required, variants,
                                     precisions, system, example, backward_bound,
                                     description or _first_line(func), exact_model, peak, exact_note,
@@ -508,7 +515,6 @@ def _items(arg: str, value, kind, what: str) -> tuple:
 
 def _check_peak(peak) -> None:
     """TypeError naming ``peak`` unless it is None or a :class:`~lssvm_analysis.linalg.memory.PeakMemory`."""
-    from ..linalg.memory import PeakMemory
     if peak is not None and not isinstance(peak, PeakMemory):
         raise TypeError(f"expected a PeakMemory (lssvm_analysis.linalg.memory) or None for peak, "
                         f"got peak={short_repr(peak)}")
@@ -571,18 +577,12 @@ def load_plugins(group: str = PLUGIN_GROUP) -> dict[str, str]:
     return dict(_LOADED_PLUGINS)
 
 
-def _solver_keywords(func) -> tuple[str, ...]:
-    """:func:`_signature_keywords` of a solver function, which must take ``precision`` as a keyword."""
-    if not callable(func):
-        raise TypeError(f"expected a solver function to register, got {short_repr(func)}")
-    try:
-        sig = inspect.signature(func).parameters
-    except (TypeError, ValueError):
-        raise TypeError(f"expected a solver function with a signature, got {short_repr(func)}") from None
+def _check_takes_precision(func) -> None:
+    """TypeError unless the solver function takes the keyword ``precision`` (``fit`` passes it)."""
+    sig = inspect.signature(func).parameters
     if "precision" not in sig and not any(v.kind is v.VAR_KEYWORD for v in sig.values()):
         raise TypeError(f"expected a solver function taking the keyword precision, got "
                         f"{getattr(func, '__name__', func)!r}{inspect.signature(func)}")
-    return _signature_keywords(func)
 
 
 def _signature_keywords(func) -> tuple[str, ...]:
@@ -676,9 +676,6 @@ def _recorded(info: SolverInfo, result, X, y, precision):
     * the training data's fingerprint (:func:`~.result.data_fingerprint`) kept on the Fit, so
       that the model-error API refuses other data.
     """
-    from ._common import nonfinite_record   # _common imports this module's neighbours only
-    from .result import Fit, data_fingerprint
-    from ..core.records import ReadOnlyDict
     if not isinstance(result, Fit):
         p = get_precision(precision)
         d = np.shape(X)[1] if np.ndim(X) == 2 else 0
