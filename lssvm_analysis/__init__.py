@@ -49,7 +49,7 @@ from .analysis.reference import (ErrorReport, ReferenceSolution, backward_error,
                         correct_digits, forward_error, kkt_residual, reference_solve)
 from .analysis.validation import cross_validate, leave_one_out, loo_residuals
 from .analysis.tuning import TuneResult, tune
-from .analysis.model_digits import ModelError, exact_model, model_error
+from .analysis.model_digits import FitDataMismatchError, ModelError, exact_model, model_error
 from .estimators import ELSRegressor, LSSVMClassifier, LSSVMRegressor
 from . import datasets
 
@@ -86,7 +86,8 @@ __all__ = [
     "forward_error", "kkt_residual", "reference_solve", "cross_validate", "loo_residuals",
     "leave_one_out", "tune", "TuneResult",
     "ELSRegressor", "LSSVMClassifier", "LSSVMRegressor", "MulticlassFit", "fit_multiclass",
-    "ModelError", "NoExactModelError", "exact_model", "model_error", "register_solver", "Variant", "variant",
+    "ModelError", "FitDataMismatchError", "NoExactModelError", "exact_model", "model_error", "register_solver",
+    "Variant", "variant",
     "datasets", "LadderKnob", "load_plugins", "Comparison", "compare",
 ]
 
