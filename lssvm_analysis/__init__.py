@@ -50,7 +50,7 @@ from .analysis.reference import (ErrorReport, ReferenceSolution, backward_error,
                         correct_digits, forward_error, kkt_residual, reference_solve)
 from .analysis.validation import cross_validate, leave_one_out, loo_residuals
 from .analysis.tuning import TuneResult, tune
-from .analysis.model_digits import ModelError, exact_model, model_error
+from .analysis.model_digits import FitDataMismatchError, ModelError, exact_model, model_error
 from . import datasets
 
 __version__ = "0.1.0"
@@ -94,7 +94,8 @@ __all__ = [
     "forward_error", "kkt_residual", "reference_solve", "cross_validate", "loo_residuals",
     "leave_one_out", "tune", "TuneResult",
     "ELSRegressor", "LSSVMClassifier", "LSSVMRegressor", "MulticlassFit", "fit_multiclass",
-    "ModelError", "NoExactModelError", "exact_model", "model_error", "register_solver", "Variant", "variant",
+    "ModelError", "FitDataMismatchError", "NoExactModelError", "exact_model", "model_error", "register_solver",
+    "Variant", "variant",
     "datasets", "LadderKnob", "load_plugins", "Comparison", "compare",
 ]
 

@@ -162,6 +162,15 @@ class _LSSVMBase(BaseEstimator):
         return {"C": self.C, "kernel": self.kernel if kernel is None else kernel, "sigma2": self.sigma2,
                 "degree": self.degree, "t": self.t}
 
+    def _taken(self, info, params):
+        """``params`` without those the solver does not take and the estimator holds at their
+        defaults (a linear solver is not given sigma2); a non-default one is passed, so that
+        ``la.fit`` refuses it by name instead of ignoring it."""
+        defaults = _LSSVMBase.__init__.__defaults__[:5]
+        own = dict(zip(("C", "sigma2", "kernel", "degree", "t"), defaults))
+        return {k: v for k, v in params.items()
+                if info.accepts(k) or k not in own or not (isinstance(v, (str, int, float)) and v == own[k])}
+
     def _user_gram(self, X, Z, name):
         """The matrix of a callable kernel, ``kernel(X, Z)``, checked (scikit-learn's SVC semantics)."""
         G = np.asarray(self.kernel(X, Z), dtype=np.float64)
@@ -261,7 +270,7 @@ class _LSSVMBase(BaseEstimator):
         keywords = {**self._solver_keywords(info), **self._weights(info, sample_weight)}
         inputs, kernel = self._solver_inputs(X)
         f, held = _fit_quietly(_fit, self.solver, inputs, y, precision=self.precision,
-                               **self._kernel_params(kernel), **keywords)
+                               **self._taken(info, self._kernel_params(kernel)), **keywords)
         return self._accept(f, held)
 
     def _accept(self, f, held=()):

@@ -19,7 +19,7 @@ the registries, so a new solver or precision is tested by adding one registry li
 import pytest
 
 import lssvm_analysis as la
-from lssvm_analysis.testing import checks
+from lssvm_analysis.testing import checks, solver_checks
 
 SOLVERS = la.solvers()
 
@@ -103,7 +103,7 @@ def test_solver_checks_cover_every_check_the_registry_asks_for():
     """check_solver's list is the battery above, read from the registry entry."""
     for name in SOLVERS:
         info = la.get_solver(name)
-        labels = [label for label, _ in checks.solver_checks(name)]
+        labels = [label for label, _ in solver_checks(name)]
         assert ("unknown_variant" in labels) == bool(info.variants)
         assert any(s.startswith("exact_model_hook") for s in labels) == (
             info.exact_model is not None and info.supports_precision("mp40"))

@@ -33,7 +33,7 @@ from lssvm_analysis.experiments import SweepSpec, run_sweep
 from lssvm_analysis.experiments.runner import TIMING_PREFIX
 from lssvm_analysis.solvers.result import STATUSES
 
-FACTORING = [n for n in la.solvers() if la.get_solver(n).system is not None]
+FACTORING = [n for n in la.solvers() if la.get_solver(n).condition_estimate]   # declared at registration
 
 
 # --------------------------------------------------------------------------- non-finite model

@@ -30,13 +30,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..arith.precision import get_precision
-from ..core.exceptions import NoExactModelError, UnknownPrecisionError
+from ..core.exceptions import NoExactModelError, UnexpectedParameterError, UnknownPrecisionError
 from ..core.validation import as_matrix, as_vector, check_bool, check_int, short_repr
 from ..solvers import Fit, get_solver
+from ..solvers.result import data_fingerprint
 from ..solvers import fit as run_fit
 from .model_error import ExactModel, fit_exact_model, solve_exact_model, target_digits
 
-__all__ = ["ModelError", "model_error", "exact_model", "exact_problem", "wide_choices", "choices_agreement",
+__all__ = ["ModelError", "FitDataMismatchError", "model_error", "check_fit_data", "check_fit_params", "exact_model", "exact_problem", "wide_choices", "choices_agreement",
            "DEFAULT_CHOICES_PRECISION", "DEFAULT_CHOICES_MAX_N"]
 
 #: The precision of the run whose discrete choices a fit's are compared with.
@@ -109,6 +110,73 @@ class ModelError:
                 f"{self.exact_digits:.1f} digits ({self.route}); {choices}")
 
 
+class FitDataMismatchError(ValueError):
+    """X or y is not the training data of the fit (its shape or its fingerprint differs).
+
+    A fit measured against the exact model of other data (``X[:, :1]``, ``2 * X``, ``y + 1``)
+    has few digits for a reason that is not the fit's; the model-error API refuses instead.
+    """
+
+
+def check_fit_data(fit: Fit, X, y) -> None:
+    """FitDataMismatchError naming ``X`` or ``y`` unless they are the fit's training data.
+
+    The number of features is read from the model (``X_support_``, ``w``); the
+    rows and the values from the fit's :attr:`~lssvm_analysis.Fit.data_fingerprint`
+    (set by ``la.fit``: the exact float64 bytes, so a copy passes and ``X + 1e-16``
+    does not).  A Fit made without ``la.fit`` has no fingerprint: its shape alone is checked.
+    """
+    d = np.shape(fit.w)[0] if fit.w is not None else (
+        fit.X_support_.shape[1] if np.ndim(fit.X_support_) == 2 and fit.X_support_.shape[0] else None)
+    if d is not None and X.shape[1] != d:
+        raise FitDataMismatchError(f"expected X with {d} features, as the fit's training data, "
+                                   f"got X.shape={X.shape}")
+    mine = fit.data_fingerprint
+    if mine is None:
+        return
+    theirs = data_fingerprint(X, y)
+    for i, name, shape in ((0, "X", X.shape), (1, "y", y.shape)):
+        if tuple(shape) != tuple(mine[i]):
+            raise FitDataMismatchError(f"expected {name} of the fit's shape {tuple(mine[i])}, "
+                                       f"got {name}.shape={tuple(shape)}")
+    for i, name in ((2, "X"), (3, "y")):
+        if theirs is None or theirs[i] != mine[i]:
+            raise FitDataMismatchError(
+                f"expected {name} equal to the fit's training {name} (its fingerprint {mine[i][:12]}...), "
+                f"got a {name} with other values (fingerprint {theirs[i][:12] if theirs else None}...): "
+                f"measure a fit against the data it was computed from")
+
+
+def _same(a, b) -> bool | None:
+    """a == b for two scalars (None when they are not both scalars: not decided here)."""
+    if not (np.isscalar(a) or a is None) or not (np.isscalar(b) or b is None):
+        return None
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):
+        return None
+
+
+def check_fit_params(fit: Fit, params) -> dict:
+    """``params`` checked against the fit's solver and the fit's own keywords.
+
+    A keyword the solver does not take (a typo such as ``rgn=1``) raises
+    UnexpectedParameterError; a scalar keyword the fit ran with, given with
+    another value (``C=1e3`` for a fit at C = 10), raises ValueError naming it:
+    the model error measures the fit as computed, it never replaces its parameters.
+    """
+    info = get_solver(fit.solver)
+    extra = [k for k in params if k not in info.params]
+    if extra:
+        raise UnexpectedParameterError(f"expected keywords of solver {info.name!r} among {list(info.params)}, "
+                                       f"got {extra[0]}={short_repr(params[extra[0]])}")
+    for k, v in params.items():
+        if k in fit.params and _same(v, fit.params[k]) is False:
+            raise ValueError(f"expected {k}={short_repr(fit.params[k])} as the fit ran with (or leave {k} out), "
+                             f"got {k}={short_repr(v)}: refit with la.fit to measure another {k}")
+    return dict(params)
+
+
 def _check_data(X, y):
     X = as_matrix(X, "X", allow_object=False)
     y = as_vector(y, "y", allow_object=False)
@@ -127,7 +195,12 @@ def exact_problem(fit: Fit, X, y, **params):
     NoExactModelError
         The solver registers no exact-model hook (the message says why).
     ValueError
-        A fit without a model (breakdown, non-convergence), or X and y that do not match.
+        A fit without a model (breakdown, non-convergence), or X and y that do not match;
+        a keyword with another value than the fit's.
+    FitDataMismatchError
+        X or y not the fit's training data (shape or fingerprint).
+    UnexpectedParameterError
+        A keyword the solver does not take.
     """
     if not isinstance(fit, Fit):
         raise TypeError(f"expected a Fit (la.fit(...)), got fit={type(fit).__name__}")
@@ -138,7 +211,8 @@ def exact_problem(fit: Fit, X, y, **params):
     if fit.coef_ is None:
         raise ValueError(f"expected a fit with a model, got fit.status={fit.status!r}")
     X, y = _check_data(X, y)
-    return info.exact_model(X, y, fit, **params)
+    check_fit_data(fit, X, y)
+    return info.exact_model(X, y, fit, **check_fit_params(fit, params))
 
 
 def exact_model(solver: str, X, y, fit: Fit | None = None, **params) -> ExactModel:
@@ -229,7 +303,8 @@ def model_error(fit: Fit, X, y, X_test=None, *, escalate: bool = True,
         Larger training sets are not compared (the wide run costs seconds).
     **params
         Keywords of the fit the solver's hook needs beyond ``fit.params``
-        (e.g. ``rng``, a validation set).
+        (e.g. ``rng``, a validation set): keywords of the solver only, and
+        never another value of one the fit ran with.
 
     Returns
     -------
@@ -243,6 +318,12 @@ def model_error(fit: Fit, X, y, X_test=None, *, escalate: bool = True,
         ``choices_precision`` not a precision (checked before any work).
     NoExactModelError
         The solver has no exact model (the message says why).
+    FitDataMismatchError
+        X or y are not the fit's training data (``X[:, :1]``, ``2 * X``, ``y + 1``).
+    UnexpectedParameterError
+        A keyword the solver does not take (``rgn=1``).
+    ValueError
+        A keyword the fit ran with, given with another value (``C=1e3``).
     ReferenceAccuracyError
         No route could certify the exact model.
     """

@@ -64,6 +64,15 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
 
     Notes
     -----
+    Scale invariance: B is first scaled by a power of two, 2^-s with 2^s <= max|B_i| < 2^(s+1)
+    (exact), the iteration runs on it and x is scaled back.  In the normal range every
+    operation commutes with that scaling bit for bit (lambda_i and beta_i are ratios of
+    squares), so the iterates are those of the unscaled run; where r^T r would underflow
+    (b ~ 1e-24 in float32 or 1e-170 in float64: squares below the smallest normal) the
+    unscaled run stopped at iteration 0 with x = 0 and called it converged, and the scaled
+    one does not.  The history is in the caller's units (``V`` in float64, which underflows
+    to 0 when |V| < 1e-308).
+
     Iteration exactly as printed: x_0 = 0, r_0 = B, p_1 = r_0,
     beta_i = r_{i-1}^T r_{i-1} / r_{i-2}^T r_{i-2}, lambda_i = r_{i-1}^T r_{i-1} / p_i^T A p_i.
     V(x) is evaluated as -1/2 x^T (B + r), which needs no extra product.
@@ -79,6 +88,8 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
     rtol = 100 * u if rtol is None else check_positive("rtol", rtol)
     vtol = u if vtol is None else (0.0 if vtol == 0 else check_positive("vtol", vtol))
     maxiter = 10 * n if maxiter is None else check_int("maxiter", maxiter, minimum=1)
+    shift = _scale_exponent(B)
+    B = _ldexp(B, -shift)
     x = p.zeros(n)
     r = B.copy()
     rr = r @ r
@@ -87,7 +98,7 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
     v_old = p.scalar(0)  # V(x_{i-1}) in the precision: the V rule must not compare float64 roundings
     reason, i, pdir, rr_old = "maxiter", 0, None, None
     if bnorm == 0:
-        return CGResult(x, 0, True, "residual", {"residual_norm": np.array(res), "V": np.array(V)})
+        return CGResult(x, 0, True, "residual", _history(res, V, shift))
     while i < maxiter:
         i += 1
         pdir = r.copy() if i == 1 else r + (rr / rr_old) * pdir
@@ -100,7 +111,7 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
         x = x + lam * pdir
         r = r - lam * Ap
         if callback is not None:
-            callback(i, x)
+            callback(i, _ldexp(x, shift))
         rr_old, rr = rr, r @ r
         res.append(float(rr) ** 0.5)
         v_new = -(x @ (B + r)) / 2
@@ -113,7 +124,29 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
             break
         v_old = v_new
     converged = reason in ("residual", "V-decrease")
-    return CGResult(x, i, converged, reason, {"residual_norm": np.array(res), "V": np.array(V)})
+    return CGResult(_ldexp(x, shift), i, converged, reason, _history(res, V, shift))
+
+
+def _scale_exponent(b) -> int:
+    """s with 2^s <= max|b_i| < 2^(s+1) for a hardware-float vector (0 for a zero or mp one: the
+    mp exponent range does not underflow)."""
+    b = np.asarray(b)
+    if b.dtype == object or b.size == 0:
+        return 0
+    m = np.max(np.abs(b))
+    if not (np.isfinite(m) and m > 0):
+        return 0
+    return int(np.frexp(m)[1]) - 1
+
+
+def _ldexp(a, k: int):
+    """a * 2^k, exact, in a's dtype (no-op for k = 0)."""
+    return a if k == 0 else np.ldexp(a, k).astype(np.asarray(a).dtype, copy=False)
+
+
+def _history(res, V, shift: int) -> dict:
+    """The residual norms and V(x) of the scaled run, in the caller's units (float64)."""
+    return {"residual_norm": np.ldexp(np.array(res), shift), "V": np.ldexp(np.array(V), 2 * shift)}
 
 
 def _cg_operator(A, precision):
@@ -165,7 +198,8 @@ class _CGRun:
     """State of one system of :func:`simultaneous_cg`: the recurrences of :func:`hestenes_stiefel_cg`,
     on the vectors and scalars of the precision's Krylov space (:func:`_krylov_space`)."""
 
-    def __init__(self, b, space, n, rtol, vtol, maxiter):
+    def __init__(self, b, space, n, rtol, vtol, maxiter, shift=0):
+        self.shift = shift   # b is the caller's right-hand side times 2^-shift (hestenes_stiefel_cg's scaling)
         self.b, self.space, self.rtol, self.vtol, self.maxiter = b, space, rtol, vtol, maxiter
         self.x = space.zeros(n)
         self.r = b.copy()
@@ -204,8 +238,9 @@ class _CGRun:
         self.v_old = v_new
 
     def result(self):
-        return CGResult(self.space.array(self.x), self.i, self.reason in ("residual", "V-decrease"), self.reason,
-                        {"residual_norm": np.array(self.res), "V": np.array(self.V)})
+        return CGResult(_ldexp(self.space.array(self.x), self.shift), self.i,
+                        self.reason in ("residual", "V-decrease"), self.reason,
+                        _history(self.res, self.V, self.shift))
 
 
 def simultaneous_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None) -> list:
@@ -237,7 +272,8 @@ def simultaneous_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None)
     instead of k, and a BLAS-3 product for hardware floats.  A system that
     stops leaves the block.  The vectors live in the precision's Krylov space
     (:func:`_krylov_space`): the arrays
-    themselves, or for mpN on FLINT ``arb_mat`` columns kept between the
+    themselves (each right-hand side scaled by a power of two, as in
+    :func:`hestenes_stiefel_cg`: the iteration is scale-invariant), or for mpN on FLINT ``arb_mat`` columns kept between the
     steps (each operation still one rounding to N digits; a dot product is
     rounded once instead of once per term).
     """
@@ -254,7 +290,9 @@ def simultaneous_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None)
     maxiter = 10 * n if maxiter is None else check_int("maxiter", maxiter, minimum=1)
     space = _krylov_space(p, _checked_operator(A) if callable(A) else A)
     with space.context():
-        runs = [_CGRun(space.vector(B[:, j]), space, n, rtol, vtol, maxiter) for j in range(k)]
+        shifts = [_scale_exponent(B[:, j]) for j in range(k)]   # scale invariance: hestenes_stiefel_cg
+        runs = [_CGRun(space.vector(_ldexp(B[:, j], -shifts[j])), space, n, rtol, vtol, maxiter, shifts[j])
+                for j in range(k)]
         active = [run for run in runs if not run.done]
         while active:
             for run, Ap in zip(active, space.apply([run.direction() for run in active])):

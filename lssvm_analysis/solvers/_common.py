@@ -148,20 +148,26 @@ def docstring(text: str):
     return deco
 
 
-def nonfinite_record(coef, bias, phase, p) -> dict | None:
-    """None if coef and bias are finite, else what is not: the phase and the counts (coef in ``p``)."""
-    c = np.asarray(coef) if coef is not None else np.empty(0)
+def nonfinite_record(coef, bias, phase, p, w=None) -> dict | None:
+    """None if coef, bias (and a primal ``w``) are finite, else what is not: the phase and the
+    counts (coef and w in ``p``; ``w_nan`` / ``w_inf`` only for a primal model)."""
+    c = np.asarray(coef).ravel() if coef is not None else np.empty(0)
     b = np.asarray([bias]) if bias is not None else np.empty(0)
-    if all_finite(c) and all_finite(b):
+    wv = np.asarray(w).ravel() if w is not None else np.empty(0)
+    if all_finite(c) and all_finite(b) and all_finite(wv):
         return None
-    cf = p.to_float64(c)
-    return {"phase": phase or "", "coef_nan": int(np.isnan(cf).sum()), "coef_inf": int(np.isinf(cf).sum()),
-            "n_coef": int(cf.size), "bias": float(bias) if bias is not None else float("nan")}
+    cf = p.to_float64(c) if c.size else np.empty(0)
+    out = {"phase": phase or "", "coef_nan": int(np.isnan(cf).sum()), "coef_inf": int(np.isinf(cf).sum()),
+           "n_coef": int(cf.size), "bias": float(bias) if bias is not None else float("nan")}
+    if w is not None:
+        wf = p.to_float64(wv) if wv.size else np.empty(0)
+        out.update(w_nan=int(np.isnan(wf).sum()), w_inf=int(np.isinf(wf).sum()))
+    return out
 
 
 def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", breakdown=None,
              iterations=None, history=None, diagnostics=None, params=None, conditioning=None,
-             overflow_phase=None) -> Fit:
+             overflow_phase=None, w=None) -> Fit:
     """Assemble the frozen Fit (support inputs copied, mappings made read-only).
 
     Parameters
@@ -173,6 +179,9 @@ def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", b
     overflow_phase : str, optional
         Where a non-finite model arose, if the solver knows; default: the last
         phase the timer ran (the one that produced the coefficients).
+    w : array, optional
+        A primal weight vector (:attr:`Fit.w`): ``f(x) = x^T w + bias`` (pass
+        ``coef`` empty and ``support=()`` for a purely primal model).
 
     Notes
     -----
@@ -198,9 +207,9 @@ def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", b
         check_conditioning(cond, p, solver=solver, stacklevel=3)
     _record_kernel_bound(diagnostics, kernel, X, p, solver)
     if status == "ok":
-        bad = nonfinite_record(coef, bias, overflow_phase or getattr(timer, "last", None), p)
+        bad = nonfinite_record(coef, bias, overflow_phase or getattr(timer, "last", None), p, w)
         if bad is not None:
-            status, coef, bias = "overflow", None, None
+            status, coef, bias, w = "overflow", None, None, None
             diagnostics["nonfinite"] = ReadOnlyDict(bad)
     return Fit(
         solver=solver, precision=p.name, coef_=coef, bias_=bias, support_=support,
@@ -208,7 +217,7 @@ def make_fit(solver, p, *, coef, bias, support, X, kernel, timer, status="ok", b
         breakdown=breakdown, timings=timer.as_dict(), iterations=iterations,
         history=ReadOnlyDict(history or {}),
         diagnostics=ReadOnlyDict(diagnostics),
-        params=ReadOnlyDict(params or {}),
+        params=ReadOnlyDict(params or {}), w=w,
     )
 
 

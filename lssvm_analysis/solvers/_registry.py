@@ -18,6 +18,7 @@ enumerates them like precisions.
 """
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import inspect
 import itertools
@@ -32,6 +33,10 @@ import numpy as np
 from ..core.validation import as_rng, check_bool, check_str, short_repr
 from ..core.exceptions import LSSVMWarning, UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
 from ..arith.precision import get_precision, precisions as _precisions
+from ..core.records import ReadOnlyDict
+from ..linalg.memory import PeakMemory
+from ._common import nonfinite_record
+from .result import Fit, data_fingerprint
 
 __all__ = ["SolverInfo", "DIRECT_FACTORIZATIONS", "Variant", "LadderKnob", "SUPPORT_FRACTIONS", "Problem", "TASKS", "RANDOM_KEYWORD", "register",
            "unregister", "solvers", "get_solver", "fit", "fit_params", "variant", "load_plugins", "PLUGIN_GROUP"]
@@ -253,6 +258,11 @@ class SolverInfo:
         bit for bit), ``path.factor(C)`` the breakdown record of its Cholesky
         factorization of the matrix formed at C (None when it succeeds), with
         no solve.  C scans (breakdown searches) use it; None otherwise.
+    condition_estimate : bool
+        Whether every fit records a condition estimate of the matrix it
+        factored (``diagnostics["kappa_estimate"]``, through ``make_fit(...,
+        conditioning=...)``); default: whether it declares a ``system``.  The
+        conformance battery checks it; suites that compare estimates read it.
     """
 
     name: str
@@ -274,6 +284,17 @@ class SolverInfo:
     ladder: tuple = ()
     direct: tuple | None = None
     ridge_path: Callable | None = None
+    condition_estimate: bool = False
+
+    @property
+    def declares_backward_bound(self) -> bool:
+        """Whether the solver declared its own ``backward_bound`` (not the default 30 n u)."""
+        return self.backward_bound is not _default_backward_bound
+
+    @property
+    def has_accuracy_hook(self) -> bool:
+        """Whether anything can measure its accuracy: a ``system`` or an ``exact_model`` hook."""
+        return self.system is not None or self.exact_model is not None
 
     # -- what it takes ------------------------------------------------------
     def accepts(self, keyword: str) -> bool:
@@ -392,7 +413,8 @@ _SOLVERS: dict[str, SolverInfo] = {}
 
 def register(name: str, *, tasks, paper: str, equations: str, required=(), variants=(),
              precisions=None, system=None, example=None, backward_bound=None, description="",
-             exact_model=None, peak=None, exact_note="", ladder=(), direct=None, ridge_path=None):
+             exact_model=None, peak=None, exact_note="", ladder=(), direct=None, ridge_path=None,
+             condition_estimate=None):
     """Decorator adding a solver function to the registry under ``name``.
 
     See :class:`SolverInfo` for the arguments.  The keywords the solver takes
@@ -400,14 +422,21 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
     ``precision``, read from the signature here (the package's one
     ``inspect`` call): the list is written once, in the signature.  Variant
     and required keywords must be among them; ``tasks`` among :data:`TASKS`.
+    ``backward_bound`` may be a positive number (an iterative solver's
+    declared tolerance, the same for every fit) instead of a callable.
     The arguments are checked here, at the call, before any function is decorated.
 
     Raises
     ------
     TypeError
-        ``name``, ``paper``, ``equations``, ``description`` or ``exact_note`` not a str.
+        ``name``, ``paper``, ``equations``, ``description`` or ``exact_note`` not a str; a hook
+        (``system``, ``example``, ``exact_model``, ``ridge_path``) not callable; ``peak`` not a
+        ``PeakMemory``; ``required``, ``variants`` or ``ladder`` not an iterable of str,
+        ``Variant``, ``LadderKnob``; ``backward_bound`` neither callable nor a number;
+        ``condition_estimate`` not a bool; the decorated object not a function taking ``precision``.
     ValueError
-        ``name`` or ``paper`` empty, ``name`` already registered, ``tasks`` not among :data:`TASKS`, a bad ``direct``.
+        ``name`` or ``paper`` empty, ``name`` already registered, ``tasks`` not among :data:`TASKS`,
+        a bad ``direct``, a ``backward_bound`` number not positive and finite.
     """
     if check_str("name", name) in _SOLVERS:
         raise ValueError(f"expected a name not yet registered, got name={name!r} "
@@ -420,13 +449,26 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
         tasks = () if isinstance(tasks, str) else tuple(tasks)
     except TypeError:
         tasks = ()
-    required, variants = tuple(required), tuple(variants)
     if not tasks or not set(tasks) <= set(TASKS):
         raise ValueError(f"expected a sequence of tasks among {TASKS}, got tasks={short_repr(given)}")
+    required = _items("required", required, str, "keyword names")
+    variants = _items("variants", variants, Variant, "Variant (la.variant(...))")
+    ladder = _items("ladder", ladder, LadderKnob, "LadderKnob")
     if precisions is not None:
-        precisions = tuple(get_precision(p).name for p in precisions)
-    ladder = tuple(ladder)
-    if direct is not None and (len(direct) != 2 or direct[0] not in DIRECT_FACTORIZATIONS
+        precisions = tuple(get_precision(p).name for p in _items("precisions", precisions, object, "precisions"))
+    for arg, hook in (("system", system), ("example", example), ("exact_model", exact_model),
+                      ("ridge_path", ridge_path)):
+        if hook is not None and not callable(hook):
+            raise TypeError(f"expected a callable or None for {arg}, got {arg}={short_repr(hook)}")
+    _check_peak(peak)
+    backward_bound = _backward_bound(backward_bound)
+    if condition_estimate is None:
+        condition_estimate = system is not None
+    check_bool("condition_estimate", condition_estimate)
+    if isinstance(direct, list):
+        direct = tuple(direct)
+    if direct is not None and (not isinstance(direct, tuple) or len(direct) != 2
+                               or direct[0] not in DIRECT_FACTORIZATIONS
                                or not isinstance(direct[1], int) or direct[1] < 1):
         raise ValueError(f"expected direct=(one of {DIRECT_FACTORIZATIONS}, right-hand sides >= 1), "
                          f"got direct={direct!r}")
@@ -434,6 +476,8 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
     def deco(func):
         if name in _SOLVERS:
             raise ValueError(f"solver {name!r} is already registered")
+        if not callable(func):
+            raise TypeError(f"expected a solver function to register, got {short_repr(func)}")
         params = _signature_keywords(func)
         for what, names in (("variant", {v.option for v in variants}), ("required", set(required)),
                             ("ladder", {k for knob in ladder
@@ -442,14 +486,54 @@ def register(name: str, *, tasks, paper: str, equations: str, required=(), varia
             if bad:
                 raise ValueError(f"expected {what} keywords among the keyword-only parameters {params} "
                                  f"of {getattr(func, '__name__', func)!r}, got {bad}")
+        _check_takes_precision(func)
         _SOLVERS[name] = SolverInfo(name, func, tasks, paper, equations, params, required, variants,
-                                    precisions, system, example,
-                                    backward_bound or _default_backward_bound,
+                                    precisions, system, example, backward_bound,
                                     description or _first_line(func), exact_model, peak, exact_note,
-                                    ladder, None if direct is None else tuple(direct), ridge_path)
+                                    ladder, direct, ridge_path, condition_estimate)
         return func
 
     return deco
+
+
+def _items(arg: str, value, kind, what: str) -> tuple:
+    """``tuple(value)``, every item a ``kind``; TypeError naming ``arg`` otherwise (``required=5``
+    was "'int' object is not iterable"; a str is one name, not its letters)."""
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"expected an iterable of {what} for {arg}, got {arg}={short_repr(value)} "
+                        f"(a str: write ({value!r},))")
+    try:
+        items = tuple(value)
+    except TypeError:
+        raise TypeError(f"expected an iterable of {what} for {arg}, got {arg}={short_repr(value)}") from None
+    bad = [v for v in items if not isinstance(v, kind)]
+    if bad:
+        raise TypeError(f"expected an iterable of {what} for {arg}, got an item {short_repr(bad[0])} "
+                        f"in {arg}={short_repr(value)}")
+    return items
+
+
+def _check_peak(peak) -> None:
+    """TypeError naming ``peak`` unless it is None or a :class:`~lssvm_analysis.linalg.memory.PeakMemory`."""
+    if peak is not None and not isinstance(peak, PeakMemory):
+        raise TypeError(f"expected a PeakMemory (lssvm_analysis.linalg.memory) or None for peak, "
+                        f"got peak={short_repr(peak)}")
+
+
+def _backward_bound(value) -> Callable:
+    """The declared backward bound as ``bound(fit, n)``: a callable as given, a positive finite
+    number as a constant (an iterative solver's tolerance), None as the default 30 n u."""
+    if value is None:
+        return _default_backward_bound
+    if callable(value):
+        return value
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"expected a callable bound(fit, n) or a positive number for backward_bound, "
+                        f"got backward_bound={short_repr(value)}")
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"expected a positive finite backward_bound, got backward_bound={value!r}")
+    eta = float(value)
+    return lambda fit, n: eta
 
 
 _LOADED_PLUGINS: dict[str, str] = {}
@@ -491,6 +575,14 @@ def load_plugins(group: str = PLUGIN_GROUP) -> dict[str, str]:
             continue
         _LOADED_PLUGINS[ep.name] = ep.value
     return dict(_LOADED_PLUGINS)
+
+
+def _check_takes_precision(func) -> None:
+    """TypeError unless the solver function takes the keyword ``precision`` (``fit`` passes it)."""
+    sig = inspect.signature(func).parameters
+    if "precision" not in sig and not any(v.kind is v.VAR_KEYWORD for v in sig.values()):
+        raise TypeError(f"expected a solver function taking the keyword precision, got "
+                        f"{getattr(func, '__name__', func)!r}{inspect.signature(func)}")
 
 
 def _signature_keywords(func) -> tuple[str, ...]:
@@ -570,4 +662,32 @@ def fit(solver: str, X, y, *, precision="float64", **params):
             f"expected a precision in {info.supported_precisions()} for solver {solver!r}, "
             f"got precision={get_precision(precision).name!r}")
     info.check_variants(params)
-    return info.func(X, y, precision=precision, **params)
+    return _recorded(info, info.func(X, y, precision=precision, **params), X, y, precision)
+
+
+def _recorded(info: SolverInfo, result, X, y, precision):
+    """What the solver returned, as a recorded outcome (the contract every solver, plugins too, gets):
+
+    * not a Fit (None, a dict, ...): a Fit with ``status="no-model"`` and
+      ``diagnostics["invalid_result"]`` naming what it was (``la.fit`` returned None);
+    * ``status="ok"`` with a non-finite coefficient, bias or ``w``: ``status="overflow"``, the
+      model dropped and ``diagnostics["nonfinite"]`` counting what was not finite (a plugin
+      that builds its Fit itself got 'ok' with NaN coefficients);
+    * the training data's fingerprint (:func:`~.result.data_fingerprint`) kept on the Fit, so
+      that the model-error API refuses other data.
+    """
+    if not isinstance(result, Fit):
+        p = get_precision(precision)
+        d = np.shape(X)[1] if np.ndim(X) == 2 else 0
+        return Fit(info.name, p.name, None, None, np.empty(0, dtype=np.intp), np.empty((0, d)), None,
+                   status="no-model", data_fingerprint=data_fingerprint(X, y),
+                   diagnostics=ReadOnlyDict({"invalid_result": f"solver function {info.name!r} returned "
+                                             f"{short_repr(result)}, not a Fit"}))
+    changes = {"data_fingerprint": data_fingerprint(X, y)}
+    if result.status == "ok":
+        bad = nonfinite_record(result.coef_, result.bias_, "returned model", get_precision(result.precision),
+                               result.w)
+        if bad is not None:
+            changes.update(status="overflow", coef_=None, bias_=None, w=None,
+                           diagnostics=ReadOnlyDict({**dict(result.diagnostics), "nonfinite": ReadOnlyDict(bad)}))
+    return dataclasses.replace(result, **changes)

@@ -7,6 +7,7 @@ diagnostics the solver gives for free (CG history, residuals, fallbacks).
 """
 from __future__ import annotations
 
+import hashlib
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -18,13 +19,31 @@ from ..arith.precision import get_precision
 from ..core.records import Breakdown, ReadOnlyDict
 from ..core.validation import as_matrix, check_finite
 
-__all__ = ["PhaseTimer", "Fit", "STATUSES"]
+__all__ = ["PhaseTimer", "Fit", "STATUSES", "data_fingerprint"]
 
-#: "overflow": the model came out non-finite (coef or bias NaN/inf); see
+#: "overflow": the model came out non-finite (coef, w or bias NaN/inf); see
 #: ``solvers._common.make_fit`` for the name and ``diagnostics["nonfinite"]``.
-STATUSES = ("ok", "breakdown", "not-converged", "overflow")
+#: "no-model": the solver function returned no Fit (None, or another object): ``la.fit`` records
+#: it (``diagnostics["invalid_result"]`` names what it got) instead of handing it on.
+STATUSES = ("ok", "breakdown", "not-converged", "overflow", "no-model")
 #: Largest X (entries) whose decision values a Fit remembers (:meth:`Fit.decision_function`).
 DECISION_MEMO_MAX = 100_000
+
+
+def data_fingerprint(X, y) -> tuple | None:
+    """``(X.shape, y.shape, digest)`` of the training data as float64 (BLAKE2b of their bytes).
+
+    What ``la.fit`` keeps on the Fit (:attr:`Fit.data_fingerprint`) so that
+    :func:`lssvm_analysis.model_error` and the gates can refuse data other than the fit's
+    (``2 * X``, ``y + 1``, a column dropped).  None for inputs that have no float64 form.
+    """
+    try:
+        Xa = np.ascontiguousarray(np.asarray(X, dtype=np.float64))
+        ya = np.ascontiguousarray(np.asarray(y, dtype=np.float64))
+    except (TypeError, ValueError):
+        return None
+    digest = lambda a: hashlib.blake2b(a.tobytes(), digest_size=16).hexdigest()  # noqa: E731
+    return (tuple(Xa.shape), tuple(ya.shape), digest(Xa), digest(ya))
 
 
 class PhaseTimer:
@@ -93,6 +112,13 @@ class Fit:
         Anything else the solver measured for free (fallbacks, bounds, ...).
     params : mapping
         The hyper-parameters the solver ran with.
+    w : ndarray or None
+        A primal weight vector (a linear model solved in the primal): the model is then
+        ``f(x) = x^T w + bias_`` (plus the kernel expansion of ``coef_`` if it has support
+        vectors), in the precision's dtype; None for a kernel expansion.
+    data_fingerprint : tuple or None
+        ``data_fingerprint(X, y)`` of the training data, set by ``la.fit`` (None for a Fit
+        made otherwise): the model-error API refuses other data.
     """
 
     solver: str
@@ -109,6 +135,8 @@ class Fit:
     history: Mapping[str, Any] = field(default_factory=dict)
     diagnostics: Mapping[str, Any] = field(default_factory=dict)
     params: Mapping[str, Any] = field(default_factory=dict)
+    w: Any = None
+    data_fingerprint: tuple | None = None
 
     def __post_init__(self):
         if self.status not in STATUSES:
@@ -139,6 +167,8 @@ class Fit:
                 + (f" (breakdown {self.breakdown.as_dict()})" if self.breakdown else "")
             )
         p = get_precision(self.precision)
+        if self.w is not None:
+            return self._primal(X, p, native)
         if self.n_support == 0:   # an empty support (constant y, a wide epsilon-tube): f = b
             return self._bias_only(X, p, native)
         f = self._remembered(X)
@@ -147,6 +177,19 @@ class Fit:
                 Kx = self.kernel(X, self.X_support_, precision=p)
                 f = p.matmul(Kx, self.coef_) + self.bias_   # mpN: one FLINT product, not object loops
             self._remember(X, f)
+        return f if native else p.to_float64(f)
+
+    def _primal(self, X, p, native):
+        """f(x) = x^T w + b (+ the kernel expansion, if any), in the precision."""
+        X = as_matrix(X, "X", allow_object=False)
+        check_finite(X, "X")
+        d = np.shape(self.w)[0]
+        if X.shape[1] != d:
+            raise ValueError(f"expected X with {d} features (as the training set), got X.shape={X.shape}")
+        with p.context():
+            f = p.matmul(p.asarray(X), self.w) + self.bias_
+            if self.n_support:
+                f = f + p.matmul(self.kernel(X, self.X_support_, precision=p), self.coef_)
         return f if native else p.to_float64(f)
 
     def _bias_only(self, X, p, native):

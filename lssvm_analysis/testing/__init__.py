@@ -20,9 +20,40 @@ in every pytest run), usable as plain functions too::
   bound c n kappa u (c = 30, LAPACK's test ratio) of the exact model, or
   within ``tol``.
 * :func:`check_solver` -- every check of the conformance battery
-  (:mod:`.checks`: precisions, bad input, determinism, peak memory within
-  its declaration, exact model) on a registered solver, like scikit-learn's
-  ``check_estimator``; :func:`solver_checks` lists them for parametrizing.
+  (:mod:`.checks`: precisions, bad input, fuzz, determinism, peak memory within
+  its declaration, condition estimate, reference agreement to the declared
+  backward bound, exact model, the estimator checks) on a registered solver,
+  like scikit-learn's ``check_estimator``; :func:`solver_checks` lists them
+  for parametrizing.  It returns a :class:`SolverReport`: the checks that
+  ran, those that could not run with the reason, and what the caller
+  accepted.  A solver with no accuracy hook fails unless ``accuracy="skip"``.
+
+Every gate refuses an argument that would make it vacuous (a TypeError or
+ValueError naming it): a negative or zero ``at_least``,
+``predictions_at_least`` without ``X_test``, ``c`` or ``tol`` not positive
+and finite, a precision the solver does not support, data that are not the
+fit's (:class:`~lssvm_analysis.analysis.model_digits.FitDataMismatchError`),
+a keyword the solver does not take or another value of one the fit ran with.
+
+The message contract
+--------------------
+What the battery asserts on, so that a plugin author knows what to raise
+(``check_bad_hyperparameter``, ``check_bad_data``, ``check_unknown_solver``,
+``check_undeclared_precision``, ``check_unknown_variant``):
+
+* a bad C, sigma2 or precision: a ``ValueError`` whose message contains the
+  keyword's name and ``repr(value)`` (e.g. ``C`` and ``-1.0``; ``precision``
+  and ``'float16'``);
+* a NaN in X: a ``ValueError`` whose message contains ``X``;
+* X and y of different lengths: a ``ValueError`` containing
+  ``X.shape=(40, 2)`` and ``y.shape=(39,)`` (the shapes as ``repr(tuple)``);
+* an unregistered solver: ``UnknownSolverError`` containing ``repr(name)``;
+* a precision outside the declared ones: ``UnsupportedPrecisionError``
+  containing ``repr(precision)``;
+* an unknown variant value: a ``ValueError`` containing ``option='no-such-variant'``.
+
+:mod:`lssvm_analysis.solvers.kit` (``validate_xy``) raises all of these; a plugin
+that validates with it meets the contract by construction.
 """
 from __future__ import annotations
 
@@ -30,9 +61,23 @@ import math
 
 from ..analysis.model_digits import ModelError, model_error
 from ..arith.precision import get_precision
-from .checks import check_solver, solver_checks
+from ..core.validation import short_repr
+from .battery import SolverReport, check_solver, skipped_checks, solver_checks
 
-__all__ = ["assert_model_digits", "assert_matches_exact", "check_solver", "solver_checks"]
+__all__ = ["assert_model_digits", "assert_matches_exact", "check_solver", "solver_checks", "skipped_checks",
+           "SolverReport"]
+
+
+def _positive(name: str, value, *, allow_none: bool = False):
+    """``value`` as a positive finite float, or a TypeError / ValueError naming ``name``."""
+    if value is None and allow_none:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"expected a positive finite number for {name}, got {name}={short_repr(value)}")
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"expected a positive finite number for {name} (a gate that cannot fail checks "
+                         f"nothing), got {name}={value!r}")
+    return float(value)
 
 
 def _certificate(err: ModelError) -> str:
@@ -53,10 +98,11 @@ def assert_model_digits(fit, X, y, at_least: float, *, X_test=None, predictions_
     X, y : arrays
         The training data of the fit, as given to the solver.
     at_least : float
-        Correct digits required of the model (bias, coef) against the exact model.
+        Correct digits required of the model (bias, coef) against the exact model (> 0).
     X_test : array, optional
         Also require ``predictions_at_least`` (default ``at_least``) digits of the decision values there.
     predictions_at_least : float, optional
+        Only with ``X_test`` (refused without: nothing would be measured).
     **params
         As :func:`lssvm_analysis.model_error` (``rng`` of a solver with random choices, ...).
 
@@ -69,11 +115,16 @@ def assert_model_digits(fit, X, y, at_least: float, *, X_test=None, predictions_
     ------
     AssertionError
         With the measured digits, the problem's kappa and the exact model's certificate.
+    TypeError, ValueError
+        A threshold that is not a positive finite number, ``predictions_at_least`` without
+        ``X_test``, data that are not the fit's, keywords the fit's solver does not take.
     """
-    predictions_at_least = at_least if predictions_at_least is None else predictions_at_least
-    for name, value in (("at_least", at_least), ("predictions_at_least", predictions_at_least)):
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
-            raise TypeError(f"expected a finite number of digits, got {name}={value!r}")
+    at_least = _positive("at_least", at_least)
+    if predictions_at_least is not None and X_test is None:
+        raise ValueError(f"expected X_test with predictions_at_least (without test points no prediction "
+                         f"digit is measured), got predictions_at_least={predictions_at_least!r}, X_test=None")
+    predictions_at_least = _positive("predictions_at_least", at_least if predictions_at_least is None
+                                     else predictions_at_least)
     err = model_error(fit, X, y, X_test, **params)
     measured = [("model", err.model_digits, "at_least", at_least)]
     if X_test is not None:
@@ -99,7 +150,11 @@ def assert_matches_exact(fit, X, y, *, tol: float | None = None, c: float = 30.0
     ------
     AssertionError
         With the measured error and digits, the bound and the exact model's certificate.
+    TypeError, ValueError
+        ``c`` or ``tol`` not a positive finite number; data that are not the fit's.
     """
+    c = _positive("c", c)
+    tol = _positive("tol", tol, allow_none=True)
     err = model_error(fit, X, y, **params)
     u = get_precision(fit.precision).unit_roundoff
     bound = tol if tol is not None else c * len(y) * err.problem_condition * u + 10.0 ** -err.exact_digits

@@ -25,8 +25,8 @@ from ..solvers import fit, get_solver, solvers
 __all__ = ["BAD_HYPERPARAMETERS", "LAPACK_THRESHOLD", "example", "check_matches_reference",
            "check_dtype_and_inputs_untouched", "check_bad_hyperparameter", "check_bad_data",
            "check_unknown_solver", "check_undeclared_precision", "check_unknown_variant",
-           "check_exact_model_hook", "check_deterministic", "check_peak_memory", "solver_checks",
-           "check_solver"]
+           "check_exact_model_hook", "check_deterministic", "check_peak_memory", "check_condition_estimate",
+           "check_fuzz", "reference_bound", "same_model"]
 
 #: LAPACK's acceptance threshold on error / (kappa u) and on residual / (n u) (xGET04/xPOT04,
 #: dtest.in "Threshold value of test ratio"): a backward-stable solve passes with modest c(n).
@@ -51,10 +51,22 @@ def example(name: str, rng=0):
     return pb.X, pb.y, {k: v for k, v in pb.params.items() if k not in ("C", "sigma2")}
 
 
+def _hyper(name: str, C: float = 10.0, sigma2: float = 1.0) -> dict:
+    """C and sigma2 for the solvers that take them (a linear solver is not given sigma2)."""
+    info = get_solver(name)
+    return {k: v for k, v in (("C", C), ("sigma2", sigma2)) if info.accepts(k)}
+
+
+def _fit(name, X, y, *, precision, C=10.0, **kw):
+    return fit(name, X, y, precision=precision, **{**_hyper(name, C), **kw})
+
+
 def _relative_error(fit_, unpacked) -> float:
-    """max(|coef - coef*|, |b - b*|) / max(|coef*|, |b*|), evaluated in mp80."""
+    """max(|m - m*|, |b - b*|) / max(|m*|, |b*|), evaluated in mp80, m the coefficients
+    (``unpacked["coef"]``) or the primal weights (``unpacked["w"]``, against ``fit.w``)."""
     mp = get_precision("mp80")
-    coef, ref = mp.asarray(fit_.coef_), mp.asarray(unpacked["coef"])
+    key, mine = ("w", fit_.w) if "w" in unpacked else ("coef", fit_.coef_)
+    coef, ref = mp.asarray(mine), mp.asarray(unpacked[key])
     num, den = max(abs(v) for v in coef - ref), max(abs(v) for v in ref)
     if unpacked.get("bias") is not None:
         b, b_ref = mp.scalar(fit_.bias_), mp.scalar(unpacked["bias"])
@@ -62,28 +74,43 @@ def _relative_error(fit_, unpacked) -> float:
     return float(num / den)
 
 
+def reference_bound(info, fit_, kappa: float, n: int) -> tuple[float, str]:
+    """(bound, its name) on the relative error of a fit against the certified solution of its system.
+
+    A solver that declares its backward error eta (``backward_bound``; an
+    iterative solver its tolerance) is held to what eta gives: forward error
+    <= kappa eta / (1 - kappa eta) (Higham 2002, Thm 7.2), infinite when
+    kappa eta >= 1 (nothing is promised).  Without a declaration, LAPACK's
+    acceptance threshold: 30 kappa u (xGET04/xPOT04; a backward-stable solve
+    gives error <= c(n) kappa u with modest c(n)).
+    """
+    u = get_precision(fit_.precision).unit_roundoff
+    if not info.declares_backward_bound:
+        return LAPACK_THRESHOLD * kappa * u, "30 kappa u"
+    eta = float(info.backward_bound(fit_, n))
+    bound = kappa * eta / (1.0 - kappa * eta) if kappa * eta < 1 else float("inf")
+    return bound, f"kappa eta/(1 - kappa eta), declared eta = {eta:.3g}"
+
+
 def check_matches_reference(name: str, precision: str, config=None, C: float = 10.0, rng=0) -> None:
     """The solution agrees with ``reference_solve`` of the very system the solver formed (its
-    ``system`` hook, in its own precision) to 30 kappa u.
-
-    LAPACK's acceptance threshold on error / (kappa u) is 30 (xGET04/xPOT04): a
-    backward-stable solve gives error <= c(n) kappa u with modest c(n).  The CG
-    solver stops on a residual tolerance of the same order
-    (:mod:`lssvm_analysis.solvers.suykens`), so the same constant applies.
-    """
+    ``system`` hook, in its own precision) to :func:`reference_bound`: the declared backward
+    bound's forward bound, or 30 kappa u without a declaration."""
+    info = get_solver(name)
     X, y, kw = example(name, rng)
     kw.update(config or {})
     p = get_precision(precision)
-    f = fit(name, X, y, precision=precision, C=C, sigma2=1.0, **kw)
+    f = _fit(name, X, y, precision=precision, C=C, **kw)
     assert f.status == "ok", f"{name} in {precision}: status {f.status!r} ({f.breakdown})"
-    A, rhs, unpack = get_solver(name).system(X, y, f, C=C, sigma2=1.0, **kw)
+    A, rhs, unpack = info.system(X, y, f, **_hyper(name, C), **kw)
     ref = reference_solve(A, rhs, digits=int(p.digits) + 10)
     kappa = condition_number(A, p=np.inf)
     kappa = float(getattr(kappa, "value", kappa))
     err = _relative_error(f, unpack(ref.x))
-    assert err <= LAPACK_THRESHOLD * kappa * p.unit_roundoff, (
+    bound, what = reference_bound(info, f, kappa, len(rhs))
+    assert err <= bound, (
         f"{name}{config or ''} in {precision}, C={C:g}: error {err:.3g} against the certified solution "
-        f"of its own system > 30 kappa u = {LAPACK_THRESHOLD * kappa * p.unit_roundoff:.3g} (kappa_inf {kappa:.3g})")
+        f"of its own system > {what} = {bound:.3g} (kappa_inf {kappa:.3g})")
 
 
 def check_dtype_and_inputs_untouched(name: str, precision: str, rng=0) -> None:
@@ -93,10 +120,10 @@ def check_dtype_and_inputs_untouched(name: str, precision: str, rng=0) -> None:
     X0, y0 = X.copy(), y.copy()
     X.flags.writeable = False
     y.flags.writeable = False
-    f = fit(name, X, y, precision=precision, C=10.0, sigma2=1.0, **kw)
+    f = _fit(name, X, y, precision=precision, **kw)
     assert f.status == "ok", f"{name} in {precision}: status {f.status!r}"
     p = get_precision(precision)
-    dtype = np.asarray(f.coef_).dtype
+    dtype = np.asarray(f.w if f.w is not None else f.coef_).dtype
     assert dtype == p.dtype, f"{name} in {precision}: coef_ dtype {dtype}, expected {p.dtype}"
     if not p.native:   # mpN: object arrays of mpf, each in the precision's context
         assert all(v.context.prec == p.ctx.prec for v in f.coef_), f"{name}: coef_ not in {precision}'s context"
@@ -120,7 +147,7 @@ def check_bad_hyperparameter(name: str, bad: dict, argname: str, rng=0) -> None:
     """A bad C, sigma2 or precision raises a ValueError naming the keyword and its value."""
     info = get_solver(name)
     X, y, kw = example(name, rng)
-    kw = {**kw, **{k: 1.0 for k in ("C", "sigma2") if info.accepts(k)}, **bad}
+    kw = {**kw, **_hyper(name, 1.0, 1.0), **bad}
     precision = kw.pop("precision", "float64")
     _raises(ValueError, functools.partial(fit, name, X, y, precision=precision, **kw), argname, repr(bad[argname]))
 
@@ -170,9 +197,9 @@ def check_exact_model_hook(name: str, config=None, rng=0) -> None:
     info = get_solver(name)
     X, y, kw = example(name, rng)
     kw.update(config or {})
-    f = fit(name, X, y, precision="mp40", C=10.0, sigma2=1.0, **kw)
+    f = _fit(name, X, y, precision="mp40", **kw)
     assert f.status == "ok", f"{name} in mp40: status {f.status!r} ({f.breakdown})"
-    problem = info.exact_model(X, y, f, C=10.0, sigma2=1.0, **kw)
+    problem = info.exact_model(X, y, f, **_hyper(name), **kw)
     exact = solve_exact_model(problem)
     assert exact.solve_digits >= 30 and exact.digits >= 15, f"{name}: exact model certified to too few digits: {exact}"
     kappa_sq = exact.problem_condition ** (1.0 / problem.condition_power)
@@ -191,19 +218,69 @@ def check_exact_model_hook(name: str, config=None, rng=0) -> None:
         assert tuple(np.atleast_1d(value)) == tuple(np.atleast_1d(mine)), f"{name}: frozen {key} is not the fit's"
 
 
+def same_model(a, b) -> bool:
+    """Whether two fits hold the same model bit for bit (NaN equal to NaN: a NaN model is a
+    status question, :func:`lssvm_analysis.fit` never returns one as 'ok')."""
+    def eq(u, v):
+        if u is None or v is None:
+            return u is None and v is None
+        u, v = np.asarray(u), np.asarray(v)
+        if u.shape != v.shape or u.dtype != v.dtype:
+            return False
+        if u.dtype == object:
+            return all(x == y or (x != x and y != y) for x, y in zip(u.ravel(), v.ravel()))
+        return bool(np.array_equal(u, v, equal_nan=u.dtype.kind in "fc"))
+    return (eq(a.coef_, b.coef_) and eq(a.w, b.w) and eq(a.bias_, b.bias_)
+            and np.array_equal(a.support_, b.support_))
+
+
 def check_deterministic(name: str, precision: str, rng=0) -> None:
     """Two fits of the same data with the same keywords (and the same seed for a solver with random
-    choices) give the same model, bit for bit."""
+    choices) give the same status and the same model, bit for bit."""
     info = get_solver(name)
     X, y, kw = example(name, rng)
     if info.takes_rng:   # an integer seed (a Generator would be consumed by the first fit)
         kw["rng"] = kw["rng"] if isinstance(kw.get("rng"), (int, np.integer)) else 12345
-    a, b = (fit(name, X, y, precision=precision, C=10.0, sigma2=1.0, **kw) for _ in range(2))
+    a, b = (_fit(name, X, y, precision=precision, **kw) for _ in range(2))
     assert a.status == b.status, f"{name} in {precision}: statuses {a.status!r} and {b.status!r}"
-    if a.coef_ is not None:
-        same = (np.array_equal(np.asarray(a.coef_), np.asarray(b.coef_)) and a.bias_ == b.bias_
-                and np.array_equal(a.support_, b.support_))
-        assert same, f"{name} in {precision}: two identical fits differ"
+    assert same_model(a, b), f"{name} in {precision}: two identical fits differ"
+
+
+def check_condition_estimate(name: str, precision: str, rng=0) -> None:
+    """A solver that declares ``condition_estimate`` records a finite positive
+    ``diagnostics["kappa_estimate"]`` (>= 1: a condition number) with its method."""
+    X, y, kw = example(name, rng)
+    f = _fit(name, X, y, precision=precision, **kw)
+    kappa = f.diagnostics.get("kappa_estimate", float("nan"))
+    assert np.isfinite(kappa) and kappa >= 1, (
+        f"{name} in {precision}: declares condition_estimate=True, got kappa_estimate={kappa!r} "
+        f"(kappa_method={f.diagnostics.get('kappa_method')!r})")
+
+
+#: Scales of the fuzz problems: data, target and C over most of float32's range.
+FUZZ_SCALES = ((1.0, 1.0, 10.0), (1e-3, 1.0, 1e4), (1.0, 1e-20, 10.0), (1.0, 1e20, 1e-3), (1e3, 1e-5, 1e8),
+               (1.0, 1.0, 1e30))
+
+
+def check_fuzz(name: str, precision: str, rng=0) -> None:
+    """Scaled versions of the example problem (:data:`FUZZ_SCALES`): a typed error (ValueError,
+    TypeError, MemoryError), a status that is not 'ok', or an 'ok' model that predicts finite
+    float64 values -- never another exception or an unusable 'ok'."""
+    X, y, kw = example(name, rng)
+    task = get_solver(name).example_problem(n=4, rng=0).task
+    for sx, sy, C in FUZZ_SCALES:
+        yy = y if task == "classification" else y * sy
+        try:
+            f = _fit(name, X * sx, yy, precision=precision, C=C, **kw)
+        except (ValueError, TypeError, MemoryError):
+            continue
+        except Exception as exc:  # noqa: BLE001 - the check is that nothing else escapes
+            raise AssertionError(f"{name} in {precision} at X*{sx:g}, y*{sy:g}, C={C:g}: untyped "
+                                 f"{type(exc).__name__}: {exc}") from exc
+        if f.status == "ok":
+            pred = f.predict(X * sx)
+            assert pred.dtype == np.float64 and np.all(np.isfinite(pred)), (
+                f"{name} in {precision} at X*{sx:g}, y*{sy:g}, C={C:g}: status 'ok' with non-finite predictions")
 
 
 #: Training points of the peak-memory check (the hardware precisions; mp: 40, software entries).
@@ -218,71 +295,7 @@ def check_peak_memory(name: str, precision: str, rng=0) -> None:
     pb = info.example_problem(n=n, rng=_rng(rng))
     fit(name, pb.X, pb.y, precision=precision, **pb.params)   # warm caches (LAPACK handles, imports)
     f, measured = traced_peak(fit, name, pb.X, pb.y, precision=precision, **pb.params)
+    assert f is not None and hasattr(f, "status"), f"{name} in {precision}: no Fit to measure"
     declared = info.peak.traced_bytes(n, precision, r=info.peak.r_of(f))
     assert measured <= declared, (f"{name} in {precision} at n={n}: traced peak {measured} bytes > "
                                   f"declared {declared:.0f} bytes")
-
-
-def solver_checks(name: str, *, precisions_=None):
-    """``(label, check)`` pairs: every check of the battery that applies to solver ``name``.
-
-    ``check()`` takes no argument; the label says what it checks.  Which checks
-    apply is read from the registry: the precisions the solver declares (or
-    ``precisions_``), its ``system`` hook (reference agreement), its variants,
-    its ``exact_model`` hook (checked in mp40 when it runs there), its ``peak``
-    declaration.
-    """
-    info = get_solver(name)
-    precs = [p for p in (precisions_ or info.supported_precisions()) if info.supports_precision(p)]
-    out = []
-    for prec in precs:
-        if info.system is not None:
-            for cfg in info.configurations():
-                for C in (10.0, 1e4):
-                    out.append((f"matches_reference[{info.configuration_label(cfg)}-{prec}-C={C:g}]",
-                                functools.partial(check_matches_reference, name, prec, cfg, C)))
-        out.append((f"dtype_and_inputs_untouched[{prec}]", functools.partial(check_dtype_and_inputs_untouched, name, prec)))
-        out.append((f"deterministic[{prec}]", functools.partial(check_deterministic, name, prec)))
-        if info.peak is not None:
-            out.append((f"peak_memory[{prec}]", functools.partial(check_peak_memory, name, prec)))
-    for bad, argname in BAD_HYPERPARAMETERS:
-        if argname == "precision" or info.accepts(argname):
-            out.append((f"bad_hyperparameter[{bad}]", functools.partial(check_bad_hyperparameter, name, bad, argname)))
-    out.append(("bad_data", functools.partial(check_bad_data, name)))
-    if info.precisions is not None:
-        out.append(("undeclared_precision", functools.partial(check_undeclared_precision, name)))
-    if info.variants:
-        out.append(("unknown_variant", functools.partial(check_unknown_variant, name)))
-    if info.exact_model is not None and info.supports_precision("mp40"):
-        for cfg in info.configurations():
-            out.append((f"exact_model_hook[{info.configuration_label(cfg)}]",
-                        functools.partial(check_exact_model_hook, name, cfg)))
-    return out
-
-
-def check_solver(name: str, *, precisions=None) -> list[str]:
-    """Run the conformance battery on a registered solver (the project's own, written once).
-
-    Like ``sklearn.utils.estimator_checks.check_estimator``: every check that
-    applies (:func:`solver_checks`) is run; the failures are collected and
-    raised together in one ``AssertionError`` naming each check and its
-    figures.  ``precisions``: restrict the precision-dependent checks.
-
-    Returns
-    -------
-    list of str
-        The labels of the checks that ran (all passed).
-    """
-    if name not in solvers():
-        raise UnknownSolverError(f"expected a solver in {solvers()}, got solver={name!r}")
-    failures, ran = [], []
-    for label, check in solver_checks(name, precisions_=precisions):
-        try:
-            check()
-        except AssertionError as exc:
-            failures.append(f"{label}: {exc}")
-        ran.append(label)
-    if failures:
-        raise AssertionError(f"{len(failures)} of {len(ran)} checks failed for solver {name!r}:\n"
-                             + "\n".join(failures))
-    return ran

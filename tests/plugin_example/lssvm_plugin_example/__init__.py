@@ -13,7 +13,7 @@ import numpy as np
 
 import lssvm_analysis as la
 from lssvm_analysis.linalg.memory import SOFTWARE, PeakMemory, PeakTerms
-from lssvm_analysis.solvers.suykens import exact_krr_model
+from lssvm_analysis.solvers.kit import exact_krr_model   # the public plugin kit
 
 __all__ = ["fit_example_krr"]
 
@@ -31,6 +31,7 @@ def _system(X, y, fit, **params):
     variants=[la.variant("inverse", "solve", "Cholesky solve of K + I/C"),
               la.variant("inverse", "explicit", "alpha = inv(K + I/C) @ y, as printed", literal=True)],
     system=_system, exact_model=exact_krr_model,
+    condition_estimate=False,   # it records none (lssvm_analysis.solvers.kit.make_fit(conditioning=...) would)
     # measured (tracemalloc, n = 300 and 600; mp50: 40 and 60): 4.0 words per entry of the n x n
     # matrix in float32 and float64, 5.1 in longdouble, 3.9 mp words (254 traced bytes each)
     peak=PeakMemory({"float32": PeakTerms(n2=4.1), "float64": PeakTerms(n2=4.1),
