@@ -78,6 +78,52 @@ def _skip_foreign(app, what, name, obj, skip, options):
     return None
 
 
+def markdown_table_to_rst(text: str) -> list[str]:
+    """reStructuredText lines of the performance table's Markdown (``performance-table.md``).
+
+    What ``benchmarks/readme_table.py`` writes: HTML comments and the markers (dropped),
+    prose lines (kept: their `code` spans are literals under ``default_role``), and one
+    pipe table (turned into a ``list-table``).
+    """
+    out: list[str] = []
+    in_comment = False
+    for line in text.splitlines():
+        stripped = line.strip()
+        if in_comment or stripped.startswith("<!--"):
+            in_comment = "-->" not in stripped
+            continue
+        if not stripped.startswith("|"):
+            # a word ending in "_" (asv's result file names) would be a reference: escape it
+            parts = _LITERAL.split(line)
+            out.append("".join(p if k % 2 else re.sub(r"_(?![A-Za-z0-9])", r"\\_", p)
+                               for k, p in enumerate(parts)))
+            continue
+        cells = [c.strip() for c in stripped.strip("|").split("|")]
+        if all(set(c) <= set("-: ") for c in cells):
+            continue  # the header's rule
+        if not out or not out[-1].startswith(("   * -", "     -")):
+            out += ["", ".. list-table::", "   :header-rows: 1", ""]
+        out += [f"   * - {cells[0]}"] + [f"     - {c}" for c in cells[1:]]
+    return out + [""]
+
+
+#: The line of a page that stands for the performance table (``performance.rst``).
+PERF_TABLE = ".. perf-table:: performance-table.md"
+
+
+def _perf_table(app, docname, source):
+    """Put the table of ``performance-table.md`` where a page has :data:`PERF_TABLE`."""
+    if PERF_TABLE not in source[0]:
+        return
+    path = HERE / PERF_TABLE.split("::")[1].strip()
+    text = path.read_text(encoding="utf-8")
+    if "<!-- perf-table:begin -->" not in text or "<!-- perf-table:end -->" not in text:
+        raise ValueError(f"expected the perf-table markers in {path}, got a file without them")
+    app.env.note_dependency(str(path))
+    source[0] = source[0].replace(PERF_TABLE, "\n".join(markdown_table_to_rst(text)))
+
+
 def setup(app):
     app.connect("autodoc-process-docstring", _pipes_as_text)
     app.connect("autodoc-skip-member", _skip_foreign)
+    app.connect("source-read", _perf_table)
