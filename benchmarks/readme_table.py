@@ -5,7 +5,7 @@ Usage (from the repository root)::
     python benchmarks/readme_table.py --run            # asv run --python=same on the table's suites,
                                                        # then write the table
     python benchmarks/readme_table.py                  # write it from the latest asv results
-    python benchmarks/readme_table.py --check          # print it, README untouched
+    python benchmarks/readme_table.py --check          # print it, nothing written
 
 Only the text between ``<!-- perf-table:begin -->`` and
 ``<!-- perf-table:end -->`` in ``TABLE`` (lssvm_analysis/docs/performance-table.md, shown by the
