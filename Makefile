@@ -3,7 +3,8 @@
 #   make test     -> .venv, install with the test, dask and bench extras, run pytest
 # (test needs dask for the LocalCluster tests and bench, i.e. asv, for the benchmark
 # smoke tests).  make test-min installs the declared minimum versions in .venv-min and
-# runs the tests there (.ci/min_versions.py).
+# runs the tests there (.ci/min_versions.py).  make docs installs the docs extra into .venv
+# and builds the documentation (lssvm_analysis/docs) into build/docs/, offline, warnings as errors.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -13,7 +14,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 export OMP_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
-.PHONY: report test test-min install clean
+.PHONY: report test test-min install clean docs
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +38,14 @@ report: $(VENV)/.installed-report
 test: $(VENV)/.installed-test
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n 2 --dist loadgroup
+
+$(VENV)/.installed-docs: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[docs]'
+	touch $@ $(VENV)/.installed-report
+
+docs: $(VENV)/.installed-docs
+	$(VENV)/bin/sphinx-build -W --keep-going -b html lssvm_analysis/docs build/docs
+	@echo "the documentation: build/docs/index.html"
 
 test-min:
 	$(PYTHON) .ci/min_versions.py --venv .venv-min

@@ -1,14 +1,16 @@
-"""Write README.md's performance table from a measured asv run (never by hand).
+"""Write the documentation's performance table from a measured asv run (never by hand).
 
 Usage (from the repository root)::
 
     python benchmarks/readme_table.py --run            # asv run --python=same on the table's suites,
                                                        # then write the table
     python benchmarks/readme_table.py                  # write it from the latest asv results
-    python benchmarks/readme_table.py --check          # print it, README untouched
+    python benchmarks/readme_table.py --check          # print it, nothing written
 
 Only the text between ``<!-- perf-table:begin -->`` and
-``<!-- perf-table:end -->`` in README.md is replaced.  The rows (benchmark,
+``<!-- perf-table:end -->`` in ``TABLE`` (lssvm_analysis/docs/performance-table.md, shown by the
+documentation's "Performance" page; it was in README.md before the README became a landing page) is
+replaced.  The rows (benchmark,
 target, what the floor is) are the specification below; every figure comes
 from asv result files: each row from the newest run that measured it (so a
 partial run does not erase the rows of an earlier full one), with the runs
@@ -32,6 +34,8 @@ __all__ = ["ROWS", "result_files", "latest_result", "render_table", "write_readm
 
 ROOT = Path(__file__).resolve().parents[1]
 BEGIN, END = "<!-- perf-table:begin -->", "<!-- perf-table:end -->"
+#: The file whose text between the markers is the table.
+TABLE = ROOT / "lssvm_analysis" / "docs" / "performance-table.md"
 
 #: (asv benchmark name, target, floor or what is measured).  Figures come from the run.
 ROWS = [
@@ -172,8 +176,8 @@ def render_table(files) -> str:
 
 
 def write_readme(table: str, readme: Path | None = None) -> None:
-    """Replace the text between the markers (kept) by ``table``."""
-    readme = readme or ROOT / "README.md"
+    """Replace the text between the markers (kept) of ``readme`` (default ``TABLE``) by ``table``."""
+    readme = readme or TABLE
     text = readme.read_text()
     i, j = text.find(BEGIN), text.find(END)
     if i < 0 or j < i:
@@ -214,7 +218,7 @@ def main(argv=None) -> int:
     ap.add_argument("--run", action="store_true", help="run asv on the table's suites first")
     ap.add_argument("--bench", action="append", help="asv --bench regex (default: the table's suites)")
     ap.add_argument("--quick", action="store_true", help="asv run --quick (one call per benchmark)")
-    ap.add_argument("--check", action="store_true", help="print the table, do not write README.md")
+    ap.add_argument("--check", action="store_true", help="print the table, do not write it")
     args = ap.parse_args(argv)
     if args.run:
         _run(args.bench or SUITES, quick=args.quick)

@@ -26,7 +26,7 @@ Your data and your solver (README.md, "Your data and your solver"):
 * ``datasets.register(name, loader)``: a user's data for sweeps and reports.
 * ``lssvm_analysis.testing`` (a pytest plugin): ``assert_model_digits``,
   ``assert_matches_exact``, ``check_solver(name)``.  ``__version__`` is the one place of the version
-(pyproject.toml reads it from here).
+  (pyproject.toml reads it from here).
 """
 import importlib
 
