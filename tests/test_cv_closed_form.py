@@ -1,5 +1,4 @@
 """Closed-form k-fold / LOO CV (analysis.cv_closed) against per-fold direct fits, and la.tune on both paths."""
-import math
 
 import numpy as np
 import pytest

@@ -21,7 +21,6 @@ import re
 import shlex
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import lssvm_analysis as la

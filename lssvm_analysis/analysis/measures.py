@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Mapping
+from typing import Mapping
 
 import flint
 import numpy as np
@@ -35,10 +35,8 @@ from ..exact.arb import (abs_max, arb_scalar, check_array, col_abs_max, row_sums
 from ..core.validation import check_real, finite_entries
 from ..arith.precision import get_precision, precision_of
 from ..core.records import ReadOnlyDict
+from ..arith.base import Precision
 
-
-if TYPE_CHECKING:  # annotations only
-    from ..arith.base import Precision
 
 __all__ = ["ErrorReport", "forward_error", "backward_error", "kkt_residual", "correct_digits"]
 

@@ -96,7 +96,6 @@ S. Oishi, "Accurate sum and dot product", SIAM J. Sci. Comput. 26 (2005).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 import dataclasses
 import math
 from dataclasses import dataclass
@@ -141,10 +140,8 @@ from .measures import (
     forward_error,
     kkt_residual,
 )
+from ..arith.base import Precision
 
-
-if TYPE_CHECKING:  # annotations only
-    from ..arith.base import Precision
 
 __all__ = [
     "ErrorReport",

@@ -38,7 +38,7 @@ from ..solvers import fit, get_solver
 from .benchmarking import grid_search
 from ..linalg.kernels import kernel_memo
 from .cv_closed import GridCV
-from .validation import (GREATER_IS_BETTER, _skipna_mean, check_folds, cv_score_split, leave_one_out,
+from .validation import (GREATER_IS_BETTER, skipna_mean, check_folds, cv_score_split, leave_one_out,
                          resolve_scoring, split_folds)
 
 __all__ = ["tune", "TuneResult", "SIGMA_FACTORS", "GAMMAS", "METHODS", "chapter_grid", "grid_edge"]
@@ -366,7 +366,7 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
     def score(kw):
         fast = closed.score(kw) if closed is not None else None
         if fast is not None:
-            return fast if method == "loo" else _skipna_mean(np.asarray(fast, dtype=np.float64))
+            return fast if method == "loo" else skipna_mean(np.asarray(fast, dtype=np.float64))
         if method == "loo":
             return leave_one_out(solver, X, y, scoring=scoring, precision=precision, **kw)
         return cv_score_split(solver, split, scoring=scoring, precision=precision, **kw)

@@ -17,8 +17,8 @@ sparse least-squares support vector machines, Neural Networks 17 (2004)
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 import numbers
+from typing import Any, Callable, Sequence
 import time
 
 import numpy as np
@@ -31,16 +31,12 @@ from ..solvers import fit as _fit
 from ..solvers import get_solver
 from ..solvers.kkt import add_ridge, bordered_matrix
 from ..solvers.suykens import fisher_system, kkt_system, krr_system
+from ..arith.base import Precision
+from ..solvers.result import Fit
 
-
-if TYPE_CHECKING:  # annotations only
-    from typing import Any, Callable, Sequence
-
-    from ..arith.base import Precision
-    from ..solvers.result import Fit
 
 __all__ = ["loo_residuals", "cross_validate", "cv_score", "cv_score_split", "split_folds", "SplitFolds",
-           "check_folds", "leave_one_out",
+           "check_folds", "leave_one_out", "skipna_mean",
            "has_closed_form_loo", "SCORINGS", "GREATER_IS_BETTER", "resolve_scoring"]
 
 _WITH_BIAS = (kkt_system, fisher_system)
@@ -423,10 +419,10 @@ def cv_score_split(solver, split: SplitFolds, *, scoring=None, precision="float6
     rows = _fold_rows(solver, split, scoring, precision, params)
     if any(r["status"] != "ok" for r in rows):
         return float("nan")
-    return _skipna_mean(np.array([r["score"] for r in rows], dtype=np.float64))
+    return skipna_mean(np.array([r["score"] for r in rows], dtype=np.float64))
 
 
-def _skipna_mean(values: np.ndarray) -> float:
+def skipna_mean(values: np.ndarray) -> float:
     """pandas' ``Series.mean()`` of a float64 array (pandas.core.nanops.nanmean, no bottleneck)."""
     nan = np.isnan(values)
     count = np.float64(values.size - int(nan.sum()))

@@ -12,7 +12,6 @@ which needs only the diagonal of K and the kernel columns of the kept pivots.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 import dataclasses
 from dataclasses import dataclass, field
 
@@ -27,11 +26,9 @@ from ..core.validation import (as_matrix, check_bool, check_finite, check_int, c
 from .memory import PeakMemory, PeakTerms
 from ..arith.precision import get_precision
 from ._cholesky_flint import Panel, PivotedRBF
+from ..arith.base import Precision
+from .kernels import Kernel
 
-
-if TYPE_CHECKING:  # annotations only
-    from ..arith.base import Precision
-    from .kernels import Kernel
 
 __all__ = ["CholeskySelection", "thresholded_cholesky", "pivoted_cholesky", "THRESHOLDED_PEAK",
            "PIVOTED_PEAKS", "SYMMETRY_SAMPLE", "negative_pivot_tolerance"]

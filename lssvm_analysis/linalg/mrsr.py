@@ -52,7 +52,6 @@ eqs. (7)-(10).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 import itertools
 from dataclasses import dataclass
 
@@ -63,10 +62,8 @@ from ..core.validation import as_matrix, check_finite, check_int, check_real
 from .memory import ensure_memory
 from ..arith.precision import get_precision
 from . import _mrsr_flint
+from ..arith.base import Precision
 
-
-if TYPE_CHECKING:  # annotations only
-    from ..arith.base import Precision
 
 __all__ = ["mrsr", "MRSRPath", "ColumnQR", "column_qr", "bordered_inverse", "MRSR_VARIANTS", "MRSR_NORMALIZATIONS"]
 
