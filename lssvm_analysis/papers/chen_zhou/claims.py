@@ -18,8 +18,8 @@ from ...solvers import get_solver
 from ...experiments.claims import Verdict, register_claim
 from .claims_examples import EXAMPLES, printed_examples, synthetic
 from .claims_scale import large_speed, memory_limit
-from .claims_sets import (DATA, acc_test, best_other, by_seed, combine_sets, data_role, frames, judge_sets,
-                          not_converged, own_family, per_set, set_verdict, speed_test, values_verdict)
+from .claims_sets import (DATA, acc_test, best_other, by_seed, combine_sets, data_role, decision_note, frames,
+                          judge_sets, not_converged, own_family, per_set, set_verdict, speed_test, values_verdict)
 from .claims_table4 import basis_regime, literal_model, rank_rule, t4_acc, t4_speed, t4_values
 from .printed import FIG3, SR, TABLE1, TABLE3, TABLE4_MG
 from ...experiments.claims.stats import better, equivalent, paired
@@ -51,8 +51,10 @@ def _fig3_order(rec):
     outs = [better(d), better(w), equivalent(y, FIG3_MARGIN_PP)]
     o = "holds" if all(x == "holds" for x in outs) else "does not hold" if "does not hold" in outs else "undecided"
     open_ = [n for n, x, p in zip(("SR > LSSVM", "SR > W-LSSVM", "SR ≈ R-LSSVM-Y"), outs, (d, w, y)) if x == "undecided"]
-    return Verdict(o, measured="; ".join((d.text(" pp", "ACC SR-LSSVM − LSSVM"), w.text(" pp", "SR − W-LSSVM"),
-                                          y.text(" pp", "SR − R-LSSVM-Y"))),
+    refuted = [decision_note(p, x, " pp") if x == "does not hold" else "" for p, x in zip((d, w, y), outs)]
+    return Verdict(o, measured="; ".join(t + r for t, r in zip((d.text(" pp", "ACC SR-LSSVM − LSSVM"),
+                                                                 w.text(" pp", "SR − W-LSSVM"),
+                                                                 y.text(" pp", "SR − R-LSSVM-Y")), refuted)),
                    uncertainty="paired over draws of the set and its outliers; holds iff SR − LSSVM and SR − W-LSSVM "
                                f"lie above 0 and SR − R-LSSVM-Y inside ±{FIG3_MARGIN_PP} pp (one test point of 200)"
                                + ("; open: " + ", ".join(f"{n} ({p.resolution(0, ' pp')})" for n, p in
@@ -91,7 +93,8 @@ def _t1_fs(rec):
         s = paired(np.log(by_seed(g, "fs-lssvm", "time_fit")), np.log(by_seed(g, SR, "time_fit")))
         oa, os_ = better(a), better(s)
         o = "holds" if oa == os_ == "holds" else "does not hold" if "does not hold" in (oa, os_) else "undecided"
-        return o, f"{a.text(' pp', 'ACC SR − FS')}; {s.text('', 'log(FS/SR time)')}"
+        return o, (f"{a.text(' pp', 'ACC SR − FS')}{decision_note(a, oa, ' pp')}; "
+                   f"{s.text('', 'log(FS/SR time)')}{decision_note(s, os_)}")
     return set_verdict(t, test, uncertainty="paired over splits per set; both must hold on every set")
 
 
@@ -103,7 +106,7 @@ def _t1_iter(rec):
                if s in set(g.solver)]
         outs = [better(d) for _, d in res]
         o = "holds" if all(x == "holds" for x in outs) else "does not hold" if "does not hold" in outs else "undecided"
-        return o, ", ".join(d.text("", f"{s} − SR") for s, d in res)
+        return o, ", ".join(d.text("", f"{s} − SR") + decision_note(d, x) for (s, d), x in zip(res, outs))
     return set_verdict(t, test, measured="iterations: ", uncertainty="paired over splits per set")
 
 

@@ -7,9 +7,9 @@ import pandas as pd
 
 from ...experiments.claims import Verdict
 from .claims_numerics import TIMED, log_slope_ci, order_outcome, slope
-from .claims_sets import by_seed, key_frame, most, table_frames
+from .claims_sets import by_seed, decision_note, key_frame, most, resolved_text, table_frames
 from .printed import SR
-from ...experiments.claims.stats import all_hold, better, fmt_num, paired, undecided_note
+from ...experiments.claims.stats import all_hold, better, fmt_num, paired
 
 __all__ = ["speed_medium", "speed_large", "csvc_growth", "complexity", "ptp"]
 
@@ -34,8 +34,11 @@ def speed_medium(rec):
     for x, items in res.items():
         o = most([o_ for _, o_, _ in items])
         outs.append(o)
+        # each set where SR is slower, with what its splits resolve
+        slower = "".join(f"; {s}: {dd.text('', 'log(t_X/t_SR)')}{decision_note(dd, o_)}"
+                         for s, o_, dd in items if o_ == "does not hold")
         parts.append(f"{x}: SR faster on {sum(o_ == 'holds' for _, o_, _ in items)} of {len(items)} sets "
-                     f"(slower on {sum(o_ == 'does not hold' for _, o_, _ in items)})")
+                     f"(slower on {sum(o_ == 'does not hold' for _, o_, _ in items)}{slower})")
     return Verdict(all_hold(outs), measured="; ".join(parts),
                    uncertainty="log time ratios paired over splits per set; for each method 'most' sets (> half)",
                    cause="CSI is not implemented (not in the seeds)")
@@ -55,7 +58,7 @@ def speed_large(rec):
         dd = paired(np.log(by_seed(g, x, "time_fit")), np.log(by_seed(g, SR, "time_fit")))
         o = better(dd)
         outs.append(o)
-        parts.append(f"{x}: " + dd.text("", "log(t_X / t_SR)") + undecided_note(dd, o))
+        parts.append(f"{x}: " + dd.text("", "log(t_X / t_SR)") + decision_note(dd, o))
     return Verdict(all_hold(outs), measured=f"at m = {int(m)}: " + "; ".join(parts),
                    uncertainty="paired over draws at the largest size; every sparse comparator (PCP-LSSVM, SR's "
                                "first iteration, included)", cause="CSI is not implemented (not in the seeds)")
@@ -78,7 +81,7 @@ def csvc_growth(rec):
     dd = paired(a - 0.5, b)
     o = better(dd)
     return Verdict(o, measured=f"over m = {int(min(ms))}–{int(max(ms))}: ε-SVR slope {fmt_num(float(a.mean()))}, "
-                               f"SR-LSSVM {fmt_num(float(b.mean()))}; " + dd.text("", "slope difference − 0.5") + undecided_note(dd, o),
+                               f"SR-LSSVM {fmt_num(float(b.mean()))}; " + dd.text("", "slope difference − 0.5") + decision_note(dd, o),
                    uncertainty="log-log slope per draw, paired; 'rapidly' = difference > 0.5 (95 % CI)")
 
 
@@ -112,13 +115,15 @@ def complexity(rec):
             if not len(g):
                 continue
             context.append(order_outcome(g.index, g.values, 3, f"{x} time against m")[1])
-            k, lo, hi, _ = log_slope_ci(g.index, g.values)
+            k, lo, hi, _n = log_slope_ci(g.index, g.values)
             if sr is not None:
                 slower = (np.isfinite(sr[2]) and np.isfinite(lo) and sr[2] < lo)
                 steeper = (np.isfinite(sr[1]) and np.isfinite(hi) and sr[1] > hi)
                 outs.append("holds" if slower else "does not hold" if steeper else "undecided")
                 parts.append(f"growth in m: SR slope {fmt_num(sr[0])} [{fmt_num(sr[1])}, {fmt_num(sr[2])}] against "
-                             f"{x} {fmt_num(k)} [{fmt_num(lo)}, {fmt_num(hi)}]")
+                             f"{x} {fmt_num(k)} [{fmt_num(lo)}, {fmt_num(hi)}]"
+                             + (f" [SR's slope {resolved_text(sr[1], sr[2], sr[3], units='sizes')}; {x}'s "
+                                f"{resolved_text(lo, hi, _n, units='sizes')}]" if not slower and steeper else ""))
             both = pd.concat([ok_[ok_.solver == x], sc[sc.solver == SR]])
             for m, gm in both[both.m >= 2000].groupby("m"):
                 if {x, SR} <= set(gm.solver):
@@ -126,7 +131,7 @@ def complexity(rec):
                     o = better(dd)
                     if dd.n >= 2:  # a size with one draw (beyond the repeated dense fits) is reported only
                         outs.append(o)
-                    parts.append(f"m = {int(m)}: " + dd.text("", f"log(t_{x}/t_SR)") + undecided_note(dd, o))
+                    parts.append(f"m = {int(m)}: " + dd.text("", f"log(t_{x}/t_SR)") + decision_note(dd, o))
     measured = "; ".join(parts) or "no records"
     if context:
         measured += "; the analysis' orders from the times (context, not the verdict): " + "; ".join(context)

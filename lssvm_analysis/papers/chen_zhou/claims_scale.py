@@ -10,7 +10,7 @@ import pandas as pd
 from ...linalg.memory import estimate_bytes
 from ...solvers import get_solver, solvers
 from ...experiments.claims import Verdict
-from .claims_sets import own_family
+from .claims_sets import own_family, resolved_text
 from .printed import SR
 from ...experiments.claims.stats import all_hold, better, fmt_num, paired
 
@@ -150,6 +150,8 @@ def large_speed(rec):
         text.append(f"{what}: ×{fmt_num(float(np.exp(d.mean)))} ({d.text('', 'log ratio')})")
         if outs[what] == "undecided":
             res.append(f"{what}: {d.resolution(0.0)}")
+        elif outs[what] == "does not hold":
+            text[-1] += f" [{resolved_text(d.lo, d.hi, d.n, units='paired data draws')}]"
 
     for x in sorted(s for s in set(t.solver) if s != SR and not own_family(s)):
         for m in sorted(set(t[t.solver == x].m) & set(t[t.solver == SR].m)):

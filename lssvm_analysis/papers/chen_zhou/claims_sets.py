@@ -9,17 +9,20 @@ count the sets that decided and let only the paper's data or a faithful equivale
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
 from ...solvers import get_solver
 from ...experiments.claims import Verdict
 from .printed import SR
-from ...experiments.claims.stats import better, deviations_text, paired
+from ...experiments.claims.stats import Paired, better, deviations_text, paired, undecided_note
 
 __all__ = ["DATA", "DECIDING", "DECIDING_PAIRED", "data_role", "judge_sets", "value_causes", "frames", "by_seed",
            "not_converged", "best_other", "per_set", "set_verdict", "combine_sets", "acc_test", "speed_test",
-           "own_family", "values_verdict", "table_frames", "key_frame", "is_regression", "gain", "most"]
+           "own_family", "values_verdict", "table_frames", "key_frame", "is_regression", "gain", "most",
+           "resolved_text", "decision_note"]
 
 #: Our data sets against the paper's (read from a record's ``dataset`` column): set -> (role, what differs).
 #: "faithful": the paper's data under its protocol (another distributor's copy); "version": the paper's
@@ -161,7 +164,8 @@ def combine_sets(outs, need_all=True):
 def acc_test(g):
     best, _ = best_other(g, "accuracy")
     d = paired(100 * by_seed(g, SR, "accuracy"), 100 * best)
-    return better(d), d.text(" pp", "ACC SR − best other")
+    o = better(d)
+    return o, d.text(" pp", "ACC SR − best other") + decision_note(d, o, " pp")
 
 
 def speed_test(others):
@@ -173,7 +177,8 @@ def speed_test(others):
         o = "holds" if not slow else "does not hold" if any(x == "does not hold" for x in outs) else "undecided"
         # each comparator's log(t_X / t_SR) with its 95 % CI and outcome: 'not shown faster' is not 'slower'
         each = ", ".join(f"{s} {d.mean:+.2g} [{d.lo:+.2g}, {d.hi:+.2g}]"
-                         + ("" if x == "holds" else f" ({'slower' if x == 'does not hold' else 'undecided'})")
+                         + ("" if x == "holds" else f" (slower; {resolved_text(d.lo, d.hi, d.n, units='paired splits')})"
+                            if x == "does not hold" else " (undecided)")
                          for (s, d), x in zip(res, outs))
         return o, ("faster than all" if not slow else "not shown faster than " + ", ".join(slow)) + \
             f" (log(t_X/t_SR), 95 % CI: {each})"
@@ -204,6 +209,12 @@ def values_verdict(t, rows, what):
     unc = ("against the printed mean ± 2 printed sd; cells on " + (", ".join(sorted(deciding)) or "no set")
            + " may refute (the paper's data or a faithful equivalent)")
     if dev & deciding:
+        # the power: the smallest deviation a deciding cell resolves is 2 of its printed sd (the floor of
+        # :func:`~...experiments.claims.stats.deviation` included); our own mean's split spread is not in it
+        two_sd = [2 * max(sd if np.isfinite(sd) else 0.0, 1e-3 * abs(p), 1e-12)
+                  for _l, ds, _m, p, sd in rows if ds in deciding]
+        unc += (f"; refutes with {len(two_sd)} deciding cell(s), which resolve a deviation of ±"
+                f"{min(two_sd):.3g}–{max(two_sd):.3g} (2 printed sd; our mean's own split spread is not counted)")
         return Verdict("does not hold", measured=measured, uncertainty=unc, cause=text)
     if dev:
         return Verdict("not reproduced", measured=measured, uncertainty=unc,
@@ -241,3 +252,25 @@ def most(outs):
     n = len(outs)
     w, l_ = outs.count("holds"), outs.count("does not hold")
     return "holds" if w > n / 2 else "does not hold" if n - l_ <= n / 2 else "undecided"
+
+
+def resolved_text(lo, hi, n, *, units="splits", unit="") -> str:
+    """What a decided 95 % interval over ``n`` units resolves: its half-width, the smallest effect these
+    units tell from none (the power a refutation states, as an "undecided" states what would decide it)."""
+    h = (float(hi) - float(lo)) / 2
+    if n < 2:
+        return f"one {units.rstrip('s')} gives no interval"
+    if not math.isfinite(h):
+        return f"{n} {units} give no finite interval"
+    return f"refutes with {n} {units}, which resolve an effect of ±{h:.3g}{unit} (the 95 % interval's half-width)"
+
+
+def decision_note(d: Paired, o: str, unit: str = "", *, refutes: str = "does not hold") -> str:
+    """The note after a paired outcome ``o``: for "undecided", what would decide it (as
+    :func:`~...experiments.claims.stats.undecided_note`); for the outcome that refutes the claim (``refutes``:
+    "does not hold" when the claim is that the difference is positive), what effect the units resolve; else ''."""
+    if o == "undecided":
+        return undecided_note(d, o, unit)
+    if o == refutes:
+        return f" [{resolved_text(d.lo, d.hi, d.n, units=f'paired {d.units}', unit=unit)}]"
+    return ""

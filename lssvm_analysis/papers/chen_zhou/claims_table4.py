@@ -8,9 +8,10 @@ import numpy as np
 import pandas as pd
 
 from ...experiments.claims import Verdict
-from .claims_sets import best_other, by_seed, frames, not_converged, own_family, set_verdict, speed_test, values_verdict
+from .claims_sets import (best_other, by_seed, decision_note, frames, not_converged, own_family, set_verdict,
+                          speed_test, values_verdict)
 from .printed import SR, TABLE4_MG
-from ...experiments.claims.stats import better, fmt_num, paired, undecided_note
+from ...experiments.claims.stats import better, fmt_num, paired
 
 __all__ = ["T4_MIN_BASIS", "RANK_STOPS", "robust_inactive", "basis_regime", "t4_acc", "t4_speed", "t4_values",
            "rank_rule", "literal_model"]
@@ -45,7 +46,7 @@ def t4_acc(rec):
         gap = (f" (its first iteration {base[0]}, no truncation: RMSE {fmt_num(others[base[0]].mean())} against the "
                f"best {fmt_num(best.mean())}, so the r-pivot basis sets the error)" if base and better(d) != "holds"
                and others[base[0]].mean() > 1.2 * best.mean() else "")
-        return better(d), d.text("", "RMSE best other − SR") + gap + undecided_note(d, better(d))
+        return better(d), d.text("", "RMSE best other − SR") + gap + decision_note(d, better(d))
     skip = ("; left out (R-LSSVM-W truncates no training point there: the robust loss is inactive and the set "
             "does not test robustness): " + ", ".join(idle)) if idle else ""
     v = set_verdict(t, test, regime=basis_regime, cause=not_converged(t),
@@ -132,6 +133,7 @@ def literal_model(rec):
     o = better(d)
     return Verdict("does not hold" if o == "holds" else "holds" if o == "does not hold" else "undecided",
                    measured=d.text("", "RMSE of eq. (6)'s printed f = Σβk + b − the primal solution Σβk/(mλ) + b "
-                                       "(R-LSSVM-W)") + ("; " + vs.text("", "printed f − plain LS-SVM") if vs else ""),
+                                       "(R-LSSVM-W)") + decision_note(d, o, refutes="holds")
+                   + ("; " + vs.text("", "printed f − plain LS-SVM") if vs else ""),
                    uncertainty="paired over (set, split); the printed model fails if its RMSE is larger (CI above 0)"
                    + ("" if o != "undecided" else "; " + d.resolution()))

@@ -18,12 +18,12 @@ from ...experiments.claims import Verdict, register_claim
 from .claims import SECTION
 from .claims_costs import complexity, csvc_growth, ptp, speed_large, speed_medium
 from .claims_p_tau import p_insensitive, smooth_negligible, tau, tau_schedule
-from .claims_sets import (DECIDING_PAIRED, by_seed, data_role, frames, gain, is_regression, judge_sets, key_frame,
-                          own_family, set_verdict, table_frames)
+from .claims_sets import (DECIDING_PAIRED, by_seed, data_role, decision_note, frames, gain, is_regression, judge_sets,
+                          key_frame, own_family, resolved_text, set_verdict, table_frames)
 from .claims_table4 import basis_regime
 from .claims_table_examples import EXAMPLES
 from .printed import SR, TABLE1, TABLE4_MG
-from ...experiments.claims.stats import all_hold, better, equivalent, fmt_num, mean_ci, not_worse, paired, undecided_note
+from ...experiments.claims.stats import all_hold, better, equivalent, fmt_num, mean_ci, not_worse, paired
 
 __all__: list[str] = []
 
@@ -47,7 +47,8 @@ def _outlier_alpha(rec):
         role, _ds, note = data_role(g)
         outs.append((s, role, note, o))
         parts.append(f"{s}: AUC(|α|) {fmt_num(m)} [{fmt_num(lo)}, {fmt_num(hi)}] over {n} splits, outliers above "
-                     f"the clean median {fmt_num(100 * float(above.min()))}–{fmt_num(100 * float(above.max()))} %")
+                     f"the clean median {fmt_num(100 * float(above.min()))}–{fmt_num(100 * float(above.max()))} %"
+                     + (f" [AUC {resolved_text(lo, hi, n)}]" if o_auc == "does not hold" else ""))
     o, stand_in, why, count = judge_sets(outs)
     return Verdict(o, measured="; ".join(parts), stand_in=stand_in, cause=why,
                    uncertainty="'always' = every injected outlier's |α| above the clean points' median in every "
@@ -81,7 +82,7 @@ def _weight0(rec):
         outs.append(o)
         parts.append(f"{s}/{sv}: truncated {fmt_num(100 * g.trunc_outliers.sum() / g.n_outliers.sum())} % of the "
                      f"outliers, {fmt_num(100 * g.trunc_clean.sum() / (g.m - g.n_outliers).sum())} % of the clean; "
-                     + dd.text("", "log odds ratio") + undecided_note(dd, o))
+                     + dd.text("", "log odds ratio") + decision_note(dd, o))
     return Verdict(all_hold(outs) if outs else "undecided", measured="; ".join(parts) or "no truncating fit",
                    uncertainty="|ξ_i| > τ at the end of the fit (weight 0 in (13)); log odds ratio outliers : clean "
                                "(+0.5 per cell), 95 % CI over splits > 0 on every set and solver",
@@ -126,6 +127,7 @@ def _sparsity(prefix, extra_sd):
                 m, lo, hi, n = mean_ci(ratio)
                 o = "holds" if (n >= 2 and hi < 0.5) else "does not hold" if (n >= 2 and lo >= 0.5) else "undecided"
                 text = f"{s} {sv}: nSV ratio to the fewest other ({fmt_num(m)}, CI [{fmt_num(lo)}, {fmt_num(hi)}])"
+                text += f" [{resolved_text(lo, hi, n)}]" if o == "does not hold" else ""
                 if extra_sd:
                     cv = float(piv[sv].std(ddof=1) / piv[sv].mean()) if len(piv) > 1 else math.nan
                     text += f", sd/mean {fmt_num(100 * cv)} %"
@@ -150,7 +152,7 @@ def _csvc_speed(rec):
     for s, g in d.groupby("set"):
         dd = paired(np.log(by_seed(g, "svm-c", "time_fit")), np.log(by_seed(g, SR, "time_fit")))
         o = better(dd)
-        parts.append(f"{s} (m = {fmt_num(float(sizes[s]))}): " + dd.text("", "log(t_C-SVC / t_SR)") + undecided_note(dd, o))
+        parts.append(f"{s} (m = {fmt_num(float(sizes[s]))}): " + dd.text("", "log(t_C-SVC / t_SR)") + decision_note(dd, o))
         if s == big:
             o_big = o
     return Verdict(o_big, measured="; ".join(parts),
@@ -164,7 +166,7 @@ def _csvc_acc(rec):
     def test(g):
         dd, u = gain(g, SR, "svm-c")
         o = better(dd)
-        return o, dd.text(u, "ACC SR − C-SVC") + undecided_note(dd, o, u)
+        return o, dd.text(u, "ACC SR − C-SVC") + decision_note(dd, o, u)
     return set_verdict(d, test, uncertainty="paired over splits; every set")
 
 
@@ -178,7 +180,7 @@ def _csvc_svs(rec):
     o = better(dd)
     return Verdict(o, measured=f"C-SVC nSV {fmt_num(float(n0.mean()))} at 0 % and {fmt_num(float(n1.mean()))} at 10 % "
                                f"(outliers injected: {fmt_num(float(2 * half.mean()))}); "
-                               + dd.text("", "increase − ½·#outliers") + undecided_note(dd, o),
+                               + dd.text("", "increase − ½·#outliers") + decision_note(dd, o),
                    uncertainty="same parameters and splits; the increase must exceed half the injected outliers (95 % CI)")
 
 
@@ -196,7 +198,7 @@ def _t3_robust(rec):
         o = better(dd)
         outs.append(o)
         parts.append(f"drop {s} {fmt_num(float(drop[s].mean()))} pp vs SR {fmt_num(float(drop[SR].mean()))} pp: "
-                     + dd.text(" pp", "drop(X) − drop(SR)") + undecided_note(dd, o, " pp"))
+                     + dd.text(" pp", "drop(X) − drop(SR)") + decision_note(dd, o, " pp"))
     return Verdict(all_hold(outs), measured="; ".join(parts),
                    uncertainty="drop = ACC(0 %) − ACC(10 %) per split (same split, same parameters); every comparator",
                    cause="CSI is not implemented (not in the seeds)")
@@ -210,8 +212,8 @@ def _t4_fs(rec):
         t = paired(np.log(by_seed(g, "fs-lssvm", "time_fit")), np.log(by_seed(g, SR, "time_fit")))
         oa, ot = better(a), better(t)
         outs.append(all_hold([oa, ot]))
-        parts.append(f"{s}: " + a.text("", "RMSE FS − SR") + undecided_note(a, oa) + "; " + t.text("", "log(t_FS/t_SR)")
-                     + undecided_note(t, ot))
+        parts.append(f"{s}: " + a.text("", "RMSE FS − SR") + decision_note(a, oa) + "; " + t.text("", "log(t_FS/t_SR)")
+                     + decision_note(t, ot))
     return Verdict(all_hold(outs), measured="; ".join(parts), uncertainty="paired over splits; both on every set")
 
 
@@ -237,7 +239,7 @@ def _pcp_acc(rec):
         role, _ds, note = data_role(g)
         items.append((s, role, note, o))
         parts.append(f"{s}{'' if role in DECIDING_PAIRED else ' (stand-in)'}: " + dd.text(u, "SR better than PCP by")
-                     + undecided_note(dd, o, u))
+                     + decision_note(dd, o, u))
     n = len(items)
     if not n:
         return Verdict("undecided", measured="no set with both SR-LSSVM and PCP-LSSVM")
@@ -269,7 +271,7 @@ def _pcp_time(rec):
             dd = paired(np.log(by_seed(gm, SR, "time_fit")), np.log(by_seed(gm, "pcp-lssvm", "time_fit")))
             o = better(dd)
             outs.append(o)
-            parts.append(f"{s}{'' if m is None else f' m = {int(m)}'}: " + dd.text("", "log(t_SR/t_PCP)") + undecided_note(dd, o))
+            parts.append(f"{s}{'' if m is None else f' m = {int(m)}'}: " + dd.text("", "log(t_SR/t_PCP)") + decision_note(dd, o))
     return Verdict(all_hold(outs), measured="; ".join(parts), uncertainty="paired over splits; every set")
 
 
@@ -302,7 +304,7 @@ def _overall(rec):
             items.append((s, role, note, o))
             if o != "holds":
                 parts.append(f"{s} vs {x}{'' if role in DECIDING_PAIRED else f' ({role})'}: " + dd.text(u, "SR − X")
-                             + f" (margin {fmt_num(m)}{u}, {src})" + undecided_note(dd, o, u))
+                             + f" (margin {fmt_num(m)}{u}, {src})" + decision_note(dd, o, u))
     o, stand_in, why, count = judge_sets(items)
     n = len(items)
     return Verdict(o, stand_in=stand_in, cause=why,
@@ -321,7 +323,7 @@ def _fig3_clean(rec):
             dd = paired(100 * by_seed(f, a, "accuracy"), 100 * by_seed(f, b, "accuracy"))
             o = equivalent(dd, _FIG3_MARGIN_PP)
             outs.append(o)
-            parts.append(dd.text(" pp", f"{a} − {b}"))
+            parts.append(dd.text(" pp", f"{a} − {b}") + decision_note(dd, o, " pp"))
     mean = {s: 100 * float(by_seed(f, s, "accuracy").mean()) for s in names}
     return Verdict(all_hold(outs), measured="ACC " + ", ".join(f"{s} {fmt_num(v, 4)} %" for s, v in mean.items())
                    + "; " + "; ".join(parts),
@@ -346,8 +348,8 @@ def _fig3_boundary(rec):
     ratio = float(ang[SR].mean() / ang["lssvm-schur"].mean()) if ang["lssvm-schur"].mean() > 0 else math.inf
     o3 = "holds" if ratio <= 0.25 else "does not hold"
     return Verdict(all_hold([o1, o2, o3]), measured="mean angle moved by the outliers " + ", ".join(
-        f"{s} {fmt_num(float(v.mean()))}°" for s, v in ang.items()) + "; " + d1.text("°", "LSSVM − SR") + undecided_note(d1, o1, "°")
-                   + "; " + d2.text("°", "W − SR") + undecided_note(d2, o2, "°") + f"; SR/LSSVM = {fmt_num(ratio)} (≤ 0.25 needed)",
+        f"{s} {fmt_num(float(v.mean()))}°" for s, v in ang.items()) + "; " + d1.text("°", "LSSVM − SR") + decision_note(d1, o1, "°")
+                   + "; " + d2.text("°", "W − SR") + decision_note(d2, o2, "°") + f"; SR/LSSVM = {fmt_num(ratio)} (≤ 0.25 needed)",
                    uncertainty="the line w·x + b = 0 with and without the 4 outliers, the same draw")
 
 
