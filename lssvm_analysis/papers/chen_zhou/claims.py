@@ -18,8 +18,9 @@ from ...solvers import get_solver
 from ...experiments.claims import Verdict, register_claim
 from .claims_examples import EXAMPLES, printed_examples, synthetic
 from .claims_scale import large_speed, memory_limit
-from .claims_sets import (DATA, acc_test, best_other, by_seed, combine_sets, data_role, decision_note, frames,
-                          judge_sets, not_converged, own_family, per_set, set_verdict, speed_test, values_verdict)
+from .claims_sets import (DATA, acc_test, best_other, better_or_tie, by_seed, combine_sets, data_role, decision_note,
+                          frames, judge_sets, not_converged, own_family, per_set, set_verdict, speed_test,
+                          values_verdict)
 from .claims_table4 import basis_regime, literal_model, rank_rule, t4_acc, t4_speed, t4_values
 from .printed import FIG3, SR, TABLE1, TABLE3, TABLE4_MG
 from ...experiments.claims.stats import better, equivalent, paired
@@ -91,7 +92,7 @@ def _t1_fs(rec):
     def test(g):
         a = paired(100 * by_seed(g, SR, "accuracy"), 100 * by_seed(g, "fs-lssvm", "accuracy"))
         s = paired(np.log(by_seed(g, "fs-lssvm", "time_fit")), np.log(by_seed(g, SR, "time_fit")))
-        oa, os_ = better(a), better(s)
+        oa, os_ = better_or_tie(a), better(s)
         o = "holds" if oa == os_ == "holds" else "does not hold" if "does not hold" in (oa, os_) else "undecided"
         return o, (f"{a.text(' pp', 'ACC SR − FS')}{decision_note(a, oa, ' pp')}; "
                    f"{s.text('', 'log(FS/SR time)')}{decision_note(s, os_)}")

@@ -22,7 +22,7 @@ from ...experiments.claims.stats import Paired, better, deviations_text, paired,
 __all__ = ["DATA", "DECIDING", "DECIDING_PAIRED", "data_role", "judge_sets", "value_causes", "frames", "by_seed",
            "not_converged", "best_other", "per_set", "set_verdict", "combine_sets", "acc_test", "speed_test",
            "own_family", "values_verdict", "table_frames", "key_frame", "is_regression", "gain", "most",
-           "resolved_text", "decision_note"]
+           "resolved_text", "decision_note", "is_tie", "better_or_tie"]
 
 #: Our data sets against the paper's (read from a record's ``dataset`` column): set -> (role, what differs).
 #: "faithful": the paper's data under its protocol (another distributor's copy); "version": the paper's
@@ -164,7 +164,7 @@ def combine_sets(outs, need_all=True):
 def acc_test(g):
     best, _ = best_other(g, "accuracy")
     d = paired(100 * by_seed(g, SR, "accuracy"), 100 * best)
-    o = better(d)
+    o = better_or_tie(d)
     return o, d.text(" pp", "ACC SR − best other") + decision_note(d, o, " pp")
 
 
@@ -265,10 +265,26 @@ def resolved_text(lo, hi, n, *, units="splits", unit="") -> str:
     return f"refutes with {n} {units}, which resolve an effect of ±{h:.3g}{unit} (the 95 % interval's half-width)"
 
 
+def is_tie(d: Paired) -> bool:
+    """Every unit an exact tie (mean 0 and no spread): the two methods score alike on each split's test part."""
+    return d.n >= 2 and d.mean == 0 and d.lo == 0 and d.hi == 0
+
+
+def better_or_tie(d: Paired) -> str:
+    """:func:`~...experiments.claims.stats.better` of a score difference, except that a tie in every split is
+    "undecided", not "does not hold": the test parts tell the two methods apart on no point, so they resolve no
+    difference below one test point (e.g. both at 100 % on our Satimage re-splits, where the paper's gap is
+    0.11 pp, one point of 931) and cannot say which is the more accurate."""
+    return "undecided" if is_tie(d) else better(d)
+
+
 def decision_note(d: Paired, o: str, unit: str = "", *, refutes: str = "does not hold") -> str:
     """The note after a paired outcome ``o``: for "undecided", what would decide it (as
     :func:`~...experiments.claims.stats.undecided_note`); for the outcome that refutes the claim (``refutes``:
     "does not hold" when the claim is that the difference is positive), what effect the units resolve; else ''."""
+    if o == "undecided" and is_tie(d):
+        return (f" [a tie in each of the {d.n} {d.units}: the test parts tell the two apart on no point; more or "
+                "harder test points would decide]")
     if o == "undecided":
         return undecided_note(d, o, unit)
     if o == refutes:

@@ -18,8 +18,8 @@ from ...experiments.claims import Verdict, register_claim
 from .claims import SECTION
 from .claims_costs import complexity, csvc_growth, ptp, speed_large, speed_medium
 from .claims_p_tau import p_insensitive, smooth_negligible, tau, tau_schedule
-from .claims_sets import (DECIDING_PAIRED, by_seed, data_role, decision_note, frames, gain, is_regression, judge_sets,
-                          key_frame, own_family, resolved_text, set_verdict, table_frames)
+from .claims_sets import (DECIDING_PAIRED, better_or_tie, by_seed, data_role, decision_note, frames, gain,
+                          is_regression, judge_sets, key_frame, own_family, resolved_text, set_verdict, table_frames)
 from .claims_table4 import basis_regime
 from .claims_table_examples import EXAMPLES
 from .printed import SR, TABLE1, TABLE4_MG
@@ -165,7 +165,7 @@ def _csvc_acc(rec):
 
     def test(g):
         dd, u = gain(g, SR, "svm-c")
-        o = better(dd)
+        o = better_or_tie(dd)
         return o, dd.text(u, "ACC SR − C-SVC") + decision_note(dd, o, u)
     return set_verdict(d, test, uncertainty="paired over splits; every set")
 
@@ -210,7 +210,7 @@ def _t4_fs(rec):
     for s, g in d.groupby("set"):
         a = paired(by_seed(g, "fs-lssvm", "rmse"), by_seed(g, SR, "rmse"))
         t = paired(np.log(by_seed(g, "fs-lssvm", "time_fit")), np.log(by_seed(g, SR, "time_fit")))
-        oa, ot = better(a), better(t)
+        oa, ot = better_or_tie(a), better(t)
         outs.append(all_hold([oa, ot]))
         parts.append(f"{s}: " + a.text("", "RMSE FS − SR") + decision_note(a, oa) + "; " + t.text("", "log(t_FS/t_SR)")
                      + decision_note(t, ot))
@@ -235,7 +235,7 @@ def _pcp_acc(rec):
         if not {SR, "pcp-lssvm"} <= set(g.solver):
             continue
         dd, u = gain(g, SR, "pcp-lssvm")
-        o = better(dd)
+        o = better_or_tie(dd)
         role, _ds, note = data_role(g)
         items.append((s, role, note, o))
         parts.append(f"{s}{'' if role in DECIDING_PAIRED else ' (stand-in)'}: " + dd.text(u, "SR better than PCP by")
