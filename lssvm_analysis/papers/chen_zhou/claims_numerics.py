@@ -19,6 +19,7 @@ from scipy import stats as st
 from .kinds_numerics import KKT_TOLS, SMOOTH_PS
 from ...experiments.claims import Verdict, register_claim
 from .claims import SECTION, SR
+from .claims_sets import resolved_text
 from ...experiments.claims.stats import LEVEL, Paired, better, fmt_num, slope_ci
 
 __all__ = ["TIMED", "numerics_examples", "order_outcome", "printed_examples", "slope"]
@@ -102,7 +103,7 @@ def order_outcome(x, t, p, what) -> tuple[str, str]:
     # above the band: a refutation needs the sizes to follow one power law steeper than p, i.e. the slope's
     # 95 % interval (least squares, n − 2 df) above p + 0.3; one size far off the line (a matrix leaving
     # the cache, page faults of a fresh 50 MB copy) bends a 4-point fit without showing a steeper order
-    _, lo, _, n = log_slope_ci(x, t)
+    _, lo, hi, n = log_slope_ci(x, t)
     if n < 3:
         return "undecided", text + " — above the band, but 2 sizes give no interval"
     x, y = np.log(np.asarray(x, dtype=float)), np.log(np.asarray(t, dtype=float))
@@ -110,7 +111,8 @@ def order_outcome(x, t, p, what) -> tuple[str, str]:
     local = ", ".join(fmt_num(v) for v in np.diff(y[ok]) / np.diff(x[ok]))
     text += f"; slope 95 % CI lower end {fmt_num(lo)}, local slopes {local}"
     if lo > p + 0.3:
-        return "does not hold", text
+        # the power of the refutation: the slope these sizes resolve (half the interval's width)
+        return "does not hold", text + f" [slope {resolved_text(lo, hi, n, units='sizes')}]"
     return "undecided", (text + f" — not one power law over these sizes: the interval reaches ord {p:g} ± 0.3; "
                          "repeated timings at more sizes within one memory level would decide")
 
@@ -263,7 +265,8 @@ def _comment2_faster(rec):
     o = better(d)
     return Verdict(o, measured=d.text("", "log(t_(28) / t_υ) of step 3"),
                    uncertainty="m = 5000, r = 100; repetitions paired, each the median of 3 timings"
-                   + ("; " + d.resolution() if o == "undecided" else ""))
+                   + ("; " + d.resolution() if o == "undecided" else "")
+                   + ("; " + resolved_text(d.lo, d.hi, d.n, units=f"paired {d.units}") if o == "does not hold" else ""))
 
 
 def _comment3_same(rec):

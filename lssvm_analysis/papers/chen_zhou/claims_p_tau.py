@@ -12,8 +12,9 @@ import pandas as pd
 from scipy import stats as st
 
 from ...experiments.claims import Verdict
+from .claims_sets import decision_note
 from .printed import SR
-from ...experiments.claims.stats import all_hold, better, equivalent, fmt_num, paired, undecided_note
+from ...experiments.claims.stats import all_hold, better, equivalent, fmt_num, paired
 
 __all__ = ["smooth_negligible", "p_insensitive", "tau", "tau_schedule"]
 
@@ -56,7 +57,7 @@ def smooth_negligible(rec):
     dd = paired(_by_p(d, 1e4), _by_p(d, 1e12))
     o = equivalent(dd, m)
     tr = d.groupby("p").n_truncated.mean()
-    return Verdict(o, measured=dd.text("", "RMSE(p = 1e4) − RMSE(p = 1e12 ≈ rule (8))") + undecided_note(dd, o)
+    return Verdict(o, measured=dd.text("", "RMSE(p = 1e4) − RMSE(p = 1e12 ≈ rule (8))") + decision_note(dd, o)
                    + f"; truncated points p = 1e4: {fmt_num(float(tr.get(1e4, np.nan)))}, p = 1e12: "
                    + f"{fmt_num(float(tr.get(1e12, np.nan)))}",
                    uncertainty=f"equivalent: 95 % CI inside ±{fmt_num(m)} (SR's split sd at p = 1e4 on this stand-in)")
@@ -75,7 +76,8 @@ def p_insensitive(rec):
         o = equivalent(dd, m)
         if p >= 1e3:
             outs.append(o)
-        parts.append(f"p = {p:g}: " + dd.text("", "RMSE − RMSE(1e4)") + ("" if p >= 1e3 else " (below 1e3: reported)"))
+        parts.append(f"p = {p:g}: " + dd.text("", "RMSE − RMSE(1e4)")
+                     + (decision_note(dd, o) if p >= 1e3 else " (below 1e3: reported)"))
     return Verdict(all_hold(outs), measured="; ".join(parts),
                    uncertainty=f"equivalent: 95 % CI inside ±{fmt_num(m)} (SR's split sd at p = 1e4) for every p ≥ 1e3")
 
@@ -101,7 +103,7 @@ def tau(rec):
         dd = paired(by[t], by[best])
         o = better(dd)
         outs.append(o)
-        parts.append(f"τ = {fmt_num(t)} (grid end): " + dd.text("", f"RMSE − RMSE(τ = {fmt_num(best)})") + undecided_note(dd, o))
+        parts.append(f"τ = {fmt_num(t)} (grid end): " + dd.text("", f"RMSE − RMSE(τ = {fmt_num(best)})") + decision_note(dd, o))
     return Verdict(all_hold(outs), measured="mean RMSE per τ " + ", ".join(f"{fmt_num(t)}: {fmt_num(float(by[t].mean()))}"
                                                                      for t in taus) + "; " + "; ".join(parts),
                    uncertainty="interior optimum: both grid ends worse than the best interior τ (95 % CI)")
@@ -116,9 +118,13 @@ def tau_schedule(rec):
     f = float(va.var(ddof=1) / vb.var(ddof=1)) if vb.var(ddof=1) > 0 else math.inf
     n1, n2 = len(va) - 1, len(vb) - 1
     crit = float(st.f.ppf(0.95, n1, n2))
-    o = "holds" if f > crit else "does not hold" if f < 1 / float(st.f.ppf(0.95, n2, n1)) else "undecided"
+    low = 1 / float(st.f.ppf(0.95, n2, n1))
+    o = "holds" if f > crit else "does not hold" if f < low else "undecided"
+    # the power of the F-test: the variance ratios these τ values tell from 1 (either side)
+    power = (f" [refutes with {len(va)} and {len(vb)} τ values, which resolve a variance ratio outside "
+             f"[{fmt_num(low)}, {fmt_num(crit)}]]") if o == "does not hold" else ""
     return Verdict(o, measured=f"sd over the starting τ of the mean RMSE: fixed τ {fmt_num(float(va.std(ddof=1)))}, "
                                f"schedule {fmt_num(float(vb.std(ddof=1)))}; F = {fmt_num(f)} (95 % critical "
-                               f"{fmt_num(crit)})",
+                               f"{fmt_num(crit)}){power}",
                    uncertainty=f"one-sided F-test on {len(va)} τ values (df {n1}, {n2}); the schedule's δ = 0.5 and "
                                "halving are our reading (unstated)")
