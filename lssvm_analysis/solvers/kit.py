@@ -3,7 +3,7 @@
 A solver function ``f(X, y, *, precision="float64", C=1.0, ...) -> Fit``,
 registered with ``lssvm_analysis.register_solver``, typically reads::
 
-    from lssvm_analysis.solvers import kit
+    from lssvm_analysis import kit          # la.kit: this module
 
     def fit_ridge(X, y, *, precision="float64", C=1.0):
         X, y, k, p = kit.validate_xy(X, y, C=C, kernel="linear", precision=precision)

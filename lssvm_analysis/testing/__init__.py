@@ -70,12 +70,10 @@ from __future__ import annotations
 
 import importlib
 import math
-from typing import TYPE_CHECKING
+
+import lssvm_analysis   # light: its names are imported on first use (the annotations name la.ModelError)
 
 from .report import SolverReport
-
-if TYPE_CHECKING:
-    from ..analysis.model_digits import ModelError
 
 __all__ = ["assert_model_digits", "assert_matches_exact", "check_solver", "solver_checks", "skipped_checks",
            "SolverReport"]
@@ -99,7 +97,7 @@ def _positive(name: str, value, *, allow_none: bool = False):
     return float(value)
 
 
-def _certificate(err: ModelError) -> str:
+def _certificate(err: lssvm_analysis.ModelError) -> str:
     choices = ("" if err.choices_agree is None else
                "; the fit's discrete choices " + ("equal" if err.choices_agree else "differ from")
                + " those of a wide run")
@@ -108,7 +106,7 @@ def _certificate(err: ModelError) -> str:
 
 
 def assert_model_digits(fit, X, y, at_least: float, *, X_test=None, predictions_at_least: float | None = None,
-                        **params) -> ModelError:
+                        **params) -> lssvm_analysis.ModelError:
     """Assert that ``fit`` has at least ``at_least`` correct digits of the exact model of (X, y).
 
     Parameters
@@ -155,7 +153,8 @@ def assert_model_digits(fit, X, y, at_least: float, *, X_test=None, predictions_
     return err
 
 
-def assert_matches_exact(fit, X, y, *, tol: float | None = None, c: float = 30.0, **params) -> ModelError:
+def assert_matches_exact(fit, X, y, *, tol: float | None = None, c: float = 30.0,
+                         **params) -> lssvm_analysis.ModelError:
     """Assert that ``fit`` is within the a-priori forward bound of the exact model of (X, y).
 
     The bound (``tol`` None): c n kappa u + 10^-exact_digits, with kappa the
