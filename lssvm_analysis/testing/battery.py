@@ -26,20 +26,19 @@ __all__ = ["solver_checks", "skipped_checks", "check_solver", "ACCURACY"]
 ACCURACY = ("required", "skip")
 
 
-def _precisions(info, given) -> list:
+def _precisions(info, given, arg: str = "precisions") -> list:
     """The precisions to check: the solver's, or ``given`` (each one it supports; refused otherwise)."""
     if given is None:
         return info.supported_precisions()
     if isinstance(given, str) or not hasattr(given, "__iter__"):
-        raise TypeError(f"expected a list of precision names for precisions, got precisions={short_repr(given)}")
+        raise TypeError(f"expected a list of precision names for {arg}, got {arg}={short_repr(given)}")
     names = [get_precision(p).name for p in given]   # UnknownPrecisionError names an unknown one
     if not names:
-        raise ValueError("expected at least one precision for precisions (none would check nothing), "
-                         "got precisions=[]")
+        raise ValueError(f"expected at least one precision for {arg} (none would check nothing), got {arg}=[]")
     bad = [p for p in names if not info.supports_precision(p)]
     if bad:
         raise UnsupportedPrecisionError(f"expected precisions among {info.supported_precisions()} for solver "
-                                        f"{info.name!r}, got precisions={list(given)!r} ({bad[0]!r} not supported)")
+                                        f"{info.name!r}, got {arg}={list(given)!r} ({bad[0]!r} not supported)")
     return names
 
 
@@ -47,7 +46,7 @@ def solver_checks(name: str, *, precisions_=None):
     """The engine of :func:`lssvm_analysis.testing.solver_checks` (documented there)."""
     info = get_solver(name)
     out = []
-    for prec in _precisions(info, precisions_):
+    for prec in _precisions(info, precisions_, "precisions_"):
         if info.system is not None:
             for cfg in info.configurations():
                 for c in (10.0, 1e4):
@@ -106,6 +105,7 @@ def check_solver(name: str, *, precisions=None, accuracy: str = "required") -> S
         raise UnknownSolverError(f"expected a solver in {solvers()}, got solver={name!r}")
     if check_str("accuracy", accuracy) not in ACCURACY:
         raise ValueError(f"expected accuracy in {ACCURACY}, got accuracy={accuracy!r}")
+    _precisions(get_solver(name), precisions)   # refused naming ``precisions``, check_solver's keyword
     battery = solver_checks(name, precisions_=precisions)
     skipped, accepted, failures, ran = skipped_checks(name), [], [], []
     measures = any(label.startswith(("matches_reference", "exact_model_hook")) for label, _ in battery)
