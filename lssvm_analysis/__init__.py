@@ -25,59 +25,70 @@ Your data and your solver (README.md, "Your data and your solver"):
   the paper's formula as printed; ``get_solver(name).variants`` lists them).
 * ``datasets.register(name, loader)``: a user's data for sweeps and reports.
 * ``lssvm_analysis.testing`` (a pytest plugin): ``assert_model_digits``,
-  ``assert_matches_exact``, ``check_solver(name)``.  ``__version__`` is the one place of the version
-  (pyproject.toml reads it from here).
+  ``assert_matches_exact``, ``check_solver(name)``; ``kit`` (``from lssvm_analysis import kit``,
+  :mod:`lssvm_analysis.solvers.kit`): what a plugin solver uses to write only its algorithm
+  (``validate_xy``, ``make_fit``, the KKT/KRR systems and exact models, ``ExactProblem``).
+
+Every public name is imported on first use (``_LAZY``, PEP 562): ``import lssvm_analysis``
+loads no numerical module, and installed solver plugins load at the registry's first use
+(``solvers()``, ``get_solver()``, ``fit()``).  ``__version__`` is the one place of the version
+(pyproject.toml reads it from here).
 """
 import importlib
 
-from .core.exceptions import (CholeskyBreakdownError, ConvergenceWarning, FallbackWarning,
-                              IllConditionedWarning, KernelAccuracyWarning, LSSVMWarning, LUBreakdownError,
-                              NoExactModelError, ReferenceAccuracyError, UnderflowWarning, UnknownPrecisionError,
-                              UnknownSolverError, UnsupportedPrecisionError)
-from .linalg.kernels import (Kernel, from_lssvmlab, linear_kernel, make_kernel, poly_kernel, rbf_kernel,
-                           to_lssvmlab)
-from .linalg.mrsr import MRSRPath, mrsr
-from .linalg.cg import cg_iteration_bound, hestenes_stiefel_cg
-from .linalg.incomplete_cholesky import pivoted_cholesky, thresholded_cholesky
-from .arith.precision import Precision, get_precision, precisions
-from .core.records import CholeskyBreakdown, LUBreakdown
-from .solvers.result import Fit
-from .solvers import LadderKnob, Variant, fit, get_solver, load_plugins, variant
-from . import solvers  # the subpackage, callable: solvers() lists the registered names
-from .solvers import register as register_solver
-from .solvers.multiclass import MulticlassFit, fit_multiclass
-from .analysis.reference import (ErrorReport, ReferenceSolution, backward_error, condition_number,
-                        correct_digits, forward_error, kkt_residual, reference_solve)
-from .analysis.validation import cross_validate, leave_one_out, loo_residuals
-from .analysis.tuning import TuneResult, tune
-from .analysis.model_digits import FitDataMismatchError, ModelError, exact_model, model_error
-from . import datasets
-
 __version__ = "0.1.0"
 
-#: Public names imported on first use (PEP 562), so that ``import lssvm_analysis`` loads neither
-#: matplotlib (the report: ``compare``) nor scikit-learn (the estimators subclass its
-#: ``BaseEstimator``): the pytest plugin makes every pytest run in a user's environment import this
-#: package, and scikit-learn was 71 % of its 2.0 CPU-s (``python -X importtime``).  The subpackage
-#: ``estimators`` itself is made on first use the same way.
-_LAZY = {"compare": "lssvm_analysis.report.compare", "Comparison": "lssvm_analysis.report.compare",
-         "ELSRegressor": "lssvm_analysis.estimators", "LSSVMClassifier": "lssvm_analysis.estimators",
-         "LSSVMRegressor": "lssvm_analysis.estimators"}
-_LAZY_MODULES = ("estimators",)
+#: Every public name -> the module that defines it, imported on first use (PEP 562).  The
+#: pytest11 entry point makes every pytest run in a user's environment import this package (as the
+#: parent of ``lssvm_analysis.testing``), even a run that never uses it: eager imports cost 2.1
+#: CPU-s (scipy.stats through tuning, pandas through validation, mpmath / gmpy2 / flint through
+#: the exact models, scikit-learn through the estimators, matplotlib through ``compare``), so
+#: ``import lssvm_analysis`` imports none of them; ``la.fit`` loads the solvers, ``la.compare``
+#: the report.  ``register_solver`` is the solvers' ``register``.
+_LAZY = {
+    **dict.fromkeys(("CholeskyBreakdownError", "ConvergenceWarning", "FallbackWarning", "IllConditionedWarning",
+                     "KernelAccuracyWarning", "LSSVMWarning", "LUBreakdownError", "NoExactModelError",
+                     "ReferenceAccuracyError", "UnderflowWarning", "UnknownPrecisionError", "UnknownSolverError",
+                     "UnsupportedPrecisionError"), "core.exceptions"),
+    **dict.fromkeys(("CholeskyBreakdown", "LUBreakdown"), "core.records"),
+    **dict.fromkeys(("Kernel", "from_lssvmlab", "linear_kernel", "make_kernel", "poly_kernel", "rbf_kernel",
+                     "to_lssvmlab"), "linalg.kernels"),
+    **dict.fromkeys(("MRSRPath", "mrsr"), "linalg.mrsr"),
+    **dict.fromkeys(("cg_iteration_bound", "hestenes_stiefel_cg"), "linalg.cg"),
+    **dict.fromkeys(("pivoted_cholesky", "thresholded_cholesky"), "linalg.incomplete_cholesky"),
+    **dict.fromkeys(("Precision", "get_precision", "precisions"), "arith.precision"),
+    "Fit": "solvers.result",
+    **dict.fromkeys(("LadderKnob", "Variant", "fit", "get_solver", "load_plugins", "variant", "register_solver"),
+                    "solvers"),
+    **dict.fromkeys(("MulticlassFit", "fit_multiclass"), "solvers.multiclass"),
+    **dict.fromkeys(("ErrorReport", "ReferenceSolution", "backward_error", "condition_number", "correct_digits",
+                     "forward_error", "kkt_residual", "reference_solve"), "analysis.reference"),
+    **dict.fromkeys(("cross_validate", "leave_one_out", "loo_residuals"), "analysis.validation"),
+    **dict.fromkeys(("TuneResult", "tune"), "analysis.tuning"),
+    **dict.fromkeys(("FitDataMismatchError", "ModelError", "exact_model", "model_error"), "analysis.model_digits"),
+    **dict.fromkeys(("compare", "Comparison"), "report.compare"),
+    **dict.fromkeys(("ELSRegressor", "LSSVMClassifier", "LSSVMRegressor"), "estimators"),
+}
+#: Public subpackages and modules, imported on first use: ``solvers`` (callable: ``solvers()`` lists
+#: the registered names), ``datasets``, ``estimators``, ``testing`` and ``kit`` (the plugin kit,
+#: :mod:`lssvm_analysis.solvers.kit`: ``from lssvm_analysis import kit``).
+_LAZY_MODULES = {"solvers": "solvers", "datasets": "datasets", "estimators": "estimators", "testing": "testing",
+                 "kit": "solvers.kit"}
+_ALIASES = {"register_solver": "register"}
 
 
-def __getattr__(name):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-    elif name in _LAZY_MODULES:
-        value = importlib.import_module(f"{__name__}.{name}")
+def __getattr__(name: str):
+    if name in _LAZY_MODULES:
+        value = importlib.import_module(f"{__name__}.{_LAZY_MODULES[name]}")
+    elif name in _LAZY:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), _ALIASES.get(name, name))
     else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     globals()[name] = value  # later lookups find it without this hook
     return value
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY) | set(_LAZY_MODULES))
 
 
@@ -96,9 +107,5 @@ __all__ = [
     "ELSRegressor", "LSSVMClassifier", "LSSVMRegressor", "MulticlassFit", "fit_multiclass",
     "ModelError", "FitDataMismatchError", "NoExactModelError", "exact_model", "model_error", "register_solver",
     "Variant", "variant",
-    "datasets", "LadderKnob", "load_plugins", "Comparison", "compare",
+    "datasets", "kit", "LadderKnob", "load_plugins", "Comparison", "compare",
 ]
-
-# Last: installed solver plugins (entry-point group "lssvm_analysis.solvers") register through the
-# names above (``lssvm_analysis.register_solver``), which are all bound by now.
-load_plugins()

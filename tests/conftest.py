@@ -51,6 +51,10 @@ from lssvm_analysis.report.registry import get_section  # noqa: E402
 __all__ = ["BASE_SEED", "MP_MAX_N", "LAPACK_THRESHOLD", "PRECISION_PARAMS", "U64", "Exact", "RBFSystem",
            "make_rbf_system", "forward_bound", "to_f64", "HARDWARE"]
 
+#: The example plugin package's own tests need it installed: tests/test_plugin_package.py installs it
+#: and runs them in a subprocess.
+collect_ignore = ["plugin_example"]
+
 BASE_SEED = int(os.environ.get("LSSVM_TEST_SEED", "20240611"))
 MP_MAX_N = 60
 # LAPACK's test-ratio threshold (TESTING/dtest.in, "Threshold value of test ratio"): a

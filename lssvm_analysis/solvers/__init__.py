@@ -3,7 +3,7 @@
 Importing this package imports every family module, which registers its
 solvers; ``solvers()`` then lists them all.  Installed third-party solvers
 (entry-point group ``lssvm_analysis.solvers``) are loaded by
-``load_plugins()`` at the end of ``import lssvm_analysis``.
+``load_plugins()`` at the registry's first use (``solvers()``, ``get_solver()``, ``fit()``).
 
 This package is also callable: ``lssvm_analysis.solvers()`` is :func:`solvers` (the registered
 names), the public API's one listing call, while ``lssvm_analysis.solvers`` stays the subpackage,

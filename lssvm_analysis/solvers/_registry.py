@@ -537,6 +537,17 @@ def _backward_bound(value) -> Callable:
 
 
 _LOADED_PLUGINS: dict[str, str] = {}
+#: Whether the installed plugins were loaded: at the registry's first use (:func:`solvers`,
+#: :func:`get_solver`, :func:`fit`), not at ``import lssvm_analysis``, so that a pytest run that
+#: never uses this package (its pytest11 plugin is imported in every run) imports no plugin either.
+_PLUGINS_LOADED = [False]
+
+
+def _load_plugins_once() -> None:
+    """:func:`load_plugins` on the registry's first use (set first: a plugin may use the registry)."""
+    if not _PLUGINS_LOADED[0]:
+        _PLUGINS_LOADED[0] = True
+        load_plugins()
 
 
 def load_plugins(group: str = PLUGIN_GROUP) -> dict[str, str]:
@@ -544,8 +555,8 @@ def load_plugins(group: str = PLUGIN_GROUP) -> dict[str, str]:
 
     An entry point names a module (importing it registers its solvers, as the
     package's own family modules do) or a callable (called once, without
-    arguments, to register them).  ``import lssvm_analysis`` calls this, so an
-    installed plugin's solvers are in ``solvers()``, the estimators, sweeps,
+    arguments, to register them).  The registry's first use (``solvers()``,
+    ``get_solver()``, ``fit()``) calls this, so an installed plugin's solvers are in ``solvers()``, the estimators, sweeps,
     ``compare``, the report's generic sections and the asv suite with no edit
     to this package.  A plugin that fails to load is skipped with an
     :class:`~lssvm_analysis.core.exceptions.LSSVMWarning` naming it and the
@@ -609,6 +620,7 @@ def solvers(task: str | None = None, *, paper: str | None = None) -> list[str]:
     ValueError
         ``task`` or ``paper`` that no registered solver has (a typo would give ``[]``).
     """
+    _load_plugins_once()
     for name, value, known in (("task", task, {t for s in _SOLVERS.values() for t in s.tasks}),
                                ("paper", paper, {s.paper for s in _SOLVERS.values()})):
         if value is not None and value not in known:
@@ -630,6 +642,7 @@ def fit_params(fit, params: Mapping[str, Any]) -> dict:
 
 def get_solver(name: str) -> SolverInfo:
     """The registry entry of ``name``; UnknownSolverError names the value it got."""
+    _load_plugins_once()
     try:
         return _SOLVERS[name]
     except (KeyError, TypeError):

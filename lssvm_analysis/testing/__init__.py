@@ -54,18 +54,34 @@ What the battery asserts on, so that a plugin author knows what to raise
 
 :mod:`lssvm_analysis.solvers.kit` (``validate_xy``) raises all of these; a plugin
 that validates with it meets the contract by construction.
+
+Import cost
+-----------
+The pytest11 entry point imports this module in every pytest run of the
+environment, and pytest reads every attribute it lists (looking for fixtures).
+So every public name here is a light, real object: the functions import the
+suite (the solvers, the exact models, scikit-learn's estimator checks) on
+their first call, :class:`SolverReport` is plain Python, and importing
+``lssvm_analysis.testing`` loads neither numpy's dependents (scipy, pandas,
+mpmath, flint) nor scikit-learn nor matplotlib.  (A PEP 562 ``__getattr__``
+would not do: pytest's scan would resolve each lazy name.)
 """
 from __future__ import annotations
 
+import importlib
 import math
 
-from ..analysis.model_digits import ModelError, model_error
-from ..arith.precision import get_precision
-from ..core.validation import short_repr
-from .battery import SolverReport, check_solver, skipped_checks, solver_checks
+import lssvm_analysis   # light: its names are imported on first use (the annotations name la.ModelError)
+
+from .report import SolverReport
 
 __all__ = ["assert_model_digits", "assert_matches_exact", "check_solver", "solver_checks", "skipped_checks",
            "SolverReport"]
+
+
+def _suite(module: str):
+    """``lssvm_analysis.<module>``, imported at a gate's first call (see "Import cost" above)."""
+    return importlib.import_module(f"lssvm_analysis.{module}")
 
 
 def _positive(name: str, value, *, allow_none: bool = False):
@@ -73,14 +89,15 @@ def _positive(name: str, value, *, allow_none: bool = False):
     if value is None and allow_none:
         return None
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"expected a positive finite number for {name}, got {name}={short_repr(value)}")
+        raise TypeError(f"expected a positive finite number for {name}, "
+                        f"got {name}={_suite('core.validation').short_repr(value)}")
     if not (math.isfinite(value) and value > 0):
         raise ValueError(f"expected a positive finite number for {name} (a gate that cannot fail checks "
                          f"nothing), got {name}={value!r}")
     return float(value)
 
 
-def _certificate(err: ModelError) -> str:
+def _certificate(err: lssvm_analysis.ModelError) -> str:
     choices = ("" if err.choices_agree is None else
                "; the fit's discrete choices " + ("equal" if err.choices_agree else "differ from")
                + " those of a wide run")
@@ -89,7 +106,7 @@ def _certificate(err: ModelError) -> str:
 
 
 def assert_model_digits(fit, X, y, at_least: float, *, X_test=None, predictions_at_least: float | None = None,
-                        **params) -> ModelError:
+                        **params) -> lssvm_analysis.ModelError:
     """Assert that ``fit`` has at least ``at_least`` correct digits of the exact model of (X, y).
 
     Parameters
@@ -125,7 +142,7 @@ def assert_model_digits(fit, X, y, at_least: float, *, X_test=None, predictions_
                          f"digit is measured), got predictions_at_least={predictions_at_least!r}, X_test=None")
     predictions_at_least = _positive("predictions_at_least", at_least if predictions_at_least is None
                                      else predictions_at_least)
-    err = model_error(fit, X, y, X_test, **params)
+    err = _suite("analysis.model_digits").model_error(fit, X, y, X_test, **params)
     measured = [("model", err.model_digits, "at_least", at_least)]
     if X_test is not None:
         measured.append(("prediction", err.prediction_digits, "predictions_at_least", predictions_at_least))
@@ -136,7 +153,8 @@ def assert_model_digits(fit, X, y, at_least: float, *, X_test=None, predictions_
     return err
 
 
-def assert_matches_exact(fit, X, y, *, tol: float | None = None, c: float = 30.0, **params) -> ModelError:
+def assert_matches_exact(fit, X, y, *, tol: float | None = None, c: float = 30.0,
+                         **params) -> lssvm_analysis.ModelError:
     """Assert that ``fit`` is within the a-priori forward bound of the exact model of (X, y).
 
     The bound (``tol`` None): c n kappa u + 10^-exact_digits, with kappa the
@@ -155,14 +173,67 @@ def assert_matches_exact(fit, X, y, *, tol: float | None = None, c: float = 30.0
     """
     c = _positive("c", c)
     tol = _positive("tol", tol, allow_none=True)
-    err = model_error(fit, X, y, **params)
-    u = get_precision(fit.precision).unit_roundoff
+    err = _suite("analysis.model_digits").model_error(fit, X, y, **params)
+    u = _suite("arith.precision").get_precision(fit.precision).unit_roundoff
     bound = tol if tol is not None else c * len(y) * err.problem_condition * u + 10.0 ** -err.exact_digits
     what = "tol" if tol is not None else f"{c:g} n kappa u"
     if not err.model_error <= bound:
         raise AssertionError(f"{fit.solver} in {fit.precision}: model error {err.model_error:.3g} "
                              f"({err.model_digits:.2f} digits) > {what} = {bound:.3g} ({_certificate(err)})")
     return err
+
+
+def solver_checks(name: str, *, precisions_=None) -> list:
+    """``(label, check)`` pairs: every check of the battery that applies to solver ``name``.
+
+    ``check()`` takes no argument; the label says what it checks.  Which checks
+    apply is read from the registry: the precisions the solver declares (or
+    ``precisions_``, each of which it must support), its ``system`` hook
+    (reference agreement), its variants, its ``exact_model`` hook (checked in
+    mp40 when it runs there), its ``peak`` declaration, its
+    ``condition_estimate``, its tasks (the estimator checks).
+    """
+    return _suite("testing.battery").solver_checks(name, precisions_=precisions_)
+
+
+def skipped_checks(name: str) -> dict:
+    """Check -> why it does not apply to solver ``name`` (the registry entry lacks what it needs)."""
+    return _suite("testing.battery").skipped_checks(name)
+
+
+def check_solver(name: str, *, precisions=None, accuracy: str = "required") -> SolverReport:
+    """Run the conformance battery on a registered solver (the project's own, written once).
+
+    Like ``sklearn.utils.estimator_checks.check_estimator``: every check that
+    applies (:func:`solver_checks`) is run; the failures are collected and
+    raised together in one ``AssertionError`` naming each check and its
+    figures.  A solver without an accuracy check (no ``system`` hook, no
+    ``exact_model`` hook run in mp40) fails with ``accuracy="required"``.
+
+    Parameters
+    ----------
+    name : str
+        A registered solver.
+    precisions : list of str, optional
+        Restrict the precision-dependent checks to these (each must be one the
+        solver supports: an unsupported one is refused, not dropped).
+    accuracy : {"required", "skip"}
+        "skip": accept that the solver's accuracy is not checked (named in the
+        report's ``accepted``).
+
+    Returns
+    -------
+    SolverReport
+        The labels of the checks that ran (all passed), the ones not run and why.
+
+    Raises
+    ------
+    AssertionError
+        One or more checks failed (or no accuracy check applies and ``accuracy="required"``).
+    UnknownSolverError, UnknownPrecisionError, UnsupportedPrecisionError, TypeError, ValueError
+        A bad ``name``, ``precisions`` or ``accuracy``.
+    """
+    return _suite("testing.battery").check_solver(name, precisions=precisions, accuracy=accuracy)
 
 
 def pytest_configure(config):

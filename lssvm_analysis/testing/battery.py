@@ -17,71 +17,36 @@ from ..core.validation import check_str, short_repr
 from ..solvers import get_solver, solvers
 from . import checks as C
 from .estimators import check_estimator_fast, configurations
+from .report import SolverReport
 
-__all__ = ["SolverReport", "solver_checks", "skipped_checks", "check_solver", "ACCURACY"]
+__all__ = ["solver_checks", "skipped_checks", "check_solver", "ACCURACY"]
 
 #: ``check_solver(accuracy=...)``: "required" (a solver with no accuracy check fails) or "skip"
 #: (the caller accepts that its accuracy is not checked; the report says so).
 ACCURACY = ("required", "skip")
 
 
-class SolverReport(list):
-    """The labels of the checks that ran (a list, as before), with what did not run.
-
-    Attributes
-    ----------
-    solver : str
-    skipped : dict
-        Check -> why it could not run (no ``peak`` declared, no ``system`` hook, ...).
-    accepted : tuple of str
-        What the caller accepted instead of a check (``"accuracy='skip'"``).
-    """
-
-    def __init__(self, solver, ran, skipped, accepted=()):
-        super().__init__(ran)
-        self.solver, self.skipped, self.accepted = solver, dict(skipped), tuple(accepted)
-
-    @property
-    def ran(self) -> list:
-        return list(self)
-
-    def __str__(self) -> str:
-        lines = [f"{self.solver}: {len(self)} checks ran"]
-        lines += [f"  not run: {k}: {v}" for k, v in self.skipped.items()]
-        lines += [f"  accepted by the caller: {a}" for a in self.accepted]
-        return "\n".join(lines)
-
-
-def _precisions(info, given) -> list:
+def _precisions(info, given, arg: str = "precisions") -> list:
     """The precisions to check: the solver's, or ``given`` (each one it supports; refused otherwise)."""
     if given is None:
         return info.supported_precisions()
     if isinstance(given, str) or not hasattr(given, "__iter__"):
-        raise TypeError(f"expected a list of precision names for precisions, got precisions={short_repr(given)}")
+        raise TypeError(f"expected a list of precision names for {arg}, got {arg}={short_repr(given)}")
     names = [get_precision(p).name for p in given]   # UnknownPrecisionError names an unknown one
     if not names:
-        raise ValueError("expected at least one precision for precisions (none would check nothing), "
-                         "got precisions=[]")
+        raise ValueError(f"expected at least one precision for {arg} (none would check nothing), got {arg}=[]")
     bad = [p for p in names if not info.supports_precision(p)]
     if bad:
         raise UnsupportedPrecisionError(f"expected precisions among {info.supported_precisions()} for solver "
-                                        f"{info.name!r}, got precisions={list(given)!r} ({bad[0]!r} not supported)")
+                                        f"{info.name!r}, got {arg}={list(given)!r} ({bad[0]!r} not supported)")
     return names
 
 
 def solver_checks(name: str, *, precisions_=None):
-    """``(label, check)`` pairs: every check of the battery that applies to solver ``name``.
-
-    ``check()`` takes no argument; the label says what it checks.  Which checks
-    apply is read from the registry: the precisions the solver declares (or
-    ``precisions_``, each of which it must support), its ``system`` hook
-    (reference agreement), its variants, its ``exact_model`` hook (checked in
-    mp40 when it runs there), its ``peak`` declaration, its
-    ``condition_estimate``, its tasks (the estimator checks).
-    """
+    """The engine of :func:`lssvm_analysis.testing.solver_checks` (documented there)."""
     info = get_solver(name)
     out = []
-    for prec in _precisions(info, precisions_):
+    for prec in _precisions(info, precisions_, "precisions_"):
         if info.system is not None:
             for cfg in info.configurations():
                 for c in (10.0, 1e4):
@@ -114,7 +79,7 @@ def solver_checks(name: str, *, precisions_=None):
 
 
 def skipped_checks(name: str) -> dict:
-    """Check -> why it does not apply to solver ``name`` (the registry entry lacks what it needs)."""
+    """The engine of :func:`lssvm_analysis.testing.skipped_checks` (documented there)."""
     info = get_solver(name)
     out = {}
     if info.system is None:
@@ -135,41 +100,12 @@ def skipped_checks(name: str) -> dict:
 
 
 def check_solver(name: str, *, precisions=None, accuracy: str = "required") -> SolverReport:
-    """Run the conformance battery on a registered solver (the project's own, written once).
-
-    Like ``sklearn.utils.estimator_checks.check_estimator``: every check that
-    applies (:func:`solver_checks`) is run; the failures are collected and
-    raised together in one ``AssertionError`` naming each check and its
-    figures.  A solver without an accuracy check (no ``system`` hook, no
-    ``exact_model`` hook run in mp40) fails with ``accuracy="required"``.
-
-    Parameters
-    ----------
-    name : str
-        A registered solver.
-    precisions : list of str, optional
-        Restrict the precision-dependent checks to these (each must be one the
-        solver supports: an unsupported one is refused, not dropped).
-    accuracy : {"required", "skip"}
-        "skip": accept that the solver's accuracy is not checked (named in the
-        report's ``accepted``).
-
-    Returns
-    -------
-    SolverReport
-        The labels of the checks that ran (all passed), the ones not run and why.
-
-    Raises
-    ------
-    AssertionError
-        One or more checks failed (or no accuracy check applies and ``accuracy="required"``).
-    UnknownSolverError, UnknownPrecisionError, UnsupportedPrecisionError, TypeError, ValueError
-        A bad ``name``, ``precisions`` or ``accuracy``.
-    """
+    """The engine of :func:`lssvm_analysis.testing.check_solver` (documented there)."""
     if not isinstance(name, str) or name not in solvers():
         raise UnknownSolverError(f"expected a solver in {solvers()}, got solver={name!r}")
     if check_str("accuracy", accuracy) not in ACCURACY:
         raise ValueError(f"expected accuracy in {ACCURACY}, got accuracy={accuracy!r}")
+    _precisions(get_solver(name), precisions)   # refused naming ``precisions``, check_solver's keyword
     battery = solver_checks(name, precisions_=precisions)
     skipped, accepted, failures, ran = skipped_checks(name), [], [], []
     measures = any(label.startswith(("matches_reference", "exact_model_hook")) for label, _ in battery)

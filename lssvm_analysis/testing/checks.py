@@ -20,7 +20,7 @@ from ..analysis.reference import condition_number, reference_solve
 from ..arith.precision import get_precision, precisions
 from ..core.exceptions import UnknownSolverError, UnsupportedPrecisionError
 from ..linalg.memory import traced_peak
-from ..solvers import fit, get_solver, solvers
+from ..solvers import fit, get_solver
 
 __all__ = ["BAD_HYPERPARAMETERS", "LAPACK_THRESHOLD", "example", "check_matches_reference",
            "check_dtype_and_inputs_untouched", "check_bad_hyperparameter", "check_bad_data",
@@ -145,7 +145,6 @@ def _raises(exc_type, call, *needles):
 
 def check_bad_hyperparameter(name: str, bad: dict, argname: str, rng=0) -> None:
     """A bad C, sigma2 or precision raises a ValueError naming the keyword and its value."""
-    info = get_solver(name)
     X, y, kw = example(name, rng)
     kw = {**kw, **_hyper(name, 1.0, 1.0), **bad}
     precision = kw.pop("precision", "float64")
