@@ -26,6 +26,7 @@ outer products costs more than ``AS_DESCRIBED_MAX_FLOPS`` = 2.1e10 flops
 """
 import json
 import os
+import tempfile
 from pathlib import Path
 
 from . import common
@@ -48,13 +49,13 @@ RATIO_REPEATS = {500: 7, 1000: 5, 2000: 2, 4000: 1}
 _ROWS: dict = {}
 
 
-def eta_row(M, precision) -> dict:
+def eta_row(M, precision, *, directory=None) -> dict:
     """{ratio: (eta, N)} at one M and precision, built on first use and kept per process and on disk.
 
-    Under asv (environment variable ``ASV=true``) the row is also written to
-    ``eta-<size>-<precision>.json`` in the current directory: asv runs the class's
-    benchmarks there (its setup_cache directory, shared by them and removed with the run),
-    so each benchmark process reads the row instead of searching it again.
+    With ``directory`` (under asv: the setup_cache directory, shared by the class's
+    benchmark processes and removed with the run) the row is also written to
+    ``eta-<size>-<precision>.json`` there, so each benchmark process reads it
+    instead of searching it again.
     Precisions are searched coarsest first up to ``precision``, each starting from the
     etas of the coarser one (usually exact), as the whole table was built before.
     """
@@ -62,14 +63,14 @@ def eta_row(M, precision) -> dict:
     key = (m, precision)
     if key in _ROWS:
         return _ROWS[key]
-    path = Path(f"eta-{m}-{precision}.json") if os.environ.get("ASV") == "true" else None
+    path = None if directory is None else Path(directory) / f"eta-{m}-{precision}.json"
     if path is not None and path.exists():
         _ROWS[key] = {float(r): (float(e), int(n)) for r, e, n in json.loads(path.read_text())}
         return _ROWS[key]
     cx = common.optional_module("lssvm_analysis.analysis.crossover")
     order = sorted(PRECISIONS, key=lambda n: -la.get_precision(n).unit_roundoff)
     coarser = order[:order.index(precision)]
-    start = sorted({e for e, _ in eta_row(M, coarser[-1]).values()}) if coarser else 0.3
+    start = sorted({e for e, _ in eta_row(M, coarser[-1], directory=directory).values()}) if coarser else 0.3
     X, _ = common.crossover_problem(m)
     df = cx.eta_for_ratios(X, RATIOS, precision=precision, start=start)
     rows = [(float(r), float(e), int(n)) for r, e, n in zip(df.target_n_over_m, df.eta, df.N)]
@@ -101,7 +102,12 @@ class _Crossover(common.OneShot):
             common.crossover_problem(2)
         except common.Missing:
             return {}  # setup then skips every combination (asv passes a non-None cache on)
-        return {"eta": "lazy: eta_row(M, precision) in setup"}
+        cwd = Path.cwd()
+        # asv runs setup_cache and the class's benchmarks in one fresh directory of the system's temp
+        # dir, removed with the run: rows kept there are read by every benchmark process.  Anywhere
+        # else (pytest in the repository) the rows stay in the process.
+        asv_dir = cwd.parent == Path(tempfile.gettempdir()) and not any(cwd.iterdir())
+        return {"eta_dir": str(cwd) if asv_dir else None}
 
     setup_cache.timeout = 1200
 
@@ -113,7 +119,7 @@ class _Crossover(common.OneShot):
         if not table:
             raise common.Missing("no eta table (lssvm_analysis.analysis.crossover missing)")
         m = common.size(M)
-        self.eta, self.N = eta_row(M, precision)[float(ratio)]
+        self.eta, self.N = eta_row(M, precision, directory=table.get("eta_dir"))[float(ratio)]
         if formation in LITERAL_FORMATIONS and 2.0 * m * self.N ** 2 > AS_DESCRIBED_MAX_FLOPS:
             raise NotImplementedError(
                 f"as-described formation at M={m}, N={self.N}: 2 M N^2 = {2.0 * m * self.N ** 2:.2g} "
