@@ -3,9 +3,10 @@
 The grid is M in {500, 1000, 2000, 4000}, N/M in {0.1, ..., 1.0}, the primal
 formation in {blas3, as-described} and precision in {float32, float64}, on
 the data of :func:`lssvm_analysis.datasets.crossover_data`.  N is set
-through Abe's threshold eta: ``setup_cache`` finds, once per run, the eta
-that makes the thresholded Cholesky keep N = ratio * M columns (within
-0.5 % of M; :func:`lssvm_analysis.analysis.crossover.eta_for_ratios`), and
+through Abe's threshold eta: :func:`eta_row` finds, once per run and only for
+the (M, precision) a selected benchmark needs, the eta that makes the
+thresholded Cholesky keep N = ratio * M columns (within 0.5 % of M;
+:func:`lssvm_analysis.analysis.crossover.eta_for_ratios`), and
 ``track_n_over_m`` records the N/M achieved.
 
 * ``ElsPrimalTime.time_fit`` / ``ElsDualTime.time_fit``: one whole fit
@@ -23,10 +24,15 @@ outer products costs more than ``AS_DESCRIBED_MAX_FLOPS`` = 2.1e10 flops
 (2 M N^2 > 2.1e10, about 15 s per fit here), i.e. M = 4000 with N/M >= 0.5
 (at N = M one such fit takes about 100 s).  Everything else runs.
 """
+import json
+import os
+import tempfile
+from pathlib import Path
+
 from . import common
 from .common import la
 
-__all__ = ["ElsPrimalTime", "ElsDualTime", "ElsCrossover"]
+__all__ = ["ElsPrimalTime", "ElsDualTime", "ElsCrossover", "eta_row"]
 
 M_VALUES = [500, 1000, 2000, 4000]
 RATIOS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0]
@@ -40,31 +46,68 @@ AS_DESCRIBED_MAX_FLOPS = 2.1e10
 RATIO_REPEATS = {500: 7, 1000: 5, 2000: 2, 4000: 1}
 
 
+_ROWS: dict = {}
+
+
+def eta_row(M, precision, *, directory=None) -> dict:
+    """{ratio: (eta, N)} at one M and precision, built on first use and kept per process and on disk.
+
+    With ``directory`` (under asv: the setup_cache directory, shared by the class's
+    benchmark processes and removed with the run) the row is also written to
+    ``eta-<size>-<precision>.json`` there, so each benchmark process reads it
+    instead of searching it again.
+    Precisions are searched coarsest first up to ``precision``, each starting from the
+    etas of the coarser one (usually exact), as the whole table was built before.
+    """
+    m = common.size(M)
+    key = (m, precision)
+    if key in _ROWS:
+        return _ROWS[key]
+    path = None if directory is None else Path(directory) / f"eta-{m}-{precision}.json"
+    if path is not None and path.exists():
+        _ROWS[key] = {float(r): (float(e), int(n)) for r, e, n in json.loads(path.read_text())}
+        return _ROWS[key]
+    cx = common.optional_module("lssvm_analysis.analysis.crossover")
+    order = sorted(PRECISIONS, key=lambda n: -la.get_precision(n).unit_roundoff)
+    coarser = order[:order.index(precision)]
+    start = sorted({e for e, _ in eta_row(M, coarser[-1], directory=directory).values()}) if coarser else 0.3
+    X, _ = common.crossover_problem(m)
+    df = cx.eta_for_ratios(X, RATIOS, precision=precision, start=start)
+    rows = [(float(r), float(e), int(n)) for r, e, n in zip(df.target_n_over_m, df.eta, df.N)]
+    if path is not None:
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(rows))
+        os.replace(tmp, path)  # atomic: a parallel benchmark never reads half a file
+    _ROWS[key] = {r: (e, n) for r, e, n in rows}
+    return _ROWS[key]
+
+
 class _Crossover(common.OneShot):
-    """Shared set-up: the eta table (one ``setup_cache`` for the three classes) and the data."""
+    """Shared set-up: the eta rows (:func:`eta_row`, in the directory of one ``setup_cache``) and the data."""
 
     timeout = 900
     repeat = (1, 3, 3.0)
     min_run_count = 1
 
     def setup_cache(self):
-        """{(M, precision): {ratio: (eta, N)}} for every M and precision of the grid ({} if unavailable)."""
+        """A marker only ({} if the crossover module is missing): the eta table is built lazily.
+
+        asv computes ``setup_cache`` once, before it knows which benchmarks are selected,
+        so building here every (M, precision) made a one-benchmark run pay for all of
+        them.  asv runs the class's benchmarks with this cache's directory as the current
+        one, so :func:`eta_row` keeps each (M, precision) row there (and per process).
+        """
         try:
-            cx = common.optional_module("lssvm_analysis.analysis.crossover")
+            common.optional_module("lssvm_analysis.analysis.crossover")
             common.crossover_problem(2)
         except common.Missing:
             return {}  # setup then skips every combination (asv passes a non-None cache on)
-        table = {}
-        for M in M_VALUES:
-            X, _ = common.crossover_problem(common.size(M))
-            start = 0.3
-            # coarsest first: float32's etas start float64's (usually exact)
-            for precision in sorted(PRECISIONS, key=lambda n: -la.get_precision(n).unit_roundoff):
-                df = cx.eta_for_ratios(X, RATIOS, precision=precision, start=start)
-                table[M, precision] = {float(r): (float(e), int(n))
-                                       for r, e, n in zip(df.target_n_over_m, df.eta, df.N)}
-                start = sorted(set(df.eta))
-        return table
+        cwd = Path.cwd()
+        # asv runs setup_cache and the class's benchmarks in one fresh directory of the system's temp
+        # dir, removed with the run: rows kept there are read by every benchmark process.  Anywhere
+        # else (pytest in the repository) the rows stay in the process.
+        asv_dir = cwd.parent == Path(tempfile.gettempdir()) and not any(cwd.iterdir())
+        return {"eta_dir": str(cwd) if asv_dir else None}
 
     setup_cache.timeout = 1200
 
@@ -73,10 +116,10 @@ class _Crossover(common.OneShot):
             common.require_solver(form)
         if formation == "(none)":
             raise common.Missing("els-primal has no formation variants in this version")
-        if (M, precision) not in table:
+        if not table:
             raise common.Missing("no eta table (lssvm_analysis.analysis.crossover missing)")
         m = common.size(M)
-        self.eta, self.N = table[M, precision][float(ratio)]
+        self.eta, self.N = eta_row(M, precision, directory=table.get("eta_dir"))[float(ratio)]
         if formation in LITERAL_FORMATIONS and 2.0 * m * self.N ** 2 > AS_DESCRIBED_MAX_FLOPS:
             raise NotImplementedError(
                 f"as-described formation at M={m}, N={self.N}: 2 M N^2 = {2.0 * m * self.N ** 2:.2g} "

@@ -54,7 +54,7 @@ from ..linalg.kernels import Kernel, make_kernel
 from ..solvers import get_solver
 from ..solvers.kkt import fisher_targets
 
-__all__ = ["KernelCV", "GridCV", "CLOSED_FORM_SOLVERS", "choose_method", "supports", "route_costs", "EIGH_OVER_POTRF", "CHOL_ROUTE_PER_C",
+__all__ = ["KernelCV", "GridCV", "CVShare", "CLOSED_FORM_SOLVERS", "choose_method", "supports", "route_costs", "EIGH_OVER_POTRF", "CHOL_ROUTE_PER_C",
            "METHODS"]
 
 #: Routes of :class:`KernelCV` ("auto" chooses by :func:`choose_method`).
@@ -124,6 +124,7 @@ class KernelCV:
         self.K = np.asarray(K)
         if self.K.dtype not in (np.float32, np.float64):
             raise TypeError(f"expected K in float32 or float64, got dtype {self.K.dtype}")
+        self.dtype = self.K.dtype
         self.n = self.K.shape[0]
         self.tests = [np.asarray(t, dtype=np.intp) for t in tests]
         self.bias = bool(bias)
@@ -134,7 +135,12 @@ class KernelCV:
         if self.method == "eigen":
             lam, Q = np.linalg.eigh(self.K)
             self._eig = (lam, Q, [Q[t] for t in self.tests], Q.T @ np.ones(self.n, dtype=self.K.dtype))
+            self.K = None  # the eigen route reads only lam and Q: a kept factorization holds 2 N^2 words
 
+    @property
+    def nbytes(self) -> int:
+        """Bytes this object keeps (the kernel, or the eigenvectors and their fold rows)."""
+        return self.n * self.n * np.dtype(self.dtype).itemsize * (2 if self._eig is not None else 1)
     def _guard(self, lam_low, hnorm) -> bool:
         """lambda_min(H) clear of the rounding that could break a fold's Cholesky (module docstring)."""
         return bool(np.isfinite(lam_low) and lam_low > self.n * self.u * hnorm)
@@ -151,7 +157,7 @@ class KernelCV:
         -------
         list of arrays (|F|,) or (|F|, c) in fold order, in the working precision; or None.
         """
-        dt = self.K.dtype
+        dt = np.dtype(self.dtype)
         delta = dt.type(1.0 / float(C)) if dt == np.float32 else dt.type(1.0) / dt.type(C)
         ts = _targets(targets, len(self.tests), self.n)
         one_d = ts[0].ndim == 1
@@ -263,6 +269,9 @@ class GridCV:
     precision : str
     n_c : callable
         ``n_c(kernel_key) -> int``: how many C the search will ask at a kernel (the route's cost model).
+    share : :class:`CVShare` view, optional
+        Kernels, factorizations and held-out values shared with other searches
+        (:meth:`CVShare.view`); X must be the share's rows.
 
     Notes
     -----
@@ -274,8 +283,10 @@ class GridCV:
     directly.  ``routes`` counts the route chosen per kernel.
     """
 
-    def __init__(self, solver, X, y, tests, *, score_fn, precision, n_c):
+    def __init__(self, solver, X, y, tests, *, score_fn, precision, n_c, share=None):
         self.solver, self.X, self.y = solver, X, y
+        self.share = share
+        self._column = None if share is None else share.column_of(X, y)
         self.p = get_precision(precision)
         self.score_fn, self.n_c = score_fn, n_c
         n = len(y)
@@ -301,13 +312,18 @@ class GridCV:
         return k, (k.name, tuple(sorted(k.params.items())), k.formation)
 
     def _kernel_cv(self, k, key):
+        if self.share is not None:
+            cv, made = self.share.kernel_cv(k, key, self.p, self.tests, CLOSED_FORM_SOLVERS[self.solver][0],
+                                            self.n_c(key))
+            self.routes[cv.method] += made
+            return cv
         cv = self._cache.pop(key, None)
         if cv is None:
             K = k(self.X, precision=self.p)
             cv = KernelCV(K, self.tests, bias=CLOSED_FORM_SOLVERS[self.solver][0], n_c=self.n_c(key))
             self.routes[cv.method] += 1
-            size = K.nbytes * (2 if cv.method == "eigen" else 1)
-            while self._cache and size + sum(c.K.nbytes * 2 for c in self._cache.values()) > GRID_CV_BYTES:
+            size = cv.nbytes
+            while self._cache and size + sum(c.nbytes for c in self._cache.values()) > GRID_CV_BYTES:
                 self._cache.pop(next(iter(self._cache)))
         self._cache[key] = cv  # most recently used last
         return cv
@@ -345,7 +361,12 @@ class GridCV:
         k, key = self.kernel_key(kw)
         if k is None:
             return None
-        f = self._kernel_cv(k, key).held_out(kw["C"] if "C" in kw else 1.0, self._fold_targets(task))
+        C = kw["C"] if "C" in kw else 1.0
+        cv = self._kernel_cv(k, key)
+        if self.share is None:
+            f = cv.held_out(C, self._fold_targets(task))
+        else:
+            f = self.share.held_out(cv, C, CLOSED_FORM_SOLVERS[self.solver][1], self._column)
         if f is None:
             self.fallbacks += 1
             return None
@@ -356,3 +377,166 @@ class GridCV:
             held[np.concatenate(self.tests)] = np.concatenate(f)
             return float(self.score_fn(y, held))
         return [self.score_fn(y[t], v.astype(np.float64)) for t, v in zip(self.tests, f)]
+
+
+class CVShare:
+    """What several closed-form searches on one data set share (issue 43: never factor a matrix twice).
+
+    * kernels: one matrix per kernel over ``X``; a search on a subset of its rows
+      (a 1-vs-1 subproblem) gets the slice, and polynomial kernels of every degree
+      and t are built from one Gram matrix X X^T, (X X^T + t)^degree elementwise,
+      as :func:`~lssvm_analysis.linalg.kernels.poly_kernel` computes them (the same
+      operations, hence the same matrix);
+    * factorizations (:class:`KernelCV`), keyed by the kernel, the rows, the folds,
+      the bias and the route, so a search on other folds or rows never reads another's;
+    * held-out values: with ``columns`` (a code's (N, c) label matrix) every column
+      is computed at once at each point, and the searches of the other columns read
+      them; LS-SVM_F and LS-SVM share the factorization, their targets differ.
+
+    Held-out values of one target set are computed as an unshared search computes
+    them (the same factorization, the same targets): sharing changes the numbers only
+    where several columns are solved together (a (N, c) right-hand side instead of
+    (N, 1): the rounding of one more gemm, within c N kappa u) or where a subset's
+    kernel is sliced from the whole set's (the rounding of the kernel's formation).
+
+    Parameters
+    ----------
+    X : (N, n) array of float
+        The whole set's inputs (not modified).
+    max_bytes : int
+        Bytes of kernels and factorizations kept (least recently used dropped first).
+    """
+
+    def __init__(self, X, *, max_bytes=GRID_CV_BYTES):
+        self.X = np.asarray(X)
+        if self.X.ndim != 2 or self.X.dtype.kind != "f":
+            raise TypeError(f"expected X as a 2-D float array, got X with shape {self.X.shape}, "
+                            f"dtype {self.X.dtype}")
+        self.max_bytes = int(max_bytes)
+        self._store: dict = {}   # ("K" | "gram" | "cv", ...) -> array or KernelCV, least recent first
+        self._held: dict = {}
+        self.counts = {"kernels": 0, "factorizations": 0, "factorizations_shared": 0,
+                       "held_out": 0, "held_out_shared": 0}
+
+    def view(self, *, rows=None, columns=None) -> "_ShareView":
+        """What one search passes to :func:`~lssvm_analysis.tune` (``share=``).
+
+        Parameters
+        ----------
+        rows : index array, optional
+            The search's training rows of ``X`` (default: all).
+        columns : (len(rows), c) array, optional
+            Every label column the searches on these rows tune; the search's y must be one of them.
+        """
+        return _ShareView(self, None if rows is None else np.asarray(rows, dtype=np.intp),
+                          None if columns is None else np.asarray(columns, dtype=np.float64))
+
+    def _get(self, key, make, size):
+        if key in self._store:
+            self._store[key] = self._store.pop(key)  # most recently used last
+            return self._store[key], False
+        value = make()
+        need = size(value)
+        while self._store and need + sum(_size(v) for v in self._store.values()) > self.max_bytes:
+            self._store.pop(next(iter(self._store)))
+        self._store[key] = value
+        return value, True
+
+    def kernel(self, k, key, p, rows):
+        """The kernel of ``X[rows]`` in precision ``p``: a slice of the whole set's."""
+        K, made = self._get(("K", key, p.name), lambda: self._full(k, p), _size)
+        self.counts["kernels"] += made
+        return K if rows is None else K[np.ix_(rows, rows)]
+
+    def _full(self, k, p):
+        if k.name != "poly":
+            return k(self.X, precision=p)
+        G, _ = self._get(("gram", p.name), lambda: make_kernel("linear")(self.X, precision=p), _size)
+        with np.errstate(over="ignore", invalid="ignore"):
+            K = (G + p.scalar(k.params["t"])) ** int(k.params["degree"])
+        return K if np.all(np.isfinite(K)) else k(self.X, precision=p)  # overflow: the kernel's own error
+
+    def kernel_cv(self, k, key, p, rows, tests, bias, n_c):
+        """(:class:`KernelCV`, whether it was made now) of a kernel, the rows, folds, bias and route."""
+        method = choose_method(n_c, len(tests))
+        ck = ("cv", key, p.name, _rows_key(rows), _tests_key(tests), bool(bias), method)
+        cv, made = self._get(ck, lambda: KernelCV(self.kernel(k, key, p, rows), tests, bias=bias,
+                                                   method=method), _size)
+        self.counts["factorizations" if made else "factorizations_shared"] += 1
+        cv.share_key = ck
+        return cv, made
+
+    def held_out(self, cv, C, fisher, column):
+        """Held-out values of one column (``column = (labels, j)``) at C, every column computed once."""
+        labels, j = column
+        key = (cv.share_key, float(C), bool(fisher), labels.shape, labels.tobytes())
+        if key in self._held:
+            self.counts["held_out_shared"] += 1
+        else:
+            self.counts["held_out"] += 1
+            self._held[key] = cv.held_out(C, _column_targets(labels, cv, fisher))
+        f = self._held[key]
+        if f is None:
+            return None
+        return [v if v.ndim == 1 else v[:, j] for v in f]
+
+
+def _size(v) -> int:
+    return v.nbytes
+
+
+def _rows_key(rows):
+    return None if rows is None else rows.tobytes()
+
+
+def _tests_key(tests):
+    return tuple(t.tobytes() for t in tests)
+
+
+def _column_targets(labels, cv, fisher):
+    """The targets of every label column: the labels, or per fold the Fisher targets of its training set."""
+    dt = np.dtype(cv.dtype)
+    Y = labels if labels.shape[1] > 1 else labels[:, 0]
+    if not fisher:
+        return Y.astype(dt)
+    p = get_precision(dt.name)
+    out = []
+    for t in cv.tests:
+        train = np.ones(cv.n, dtype=bool)
+        train[t] = False
+        d = np.zeros(Y.shape, dtype=dt)
+        if Y.ndim == 1:
+            d[train] = fisher_targets(Y[train], p)
+        else:
+            for c in range(Y.shape[1]):
+                d[train, c] = fisher_targets(Y[train, c], p)
+        out.append(d)
+    return out
+
+
+class _ShareView:
+    """One search's part of a :class:`CVShare`: its rows and label columns."""
+
+    def __init__(self, share, rows, columns):
+        self.share, self.rows, self.columns = share, rows, columns
+
+    def column_of(self, X, y):
+        """(labels (N, c), j): the search's y as column j (its own y as the one column without ``columns``)."""
+        Xs = self.share.X if self.rows is None else self.share.X[self.rows]
+        if Xs.shape != X.shape or not np.array_equal(Xs, X):
+            raise ValueError(f"expected X equal to the share's rows (shape {Xs.shape}), got X with shape {X.shape} "
+                             "and other values")
+        y = np.asarray(y, dtype=np.float64)
+        if self.columns is None:
+            return y[:, None], 0
+        hits = [j for j in range(self.columns.shape[1]) if np.array_equal(self.columns[:, j], y)]
+        if self.columns.shape[0] != len(y) or not hits:
+            raise ValueError(f"expected y equal to a column of the share's columns (shape {self.columns.shape}), "
+                             f"got y with shape {y.shape} equal to none")
+        return self.columns, hits[0]
+
+    def kernel_cv(self, k, key, p, tests, bias, n_c):
+        return self.share.kernel_cv(k, key, p, self.rows, tests, bias, n_c)
+
+    def held_out(self, cv, C, fisher, column):
+        return self.share.held_out(cv, C, fisher, column)

@@ -37,7 +37,7 @@ from ..core.validation import as_matrix, as_rng, as_vector, check_bool, check_fi
 from ..solvers import fit, get_solver
 from .benchmarking import grid_search
 from ..linalg.kernels import kernel_memo
-from .cv_closed import GridCV
+from .cv_closed import CVShare, GridCV
 from .validation import (GREATER_IS_BETTER, skipna_mean, check_folds, cv_score_split, leave_one_out,
                          resolve_scoring, split_folds)
 
@@ -203,7 +203,8 @@ def _check_tune_args(info, solver, X, y, precision, seed, greater_is_better, met
 def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinements: int = 3,
          points: int = 3, method: str = "cv", folds=10, seed=None, scoring=None,
          greater_is_better: bool | None = None, transform: Callable[[dict], dict] | None = None,
-         error_score=math.nan, precision="float64", closed_form: bool = True, **params) -> TuneResult:
+         error_score=math.nan, precision="float64", closed_form: bool = True, share=None,
+         **params) -> TuneResult:
     """Tune a registered solver by §3.4.2's grid search refined ``refinements`` (i_max) times.
 
     Parameters
@@ -249,6 +250,13 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
     closed_form : bool, default True
         Score the points by closed-form CV / LOO where it applies (Notes);
         False fits every fold directly (the reference the tests compare to).
+    share : CVShare or CVShare.view(...), optional
+        Kernels, factorizations and held-out values shared with other
+        searches on the same data (:class:`~.cv_closed.CVShare`: LS-SVM and
+        LS-SVM_F, the columns of a code, the degrees of a polynomial kernel,
+        1-vs-1 subsets of one set).  Used by the closed form only; the
+        selection and scores are those of an unshared search (the class's
+        docstring says where rounding may differ).
     **params
         Fixed solver keywords (kernel, task, variants, ...).
 
@@ -361,7 +369,12 @@ def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinement
         fit(solver, X, y, precision=precision, **keywords({k: v[0] for k, v in axes.items()}))
 
     closed_form = check_bool("closed_form", closed_form)
-    closed = None if not closed_form else _closed_form(solver, X, y, folds, seed, method, precision, scoring, task, axes, keywords, points)
+    if isinstance(share, CVShare):
+        share = share.view()
+    if share is not None and not hasattr(share, "column_of"):
+        raise TypeError(f"expected a CVShare or CVShare.view(...) for share, got share={short_repr(share)}")
+    closed = None if not closed_form else _closed_form(solver, X, y, folds, seed, method, precision, scoring, task,
+                                                       axes, keywords, points, share)
 
     def score(kw):
         fast = closed.score(kw) if closed is not None else None
@@ -402,7 +415,7 @@ def _route(closed) -> dict:
             "points_direct": closed.fallbacks}
 
 
-def _closed_form(solver, X, y, folds, seed, method, precision, scoring, task, axes, keywords, points):
+def _closed_form(solver, X, y, folds, seed, method, precision, scoring, task, axes, keywords, points, share=None):
     """A :class:`~.cv_closed.GridCV` where the closed form serves the search, else None.
 
     It serves the dense LS-SVM / KRR solvers in float32 / float64 with folds whose training sets are
@@ -428,4 +441,4 @@ def _closed_form(solver, X, y, folds, seed, method, precision, scoring, task, ax
         counts.setdefault(key, set()).add(kw.get("C", 1.0))
     score_fn, _ = resolve_scoring(scoring, task)
     return GridCV(solver, X, y, tests, score_fn=score_fn, precision=precision,
-                  n_c=lambda key: len(counts.get(key, ())) or points)
+                  n_c=lambda key: len(counts.get(key, ())) or points, share=share)

@@ -23,6 +23,15 @@ Parameter mapping: our C = the chapter's gamma, our sigma2 = sigma^2
 chapter's tau as t.  Grids (options): sigma = f sqrt(n) for f in
 ``sigma_factors`` (Sigma_0), gamma in ``gammas`` (Gamma_0), t = f sqrt(n)
 (our choice: the chapter gives no tau grid), ``refinements`` = i_max.
+
+Sharing (issue 43; option ``share``, default True): the closed-form CV of
+every search on one training set reads one :class:`~lssvm_analysis.analysis.cv_closed.CVShare`
+kept per process for the last training set, so LS-SVM_F reuses its LS-SVM
+twin's factorizations (a later task on the same randomisation), a MOC / ECOC
+/ 1vsA code's columns are solved together at each (sigma, gamma) (the (N, c)
+target matrix), 1vs1 subproblems slice their kernels from one kernel per
+sigma, and the polynomial degrees' kernels come from one X X^T.  Selections
+and scores equal the unshared search's (tests/test_suykens_sharing.py).
 """
 from __future__ import annotations
 
@@ -35,13 +44,15 @@ import pandas as pd
 
 from ...analysis.benchmarking import CVSignificanceIndex
 from ...analysis.conditioning.suykens import kkt_condition
+from ...analysis.cv_closed import CVShare
 from ...analysis.tuning import GAMMAS, SIGMA_FACTORS
 from ...analysis.tuning import tune as la_tune
 from ...solvers import fit, get_solver
 from ...solvers.multiclass import MulticlassFit, hamming_decode, make_code
+from ...core.memo import json_key
 from ...experiments.kinds import raw_task_data, register_task_kind
 
-__all__ = ["BINARY_METHODS", "MULTI_METHODS", "REFERENCE_METHODS", "SIGMA_FACTORS", "GAMMAS", "tune",
+__all__ = ["BINARY_METHODS", "MULTI_METHODS", "REFERENCE_METHODS", "SIGMA_FACTORS", "GAMMAS", "tune", "share_for",
            "binary_row", "multi_row", "reference_row"]
 
 NAN = float("nan")
@@ -83,7 +94,24 @@ def _acc(f, X, y) -> float:
     return float(np.mean(np.where(f.predict(X) >= 0, 1.0, -1.0) == y)) if f.ok else NAN
 
 
-def tune(solver, kernel, X, y, o, *, seed=0) -> tuple[dict, float, int]:
+#: The last training set's CVShare, per process: {key: CVShare} (one entry).
+_SHARES: dict = {}
+
+
+def share_for(task, X, o):
+    """The process's :class:`CVShare` of the task's training set ``X`` (a new one for a new set), or
+    None when ``o["share"]`` is false."""
+    if not o.get("share", True):
+        return None
+    key = json_key([task.dataset, task.seed, task.dataset_kw, task.kind])
+    sh = _SHARES.get(key)
+    if sh is None or sh.X.shape != X.shape or not np.array_equal(sh.X, X):
+        _SHARES.clear()
+        sh = _SHARES[key] = CVShare(X)
+    return sh
+
+
+def tune(solver, kernel, X, y, o, *, seed=0, share=None) -> tuple[dict, float, int]:
     """§3.4.2 grid search of one binary problem: (best params, CV accuracy, #evaluations).
 
     :func:`lssvm_analysis.tune` with the CV accuracy of ``o["folds"]`` folds
@@ -93,6 +121,8 @@ def tune(solver, kernel, X, y, o, *, seed=0) -> tuple[dict, float, int]:
     :func:`_solver_params`).  LIBSVM gets ``max_iter = o["svm_max_iter"]``
     (default 1e5: a linear C-SVC at C = 1000 otherwise takes seconds per fit).
     When every point fails, the first grid point with CV accuracy -inf.
+    ``share``: a :class:`CVShare` view for ``la.tune`` (the closed form's kernels, factorizations
+    and held-out values shared with other searches on these rows).
     """
     info = get_solver(solver)
     base = {"kernel": kernel, **info.task_keywords("classification")}
@@ -104,7 +134,7 @@ def tune(solver, kernel, X, y, o, *, seed=0) -> tuple[dict, float, int]:
     for degree in (o.get("degrees", (2,)) if kernel == "poly" else (None,)):
         res = la_tune(solver, X, y, grid=axes, refinements=int(o.get("refinements", 3)),
                       points=int(o.get("points", 3)), folds=folds, seed=seed, scoring="accuracy",
-                      transform=lambda q, d=degree: _solver_params(q, d), **base)
+                      transform=lambda q, d=degree: _solver_params(q, d), share=share, **base)
         evals += res.n_evaluations
         point, s = ((res.best, res.score) if res.best else
                     ({k: float(res.history.iloc[0][k]) for k in axes}, -math.inf))
@@ -153,7 +183,8 @@ def binary_row(task) -> dict:
     solver, kernel = BINARY_METHODS[label]
     X, y, Xt, yt = ds.X_train, ds.y_train, ds.X_test, ds.y_test
     t0 = time.perf_counter()
-    params, cv, evals = tune(solver, kernel, X, y, o, seed=task.seed)
+    sh = share_for(task, X, o)
+    params, cv, evals = tune(solver, kernel, X, y, o, seed=task.seed, share=None if sh is None else sh.view())
     t_tune = time.perf_counter() - t0
     f = fit(solver, X, y, **params)
     row = {"n_train": len(y), "n_test": len(yt), "n_inputs": X.shape[1], "cv_acc": 100 * cv,
@@ -172,7 +203,17 @@ def binary_row(task) -> dict:
     return row
 
 
-def _multi_fits(ds, solver, kernel, code, o, seed, prune):
+def _column_share(share, M, y_idx, rows):
+    """A search's view of the share: the whole code's columns when every class is in every column (MOC,
+    ECOC, 1vsA), else its rows (1vs1: the kernel sliced from the whole set's)."""
+    if share is None:
+        return None
+    if np.all(M[y_idx] != 0):
+        return share.view(columns=M[y_idx].astype(np.float64))
+    return share.view(rows=rows)
+
+
+def _multi_fits(ds, solver, kernel, code, o, seed, prune, share=None):
     """Tuned binary fits per code column (and pruned ones at each alpha when ``prune``)."""
     y_idx = ds.y_train.astype(int)
     M = make_code(code, len(ds.classes), random_state=0 if seed is None else seed)  # ECOC: the task's seed
@@ -180,7 +221,7 @@ def _multi_fits(ds, solver, kernel, code, o, seed, prune):
     for j in range(M.shape[1]):
         rows = np.flatnonzero(M[y_idx, j] != 0)
         Xj, yj = ds.X_train[rows], M[y_idx[rows], j].astype(np.float64)
-        params, _, e = tune(solver, kernel, Xj, yj, o, seed=seed)
+        params, _, e = tune(solver, kernel, Xj, yj, o, seed=seed, share=_column_share(share, M, y_idx, rows))
         evals += e
         n_rows += len(rows)
         fits.append(fit(solver, Xj, yj, **params))
@@ -198,7 +239,7 @@ def _multi_acc(M, fits, classes, X, y) -> float:
     return float(np.mean(hamming_decode(out, M) == y.astype(int)))
 
 
-def _shared_vs_per(ds, solver, kernel, code, o, seed) -> dict:
+def _shared_vs_per(ds, solver, kernel, code, o, seed, share=None) -> dict:
     """S-per-binary-tuning: every subproblem of the code tuned on its own against one (gamma, sigma) shared
     by all (the grid point of the best mean CV accuracy over the subproblems); both on the initial grid
     (no refinement, so that both searches see the same points)."""
@@ -212,7 +253,8 @@ def _shared_vs_per(ds, solver, kernel, code, o, seed) -> dict:
         rows = np.flatnonzero(M[y_idx, j] != 0)
         Xj, yj = ds.X_train[rows], M[y_idx[rows], j].astype(np.float64)
         res = la_tune(solver, Xj, yj, grid=_axes(kernel, Xj.shape[1], o0), refinements=0,
-                      folds=max(2, min(int(o.get("folds", 10)), len(yj))), seed=seed, scoring="accuracy", **base)
+                      folds=max(2, min(int(o.get("folds", 10)), len(yj))), seed=seed, scoring="accuracy",
+                      share=_column_share(share, M, y_idx, rows), **base)
         parts.append((Xj, yj))
         scores.append(res.history.set_index([k for k in ("C", "sigma2") if k in res.history.columns]).score)
         per.append(fit(solver, Xj, yj, **base, **(res.best or {})))
@@ -230,13 +272,14 @@ def multi_row(task) -> dict:
     o = task.options
     label, code = task.params["method"], task.params["code"]
     solver, kernel = MULTI_METHODS[label]
+    sh = share_for(task, ds.X_train, o)
     if task.params.get("tuning") == "shared":
         return {"n_train": len(ds.y_train), "n_classes": len(ds.classes),
-                **_shared_vs_per(ds, solver, kernel, code, o, task.seed)}
+                **_shared_vs_per(ds, solver, kernel, code, o, task.seed, sh)}
     prune = (label == "RBF LS-SVM" and code == "1vs1"
              and task.dataset.removeprefix("suykens-") in o.get("prune_sets", ()))
     t0 = time.perf_counter()
-    M, fits, pruned, evals, n_rows = _multi_fits(ds, solver, kernel, code, o, task.seed, prune)
+    M, fits, pruned, evals, n_rows = _multi_fits(ds, solver, kernel, code, o, task.seed, prune, sh)
     row = {"n_train": len(ds.y_train), "n_test": len(ds.y_test), "n_classes": len(ds.classes),
            "n_y": M.shape[1], "n_rows_binary": n_rows, "n_evals": evals,
            "acc": 100 * _multi_acc(M, fits, ds.classes, ds.X_test, ds.y_test),
