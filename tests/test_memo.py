@@ -135,7 +135,7 @@ def test_bad_input_is_refused_inside_the_memo_as_outside(rng):
 # --------------------------------------------------------------------------- CV scores
 @pytest.mark.parametrize("n", [1, 5, 8, 10, 17])
 def test_cv_mean_is_the_mean_pandas_takes(n, rng):
-    from lssvm_analysis.analysis.validation import _skipna_mean
+    from lssvm_analysis.analysis.validation import skipna_mean
     for trial in range(20):
         v = rng.standard_normal(n) * 10.0 ** rng.integers(-8, 8, n)
         if trial % 3 == 1:
@@ -143,7 +143,7 @@ def test_cv_mean_is_the_mean_pandas_takes(n, rng):
         if trial % 7 == 2:
             v[:] = np.nan
         want = pd.Series(v).mean()
-        got = _skipna_mean(v)
+        got = skipna_mean(v)
         assert (math.isnan(want) and math.isnan(got)) or got == want
 
 
