@@ -36,6 +36,7 @@ from ..arith.precision import get_precision
 from ..core.validation import as_matrix, as_vector, check_bool, check_int
 from ..datasets import from_arrays, register
 from ..experiments import SweepSpec, load_records, run_sweep
+from ..experiments.runner import SchedulerLostError, scheduler_address
 from ..solvers import get_solver
 from .build import dask_client, prepare_out
 from .digits_grid import grid_cells, grid_table
@@ -241,7 +242,10 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
         executor = None
         if scheduler is not None or dask_workers is not None:
             executor = stack.enter_context(dask_client(scheduler, dask_workers))
-            executor.run(register, name, loader, task=data.task, replace=True)   # the workers' registries
+            try:
+                executor.run(register, name, loader, task=data.task, replace=True)   # the workers' registries
+            except OSError as exc:  # the scheduler went away between connecting and the first task
+                raise SchedulerLostError(scheduler_address(executor)) from exc
         frames = []
         for spec in specs:
             run_sweep(spec, store, n_jobs=None if executor is not None else n_jobs, executor=executor,
