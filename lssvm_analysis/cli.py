@@ -105,7 +105,17 @@ def build_parser() -> argparse.ArgumentParser:
                      help="default: every solver with an exact model for the task")
     cmp.add_argument("--precisions", type=_names, default=None, metavar="P,Q",
                      help="default: float32,float64,longdouble,mp50")
-    cmp.add_argument("--C", type=_positive_float, default=None, help="C, with a ladder C/1e3, C, C*1e3")
+    cmp.add_argument("--C", type=_positive_float, default=None,
+                     help="C, with a ladder C/1e3, C, C*1e3 (default C = 10: 0.01, 10, 1e4)")
+    cmp.add_argument("--full-ladder", action="store_true",
+                     help="without --C the wide ladder 1, 1e3, 1e6, 1e9, and mp50 whatever its estimated cost")
+    cmp.add_argument("--max-rows", type=_positive, default=None, metavar="N",
+                     help="use at most N rows (a seeded subsample); default: as many as the estimated time "
+                          "(--budget) and memory allow, said in one line before any work")
+    cmp.add_argument("--no-subsample", action="store_true",
+                     help="refuse (one line, exit 2) instead of subsampling when the estimate is over budget")
+    cmp.add_argument("--budget", type=_positive_float, default=60.0, metavar="SECONDS",
+                     help="the time the run is planned for, estimated before any work (default: 60)")
     cmp.add_argument("--sigma2", type=_positive_float, default=None,
                      help="RBF width (default: the median squared distance between training points)")
     cmp.add_argument("--no-ladder", action="store_true", help="only the given C")
@@ -272,7 +282,9 @@ def _compare(args) -> int:
                       precisions=args.precisions or DEFAULT_PRECISIONS, C=args.C, sigma2=args.sigma2,
                       ladder=not args.no_ladder, out=args.out, store=args.store, n_jobs=args.jobs,
                       scheduler=args.scheduler, dask_workers=args.dask_workers,
-                      progress=not args.no_progress, seed=args.seed)
+                      progress=not args.no_progress, seed=args.seed, full_ladder=args.full_ladder,
+                      max_rows=None if args.no_subsample else (args.max_rows or "auto"), budget=args.budget,
+                      say=lambda line: print(line, file=sys.stderr, flush=True))
     for sentence in res.answers.sentence:
         print(sentence)
     print(f"wrote {res.out / res.files['html']} ({', '.join(sorted(res.files.values()))}) "
