@@ -198,3 +198,36 @@ def test_median_sigma2_samples_pairs_in_linear_memory_and_is_exact_when_small():
     # the squared distance of two N(0, I_3) points is 2 chi2_3: median 2 * 2.366 = 4.73; a sample of
     # SIGMA2_PAIRS pairs has a median within a few 1/sqrt(pairs) relative (here 3 % is > 4 sigma)
     assert SIGMA2_PAIRS >= 10_000 and abs(s / 4.7322 - 1) < 0.03
+
+
+# --- bad files: the column, the row and the cell (issue 42) -------------------------------------------------
+
+@pytest.mark.parametrize("content, expected", [
+    ("a,y\n1.547726,1\nabc,2\n3,3\n", "got 'abc' in column 'a', row 1 (line 3 of the file)"),   # not the number
+    ("a,y\n", "got a header only (columns ['a', 'y'])"),
+    ("a,y\n1,2\n2,3\nNaN,4\n", "got 'NaN' in column 'a', row 2 (line 4 of the file)"),
+    ("a,y\n1,2\n2,\n", "got '' in column 'y', row 1 (line 3 of the file)"),
+    ("a,y\n1,2\n", "expected at least 8 data rows"),
+    ("a,y\n1,inf\n2,3\n", "got inf in --target 'y' at row 0"),
+])
+def test_cli_names_the_column_row_and_cell_of_a_bad_file(tmp_path, capsys, content, expected):
+    path = tmp_path / "bad.csv"
+    path.write_text(content)
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["compare", "--data", str(path), "--target", "y", "--out", str(tmp_path / "never")])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and expected in err, err
+    assert "test_fraction" not in err and "1.547726" not in err
+    assert not (tmp_path / "never").exists()
+
+
+def test_a_constant_target_warns_in_one_line(tmp_path, capsys):
+    X, _ = _data(20)
+    path = tmp_path / "c.csv"
+    pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "y": 3.0}).to_csv(path, index=False)
+    code = cli.main(["compare", "--data", str(path), "--target", "y", "--solvers", "krr", "--precisions", "float64",
+                     "--C", "10", "--no-ladder", "--out", str(tmp_path / "o"), "--jobs", "1", "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 0 and "the target is constant (every value 3.0)" in err and err.count("\n") == 1
+    with pytest.warns(UserWarning, match="target is constant"):
+        la.compare(X, np.full(20, 3.0), solvers=["krr"], precisions=["float64"], C=10.0, ladder=False)

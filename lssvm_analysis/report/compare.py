@@ -116,20 +116,7 @@ def read_data(path, target: str) -> tuple[np.ndarray, np.ndarray, tuple]:
             names = tuple(k for k, v in arrays.items() if np.ndim(v) == 1)
             X = np.column_stack([arrays[k] for k in names]) if names else np.empty((len(y), 0))
     else:
-        try:
-            df = pd.read_csv(path)
-        except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
-            raise ValueError(f"expected a CSV file with a header row, got --data {str(path)!r} "
-                             f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})") from None
-        if target not in df.columns:
-            raise ValueError(f"expected a target column among {list(df.columns)} in {str(path)!r}, "
-                             f"got --target {target!r}")
-        bad = [c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])]
-        if bad:
-            raise ValueError(f"expected numeric columns only in {str(path)!r}, got column {bad[0]!r} "
-                             f"(e.g. {df[bad[0]].dropna().astype(str).iloc[0] if df[bad[0]].notna().any() else 'empty'!r})")
-        names = tuple(str(c) for c in df.columns if c != target)
-        X, y = df[list(names)].to_numpy(dtype=np.float64), df[target].to_numpy(dtype=np.float64)
+        X, y, names = _read_csv(path, target)
     try:
         X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -137,9 +124,51 @@ def read_data(path, target: str) -> tuple[np.ndarray, np.ndarray, tuple]:
     if X.ndim != 2 or X.shape[1] == 0 or y.ndim != 1 or len(y) != len(X):
         raise ValueError(f"expected feature columns and a target of {len(y)} rows in {str(path)!r}, "
                          f"got X.shape={X.shape}, y.shape={y.shape}")
-    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(y))):
-        raise ValueError(f"expected finite values in {str(path)!r}, got a missing or non-finite entry")
+    for what, a in (("X", X), (f"--target {target!r}", y)):
+        bad = np.argwhere(~np.isfinite(a))
+        if bad.size:
+            where = f"row {bad[0][0]}" + (f", column {names[bad[0][1]]!r}" if a.ndim == 2 else "")
+            raise ValueError(f"expected finite values in {str(path)!r}, got {float(a[tuple(bad[0])])!r} "
+                             f"in {what} at {where}")
+    if len(y) < MIN_ROWS:
+        raise ValueError(f"expected at least {MIN_ROWS} data rows in {str(path)!r} (some to fit, some held out "
+                         f"to test), got {len(y)}")
     return X, y, names
+
+
+#: Fewest rows ``compare`` takes from a file: a quarter are held out to test, and a fit needs a few.
+MIN_ROWS = 8
+
+
+def _read_csv(path: Path, target: str):
+    """X, y and feature names of a CSV file; a bad cell is named by column, row (0-based, as in
+    pandas) and file line, and quoted."""
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+        raise ValueError(f"expected a CSV file with a header row, got --data {str(path)!r} "
+                         f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})") from None
+    if target not in df.columns:
+        raise ValueError(f"expected a target column among {list(df.columns)} in {str(path)!r}, "
+                         f"got --target {target!r}")
+    if not len(df):
+        raise ValueError(f"expected data rows under the header of {str(path)!r}, got a header only "
+                         f"(columns {list(df.columns)})")
+    out = {}
+    for col in df.columns:
+        text = df[col].str.strip()
+        num = pd.to_numeric(text, errors="coerce")
+        missing = text.eq("") | text.str.lower().isin(("na", "nan", "n/a", "null", "none"))
+        bad = num.isna() & ~missing
+        for mask, what in ((bad, "a number"), (missing, "a value")):
+            if mask.any():
+                i = int(np.flatnonzero(mask.to_numpy())[0])
+                raise ValueError(f"expected {what} in every cell of {str(path)!r}, got {df[col].iloc[i]!r} in "
+                                 f"column {str(col)!r}, row {i} (line {i + 2} of the file)")
+        out[col] = num.to_numpy(dtype=np.float64)
+    names = tuple(str(c) for c in df.columns if c != target)
+    X = np.column_stack([out[c] for c in df.columns if c != target]) if names else np.empty((len(df), 0))
+    return X, out[target], names
 
 
 def _ladder(C, ladder: bool, full: bool) -> tuple:
@@ -267,8 +296,12 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
                      n_C=len(Cs), workers=workers if scheduler is None else max(1, workers), budget=budget,
                      max_rows=max_rows,
                      drop_precisions=() if (full_ladder or precisions is not DEFAULT_PRECISIONS) else ("mp",))
+    if task0 == "regression" and len(y_arr) and np.ptp(y_arr) == 0:
+        _say(f"compare: warning: the target is constant (every value {float(y_arr[0])!r}): the exact model is "
+             "alpha = 0 with bias b = y, so the digits measure only how each solver finds a zero "
+             "(is --target the column you meant?)", say)
     if plan.action == "refuse":
-        raise ValueError(plan.line + " (max_rows=None)")
+        raise ValueError(plan.line + " (max_rows=None, --no-subsample)")
     _say(plan.line, say)
     precs = list(plan.precisions)
     if plan.rows < len(X_arr):
