@@ -199,7 +199,7 @@ def test_unreachable_scheduler_gives_up_within_its_timeout_and_leaves_nothing(tm
     import subprocess
 
     data = tmp_path / "f.csv"
-    data.write_text("a,y\n1,1\n2,3\n3,2\n4,5\n5,4\n6,7\n")
+    data.write_text("a,y\n" + "".join(f"{i},{(i * 7) % 5}\n" for i in range(12)))
     port = _free_port()
     out, store = tmp_path / "out", tmp_path / "s.sqlite"
     t0 = time.perf_counter()

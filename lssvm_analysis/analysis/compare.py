@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import psutil
 
 from ..arith.precision import get_precision
 from ..linalg.memory import bytes_per_word
@@ -217,8 +218,6 @@ class SizePlan:
 
 def _estimate(n_train: int, solvers, configs: int, precisions, n_C: int, workers: int) -> tuple[float, float]:
     """(estimated seconds on ``workers``, peak bytes of the largest fit) for a compare run."""
-    from ..solvers import get_solver
-
     m = n_train + 1
     secs, peak = 0.0, _EXACT_WORDS * m * m * 8
     for p in precisions:
@@ -244,7 +243,6 @@ def plan_size(n_rows: int, *, train_fraction: float, solvers, configs: int, prec
     with ``max_rows=None`` nothing is subsampled and the plan is "refuse".  An int ``max_rows`` caps the
     rows whatever the estimate.
     """
-    import psutil
 
     available = psutil.virtual_memory().available * 0.5 if available is None else available
     precs = tuple(precisions)

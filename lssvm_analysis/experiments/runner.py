@@ -28,6 +28,7 @@ process is waited for, and taken over if that process dies.
 """
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures as cf
 import contextlib
 import ctypes
@@ -46,7 +47,7 @@ from ..linalg.memory import memory_scope
 from .kinds import get_task_kind, task_kinds
 from .progress import SweepProgress
 from .spec import SweepSpec, Task, json_scalar
-from .store import LEASE_SECONDS, open_store, records_frame
+from .store import LEASE_SECONDS, StoreError, open_store, records_frame
 
 __all__ = ["run_sweep", "run_sweeps", "local_pool", "load_records", "execute_task", "sweep_id", "TIMING_PREFIX",
            "SchedulerLostError", "scheduler_address"]
@@ -79,10 +80,6 @@ def scheduler_address(client) -> str:
 
 def _is_scheduler_loss(exc: BaseException) -> bool:
     """What a Dask client raises when its scheduler dies: cancelled futures, a closed comm (an OSError)."""
-    import asyncio
-
-    from .store import StoreError
-
     return (isinstance(exc, (cf.CancelledError, asyncio.CancelledError, OSError, cf.TimeoutError))
             and not isinstance(exc, StoreError))  # the store's own faults are not the cluster's
 
