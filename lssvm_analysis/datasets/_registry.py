@@ -150,7 +150,11 @@ def register(name: str, loader: Callable, *, task: str | None = None, papers: st
         raise ValueError(f"expected a name not yet registered (or replace=True for a user's set), "
                          f"got name={name!r}")
     if task is None:
-        task = loader().task
+        sample = loader()
+        if not isinstance(sample, Dataset):
+            raise TypeError(f"expected a loader that returns a Dataset, got loader={short_repr(loader)} "
+                            f"returning {short_repr(sample)} for data set name={name!r}")
+        task = sample.task
     if task not in _TASKS:
         raise ValueError(f"expected task in {_TASKS}, got task={task!r}")
     info = _REGISTRY[name] = DatasetInfo(name, loader, task, str(papers))
@@ -193,8 +197,7 @@ def from_arrays(name: str, X, y, *, task: str | None = None, X_test=None, y_test
     if task == "classification" and values.size != 2:
         raise ValueError(f"expected two classes in y for a classification set, got {values.size} "
                          f"distinct values in y of data set name={name!r}")
-    held = None if X_test is None else (np.array(X_test, dtype=np.float64, ndmin=2),
-                                         np.array(y_test, dtype=np.float64).ravel())
+    held = _held_out(name, X, X_test, y_test)
 
     def code(v):
         return (v == values[-1]).astype(np.float64) if task == "classification" else v
@@ -215,6 +218,26 @@ def from_arrays(name: str, X, y, *, task: str | None = None, X_test=None, y_test
                      scale=scale, feature_names=feature_names, class_names=classes)
 
     return loader
+
+
+def _held_out(name, X, X_test, y_test):
+    """The given test set, checked as X and y are (numeric, finite, matching shapes), or None."""
+    if X_test is None and y_test is None:
+        return None
+    if X_test is None or y_test is None:
+        given, missing = ("X_test", "y_test") if y_test is None else ("y_test", "X_test")
+        raise ValueError(f"expected X_test and y_test together, got {given} without {missing}=None")
+    Xt = np.array(as_matrix(X_test, "X_test", allow_object=False), dtype=np.float64)
+    yt = np.array(as_vector(y_test, "y_test", allow_object=False), dtype=np.float64)
+    if Xt.shape[1] != X.shape[1] or Xt.shape[0] != yt.shape[0]:
+        raise ValueError(f"expected X_test of shape (m, {X.shape[1]}) and y_test of shape (m,), got "
+                         f"X_test.shape={Xt.shape}, y_test.shape={yt.shape}")
+    for what, a in (("X_test", Xt), ("y_test", yt)):
+        bad = np.argwhere(~np.isfinite(a))
+        if bad.size:
+            raise ValueError(f"expected finite {what}, got {what}[{', '.join(map(str, bad[0]))}]="
+                             f"{float(a[tuple(bad[0])])!r} in data set name={name!r}")
+    return Xt, yt
 
 
 def datasets(task: str | None = None) -> list[str]:
@@ -252,4 +275,10 @@ def load(name: str, **kw) -> Dataset:
     TypeError
         An option the loader does not take.
     """
-    return dataset_info(name).loader(**kw)
+    info = dataset_info(name)
+    data = info.loader(**kw)
+    if not isinstance(data, Dataset):
+        raise TypeError(f"expected the loader of data set {info.name!r} to return a Dataset "
+                        f"(lssvm_analysis.datasets.build or from_arrays), got {short_repr(data)} "
+                        f"(a {type(data).__name__})")
+    return data

@@ -28,6 +28,7 @@ process is waited for, and taken over if that process dies.
 """
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures as cf
 import contextlib
 import ctypes
@@ -46,12 +47,41 @@ from ..linalg.memory import memory_scope
 from .kinds import get_task_kind, task_kinds
 from .progress import SweepProgress
 from .spec import SweepSpec, Task, json_scalar
-from .store import LEASE_SECONDS, open_store, records_frame
+from .store import LEASE_SECONDS, StoreError, open_store, records_frame
 
-__all__ = ["run_sweep", "run_sweeps", "local_pool", "load_records", "execute_task", "sweep_id", "TIMING_PREFIX"]
+__all__ = ["run_sweep", "run_sweeps", "local_pool", "load_records", "execute_task", "sweep_id", "TIMING_PREFIX",
+           "SchedulerLostError", "scheduler_address"]
 
 #: Columns whose name starts with this are wall-clock seconds (not deterministic).
 TIMING_PREFIX = "time_"
+
+
+class SchedulerLostError(ConnectionError):
+    """The Dask scheduler a sweep ran on went away mid-run (every row finished before is stored).
+
+    Attributes
+    ----------
+    address : str
+        The scheduler's address (``"?"`` when the client no longer knows it).
+    """
+
+    def __init__(self, address: str):
+        self.address = address
+        super().__init__(f"the Dask scheduler at {address} was lost; rerun the same command to resume")
+
+
+def scheduler_address(client) -> str:
+    """The address of a ``distributed.Client``'s scheduler, or ``"?"``."""
+    try:
+        return str(client.scheduler.address)
+    except Exception:  # a closed client may have dropped its scheduler handle
+        return "?"
+
+
+def _is_scheduler_loss(exc: BaseException) -> bool:
+    """What a Dask client raises when its scheduler dies: cancelled futures, a closed comm (an OSError)."""
+    return (isinstance(exc, (cf.CancelledError, asyncio.CancelledError, OSError, cf.TimeoutError))
+            and not isinstance(exc, StoreError))  # the store's own faults are not the cluster's
 
 
 def _outcome_columns(out, reserved) -> dict:
@@ -316,9 +346,14 @@ def _run_pool(pool, owned, sched, modules, store, bar, replace, window, owner):
             sched.heartbeat()
     except BaseException:
         for fut in futures:
-            fut.cancel()
+            with contextlib.suppress(Exception):  # a lost Dask scheduler cannot cancel: nothing to stop
+                fut.cancel()
         for fut, key in futures.items():  # keep what finished meanwhile: an interruption loses nothing
-            if fut.done() and not fut.cancelled() and fut.exception() is None:
+            try:
+                done = fut.done() and not fut.cancelled() and fut.exception(timeout=0) is None
+            except Exception:  # cancelled by a scheduler that died: not finished, not kept
+                done = False
+            if done:
                 store.write(fut.result(), replace=replace)
         if owned:
             _terminate_workers(pool)
@@ -387,6 +422,9 @@ def run_sweep(spec: SweepSpec, store, *, n_jobs: int | None = None, executor=Non
         ``UnknownTaskKindError``, unknown dataset) before anything runs.
     KeyboardInterrupt, concurrent.futures.process.BrokenProcessPool
         Propagated after committing every finished row.
+    SchedulerLostError
+        The Dask scheduler of ``executor`` died mid-run (every finished row is committed: rerunning
+        the same spec resumes).
 
     Notes
     -----
@@ -450,7 +488,12 @@ def _run_specs(specs, store, *, n_jobs, executor, progress, retry_errors, max_ta
                 window = 2 * (getattr(pool, "_max_workers", None) or os.cpu_count() or 2)
                 if executor is not None and hasattr(executor, "nthreads"):  # dask: its thread count
                     window = 2 * max(1, sum(executor.nthreads().values()))
-                _run_pool(pool, owned, sched, modules, store, bar, bool(redo), window, owner)
+                try:
+                    _run_pool(pool, owned, sched, modules, store, bar, bool(redo), window, owner)
+                except BaseException as exc:  # a task's own exception is a row: only the cluster raises here
+                    if hasattr(executor, "get_executor") and _is_scheduler_loss(exc):
+                        raise SchedulerLostError(scheduler_address(executor)) from exc
+                    raise
         return [records_frame(store.rows(keys=[t.key for t in tasks])) for tasks in all_tasks]
     finally:
         store.release()

@@ -231,7 +231,12 @@ def poly_kernel(X, Z=None, degree=3, t=1.0, precision="float64") -> np.ndarray:
     p = get_precision(precision)
     Xp, Zp = kernel_inputs(X, Z, p)
     with np.errstate(over="ignore", invalid="ignore"):
-        return _check_product_kernel((Xp @ Zp.T + p.scalar(t)) ** int(degree), "polynomial", Z, degree)
+        base = Xp @ Zp.T + p.scalar(t)
+        try:
+            K = base ** int(degree)
+        except OverflowError:  # numpy < 2 (and mpf) raise instead of giving inf: the same refusal
+            K = np.full(base.shape, np.inf)
+        return _check_product_kernel(K, "polynomial", Z, degree)
 
 
 KERNELS = {"rbf": (rbf_kernel, ("sigma2",)), "linear": (linear_kernel, ()),

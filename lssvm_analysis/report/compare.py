@@ -17,11 +17,14 @@ JSON and a one-page ``index.html`` are written there.
 from __future__ import annotations
 
 import contextlib
+import os
 import hashlib
 import html
 import json
 import math
+import sys
 import tempfile
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,24 +34,32 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ..analysis.compare import DEFAULT_PRECISIONS, answers, default_solvers, precision_order, tidy
+from ..analysis.compare import (DEFAULT_PRECISIONS, TIME_BUDGET, answers, default_solvers, median_sigma2,
+                                plan_size, precision_order, tidy)
 from ..arith.precision import get_precision
 from ..core.validation import as_matrix, as_vector, check_bool, check_int
 from ..datasets import from_arrays, register
 from ..experiments import SweepSpec, load_records, run_sweep
+from ..experiments.runner import SchedulerLostError, scheduler_address
 from ..solvers import get_solver
 from .build import dask_client, prepare_out
 from .digits_grid import grid_cells, grid_table
 from .figures import log_axes, new_figure, precision_color, save_figure
 from .sections_digits import grid_figure, variant_specs
 
-__all__ = ["Comparison", "compare", "read_data", "DEFAULT_C_LADDER", "LADDER_STEP"]
+__all__ = ["Comparison", "compare", "read_data", "DEFAULT_C", "FULL_C_LADDER", "LADDER_STEP", "SizeWarning"]
 
-#: The C ladder without a C of the user's (C = 1 to 1e9: from a well-conditioned ridge to where
-#: float32 loses every digit on most kernels).
-DEFAULT_C_LADDER = (1.0, 1e3, 1e6, 1e9)
+#: C without one of the user's: the ladder is then C / 1e3, C, C * 1e3 (= 0.01, 10, 1e4), as documented.
+DEFAULT_C = 10.0
+#: The wide ladder of ``full_ladder=True`` (C = 1 to 1e9: from a well-conditioned ridge to where
+#: float32 loses every digit on most kernels); mpN is then run whatever its estimated cost.
+FULL_C_LADDER = (1.0, 1e3, 1e6, 1e9)
 #: The ladder around a user's C: C / LADDER_STEP, C, C * LADDER_STEP.
 LADDER_STEP = 1e3
+
+
+class SizeWarning(UserWarning):
+    """``compare`` left out precisions or subsampled rows to stay within its time and memory plan."""
 
 
 @dataclass(frozen=True)
@@ -105,20 +116,7 @@ def read_data(path, target: str) -> tuple[np.ndarray, np.ndarray, tuple]:
             names = tuple(k for k, v in arrays.items() if np.ndim(v) == 1)
             X = np.column_stack([arrays[k] for k in names]) if names else np.empty((len(y), 0))
     else:
-        try:
-            df = pd.read_csv(path)
-        except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
-            raise ValueError(f"expected a CSV file with a header row, got --data {str(path)!r} "
-                             f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})") from None
-        if target not in df.columns:
-            raise ValueError(f"expected a target column among {list(df.columns)} in {str(path)!r}, "
-                             f"got --target {target!r}")
-        bad = [c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])]
-        if bad:
-            raise ValueError(f"expected numeric columns only in {str(path)!r}, got column {bad[0]!r} "
-                             f"(e.g. {df[bad[0]].dropna().astype(str).iloc[0] if df[bad[0]].notna().any() else 'empty'!r})")
-        names = tuple(str(c) for c in df.columns if c != target)
-        X, y = df[list(names)].to_numpy(dtype=np.float64), df[target].to_numpy(dtype=np.float64)
+        X, y, names = _read_csv(path, target)
     try:
         X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
     except (TypeError, ValueError) as exc:
@@ -126,26 +124,74 @@ def read_data(path, target: str) -> tuple[np.ndarray, np.ndarray, tuple]:
     if X.ndim != 2 or X.shape[1] == 0 or y.ndim != 1 or len(y) != len(X):
         raise ValueError(f"expected feature columns and a target of {len(y)} rows in {str(path)!r}, "
                          f"got X.shape={X.shape}, y.shape={y.shape}")
-    if not (np.all(np.isfinite(X)) and np.all(np.isfinite(y))):
-        raise ValueError(f"expected finite values in {str(path)!r}, got a missing or non-finite entry")
+    for what, a in (("X", X), (f"--target {target!r}", y)):
+        bad = np.argwhere(~np.isfinite(a))
+        if bad.size:
+            where = f"row {bad[0][0]}" + (f", column {names[bad[0][1]]!r}" if a.ndim == 2 else "")
+            raise ValueError(f"expected finite values in {str(path)!r}, got {float(a[tuple(bad[0])])!r} "
+                             f"in {what} at {where}")
+    if len(y) < MIN_ROWS:
+        raise ValueError(f"expected at least {MIN_ROWS} data rows in {str(path)!r} (some to fit, some held out "
+                         f"to test), got {len(y)}")
     return X, y, names
 
 
-def _median_sigma2(X: np.ndarray) -> float:
-    """The median heuristic: the median squared distance between distinct training points."""
-    sq = (X * X).sum(axis=1)
-    d2 = np.maximum(sq[:, None] + sq[None, :] - 2 * X @ X.T, 0.0)[np.triu_indices(len(X), 1)]
-    med = float(np.median(d2)) if d2.size else 1.0
-    return med if med > 0 else 1.0
+#: Fewest rows ``compare`` takes from a file: a quarter are held out to test, and a fit needs a few.
+MIN_ROWS = 8
 
 
-def _ladder(C, ladder: bool) -> tuple:
+def _read_csv(path: Path, target: str):
+    """X, y and feature names of a CSV file; a bad cell is named by column, row (0-based, as in
+    pandas) and file line, and quoted."""
+    try:
+        df = pd.read_csv(path, dtype=str, keep_default_na=False, skipinitialspace=True)
+    except (pd.errors.ParserError, UnicodeDecodeError, pd.errors.EmptyDataError) as exc:
+        raise ValueError(f"expected a CSV file with a header row, got --data {str(path)!r} "
+                         f"({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})") from None
+    if target not in df.columns:
+        raise ValueError(f"expected a target column among {list(df.columns)} in {str(path)!r}, "
+                         f"got --target {target!r}")
+    if not len(df):
+        raise ValueError(f"expected data rows under the header of {str(path)!r}, got a header only "
+                         f"(columns {list(df.columns)})")
+    out = {}
+    for col in df.columns:
+        text = df[col].str.strip()
+        num = pd.to_numeric(text, errors="coerce")
+        missing = text.eq("") | text.str.lower().isin(("na", "nan", "n/a", "null", "none"))
+        bad = num.isna() & ~missing
+        for mask, what in ((bad, "a number"), (missing, "a value")):
+            if mask.any():
+                i = int(np.flatnonzero(mask.to_numpy())[0])
+                raise ValueError(f"expected {what} in every cell of {str(path)!r}, got {df[col].iloc[i]!r} in "
+                                 f"column {str(col)!r}, row {i} (line {i + 2} of the file)")
+        out[col] = num.to_numpy(dtype=np.float64)
+    names = tuple(str(c) for c in df.columns if c != target)
+    X = np.column_stack([out[c] for c in df.columns if c != target]) if names else np.empty((len(df), 0))
+    return X, out[target], names
+
+
+def _ladder(C, ladder: bool, full: bool) -> tuple:
+    if C is None and full:
+        return FULL_C_LADDER
     if C is None:
-        return DEFAULT_C_LADDER
+        C = DEFAULT_C
+    if isinstance(C, bool) or not isinstance(C, (int, float, np.integer, np.floating)):
+        raise TypeError(f"expected a number C > 0, got C={C!r}")
     C = float(C)
     if not (math.isfinite(C) and C > 0):
         raise ValueError(f"expected C > 0, got C={C!r}")
     return (C / LADDER_STEP, C, C * LADDER_STEP) if ladder else (C,)
+
+
+def _say(line: str, say) -> None:
+    """The plan's one line: to ``say`` (the CLI prints it), else a :class:`SizeWarning`."""
+    if not line:
+        return
+    if say is None:
+        warnings.warn(line, SizeWarning, stacklevel=3)
+    else:
+        say(line)
 
 
 def _check_solvers(names, task: str) -> list[str]:
@@ -167,7 +213,8 @@ def _check_solvers(names, task: str) -> list[str]:
 def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_PRECISIONS, C=None,
             sigma2=None, ladder: bool = True, out=None, store=None, n_jobs: int | None = 1,
             scheduler: str | None = None, dask_workers: int | None = None, progress=False, seed: int = 0,
-            test_fraction: float = 0.25, name: str | None = None) -> Comparison:
+            test_fraction: float = 0.25, name: str | None = None, full_ladder: bool = False,
+            max_rows="auto", budget: float = TIME_BUDGET, say=None) -> Comparison:
     """Which form of each solver, in which precision, on these data, and how sure.
 
     Parameters
@@ -201,6 +248,19 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
         ``prediction_digits`` and the test error).
     name : str, optional
         Registry name of the data (default: ``user-<content hash>``).
+    full_ladder : bool
+        Without ``C``: the wide ladder 1, 1e3, 1e6, 1e9 instead of 0.01, 10, 1e4; and mpN precisions
+        are run whatever their estimated cost.
+    max_rows : "auto", int or None
+        Before any work the time and memory are estimated (:func:`~lssvm_analysis.analysis.compare.plan_size`):
+        "auto" leaves out the default mpN precision, then subsamples the rows (seeded), to stay within
+        ``budget`` seconds and half the available memory; an int caps the rows; None refuses instead of
+        subsampling (ValueError with the estimate).  What was decided is one line (``say``, else a
+        :class:`SizeWarning`).
+    budget : float
+        Seconds the run is planned for (estimated, on all the workers).
+    say : callable, optional
+        Called with the plan's one line (the command line prints it on stderr).
 
     Returns
     -------
@@ -215,21 +275,50 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
     X_arr = np.array(as_matrix(X, "X", allow_object=False), dtype=np.float64)   # text refused, not parsed
     y_arr = np.array(as_vector(y, "y", allow_object=False), dtype=np.float64)
     ladder = check_bool("ladder", ladder)
+    full_ladder = check_bool("full_ladder", full_ladder)
+    Cs = _ladder(C, ladder, full_ladder)
+    if max_rows not in ("auto", None):
+        check_int("max_rows", max_rows, minimum=4)
+    if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not (budget > 0 and math.isfinite(budget)):
+        raise ValueError(f"expected a number of seconds budget > 0, got budget={budget!r}")
+    if len(X_arr) != len(y_arr):
+        raise ValueError(f"expected as many rows in y as in X, got X.shape={X_arr.shape}, y.shape={y_arr.shape}")
+    precs = [get_precision(p).name for p in precisions]
+    if not precs:
+        raise ValueError("expected at least one precision, got precisions=[]")
+    task0 = task or ("classification" if len(np.unique(y_arr)) == 2 else "regression")
+    names0 = _check_solvers(solvers, task0) if task0 in ("regression", "classification") else []
+    if n_jobs is not None and n_jobs != -1:
+        check_int("n_jobs", n_jobs, minimum=1)
+    workers = (os.cpu_count() or 1) if n_jobs in (None, -1) else (dask_workers or n_jobs or 1)
+    plan = plan_size(len(X_arr), train_fraction=1 - float(test_fraction), solvers=names0,
+                     configs=sum(1 + len(get_solver(n).variants) for n in names0), precisions=precs,
+                     n_C=len(Cs), workers=workers if scheduler is None else max(1, workers), budget=budget,
+                     max_rows=max_rows,
+                     drop_precisions=() if (full_ladder or precisions is not DEFAULT_PRECISIONS) else ("mp",))
+    if task0 == "regression" and len(y_arr) and np.ptp(y_arr) == 0:
+        _say(f"compare: warning: the target is constant (every value {float(y_arr[0])!r}): the exact model is "
+             "alpha = 0 with bias b = y, so the digits measure only how each solver finds a zero "
+             "(is --target the column you meant?)", say)
+    if plan.action == "refuse":
+        raise ValueError(plan.line + " (max_rows=None, --no-subsample)")
+    _say(plan.line, say)
+    precs = list(plan.precisions)
+    if plan.rows < len(X_arr):
+        keep = np.sort(np.random.default_rng(seed).choice(len(X_arr), plan.rows, replace=False))
+        X_arr, y_arr = X_arr[keep], y_arr[keep]
     digest = hashlib.sha256(X_arr.tobytes() + y_arr.tobytes() + repr((X_arr.shape, task, seed, test_fraction))
                             .encode()).hexdigest()[:12]
     name = name or f"user-{digest}"
     loader = from_arrays(name, X_arr, y_arr, task=task, test_fraction=test_fraction)
     data = loader(seed=seed)            # validates now (shapes, finiteness, classes, test_fraction)
     names = _check_solvers(solvers, data.task)
-    precs = [get_precision(p).name for p in precisions]
-    if not precs:
-        raise ValueError("expected at least one precision, got precisions=[]")
-    if n_jobs is not None and n_jobs != -1:
-        check_int("n_jobs", n_jobs, minimum=1)
-    s2 = _median_sigma2(data.X_train) if sigma2 is None else float(sigma2)
+    if sigma2 is not None and (isinstance(sigma2, bool) or not isinstance(sigma2, (int, float, np.integer,
+                                                                                    np.floating))):
+        raise TypeError(f"expected a number sigma2 > 0, got sigma2={sigma2!r}")
+    s2 = median_sigma2(data.X_train, seed=seed) if sigma2 is None else float(sigma2)
     if not (math.isfinite(s2) and s2 > 0):
         raise ValueError(f"expected sigma2 > 0, got sigma2={sigma2!r}")
-    Cs = _ladder(C, ladder)
     register(name, loader, task=data.task, papers="user's data (compare)", replace=True)
     out_dir = None if out is None else prepare_out(out)
     values = {"C": list(Cs), "sigma2": [s2], "eta": [1e-3]}
@@ -241,7 +330,10 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
         executor = None
         if scheduler is not None or dask_workers is not None:
             executor = stack.enter_context(dask_client(scheduler, dask_workers))
-            executor.run(register, name, loader, task=data.task, replace=True)   # the workers' registries
+            try:
+                executor.run(register, name, loader, task=data.task, replace=True)   # the workers' registries
+            except OSError as exc:  # the scheduler went away between connecting and the first task
+                raise SchedulerLostError(scheduler_address(executor)) from exc
         frames = []
         for spec in specs:
             run_sweep(spec, store, n_jobs=None if executor is not None else n_jobs, executor=executor,
