@@ -22,7 +22,6 @@ import hashlib
 import html
 import json
 import math
-import sys
 import tempfile
 import warnings
 from dataclasses import dataclass, field
