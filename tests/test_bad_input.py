@@ -490,6 +490,8 @@ def _params(obj):
 
 
 def _valid(qual, pname):
+    if pname == "rng":   # a fresh seeded generator per call: a row does not depend on the rows before it
+        return np.random.default_rng(0)
     value = _VALID_FOR.get((qual, pname), _VALID.get(pname))
     assert value is not None or pname in _VALID, f"{qual}: add a valid {pname} to _VALID"
     return value
@@ -606,3 +608,69 @@ def test_every_public_callable_refuses_bad_input_naming_it(qual, pname, value, l
     if (qual, pname, label) in _NOT_ERRORS:
         pytest.skip(_NOT_ERRORS[(qual, pname, label)])
     assert _outcome(qual, pname, value, label) == "ok"
+
+
+# -- the command line: bad options and paths (issue 42) -------------------------------------------------
+# Each is one line on stderr ("lssvm-analysis: error: ..." naming the option or the path), exit status 2,
+# before any work: build_report / compare are never called and neither --out nor --store is created.
+# tests/test_cli.py holds the conflicting options and --only; tests/test_compare.py a missing --data file,
+# unknown --solvers / --precisions, a text cell and an unknown --target.  These are the rest.
+def _cli_rows():
+    r, c = ("report", "--quick"), ("compare", "--data", "{csv}", "--target", "y")
+    yield "no-command", (), "command"
+    yield "unknown-command", ("zzz",), "zzz"
+    yield "list-unknown-option", ("list", "--zzz"), "--zzz"
+    yield "report-unknown-option", (*r, "--zzz"), "--zzz"
+    yield "report-profile", ("report", "--profile", "zzz"), "--profile"
+    for opt, bad in (("--jobs", "0"), ("--jobs", "zzz"), ("--dask-workers", "0"), ("--dask-workers", "zzz")):
+        yield f"report{opt}-{bad}", (*r, opt, bad), opt
+    yield "report-store-in-a-file", (*r, "--store", "{file}/r.sqlite"), "{file}"
+    yield "report-out-is-a-file", (*r, "--out", "{file}"), "{file}"
+    yield "compare-no-data", ("compare", "--target", "y"), "--data"
+    yield "compare-no-target", ("compare", "--data", "{csv}"), "--target"
+    for opt, bad in (("--C", "zzz"), ("--C", "-1"), ("--C", "inf"), ("--C", "nan"), ("--sigma2", "0"),
+                     ("--sigma2", "zzz"), ("--seed", "zzz"), ("--task", "zzz"), ("--jobs", "0"),
+                     ("--dask-workers", "zzz"), ("--solvers", ","), ("--precisions", ",")):
+        yield f"compare{opt}-{bad}", (*c, opt, bad), opt
+    yield "compare-data-is-a-directory", ("compare", "--data", "{dir}", "--target", "y"), "{dir}"
+    yield "compare-store-in-a-file", (*c, "--store", "{file}/c.sqlite"), "{file}"
+    yield "compare-out-is-a-file", (*c, "--out", "{file}"), "{file}"
+
+
+#: Command-line rows whose fix is in another file (xfail strict, the file named).
+_CLI_OWNED_ELSEWHERE = {
+    f"{cmd}-{what}": f"lssvm_analysis/cli.py: check_options does not check {opt} before {work} starts"
+    for cmd, work in (("report", "build_report"), ("compare", "compare")) for what, opt in (
+        ("store-in-a-file", "--store (its directory is a file)"), ("out-is-a-file", "--out (a file)"))}
+_CLI_ROWS = [pytest.param(*row, id=row[0], marks=[pytest.mark.xfail(strict=True, reason=_CLI_OWNED_ELSEWHERE[row[0]])]
+                          if row[0] in _CLI_OWNED_ELSEWHERE else []) for row in _cli_rows()]
+
+
+@pytest.mark.parametrize("cid, argv, named", _CLI_ROWS)
+def test_cli_bad_options_and_paths_are_one_line_exit_2_before_any_work(cid, argv, named, tmp_path, monkeypatch,
+                                                                         capsys):
+    import pandas as pd
+    from lssvm_analysis import cli
+
+    def must_not_run(*a, **kw):
+        raise AssertionError(f"{cid}: the command started its work")
+
+    monkeypatch.setattr(cli, "build_report", must_not_run)
+    monkeypatch.setattr(cli, "compare", must_not_run)
+    paths = {"csv": tmp_path / "d.csv", "file": tmp_path / "a-file", "dir": tmp_path / "a-dir"}
+    pd.DataFrame({"a": _X12[:, 0], "b": _X12[:, 1], "y": _Y6}).to_csv(paths["csv"], index=False)
+    paths["file"].write_text("not a directory")
+    paths["dir"].mkdir()
+    argv = [a.format(**paths) for a in argv]
+    out, store = tmp_path / "out", tmp_path / "s.sqlite"
+    if argv and argv[0] in ("report", "compare"):
+        argv += [o for o, v in (("--out", out), ("--store", store)) if o not in argv for o in (o, str(v))]
+    try:
+        code = cli.main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2, (cid, code, err)
+    assert len(err.strip().splitlines()) == 1 and re.match(r"lssvm-analysis( \w+)?: error: ", err), (cid, err)
+    assert named.format(**paths) in err, (cid, err)
+    assert not out.exists() and not store.exists(), cid
