@@ -6,10 +6,18 @@ later inherits every row; a row is skipped only where it cannot apply (the
 solver takes no C / sigma2, or does not run in float32).  ``API_CASES`` covers
 the other public entry points.  Each row asserts the exception type and that
 the message names the argument the user passed (as a whole word).
+
+Generated from signatures (issue 42): every function and user-built class of
+``la.__all__``, ``la.datasets.__all__`` and ``lssvm_analysis.testing.__all__``,
+every parameter (None and tuple defaults included) given a wrongly typed value;
+the message must also quote the value.  The command line's bad options and paths
+are one line on stderr, exit status 2, before any work.  Rows whose fix is in a
+file outside this work are xfail(strict) naming that file.
 """
 from __future__ import annotations
 
 import copy
+import inspect
 import re
 import warnings
 
@@ -17,8 +25,9 @@ import numpy as np
 import pytest
 
 import lssvm_analysis as la
-from lssvm_analysis.core.exceptions import (StoreError, UnexpectedParameterError, UnknownPrecisionError,
-                                            UnknownSolverError)
+import lssvm_analysis.testing as la_testing
+from lssvm_analysis.core.exceptions import (MissingDependencyError, OutputPathError, StoreError,
+                                            UnexpectedParameterError, UnknownPrecisionError, UnknownSolverError)
 from lssvm_analysis.linalg.cg import simultaneous_cg
 from lssvm_analysis.core.records import QRBreakdown
 from lssvm_analysis.experiments import SweepSpec, run_sweep
@@ -334,11 +343,6 @@ def test_check_binary_labels_accepts_exactly_both_signs(y, message):
 # a package's named error of another base) whose message names the parameter as a word and quotes the
 # value ("zzz", None).  A required parameter with no valid value in _VALID fails
 # test_every_public_callable_has_a_valid_call: add it.
-import inspect  # noqa: E402
-
-import lssvm_analysis.testing as la_testing  # noqa: E402
-from lssvm_analysis.core.exceptions import MissingDependencyError, OutputPathError  # noqa: E402
-
 _MODULES = {"la": la, "datasets": la.datasets, "testing": la_testing}
 _A4 = np.array([[4.0, 1, 0, 0], [1, 4, 1, 0], [0, 1, 4, 1], [0, 0, 1, 4]])
 _X12 = np.linspace(-3, 3, 24).reshape(12, 2)
@@ -364,7 +368,7 @@ _VALID_FOR = {
     ("datasets.from_arrays", "name"): "test-bad-input-arrays",
     ("datasets.dataset_info", "name"): "sinc", ("datasets.load", "name"): "sinc",
     ("datasets.to_pm1", "y"): np.array([1.0, 2.0] * 6), ("datasets.to_pm1", "positive"): 2.0,
-    ("datasets.inject_label_outliers", "y"): _YC, ("testing.assert_model_digits", "X"): _X12, ("testing.assert_matches_exact", "X"): _X12,
+    ("datasets.inject_label_outliers", "y"): _YC,
 }
 #: Keywords that keep a valid call small (a one-point grid, two folds; one solver in one precision; a
 #: small data set).
