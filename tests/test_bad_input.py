@@ -246,6 +246,14 @@ API_CASES = [
     ("model_error-choices_precision-float16",
      lambda: la.model_error(la.fit("krr", _X, np.ones(6)), _X, np.ones(6), choices_precision="float16"),
      la.UnknownPrecisionError, "choices_precision"),
+    # issue 42: cond was reported as given ("zzz" too); a condition number is >= 1 in every norm
+    *[(f"{f}-cond-{label}", lambda f=f, a=args, v=v: getattr(la, f)(*a, cond=v), etype, "cond")
+      for f, args in (("backward_error", (_A, np.ones(3), np.ones(3))), ("forward_error", (np.ones(3), np.ones(3))),
+                      ("kkt_residual", (np.eye(4), np.ones(4), 0.0, np.ones(3))))
+      for v, label, etype in ((0.5, "below-1", ValueError), (float("nan"), "nan", ValueError),
+                              (True, "bool", TypeError))],
+    ("fit_multiclass-sample_weight-length",  # an IndexError (a str) or a silent misuse (a short one)
+     lambda: la.fit_multiclass(_X, np.array([0, 1, 2] * 2), sample_weight=np.ones(5)), ValueError, "sample_weight"),
     ("model_error-choices_max_n-negative",
      lambda: la.model_error(la.fit("krr", _X, np.ones(6)), _X, np.ones(6), choices_max_n=-1),
      ValueError, "choices_max_n"),
