@@ -6,10 +6,18 @@ later inherits every row; a row is skipped only where it cannot apply (the
 solver takes no C / sigma2, or does not run in float32).  ``API_CASES`` covers
 the other public entry points.  Each row asserts the exception type and that
 the message names the argument the user passed (as a whole word).
+
+Generated from signatures (issue 42): every function and user-built class of
+``la.__all__``, ``la.datasets.__all__`` and ``lssvm_analysis.testing.__all__``,
+every parameter (None and tuple defaults included) given a wrongly typed value;
+the message must also quote the value.  The command line's bad options and paths
+are one line on stderr, exit status 2, before any work.  Rows whose fix is in a
+file outside this work are xfail(strict) naming that file.
 """
 from __future__ import annotations
 
 import copy
+import inspect
 import re
 import warnings
 
@@ -17,8 +25,9 @@ import numpy as np
 import pytest
 
 import lssvm_analysis as la
-from lssvm_analysis.core.exceptions import (StoreError, UnexpectedParameterError, UnknownPrecisionError,
-                                            UnknownSolverError)
+import lssvm_analysis.testing as la_testing
+from lssvm_analysis.core.exceptions import (MissingDependencyError, OutputPathError, StoreError,
+                                            UnexpectedParameterError, UnknownPrecisionError, UnknownSolverError)
 from lssvm_analysis.linalg.cg import simultaneous_cg
 from lssvm_analysis.core.records import QRBreakdown
 from lssvm_analysis.experiments import SweepSpec, run_sweep
@@ -237,6 +246,14 @@ API_CASES = [
     ("model_error-choices_precision-float16",
      lambda: la.model_error(la.fit("krr", _X, np.ones(6)), _X, np.ones(6), choices_precision="float16"),
      la.UnknownPrecisionError, "choices_precision"),
+    # issue 42: cond was reported as given ("zzz" too); a condition number is >= 1 in every norm
+    *[(f"{f}-cond-{label}", lambda f=f, a=args, v=v: getattr(la, f)(*a, cond=v), etype, "cond")
+      for f, args in (("backward_error", (_A, np.ones(3), np.ones(3))), ("forward_error", (np.ones(3), np.ones(3))),
+                      ("kkt_residual", (np.eye(4), np.ones(4), 0.0, np.ones(3))))
+      for v, label, etype in ((0.5, "below-1", ValueError), (float("nan"), "nan", ValueError),
+                              (True, "bool", TypeError))],
+    ("fit_multiclass-sample_weight-length",  # an IndexError (a str) or a silent misuse (a short one)
+     lambda: la.fit_multiclass(_X, np.array([0, 1, 2] * 2), sample_weight=np.ones(5)), ValueError, "sample_weight"),
     ("model_error-choices_max_n-negative",
      lambda: la.model_error(la.fit("krr", _X, np.ones(6)), _X, np.ones(6), choices_max_n=-1),
      ValueError, "choices_max_n"),
@@ -326,14 +343,20 @@ def test_check_binary_labels_accepts_exactly_both_signs(y, message):
             check_binary_labels(y)
 
 
-# -- every public function of la, from its signature (issue 32) -------------------------------------
-# A valid value for each parameter name a public function takes (a function whose required parameter
-# is not here fails test_every_public_function_has_a_valid_call: add its name, and its bad inputs are
-# then generated like the others').  Arrays are small; the solver / precision names come from the
-# registries.
+# -- every public callable, from its signature (issues 32, 42) -------------------------------------
+# The functions and the user-built classes of ``la.__all__``, ``la.datasets.__all__`` and
+# ``lssvm_analysis.testing.__all__``.  Every parameter gets a wrongly typed value ("zzz"; required arrays
+# a text and a NaN array; a tuple default also a tuple holding None); the others keep a valid value
+# (_VALID, or the function's default).  A row passes when the call raises a TypeError / ValueError (or
+# a package's named error of another base) whose message names the parameter as a word and quotes the
+# value ("zzz", None).  A required parameter with no valid value in _VALID fails
+# test_every_public_callable_has_a_valid_call: add it.
+_MODULES = {"la": la, "datasets": la.datasets, "testing": la_testing}
 _A4 = np.array([[4.0, 1, 0, 0], [1, 4, 1, 0], [0, 1, 4, 1], [0, 0, 1, 4]])
 _X12 = np.linspace(-3, 3, 24).reshape(12, 2)
 _Y6 = np.sin(_X12[:, 0])
+_YC = np.array([1.0, -1.0] * 6)
+_DS = "test-bad-input-dataset"   # a data set registered for the rows of datasets.unregister
 _VALID = {
     "solver": la.solvers()[1], "name": la.solvers()[1], "X": _X12, "y": _Y6, "Z": _X12[:3], "T": _Y6,
     "A": _A4, "B": np.ones(4), "b": np.ones(4), "x": np.ones(4), "ref": np.ones(4), "rhs": np.ones(4),
@@ -341,19 +364,38 @@ _VALID = {
     "eps": 1e-3, "sig2": 1.0, "sigma2": 1.0, "rel_err": 1e-3,
     "tasks": ("regression",), "paper": "example", "equations": "(K + I/C) alpha = y",
     "option": "formation", "value": "stable", "description": "the stable form",
+    "at_least": 3.0, "X_train": _X12, "method": "standard", "delta": 0.1, "M": 3, "t_end": 10.0,
+    "n": 12, "test_fraction": 0.25, "rng": np.random.default_rng(0), "positive": 1.0, "code": "iri",
+    "loader": lambda **kw: la.datasets.load("sinc", n_train=12, n_test=12), "param": "C",
+    "values": (1.0, 10.0),
 }
-#: (function, parameter) -> its valid value where the shared one of _VALID is not: register_solver
-#: takes a name not yet registered (the registry's names are get_solver's valid ones).
-_VALID_FOR = {("register_solver", "name"): "test-bad-input-unregistered"}
-#: Keywords that keep a valid call small (a one-point grid, two folds; one solver in one precision).
+#: (callable, parameter) -> its valid value where the shared one of _VALID is not.
+_VALID_FOR = {
+    ("register_solver", "name"): "test-bad-input-unregistered",
+    ("datasets.register", "name"): "test-bad-input-new", ("datasets.unregister", "name"): _DS,
+    ("datasets.from_arrays", "name"): "test-bad-input-arrays",
+    ("datasets.dataset_info", "name"): "sinc", ("datasets.load", "name"): "sinc",
+    ("datasets.to_pm1", "y"): np.array([1.0, 2.0] * 6), ("datasets.to_pm1", "positive"): 2.0,
+    ("datasets.inject_label_outliers", "y"): _YC,
+}
+#: Keywords that keep a valid call small (a one-point grid, two folds; one solver in one precision; a
+#: small data set).
 _VALID_KW = {"tune": {"grid": {"C": [1.0]}, "refinements": 0, "folds": 2}, "cross_validate": {"folds": 2},
-             "compare": {"solvers": ["krr"], "precisions": ["float64"], "C": 10.0, "ladder": False}}
-#: (function, parameter) -> the argument its message names instead: get_solver is the lookup every
-#: ``solver=`` goes through, and names it so.
-_NAMED_AS = {("get_solver", "name"): "solver"}
-#: Parameters whose values are arrays: a text array and a NaN array are refused naming them.
-_ARRAYS = ("X", "y", "Z", "T", "A", "B", "b", "x", "ref", "rhs", "coef")
-#: (function, parameter): inputs with a documented meaning that is not an error.
+             "compare": {"solvers": ["krr"], "precisions": ["float64"], "C": 10.0, "ladder": False},
+             "datasets.load": {"n_train": 12, "n_test": 12}, "datasets.crossover_data": {},
+             "datasets.mackey_glass": {"n_train": 20, "n_test": 20, "discard": 10},
+             "datasets.sinc": {"n_train": 20, "n_test": 20}, "datasets.noisy_sinc": {"n_train": 20, "n_test": 20},
+             "datasets.ripley_mixture": {"n_train": 20, "n_test": 20},
+             "datasets.two_spirals": {"n_per_class": 10, "n_test_per_class": 10},
+             "testing.check_solver": {}}
+#: (callable, parameter) -> the argument its message names instead: get_solver is the lookup every
+#: ``solver=`` (and the gates' ``name``, each of compare's ``solvers``) goes through, and names it so;
+#: Kernel's ``name`` is make_kernel's ``kernel``.
+_NAMED_AS = {("get_solver", "name"): "solver", ("Kernel", "name"): "kernel", ("compare", "solvers"): "solver",
+             **{(f"testing.{f}", "name"): "solver" for f in ("check_solver", "solver_checks", "skipped_checks")}}
+#: Parameters whose values are arrays: a required one gets a text array and a NaN array.
+_ARRAYS = ("X", "y", "Z", "T", "A", "B", "b", "x", "ref", "rhs", "coef", "X_train")
+#: (callable, parameter, label): inputs with a documented meaning that is not an error.
 _NOT_ERRORS = {
     ("backward_error", "x", "nan"): "a NaN solution has backward error inf (documented)",
     ("forward_error", "x", "nan"): "a NaN solution has forward error inf (documented)",
@@ -364,91 +406,283 @@ _NOT_ERRORS = {
     # free text and new names: any str is valid ("zzz" too); a number is refused (API_CASES)
     **{(f, a, "text"): f"{f}'s {a} is free text or a new name: any str is valid"
        for f, args in (("register_solver", ("name", "paper", "equations", "description", "exact_note")),
-                       ("variant", ("option", "value", "description")), ("load_plugins", ("group",)))
+                       ("variant", ("option", "value", "description")), ("load_plugins", ("group",)),
+                       ("Variant", ("option", "value", "description")), ("LadderKnob", ("note",)),
+                       ("datasets.register", ("name", "papers")), ("datasets.from_arrays", ("name",)),
+                       ("compare", ("name",)))
        for a in args},
+}
+#: Public classes that are not input: exceptions and warnings (their constructor takes what they carry)
+#: and the records the package builds and returns (results, registry entries).  A class of __all__ that
+#: is in neither list fails test_every_public_class_is_classified.
+_RESULT_CLASSES = {
+    "la": {"CholeskyBreakdown", "LUBreakdown", "Fit", "MRSRPath", "ErrorReport", "ReferenceSolution",
+           "TuneResult", "MulticlassFit", "ModelError", "Comparison", "Precision"},
+    "datasets": {"Contamination", "Dataset", "DatasetInfo", "NearDuplicates", "Scaler"},
+    "testing": {"SolverReport"},
+}
+#: Bad rows whose fix is in a file outside this test's fixes (xfail strict, the file named): the finding
+#: of each, as this table sees it today (silent; unnamed: the message does not name the argument;
+#: unquoted: it names it without the value; untyped).
+_OWNED_ELSEWHERE = {
+    **{row: f"lssvm_analysis/{path}: {finding}" for path, rows in {
+        "analysis/model_digits.py": {("model_error", "fit", "text"): "unquoted ('got fit=str')"},
+        "solvers/_registry.py": {
+            ("Variant", "literal", "text"): "silent",
+            **{("LadderKnob", a, "text"): "silent" for a in ("param", "values", "per_point", "fixed", "dataset")}},
+        "report/compare.py, analysis/compare.py": {
+            ("compare", "precisions", "text"): "unnamed (a str is iterated: precision='z')",
+            ("compare", "precisions", "tuple-None"): "unnamed (names precision, not precisions)",
+            ("compare", "C", "text"): "unnamed (float('zzz'))", ("compare", "sigma2", "text"): "unnamed (float('zzz'))",
+            ("compare", "out", "text"): "silent (a directory 'zzz' is written)",
+            ("compare", "scheduler", "text"): "unnamed (dask's 'missing port number')"},
+        "datasets/_registry.py": {
+            ("datasets.register", "replace", "text"): "silent", ("datasets.datasets", "task", "text"): "silent",
+            ("datasets.from_arrays", "X_test", "text"): "unnamed (float('zzz'))",
+            **{("datasets.from_arrays", a, "text"): "silent" for a in ("y_test", "test_fraction", "feature_names")}},
+        "datasets/_base.py": {
+            ("datasets.fit_scaler", "X_train", "text"): "silent", ("datasets.fit_scaler", "X_train", "nan"): "silent",
+            ("datasets.fit_scaler", "method", "text"): "unnamed (names scale)",
+            ("datasets.random_split", "n", "text"): "unnamed (sequence * float)",
+            ("datasets.random_split", "rng", "text"): "untyped (AttributeError)",
+            ("datasets.to_pm1", "y", "text"): "unnamed (names positive)",
+            ("datasets.to_pm1", "y", "nan"): "unnamed (names positive)"},
+        "datasets/crossover.py": {("datasets.crossover_data", "seed", "text"): "unquoted (numpy's seed message)"},
+        "datasets/generators.py": {
+            ("datasets.add_near_duplicates", "outlier_indices", "text"): "unnamed (int('z'))",
+            ("datasets.inject_label_outliers", "decision_function", "text"): "unnamed (not callable)",
+            ("datasets.linear_proxy_decision", "X", "text"): "silent",
+            ("datasets.linear_proxy_decision", "X", "nan"): "unnamed (LAPACK's SVD did not converge)",
+            ("datasets.linear_proxy_decision", "y", "text"): "unnamed (a ufunc error)",
+            ("datasets.linear_proxy_decision", "y", "nan"): "silent",
+            ("datasets.ripley_bayes_decision", "X", "nan"): "silent",
+            ("datasets.ripley_mixture", "outliers", "text"): "silent", ("datasets.sinc", "outliers", "text"): "silent"},
+        "datasets/real.py": {
+            **{(f"datasets.{f}", "outliers", "text"): "silent"
+               for f in ("boston5", "boston14", "breast_cancer_wisconsin", "pima", "ripley_synth", "wdbc")},
+            ("datasets.iris", "outliers", "text"): "unnamed (a truthy str turns outliers on)",
+            ("datasets.wine", "outliers", "text"): "unnamed (a truthy str turns outliers on)",
+            ("datasets.pima", "split", "text"): "silent", ("datasets.ripley_synth", "split", "text"): "silent"},
+        "datasets/keel.py": {
+            **{(f"datasets.{f}", "train_fraction", "text"): "unnamed ('<' between int and str)"
+               for f in ("haberman", "penbased", "pima_uci", "satimage", "splice", "wisconsin_keel")},
+            ("datasets.vieira_test_fraction", "n", "text"): "unnamed (sequence * float)"},
+        "datasets/suykens_uci.py": {
+            ("datasets.suykens_uci", "train_fraction", "text"): "unnamed ('<' between int and str)",
+            ("datasets.suykens_uci", "max_train", "text"): "unnamed ('<' between str and int)"},
+    }.items() for row, finding in rows.items()},
 }
 
 
-def _public_functions():
-    import inspect
-    return {n: getattr(la, n) for n in la.__all__ if inspect.isfunction(getattr(la, n))}
+def _qual(mod, name):
+    return name if mod == "la" else f"{mod}.{name}"
 
 
-def _valid_call(name, func):
-    """(args, kwargs) of a valid call of ``func``: its required parameters from _VALID (fit: a Fit),
-    positional ones in ``args``, keyword-only ones in ``kwargs``."""
-    import inspect
+def _is_estimator(obj):
+    return inspect.isclass(obj) and hasattr(obj, "fit") and hasattr(obj, "get_params")
+
+
+def _public_callables():
+    """{qualified name: callable}: functions and the user-built classes of the three modules."""
+    out = {}
+    for mod, module in _MODULES.items():
+        for n in module.__all__:
+            obj = getattr(module, n)
+            if inspect.isfunction(obj):
+                out[_qual(mod, n)] = obj
+            elif inspect.isclass(obj) and not issubclass(obj, (BaseException, Warning)) \
+                    and n not in _RESULT_CLASSES[mod]:
+                out[_qual(mod, n)] = obj
+    return out
+
+
+def _params(obj):
+    return [p for p in inspect.signature(obj).parameters.values()
+            if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+
+
+def _valid(qual, pname):
+    if pname == "rng":   # a fresh seeded generator per call: a row does not depend on the rows before it
+        return np.random.default_rng(0)
+    value = _VALID_FOR.get((qual, pname), _VALID.get(pname))
+    assert value is not None or pname in _VALID, f"{qual}: add a valid {pname} to _VALID"
+    return value
+
+
+def _call(qual, obj, over=None):
+    """Call ``obj`` with its required parameters valid (_VALID), ``over`` replacing one; an estimator is
+    constructed with ``over`` and fitted on valid data."""
+    over = dict(over or {})
+    if _is_estimator(obj):
+        y = _YC if "Classifier" in qual else _Y6
+        return obj(**over).fit(_X12, y)
     args, kw = [], {}
-    for p in inspect.signature(func).parameters.values():
-        if p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL) or p.default is not p.empty:
+    for p in _params(obj):
+        if p.name in over:
+            value = over.pop(p.name)
+        elif p.default is not p.empty:
             continue
-        if p.name == "fit":
+        elif p.name == "fit":
             value = la.fit("lssvm-schur", _X12, _Y6)
         else:
-            value = _VALID_FOR.get((name, p.name), _VALID.get(p.name))
-            assert value is not None or p.name in _VALID, f"{name}: add a valid {p.name} to _VALID"
-        if p.kind is p.KEYWORD_ONLY:
-            kw[p.name] = value
-        else:
-            args.append(value)
-    return args, {**kw, **_VALID_KW.get(name, {})}
+            value = _valid(qual, p.name)
+        (kw.__setitem__(p.name, value) if p.kind is p.KEYWORD_ONLY or p.default is not p.empty
+         else args.append(value))
+    kw = {**_VALID_KW.get(qual, {}), **kw}
+    return obj(*args, **kw)
+
+
+def _bad_values(p):
+    """(bad value, label) for one parameter."""
+    if p.name in _ARRAYS and p.default is p.empty:
+        v = np.asarray(_VALID[p.name])
+        bad = v.astype(float).copy()
+        bad.flat[0] = np.nan
+        return [(v.astype(str), "text"), (bad, "nan")]
+    out = [("zzz", "text")]
+    if isinstance(p.default, tuple):
+        out.append(((None,) * max(len(p.default), 1), "tuple-None"))
+    return out
 
 
 def _bad_rows():
-    """(function, parameter, bad value, label) generated from each signature."""
-    import inspect
-    for name, func in _public_functions().items():
-        for i, p in enumerate(inspect.signature(func).parameters.values()):
-            if p.kind in (p.VAR_KEYWORD, p.VAR_POSITIONAL):
-                continue
-            if p.name in _ARRAYS and p.default is p.empty:
-                v = np.asarray(_VALID[p.name])
-                yield name, p, v.astype(str), "text"
-                bad = v.astype(float).copy()
-                bad.flat[0] = np.nan
-                yield name, p, bad, "nan"
-            elif p.name == "fit":
-                yield name, p, "zzz", "text"
-            elif p.default is p.empty or isinstance(p.default, (bool, str, int, float)) \
-                    or "bool" in str(p.annotation):
-                if p.name in ("Z", "out", "transform", "grid", "scoring", "cond", "folds", "error_score"):
-                    continue   # other types of value with their own rows (API_CASES) or any callable
-                yield name, p, "zzz", "text"
+    for qual, obj in _public_callables().items():
+        for p in _params(obj):
+            for value, label in _bad_values(p):
+                yield qual, p.name, value, label
 
 
 _BAD_ROWS = list(_bad_rows())
+_TYPED = (TypeError, ValueError, StoreError, OutputPathError, MissingDependencyError)
 
 
-def test_every_public_function_has_a_valid_call():
-    """The table's valid call of every public function runs without an error (so a bad-input row
-    tests the one bad value, not a broken call)."""
-    called = []
-    for name, func in _public_functions().items():
-        args, kw = _valid_call(name, func)
+@pytest.fixture
+def registries():
+    """A data set registered for unregister's rows; data sets and solvers a row registered are removed."""
+    from lssvm_analysis.solvers import _registry as solver_registry
+    la.datasets.register(_DS, _VALID["loader"], task="regression", replace=True)
+    before, solvers_before = set(la.datasets.datasets()), set(la.solvers())
+    yield
+    for n in set(la.datasets.datasets()) - before | {_DS}:
+        if n in la.datasets.datasets():
+            la.datasets.unregister(n)
+    for n in set(la.solvers()) - solvers_before:
+        solver_registry._SOLVERS.pop(n, None)
+
+
+def _outcome(qual, pname, value, label):
+    """'ok', or what is wrong: 'silent', 'untyped: <type>', 'unnamed', 'unquoted' (with the message)."""
+    obj = _public_callables()[qual]
+    try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            func(*args, **kw)
-        called.append(name)
-    assert called == list(_public_functions()) and len(called) > 20
+            _call(qual, obj, {pname: value})
+    except _TYPED as exc:
+        msg = str(exc)
+        if not _names(msg, _NAMED_AS.get((qual, pname), pname)):
+            return f"unnamed: {msg}"
+        quoted = None if isinstance(value, np.ndarray) else {"text": "zzz", "tuple-None": "None"}[label]
+        if quoted is not None and quoted not in msg:
+            return f"unquoted: {msg}"
+        return "ok"
+    except Exception as exc:  # noqa: BLE001  (the row's finding)
+        return f"untyped: {type(exc).__name__}: {exc}"
+    return "silent"
 
 
-@pytest.mark.parametrize("name, param, value, label", _BAD_ROWS,
-                         ids=[f"{r[0]}-{r[1].name}-{r[3]}" for r in _BAD_ROWS])
-def test_every_public_function_refuses_bad_input_naming_it(name, param, value, label):
-    if (name, param.name, label) in _NOT_ERRORS:
-        pytest.skip(_NOT_ERRORS[(name, param.name, label)])
-    func = _public_functions()[name]
-    args, kw = _valid_call(name, func)
-    import inspect
-    names = [p.name for p in inspect.signature(func).parameters.values()   # the positional ones of args
-             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty]
-    if param.name in names:
-        args[names.index(param.name)] = value
-    else:
-        kw[param.name] = value
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with pytest.raises((TypeError, ValueError)) as exc:
-            func(*args, **kw)
-    arg = _NAMED_AS.get((name, param.name), param.name)
-    assert _names(str(exc.value), arg), (name, param.name, str(exc.value))
+def test_every_public_class_is_classified():
+    for mod, module in _MODULES.items():
+        classes = {n for n in module.__all__ if inspect.isclass(getattr(module, n))
+                   and not issubclass(getattr(module, n), (BaseException, Warning))}
+        assert _RESULT_CLASSES[mod] <= classes, (mod, _RESULT_CLASSES[mod] - classes)
+
+
+def test_every_public_callable_has_a_valid_call(registries):
+    """The table's valid call of every public callable runs without an error (so a bad-input row
+    tests the one bad value, not a broken call)."""
+    called = []
+    for qual, obj in _public_callables().items():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            _call(qual, obj)
+        called.append(qual)
+    assert len(called) > 60 and {q.split(".")[0] for q in called} >= {"datasets", "testing"}
+
+
+def _row_param(r):
+    mark = _OWNED_ELSEWHERE.get((r[0], r[1], r[3]))
+    marks = [pytest.mark.xfail(strict=True, reason=mark)] if mark else []
+    return pytest.param(*r, id=f"{r[0]}-{r[1]}-{r[3]}", marks=marks)
+
+
+@pytest.mark.parametrize("qual, pname, value, label", [_row_param(r) for r in _BAD_ROWS])
+def test_every_public_callable_refuses_bad_input_naming_it(qual, pname, value, label, registries):
+    if (qual, pname, label) in _NOT_ERRORS:
+        pytest.skip(_NOT_ERRORS[(qual, pname, label)])
+    assert _outcome(qual, pname, value, label) == "ok"
+
+
+# -- the command line: bad options and paths (issue 42) -------------------------------------------------
+# Each is one line on stderr ("lssvm-analysis: error: ..." naming the option or the path), exit status 2,
+# before any work: build_report / compare are never called and neither --out nor --store is created.
+# tests/test_cli.py holds the conflicting options and --only; tests/test_compare.py a missing --data file,
+# unknown --solvers / --precisions, a text cell and an unknown --target.  These are the rest.
+def _cli_rows():
+    r, c = ("report", "--quick"), ("compare", "--data", "{csv}", "--target", "y")
+    yield "no-command", (), "command"
+    yield "unknown-command", ("zzz",), "zzz"
+    yield "list-unknown-option", ("list", "--zzz"), "--zzz"
+    yield "report-unknown-option", (*r, "--zzz"), "--zzz"
+    yield "report-profile", ("report", "--profile", "zzz"), "--profile"
+    for opt, bad in (("--jobs", "0"), ("--jobs", "zzz"), ("--dask-workers", "0"), ("--dask-workers", "zzz")):
+        yield f"report{opt}-{bad}", (*r, opt, bad), opt
+    yield "report-store-in-a-file", (*r, "--store", "{file}/r.sqlite"), "{file}"
+    yield "report-out-is-a-file", (*r, "--out", "{file}"), "{file}"
+    yield "compare-no-data", ("compare", "--target", "y"), "--data"
+    yield "compare-no-target", ("compare", "--data", "{csv}"), "--target"
+    for opt, bad in (("--C", "zzz"), ("--C", "-1"), ("--C", "inf"), ("--C", "nan"), ("--sigma2", "0"),
+                     ("--sigma2", "zzz"), ("--seed", "zzz"), ("--task", "zzz"), ("--jobs", "0"),
+                     ("--dask-workers", "zzz"), ("--solvers", ","), ("--precisions", ",")):
+        yield f"compare{opt}-{bad}", (*c, opt, bad), opt
+    yield "compare-data-is-a-directory", ("compare", "--data", "{dir}", "--target", "y"), "{dir}"
+    yield "compare-store-in-a-file", (*c, "--store", "{file}/c.sqlite"), "{file}"
+    yield "compare-out-is-a-file", (*c, "--out", "{file}"), "{file}"
+
+
+#: Command-line rows whose fix is in another file (xfail strict, the file named).
+_CLI_OWNED_ELSEWHERE = {
+    f"{cmd}-{what}": f"lssvm_analysis/cli.py: check_options does not check {opt} before {work} starts"
+    for cmd, work in (("report", "build_report"), ("compare", "compare")) for what, opt in (
+        ("store-in-a-file", "--store (its directory is a file)"), ("out-is-a-file", "--out (a file)"))}
+_CLI_ROWS = [pytest.param(*row, id=row[0], marks=[pytest.mark.xfail(strict=True, reason=_CLI_OWNED_ELSEWHERE[row[0]])]
+                          if row[0] in _CLI_OWNED_ELSEWHERE else []) for row in _cli_rows()]
+
+
+@pytest.mark.parametrize("cid, argv, named", _CLI_ROWS)
+def test_cli_bad_options_and_paths_are_one_line_exit_2_before_any_work(cid, argv, named, tmp_path, monkeypatch,
+                                                                         capsys):
+    import pandas as pd
+    from lssvm_analysis import cli
+
+    def must_not_run(*a, **kw):
+        raise AssertionError(f"{cid}: the command started its work")
+
+    monkeypatch.setattr(cli, "build_report", must_not_run)
+    monkeypatch.setattr(cli, "compare", must_not_run)
+    paths = {"csv": tmp_path / "d.csv", "file": tmp_path / "a-file", "dir": tmp_path / "a-dir"}
+    pd.DataFrame({"a": _X12[:, 0], "b": _X12[:, 1], "y": _Y6}).to_csv(paths["csv"], index=False)
+    paths["file"].write_text("not a directory")
+    paths["dir"].mkdir()
+    argv = [a.format(**paths) for a in argv]
+    out, store = tmp_path / "out", tmp_path / "s.sqlite"
+    if argv and argv[0] in ("report", "compare"):
+        argv += [o for o, v in (("--out", out), ("--store", store)) if o not in argv for o in (o, str(v))]
+    try:
+        code = cli.main(argv)
+    except SystemExit as exc:
+        code = exc.code
+    err = capsys.readouterr().err
+    assert code == 2, (cid, code, err)
+    assert len(err.strip().splitlines()) == 1 and re.match(r"lssvm-analysis( \w+)?: error: ", err), (cid, err)
+    assert named.format(**paths) in err, (cid, err)
+    assert not out.exists() and not store.exists(), cid

@@ -32,7 +32,7 @@ from numpy.typing import ArrayLike
 from flint import arb, arb_mat
 
 from ..exact.arb import (abs_max, arb_scalar, check_array, col_abs_max, row_sums, square_matrix, to_arb)
-from ..core.validation import check_real, finite_entries
+from ..core.validation import check_cond, check_real, finite_entries
 from ..arith.precision import get_precision, precision_of
 from ..core.records import ReadOnlyDict
 from ..arith.base import Precision
@@ -161,7 +161,8 @@ def forward_error(x: ArrayLike, ref: ArrayLike, *, precision: str | Precision | 
     precision : str or Precision, optional
         The solver's precision (default: inferred from the dtype of x).
     cond : float, optional
-        Condition estimate to report (default: ``ref.cond_estimate``).
+        Condition estimate to report (default: ``ref.cond_estimate``): a real
+        number >= 1, inf for a singular matrix.
 
     Returns
     -------
@@ -171,6 +172,7 @@ def forward_error(x: ArrayLike, ref: ArrayLike, *, precision: str | Precision | 
         exact to ~38 digits relative to the reference; its distance to the
         error against the exact x* is at most ``ref.error_bound / ||x*||``.
     """
+    cond = check_cond("cond", cond)
     if hasattr(ref, "cond_estimate") and hasattr(ref, "x"):  # a ReferenceSolution
         cond = ref.cond_estimate if cond is None else cond
         ref = ref.x
@@ -203,7 +205,8 @@ def backward_error(A: ArrayLike, x: ArrayLike, b: ArrayLike, *, precision: str |
     precision : str or Precision, optional
         The solver's precision (default: inferred from x).
     cond : float, optional
-        Condition estimate to report beside the value.
+        Condition estimate to report beside the value: a real number >= 1, inf
+        for a singular matrix.
 
     Returns
     -------
@@ -215,6 +218,7 @@ def backward_error(A: ArrayLike, x: ArrayLike, b: ArrayLike, *, precision: str |
     ----------
     J. L. Rigal and J. Gaches, J. ACM 14 (1967); Higham (2002), Thm. 7.1.
     """
+    cond = check_cond("cond", cond)
     A = square_matrix(A)
     n = A.shape[0]
     b = check_array(b, "b")
@@ -263,6 +267,7 @@ def kkt_residual(A: ArrayLike, rhs: ArrayLike, bias: ArrayLike, coef: ArrayLike,
     ErrorReport
         kind "kkt", value the larger part, ``parts`` both.
     """
+    cond = check_cond("cond", cond)
     A = square_matrix(A)
     N = A.shape[0] - 1
     rhs = check_array(rhs, "rhs", ndims=(1,))

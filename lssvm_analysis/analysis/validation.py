@@ -25,7 +25,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 import pandas as pd
 
-from ..core.validation import as_matrix, as_rng, as_vector, check_bool, check_int
+from ..core.validation import as_matrix, as_rng, as_vector, check_bool, check_int, short_repr
 from ..arith.precision import get_precision
 from ..solvers import fit as _fit
 from ..solvers import get_solver
@@ -82,6 +82,8 @@ def loo_residuals(fit: Fit, *, native: bool = False) -> np.ndarray:
     each ~ kappa(A) u relative.
     """
     native = check_bool("native", native)
+    if not isinstance(fit, Fit):
+        raise TypeError(f"expected a Fit (la.fit(...)), got fit={short_repr(fit)}")
     if not getattr(fit, "ok", False):
         raise ValueError(f"expected a successful fit, got status={getattr(fit, 'status', None)!r}")
     system = get_solver(fit.solver).system

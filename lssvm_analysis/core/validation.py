@@ -27,6 +27,8 @@ __all__ = [
     "as_rng",
     "check_bool",
     "check_str",
+    "check_cond",
+    "check_callable",
     "all_finite",
 ]
 
@@ -46,11 +48,16 @@ def _asarray(a, name: str) -> np.ndarray:
                          f"({exc})") from None
 
 
+def _got(name: str, arr: np.ndarray, a) -> str:
+    """"dtype=<U3" for an array, ``name=repr(value)`` for a scalar (the value the caller gave)."""
+    return f"dtype={arr.dtype}" if arr.ndim else f"{name}={short_repr(a)} (dtype={arr.dtype})"
+
+
 def as_matrix(a, name: str, *, allow_object: bool = True) -> np.ndarray:
     """Return ``a`` as a non-empty 2-D real array (no copy if possible)."""
     arr = _asarray(a, name)
     if arr.dtype.kind not in "fiu" and not (allow_object and arr.dtype == object):
-        raise TypeError(f"expected a real floating-point array for {name}, got dtype={arr.dtype}")
+        raise TypeError(f"expected a real floating-point array for {name}, got {_got(name, arr, a)}")
     if arr.ndim != 2:
         raise ValueError(f"expected a 2-D array for {name}, got {name}.shape={arr.shape}")
     if arr.size == 0:
@@ -62,7 +69,7 @@ def as_vector(a, name: str, *, allow_object: bool = True) -> np.ndarray:
     """Return ``a`` as a non-empty 1-D real array."""
     arr = _asarray(a, name)
     if arr.dtype.kind not in "fiub" and not (allow_object and arr.dtype == object):
-        raise TypeError(f"expected a real array for {name}, got dtype={arr.dtype}")
+        raise TypeError(f"expected a real array for {name}, got {_got(name, arr, a)}")
     if arr.ndim != 1:
         raise ValueError(f"expected a 1-D array for {name}, got {name}.shape={arr.shape}")
     if arr.size == 0:
@@ -79,7 +86,7 @@ def check_real(a: np.ndarray, name: str) -> None:
     """TypeError naming ``name`` unless ``a`` holds real numbers: a floating or integer dtype, or
     objects (mp numbers; their entries are checked where they are read)."""
     if a.dtype.kind not in "fiu" and a.dtype != object:
-        raise TypeError(f"expected a real floating-point array for {name}, got dtype={a.dtype}")
+        raise TypeError(f"expected a real floating-point array for {name}, got {_got(name, a, a)}")
 
 
 def finite_entries(a) -> bool:
@@ -253,3 +260,24 @@ def check_str(name: str, value, *, empty: bool = False) -> str:
     if not (empty or value.strip()):
         raise ValueError(f"expected a non-empty str for {name}, got {name}={value!r}")
     return value
+
+
+def check_cond(name: str, value):
+    """``value`` as a float if it is None or a condition number: a real number >= 1 (inf for a singular
+    matrix); text, bools, NaN and numbers below 1 are a TypeError / ValueError naming ``name``."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"expected None or a condition number (a real number >= 1) for {name}, "
+                        f"got {name}={short_repr(value)}")
+    if not float(value) >= 1.0:   # NaN too: a condition number is >= 1 in every norm
+        raise ValueError(f"expected a condition number >= 1 (inf for a singular matrix) for {name}, "
+                         f"got {name}={short_repr(value)}")
+    return float(value)
+
+
+def check_callable(name: str, value, *, none: bool = True):
+    """``value`` if it is callable (or None when ``none``); else a TypeError naming ``name``."""
+    if (value is None and none) or callable(value):
+        return value
+    raise TypeError(f"expected {'None or ' if none else ''}a callable for {name}, got {name}={short_repr(value)}")

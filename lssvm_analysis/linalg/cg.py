@@ -16,8 +16,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.validation import as_matrix, as_vector, check_finite, check_int, check_positive, check_square, \
-    check_symmetric, short_repr
+from ..core.validation import as_matrix, as_vector, check_callable, check_finite, check_int, check_positive, \
+    check_square, check_symmetric, short_repr
 from ..arith.precision import get_precision, precision_of
 from ._cg_flint import Krylov
 
@@ -88,6 +88,7 @@ def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=N
     rtol = 100 * u if rtol is None else check_positive("rtol", rtol)
     vtol = u if vtol is None else (0.0 if vtol == 0 else check_positive("vtol", vtol))
     maxiter = 10 * n if maxiter is None else check_int("maxiter", maxiter, minimum=1)
+    check_callable("callback", callback)   # "'str' object is not callable" at the first iteration
     shift = _scale_exponent(B)
     B = _ldexp(B, -shift)
     x = p.zeros(n)

@@ -68,10 +68,12 @@ def _check_t(t):
 
 
 def _check_out(out, shape, p):
-    if not (isinstance(out, np.ndarray) and out.shape == shape and out.dtype == p.dtype):
-        got = (f"out.shape={out.shape}, out.dtype={out.dtype}" if isinstance(out, np.ndarray)
-               else f"out={type(out).__name__}")
-        raise ValueError(f"expected out of shape {shape} and dtype {p.dtype}, got {got}")
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"expected None or a numpy array of shape {shape} and dtype {p.dtype} for out, "
+                        f"got out={short_repr(out)}")
+    if not (out.shape == shape and out.dtype == p.dtype):
+        raise ValueError(f"expected out of shape {shape} and dtype {p.dtype}, "
+                         f"got out.shape={out.shape}, out.dtype={out.dtype}")
     if out.ndim == 2 and out.strides[1] != out.itemsize:
         raise ValueError(f"expected out with contiguous rows, got out.strides={out.strides}")
 
@@ -297,6 +299,9 @@ class Kernel:
     def __post_init__(self):
         if not isinstance(self.name, str) or self.name not in KERNELS:
             raise ValueError(f"expected kernel in {sorted(KERNELS)}, got kernel={self.name!r}")
+        if not isinstance(self.params, Mapping):   # a str was "string indices must be integers"
+            raise TypeError(f"expected a mapping of the {self.name} kernel's parameters for params, "
+                            f"got params={short_repr(self.params)}")
         allowed = KERNELS[self.name][1]
         extra = sorted(set(self.params) - set(allowed))
         if extra:

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.validation import as_matrix, as_rng, check_finite, check_int
+from ..core.validation import as_matrix, as_rng, as_vector, check_finite, check_int
 from ._registry import fit as registry_fit
 from ._registry import get_solver
 
@@ -238,6 +238,12 @@ def fit_multiclass(X, y, *, solver="lssvm-schur", code="1vs1", precision="float6
     if X.shape[0] != y.shape[0]:
         raise ValueError(
             f"expected X and y with the same number of samples, got X.shape={X.shape}, y.shape={y.shape}")
+    if sample_weight is not None:   # a str was an IndexError at the first binary problem
+        sample_weight = as_vector(sample_weight, "sample_weight", allow_object=False)
+        check_finite(sample_weight, "sample_weight")
+        if sample_weight.shape[0] != X.shape[0]:
+            raise ValueError(f"expected sample_weight of length X.shape[0]={X.shape[0]}, got "
+                             f"sample_weight.shape={sample_weight.shape}")
     classes, y_idx = np.unique(y, return_inverse=True)
     if len(classes) < 2:
         raise ValueError(f"expected at least two classes in y, got one class: {classes.tolist()}")
@@ -249,7 +255,7 @@ def fit_multiclass(X, y, *, solver="lssvm-schur", code="1vs1", precision="float6
         subsets.append(rows)
         extra = info.task_keywords("classification")
         if sample_weight is not None:
-            extra["sample_weight"] = np.asarray(sample_weight)[rows]
+            extra["sample_weight"] = sample_weight[rows]
         fits.append(registry_fit(solver, X[rows], labels[rows].astype(np.float64), precision=precision,
                                  **extra, **params))
     return MulticlassFit(classes_=classes, codebook=M, code=code, solver=solver, fits=tuple(fits),

@@ -97,6 +97,12 @@ def _positive(name: str, value, *, allow_none: bool = False):
     return float(value)
 
 
+def _check_fit(fit) -> None:
+    """TypeError naming ``fit`` unless it is a :class:`~lssvm_analysis.Fit` (before any measurement)."""
+    if not isinstance(fit, _suite("solvers.result").Fit):
+        raise TypeError(f"expected a Fit (la.fit(...)), got fit={_suite('core.validation').short_repr(fit)}")
+
+
 def _certificate(err: lssvm_analysis.ModelError) -> str:
     choices = ("" if err.choices_agree is None else
                "; the fit's discrete choices " + ("equal" if err.choices_agree else "differ from")
@@ -136,6 +142,7 @@ def assert_model_digits(fit, X, y, at_least: float, *, X_test=None, predictions_
         A threshold that is not a positive finite number, ``predictions_at_least`` without
         ``X_test``, data that are not the fit's, keywords the fit's solver does not take.
     """
+    _check_fit(fit)
     at_least = _positive("at_least", at_least)
     if predictions_at_least is not None and X_test is None:
         raise ValueError(f"expected X_test with predictions_at_least (without test points no prediction "
@@ -171,6 +178,7 @@ def assert_matches_exact(fit, X, y, *, tol: float | None = None, c: float = 30.0
     TypeError, ValueError
         ``c`` or ``tol`` not a positive finite number; data that are not the fit's.
     """
+    _check_fit(fit)
     c = _positive("c", c)
     tol = _positive("tol", tol, allow_none=True)
     err = _suite("analysis.model_digits").model_error(fit, X, y, **params)
