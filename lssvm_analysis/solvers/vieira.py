@@ -47,7 +47,6 @@ import numpy as np
 
 from ..linalg.condest import NOT_ESTIMATED, Conditioning
 from ..core.validation import check_open_interval
-from ..core.records import ReadOnlyDict
 from ..core.exceptions import (CholeskyBreakdownError, IllConditionedWarning, LUBreakdownError,
                                QRBreakdownError)
 from ..arith.precision import get_precision
@@ -357,13 +356,7 @@ def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
         coef, bias, patterns = _unpack_solution(z, cols, y, task, p)
     diag["solution"] = z
     cond = _conditioning(diag.get("cond_D_star"), solve, "float64 QR of the ranked columns")
-    status, curve = "ok", np.asarray(diag.get("press", ()), dtype=np.float64)
-    if k_rule == "press" and curve.size and not np.isfinite(curve).any():
-        # PRESS(k) overflowed for every k: the paper's rule has no value to minimise, and the k* = 1
-        # the selection falls back to was chosen by nothing measured.  No model, and said so.
-        status, coef, bias = "overflow", None, None
-        diag["nonfinite"] = ReadOnlyDict({"phase": "selection", "press_nonfinite": int(curve.size)})
-    return make_fit("op-lssvm", p, coef=coef, bias=bias, support=patterns, X=X, kernel=k, status=status,
+    return make_fit("op-lssvm", p, coef=coef, bias=bias, support=patterns, X=X, kernel=k,
                     timer=timer, iterations=sel["n_steps"], diagnostics=diag, params=params,
                     conditioning=cond)
 
