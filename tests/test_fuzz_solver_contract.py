@@ -129,6 +129,14 @@ def _check(name, precision, X, y, params):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         A, rhs, _ = info.system(X, y, fit, **params)             # 3. the system it formed, its kernel
+        if not (np.all(np.isfinite(np.asarray(A, dtype=np.float64)))
+                and np.all(np.isfinite(np.asarray(rhs, dtype=np.float64)))):
+            # the declared system holds inf in the working precision: an 'ok' fit may stand only if its
+            # own solve never formed it (op-/ip-lssvm's lstsq works on D_k; the hook forms the normal
+            # equations D_k^T D_k, whose exact solution is the same): then there is no formed system
+            # to measure a backward error against
+            assert fit.params.get("solve") == "lstsq", (name, precision, params, "ok fit, its system overflows")
+            return "declared system overflows; the solve did not form it"
         eta = la.backward_error(A, x, rhs, precision=precision).value
     n = np.shape(A)[0]
     u = la.get_precision(precision).unit_roundoff

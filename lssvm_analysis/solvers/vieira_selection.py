@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import warnings
 
 import numpy as np
 
 from ..core.validation import check_int
-from ..core.exceptions import CholeskyBreakdownError, QRBreakdownError
+from ..core.exceptions import CholeskyBreakdownError, FallbackWarning, QRBreakdownError
 from ..core.records import CholeskyBreakdown, QRBreakdown
 from ..core.memo import array_key, json_key, scoped
 from ..linalg.mrsr import column_qr, mrsr
@@ -195,6 +196,12 @@ def _op_select(D, l, p, ranked, rank_bias, press, timer, *, k_rule="press", solv
         if k_rule == "press":
             finite = np.isfinite(curve)
             k_star = int(np.argmin(np.where(finite, curve, np.inf))) + 1 if finite.any() else 1
+            if len(curve) and not finite.any():   # the paper's rule has no value to minimise: said, recorded
+                extra = {"k_fallback": "no finite PRESS(k): k* = 1"}
+                warnings.warn(FallbackWarning(
+                    f"op-lssvm: PRESS(k) is undefined (a leave-one-out leverage h_ii within 20 u of 1: rows "
+                    f"guarded per k {list(map(int, guarded))}) or overflows float64 at every k = 1..{len(curve)}; "
+                    f"k* = 1 by fallback (diagnostics 'k_fallback')"), stacklevel=4)
         elif k_rule == "fixed":
             k_star = len(cols) - first + 1
         else:
