@@ -132,7 +132,7 @@ def test_tiny_crossover_hits_target_ratios(tiny):
     from benchmarks import bench_crossover as bc
 
     assert _cache_of(bc.ElsCrossover)  # a marker: the rows are built lazily per (M, precision)
-    for M, precision in itertools.product(bc.M_VALUES, bc.PRECISIONS):
+    for M, precision in itertools.product(bc.M_VALUES + bc.LARGE_M_VALUES, bc.PRECISIONS):
         row = bc.eta_row(M, precision)
         m = common.size(M)
         for ratio, (eta, N) in row.items():
