@@ -65,7 +65,7 @@ ROWS = [
     ("bench_floors.CondestCost.track_pocon_share_of_floor", "--", "dpocon / the lssvm-schur floor"),
     ("bench_core.ReferenceSolve.time_reference_solve", "<= 1 s (M = 1000), <= 6 s (M = 4000)", "--"),
     ("bench_chen_zhou.SRLSSVMRoad3D.time_sr_lssvm_road3d", "<= 15 s", "-- (paper: 37 s, MATLAB, i5)"),
-    ("bench_chen_zhou.SRLSSVMRoad3D.peakmem_sr_lssvm_road3d", "O(m r)", "--"),
+    ("bench_chen_zhou.SRLSSVMRoad3DOneThread.peakmem_sr_lssvm_road3d", "O(m r)", "--"),
 ]
 
 #: The suites ``--run`` measures (asv --bench regular expressions).

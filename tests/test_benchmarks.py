@@ -15,9 +15,11 @@ import inspect
 import itertools
 import json
 import math
+import os
 import pkgutil
 import re
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -132,7 +134,7 @@ def test_tiny_crossover_hits_target_ratios(tiny):
     from benchmarks import bench_crossover as bc
 
     assert _cache_of(bc.ElsCrossover)  # a marker: the rows are built lazily per (M, precision)
-    for M, precision in itertools.product(bc.M_VALUES, bc.PRECISIONS):
+    for M, precision in itertools.product(bc.M_VALUES + bc.LARGE_M_VALUES, bc.PRECISIONS):
         row = bc.eta_row(M, precision)
         m = common.size(M)
         for ratio, (eta, N) in row.items():
@@ -312,3 +314,25 @@ def test_load_asv_crossover(tmp_path):
     assert df.primal_fit_seconds[skipped].isna().all() and (df.primal_fit_seconds[~skipped] == 1.0).all()
     curve = df[(df.M == 500) & (df.formation == "blas3") & (df.precision == "float64")]
     assert math.isnan(cx.crossover_point(curve))  # one curve; ratio 3 > 1 everywhere
+
+
+def test_asv_run_wrapper_turns_stop_signals_into_keyboard_interrupt():
+    """benchmarks/asv_run.py: SIGTERM reaches asv as KeyboardInterrupt (asv then kills its children)."""
+    pytest.importorskip("asv")
+    import signal
+
+    asv_run = importlib.import_module("benchmarks.asv_run")
+    saved = {s: signal.getsignal(s) for s in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)}
+    argv = list(sys.argv)
+    try:
+        with pytest.raises(SystemExit) as exit_info:
+            asv_run.main(["--version"])  # asv's own command line: prints its version, exits 0
+        assert exit_info.value.code in (0, None)
+        assert all(signal.getsignal(s) is asv_run._interrupt for s in saved)
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1)  # the handler runs at the next bytecode; never reached
+    finally:
+        for s, handler in saved.items():
+            signal.signal(s, handler)
+        sys.argv = argv
