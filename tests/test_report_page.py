@@ -59,24 +59,30 @@ def test_page_has_a_sticky_contents_and_collapsed_sections(tmp_path):
     assert ids == ["first", "second"]
     imgs = {a["src"]: "details" in stack for tag, a, stack in tree.tags if tag == "img"}
     assert imgs == {"b.png": False, "a.png": True}  # the key figure is shown, the other folded
-    # the section opens with its key figure, then the summary of its verdicts; the sentences are folded
-    assert page.index("b.png") < page.index('class="verdict-summary"') < page.index("<details>") \
-        < page.index("first verdict")
-    assert page.count("<details>") == 2 and "Details: 1 verdict, 1 paragraph, 1 figure, 1 table" in page
-    assert page.count('class="verdict"') == 2
+    # the section opens with its key figure, then its claims by outcome; the verdict sentences are only in
+    # the ledger (issue 41: shown once), never repeated in a section
+    assert page.index("b.png") < page.index('class="verdict-summary"') < page.index("<details>")
+    assert page.count("<details>") == 2 and "Details: 1 paragraph, 1 figure, 1 table" in page
+    assert 'class="verdict"' not in page
+    # every image is lazy and carries its size (no layout shift while the page loads)
+    for tag, a, _ in tree.tags:
+        if tag == "img":
+            assert a["loading"] == "lazy" and int(a["width"]) > 0 and int(a["height"]) > 0
 
 
 def test_the_verdict_summary_counts_the_outcomes_and_names_the_open_ones():
-    """Three lines: the counts by outcome, the claims that do not hold, the ones still open."""
+    """One line per outcome: its count and its claim ids, each a link to the claim's ledger row."""
     sec = Section("1. Paper", "paper", verdict=[
         "A-x: holds: 3 digits.", "A-y: does not hold: 1 digit.", "A-z: undecided: CI straddles 0.",
         "A-w: holds only when C > 1: ...", "A-v: not run: no records.", "A-u: holds: 4."])
     page = render_page("T", [sec])
     summary = page[page.index('class="verdict-summary"'):page.index("</div>", page.index('class="verdict-summary"'))]
     assert "6 claims of the papers are judged here" in summary
-    assert "1 do not hold, 1 hold under a condition, 2 hold, 1 undecided, 1 not run" in summary
-    assert "Contradicted by our records: A-y." in summary and "A-z, A-v" in summary
-    assert summary.count("<p>") == 3 and 'href="#ledger"' in summary
+    for line in ('1 do not hold: <a href="#claim-A-y">A-y</a>.', "1 hold under a condition",
+                 '2 hold: <a href="#claim-A-x">A-x</a>, <a href="#claim-A-u">A-u</a>.', "1 undecided", "1 not run"):
+        assert line in summary
+    assert summary.index("do not hold") < summary.index("under a condition") < summary.index("2 hold")
+    assert summary.count("<p>") == 6 and 'href="#ledger"' in summary
 
 
 def test_first_figure_is_the_key_figure_by_default(tmp_path):

@@ -155,6 +155,7 @@ class FigureRef:
     csv: str
     caption: str
     alt: str
+    size: tuple = ()  # (width, height) of the PNG in pixels, for the page's <img width height>
 
 
 @dataclass(frozen=True)
@@ -244,10 +245,11 @@ def save_figure(fig, data: pd.DataFrame, out_dir: Path, name: str, caption: str,
     try:
         _check_axes(fig, name)
         fig.savefig(out_dir / f"{name}.png", dpi=150)
+        size = tuple(int(round(v * 150)) for v in fig.get_size_inches())
     finally:
         plt.close(fig)
     data.to_csv(out_dir / f"{name}.csv", index=False)
-    return FigureRef(f"{name}.png", f"{name}.csv", caption, alt or caption)
+    return FigureRef(f"{name}.png", f"{name}.csv", caption, alt or caption, size)
 
 
 def save_table(frame: pd.DataFrame, out_dir: Path, name: str, caption: str, *,

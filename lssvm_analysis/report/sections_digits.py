@@ -149,7 +149,7 @@ from .util import config_label, errors_note, num, ok
 from .figures import (fmt_num, log_axes, overlay_width, panel_grid, panel_title,
                       place_legends, precision_rank, precision_style, save_figure,
                       save_table)
-from .html import Section
+from .html import Link, Section
 from .registry import register_section
 
 __all__ = ["DigitsSettings", "SETTINGS", "plan", "grid_figure", "grid_ref", "formation_sentence", "unmeasured_rows", "knob_rungs", "render", "render_appendix", "with_settings",
@@ -431,6 +431,47 @@ def _knob_notes(P: DigitsSettings) -> list[str]:
     return [f"{', '.join(names)}: {note}." for note, names in notes.items() if note]
 
 
+def _use_sentence(cells: pd.DataFrame, anchor: str) -> list:
+    """The first screen's 'which formulation, in which precision, and where it breaks', from the grid:
+    per precision the stable configuration that keeps ≥ 3 digits to the largest κ, with its bracket."""
+    literal = {p["printed"] for p in dg.literal_pairs()}
+    parts: list = ["Which formulation to use: "]
+    precs = sorted(cells.precision.unique(), key=precision_rank)
+    for i, prec in enumerate(precs):
+        c = cells[(cells.precision == prec) & ~cells.configuration.isin(literal) & np.isfinite(num(cells, "kappa_ok"))]
+        if not len(c):
+            continue
+        top = c[c.kappa_ok == c.kappa_ok.max()]
+        best = top.iloc[0]
+        lo, hi = dg.kappa_bracket(float(best.kappa_ok), float(best.fails_at))
+        where = (f"no rung failed up to the ladder's top, κ ≈ {lo}" if best.whole else
+                 f"≥ 3 digits to κ ≈ {lo}, " + ("not certified above" if not np.isfinite(best.fails_at) else
+                                                f"{'breaks down' if best.fail_status == 'breakdown' else 'fails'}"
+                                                f" at κ ≈ {hi}"))
+        others = f" and {len(top) - 1} other{'s' if len(top) > 2 else ''}" if len(top) > 1 else ""
+        parts.append(f"in {prec}, {best.configuration}{others} ({where})")
+        parts.append("; " if i < len(precs) - 1 else "")
+    parts += [" (", Link("the grid", f"#{anchor}"), ")."]
+    return parts
+
+
+def _loss_sentence(losses: pd.DataFrame, names, anchor: str) -> list:
+    """The first screen's 'which printed formulas lose how many digits' (in float64 where measured)."""
+    pairs = dg.literal_pairs(names)
+    if not len(losses):
+        return [f"The {len(pairs)} printed formulas have no matched fits with model digits yet."]
+    prec = "float64" if (losses.precision == "float64").any() else str(losses.precision.iloc[0])
+    g = losses[(losses.precision == prec) & np.isfinite(num(losses, "from_kappa"))].sort_values("loss",
+                                                                                                 ascending=False)
+    if not len(g):
+        return [f"In {prec}, none of the {len(pairs)} printed formulas loses a digit against its stable partner."]
+    named = [f"{r.printed} up to {fmt_num(r.loss, 2)} digits from κ ≈ {dg.kappa_text(float(r.from_kappa))}"
+             for r in g.head(3).itertuples()]
+    more = f", and {len(g) - 3} more" if len(g) > 3 else ""
+    return [f"Printed formulas: in {prec}, {len(g)} of {len(pairs)} lose ≥ 1 digit against their stable partner: "
+            f"{'; '.join(named)}{more} (", Link("each formula", f"#{anchor}"), ")."]
+
+
 def render(sec: Section, out, records, profile: str) -> str:
     """The grid, one sentence per paper and per fragile formula, and the ladder; returns the verdict."""
     P = SETTINGS[profile]
@@ -464,6 +505,7 @@ def render(sec: Section, out, records, profile: str) -> str:
     losses = dg.pair_losses(rows, names)
     for pair in dg.literal_pairs(names):
         sec.p(dg.loss_sentence(pair, losses))
+    sec.answer += [(10, _use_sentence(shown, sec.anchor)), (20, _loss_sentence(losses, names, sec.anchor))]
     sec.h3("Model digits along the κ ladder")
     _ladder_figure(sec, out, rows)
     held = cells[np.isfinite(num(cells, "kappa_ok"))]
