@@ -73,7 +73,7 @@ nav.toc a{color:#236;text-decoration:none}nav.toc a:hover{text-decoration:underl
 main{padding-bottom:4em}
 @media (max-width:60rem){.layout{display:block}nav.toc{position:static;max-height:none}}
 h1{font-size:1.7em}h2{border-bottom:2px solid #ccd;padding-bottom:.2em;margin-top:2em}
-section{scroll-margin-top:.5em}h3{margin-top:1.5em}figure{margin:1.2em 0}
+section{scroll-margin-top:.5em}section>figure img{max-height:34rem;width:auto}h3{margin-top:1.5em}figure{margin:1.2em 0}
 figure img{max-width:100%%;height:auto;border:1px solid #ddd}
 figcaption{font-size:.92em;color:#444}table{border-collapse:collapse;font-size:.88em;margin:.6em 0}
 th,td{border:1px solid #ccc;padding:.25em .5em;text-align:right}th{background:#f0f2f8}
@@ -84,7 +84,7 @@ details[open]{padding-bottom:.8em}summary{cursor:pointer;color:#236;font-weight:
 .meta{font-size:.9em;color:#555}code{background:#f4f4f4;padding:0 .2em}
 .summary{background:#f4f6fa;border-left:5px solid #889;padding:.6em 1em;margin:1.2em 0}
 table.ledger td{text-align:left;vertical-align:top}
-table.grid{font-size:1em}table.grid td{text-align:left;vertical-align:top;min-width:8.5em}
+table.grid{font-size:.85em}table.grid td{text-align:left;vertical-align:top;min-width:8.5em}
 table.grid td small{display:block;font-size:.82em}table.grid td.uncert{border:2px dashed #555}
 ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.4em 1.2em;margin:.6em 0}
 ul.legend li{display:flex;align-items:center;gap:.4em}
@@ -100,7 +100,7 @@ table.ledger{table-layout:fixed;width:100%%;font-size:.82em}table.ledger th{curs
 table.ledger td,table.ledger th{overflow-wrap:anywhere;padding:.2em .3em}
 table.ledger details{border:0;padding:0;margin:0}table.ledger summary{font-weight:normal;color:#222}
 table.ledger details p{margin:.3em 0;font-size:.95em}
-.badge{display:inline-block;padding:0 .35em;border-radius:3px;font-size:.9em;white-space:nowrap}
+.badge{display:inline-block;padding:0 .35em;border-radius:3px;font-size:.9em}
 .b-holds{background:#d7ecd9;color:#0b3d14}.b-does-not-hold{background:#5c0b0b;color:#fff}
 .b-not-reproduced{background:#fde3c0;color:#4a2a00}.b-holds-only-when{background:#dfe8f7;color:#12305e}
 .b-undecided,.b-not-testable-offline,.b-not-run{background:#eee;color:#333}
@@ -116,6 +116,7 @@ class Link:
     text: str
     href: str
     data: str = ""  # an outcome the ledger's filter selects when the link is followed ("" none)
+    title: str = ""  # what the link opens, when its text is short (e.g. "fig" for a figure's name)
 
     def __str__(self) -> str:
         return self.text
@@ -209,7 +210,8 @@ class Section:
 
 def _cell_html(v) -> str:
     if isinstance(v, Link):
-        data = f" data-outcome=\"{html.escape(v.data)}\"" if v.data else ""
+        data = (f" data-outcome=\"{html.escape(v.data)}\"" if v.data else "") + (
+            f" title=\"{html.escape(v.title)}\"" if v.title else "")
         return f"<a href=\"{html.escape(v.href)}\"{data}>{html.escape(v.text)}</a>"
     if isinstance(v, (list, tuple)):
         return " ".join(_cell_html(x) for x in v)
@@ -284,18 +286,34 @@ LEDGER_COLUMNS = ("id", "paper", "where", "claim", "outcome", "ours", "printed",
                   "words", "rule", "sentence")
 
 
+def _base_outcome(outcome: str) -> str:
+    """The outcome without its qualifier ('holds on the stand-in …' -> 'holds', 'holds only when x' ->
+    'holds only when'): what the filter selects."""
+    for o in ("holds only when", "holds on the stand-in"):
+        if outcome.startswith(o):
+            return "holds only when" if o == "holds only when" else "holds"
+    return outcome
+
+
+def _badge_text(outcome: str) -> str:
+    """The badge: the outcome, 'holds (stand-in)' on stand-in data, the condition left to the sentence."""
+    return "holds (stand-in)" if outcome.startswith("holds on the stand-in") else _base_outcome(outcome)
+
+
 def _ledger_row(r: dict) -> str:
     """One claim: id (the anchor), where, the claim phrase with the words, rule and sentence folded
     under it, the verdict badge, our number, the printed one, the interval and the evidence."""
-    badge = "b-" + re.sub(r"[^a-z]+", "-", r["outcome"].split(" on the stand-in")[0]).strip("-")
+    base = _base_outcome(r["outcome"])
+    badge = "b-" + re.sub(r"[^a-z]+", "-", base).strip("-")
     folded = (f"<details><summary>{html.escape(r['claim'])}</summary>"
               + (f"<p>Paper: {html.escape(r['words'])}</p>" if r["words"] else "")
               + f"<p>Rule: {html.escape(r['rule'])}</p><p class=\"sentence\">{html.escape(r['sentence'])}</p>"
-              "</details>")
+              + (f"<p>{html.escape(r['full'])}</p>" if r.get("full") else "") + "</details>")
     return (f"<tr id=\"{anchor_id(r['id'])}\" data-paper=\"{html.escape(r['paper'])}\" "
-            f"data-outcome=\"{html.escape(r['outcome'].split(' on the stand-in')[0])}\"><th scope=\"row\">{html.escape(r['id'])}"
+            f"data-outcome=\"{html.escape(base)}\">"
+            f"<th scope=\"row\">{html.escape(r['id'])}"
             f"<small> {html.escape(r['where'])}</small></th><td>{folded}</td>"
-            f"<td><span class=\"badge {badge}\">{html.escape(r['outcome'])}</span></td>"
+            f"<td><span class=\"badge {badge}\">{html.escape(_badge_text(r['outcome']))}</span></td>"
             f"<td>{html.escape(r['ours'])}</td><td>{html.escape(r['printed'])}</td>"
             f"<td>{html.escape(r['interval'])}</td><td>{_cell_html(r['evidence'])}</td></tr>")
 
@@ -319,7 +337,7 @@ def _ledger_html(t: TableRef) -> str:
     rows = t.frame.to_dict("records")
     opts = lambda vals: "<option value=\"\">all</option>" + "".join(  # noqa: E731
         f"<option>{html.escape(v)}</option>" for v in dict.fromkeys(vals))
-    outcomes = [r["outcome"].split(" on the stand-in")[0] for r in rows]
+    outcomes = [_base_outcome(r["outcome"]) for r in rows]
     heads = ("id, where", "claim (click: the paper's words, rule, verdict)", "verdict", "ours", "printed",
              "interval", "evidence")
     widths = (13, 30, 11, 14, 13, 11, 8)

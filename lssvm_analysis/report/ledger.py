@@ -31,11 +31,11 @@ _KEY = "ledger"
 
 
 def _evidence(out: Path, section: str, stems) -> list:
-    links = [Link("§", f"#{section}")]
+    links = [Link("§", f"#{section}", title=f"the section {section}")]
     for stem in stems:
-        for ext, label in ((".png", "figure"), (".csv", "CSV")):
+        for ext, label in ((".png", "fig"), (".csv", "csv")):
             if (Path(out) / f"{stem}{ext}").is_file():
-                links.append(Link(f"{stem} {label}", f"{stem}{ext}"))
+                links.append(Link(label, f"{stem}{ext}", title=f"{stem}{ext}"))
     return links
 
 
@@ -53,22 +53,43 @@ def _outcome(verdict: str, sentence: str) -> str:
         else verdict
 
 
+def _clip(text, n: int) -> str:
+    """``text`` cut at its last clause boundary ('; ' or ', ') before ``n`` characters, with '…' (the whole
+    text is folded under the claim)."""
+    text = "" if text is None or (isinstance(text, float) and text != text) else str(text)
+    if len(text) <= n:
+        return text
+    head = text[:n]
+    cut = max(head.rfind("; "), head.rfind(", "))
+    return (head[:cut] if cut > n // 3 else head.rstrip()) + " …"
+
+
+def _full(measured, printed, uncertainty) -> str:
+    """Our numbers, the printed ones and the interval in full, for the folded part of a row."""
+    parts = [(label, "" if v is None or (isinstance(v, float) and v != v) else str(v))
+             for label, v in (("Ours", measured), ("Printed", printed), ("Interval", uncertainty))]
+    return " ".join(f"{label}: {v}." for label, v in parts if v)
+
+
 def ledger_table(frame: pd.DataFrame, out, name: str, caption: str):
     """The ledger rows of ``frame`` (from :func:`ledger_frame`) as a TableRef with links; writes ``name``.csv.
 
     The shown frame has the columns :data:`~.html.LEDGER_COLUMNS`: id; paper; the paper's section and page
-    (``where``, not a file); the claim as measured; the outcome (the badge); our number; the printed one;
-    the interval; the links to the evidence; and, folded under the claim, the paper's words (our reading
-    where it differs), the rule with its threshold and the full verdict sentence.
+    (``where``, not a file); the claim as measured; the outcome (the badge); our number, the printed one
+    and the interval, each cut to its first clauses (:func:`_clip`); the links to the evidence; and, folded
+    under the claim, the paper's words (our reading where it differs), the rule with its threshold, the
+    full verdict sentence and the three numbers in full (``full``).
     """
     words = [_words(q) + (f" (our reading: {r})" if r else "") for q, r in zip(frame.quote, frame.reading)]
     shown = pd.DataFrame({
         "id": frame.id, "paper": frame.paper, "where": frame["where"], "claim": frame.claim,
         "outcome": [_outcome(v, s) for v, s in zip(frame.verdict, frame.sentence)],
-        "ours": frame.measured.fillna("").astype(str), "printed": frame.printed.fillna("").astype(str),
-        "interval": frame.uncertainty.fillna("").astype(str),
+        "ours": [_clip(v, 60) for v in frame.measured], "printed": [_clip(v, 50) for v in frame.printed],
+        "interval": [_clip(v, 36) for v in frame.uncertainty],
         "evidence": [_evidence(out, s, e.split()) for s, e in zip(frame.section, frame.evidence)],
-        "words": words, "rule": frame.threshold, "sentence": frame.sentence}, index=frame.index)
+        "words": words, "rule": frame.threshold, "sentence": frame.sentence,
+        "full": [_full(m, p, u) for m, p, u in zip(frame.measured, frame.printed, frame.uncertainty)]},
+        index=frame.index)
     return save_table(shown, out, name, caption, data=frame)
 
 
@@ -106,7 +127,7 @@ def append_slices(sections: list[Section], out, records: dict) -> None:
 
 def answer_sentence(frame: pd.DataFrame) -> list:
     """The first screen's count of the ledger's outcomes, each count a link that filters the ledger."""
-    verdict = frame.verdict.astype(str)
+    verdict = frame.verdict.astype(str).map(lambda v: "holds only when" if v.startswith("holds only when") else v)
     stand_in = int((verdict.eq("holds") & frame.sentence.str.startswith("holds on the stand-in")).sum())
     phrases = (("holds", "hold"), ("does not hold", "do not hold"), ("not reproduced", "were not reproduced"),
                ("holds only when", "hold only under a condition"), ("undecided", "are undecided"),
@@ -164,7 +185,7 @@ def page_problems(text: str, frame: pd.DataFrame) -> list[str]:
             problems.append(f"claim {cid}: a ledger row's verdict differs from the ledger's sentence")
         elif not any(sentence.startswith(o) for o in OUTCOMES):
             problems.append(f"claim {cid}: its verdict does not start with an outcome")
-        elif any(o != verdict for o, _ in got):
+        elif any(not (o in OUTCOMES and verdict.startswith(o)) for o, _ in got):
             problems.append(f"claim {cid}: its badge is not its outcome {verdict!r}")
     rest = re.sub(r'<table class="ledger".*?</table>|<style>.*?</style>|<script>.*?</script>', " ", text, flags=re.S)
     plain = _html.unescape(re.sub(r"<[^>]+>", " ", rest))

@@ -117,12 +117,20 @@ def _digit_solvers(P: PrecisionSettings) -> list:
 
 def accuracy_spec(profile: str, names=None, *, key: str = "accuracy") -> SweepSpec:
     """The accuracy sweep: ``names`` (default every solver with a system or an exact model) x
-    precisions x variants x C."""
+    precisions x variants x C.
+
+    A solver with a support budget (``n_support``: Chen & Zhou's pivots, fixed-size prototypes) gets
+    half the training set: its default, the paper's r = floor(0.05 m), is 1 at the profiles' m of
+    20-60, and a one-column model has a problem κ ≈ 3 whatever C is (issue 41: 16 of 22 panels of
+    precision-digits-chen-zhou stacked every C at κ ≈ 3.2, while the grid took the same solvers to 7e12).
+    """
     P = SETTINGS[profile]
     names = _digit_solvers(P) if names is None else names
+    support = [max(2, min(P.sinc_n, P.ripley_n) // 2)]
     return SweepSpec(f"{profile}-{key}", kind="fit", solvers=list(names), precisions=precisions(),
                      datasets=_datasets(P),
-                     grid=grid_for(names, C=P.accuracy_C, sigma2=[P.sinc_sigma2], eta=[1e-3]),
+                     grid=grid_for(names, C=P.accuracy_C, sigma2=[P.sinc_sigma2], eta=[1e-3],
+                                   n_support=support),
                      options={"first_task_only": True})
 
 
