@@ -146,7 +146,7 @@ from ..solvers import LadderKnob, get_solver, solvers
 from . import digits_grid as dg
 from .digits_grid_render import grid_figure, grid_ref, unmeasured_rows
 from .util import config_label, errors_note, num, ok
-from .figures import (fmt_num, log_axes, overlay_width, panel_grid, panel_title,
+from .figures import (breakdown_style, fmt_num, log_axes, mark_failures, overlay_width, panel_grid, panel_title,
                       place_legends, precision_rank, precision_style, save_figure,
                       save_table)
 from .html import Link, Section
@@ -360,6 +360,11 @@ def _ladder_panels(rows) -> list[tuple[str, list[str]]]:
 
 
 def _ladder_figure(sec, out, rows):
+    # the fits that returned no model, at their rung's κ (records without a status: none)
+    failed = rows[(rows["status"] != "ok") & ~np.isfinite(num(rows, dg.HEADLINE))] if "status" in rows.columns \
+        else rows.iloc[0:0]
+    failed = failed.assign(_kappa=dg.rung_conditions(rows)[failed.index], _config=config_label(failed)) \
+        if len(failed) else pd.DataFrame({"_kappa": [], "_config": [], "precision": []})
     rows = rows[np.isfinite(num(rows, dg.HEADLINE)) & np.isfinite(num(rows, dg.CONDITION))]
     if not len(rows):
         sec.note("No fit carries model digits against the exact model yet: the κ ladder is not drawn "
@@ -371,6 +376,7 @@ def _ladder_figure(sec, out, rows):
     precs = sorted(rows.precision.unique(), key=precision_rank)
     panels = _ladder_panels(rows)
     fig, axs = panel_grid(len(panels), 3, width=4.0, height=3.6)
+    n_failed = 0
     for a, (title, confs) in zip(axs, panels):
         name = title.split(" (")[0]
         handles = []
@@ -384,6 +390,8 @@ def _ladder_figure(sec, out, rows):
                 if len(d):
                     a.plot(num(d, dg.CONDITION), num(d, dg.HEADLINE), ls=ls, lw=overlay_width(i, len(confs)),
                            **precision_style(prec), label=f"{conf} {prec}")
+                n_failed += mark_failures(a, failed[(failed._config == conf) & (failed.precision == prec)]._kappa,
+                                          prec)
             variant = conf.removeprefix(name).strip("[]") or "default"
             handles.append(Line2D([], [], ls=ls, lw=1.5, color="0.3",
                                   label=variant + (" (printed)" if conf in literal else "")))
@@ -394,8 +402,11 @@ def _ladder_figure(sec, out, rows):
         a.set_xlabel("problem condition κ [–]")
         a.set_ylabel("model digits [–]")  # against the exact model (the caption): a shorter label fits one row
         a.legend(handles=handles, fontsize=8, handlelength=3)
-    fig.legend(handles=[Line2D([], [], ls="-", **precision_style(p), label=p) for p in precs],
-               loc="outside upper center", ncol=len(precs), fontsize=9, title="precision (every panel)",
+    key = [Line2D([], [], ls="-", **precision_style(p), label=p) for p in precs]
+    if n_failed:
+        key.append(Line2D([], [], **{**breakdown_style(precs[0]), "color": "0.45", "mfc": "0.45"},
+                          label="no model, at 0"))
+    fig.legend(handles=key, loc="outside upper center", ncol=len(key), fontsize=9, title="precision (every panel)",
                title_fontsize=9)
     place_legends(fig, outside="below")
     sec.figure(save_figure(fig, rows.drop(columns=["_config"]), out, "digits-ladder",
@@ -405,7 +416,9 @@ def _ladder_figure(sec, out, rows):
                            "precision (the key above the panels), line style = variant (the panel's legend; "
                            "'printed' marks the paper's literal formula); a solver with more than four "
                            "variants takes several panels, each with its default as the solid reference; "
-                           "later variants drawn thinner over earlier ones; grey line: 3 digits."))
+                           "later variants drawn thinner over earlier ones; grey line: 3 digits; a cross at 0 "
+                           "digits: the fit returned no model (breakdown, overflow, no convergence) at that "
+                           "rung's κ."))
 
 
 def _knob_text(P: DigitsSettings) -> str:
