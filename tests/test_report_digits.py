@@ -148,7 +148,7 @@ def test_the_grid_is_an_html_table_with_its_legend_first(tmp_path):
     assert page.index('<ul class="legend"') < page.index('<table class="grid">')
     assert "✗ &lt; 3 digits at κ ≈ 1e+02 (-0.78)" in page  # the printed float32 cell: no breakdown claimed
     # reduced-lssvr float64 passes 1e11 with 4.95 digits, fails 1e14 with 1.95: both ends as text
-    assert "to κ ≈ 1e+11: 5.0 digits<small>✗ at κ ≈ 1e+14: 2.0 digits</small>" in page
+    assert "to κ ≈ 1e+11: 5.0 digits, −1.0/decade<small>✗ at κ ≈ 1e+14: 2.0 digits</small>" in page
     assert 'class="g-c0"' in page and 'class="g-c4"' in page  # rung 1 fails; κ 1e11 in [1e9, 1e12)
     assert "float32<small>u = 6.0e-08</small>" in page  # u per column
     for bg, fg, _ in GRID_COLOURS.values():

@@ -51,7 +51,7 @@ def grid_figure(out, cells, table) -> FigureRef:
     a.set_ylabel("solver [variant]")
     handles = [Patch(facecolor=GRID_COLOURS[k][0], edgecolor="0.5", label=GRID_COLOURS[k][2]) for k in GRID_COLOURS]
     handles.append(Patch(facecolor="white", edgecolor="0.5", hatch="//", label="ladder ends: no rung failed"))
-    a.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.02), fontsize=7, ncol=3)
+    fig.legend(handles=handles, loc="outside lower center", fontsize=7, ncol=3)
     return save_figure(fig, cells, out, "digits-grid",
                        "Which formulation, in which precision: per solver [variant] and precision, the bracket "
                        "'κ passed → κ failed' (the last problem κ at which the model keeps ≥ 3 correct digits "
@@ -89,7 +89,7 @@ def _grid_class(c) -> str:
 
 
 def _digits(d) -> str:
-    return f"{d:.1f} digits" if np.isfinite(d) else "no model"
+    return f"{d + 0.0:.1f} digits".replace("-0.0 ", "0.0 ") if np.isfinite(d) else "no model"
 
 
 def _grid_lines(c) -> str:
@@ -108,13 +108,14 @@ def _grid_lines(c) -> str:
             lines.append("ladder ends there: no rung failed")
         elif tail == dg.UNCERTIFIED_TAIL:
             lines.append(f"above: {dg.UNCERTIFIED_TAIL}")
-        elif c.fail_status == "ok":
-            lines.append(f"✗ at κ ≈ {hi}: {_digits(c.fail_digits)}")
         else:
-            lines.append(f"✗ at κ ≈ {hi}: {'breaks down' if c.fail_status == 'breakdown' else c.fail_status}")
+            at = f"κ ≈ {hi}" if np.isfinite(c.fails_at) else "the top rung (its κ unknown: every fit failed)"
+            how = _digits(c.fail_digits) if c.fail_status == "ok" else (
+                "breaks down" if c.fail_status == "breakdown" else c.fail_status)
+            lines.append(f"✗ at {at}: {how}")
     slope = c.get("loss_per_decade", np.nan)
     if isinstance(slope, float) and np.isfinite(slope):
-        lines.append(f"−{fmt_num(slope, 2)} digit per decade of κ")
+        lines[0] += f", −{slope:.1f}/decade"
     if isinstance(c.get("same_as", ""), str) and c.same_as:
         lines.append(c.same_as.split(":")[0] + ": " + ("same rung" if "same rung" in c.same_as else
                                                        "same breakdown" if "breakdown" in c.same_as
@@ -140,9 +141,9 @@ GRID_CAPTION = (
     "digits of the model against the exact model, and the digits there. The second line is the first rung "
     "that fails, with its digits ('breaks down': a factorization breakdown; another status: no model), or "
     "'ladder ends there' (hatched, thick border): no rung failed, so the limit lies above the last rung "
-    "and the cell is coloured by that rung like any other. '−x digit per decade of κ': the least-squares "
-    "slope of the digits against log₁₀ κ over the rungs passed (Higham's rule of thumb predicts 1), shown "
-    "where the ladder has a slope. '✗' on the first line: the first rung already fails. Colour: the decade "
+    "and the cell is coloured by that rung like any other. '−x/decade': the digits lost per decade of κ, "
+    "the least-squares slope of the digits against log₁₀ κ over the rungs passed (Higham's rule of thumb "
+    "−log₁₀(κu) predicts 1), shown where the ladder has a slope. '✗' on the first line: the first rung already fails. Colour: the decade "
     "of the κ reached, one scale for the whole table. Dashed border or '" + dg.UNCERTIFIED_TAIL + "': the "
     "rungs above have an exact model certified to fewer than 3 digits. '†': the fits' discrete choices "
     f"differ from the {DEFAULT_CHOICES_PRECISION} run's.")

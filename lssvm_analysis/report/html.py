@@ -84,7 +84,8 @@ details[open]{padding-bottom:.8em}summary{cursor:pointer;color:#236;font-weight:
 .meta{font-size:.9em;color:#555}code{background:#f4f4f4;padding:0 .2em}
 .summary{background:#f4f6fa;border-left:5px solid #889;padding:.6em 1em;margin:1.2em 0}
 table.ledger td{text-align:left;vertical-align:top}
-table.grid{font-size:.85em}table.grid td{text-align:left;vertical-align:top;min-width:8.5em}
+table.grid{font-size:.85em;width:100%%}caption{text-align:left;font-size:.92em;color:#444;caption-side:bottom;
+padding-top:.3em}table.grid td{text-align:left;vertical-align:top;min-width:8.5em}
 table.grid td small{display:block;font-size:.82em}table.grid td.uncert{border:2px dashed #555}
 ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.4em 1.2em;margin:.6em 0}
 ul.legend li{display:flex;align-items:center;gap:.4em}

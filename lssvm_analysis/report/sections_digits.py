@@ -390,11 +390,12 @@ def _ladder_figure(sec, out, rows):
                 if len(d):
                     a.plot(num(d, dg.CONDITION), num(d, dg.HEADLINE), ls=ls, lw=overlay_width(i, len(confs)),
                            **precision_style(prec), label=f"{conf} {prec}")
-                n_failed += mark_failures(a, failed[(failed._config == conf) & (failed.precision == prec)]._kappa,
-                                          prec)
             variant = conf.removeprefix(name).strip("[]") or "default"
             handles.append(Line2D([], [], ls=ls, lw=1.5, color="0.3",
                                   label=variant + (" (printed)" if conf in literal else "")))
+        for prec in precs:  # on top of the curves, once per κ (the panel's variants share the rungs)
+            k = failed[failed._config.isin(confs) & (failed.precision == prec)]._kappa
+            n_failed += mark_failures(a, k.drop_duplicates(), prec)
         log_axes(a, y=False)
         a.minorticks_off()  # many decades: minor ticks are not readable, and cost layout time
         a.axhline(dg.DIGITS_OK, color="gray", lw=0.6)
