@@ -116,3 +116,33 @@ def test_the_quick_reports_first_section_opens_with_the_grid_table_and_its_legen
     grid = body[table:body.index("</table>", table)]
     assert grid.count("<tr>") >= 2 and 'class="g-' in grid and "κ" in grid
     assert '.png">PNG</a>' in grid  # the picture of the grid is a link, not the first screen
+
+
+def test_provenance_names_commit_versions_and_command_without_a_directory():
+    """The header's provenance (issue 41): a commit (or 'unknown'), numpy/SciPy/BLAS versions, the command
+    with every absolute path cut to its last part."""
+    from lssvm_analysis.report.build import command_line, git_commit, library_versions
+    cmd = command_line(["/opt/venv/bin/lssvm-analysis", "report", "--quick", "--store", "/tmp/x/r.sqlite",
+                        "--out=/home/me/rep", "--only", "abe"])
+    assert cmd == "lssvm-analysis report --quick --store …/r.sqlite --out=…/rep --only abe"
+    versions = library_versions()
+    assert versions.startswith("numpy ") and "SciPy " in versions
+    commit = git_commit()
+    assert commit == "unknown" or len(commit.split("+")[0]) == 12
+
+
+def test_the_ledger_is_one_compact_table_with_anchors_badges_and_folded_words(tmp_path):
+    """One row per claim: an anchor id, the paper's section in 'where', a badge, our number beside the
+    printed one, the paper's words in one pair of quotes under <details>; filter and sort offline."""
+    from lssvm_analysis.experiments.claims import ledger_frame
+    from lssvm_analysis.report.ledger import ledger_table
+    frame = ledger_frame({})
+    sec = Section("1. Ledger", "ledger")
+    sec.ledger(ledger_table(frame, tmp_path, "ledger", "ledger"))
+    page = render_page("T", [sec])
+    assert page.count('<table class="ledger"') == 1 and page.count("<tr id=\"claim-") == len(frame)
+    assert '“"' not in page and '"”' not in page and "&quot;”" not in page
+    assert 'id="claim-A-equal-theory"' in page and "<small> §3</small>" in page
+    assert 'class="badge b-not-run"' in page and '<select id="f-outcome">' in page and "<script>" in page
+    assert ".txt L" not in page.split('<table class="ledger"')[1].split("</table>")[0].split("<tbody>")[1] \
+        .split("<details>")[0]  # 'where' is the paper's section, not the seed file

@@ -143,8 +143,8 @@ GRID_CAPTION = (
     "'ladder ends there' (hatched, thick border): no rung failed, so the limit lies above the last rung "
     "and the cell is coloured by that rung like any other. '−x/decade': the digits lost per decade of κ, "
     "the least-squares slope of the digits against log₁₀ κ over the rungs passed (Higham's rule of thumb "
-    "−log₁₀(κu) predicts 1), shown where the ladder has a slope. '✗' on the first line: the first rung already fails. Colour: the decade "
-    "of the κ reached, one scale for the whole table. Dashed border or '" + dg.UNCERTIFIED_TAIL + "': the "
+    "−log₁₀(κu) predicts 1), shown where the ladder has a slope. '✗' on the first line: the first rung "
+    "already fails. Colour: the decade of the κ reached, one scale for the whole table. Dashed border or '" + dg.UNCERTIFIED_TAIL + "': the "
     "rungs above have an exact model certified to fewer than 3 digits. '†': the fits' discrete choices "
     f"differ from the {DEFAULT_CHOICES_PRECISION} run's.")
 

@@ -95,7 +95,8 @@ ul.legend span.sw{display:inline-block;min-width:2.2em;padding:0 .3em;border:1px
 .answer{background:#f4f6fa;border-left:5px solid #236;padding:.5em 1em;margin:.6em 0 1em}
 .answer p{margin:.3em 0}h1{margin:.4em 0 .2em}
 table.grid th small{display:block;font-weight:normal;font-size:.8em}
-ul.legend span.ends,table.grid td.ends{border:3px double #000;background-image:repeating-linear-gradient(135deg,transparent 0 6px,
+ul.legend span.ends,table.grid td.ends{border:3px double #000;
+background-image:repeating-linear-gradient(135deg,transparent 0 6px,
 rgba(127,127,127,.35) 6px 8px)}
 table.ledger{table-layout:fixed;width:100%%;font-size:.82em}table.ledger th{cursor:pointer}
 table.ledger td,table.ledger th{overflow-wrap:anywhere;padding:.2em .3em}

@@ -306,8 +306,8 @@ def _digits(sec, out, acc):
     every = ok(acc)
     every = every.assign(_kappa=rung_conditions(every))
     failed = every[(every["status"] != "ok") & ~np.isfinite(num(every, "model_digits"))]
-    failed = failed.assign(_config=config_label(failed),
-                           _paper=(failed["paper"] if "paper" in failed.columns else "other")).fillna({"_paper": "other"})
+    paper = failed["paper"].fillna("other") if "paper" in failed.columns else "other"
+    failed = failed.assign(_config=config_label(failed), _paper=paper)
     for paper, g in _by_paper(rows):
         _digits_figure(sec, out, paper, g, failed[failed._paper == paper])
     ku = num(rows, "problem_condition") * num(rows, "unit_roundoff")
