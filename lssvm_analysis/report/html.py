@@ -98,7 +98,7 @@ table.grid th small{display:block;font-weight:normal;font-size:.8em}
 ul.legend span.ends,table.grid td.ends{border:3px double #000;
 background-image:repeating-linear-gradient(135deg,transparent 0 6px,
 rgba(127,127,127,.35) 6px 8px)}
-table.ledger{table-layout:fixed;width:100%%;font-size:.82em}table.ledger th{cursor:pointer}
+table.ledger{table-layout:fixed;width:100%%;font-size:.8em}table.ledger th[scope=row]{vertical-align:top}table.ledger th{cursor:pointer}
 table.ledger td,table.ledger th{overflow-wrap:anywhere;padding:.2em .3em}
 table.ledger details{border:0;padding:0;margin:0}table.ledger summary{font-weight:normal;color:#222}
 table.ledger details p{margin:.3em 0;font-size:.95em}
@@ -342,7 +342,7 @@ def _ledger_html(t: TableRef) -> str:
     outcomes = [_base_outcome(r["outcome"]) for r in rows]
     heads = ("id, where", "claim (click: the paper's words, rule, verdict)", "verdict", "ours", "printed",
              "interval", "evidence")
-    widths = (13, 30, 11, 14, 13, 11, 8)
+    widths = (12, 26, 10, 23, 13, 11, 5)
     cols = "".join(f"<col style=\"width:{w}%\">" for w in widths)
     head = "".join(f"<th scope=\"col\">{h}</th>" for h in heads)
     return (f"<div class=\"filters\"><label>paper <select id=\"f-paper\">{opts(r['paper'] for r in rows)}"

@@ -84,8 +84,8 @@ def ledger_table(frame: pd.DataFrame, out, name: str, caption: str):
     shown = pd.DataFrame({
         "id": frame.id, "paper": frame.paper, "where": frame["where"], "claim": frame.claim,
         "outcome": [_outcome(v, s) for v, s in zip(frame.verdict, frame.sentence)],
-        "ours": [_clip(v, 60) for v in frame.measured], "printed": [_clip(v, 50) for v in frame.printed],
-        "interval": [_clip(v, 36) for v in frame.uncertainty],
+        "ours": [_clip(v, 64) for v in frame.measured], "printed": [_clip(v, 40) for v in frame.printed],
+        "interval": [_clip(v, 30) for v in frame.uncertainty],
         "evidence": [_evidence(out, s, e.split()) for s, e in zip(frame.section, frame.evidence)],
         "words": words, "rule": frame.threshold, "sentence": frame.sentence,
         "full": [_full(m, p, u) for m, p, u in zip(frame.measured, frame.printed, frame.uncertainty)]},
