@@ -36,6 +36,15 @@ columns, k*, pivots) than a run in the wide precision adds "choices differ
 from the mp30 run's from kappa ~ ..." (:func:`choices_differ_from`): the
 model digits are measured for the fit's own choices, so a formulation that
 keeps its digits by choosing differently is visible as such.
+
+The page prints a cell as its bracket, last κ passed and first κ failed, with
+the digits at both ends (:func:`kappa_bracket` gives the two ends enough
+significant digits to differ), and the digits lost per decade of κ where the
+ladder shows a slope (:func:`digits_slope`).  Its colour class
+(:func:`colour_rank`) is the decade of the κ it reached, one scale for the
+whole table: a ladder that ends before its cell fails is coloured by its last
+rung like any other, so the best class of a column never holds a cell that
+reached less κ than a cell of a worse class.
 """
 from __future__ import annotations
 

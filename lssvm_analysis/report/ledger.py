@@ -187,7 +187,8 @@ def page_problems(text: str, frame: pd.DataFrame) -> list[str]:
             problems.append(f"claim {cid}: its verdict does not start with an outcome")
         elif any(not (o in OUTCOMES and verdict.startswith(o)) for o, _ in got):
             problems.append(f"claim {cid}: its badge is not its outcome {verdict!r}")
-    rest = re.sub(r'<table class="ledger".*?</table>|<style>.*?</style>|<script>.*?</script>', " ", text, flags=re.S)
+    rest = re.sub(r'<table class="ledger".*?</table>|<div class="filters">.*?</div>|<style>.*?</style>'
+                  r'|<script>.*?</script>', " ", text, flags=re.S)  # the ledger, its filters and script
     plain = _html.unescape(re.sub(r"<[^>]+>", " ", rest))
     for m in VERDICT_WORDS.finditer(plain):
         problems.append(f"verdict wording outside the ledger: …{plain[max(0, m.start() - 80):m.end() + 40]!r}…")

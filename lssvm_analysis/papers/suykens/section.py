@@ -16,7 +16,7 @@ import pandas as pd
 from matplotlib.lines import Line2D
 
 from ...report.util import no_records, num, ok, span
-from ...report.figures import (breakdown_style, empty_panel, fmt_num, log_axes, new_figure, panel_grid,
+from ...report.figures import (attribute_color, breakdown_style, series_style, empty_panel, fmt_num, log_axes, new_figure, panel_grid,
                                place_legends, precision_color, precision_rank, precision_style, save_figure)
 from ...report.html import Section
 from ...arith.precision import precisions
@@ -30,8 +30,6 @@ from ...report.sections_precision import SETTINGS as PRECISION_SETTINGS
 from ...report.sections_precision import accuracy_spec
 
 __all__ = ["SuykensSettings", "SETTINGS", "kkt_solvers", "plan", "render"]
-
-_MARKS = ("o-", "s--", "^:", "v-.", "d-")
 
 
 def kkt_solvers() -> list:
@@ -181,11 +179,12 @@ def _accuracy(sec, out, acc):
     fig, axs = panel_grid(len(precs), 2, width=4.6, height=3.6)
     for a, prec in zip(axs, precs):
         g = rows[rows.precision == prec]
-        for s, mark in zip(names, _MARKS * len(names)):
+        for i, s in enumerate(names):
             d = g[g.solver == s].sort_values("C")
-            if len(d):
+            if len(d):  # a solver: an attribute colour, line style and marker, none of them a precision's
                 y = num(d, "solve_error").clip(lower=1e-80)
-                a.plot(d.C, y, mark, ms=4, label=s)
+                ls, marker = series_style(i)
+                a.plot(d.C, y, ls=ls, marker=marker, ms=5, color=attribute_color(i), label=s)
         failed = g[(g.status != "ok") & ~np.isfinite(num(g, "solve_error"))]
         if len(failed):  # no solution to measure: the breakdown cross at error 1 (no digit), not a gap
             a.plot(failed.C.drop_duplicates(), np.ones(failed.C.nunique()), **breakdown_style(prec),
