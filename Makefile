@@ -14,7 +14,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 export OMP_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
-.PHONY: report test test-min install clean docs
+.PHONY: report test test-min install clean docs chromium
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -34,8 +34,16 @@ install: $(VENV)/.installed-report
 report: $(VENV)/.installed-report
 	$(VENV)/bin/lssvm-analysis report --out reports/default
 
+# The browser gate (tests/test_report_browser.py) drives Debian's chromium through playwright;
+# as root, install it with apt-get when it is missing (elsewhere the test skips and says why).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
+	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	    apt-get update -qq && apt-get install -y -qq chromium; } || \
+	  echo "chromium not installed: tests/test_report_browser.py will be skipped"
+
 # ruff first: an undefined name or a loop-variable closure fails in seconds, before the suite
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test chromium
 	$(PY) -m ruff check .
 	$(PY) -m pytest -n 2 --dist loadgroup
 

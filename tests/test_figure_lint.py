@@ -36,6 +36,16 @@ matplotlib's own text and artist extents, right after it is written:
   (series drawn with a line, in data coordinates) of one colour differ in at most that many (line style, marker) styles, and
   those of one style in at most that many colours.
 
+* **a line style shows at legend size** (issue 41): two entries of one legend with the
+  same colour and marker that differ only in line style show at least one whole dash
+  period on each side of the marker (``abe-crossover``'s "as-described", dashed, and
+  "blas3" were one handle at handlelength 2 and 7 pt);
+* **no curve under a figure legend** (issue 41): a figure legend placed over an axes
+  covers none of its markers or lines (``legend over data`` for axes legends);
+* **a breakdown is drawn** (issue 41): a digits figure (its data have a ``*digits``
+  column) whose data hold fits that returned no model draws the breakdown cross
+  (``figures.mark_failures``); a curve that stops reads as "not run".
+
 The lint itself is checked first on figures built to fail each rule, so a
 rule that stopped detecting anything would fail here rather than pass
 silently.
@@ -417,6 +427,60 @@ def _crowded_panels(fig) -> list[str]:
     return problems
 
 
+def _dash_problems(fig) -> list[str]:
+    """Legend entries told apart only by a line style the handle is too short to show."""
+    problems = []
+    legends = list(fig.legends) + [a.get_legend() for a in fig.axes if a.get_legend() is not None]
+    for leg in legends:
+        entries = [(t.get_text(), h) for t, h in zip(leg.get_texts(), leg.legend_handles) if isinstance(h, Line2D)]
+        length = leg.handlelength * leg._fontsize  # points
+        for (l1, h1), (l2, h2) in itertools.combinations(entries, 2):
+            k1, k2 = _line_key(h1), _line_key(h2)
+            if k1 is None or k2 is None or k1 == k2 or k1[1] != k2[1] or _marker_key(h1) != _marker_key(h2):
+                continue
+            side = (length - h1.get_markersize()) / 2 if _marker_key(h1) else length  # a marker splits the line
+            period = max(sum(h._dash_pattern[1] or ()) for h in (h1, h2))
+            if side < period:
+                problems.append(f"legend entries {l1!r} and {l2!r} differ only in line style, and the handle shows "
+                                f"{side:.1f} pt of line beside the marker, less than one dash period ({period:.1f} pt)")
+    return problems
+
+
+def _figure_legend_over_data(fig, renderer) -> list[str]:
+    """Figure legends whose frame lies over an axes and covers its markers or lines."""
+    problems = []
+    for leg in fig.legends:
+        lb = leg.get_window_extent(renderer)
+        for ax in fig.axes:
+            frame = ax.get_window_extent(renderer)
+            x0, y0 = max(lb.x0, frame.x0) + LEGEND_TOL_PX, max(lb.y0, frame.y0) + LEGEND_TOL_PX
+            x1, y1 = min(lb.x1, frame.x1) - LEGEND_TOL_PX, min(lb.y1, frame.y1) - LEGEND_TOL_PX
+            if x0 >= x1 or y0 >= y1:
+                continue
+            box = mtransforms.Bbox([[x0, y0], [x1, y1]])
+            hit = [ln.get_label() for ln in ax.get_lines() if ln.get_visible() and _segments_hit(
+                ln.get_transform().transform(np.asarray(ln.get_xydata(), float)), box)]
+            if hit:
+                problems.append(f"a figure legend covers data of panel {ax.get_title()!r}: {hit[0]!r}")
+    return problems
+
+
+def breakdown_problems(fig, data: pd.DataFrame) -> list[str]:
+    """A digits figure whose data hold fits without a model (status other than ok, no digits) and that
+    draws no breakdown cross."""
+    digits = [c for c in data.columns if str(c).endswith("digits")]
+    if not digits or "status" not in data.columns:
+        return []
+    failed = (data["status"].astype(str) != "ok") & ~np.isfinite(pd.to_numeric(data[digits[0]], errors="coerce"))
+    failed &= data["status"].astype(str) != "error"
+    if not failed.any():
+        return []
+    drawn = any(str(ln.get_marker()) == BREAKDOWN_MARKER and len(ln.get_xdata()) for ax in fig.axes
+                for ln in ax.get_lines())
+    return [] if drawn else [f"{int(failed.sum())} fits without a model in the data, none drawn with the "
+                             f"breakdown marker {BREAKDOWN_MARKER!r}"]
+
+
 def lint(fig, png_path) -> list[str]:
     """Every rule of the module docstring broken by ``fig``, just saved as ``png_path`` at ``fig.dpi``."""
     renderer = fig.canvas.get_renderer()  # the layout savefig just drew, at fig.dpi (see `linted`)
@@ -435,7 +499,7 @@ def lint(fig, png_path) -> list[str]:
                             f"displayed width {min(w, FIGURE_WIDTH_PX)} px (< {MIN_TEXT_PX})")
     return (problems + _text_problems(fig, renderer) + _legend_problems(fig) + _hidden_problems(fig)
             + _marker_problems(fig) + _precision_key_problems(fig) + _legend_over_data(fig, renderer)
-            + _crowded_panels(fig))
+            + _crowded_panels(fig) + _dash_problems(fig) + _figure_legend_over_data(fig, renderer))
 
 
 @pytest.fixture
@@ -453,6 +517,23 @@ def linted(monkeypatch):
         found[str(fname).rsplit("/", 1)[-1]] = lint(self, fname)
 
     monkeypatch.setattr(Figure, "savefig", savefig)
+    # the data CSV is written right after its PNG (figures.save_figure): the breakdown rule reads it
+    last = {}
+    original_csv = pd.DataFrame.to_csv
+
+    def savefig_and_keep(self, fname, *args, **kwargs):
+        savefig(self, fname, *args, **kwargs)
+        last["fig"], last["png"] = self, str(fname).rsplit("/", 1)[-1]
+
+    def to_csv(self, path=None, *args, **kwargs):
+        name = str(path).rsplit("/", 1)[-1]
+        if last and name == last["png"].removesuffix(".png") + ".csv":
+            found[last["png"]] = found[last["png"]] + breakdown_problems(last["fig"], self)
+            last.clear()
+        return original_csv(self, path, *args, **kwargs)
+
+    monkeypatch.setattr(Figure, "savefig", savefig_and_keep)
+    monkeypatch.setattr(pd.DataFrame, "to_csv", to_csv)
     return found
 
 
@@ -547,6 +628,51 @@ def test_lint_catches_one_marker_for_two_labels_across_a_figure(tmp_path, linted
     problems = linted["f.png"]
     assert any("'float32: open' and 'mp50: open' have the same marker" in p for p in problems)
     assert any("'default' and 'float64' have the same marker" in p for p in problems)
+
+
+def test_lint_catches_a_dash_the_legend_handle_cannot_show(tmp_path, linted):
+    """abe-crossover: 'o-' and 'o--' of one colour at handlelength 2, 7 pt: one dash beside the marker."""
+    fig, ax = new_figure()
+    a = ax[0, 0]
+    a.plot([1, 2, 3], [1, 2, 3], "o-", color="C0", label="blas3")
+    a.plot([1, 2, 3], [3, 2, 1], "o--", color="C0", label="as-described")
+    _labelled(a, legend=False)
+    a.legend(fontsize=7, loc="upper center")
+    _save(fig, tmp_path)
+    assert any("differ only in line style" in p for p in linted["f.png"])
+    fig, ax = new_figure()
+    a = ax[0, 0]
+    a.plot([1, 2, 3], [1, 2, 3], "o-", color="C0", label="blas3")
+    a.plot([1, 2, 3], [3, 2, 1], "o--", color="C0", label="as-described")
+    _labelled(a, legend=False)
+    a.legend(fontsize=7, handlelength=5, loc="upper center")
+    _save(fig, tmp_path, "g")
+    assert not any("differ only in line style" in p for p in linted["g.png"])
+
+
+def test_lint_catches_a_figure_legend_over_a_curve(tmp_path, linted):
+    fig = plt.figure(figsize=(6.4, 4.2))
+    a = fig.add_subplot()
+    a.plot(np.linspace(0, 1, 50), np.full(50, 0.5), "-", label="curve")
+    _labelled(a, legend=False)
+    fig.legend(loc="center")
+    _save(fig, tmp_path)
+    assert any("a figure legend covers data" in p for p in linted["f.png"])
+
+
+def test_lint_catches_a_breakdown_that_is_not_drawn(tmp_path, linted):
+    """A digits figure whose data hold a fit without a model must draw the breakdown cross."""
+    data = pd.DataFrame({"status": ["ok", "breakdown"], "model_digits": [12.0, np.nan], "kappa": [1e2, 1e9]})
+    for name, mark in (("f", False), ("g", True)):
+        fig, ax = new_figure()
+        a = ax[0, 0]
+        a.plot([1e2], [12.0], "o", color=precision_color("float64"), label="float64")
+        if mark:
+            a.plot([1e9], [0.0], **breakdown_style("float64"), label="no model, float64")
+        _labelled(a)
+        save_figure(fig, data, tmp_path, name, "c")
+    assert any("none drawn with the breakdown marker" in p for p in linted["f.png"])
+    assert not any("breakdown marker" in p for p in linted["g.png"])
 
 
 def test_lint_catches_fill_as_the_only_difference(tmp_path, linted):

@@ -123,7 +123,9 @@ def _check_sections(out: Path):
     for anchor in keys:
         assert f'id="{anchor}"' in text
     homes = {c.section for c in claims()}
-    assert text.count('class="verdict"') == len([k for k in keys if k in homes])  # one box per claims' home
+    # each claims' home lists its ids by outcome, linked to the one ledger; no section repeats the rows
+    assert text.count('class="verdict-summary"') == len([k for k in keys if k in homes])
+    assert text.count('<table class="ledger"') == 1
     assert "water purification" in text and "orange juice" in text  # not available offline
     table = pd.read_csv(out / "abe-breakdown.csv")
     assert {"C_star", "pred_C_star", "step"} <= set(table.columns)

@@ -147,7 +147,10 @@ def test_the_grid_is_an_html_table_with_its_legend_first(tmp_path):
     page = render_page("t", [sec])
     assert page.index('<ul class="legend"') < page.index('<table class="grid">')
     assert "✗ &lt; 3 digits at κ ≈ 1e+02 (-0.78)" in page  # the printed float32 cell: no breakdown claimed
-    assert 'class="g-fail"' in page and 'class="g-k8"' in page
+    # reduced-lssvr float64 passes 1e11 with 4.95 digits, fails 1e14 with 1.95: both ends as text
+    assert "to κ ≈ 1e+11: 5.0 digits, −1.0/decade<small>✗ at κ ≈ 1e+14: 2.0 digits</small>" in page
+    assert 'class="g-c0"' in page and 'class="g-c4"' in page  # rung 1 fails; κ 1e11 in [1e9, 1e12)
+    assert "float32<small>u = 6.0e-08</small>" in page  # u per column
     for bg, fg, _ in GRID_COLOURS.values():
         assert contrast_ratio(bg, fg) >= 7.0, (bg, fg)
     assert contrast_ratio("#ffffff", "#000000") == pytest.approx(21.0)
@@ -475,3 +478,76 @@ def test_a_cell_says_from_which_kappa_the_choices_differ_from_the_wide_run():
     assert cells.loc["float64", "choices_differ_from"] == 1e8
     assert "choices differ from the mp30 run's from κ ≈ 1e+08" in cells.loc["float64", "text"]
     assert np.isnan(cells.loc["mp50", "choices_differ_from"]) and "choices" not in cells.loc["mp50", "text"]
+
+
+# --------------------------------------------------------------------------- issue 41: a grid that cannot mislead
+def _best_class_never_below_a_worse_one(csv) -> list:
+    """Columns where a cell of the column's best colour class reached a lower κ than a worse-class cell."""
+    cells = pd.read_csv(csv)
+    cells = cells[cells.colour_rank >= 0]  # -1: not measured, no colour class of the scale
+    bad = []
+    for prec, g in cells.groupby("precision"):
+        reached = g.kappa_ok.fillna(0.0)  # the first rung fails: nothing reached
+        best = g.colour_rank == g.colour_rank.max()
+        if best.any() and (~best).any() and reached[best].min() < reached[~best].max():
+            bad.append(prec)
+    return bad
+
+
+def test_no_cell_of_the_best_colour_reached_less_kappa_than_a_worse_one(tmp_path):
+    """digits-grid.csv: per column, every cell of the best colour class reached at least the κ of every
+    cell of a worse class, and a ladder that ends before its cell fails is coloured by its last rung
+    (issue 41: a short printed ladder 'whole' at κ 2e4 was green above a stable cell at 1e5)."""
+    recs = _records()
+    short = recs[(recs.configuration == "reduced-lssvr") & (recs.problem_condition <= 1e2)]
+    recs = pd.concat([recs, short.assign(configuration="reduced-lssvr[ridge=short]")], ignore_index=True)
+    cells = dg.grid_cells(recs)
+    whole = cells[cells.whole]
+    assert len(whole) and (whole.kappa_ok == 1e2).all()  # the short ladder ends at 1e2 without failing
+    sd.grid_ref(cells, dg.grid_table(cells), tmp_path)
+    assert _best_class_never_below_a_worse_one(tmp_path / "digits-grid.csv") == []
+    ranks = pd.read_csv(tmp_path / "digits-grid.csv").set_index(["configuration", "precision"]).colour_rank
+    assert ranks[("reduced-lssvr[ridge=short]", "float64")] < ranks[("reduced-lssvr", "float64")]
+
+
+def test_a_bracket_prints_its_two_ends_apart():
+    """9.97e4 and 1.07e5 are both '1e+05' at one significant digit: the bracket adds digits until they differ
+    (issue 41: '≥ 3 digits to κ ≈ 1e+05 then breaks down at κ ≈ 1e+05')."""
+    assert dg.kappa_bracket(9.968829e4, 1.066841e5) == ("1.0e+05", "1.1e+05")
+    assert dg.kappa_bracket(1.0e5, 1.04e5) == ("1.00e+05", "1.04e+05")
+    assert dg.kappa_bracket(2e4, 6e5) == ("2e+04", "6e+05")
+    assert dg.kappa_bracket(2e4, float("nan"))[0] == "2e+04"
+
+
+def test_the_slope_is_higham_s_digit_per_decade_where_the_ladder_has_one():
+    """-log10(κ u) loses one digit per decade of κ; a flat ladder (the exact model's cap) shows no slope."""
+    ks = np.array([1e2, 1e4, 1e6, 1e8])
+    assert dg.digits_slope(ks, -np.log10(ks * 1.1e-16)) == pytest.approx(1.0)
+    assert np.isnan(dg.digits_slope(ks, np.full(4, 15.0)))
+    assert np.isnan(dg.digits_slope(ks[:2], [14.0, 12.0]))  # two rungs: no slope claimed
+
+
+def _deuteranopia_lab(hex_colour: str) -> np.ndarray:
+    """CIE L*a*b* (D65) of a colour seen with deuteranopia (Machado, Oliveira & Fernandes 2009, severity 1)."""
+    rgb = np.array([int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)])
+    lin = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    m = np.array([[0.367322, 0.860646, -0.227968], [0.280085, 0.672501, 0.047413],
+                  [-0.011820, 0.042940, 0.968881]])
+    lin = np.clip(m @ lin, 0, 1)
+    xyz = np.array([[0.4124, 0.3576, 0.1805], [0.2126, 0.7152, 0.0722], [0.0193, 0.1192, 0.9505]])
+    v = xyz @ lin / xyz.sum(axis=1)
+    f = np.where(v > (6 / 29) ** 3, np.cbrt(v), v / (3 * (6 / 29) ** 2) + 4 / 29)
+    return np.array([116 * f[1] - 16, 500 * (f[0] - f[1]), 200 * (f[1] - f[2])])
+
+
+def test_the_colour_classes_stay_apart_under_deuteranopia():
+    """Every two classes differ by CIE76 ΔE >= 10 under simulated deuteranopia (issue 41 measured 1.8 between
+    'whole ladder' and 'only below 1e4'); ΔE ≈ 2.3 is a just noticeable difference, 10 is clear at a glance.
+    The κ classes get lighter as κ grows (the order survives any colour vision)."""
+    labs = {k: _deuteranopia_lab(bg) for k, (bg, _, _) in GRID_COLOURS.items()}
+    keys = list(labs)
+    for i, a in enumerate(keys):
+        for b in keys[i + 1:]:
+            assert np.linalg.norm(labs[a] - labs[b]) >= 10.0, (a, b)
+    light = [labs[f"g-c{i}"][0] for i in range(7)]
+    assert light == sorted(light)

@@ -52,7 +52,8 @@ from .plan import run_report_sweeps, selected_sections, status_counts
 from .registry import check_profile, report_sections
 
 __all__ = ["default_store", "build_report", "write_report", "read_records", "prepare_out",
-           "open_report_store", "dask_client", "require_distributed", "cpu_model"]
+           "open_report_store", "dask_client", "require_distributed", "cpu_model", "git_commit",
+           "library_versions", "command_line"]
 
 
 def default_store() -> Path:
@@ -183,6 +184,49 @@ def cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or platform.machine()
+
+
+def git_commit() -> str:
+    """The commit the package was run from (``git rev-parse --short HEAD`` in its directory, '+dirty'
+    when files differ), or "unknown" without git or outside a repository."""
+    import subprocess
+    here = Path(__file__).resolve().parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=here, capture_output=True,
+                              text=True, timeout=10, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=here,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (head + ("+dirty" if dirty else "")) if head else "unknown"
+
+
+def library_versions() -> str:
+    """numpy, SciPy and the BLAS numpy calls (threadpoolctl: its name, version and threads)."""
+    import numpy
+    import scipy
+    blas = "BLAS unknown"
+    try:
+        from threadpoolctl import threadpool_info
+        info = [i for i in threadpool_info() if i.get("user_api") == "blas"]
+        if info:
+            i = info[0]
+            blas = f"{i.get('internal_api', 'BLAS')} {i.get('version') or ''} ({i.get('num_threads')} threads)"
+    except ImportError:
+        pass
+    return f"numpy {numpy.__version__}, SciPy {scipy.__version__}, {' '.join(blas.split())}"
+
+
+def command_line(argv=None) -> str:
+    """The command that ran, with every absolute path cut to its last part ('…/name'): the page names
+    no directory of the machine that wrote it."""
+    argv = list(sys.argv if argv is None else argv)
+    prog = "lssvm-analysis" if argv and ("lssvm" in Path(argv[0]).name or argv[0].endswith("cli.py")) else \
+        (Path(argv[0]).name if argv else "python")
+    args = [("…/" + Path(a).name) if os.path.isabs(a) else
+            (a.split("=", 1)[0] + "=…/" + Path(a.split("=", 1)[1]).name
+             if "=" in a and os.path.isabs(a.split("=", 1)[1]) else a) for a in argv[1:]]
+    return " ".join([prog, *args])
 
 
 def _load() -> str:
@@ -330,12 +374,12 @@ def build_report(out="reports/default", *, quick=False, profile=None, store=None
     if isinstance(progress, SweepProgress):
         progress.phase("rendering")
     _clean(out)
-    meta = [f"lssvm_analysis {__version__}, profile '{name}', Python {platform.python_version()} on "
-            f"{cpu_model()} ({os.cpu_count()} cores), load average {load0} at the start; the records of "
-            f"{n_tasks} tasks from {store} (sweeps {t_runs:.1f} s in this run"
-            + ("; asv results imported" if imported else "") + ").",
-            "Every figure and table links to the CSV it was drawn from; verdicts are computed from the "
-            "records."]
+    meta = [f"lssvm_analysis {__version__} (commit {git_commit()}), profile '{name}', Python "
+            f"{platform.python_version()}, {library_versions()}, on {cpu_model()} ({os.cpu_count()} cores), "
+            f"load average {load0} at the start. Command: {command_line()}. The records of {n_tasks} tasks "
+            f"from the store {Path(store).name} (sweeps {t_runs:.1f} s in this run"
+            + ("; asv results imported" if imported else "") + "). Every figure and table links to the CSV "
+            "it was drawn from; verdicts are computed from the records."]
     if only is not None:
         meta.append(f"Sections run: {', '.join(only)} (--only); the ledger's rows of the others say 'not run'.")
     return write_report(out, records, name, meta=meta, n_jobs=None if executor is not None else n_jobs,

@@ -36,6 +36,15 @@ columns, k*, pivots) than a run in the wide precision adds "choices differ
 from the mp30 run's from kappa ~ ..." (:func:`choices_differ_from`): the
 model digits are measured for the fit's own choices, so a formulation that
 keeps its digits by choosing differently is visible as such.
+
+The page prints a cell as its bracket, last κ passed and first κ failed, with
+the digits at both ends (:func:`kappa_bracket` gives the two ends enough
+significant digits to differ), and the digits lost per decade of κ where the
+ladder shows a slope (:func:`digits_slope`).  Its colour class
+(:func:`colour_rank`) is the decade of the κ it reached, one scale for the
+whole table: a ladder that ends before its cell fails is coloured by its last
+rung like any other, so the best class of a column never holds a cell that
+reached less κ than a cell of a worse class.
 """
 from __future__ import annotations
 
@@ -52,7 +61,8 @@ from .figures import fmt_num, precision_rank
 
 __all__ = ["HEADLINE", "CONDITION", "DIGITS_OK", "UNCERTIFIED_TAIL", "CELL_COLUMNS", "ladder_configurations",
            "literal_pairs", "grid_cells", "same_cell_notes", "choices_differ_from", "rung_conditions", "uncertified", "grid_table", "pair_losses", "ladder_keywords",
-           "loss_sentence", "config_order", "kappa_text"]
+           "loss_sentence", "config_order", "kappa_text", "kappa_bracket", "KAPPA_EDGES", "colour_rank",
+           "digits_slope"]
 
 #: The headline column (model digits against the exact model) and the problem's condition.
 HEADLINE, CONDITION = "model_digits", "problem_condition"
@@ -133,6 +143,43 @@ def kappa_text(k: float) -> str:
     return "—" if not (isinstance(k, float) and math.isfinite(k) and k > 0) else f"{k:.0e}"
 
 
+def kappa_bracket(lo: float, hi: float) -> tuple[str, str]:
+    """The two ends of a bracket (last κ passed, first κ failed) with as many significant digits as make
+    them differ (9.97e4 and 1.07e5 are '1.0e+05' and '1.1e+05', never '1e+05' twice)."""
+    a, b = kappa_text(lo), kappa_text(hi)
+    for sig in (2, 3):
+        if a != b or a == "—":
+            break
+        a, b = f"{lo:.{sig - 1}e}", f"{hi:.{sig - 1}e}"
+    return a, b
+
+
+#: Decades of κ that separate the grid's colour classes: one scale for the whole table.  Class 0:
+#: the first rung fails (no κ reached); class i (1..6): the κ reached lies below 10**KAPPA_EDGES[i-1]
+#: (class 6: at or above 1e15).
+KAPPA_EDGES = (3, 6, 9, 12, 15)
+
+
+def colour_rank(kappa_reached: float) -> int:
+    """The colour class of a cell (0: no rung passed, 6: κ ≥ 1e15 reached), from the κ it reached only:
+    a ladder that ends before the cell fails is coloured by its last rung like any other cell."""
+    if not (isinstance(kappa_reached, float) and math.isfinite(kappa_reached) and kappa_reached > 0):
+        return 0
+    return 1 + sum(math.log10(kappa_reached) >= e for e in KAPPA_EDGES)
+
+
+def digits_slope(ks, ds) -> float:
+    """Digits lost per decade of κ, Higham-style: minus the least-squares slope of the model digits
+    against log10 κ over the rungs that hold, where they show one (>= 3 rungs over >= 2 decades and a
+    loss of at least 0.2 digit per decade; a flat ladder gives NaN)."""
+    ks, ds = np.asarray(ks, float), np.asarray(ds, float)
+    ok = np.isfinite(ks) & (ks > 0) & np.isfinite(ds)
+    if ok.sum() < 3 or np.ptp(np.log10(ks[ok])) < 2:
+        return math.nan
+    loss = -float(np.polyfit(np.log10(ks[ok]), ds[ok], 1)[0])
+    return loss if loss >= 0.2 else math.nan
+
+
 def rung_conditions(rows: pd.DataFrame) -> pd.Series:
     """The problem kappa of every row, a failed fit's taken from its rung (module docstring).
 
@@ -171,12 +218,13 @@ def uncertified(rows: pd.DataFrame) -> pd.Series:
 
 #: The columns of a grid cell (:func:`grid_cells`).
 CELL_COLUMNS = ("kappa_ok", "digits_ok", "fails_at", "fail_status", "fail_digits", "breaks_at", "whole",
-                "rungs", "choices_differ_from", "text")
+                "rungs", "choices_differ_from", "loss_per_decade", "colour_rank", "text")
 
 
-def _failure_text(status: str, kappa: float, digits: float) -> str:
-    """How the first failing rung fails: a breakdown, another status without a model, or too few digits."""
-    at = f"κ ≈ {kappa_text(kappa)}" if np.isfinite(kappa) else "the top of the ladder"
+def _failure_text(status: str, kappa: float, digits: float, shown: str = "") -> str:
+    """How the first failing rung fails: a breakdown, another status without a model, or too few digits
+    (``shown``: the κ as the bracket prints it, :func:`kappa_bracket`)."""
+    at = f"κ ≈ {shown or kappa_text(kappa)}" if np.isfinite(kappa) else "the top of the ladder"
     if status == "breakdown":
         return f"breaks down at {at}"
     if status != "ok":
@@ -200,7 +248,8 @@ def _cell(g: pd.DataFrame) -> dict:
     measured = kappa.notna() & (~np.isnan(digits) | (g["status"] != "ok")) & ~unknown
     beyond = kappa[unknown & np.isfinite(kappa)]
     g, digits, kappa = g[measured], digits[measured], kappa[measured]
-    empty = dict.fromkeys(CELL_COLUMNS, np.nan) | {"fail_status": "", "whole": False, "rungs": int(len(g))}
+    empty = dict.fromkeys(CELL_COLUMNS, np.nan) | {"fail_status": "", "whole": False, "rungs": int(len(g)),
+                                                   "colour_rank": 0}
     if HEADLINE not in g.columns or not len(g):
         return empty | {"text": "not measured"}
     order = np.argsort(kappa.to_numpy(), kind="stable")
@@ -215,19 +264,22 @@ def _cell(g: pd.DataFrame) -> dict:
     if fail == 0:
         return empty | failed | {"rungs": len(ks), "text": _failure_text(str(status[0]), float(ks[0]), float(ds[0]))}
     k_ok = float(ks[fail - 1])
+    lo, hi = kappa_bracket(k_ok, float(ks[fail]) if fail < len(ks) else math.nan)
     uncert = fail == len(ks) and bool((beyond > k_ok).any())
     whole = fail == len(ks) and not uncert
     if whole:
-        text = f"whole ladder: ≥ 3 digits to κ ≈ {kappa_text(k_ok)}"
+        text = f"whole ladder: ≥ 3 digits to κ ≈ {lo}"
     elif uncert:
-        text = f"≥ 3 digits to κ ≈ {kappa_text(k_ok)}; {UNCERTIFIED_TAIL}"
+        text = f"≥ 3 digits to κ ≈ {lo}; {UNCERTIFIED_TAIL}"
     else:
-        text = f"≥ 3 digits to κ ≈ {kappa_text(k_ok)}; " + _failure_text(str(status[fail]), float(ks[fail]),
-                                                                         float(ds[fail]))
+        text = f"≥ 3 digits to κ ≈ {lo}; " + _failure_text(str(status[fail]), float(ks[fail]), float(ds[fail]), hi)
     differ = choices_differ_from(g, kappa)
     note = ("" if np.isnan(differ) else
             f"; choices differ from the {DEFAULT_CHOICES_PRECISION} run's from κ ≈ {kappa_text(differ)}")
+    held = holds[:fail]
     return empty | failed | {"kappa_ok": k_ok, "digits_ok": float(ds[fail - 1]), "whole": whole, "rungs": len(ks),
+                             "loss_per_decade": digits_slope(ks[:fail][held], ds[:fail][held]),
+                             "colour_rank": colour_rank(k_ok),
                              "choices_differ_from": differ, "text": text + note}
 
 

@@ -5,105 +5,117 @@ grid; the names are importable from :mod:`.sections_digits` as well.
 """
 from __future__ import annotations
 
-import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib.patches import Patch, Rectangle
 
+from ..arith.precision import get_precision
 from ..experiments.fit_kind import DEFAULT_CHOICES_PRECISION
 from . import digits_grid as dg
 from .figures import FigureRef, fmt_num, new_figure, save_figure, save_table
-from .html import GridRef
+from .html import GRID_COLOURS, GridRef
 
-__all__ = ["grid_figure", "grid_ref", "unmeasured_rows"]
+__all__ = ["grid_figure", "grid_ref", "unmeasured_rows", "GRID_CAPTION"]
 
-_NOT_MEASURED, _BREAKS = "0.85", "#d9534f"
+
+
+def _class_colour(c) -> str:
+    """The cell's background in the PNG: the same class colours as the HTML grid."""
+    return GRID_COLOURS[_grid_class(c).split()[0]][0]
 
 
 def grid_figure(out, cells, table) -> FigureRef:
     """The grid as a PNG (``digits-grid.png``) to download beside the HTML table the page shows
-    (the report's section and :func:`lssvm_analysis.compare`)."""
+    (the report's section and :func:`lssvm_analysis.compare`), in the same colour classes."""
     precs = [c for c in table.columns if c != "solver [variant]"]
     labels = list(table["solver [variant]"])
     bare = [s.removesuffix(" (printed)") for s in labels]
-    fig, axs = new_figure(1, 1, width=3.2 + 2.3 * len(precs), height=1.2 + 0.32 * len(labels))
+    fig, axs = new_figure(1, 1, width=3.2 + 2.3 * len(precs), height=1.4 + 0.32 * len(labels))
     a = axs[0, 0]
-    cmap = matplotlib.colormaps["viridis"]
     for i, conf in enumerate(bare):
         for j, prec in enumerate(precs):
             c = cells[(cells.configuration == conf) & (cells.precision == prec)]
-            if not len(c):
-                color, text, c = "white", "—", None
-            else:
-                c = c.iloc[0]
-                text = c.text
-                if np.isfinite(c.kappa_ok):
-                    color = cmap(min(1.0, np.log10(c.kappa_ok) / 17.0))
-                else:
-                    color = _BREAKS if c.text != "not measured" else _NOT_MEASURED
-            a.add_patch(Rectangle((j, i), 1, 1, color=color))
-            # the figure marks a cell whose choices differ from the wide run's with a dagger (the
-            # kappa where they start is in the cell's text of the table and of digits-grid.csv)
-            text = text.split("; choices differ")[0] + (" †" if "; choices differ" in text else "")
-            short = text.split("; ")[0].replace("≥ 3 digits to ", "≤ ")
-            if c is not None and len(c) and bool(c.whole):
-                short = short.replace("whole ladder: ≤ ", "≤ ") + "+"
-            elif dg.UNCERTIFIED_TAIL in text:
-                short += "*"
-            a.text(j + 0.5, i + 0.5, short,
-                   ha="center", va="center", fontsize=7, color="white" if color not in ("white", _NOT_MEASURED)
-                   else "black")
+            c = c.iloc[0] if len(c) else None
+            bg, fg = (GRID_COLOURS["g-na"][:2] if c is None else GRID_COLOURS[_grid_class(c).split()[0]][:2])
+            a.add_patch(Rectangle((j, i), 1, 1, facecolor=bg, edgecolor="white",
+                                  hatch="//" if c is not None and bool(c.whole) else None))
+            a.text(j + 0.5, i + 0.5, "—" if c is None else _short(c), ha="center", va="center", fontsize=7,
+                   color=fg)
     a.set_xlim(0, len(precs))
     a.set_ylim(len(labels), 0)
-    a.set_xticks(np.arange(len(precs)) + 0.5, precs)
+    a.set_xticks(np.arange(len(precs)) + 0.5, [_head(p) for p in precs])
     a.xaxis.tick_top()
     a.xaxis.set_label_position("top")
     a.set_yticks(np.arange(len(labels)) + 0.5, labels, fontsize=7)
-    a.set_xlabel("precision")
+    a.set_xlabel("precision (unit roundoff u)")
     a.set_ylabel("solver [variant]")
-    handles = [Patch(color=cmap(0.2), label="≤ κ: ≥ 3 digits up to this problem κ (yellow: larger)"),
-               Patch(color=_BREAKS, label="fails on the first rung (breakdown, no model or < 3 digits)"),
-               Patch(color=_NOT_MEASURED, label="not measured (no model digits)"),
-               Patch(color="white", label=f"†: choices differ from the {DEFAULT_CHOICES_PRECISION} run's from some κ on")]
-    a.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.02), fontsize=7, ncol=1)
+    handles = [Patch(facecolor=GRID_COLOURS[k][0], edgecolor="0.5", label=GRID_COLOURS[k][2]) for k in GRID_COLOURS]
+    handles.append(Patch(facecolor="white", edgecolor="0.5", hatch="//", label="ladder ends: no rung failed"))
+    fig.legend(handles=handles, loc="outside lower center", fontsize=7, ncol=3)
     return save_figure(fig, cells, out, "digits-grid",
-                           "Which formulation, in which precision: per solver [variant] (printed forms "
-                           "marked and placed after their stable partner) and precision, the largest "
-                           "problem κ up to which the model keeps ≥ 3 correct digits against the exact "
-                           "model (≤ κ; '+' = the whole ladder; '*' = every rung above is not measured: its "
-                           "exact model is certified to fewer than 3 digits), or the κ of the first rung where it "
-                           "does not; '†' = the fits' discrete choices (support, columns, k*, pivots) differ "
-                           f"from those of the {DEFAULT_CHOICES_PRECISION} run from some κ on (the table gives it): "
-                           "their digits are "
-                           "measured for the choices they made. Colour: log₁₀ of that κ.")
+                       "Which formulation, in which precision: per solver [variant] and precision, the bracket "
+                       "'κ passed → κ failed' (the last problem κ at which the model keeps ≥ 3 correct digits "
+                       "against the exact model, then the first rung that does not; '→ end' with hatching: the "
+                       "ladder ends before the cell fails, so the limit is above). Colour: the decade of the κ "
+                       "reached, one scale for the whole table (viridis, lighter = larger κ).")
+
+
+def _short(c) -> str:
+    """The PNG cell's text: 'κ passed → κ failed' ('→ end' when the ladder ends first, '✗ κ' at rung 1)."""
+    if c.text == "not measured":
+        return "n/m"
+    if not np.isfinite(c.kappa_ok):
+        return f"✗ {dg.kappa_text(float(c.fails_at))}"
+    lo, hi = dg.kappa_bracket(float(c.kappa_ok), float(c.fails_at))
+    return f"{lo} → " + ("end" if c.whole else "?" if dg.UNCERTIFIED_TAIL in c.text else hi)
+
+
+def _head(prec: str) -> str:
+    """A column's head: the precision and its unit roundoff u."""
+    try:
+        return f"{prec} (u = {get_precision(prec).unit_roundoff:.1e})"
+    except (KeyError, ValueError):
+        return prec
 
 
 def _grid_class(c) -> str:
-    """The cell's colour class (:data:`~.html.GRID_COLOURS`): how far up the ladder it holds."""
+    """The cell's colour class (:data:`~.html.GRID_COLOURS`) from the κ it reached only
+    (:func:`~.digits_grid.colour_rank`), plus 'ends' when the ladder ends before the cell fails and
+    'uncert' when the rungs above are not certified."""
     if c.text == "not measured":
         return "g-na"
-    if c.whole:
-        return "g-whole"
-    k = c.kappa_ok
-    if not np.isfinite(k):
-        return "g-fail"
-    cls = "g-k12" if k >= 1e12 else "g-k8" if k >= 1e8 else "g-k4" if k >= 1e4 else "g-k0"
-    return cls + (" uncert" if dg.UNCERTIFIED_TAIL in c.text else "")
+    cls = f"g-c{dg.colour_rank(float(c.kappa_ok))}"
+    return cls + (" ends" if bool(c.whole) else "") + (" uncert" if dg.UNCERTIFIED_TAIL in c.text else "")
+
+
+def _digits(d) -> str:
+    return f"{d + 0.0:.1f} digits".replace("-0.0 ", "0.0 ") if np.isfinite(d) else "no model"
 
 
 def _grid_lines(c) -> str:
-    """The cell's text: what holds (first line), how the next rung fails, why it equals its neighbour."""
+    """The cell's text, every number printed (none only in a tooltip): the last rung passed and its
+    digits, the first rung failed and how (or that the ladder ends there), the slope, the notes."""
     text = c.text.split("; choices differ")[0]
     head, _, tail = text.partition("; ")
-    if c.whole:
-        lines = ["✓ whole ladder", head.removeprefix("whole ladder: ")] + ([tail] if tail else [])
-    elif np.isfinite(c.kappa_ok):
-        lines = [f"≥ 3 digits to κ ≈ {dg.kappa_text(float(c.kappa_ok))}",
-                 tail if tail == dg.UNCERTIFIED_TAIL else f"then {tail}"]
-    elif c.text == "not measured":
-        lines = ["not measured"]
-    else:
+    if c.text == "not measured":
+        return "not measured"
+    if not np.isfinite(c.kappa_ok):
         lines = [f"✗ {head}"]
+    else:
+        lo, hi = dg.kappa_bracket(float(c.kappa_ok), float(c.fails_at))
+        lines = [f"to κ ≈ {lo}: {_digits(c.digits_ok)}"]
+        if c.whole:
+            lines.append("ladder ends there: no rung failed")
+        elif tail == dg.UNCERTIFIED_TAIL:
+            lines.append(f"above: {dg.UNCERTIFIED_TAIL}")
+        else:
+            at = f"κ ≈ {hi}" if np.isfinite(c.fails_at) else "the top rung (its κ unknown: every fit failed)"
+            how = _digits(c.fail_digits) if c.fail_status == "ok" else (
+                "breaks down" if c.fail_status == "breakdown" else c.fail_status)
+            lines.append(f"✗ at {at}: {how}")
+    slope = c.get("loss_per_decade", np.nan)
+    if isinstance(slope, float) and np.isfinite(slope):
+        lines[0] += f", −{slope:.1f}/decade"
     if isinstance(c.get("same_as", ""), str) and c.same_as:
         lines.append(c.same_as.split(":")[0] + ": " + ("same rung" if "same rung" in c.same_as else
                                                        "same breakdown" if "breakdown" in c.same_as
@@ -114,17 +126,32 @@ def _grid_lines(c) -> str:
 
 
 def _grid_title(c) -> str:
-    """Hover text: the full cell text, the digits at the top rung held and at the failing one."""
+    """Hover text (a repeat of the cell's text, never the only place of a number): the full sentence."""
     parts = [c.text]
-    if np.isfinite(c.get("digits_ok", np.nan)):
-        parts.append(f"{fmt_num(c.digits_ok, 3)} model digits at κ ≈ {dg.kappa_text(float(c.kappa_ok))}")
     if isinstance(c.get("same_as", ""), str) and c.same_as:
         parts.append(c.same_as)
     return "; ".join(parts) + f" ({int(c.rungs)} rungs)"
 
 
+#: The grid's caption: what every number and mark in a cell means.
+GRID_CAPTION = (
+    "Which formulation, in which precision: per solver [variant] (a printed form right after its stable "
+    "partner, marked '(printed)') and precision (its unit roundoff u in the head). The first line of a cell "
+    "is the last rung of the κ ladder passed: the largest problem κ up to which every rung keeps ≥ 3 correct "
+    "digits of the model against the exact model, and the digits there. The second line is the first rung "
+    "that fails, with its digits ('breaks down': a factorization breakdown; another status: no model), or "
+    "'ladder ends there' (hatched, thick border): no rung failed, so the limit lies above the last rung "
+    "and the cell is coloured by that rung like any other. '−x/decade': the digits lost per decade of κ, "
+    "the least-squares slope of the digits against log₁₀ κ over the rungs passed (Higham's rule of thumb "
+    "−log₁₀(κu) predicts 1), shown where the ladder has a slope. '✗' on the first line: the first rung "
+    "already fails. Colour: the decade of the κ reached, one scale for the whole table. Dashed border or '" + dg.UNCERTIFIED_TAIL + "': the "
+    "rungs above have an exact model certified to fewer than 3 digits. '†': the fits' discrete choices "
+    f"differ from the {DEFAULT_CHOICES_PRECISION} run's.")
+
+
 def grid_ref(cells: pd.DataFrame, table: pd.DataFrame, out, png: str = "", notes=()) -> GridRef:
-    """The answer grid as an HTML table (:class:`~.html.GridRef`), writing its cells to ``digits-grid.csv``."""
+    """The answer grid as an HTML table (:class:`~.html.GridRef`), writing its cells to ``digits-grid.csv``
+    (with each cell's colour class, ``colour_rank``: 0 no rung passed … 6 κ ≥ 1e15 reached)."""
     precs = [c for c in table.columns if c != "solver [variant]"]
     labels = list(table["solver [variant]"])
     texts, classes, titles = [], [], []
@@ -141,15 +168,10 @@ def grid_ref(cells: pd.DataFrame, table: pd.DataFrame, out, png: str = "", notes
         texts.append(row_t), classes.append(row_c), titles.append(row_h)
     cols = ["solver [variant]", *precs]
     frame = pd.DataFrame(texts, columns=cols)
-    ref = save_table(cells, out, "digits-grid", "the grid's cells")  # the PNG's data CSV too
+    ranks = [dg.colour_rank(float(k)) if t != "not measured" else -1 for k, t in zip(cells.kappa_ok, cells.text)]
+    ref = save_table(cells.assign(colour_rank=ranks), out, "digits-grid", "the grid's cells")
     return GridRef(frame, pd.DataFrame(classes, columns=cols), pd.DataFrame(titles, columns=cols), ref.csv,
-                   "Which formulation, in which precision: per solver [variant] (a printed form right after its "
-                   "stable partner) and precision, the largest problem κ up to which the model keeps ≥ 3 "
-                   "correct digits against the exact model, then how the next rung fails ('breaks down' only "
-                   "for a factorization breakdown); '✓ whole ladder' when no rung fails; a dashed border or "
-                   f"'{dg.UNCERTIFIED_TAIL}': the rungs above have an exact model certified to fewer than 3 "
-                   f"digits; '†': the fits' discrete choices differ from the {DEFAULT_CHOICES_PRECISION} run's "
-                   "(hover a cell for its digits)", png=png, notes=tuple(notes))
+                   GRID_CAPTION, png=png, notes=tuple(notes), header=("solver [variant]", *map(_head, precs)))
 
 
 def unmeasured_rows(cells: pd.DataFrame) -> tuple[pd.DataFrame, str]:

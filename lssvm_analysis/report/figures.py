@@ -44,7 +44,7 @@ __all__ = ["FigureRef", "TableRef", "save_figure", "save_table", "new_figure", "
            "fmt_num", "panel_grid", "precision_color", "precision_rank",
            "log_axes", "empty_panel", "series_style", "precision_marker", "panel_title",
            "overlay_width", "precision_style", "breakdown_style", "BREAKDOWN_MARKER", "ATTRIBUTE_COLORS",
-           "attribute_color", "place_legends"]
+           "attribute_color", "place_legends", "mark_failures"]
 
 #: Colours of the registered precisions, in registry order; mp at any other number of digits is purple.
 _PALETTE = ("tab:red", "tab:blue", "tab:green", "tab:purple", "tab:brown", "tab:olive")
@@ -133,6 +133,23 @@ def breakdown_style(name: str, ms: float | None = None) -> dict:
             "mew": 0.8, "ls": "none"}
 
 
+def mark_failures(ax, kappa, prec: str, *, y: float = 0.0) -> int:
+    """Draw the fits of precision ``prec`` that returned no model (breakdown, overflow, no convergence)
+    at their rung's κ and ``y`` digits (none kept) with the reserved breakdown cross, so a curve that
+    stops reads as 'failed here', not as 'not run'.  A κ that is not finite (the rung's other fits have
+    none either: the top of the ladder) is drawn at the panel's largest finite κ.  Returns how many."""
+    k = np.asarray(kappa, float)
+    if not k.size:
+        return 0
+    top = max((v for line in ax.get_lines() for v in np.asarray(line.get_xdata(), float)
+               if np.isfinite(v) and v > 0), default=np.nan)
+    k = np.where(np.isfinite(k), k, top)
+    k = k[np.isfinite(k)]
+    if k.size:
+        ax.plot(k, np.full(k.size, y), **breakdown_style(prec), label=f"no model, {prec}")
+    return int(k.size)
+
+
 def precision_rank(name: str) -> float:
     """Sort key: the digits the precision carries (float32 < float64 < longdouble < mp20 < mp50 ...)."""
     try:
@@ -155,6 +172,7 @@ class FigureRef:
     csv: str
     caption: str
     alt: str
+    size: tuple = ()  # (width, height) of the PNG in pixels, for the page's <img width height>
 
 
 @dataclass(frozen=True)
@@ -244,10 +262,11 @@ def save_figure(fig, data: pd.DataFrame, out_dir: Path, name: str, caption: str,
     try:
         _check_axes(fig, name)
         fig.savefig(out_dir / f"{name}.png", dpi=150)
+        size = tuple(int(round(v * 150)) for v in fig.get_size_inches())
     finally:
         plt.close(fig)
     data.to_csv(out_dir / f"{name}.csv", index=False)
-    return FigureRef(f"{name}.png", f"{name}.csv", caption, alt or caption)
+    return FigureRef(f"{name}.png", f"{name}.csv", caption, alt or caption, size)
 
 
 def save_table(frame: pd.DataFrame, out_dir: Path, name: str, caption: str, *,

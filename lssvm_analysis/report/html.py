@@ -1,16 +1,19 @@
 """Static HTML of the report: a sticky table of contents and one collapsed section per paper.
 
-Each section opens on its verdict and its key figure; everything else (the
-text, the other figures and the tables) is in a ``<details>`` element, so the
-page reads as a list of verdicts with the evidence one click away.  The page
-is plain HTML and CSS: no scripts, no web fonts, nothing fetched from the
-network, so it renders from a local directory or an archive.  Everything is
+The page opens on the answer (3-5 sentences the sections compute from the
+records), then each section on its key figure and its claims by outcome, each
+a link to its row of the one ledger; everything else (the text, the other
+figures and the tables) is in a ``<details>`` element.  The page is plain HTML
+and CSS with one inline script (the ledger's filters and sorting; without it
+the table is whole): no web fonts, nothing fetched from the network, so it
+renders from a local directory or an archive.  Everything is
 referenced by a path relative to ``index.html``.
 """
 from __future__ import annotations
 
 import html
 import html.parser
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,7 +22,7 @@ import pandas as pd
 from .figures import FigureRef, TableRef, fmt_num
 
 __all__ = ["Section", "Link", "GridRef", "verdict_tally", "GRID_COLOURS", "render_page", "write_page", "linked_files", "GENERATOR",
-           "FIGURE_WIDTH_PX", "contrast_ratio"]
+           "FIGURE_WIDTH_PX", "contrast_ratio", "anchor_id", "LEDGER_COLUMNS"]
 
 #: Marker in every page this module writes (a previous report is recognized by it).
 GENERATOR = "lssvm_analysis.report"
@@ -28,16 +31,22 @@ GENERATOR = "lssvm_analysis.report"
 #: down to it); the figure lint measures the displayed size of every figure's text against it.
 FIGURE_WIDTH_PX = 1040
 
-#: The answer grid's cell classes: (background, text colour, meaning).  Dark text on light
-#: backgrounds: every pair's contrast is >= 7:1 (WCAG AAA; tested), whatever the display.
+#: The answer grid's cell classes: (background, text colour, meaning), one scale for the whole table:
+#: the decade of the κ a cell reached (:func:`~.digits_grid.colour_rank`).  The backgrounds are viridis
+#: hues moved to lightnesses L* 7, 17, 31, 63, 73, 83, 93 (darker = less κ reached), so that the classes
+#: differ in lightness, which colour-blind readers see: the least CIE76 ΔE between two classes is 16.5
+#: under a simulated deuteranopia (Machado et al. 2009; tested).  Every text colour has a contrast
+#: >= 7:1 on its background (WCAG AAA; tested); the L* 38-62 band, where neither black nor white
+#: text reaches 7:1, is skipped.
 GRID_COLOURS = {
-    "g-whole": ("#cfe8d5", "#0f3a1c", "≥ 3 digits on every rung of the ladder (whole ladder)"),
-    "g-k12": ("#e4f1dc", "#22401a", "≥ 3 digits up to κ ≥ 1e12, fails above"),
-    "g-k8": ("#fff1c2", "#4a3a00", "≥ 3 digits up to κ in [1e8, 1e12), fails above"),
-    "g-k4": ("#fde0c6", "#5a2c00", "≥ 3 digits up to κ in [1e4, 1e8), fails above"),
-    "g-k0": ("#fbdcdb", "#5c1210", "≥ 3 digits only below κ = 1e4"),
-    "g-fail": ("#f3b9b7", "#4a0907", "fails on the first rung (breakdown, no model, or < 3 digits)"),
-    "g-na": ("#ececec", "#303030", "not measured"),
+    "g-c0": ("#121212", "#ffffff", "✗ the first rung fails: no κ reached"),
+    "g-c1": ("#490759", "#ffffff", "≥ 3 digits to κ < 1e3"),
+    "g-c2": ("#4e3c89", "#ffffff", "to κ in [1e3, 1e6)"),
+    "g-c3": ("#679fc4", "#000000", "to κ in [1e6, 1e9)"),
+    "g-c4": ("#54c5b1", "#000000", "to κ in [1e9, 1e12)"),
+    "g-c5": ("#7be67c", "#000000", "to κ in [1e12, 1e15)"),
+    "g-c6": ("#ffed2e", "#000000", "to κ ≥ 1e15"),
+    "g-na": ("#e6e6e6", "#303030", "not measured"),
 }
 
 
@@ -64,7 +73,7 @@ nav.toc a{color:#236;text-decoration:none}nav.toc a:hover{text-decoration:underl
 main{padding-bottom:4em}
 @media (max-width:60rem){.layout{display:block}nav.toc{position:static;max-height:none}}
 h1{font-size:1.7em}h2{border-bottom:2px solid #ccd;padding-bottom:.2em;margin-top:2em}
-section{scroll-margin-top:.5em}h3{margin-top:1.5em}figure{margin:1.2em 0}
+section{scroll-margin-top:.5em}section>figure img{max-height:34rem;width:auto}h3{margin-top:1.5em}figure{margin:1.2em 0}
 figure img{max-width:100%%;height:auto;border:1px solid #ddd}
 figcaption{font-size:.92em;color:#444}table{border-collapse:collapse;font-size:.88em;margin:.6em 0}
 th,td{border:1px solid #ccc;padding:.25em .5em;text-align:right}th{background:#f0f2f8}
@@ -75,13 +84,29 @@ details[open]{padding-bottom:.8em}summary{cursor:pointer;color:#236;font-weight:
 .meta{font-size:.9em;color:#555}code{background:#f4f4f4;padding:0 .2em}
 .summary{background:#f4f6fa;border-left:5px solid #889;padding:.6em 1em;margin:1.2em 0}
 table.ledger td{text-align:left;vertical-align:top}
-table.grid{font-size:1em}table.grid td{text-align:left;vertical-align:top;min-width:8.5em}
+table.grid{font-size:.85em;width:100%%}caption{text-align:left;font-size:.92em;color:#444;caption-side:bottom;
+padding-top:.3em}table.grid td{text-align:left;vertical-align:top;min-width:8.5em}
 table.grid td small{display:block;font-size:.82em}table.grid td.uncert{border:2px dashed #555}
 ul.legend{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:.4em 1.2em;margin:.6em 0}
 ul.legend li{display:flex;align-items:center;gap:.4em}
 ul.legend span.sw{display:inline-block;min-width:2.2em;padding:0 .3em;border:1px solid #888;text-align:center}
 .verdict-summary{background:#eef6ee;border-left:5px solid #4a4;padding:.5em 1em;margin:1em 0}
 .verdict-summary p{margin:.2em 0}
+.answer{background:#f4f6fa;border-left:5px solid #236;padding:.5em 1em;margin:.6em 0 1em}
+.answer p{margin:.3em 0}h1{margin:.4em 0 .2em}
+table.grid th small{display:block;font-weight:normal;font-size:.8em}
+ul.legend span.ends,table.grid td.ends{border:3px double #000;
+background-image:repeating-linear-gradient(135deg,transparent 0 6px,
+rgba(127,127,127,.35) 6px 8px)}
+table.ledger{table-layout:fixed;width:100%%;font-size:.8em}table.ledger th[scope=row]{vertical-align:top}table.ledger th{cursor:pointer}
+table.ledger td,table.ledger th{overflow-wrap:anywhere;padding:.2em .3em}
+table.ledger details{border:0;padding:0;margin:0}table.ledger summary{font-weight:normal;color:#222}
+table.ledger details p{margin:.3em 0;font-size:.95em}
+.badge{display:inline-block;padding:0 .35em;border-radius:3px;font-size:.9em}
+.b-holds{background:#d7ecd9;color:#0b3d14}.b-does-not-hold{background:#5c0b0b;color:#fff}
+.b-not-reproduced{background:#fde3c0;color:#4a2a00}.b-holds-only-when{background:#dfe8f7;color:#12305e}
+.b-undecided,.b-not-testable-offline,.b-not-run{background:#eee;color:#333}
+.filters{display:flex;gap:1em;flex-wrap:wrap;font-size:.9em;margin:.4em 0}
 """ % {"w": FIGURE_WIDTH_PX} + "".join(f"table.grid td.{k},ul.legend span.{k}{{background:{bg};color:{fg}}}"
                                          for k, (bg, fg, _) in GRID_COLOURS.items())
 
@@ -92,6 +117,8 @@ class Link:
 
     text: str
     href: str
+    data: str = ""  # an outcome the ledger's filter selects when the link is followed ("" none)
+    title: str = ""  # what the link opens, when its text is short (e.g. "fig" for a figure's name)
 
     def __str__(self) -> str:
         return self.text
@@ -109,6 +136,7 @@ class GridRef:
     caption: str
     png: str = ""
     notes: tuple = ()
+    header: tuple = ()
 
 
 @dataclass
@@ -132,6 +160,7 @@ class Section:
     verdict: list = field(default_factory=list)
     summary: str = ""
     key: FigureRef | None = None
+    answer: list = field(default_factory=list)  # (rank, [str | Link, ...]) sentences for the page's first screen
 
     def p(self, text: str):
         self.blocks.append(("p", text))
@@ -183,7 +212,9 @@ class Section:
 
 def _cell_html(v) -> str:
     if isinstance(v, Link):
-        return f"<a href=\"{html.escape(v.href)}\">{html.escape(v.text)}</a>"
+        data = (f" data-outcome=\"{html.escape(v.data)}\"" if v.data else "") + (
+            f" title=\"{html.escape(v.title)}\"" if v.title else "")
+        return f"<a href=\"{html.escape(v.href)}\"{data}>{html.escape(v.text)}</a>"
     if isinstance(v, (list, tuple)):
         return " ".join(_cell_html(x) for x in v)
     return html.escape(v if isinstance(v, str) else fmt_num(v))
@@ -191,10 +222,12 @@ def _cell_html(v) -> str:
 
 def _table_html(t: TableRef, cls: str = "") -> str:
     df = t.frame
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    head = "".join(f"<th scope=\"col\">{html.escape(str(c))}</th>" for c in df.columns)
     body = []
     for _, row in df.iterrows():
-        cells = "".join(f"<td>{_cell_html(v)}</td>" for v in row.tolist())
+        vals = row.tolist()
+        cells = "".join(f"<th scope=\"row\">{_cell_html(v)}</th>" if j == 0 else f"<td>{_cell_html(v)}</td>"
+                        for j, v in enumerate(vals))
         body.append(f"<tr>{cells}</tr>")
     klass = f" class=\"{cls}\"" if cls else ""
     return (f"<table{klass}><caption>{html.escape(t.caption)} "
@@ -202,9 +235,22 @@ def _table_html(t: TableRef, cls: str = "") -> str:
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>")
 
 
+def anchor_id(claim_id: str) -> str:
+    """The ledger row's HTML id of a claim (``claim-`` and the id, other characters than letters,
+    digits, '-' and '_' as '-'): the target of every link to a claim."""
+    return "claim-" + re.sub(r"[^A-Za-z0-9_-]", "-", str(claim_id))
+
+
+def _segments_html(parts) -> str:
+    """A sentence given as text and :class:`Link` pieces."""
+    return "".join(_cell_html(x) if isinstance(x, Link) else html.escape(str(x)) for x in parts)
+
+
 def _figure_html(b: FigureRef) -> str:
     src = html.escape(b.png)
-    return (f"<figure><a href=\"{src}\"><img src=\"{src}\" alt=\"{html.escape(b.alt)}\"></a>"
+    size = f" width=\"{b.size[0]}\" height=\"{b.size[1]}\"" if len(getattr(b, "size", ())) == 2 else ""
+    return (f"<figure><a href=\"{src}\"><img src=\"{src}\" alt=\"{html.escape(b.alt)}\"{size} "
+            f"loading=\"lazy\" decoding=\"async\"></a>"
             f"<figcaption>{html.escape(b.caption)} "
             f"(<a href=\"{html.escape(b.csv)}\">data CSV</a>)</figcaption></figure>")
 
@@ -212,8 +258,11 @@ def _figure_html(b: FigureRef) -> str:
 def _grid_html(g: GridRef) -> str:
     """Legend, then the grid: text at body size, each cell's colour class and hover text."""
     legend = "".join(f"<li><span class=\"sw {k}\">κ</span>{html.escape(meaning)}</li>"
-                     for k, (_, _, meaning) in GRID_COLOURS.items())
-    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in g.frame.columns)
+                     for k, (_, _, meaning) in GRID_COLOURS.items()) + (
+        "<li><span class=\"sw ends\">κ</span>ladder ends before the cell fails: the limit lies above</li>")
+    heads = g.header or tuple(g.frame.columns)
+    head = "".join(f"<th scope=\"col\">{html.escape(str(c)).replace(' (u = ', '<small>u = ').rstrip(')')}"
+                   f"{'</small>' if ' (u = ' in str(c) else ''}</th>" for c in heads)
     body = []
     for i in range(len(g.frame)):
         cells = []
@@ -223,7 +272,8 @@ def _grid_html(g: GridRef) -> str:
             inner = html.escape(lines[0]) + "".join(f"<small>{html.escape(x)}</small>" for x in lines[1:])
             attrs = (f" class=\"{html.escape(cls)}\"" if cls else "") + (
                 f" title=\"{html.escape(title)}\"" if title else "")
-            cells.append(f"<td{attrs}>{inner}</td>")
+            tag = "th scope=\"row\"" if j == 0 else "td"
+            cells.append(f"<{tag}{attrs}>{inner}</{tag.split()[0]}>")
         body.append(f"<tr>{''.join(cells)}</tr>")
     png = f", <a href=\"{html.escape(g.png)}\">PNG</a>" if g.png else ""
     notes = "".join(f"<p class=\"meta\">{html.escape(n)}</p>" for n in g.notes)
@@ -233,7 +283,80 @@ def _grid_html(g: GridRef) -> str:
             f"<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>{notes}")
 
 
+#: Columns of a ledger table (:func:`~.ledger.ledger_table`) the compact rendering reads.
+LEDGER_COLUMNS = ("id", "paper", "where", "claim", "outcome", "ours", "printed", "interval", "evidence",
+                  "words", "rule", "sentence")
+
+
+def _base_outcome(outcome: str) -> str:
+    """The outcome without its qualifier ('holds on the stand-in …' -> 'holds', 'holds only when x' ->
+    'holds only when'): what the filter selects."""
+    for o in ("holds only when", "holds on the stand-in"):
+        if outcome.startswith(o):
+            return "holds only when" if o == "holds only when" else "holds"
+    return outcome
+
+
+def _badge_text(outcome: str) -> str:
+    """The badge: the outcome, 'holds (stand-in)' on stand-in data, the condition left to the sentence."""
+    return "holds (stand-in)" if outcome.startswith("holds on the stand-in") else _base_outcome(outcome)
+
+
+def _ledger_row(r: dict) -> str:
+    """One claim: id (the anchor), where, the claim phrase with the words, rule and sentence folded
+    under it, the verdict badge, our number, the printed one, the interval and the evidence."""
+    base = _base_outcome(r["outcome"])
+    badge = "b-" + re.sub(r"[^a-z]+", "-", base).strip("-")
+    folded = (f"<details><summary>{html.escape(r['claim'])}</summary>"
+              + (f"<p>Paper: {html.escape(r['words'])}</p>" if r["words"] else "")
+              + f"<p>Rule: {html.escape(r['rule'])}</p><p class=\"sentence\">{html.escape(r['sentence'])}</p>"
+              + (f"<p>{html.escape(r['full'])}</p>" if r.get("full") else "") + "</details>")
+    return (f"<tr id=\"{anchor_id(r['id'])}\" data-paper=\"{html.escape(r['paper'])}\" "
+            f"data-outcome=\"{html.escape(base)}\">"
+            f"<th scope=\"row\">{html.escape(r['id'])}"
+            f"<small> {html.escape(r['where'])}</small></th><td>{folded}</td>"
+            f"<td><span class=\"badge {badge}\">{html.escape(_badge_text(r['outcome']))}</span></td>"
+            f"<td>{html.escape(r['ours'])}</td><td>{html.escape(r['printed'])}</td>"
+            f"<td>{html.escape(r['interval'])}</td><td>{_cell_html(r['evidence'])}</td></tr>")
+
+
+_LEDGER_JS = """(function(){var t=document.getElementById('ledger-table');if(!t)return;
+var b=t.tBodies[0],fp=document.getElementById('f-paper'),fo=document.getElementById('f-outcome');
+function f(){for(var r of b.rows){var ok=(!fp.value||r.dataset.paper==fp.value)&&
+(!fo.value||r.dataset.outcome==fo.value);r.hidden=!ok;}}
+fp.onchange=f;fo.onchange=f;
+document.querySelectorAll('a[data-outcome]').forEach(function(a){a.addEventListener('click',function(){
+fp.value='';fo.value=a.dataset.outcome;f();});});
+t.tHead.querySelectorAll('th').forEach(function(h,i){h.title='sort';h.onclick=function(){
+var d=h.dataset.d=h.dataset.d=='1'?'-1':'1',rs=Array.from(b.rows);
+rs.sort(function(x,y){return d*x.cells[i].textContent.localeCompare(y.cells[i].textContent,undefined,
+{numeric:true});});rs.forEach(function(r){b.appendChild(r);});};});})();"""
+
+
+def _ledger_html(t: TableRef) -> str:
+    """The claims ledger as one compact table, filterable by paper and verdict and sortable by any
+    column (an inline script: works offline, and without it the table is complete)."""
+    rows = t.frame.to_dict("records")
+    opts = lambda vals: "<option value=\"\">all</option>" + "".join(  # noqa: E731
+        f"<option>{html.escape(v)}</option>" for v in dict.fromkeys(vals))
+    outcomes = [_base_outcome(r["outcome"]) for r in rows]
+    heads = ("id, where", "claim (click: the paper's words, rule, verdict)", "verdict", "ours", "printed",
+             "interval", "evidence")
+    widths = (12, 26, 10, 23, 13, 11, 5)
+    cols = "".join(f"<col style=\"width:{w}%\">" for w in widths)
+    head = "".join(f"<th scope=\"col\">{h}</th>" for h in heads)
+    return (f"<div class=\"filters\"><label>paper <select id=\"f-paper\">{opts(r['paper'] for r in rows)}"
+            f"</select></label><label>verdict <select id=\"f-outcome\">{opts(outcomes)}</select></label>"
+            f"<span>click a column head to sort</span></div>"
+            f"<table class=\"ledger\" id=\"ledger-table\"><caption>{html.escape(t.caption)} "
+            f"(<a href=\"{html.escape(t.csv)}\">CSV</a>)</caption><colgroup>{cols}</colgroup>"
+            f"<thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(_ledger_row(r) for r in rows)}</tbody></table><script>{_LEDGER_JS}</script>")
+
+
 def _block_html(kind, b) -> str:
+    if kind == "ledger" and all(c in b.frame.columns for c in LEDGER_COLUMNS):
+        return _ledger_html(b)
     if kind == "p":
         return f"<p>{html.escape(b)}</p>"
     if kind == "note":
@@ -251,10 +374,10 @@ def _block_html(kind, b) -> str:
     raise ValueError(f"expected a block kind in p/note/h3/figure/table/ledger/grid, got {kind!r}")
 
 
-def _summary(blocks, n_verdicts: int = 0) -> str:
-    """What the folded part holds, e.g. 'Details: 5 verdicts, 12 paragraphs, 3 figures, 4 tables'."""
+def _summary(blocks) -> str:
+    """What the folded part holds, e.g. 'Details: 12 paragraphs, 3 figures, 4 tables'."""
     names = {"p": "paragraph", "note": "note", "figure": "figure", "table": "table", "grid": "grid"}
-    counts = {"verdict": n_verdicts} if n_verdicts else {}
+    counts = {}
     for kind, _ in blocks:
         if kind in names:
             counts[names[kind]] = counts.get(names[kind], 0) + 1
@@ -281,23 +404,22 @@ def verdict_tally(sentences) -> dict[str, list[str]]:
     return {phrase: out[phrase] for _, phrase in _TALLY if phrase in out}
 
 
+def _id_links(ids) -> str:
+    return ", ".join(f"<a href=\"#{anchor_id(i)}\">{html.escape(i)}</a>" for i in ids)
+
+
 def _verdict_summary(s: Section) -> str:
-    """Three lines: the counts, the claims that do not hold, the ones still open; linked to the ledger."""
+    """The section's claims by outcome, each id a link to its ledger row (the rows are not repeated)."""
     tally = verdict_tally(s.verdict)
-    counts = ", ".join(f"{len(v)} {k}" for k, v in tally.items())
-    lines = [f"<p><strong>{len(s.verdict)} claims of the papers are judged here:</strong> {html.escape(counts)} "
-             f"(<a href=\"#ledger\">the ledger</a>; the sentences are under Details and at the end).</p>"]
-    bad = tally.get("do not hold", [])
-    lines.append(f"<p>Contradicted by our records: {html.escape(', '.join(bad)) if bad else 'none'}.</p>")
-    open_ = tally.get("undecided", []) + tally.get("not run", [])
-    lines.append(f"<p>Open (undecided or not run in this profile): "
-                 f"{html.escape(', '.join(open_)) if open_ else 'none'}.</p>")
+    lines = [f"<p><strong>{len(s.verdict)} claims of the papers are judged here</strong> "
+             f"(their rows in <a href=\"#ledger\">the ledger</a>):</p>"]
+    lines += [f"<p>{len(ids)} {html.escape(phrase)}: {_id_links(ids)}.</p>" for phrase, ids in tally.items()]
     return f"<div class=\"verdict-summary\">{''.join(lines)}</div>"
 
 
 def _section_html(s: Section) -> list[str]:
-    """A section: heading, key figure (or grid), a three-line summary of its verdicts, the measured
-    summary, then the verdict sentences and the rest of its blocks in a <details>, then its ledger rows."""
+    """A section: heading, key figure (or grid), its claims by outcome linked to the ledger, the
+    measured summary, then the rest of its blocks in a <details>; a ledger block shows in place."""
     key = s.key_figure()
     rest = [(k, b) for k, b in s.blocks if not (k in ("figure", "grid") and b is key) and k != "ledger"]
     ledger = [(k, b) for k, b in s.blocks if k == "ledger"]
@@ -308,23 +430,21 @@ def _section_html(s: Section) -> list[str]:
         parts.append(_verdict_summary(s))
     if s.summary:
         parts.append(f"<p class=\"summary\"><strong>Measured.</strong> {html.escape(s.summary)}</p>")
-    if rest or s.verdict:
-        parts.append(f"<details><summary>{html.escape(_summary(rest, len(s.verdict)))}</summary>")
-        if s.verdict:
-            items = "".join(f"<li>{html.escape(v)}</li>" for v in s.verdict)
-            parts.append(f"<div class=\"verdict\"><strong>Verdicts (from the claims ledger).</strong>"
-                         f"<ul>{items}</ul></div>")
+    if rest:
+        parts.append(f"<details><summary>{html.escape(_summary(rest))}</summary>")
         parts += [_block_html(k, b) for k, b in rest]
         parts.append("</details>")
-    parts += [_block_html(k, b) for k, b in ledger]  # the section's claims, after its details
+    parts += [_block_html(k, b) for k, b in ledger]
     parts.append("</section>")
     return parts
 
 
 def render_page(title: str, sections: list[Section], *, meta: list[str] = ()) -> str:
-    """The whole page as a string: a sticky table of contents beside the sections."""
+    """The whole page as a string: the answer (the sections' ``answer`` sentences, by rank) under the
+    title, the provenance lines, then the sections beside a sticky table of contents."""
     toc = "".join(f"<li><a href=\"#{html.escape(s.anchor)}\">{html.escape(s.title)}</a></li>"
                   for s in sections)
+    answer = sorted((a for s in sections for a in s.answer), key=lambda a: a[0])
     parts = [f"<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\">"
              f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
              f"<meta name=\"generator\" content=\"{GENERATOR}\">"
@@ -332,9 +452,10 @@ def render_page(title: str, sections: list[Section], *, meta: list[str] = ()) ->
              "<div class=\"layout\">",
              f"<nav class=\"toc\" aria-label=\"Contents\"><strong>Contents</strong><ol>{toc}</ol></nav>",
              f"<main><h1>{html.escape(title)}</h1>"]
+    if answer:
+        parts.append("<div class=\"answer\" id=\"answer\">"
+                     + "".join(f"<p>{_segments_html(seg)}</p>" for _, seg in answer) + "</div>")
     parts += [f"<p class=\"meta\">{html.escape(m)}</p>" for m in meta]
-    parts.append("<p class=\"meta\">Each section opens on its key figure and a summary of its verdicts; "
-                 "the verdict sentences, text, other figures and tables are under <em>Details</em>.</p>")
     for s in sections:
         parts += _section_html(s)
     parts.append("</main></div></body></html>")

@@ -146,10 +146,10 @@ from ..solvers import LadderKnob, get_solver, solvers
 from . import digits_grid as dg
 from .digits_grid_render import grid_figure, grid_ref, unmeasured_rows
 from .util import config_label, errors_note, num, ok
-from .figures import (fmt_num, log_axes, overlay_width, panel_grid, panel_title,
+from .figures import (breakdown_style, fmt_num, log_axes, mark_failures, overlay_width, panel_grid, panel_title,
                       place_legends, precision_rank, precision_style, save_figure,
                       save_table)
-from .html import Section
+from .html import Link, Section
 from .registry import register_section
 
 __all__ = ["DigitsSettings", "SETTINGS", "plan", "grid_figure", "grid_ref", "formation_sentence", "unmeasured_rows", "knob_rungs", "render", "render_appendix", "with_settings",
@@ -360,6 +360,11 @@ def _ladder_panels(rows) -> list[tuple[str, list[str]]]:
 
 
 def _ladder_figure(sec, out, rows):
+    # the fits that returned no model, at their rung's κ (records without a status: none)
+    failed = rows[(rows["status"] != "ok") & ~np.isfinite(num(rows, dg.HEADLINE))] if "status" in rows.columns \
+        else rows.iloc[0:0]
+    failed = failed.assign(_kappa=dg.rung_conditions(rows)[failed.index], _config=config_label(failed)) \
+        if len(failed) else pd.DataFrame({"_kappa": [], "_config": [], "precision": []})
     rows = rows[np.isfinite(num(rows, dg.HEADLINE)) & np.isfinite(num(rows, dg.CONDITION))]
     if not len(rows):
         sec.note("No fit carries model digits against the exact model yet: the κ ladder is not drawn "
@@ -371,6 +376,7 @@ def _ladder_figure(sec, out, rows):
     precs = sorted(rows.precision.unique(), key=precision_rank)
     panels = _ladder_panels(rows)
     fig, axs = panel_grid(len(panels), 3, width=4.0, height=3.6)
+    n_failed = 0
     for a, (title, confs) in zip(axs, panels):
         name = title.split(" (")[0]
         handles = []
@@ -387,6 +393,9 @@ def _ladder_figure(sec, out, rows):
             variant = conf.removeprefix(name).strip("[]") or "default"
             handles.append(Line2D([], [], ls=ls, lw=1.5, color="0.3",
                                   label=variant + (" (printed)" if conf in literal else "")))
+        for prec in precs:  # on top of the curves, once per κ (the panel's variants share the rungs)
+            k = failed[failed._config.isin(confs) & (failed.precision == prec)]._kappa
+            n_failed += mark_failures(a, k.drop_duplicates(), prec)
         log_axes(a, y=False)
         a.minorticks_off()  # many decades: minor ticks are not readable, and cost layout time
         a.axhline(dg.DIGITS_OK, color="gray", lw=0.6)
@@ -394,8 +403,11 @@ def _ladder_figure(sec, out, rows):
         a.set_xlabel("problem condition κ [–]")
         a.set_ylabel("model digits [–]")  # against the exact model (the caption): a shorter label fits one row
         a.legend(handles=handles, fontsize=8, handlelength=3)
-    fig.legend(handles=[Line2D([], [], ls="-", **precision_style(p), label=p) for p in precs],
-               loc="outside upper center", ncol=len(precs), fontsize=9, title="precision (every panel)",
+    key = [Line2D([], [], ls="-", **precision_style(p), label=p) for p in precs]
+    if n_failed:
+        key.append(Line2D([], [], **{**breakdown_style(precs[0]), "color": "0.45", "mfc": "0.45"},
+                          label="no model, at 0"))
+    fig.legend(handles=key, loc="outside upper center", ncol=len(key), fontsize=9, title="precision (every panel)",
                title_fontsize=9)
     place_legends(fig, outside="below")
     sec.figure(save_figure(fig, rows.drop(columns=["_config"]), out, "digits-ladder",
@@ -405,7 +417,9 @@ def _ladder_figure(sec, out, rows):
                            "precision (the key above the panels), line style = variant (the panel's legend; "
                            "'printed' marks the paper's literal formula); a solver with more than four "
                            "variants takes several panels, each with its default as the solid reference; "
-                           "later variants drawn thinner over earlier ones; grey line: 3 digits."))
+                           "later variants drawn thinner over earlier ones; grey line: 3 digits; a cross at 0 "
+                           "digits: the fit returned no model (breakdown, overflow, no convergence) at that "
+                           "rung's κ."))
 
 
 def _knob_text(P: DigitsSettings) -> str:
@@ -429,6 +443,47 @@ def _knob_notes(P: DigitsSettings) -> list[str]:
     for name, knob, _ in knob_rungs(P):
         notes.setdefault(knob.note, []).append(name)
     return [f"{', '.join(names)}: {note}." for note, names in notes.items() if note]
+
+
+def _use_sentence(cells: pd.DataFrame, anchor: str) -> list:
+    """The first screen's 'which formulation, in which precision, and where it breaks', from the grid:
+    per precision the stable configuration that keeps ≥ 3 digits to the largest κ, with its bracket."""
+    literal = {p["printed"] for p in dg.literal_pairs()}
+    parts: list = ["Which formulation to use: "]
+    precs = sorted(cells.precision.unique(), key=precision_rank)
+    for i, prec in enumerate(precs):
+        c = cells[(cells.precision == prec) & ~cells.configuration.isin(literal) & np.isfinite(num(cells, "kappa_ok"))]
+        if not len(c):
+            continue
+        top = c[c.kappa_ok == c.kappa_ok.max()]
+        best = top.iloc[0]
+        lo, hi = dg.kappa_bracket(float(best.kappa_ok), float(best.fails_at))
+        where = (f"no rung failed up to the ladder's top, κ ≈ {lo}" if best.whole else
+                 f"≥ 3 digits to κ ≈ {lo}, " + ("not certified above" if not np.isfinite(best.fails_at) else
+                                                f"{'breaks down' if best.fail_status == 'breakdown' else 'fails'}"
+                                                f" at κ ≈ {hi}"))
+        others = f" and {len(top) - 1} other{'s' if len(top) > 2 else ''}" if len(top) > 1 else ""
+        parts.append(f"in {prec}, {best.configuration}{others} ({where})")
+        parts.append("; " if i < len(precs) - 1 else "")
+    parts += [" (", Link("the grid", f"#{anchor}"), ")."]
+    return parts
+
+
+def _loss_sentence(losses: pd.DataFrame, names, anchor: str) -> list:
+    """The first screen's 'which printed formulas lose how many digits' (in float64 where measured)."""
+    pairs = dg.literal_pairs(names)
+    if not len(losses):
+        return [f"The {len(pairs)} printed formulas have no matched fits with model digits yet."]
+    prec = "float64" if (losses.precision == "float64").any() else str(losses.precision.iloc[0])
+    g = losses[(losses.precision == prec) & np.isfinite(num(losses, "from_kappa"))].sort_values("loss",
+                                                                                                 ascending=False)
+    if not len(g):
+        return [f"In {prec}, none of the {len(pairs)} printed formulas loses a digit against its stable partner."]
+    named = [f"{r.printed} up to {fmt_num(r.loss, 2)} digits from κ ≈ {dg.kappa_text(float(r.from_kappa))}"
+             for r in g.head(3).itertuples()]
+    more = f", and {len(g) - 3} more" if len(g) > 3 else ""
+    return [f"Printed formulas: in {prec}, {len(g)} of {len(pairs)} lose ≥ 1 digit against their stable partner: "
+            f"{'; '.join(named)}{more} (", Link("each formula", f"#{anchor}"), ")."]
 
 
 def render(sec: Section, out, records, profile: str) -> str:
@@ -464,6 +519,7 @@ def render(sec: Section, out, records, profile: str) -> str:
     losses = dg.pair_losses(rows, names)
     for pair in dg.literal_pairs(names):
         sec.p(dg.loss_sentence(pair, losses))
+    sec.answer += [(10, _use_sentence(shown, sec.anchor)), (20, _loss_sentence(losses, names, sec.anchor))]
     sec.h3("Model digits along the κ ladder")
     _ladder_figure(sec, out, rows)
     held = cells[np.isfinite(num(cells, "kappa_ok"))]

@@ -20,7 +20,9 @@ from ..experiments import SweepSpec
 from ..solvers import get_solver, solvers
 from .util import config_label, errors_note, no_records, num, ok, span
 from .figures import (BREAKDOWN_MARKER, breakdown_style, fmt_num, log_axes, panel_grid, panel_title,
-                      precision_color, precision_marker, precision_rank, precision_style, save_figure, save_table)
+                      mark_failures, precision_color, precision_marker, precision_rank, precision_style, save_figure,
+                      save_table)
+from .digits_grid import rung_conditions
 from .html import Section
 from .plan import decades
 from .registry import register_section
@@ -115,14 +117,28 @@ def _digit_solvers(P: PrecisionSettings) -> list:
             if get_solver(n).system is not None or get_solver(n).exact_model is not None]
 
 
+def _support(P: PrecisionSettings) -> list:
+    """The support budget of the accuracy sweep's sparse solvers: half the training set (see
+    :func:`accuracy_spec`)."""
+    return [max(2, min(P.sinc_n, P.ripley_n) // 2)]
+
+
 def accuracy_spec(profile: str, names=None, *, key: str = "accuracy") -> SweepSpec:
     """The accuracy sweep: ``names`` (default every solver with a system or an exact model) x
-    precisions x variants x C."""
+    precisions x variants x C.
+
+    A solver with a support budget (``n_support``: Chen & Zhou's pivots, fixed-size prototypes) gets
+    half the training set: its default, the paper's r = floor(0.05 m), is 1 at the profiles' m of
+    20-60, and a one-column model has a problem κ ≈ 3 whatever C is (issue 41: 16 of 22 panels of
+    precision-digits-chen-zhou stacked every C at κ ≈ 3.2, while the grid took the same solvers to 7e12).
+    """
     P = SETTINGS[profile]
     names = _digit_solvers(P) if names is None else names
+    support = _support(P)
     return SweepSpec(f"{profile}-{key}", kind="fit", solvers=list(names), precisions=precisions(),
                      datasets=_datasets(P),
-                     grid=grid_for(names, C=P.accuracy_C, sigma2=[P.sinc_sigma2], eta=[1e-3]),
+                     grid=grid_for(names, C=P.accuracy_C, sigma2=[P.sinc_sigma2], eta=[1e-3],
+                                   n_support=support),
                      options={"first_task_only": True})
 
 
@@ -151,7 +167,8 @@ def plan(profile: str, run) -> dict:
                                   precisions=extended, datasets=datasets,
                                   options={"first_task_only": True}))
     accuracy = variant_specs("accuracy", f"{profile}-accuracy", _digit_solvers(P),
-                             {"C": P.accuracy_C, "sigma2": [P.sinc_sigma2], "eta": [1e-3]},
+                             {"C": P.accuracy_C, "sigma2": [P.sinc_sigma2], "eta": [1e-3],
+                              "n_support": _support(P)},
                              precisions=precisions(), datasets=_datasets(P),
                              options={"first_task_only": True})
     return {**accuracy, **maps}
@@ -221,10 +238,13 @@ def _by_paper(rows: pd.DataFrame):
 _LOWER_BOUND = r"$\uparrow$"
 
 
-def _digits_figure(sec, out, paper, rows):
+def _digits_figure(sec, out, paper, rows, failed=None):
+    """One panel per configuration: model digits against κ per precision; ``failed``: the fits of the
+    paper that returned no model (with their rung's κ, ``_kappa``), drawn as breakdown crosses at 0."""
+    failed = failed if failed is not None else rows.iloc[0:0].assign(_kappa=[])
     configs = list(dict.fromkeys(rows._config))
     fig, axs = panel_grid(len(configs), 3, width=4.0, height=3.6)
-    any_capped = False
+    any_capped = any_failed = False
     for a, c in zip(axs, configs):
         g = rows[rows._config == c]
         for prec in sorted(g.precision.unique(), key=precision_rank):
@@ -237,6 +257,8 @@ def _digits_figure(sec, out, paper, rows):
                 any_capped = True
                 a.plot(num(d, "problem_condition")[capped], num(d, "model_digits")[capped], ls="none",
                        marker=_LOWER_BOUND, ms=10, color=style["color"])
+            any_failed |= bool(mark_failures(a, failed[(failed._config == c) & (failed.precision == prec)]._kappa,
+                                             prec))
             u = float(num(d, "unit_roundoff").iloc[0])
             k = np.logspace(0, 20, 50)
             a.plot(k, np.clip(-np.log10(k * u), 0, None), "-", lw=0.7, color=style["color"])
@@ -252,6 +274,9 @@ def _digits_figure(sec, out, paper, rows):
     if any_capped:
         handles.append(Line2D([], [], marker=_LOWER_BOUND, ms=10, color="0.3", ls="none",
                               label="at least (exact model's digits)"))
+    if any_failed:
+        handles.append(Line2D([], [], **{**breakdown_style(precs[0]), "color": "0.45", "mfc": "0.45"},
+                              label="no model (breakdown …), at 0"))
     fig.legend(handles=handles, loc="outside upper center", ncol=min(len(handles), 3), fontsize=9)
     sec.figure(save_figure(fig, rows.drop(columns=["_paper", "_config"]), out, f"precision-digits-{paper}",
                            f"{paper}: correct digits of the model against the exact model the data "
@@ -259,7 +284,8 @@ def _digits_figure(sec, out, paper, rows):
                            "formulation, so the variants of one solver share the axis), per precision "
                            "(its colour and marker; an up arrow is a lower bound: the fit agrees with the "
                            "exact model to all the digits that model is certified to), with the rule of "
-                           "thumb −log₁₀(κ·u) (lines)."))
+                           "thumb −log₁₀(κ·u) (lines); a cross at 0 digits: the fit returned no model "
+                           "(breakdown, overflow, no convergence) at that rung's κ."))
 
 
 def _capped(rows: pd.DataFrame) -> np.ndarray:
@@ -277,8 +303,13 @@ def _digits(sec, out, acc):
     note = errors_note(acc, "the accuracy sweep")
     if note:
         sec.note(note)
+    every = ok(acc)
+    every = every.assign(_kappa=rung_conditions(every))
+    failed = every[(every["status"] != "ok") & ~np.isfinite(num(every, "model_digits"))]
+    paper = failed["paper"].fillna("other") if "paper" in failed.columns else "other"
+    failed = failed.assign(_config=config_label(failed), _paper=paper)
     for paper, g in _by_paper(rows):
-        _digits_figure(sec, out, paper, g)
+        _digits_figure(sec, out, paper, g, failed[failed._paper == paper])
     ku = num(rows, "problem_condition") * num(rows, "unit_roundoff")
     r = rows.assign(excess=num(rows, "model_digits") + np.log10(ku), config=config_label(rows),
                     model_digits=num(rows, "model_digits"))

@@ -14,6 +14,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
 
 from ...analysis import conditioning as cond
 from ...report.util import errors_note, no_records, num, ok, span
@@ -180,6 +181,7 @@ def _condition_figure(sec, out, rows, bd, P):
     meas = meas[(meas.solver == "els-dual") & (num(meas, "C_star") > 0)] if len(meas) else meas
     etas = sorted(data.eta.unique())
     plotted = [data.assign(on_grid=True)]
+    key = []
     for i, eta in enumerate(etas):  # η by colour (none a precision's) and N; matrix by line style
         g = data[data.eta == eta]
         d, p = g[g.matrix == "dual"], g[g.matrix == "primal"]
@@ -192,22 +194,30 @@ def _condition_figure(sec, out, rows, bd, P):
             ext = cond.abe_condition(features[eta], beyond).assign(eta=eta, N=N, on_grid=False)
             plotted.append(ext)
             d = pd.concat([d, ext[ext.matrix == "dual"]]).sort_values("C")
-        a.plot(d.C, d.cond, "-", color=attribute_color(i), label=f"Ω_e, η={fmt_num(eta)} (N={N})")
-        a.plot(p.C, p.cond, "--", color=attribute_color(i), label=f"primal (7), η={fmt_num(eta)}")
+        a.plot(d.C, d.cond, "-", color=attribute_color(i), label="_nolegend_")
+        a.plot(p.C, p.cond, "--", color=attribute_color(i), label="_nolegend_")
+        key.append(Line2D([], [], color=attribute_color(i), lw=2.5, label=f"η={fmt_num(eta)} (N={N})"))
+    # one legend entry per η (its colour) and per matrix (its line style), not one per (η, matrix): the
+    # key was 14 entries (issue 41); 1/u is labelled on its line, in the precision's colour
+    key += [Line2D([], [], color="0.3", ls="-", label="Ω_e (dual)"),
+            Line2D([], [], color="0.3", ls="--", label="primal (7)")]
     for name, u in ((n, get_precision(n).unit_roundoff) for n in precisions(native=True)):
-        a.axhline(1 / u, color=precision_color(name), lw=0.8, ls=":", label=f"1/u of {name}")
+        a.axhline(1 / u, color=precision_color(name), lw=0.8, ls=":", label="_nolegend_")
+        a.text(0.01, 1 / u, f"1/u of {name}", transform=a.get_yaxis_transform(), color=precision_color(name),
+               fontsize=8, ha="left", va="bottom")
     seen = set()
     for _, r in meas.sort_values("precision", key=lambda s: s.map(precision_rank)).iterrows():
         eta, prec = float(r["eta"]), str(r["precision"])
         if eta in features:  # on its η's Ω_e curve: κ₂ at the measured C itself (the exact shift)
             k = float(cond.abe_condition(features[eta], [float(r["C_star"])]).query("matrix == 'dual'").cond.iloc[0])
-            a.plot([r["C_star"]], [k], **breakdown_style(prec),
-                   label=f"DuLS breakdown, {prec}" if prec not in seen else "_nolegend_")
+            a.plot([r["C_star"]], [k], **breakdown_style(prec), label="_nolegend_")
+            if prec not in seen:
+                key.append(Line2D([], [], **breakdown_style(prec), label=f"DuLS breakdown, {prec}"))
             seen.add(prec)
     log_axes(a)
     a.set_xlabel("margin parameter C [–]")
     a.set_ylabel("2-norm condition number κ₂ [–]")
-    fig.legend(loc="outside right upper", fontsize=8)  # beside the axes: it hides no curve
+    fig.legend(handles=key, loc="outside right upper", fontsize=8)  # beside the axes: it hides no curve
     sec.figure(save_figure(fig, pd.concat(plotted, ignore_index=True), out, "abe-condition",
                            "κ₂ of Ω_e (solid) and of the primal matrix (dashed) against C, one colour per η, "
                            "with 1/u of each precision (dotted, in the precision's colour) and the measured "

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ...report.util import errors_note, num, ok, span
-from ...report.figures import fmt_num, log_axes, new_figure, save_figure, save_table
+from ...report.figures import fmt_num, log_axes, new_figure, place_legends, save_figure, save_table
 from ...report.html import Section
 from ... import datasets as ds
 from ...analysis import crossover
@@ -236,8 +236,10 @@ def crossover_blocks(sec: Section, out, records, P) -> list[str]:
     for i, M in enumerate(sorted(df["M"].unique())):
         for form, g in df[df["M"] == M].groupby("formation"):
             g = g.sort_values("n_over_m")
+            # the formation in the line style *and* the marker's fill (filled: blas3, open: as-described):
+            # at legend size a dashed line is one dash beside the marker (issue 41: alike handles)
             a.plot(g.n_over_m, g.dual_over_primal, "o" + styles.get(form, "-."), color=f"C{i}",
-                   label=f"measured, M={int(M)}, {form}")
+                   mfc=f"C{i}" if form == "blas3" else "white", label=f"measured, M={int(M)}, {form}")
             if "dual_over_primal_lo" in g.columns and g.draws.max() > 1:
                 a.errorbar(g.n_over_m, g.dual_over_primal, fmt="none", ecolor=f"C{i}", elinewidth=1.0,
                            yerr=[g.dual_over_primal - g.dual_over_primal_lo, g.dual_over_primal_hi - g.dual_over_primal])
@@ -260,9 +262,11 @@ def crossover_blocks(sec: Section, out, records, P) -> list[str]:
     log_axes(a, x=False)
     a.set_xlabel("N/M (support vectors / training points) [–]")
     a.set_ylabel("dual time / primal time [–]")
-    a.legend(fontsize=7)
+    a.legend(fontsize=7, handlelength=4)
+    place_legends(fig, outside="right")
     sec.figure(save_figure(fig, pd.concat(rows, ignore_index=True), out, "abe-crossover",
-                           "Measured dual/primal time ratio (markers: geometric mean over the data draws, bars: "
+                           "Measured dual/primal time ratio (markers: geometric mean over the data draws, filled for "
+                           "the blas3 formation and open for the as-described one; bars: "
                            "its 95 % interval), the flops divided by the kernels' "
                            "rates measured in the same run (crosses) and the flop model alone (grey, "
                            "in the line style of its formation); above 1 the primal form is faster."))

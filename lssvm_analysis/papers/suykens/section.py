@@ -13,10 +13,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pandas as pd
+from matplotlib.lines import Line2D
 
 from ...report.util import no_records, num, ok, span
-from ...report.figures import (empty_panel, fmt_num, log_axes, new_figure, panel_grid, place_legends, precision_color,
-                      precision_rank, precision_style, save_figure)
+from ...report.figures import (attribute_color, breakdown_style, series_style, empty_panel, fmt_num, log_axes, new_figure, panel_grid,
+                               place_legends, precision_color, precision_rank, precision_style, save_figure)
 from ...report.html import Section
 from ...arith.precision import precisions
 from ...experiments import SweepSpec
@@ -29,8 +30,6 @@ from ...report.sections_precision import SETTINGS as PRECISION_SETTINGS
 from ...report.sections_precision import accuracy_spec
 
 __all__ = ["SuykensSettings", "SETTINGS", "kkt_solvers", "plan", "render"]
-
-_MARKS = ("o-", "s--", "^:", "v-.", "d-")
 
 
 def kkt_solvers() -> list:
@@ -180,11 +179,16 @@ def _accuracy(sec, out, acc):
     fig, axs = panel_grid(len(precs), 2, width=4.6, height=3.6)
     for a, prec in zip(axs, precs):
         g = rows[rows.precision == prec]
-        for s, mark in zip(names, _MARKS * len(names)):
+        for i, s in enumerate(names):
             d = g[g.solver == s].sort_values("C")
-            if len(d):
+            if len(d):  # a solver: an attribute colour, line style and marker, none of them a precision's
                 y = num(d, "solve_error").clip(lower=1e-80)
-                a.plot(d.C, y, mark, ms=4, label=s)
+                ls, marker = series_style(i)
+                a.plot(d.C, y, ls=ls, marker=marker, ms=5, color=attribute_color(i), label=s)
+        failed = g[(g.status != "ok") & ~np.isfinite(num(g, "solve_error"))]
+        if len(failed):  # no solution to measure: the breakdown cross at error 1 (no digit), not a gap
+            a.plot(failed.C.drop_duplicates(), np.ones(failed.C.nunique()), **breakdown_style(prec),
+                   label="no model (breakdown …): at 1")
         u = float(num(g, "unit_roundoff").iloc[0])
         d = g.sort_values("C").drop_duplicates("C")
         a.plot(d.C, num(d, "system_condition") * u, color="gray", lw=0.8, label="κ·u (KKT matrix)")
@@ -197,7 +201,8 @@ def _accuracy(sec, out, acc):
                            "Solve error of the model (b, α) against the certified solution of the KKT "
                            "system as formed, per "
                            "precision, for the full KKT solve (LU), the Schur-complement form (3.25) "
-                           "(Cholesky) and CG, against γ; grey: κ·u."))
+                           "(Cholesky) and CG, against γ; grey: κ·u; a cross at 1: a fit that returned no "
+                           "model (breakdown, no convergence) at that γ."))
     r = rows.assign(ratio=num(rows, "solve_error") / (num(rows, "system_condition")
                                                       * num(rows, "unit_roundoff")))
     med = r.groupby("solver").ratio.median()
@@ -242,23 +247,29 @@ def _cg(sec, out, cg):
         return "no CG records"
     fig, axs = new_figure(1, 1, width=7.0)
     a = axs[0, 0]
-    long = []
-    for prec, g in rows.groupby("precision"):
+    long, key = [], []
+    for prec, g in sorted(rows.groupby("precision"), key=lambda kv: precision_rank(kv[0])):
         g = g.sort_values("sqrt_cond")
         c = precision_color(prec)
         for tag, ls, lw in (("y", ":", 2.0), ("1", "-.", 1.0)):  # system by line style, the first wider
             st = precision_style(prec)  # markers at 0.6 size: the line style shows in the key
             a.plot(g.sqrt_cond, num(g, f"iterations_{tag}"), ls=ls, lw=lw, **{**st, "ms": 0.6 * st["ms"]},
-                   label=f"{prec}: CG on H·{'η = y' if tag == 'y' else 'ν = 1'}")
+                   label="_nolegend_")
             long.append(g.assign(system=tag, iterations=num(g, f"iterations_{tag}"),
                                  bound=num(g, f"bound_{tag}"), eps=num(g, f"eps_{tag}")))
-        a.plot(g.sqrt_cond, num(g, "bound_y"), "-", color=c, lw=0.9,
-               label=f"{prec}: bound (3.27) at the ε achieved")
+        a.plot(g.sqrt_cond, num(g, "bound_y"), "-", color=c, lw=0.9, label="_nolegend_")
+        key.append(Line2D([], [], ls="none", **precision_style(prec), label=prec))
+    # the key groups its attributes (issue 41: 13 entries, one per precision × series): the precisions
+    # by colour and marker, the series by line style
+    key += [Line2D([], [], color="0.3", ls=":", lw=2.0, label="CG on H·η = y"),
+            Line2D([], [], color="0.3", ls="-.", lw=1.0, label="CG on H·ν = 1"),
+            Line2D([], [], color="0.3", ls="-", lw=0.9, label="bound (3.27) at the ε achieved")]
     a.axhline(int(rows.n.iloc[0]), color="gray", ls="--", lw=0.8, label="n (exact-arithmetic limit)")
+    key.append(Line2D([], [], color="gray", ls="--", lw=0.8, label="n (exact-arithmetic limit)"))
     log_axes(a)
     a.set_xlabel("√κ(H) [–]")
     a.set_ylabel("CG iterations [–]")
-    a.legend(fontsize=7, handlelength=4)
+    a.legend(handles=key, fontsize=7, handlelength=4)
     place_legends(fig)  # the bounds run through every corner on some runs: then beside the axes
     data = pd.concat(long, ignore_index=True)
     sec.figure(save_figure(fig, data, out, "suykens-cg-iterations",

@@ -231,6 +231,7 @@ def _greedy(sec, out, records):
                       "greedy stopped early (guard)": int((g.stop_reason != "n_support").sum()),
                       "min #SV selected": int(g.n_selected.min())})
         data.append(pd.DataFrame({"data set": name, "size": np.arange(L), "greedy_rmse": gp}))
+    place_legends(fig, outside="below")  # legend="best" sat on the greedy curve (issue 41)
     sec.figure(save_figure(fig, pd.concat(data, ignore_index=True), out, f"{KEY}-greedy-random",
                            "Test RMSE against |S|: the greedy path of one rr-lssvr run per seed, random "
                            "support sets of the same sizes, and the full LS-SVM."))
