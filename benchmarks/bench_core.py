@@ -15,7 +15,6 @@ Targets (tracked here, asserted nowhere: speed targets live in asv):
 import itertools
 import math
 
-import numpy as np
 import scipy.linalg
 
 from . import common

@@ -12,7 +12,7 @@ from matplotlib.patches import Patch, Rectangle
 from ..arith.precision import get_precision
 from ..experiments.fit_kind import DEFAULT_CHOICES_PRECISION
 from . import digits_grid as dg
-from .figures import FigureRef, fmt_num, new_figure, save_figure, save_table
+from .figures import FigureRef, new_figure, save_figure, save_table
 from .html import GRID_COLOURS, GridRef
 
 __all__ = ["grid_figure", "grid_ref", "unmeasured_rows", "GRID_CAPTION"]
