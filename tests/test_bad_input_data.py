@@ -1,4 +1,4 @@
-"""Bad input to ``la.datasets`` and ``la.compare`` (issue 42): a typed error naming the argument.
+"""Bad input to ``la.datasets`` and ``la.compare``: a typed error naming the argument.
 
 (The table over ``la.__all__`` is tests/test_bad_input.py; these are the data entry points it misses.)
 """

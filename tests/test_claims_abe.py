@@ -1,5 +1,5 @@
 """Abe's claims against Abe's own printed numbers (Table 1) and, where the paper prints none (§2.4's
-numerics and costs), against the theory the inventory states (issue 31, "Examples").
+numerics and costs), against the theory the inventory states ("Examples").
 
 Each rule's outcome on the paper's data is asserted; pairs of rules (and the digits grid) that
 measure the same quantity are checked to agree.

@@ -1,4 +1,4 @@
-"""Chen & Zhou's claims judged on the paper's own printed numbers (issue 31, "what the paper's data would say").
+"""Chen & Zhou's claims judged on the paper's own printed numbers ("what the paper's data would say").
 
 Each rule of the ledger gets records built from the paper's tables (each cell's printed mean and sd,
 the paper's run count) or, where the paper prints no number, from the theory the inventory states;

@@ -1,4 +1,4 @@
-"""Gates of the claims ledger against the inventory ``shared/CLAIMS.md`` (issue 31).
+"""Gates of the claims ledger against the inventory ``shared/CLAIMS.md``.
 
 * The package's copy of the inventory (``experiments/claims/inventory.json``) is the file's rows,
   parsed by the one parser.

@@ -1,4 +1,4 @@
-"""Suykens ch. 3 in the claims ledger (issue 31): what the chapter's own numbers say, and pairs of
+"""Suykens ch. 3 in the claims ledger: what the chapter's own numbers say, and pairs of
 claims that measure one quantity agree.
 
 * Every rule of the chapter has an example built from its printed numbers (Tables 3.3-3.5, the

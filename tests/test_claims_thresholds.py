@@ -1,4 +1,4 @@
-"""Frozen thresholds, and no ``nan`` in a sentence a reader sees (issue 40).
+"""Frozen thresholds, and no ``nan`` in a sentence a reader sees.
 
 Every registered claim with a rule judges by the threshold of its inventory row (``shared/CLAIMS.md``,
 :mod:`lssvm_analysis.experiments.claims.inventory`), or its ``reading`` states the theory that replaces

@@ -1,4 +1,4 @@
-"""Zhao & Sun's claims against what the paper's data would say (issue 31, "Examples").
+"""Zhao & Sun's claims against what the paper's data would say ("Examples").
 
 The seed stops after eq. (11): Zhao & Sun print no number.  Every example is built from the theory
 the inventory states (CLAIMS.md §3), and its outcome asserted; rules that share a quantity are

@@ -1,4 +1,4 @@
-"""Gates of lssvm_analysis.analysis.conditioning (issue 4, layer 3).
+"""Gates of lssvm_analysis.analysis.conditioning (layer 3).
 
 * lambda_min(Omega_e) = 1/C for N < M (Abe §2.4), in mp and as float64 resolves it;
 * the one-SVD spectra against mp where their small end is below float64 resolution;

@@ -1,4 +1,4 @@
-"""The documentation builds and says what runs (issue 42).
+"""The documentation builds and says what runs.
 
 * ``sphinx-build -W`` (warnings are errors, as ``make docs`` and CI run it)
   builds ``lssvm_analysis/docs`` into a temporary folder, offline; the key

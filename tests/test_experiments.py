@@ -1,4 +1,4 @@
-"""Gates of the experiments layer (issue 4): declarative, resumable, parallel records.
+"""Gates of the experiments layer: declarative, resumable, parallel records.
 
 The engine is tested with tiny task kinds registered here at import time
 (module-level functions, so worker processes find them by importing this

@@ -1,4 +1,4 @@
-"""Gates of the fast paths (issue 13): each is tested against the path it replaces.
+"""Gates of the fast paths: each is tested against the path it replaces.
 
 * GEMM RBF kernel (``formation="gemm"``) against the mp kernel of the same
   numbers, within the bound of ``rbf_kernel``'s Notes: per entry

@@ -1,4 +1,4 @@
-"""Figure lint (issue 22): every figure the report draws is readable at the size the page shows it.
+"""Figure lint: every figure the report draws is readable at the size the page shows it.
 
 Every registered section is planned and rendered on the "quick" profile into
 a store under ``tmp_path`` (the ``render_section`` fixture), with

@@ -1,4 +1,4 @@
-"""The fragile formulas of SEED_NOTES §6 measured as literal/stable pairs (issue 19).
+"""The fragile formulas of SEED_NOTES §6 measured as literal/stable pairs.
 
 Each test puts the printed form beside its stable reformulation on a problem
 where theory predicts a difference (or predicts none), measures both against

@@ -1,4 +1,4 @@
-"""Gates that cannot pass by accident (issue 42) and one solver contract checked once (issue 39)."""
+"""Gates that cannot pass by accident and one solver contract checked once."""
 import dataclasses
 import os
 import re

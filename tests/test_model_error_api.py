@@ -1,4 +1,4 @@
-"""The public model-error API (issue 33): ``la.model_error`` / ``la.exact_model`` / ``la.datasets.register``.
+"""The public model-error API: ``la.model_error`` / ``la.exact_model`` / ``la.datasets.register``.
 
 The gate: ``la.model_error`` gives the fit kind's ``model_digits`` on every
 solver x precision of the conformance battery (the solvers with an exact

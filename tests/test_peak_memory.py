@@ -1,4 +1,4 @@
-"""The memory guard of every solver family uses its measured peak (issue 21).
+"""The memory guard of every solver family uses its measured peak.
 
 Each registered solver declares its peak (``SolverInfo.peak``, a
 :class:`~lssvm_analysis.linalg.memory.PeakMemory`: words of the precision as a

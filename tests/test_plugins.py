@@ -1,4 +1,4 @@
-"""Third-party solvers and the pytest plugin (issue 33), with real entry-point loading.
+"""Third-party solvers and the pytest plugin, with real entry-point loading.
 
 The plugin example (``tests/plugin_example/``, a package with its own
 pyproject.toml) is installed into a temporary site directory: its package and

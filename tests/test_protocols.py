@@ -1,6 +1,6 @@
 """The ``full`` profile follows the papers' own repetition counts, from one table with their sources
 (:data:`lssvm_analysis.report.protocols.PAPER_COUNTS`), and the default profile runs >= 10 splits behind
-the accuracy comparisons (issue 20).  Plans only: nothing is run."""
+the accuracy comparisons.  Plans only: nothing is run."""
 from __future__ import annotations
 
 import pandas as pd

@@ -1,4 +1,4 @@
-"""The README's code runs (issues 22, 42): every ``python`` block, every command line it shows.
+"""The README's code runs: every ``python`` block, every command line it shows.
 
 * The ``python`` blocks are executed in order, in one namespace, as a reader
   pasting them one after the other would; a failure names the block's line.

@@ -1,4 +1,4 @@
-"""Gates of issue 2: certified reference solutions and the error measures.
+"""Certified reference solutions and the error measures.
 
 * Honesty: the digits and the error bound ``reference_solve`` claims hold
   against the *exact* rational solution (FLINT ``fmpq_mat.solve`` on the

@@ -1,4 +1,4 @@
-"""Gates of issue 13: the float64 certificates of ``reference_solve`` are rigorous and not vacuous.
+"""The float64 certificates of ``reference_solve`` are rigorous and not vacuous.
 
 Compared with exact rational arithmetic (FLINT ``fmpq``, conftest ``Exact``)
 or certified eigenvalues (FLINT ``arb``), for float64-product, ozaki-product

@@ -1,4 +1,4 @@
-"""Gates of issue 13: the error-free float64 kernels of the certified reference (``exact.ozaki``).
+"""The error-free float64 kernels of the certified reference (``exact.ozaki``).
 
 Against exact rational arithmetic (FLINT ``fmpq``, conftest ``Exact``): the
 residual enclosure hi + lo +- rad contains the exact b - A x, for rows of wide

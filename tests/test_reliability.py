@@ -1,4 +1,4 @@
-"""Reliability gates of issue 21: exact pickling in every precision, and a fuzz over solver x precision.
+"""Reliability: exact pickling in every precision, and a fuzz over solver x precision.
 
 * Pickling: an mp50 model came back with its coefficients rounded to 53 bits (mpmath's own
   ``mpf.__reduce__`` rebuilds the number in the global context at its current precision).  Every

@@ -1,4 +1,4 @@
-"""Gates of the report and the CLI (issue 4, layer 7).
+"""Gates of the report and the CLI (layer 7).
 
 * On a tiny profile the ``report`` command writes an ``index.html`` that
   references only files that exist (parsed for src/href), one CSV per figure.

@@ -1,4 +1,4 @@
-"""The quick report read as a reader reads it: in a real headless browser at 1280 × 800 (issue 41).
+"""The quick report read as a reader reads it: in a real headless browser at 1280 × 800.
 
 The browser is Debian's ``chromium`` (``apt-get install chromium``; ``make test`` installs it when it
 runs as root) driven by pip's ``playwright`` through ``executable_path``: no browser build is downloaded.

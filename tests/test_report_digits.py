@@ -1,4 +1,4 @@
-"""Issue 19 in the report: breakdown maps that never count an unmeasured fit ok, and the first-screen grid.
+"""In the report: breakdown maps that never count an unmeasured fit ok, and the first-screen grid.
 
 The records are synthetic (the report reads records only), built with the
 fit rows' contract: ``model_error``/``model_digits`` against the exact model,

@@ -1,4 +1,4 @@
-"""The report page's navigation (issue 22): a sticky table of contents, sections collapsed to their
+"""The report page's navigation: a sticky table of contents, sections collapsed to their
 verdict and key figure with the rest under ``<details>``, plain HTML readable offline."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every random choice of a sweep comes from the task's seed (issue 19).
+"""Every random choice of a sweep comes from the task's seed.
 
 The gate over every registered solver on a real Dask LocalCluster is in
 ``test_dask.py`` (it shares that module's cluster); here: the solver-level

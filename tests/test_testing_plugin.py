@@ -1,4 +1,4 @@
-"""The assertions of ``lssvm_analysis.testing`` (issue 33) on the package's own solvers, in-process.
+"""The assertions of ``lssvm_analysis.testing`` on the package's own solvers, in-process.
 
 (The pytest run of a user's test file through the plugin is in tests/test_plugins.py.)
 """
