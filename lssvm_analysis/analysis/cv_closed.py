@@ -67,8 +67,13 @@ CHOL_ROUTE_PER_C = 2.5
 
 
 def supports(precision) -> bool:
-    """Whether the closed form serves ``precision`` (hardware float32 / float64 only)."""
-    return get_precision(precision).name in ("float32", "float64")
+    """Whether the closed form serves ``precision``: a LAPACK-backed IEEE precision (float32, float64).
+
+    Asked of the precision's capabilities, not its name: the closed form factors with LAPACK
+    (``syevd`` / ``potrf``), which computes in the hardware precisions only; the others fit directly.
+    """
+    p = get_precision(precision)
+    return bool(p.hardware) and p.engine == "lapack"
 
 
 def route_costs(n_c: int, k: int) -> dict:

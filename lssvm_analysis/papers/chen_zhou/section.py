@@ -232,7 +232,7 @@ def _claim_specs(profile, cls, reg, seeds):
                                precisions=["float64"], datasets=[(name, kw)], seeds=seeds,
                                grid={**_grid(mlam, sig, tau, h), "tau": _TAU_GRID, "tau_schedule": [False, True]},
                                options=t4),
-        "numerics": SweepSpec(f"{profile}-{_KEY}-numerics", kind="cz-numerics", precisions=["float32", "float64"],
+        "numerics": SweepSpec(f"{profile}-{_KEY}-numerics", kind="cz-numerics", precisions=precisions(hardware=True),
                               datasets=[("sinc", {"n_train": 200, "n_test": 200})], seeds=[0] if profile != "full"
                               else [0, 1, 2], options={"part": "numerics"}),
         "timing": SweepSpec(f"{profile}-{_KEY}-timing", kind="cz-numerics", precisions=["float64"],

@@ -34,7 +34,7 @@ import numpy as np
 from sklearn.linear_model import lars_path
 
 from ... import datasets
-from ...arith.precision import get_precision
+from ...arith.precision import get_precision, precisions
 from ...linalg.kernels import make_kernel
 from ...linalg.mrsr import mrsr
 from ...solvers import fit
@@ -49,8 +49,9 @@ __all__ = ["steps_row", "press_time_row", "MRSR_PRECISIONS", "ALPHA_REL", "lar_v
            "training_subset"]
 
 NAN = float("nan")
-#: The precisions whose MRSR path V-mrsr-k reads.
-MRSR_PRECISIONS = ("float64", "float32")
+#: The precisions whose MRSR path V-mrsr-k reads: the LAPACK-backed ones, most precise first
+#: (float64, float32), asked of the registry's capabilities, not listed by name.
+MRSR_PRECISIONS = tuple(sorted(precisions(hardware=True), key=lambda n: get_precision(n).unit_roundoff))
 #: |alpha_i| > ALPHA_REL * max|alpha| counts pattern i as a support vector (CLAIMS.md V-lssvm-dense).
 ALPHA_REL = 1e-8
 
