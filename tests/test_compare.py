@@ -170,6 +170,10 @@ def test_a_50000_row_file_is_subsampled_with_one_line_before_any_work(big_csv, t
     print(f"the plan's line came {seconds:.2f} s after the start (read_data included): {line}")
     m = re.match(r"compare: subsampled to (\d+) of 50000 rows \(seeded; ~.* estimated for all 50000 rows", line)
     assert m and 20 <= int(m.group(1)) < 50_000, line
+    # the same line says what the defaults cover and what they leave out
+    assert "\n" not in line and f"then {m.group(1)} rows; 29 forms of 16 solvers (each solver's default form and " \
+        "its printed variants; all_forms / --all-forms: all 40) x float32, float64, longdouble x C = 0.01, 10, 1e4" \
+        in line and "mp50 left out" in line, line
     assert not (tmp_path / "o" / "compare.sqlite").exists()   # the line came before any fit
 
 
@@ -228,6 +232,9 @@ def test_a_constant_target_warns_in_one_line(tmp_path, capsys):
     code = cli.main(["compare", "--data", str(path), "--target", "y", "--solvers", "krr", "--precisions", "float64",
                      "--C", "10", "--no-ladder", "--out", str(tmp_path / "o"), "--jobs", "1", "--no-progress"])
     err = capsys.readouterr().err
-    assert code == 0 and "the target is constant (every value 3.0)" in err and err.count("\n") == 1
+    lines = err.splitlines()
+    # the warning in one line, then the line every CLI run says: what it covers
+    assert code == 0 and len(lines) == 2 and "the target is constant (every value 3.0)" in lines[0]
+    assert lines[1].startswith("compare: 20 rows; 1 form of 1 solver (") and ": 1 fit, ~" in lines[1]
     with pytest.warns(UserWarning, match="target is constant"):
         la.compare(X, np.full(20, 3.0), solvers=["krr"], precisions=["float64"], C=10.0, ladder=False)
