@@ -34,7 +34,7 @@ import pandas as pd
 
 from .. import __version__
 from ..analysis.compare import (DEFAULT_PRECISIONS, TIME_BUDGET, answers, default_solvers, form_values,
-                                headline, human_time, median_sigma2, n_forms, plan_size, precision_order, tidy)
+                                headline, human_time, median_sigma2, number_text, n_forms, plan_size, precision_order, tidy)
 from ..arith.precision import get_precision
 from ..core.validation import as_matrix, as_vector, check_bool, check_int
 from ..datasets import from_arrays, register
@@ -364,16 +364,10 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
     return result
 
 
-def _num(c: float) -> str:
-    """0.01, 10, 1e4 (no '1e+04')."""
-    text = f"{c:.3g}"
-    return text.replace("e+0", "e").replace("e+", "e").replace("e-0", "e-")
-
-
 def _coverage(plan, names, all_forms: bool, Cs, workers: int) -> str:
     """One line: the rows, forms, precisions and C ladder a run covers, its fits and estimated time."""
     forms = n_forms(names, all_forms=all_forms)
-    which = ("every variant of each solver" if all_forms else
+    which = ("every variant of each solver" if all_forms or n_forms(names, all_forms=True) == forms else
              f"each solver's default form and its printed variants; all_forms / --all-forms: all "
              f"{n_forms(names, all_forms=True)}")
     fits = forms * len(plan.precisions) * len(Cs)
@@ -381,7 +375,7 @@ def _coverage(plan, names, all_forms: bool, Cs, workers: int) -> str:
         return f"{k} {word}{'s' * (k != 1)}"
 
     return (f"compare: {plan.rows} rows; {count(forms, 'form')} of {count(len(names), 'solver')} ({which}) x "
-            f"{', '.join(plan.precisions)} x C = {', '.join(_num(c) for c in Cs)}: {count(fits, 'fit')}, "
+            f"{', '.join(plan.precisions)} x C = {', '.join(number_text(c) for c in Cs)}: {count(fits, 'fit')}, "
             f"~{human_time(plan.seconds)} estimated on {workers} idle core{'s' * (workers != 1)}")
 
 
