@@ -231,9 +231,11 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
         Default: classification when y has exactly two distinct values.
     solvers : list of str, optional
         Default: every registered solver of the task with an exact model
-        (a plugin's included); each runs in every variant, one option at a time.
+        (a plugin's included); each runs in its default form and its printed variants
+        (:func:`~lssvm_analysis.analysis.compare.form_values`), one option at a time.
     precisions : list of str
-        Default float32, float64, longdouble, mp50 (those a solver does not run in are left out).
+        Default float32, float64, longdouble, and mp50 where the plan's estimate affords it (those a
+        solver does not run in are left out).
     C : float, optional
         With ``ladder`` the ladder is C / 1e3, C, C * 1e3; only C without it.
         Default: :data:`DEFAULT_C_LADDER`.
@@ -253,6 +255,8 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
         ``prediction_digits`` and the test error).
     name : str, optional
         Registry name of the data (default: ``user-<content hash>``).
+    all_forms : bool
+        Every variant of each solver instead of the default form and its printed variants.
     full_ladder : bool
         Without ``C``: the wide ladder 1, 1e3, 1e6, 1e9 instead of 0.01, 10, 1e4; and mpN precisions
         are run whatever their estimated cost.
