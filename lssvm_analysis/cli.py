@@ -104,9 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--solvers", type=_names, default=None, metavar="A,B",
                      help="default: every solver with an exact model for the task")
     cmp.add_argument("--precisions", type=_names, default=None, metavar="P,Q",
-                     help="default: float32,float64,longdouble,mp50")
+                     help="default: float32,float64,longdouble, and mp50 where its estimated cost fits --budget")
     cmp.add_argument("--C", type=_positive_float, default=None,
                      help="C, with a ladder C/1e3, C, C*1e3 (default C = 10: 0.01, 10, 1e4)")
+    cmp.add_argument("--all-forms", action="store_true",
+                     help="every variant of each solver (default: each solver's default form and its printed "
+                          "variants, the forms the papers print)")
     cmp.add_argument("--full-ladder", action="store_true",
                      help="without --C the wide ladder 1, 1e3, 1e6, 1e9, and mp50 whatever its estimated cost")
     cmp.add_argument("--max-rows", type=_positive, default=None, metavar="N",
@@ -283,8 +286,10 @@ def _compare(args) -> int:
                       ladder=not args.no_ladder, out=args.out, store=args.store, n_jobs=args.jobs,
                       scheduler=args.scheduler, dask_workers=args.dask_workers,
                       progress=not args.no_progress, seed=args.seed, full_ladder=args.full_ladder,
+                      all_forms=args.all_forms,
                       max_rows=None if args.no_subsample else (args.max_rows or "auto"), budget=args.budget,
                       say=lambda line: print(line, file=sys.stderr, flush=True))
+    print(res.headline)
     for sentence in res.answers.sentence:
         print(sentence)
     print(f"wrote {res.out / res.files['html']} ({', '.join(sorted(res.files.values()))}) "

@@ -170,6 +170,10 @@ def test_a_50000_row_file_is_subsampled_with_one_line_before_any_work(big_csv, t
     print(f"the plan's line came {seconds:.2f} s after the start (read_data included): {line}")
     m = re.match(r"compare: subsampled to (\d+) of 50000 rows \(seeded; ~.* estimated for all 50000 rows", line)
     assert m and 20 <= int(m.group(1)) < 50_000, line
+    # the same line says what the defaults cover and what they leave out
+    assert "\n" not in line and f"then {m.group(1)} rows; 29 forms of 16 solvers (each solver's default form and " \
+        "its printed variants; all_forms / --all-forms: all 40) x float32, float64, longdouble x C = 0.01, 10, 1e4" \
+        in line and "mp50 left out" in line, line
     assert not (tmp_path / "o" / "compare.sqlite").exists()   # the line came before any fit
 
 
@@ -228,6 +232,81 @@ def test_a_constant_target_warns_in_one_line(tmp_path, capsys):
     code = cli.main(["compare", "--data", str(path), "--target", "y", "--solvers", "krr", "--precisions", "float64",
                      "--C", "10", "--no-ladder", "--out", str(tmp_path / "o"), "--jobs", "1", "--no-progress"])
     err = capsys.readouterr().err
-    assert code == 0 and "the target is constant (every value 3.0)" in err and err.count("\n") == 1
+    lines = err.splitlines()
+    # the warning in one line, then the line every CLI run says: what it covers
+    assert code == 0 and len(lines) == 2 and "the target is constant (every value 3.0)" in lines[0]
+    assert lines[1].startswith("compare: 20 rows; 1 form of 1 solver (") and ": 1 fit, ~" in lines[1]
     with pytest.warns(UserWarning, match="target is constant"):
         la.compare(X, np.full(20, 3.0), solvers=["krr"], precisions=["float64"], C=10.0, ladder=False)
+
+
+# --- compare's defaults and its first screen (issue 42) ---------------------------------------------------
+
+def test_default_forms_are_each_default_and_its_printed_variants():
+    from lssvm_analysis.analysis.compare import form_values, n_forms
+
+    names = default_solvers("regression")
+    for n in names:
+        info = la.get_solver(n)
+        default = info.default_variant()
+        printed = {(v.option, v.value) for v in info.variants if v.literal and default[v.option] != v.value}
+        every = {(v.option, v.value) for v in info.variants if default[v.option] != v.value}
+        assert {(o, v) for o, vs in form_values(n).items() for v in vs} == printed, n
+        assert {(o, v) for o, vs in form_values(n, all_forms=True).items() for v in vs} == every, n
+    assert n_forms(names) == len(names) + sum(len(vs) for n in names for vs in form_values(n).values())
+    assert n_forms(names) < n_forms(names, all_forms=True)
+    assert form_values("w-lssvm") == {} and form_values("r-lssvm-w") == {}   # no printed variant besides the default
+
+
+def test_the_defaults_plan_500_rows_within_the_budget_on_two_cores():
+    """The plan's estimate for the benchmark's scenario (500 rows, defaults, 2 workers): every row, the
+    three hardware/longdouble precisions, within 60 s -- mp50 left out, said; benchmarks/bench_compare.py
+    measures the real time."""
+    from lssvm_analysis.analysis.compare import DEFAULT_PRECISIONS, TIME_BUDGET, n_forms, plan_size
+
+    names = default_solvers("regression")
+    plan = plan_size(500, train_fraction=0.75, solvers=names, configs=n_forms(names), precisions=DEFAULT_PRECISIONS,
+                     n_C=3, workers=2, budget=TIME_BUDGET)
+    assert plan.rows == 500 and plan.precisions == ("float32", "float64", "longdouble") and plan.seconds <= 60
+    assert plan.action == "run" and "mp50 left out" in plan.line
+    every = plan_size(500, train_fraction=0.75, solvers=names, configs=n_forms(names, all_forms=True),
+                      precisions=DEFAULT_PRECISIONS, n_C=3, workers=2, budget=TIME_BUDGET, all_forms=True)
+    assert every.seconds > plan.seconds   # every variant costs more, and the plan says so
+
+
+def _kind_rows(solver, prec, digits, n_support, n_train=30):
+    return [{**r, "n_support": n_support, "n_train": n_train} for r in _rows(solver, solver, prec, digits)]
+
+
+def test_the_headline_is_one_answer_and_says_where_the_others_lose_digits():
+    from lssvm_analysis.analysis.compare import headline
+
+    frame = pd.DataFrame(_kind_rows("full-a", "float32", (5.0, 3.0, 1.0), 30) + _kind_rows("full-a", "float64", (14.0, 12.0, 9.0), 30)
+                         + _kind_rows("full-b", "float32", (4.0, 2.0, 0.5), 30) + _kind_rows("full-b", "float64", (13.0, 11.0, 10.0), 30)
+                         + _kind_rows("sparse", "float32", (6.0, 5.0, 4.0), 7) + _kind_rows("sparse", "float64", (14.0, 13.0, 12.0), 7))
+    a = answers(frame).set_index("solver")
+    assert a.loc["full-a", "model"] == "full" and a.loc["sparse", "model"] == "reduced"
+    # the reduced solver's sentence says what its digits are measured against
+    assert "digits against its own reduced problem (the 7 support points / columns it chose of 30), not the full " \
+           "LS-SVM" in a.loc["sparse", "sentence"] and "reduced problem" not in a.loc["full-a", "sentence"]
+    text = headline(frame, a.reset_index())
+    # the sparse solver holds in float32, but the answer is a full model's: full-b in float64 keeps 10.0 > 9.0
+    assert text.startswith("Use full-b in float64 on these data: it keeps at least 10.0 correct digits"), text
+    assert "in float32 2 of 3 forms keep fewer than 3 digits on some C (weakest: full-b 0.5 at C = 1e6, " \
+           "full-a 1.0 at C = 1e6)" in text and "in float64 every form keeps 3 or more on every C" in text
+
+
+def test_the_page_opens_on_the_answer_then_the_solvers_by_model(tmp_path):
+    X, y = _data(30)
+    res = la.compare(X, y, solvers=["lssvm-schur", "fs-lssvm"], precisions=["float64"], C=10.0, ladder=False,
+                     sigma2=1.0, out=tmp_path / "o")
+    page = (tmp_path / "o" / "index.html").read_text()
+    first_h2 = page.index("<h2>")
+    assert html.escape(res.headline) in page[:first_h2] and res.headline.startswith("Use ")
+    full, reduced = page.index("<h2>Full model"), page.index("<h2>Reduced or sparse")
+    assert first_h2 == full < reduced
+    assert "Digits against its own reduced problem (the k* columns / the support set it chose" in page[reduced:]
+    model = res.answers.set_index("solver").model
+    assert (model["lssvm-schur"], model["fs-lssvm"]) == ("full", "reduced")
+    assert html.escape("What ran: 30 rows; 3 forms of 2 solvers (every variant of each solver) x float64 x C = 10: "
+                       "3 fits, ~") in page

@@ -30,8 +30,8 @@ from ..linalg.memory import bytes_per_word
 from ..solvers import get_solver, solvers
 from .model_error import MEASURED_DIGITS
 
-__all__ = ["DEFAULT_PRECISIONS", "TIDY_COLUMNS", "default_solvers", "tidy", "answers", "precision_order",
-           "SizePlan", "plan_size", "median_sigma2", "SIGMA2_PAIRS", "TIME_BUDGET"]
+__all__ = ["DEFAULT_PRECISIONS", "TIDY_COLUMNS", "default_solvers", "form_values", "n_forms", "tidy", "answers", "precision_order",
+           "SizePlan", "plan_size", "headline", "model_kind", "REDUCED_NOTE", "task_seconds", "human_time", "number_text", "median_sigma2", "SIGMA2_PAIRS", "TIME_BUDGET"]
 
 #: The precisions ``compare`` runs by default.
 DEFAULT_PRECISIONS = ("float32", "float64", "longdouble", "mp50")
@@ -39,13 +39,36 @@ DEFAULT_PRECISIONS = ("float32", "float64", "longdouble", "mp50")
 #: The columns of the tidy frame, in order (those a sweep did not record are left out).
 TIDY_COLUMNS = ("solver", "configuration", "literal", "precision", "C", "sigma2", "status", "model_digits",
                 "model_digits_capped", "prediction_digits", "problem_condition", "exact_digits",
-                "choices_agree", "test_rmse", "test_mae", "test_error_rate", "time_fit", "exact_method",
+                "choices_agree", "n_support", "n_train", "test_rmse", "test_mae", "test_error_rate", "time_fit", "exact_method",
                 "exact_note", "message")
 
 
 def default_solvers(task: str) -> list[str]:
     """Every registered solver of ``task`` with an exact model and no keyword a grid cannot give."""
     return [n for n in solvers(task) if get_solver(n).exact_model is not None and not get_solver(n).required]
+
+
+def form_values(name: str, *, all_forms: bool = False) -> dict[str, list[str]]:
+    """The variant values ``compare`` runs for solver ``name`` besides its default configuration.
+
+    ``{option: [values]}``, one option at a time (as the report's variant sweeps).  By default only
+    the *printed* values (``Variant.literal``: the formula as the paper prints it) that are not the
+    default: each family's default (its stable form, or the printed one where the default is
+    printed) and its printed variants.  ``all_forms=True``: every non-default value (the report's
+    set: e.g. w-lssvm's four weight functions, the eigen solve of r-lssvm-w/-y).
+    """
+    info = get_solver(name)
+    out = {}
+    for opt, vs in info.variant_options().items():
+        values = [v.value for v in vs[1:] if all_forms or v.literal]
+        if values:
+            out[opt] = values
+    return out
+
+
+def n_forms(names, *, all_forms: bool = False) -> int:
+    """How many configurations (solver forms) ``compare`` runs for the solvers ``names``."""
+    return sum(1 + sum(len(v) for v in form_values(n, all_forms=all_forms).values()) for n in names)
 
 
 def precision_order(name: str) -> float:
@@ -119,13 +142,37 @@ def _failures(rows: pd.DataFrame) -> str:
     return f"; every fit ended with status {statuses}" + (f": {msg}" if msg else "")
 
 
+#: Said next to a reduced or sparse solver's digits.
+REDUCED_NOTE = ("digits against its own reduced problem (the {k} support points / columns it chose of {n}), "
+                "not the full LS-SVM")
+
+
+def model_kind(rows: pd.DataFrame) -> tuple[str, str]:
+    """``("full", "")`` when a solver's fits keep every training point in the model, else
+    ``("reduced", "; " + REDUCED_NOTE)``: its exact model is the LS-SVM restricted to the support
+    points or kernel columns it chose (frozen), so its digits say how well it solves *that* problem.
+    Read from the records: the median ``n_support`` of its finished fits below ``n_train``."""
+    if "n_support" not in rows or "n_train" not in rows:
+        return "full", ""
+    ok = rows[rows["status"] == "ok"] if "status" in rows else rows
+    k = pd.to_numeric(ok["n_support"], errors="coerce").dropna()
+    n = pd.to_numeric(ok["n_train"], errors="coerce").dropna()
+    if not len(k) or not len(n) or k.median() >= n.max():
+        return "full", ""
+    return "reduced", "; " + REDUCED_NOTE.format(k=f"{k.median():.0f}" if k.min() == k.max()
+                                                 else f"{k.min():.0f}-{k.max():.0f}", n=f"{n.max():.0f}")
+
+
 def answers(frame: pd.DataFrame) -> pd.DataFrame:
-    """One verdict per solver of a tidy frame (module docstring): ``solver``, ``form``,
-    ``precision`` (empty when nothing holds), ``min_digits``, ``kappa_max``, ``sure``, ``sentence``."""
+    """One verdict per solver of a tidy frame (module docstring): ``solver``, ``model`` ("full" or
+    "reduced", :func:`model_kind`), ``form``, ``precision`` (empty when nothing holds), ``min_digits``,
+    ``kappa_max``, ``sure``, ``sentence`` (a reduced solver's says what its digits are measured against)."""
     out = []
     if not len(frame):
-        return pd.DataFrame(columns=["solver", "form", "precision", "min_digits", "kappa_max", "sure", "sentence"])
+        return pd.DataFrame(columns=["solver", "model", "form", "precision", "min_digits", "kappa_max", "sure",
+                                     "sentence"])
     for solver, rows in frame.groupby("solver", sort=False):
+        kind, note = model_kind(rows)
         cells = []
         for (config, prec), g in rows.groupby(["configuration", "precision"], sort=False):
             cells.append({"form": config, "precision": prec, "literal": bool(g["literal"].any()), **_cell(g)})
@@ -145,18 +192,19 @@ def answers(frame: pd.DataFrame) -> pd.DataFrame:
             sentence = (f"{solver}: use {best['form']}{' (the printed form)' if best['literal'] else ''} in "
                         f"{best['precision']}: it keeps at least {best['min_digits']:.1f} correct digits of the exact "
                         f"model on every {ladder} (problem kappa up to {best['kappa_max']:.2g}){extra}; {sure}.")
-            out.append({"solver": solver, "form": best["form"], "precision": best["precision"],
+            out.append({"solver": solver, "model": kind, "form": best["form"], "precision": best["precision"],
                         "min_digits": best["min_digits"], "kappa_max": best["kappa_max"],
-                        "sure": sure.split(":")[0], "sentence": sentence})
+                        "sure": sure.split(":")[0], "sentence": sentence[:-1] + note + "."})
         else:
             measured = [c for c in cells if c["measured"]]
             top = max(measured, key=lambda c: c["min_digits"]) if measured else None
             best_text = (f"best: {top['form']} in {top['precision']}, {top['min_digits']:.1f} digits at its weakest "
                          f"measured C, {top['measured']} of {top['rungs']} C measured" if top else "no fit was measured")
-            out.append({"solver": solver, "form": "", "precision": "", "min_digits": math.nan,
+            out.append({"solver": solver, "model": kind, "form": "", "precision": "", "min_digits": math.nan,
                         "kappa_max": math.nan, "sure": "none",
                         "sentence": f"{solver}: no form keeps {MEASURED_DIGITS:.0f} correct digits on every {ladder} "
-                                    f"in {_precisions_text(cells)} on these data ({best_text}{_failures(rows)})."})
+                                    f"in {_precisions_text(cells)} on these data ({best_text}{_failures(rows)})"
+                                    f"{note}."})
     return pd.DataFrame(out)
 
 
@@ -167,14 +215,38 @@ SIGMA2_PAIRS = 20_000
 #: The seconds ``compare`` plans for by default (on all the workers together, estimated up front).
 TIME_BUDGET = 60.0
 
-#: Estimated seconds per (n+1)^3 of one fit, by precision kind: measured with krr and lssvm-schur at
-#: n = 375 on this project's 2-core machine kind (float32/float64 ~3e-10, longdouble 5e-9, mp50 3e-8),
-#: times 3 for the solvers with greedy or iterative phases.  An estimate, said as such.
-_FIT_SECONDS = {"hardware": 1e-9, "longdouble": 1.5e-8, "mp": 1e-7}
-#: The exact model of a fit (double-double formation, certified refinement): seconds per (n+1)^3.
-_EXACT_SECONDS = 3e-8
+#: CPU seconds of one fit task of ``compare`` (the fit, its exact model formed in double-double and
+#: certified, the model and prediction digits on the test points, the store's row): a + b m^2 + c m^3
+#: with m = n_train + 1, by precision.  Measured (``resource.getrusage``, one process, OpenBLAS 1
+#: thread) over the default forms of the regression solvers (29) on the ladder 0.01, 10, 1e4, at
+#: n_train = 75, 188, 375 (mp50: 30, 60, 90): per fit 0.016, 0.031, 0.070 s in float32; 0.017, 0.039,
+#: 0.117 in float64; 0.022, 0.087, 0.330 in longdouble; mp50 0.060, 0.18, 0.46.  a is the fixed
+#: cost of a task (validation, the exact model's set-up, the store), b the O(m^2) work (the kernel in
+#: double-double, the test predictions in balls), c the factorizations; float32/float64 measured no
+#: m^3 term up to 375, c = 1e-10 is a dense factorization's m^3/3 flops at ~3 GFlop/s, for larger m.
+_TASK_SECONDS = {"float32": (0.0142, 3.8e-7, 1e-10), "float64": (0.0124, 7.1e-7, 1e-10),
+                 "longdouble": (0.0102, 2.04e-6, 5.85e-10), "mp50": (0.030, 1.95e-5, 3.57e-7)}
+#: ``all_forms=True`` (every variant): the average task costs this many times a default form's, by
+#: precision (measured as above: float32/float64 within noise of 1 at n_train = 75-375; longdouble
+#: 0.209 against 0.087 s at n_train = 188, the eigen solve of r-lssvm-w/-y in longdouble; mp50 not
+#: measured, taken as longdouble's).  A lower bound at larger n (that eigen solve is m^3).
+_ALL_FORMS_FACTOR = {"float32": 1.0, "float64": 1.0, "longdouble": 2.4, "mp50": 2.4}
+#: Seconds of a run besides its tasks: worker start-up, the data's registration, the figures and page.
+_RUN_SECONDS = 5.0
 #: Words of the exact model (double-double n x n and its factor, a few copies): per (n+1)^2.
 _EXACT_WORDS = 12.0
+
+
+def task_seconds(precision: str, n_train: int, *, all_forms: bool = False) -> float:
+    """Estimated CPU seconds of one ``compare`` fit task (:data:`_TASK_SECONDS`) at ``n_train``
+    training points: mpN scales mp50's by N / 50 (the digits of its arithmetic)."""
+    p = get_precision(precision)
+    key = p.name if p.name in _TASK_SECONDS else ("mp50" if not p.hardware and p.name != "longdouble"
+                                                  else "float32" if p.unit_roundoff > 1e-10 else "float64")
+    a, b, c = _TASK_SECONDS[key]
+    m = n_train + 1.0
+    scale = max(1.0, p.digits / 50.0) if key == "mp50" else 1.0
+    return (a + b * m * m + c * m ** 3) * scale * (_ALL_FORMS_FACTOR[key] if all_forms else 1.0)
 
 
 def median_sigma2(X: np.ndarray, *, seed: int = 0, pairs: int = SIGMA2_PAIRS) -> float:
@@ -216,25 +288,24 @@ class SizePlan:
     line: str
 
 
-def _estimate(n_train: int, solvers, configs: int, precisions, n_C: int, workers: int) -> tuple[float, float]:
-    """(estimated seconds on ``workers``, peak bytes of the largest fit) for a compare run."""
+def _estimate(n_train: int, solvers, configs: int, precisions, n_C: int, workers: int,
+              all_forms: bool = False) -> tuple[float, float]:
+    """(estimated seconds on ``workers`` idle cores, peak bytes of the largest fit) for a compare run."""
     m = n_train + 1
     secs, peak = 0.0, _EXACT_WORDS * m * m * 8
     for p in precisions:
         prec = get_precision(p)
-        kind = "hardware" if prec.hardware and prec.name != "longdouble" else (
-            "longdouble" if prec.name == "longdouble" else "mp")
-        secs += configs * n_C * (_FIT_SECONDS[kind] + _EXACT_SECONDS) * m ** 3
+        secs += configs * n_C * task_seconds(prec.name, n_train, all_forms=all_forms)
         for name in solvers:
             info = get_solver(name)
             if info.peak is not None:
                 peak = max(peak, info.peak.words(n_train, prec.name, r=n_train) * bytes_per_word(prec.name))
-    return secs / max(1, workers), peak
+    return _RUN_SECONDS + secs / max(1, workers), peak
 
 
 def plan_size(n_rows: int, *, train_fraction: float, solvers, configs: int, precisions, n_C: int,
               workers: int = 1, budget: float = TIME_BUDGET, available: float | None = None,
-              max_rows="auto", drop_precisions=("mp",)) -> SizePlan:
+              max_rows="auto", drop_precisions=("mp",), all_forms: bool = False) -> SizePlan:
     """Decide, before any work, what a ``compare`` of ``n_rows`` rows runs (:class:`SizePlan`).
 
     Within ``budget`` seconds (estimated) and ``available`` bytes: run.  Otherwise first the
@@ -248,7 +319,7 @@ def plan_size(n_rows: int, *, train_fraction: float, solvers, configs: int, prec
     precs = tuple(precisions)
 
     def cost(rows, ps):
-        return _estimate(max(2, int(rows * train_fraction)), solvers, configs, ps, n_C, workers)
+        return _estimate(max(2, int(rows * train_fraction)), solvers, configs, ps, n_C, workers, all_forms)
 
     secs, peak = cost(n_rows, precs)
     dropped = ()
@@ -263,10 +334,10 @@ def plan_size(n_rows: int, *, train_fraction: float, solvers, configs: int, prec
     fits = secs <= budget and peak <= available and cap == n_rows
     if fits:
         return SizePlan(n_rows, precs, secs, peak, "run", f"compare: {n_rows} rows{note}" if dropped else "")
-    est = f"~{_human_time(secs)} and ~{peak / 2 ** 30:.3g} GiB per fit estimated for all {n_rows} rows"
+    est = f"~{human_time(secs)} and ~{peak / 2 ** 30:.3g} GiB per fit estimated for all {n_rows} rows"
     if max_rows is None:
         return SizePlan(n_rows, precs, secs, peak, "refuse",
-                        f"compare: refused: {est}, beyond the {_human_time(budget)} budget or "
+                        f"compare: refused: {est}, beyond the {human_time(budget)} budget or "
                         f"{available / 2 ** 30:.3g} GiB available; subsample the rows or give a larger budget")
     lo, hi = 20, cap
     while lo < hi:  # the largest row count within budget and memory
@@ -277,12 +348,71 @@ def plan_size(n_rows: int, *, train_fraction: float, solvers, configs: int, prec
     s, b = cost(rows, precs)
     return SizePlan(rows, precs, s, b, "subsample",
                     f"compare: subsampled to {rows} of {n_rows} rows (seeded; {est}; "
-                    f"~{_human_time(s)} for {rows}){note}")
+                    f"~{human_time(s)} for {rows}){note}")
 
 
-def _human_time(seconds: float) -> str:
+def number_text(c: float) -> str:
+    """A C value as a reader writes it: 0.01, 10, 1e4 (not 1e+04)."""
+    text = f"{c:.3g}"
+    return text.replace("e+0", "e").replace("e+", "e").replace("e-0", "e-")
+
+
+def human_time(seconds: float) -> str:
+    """``"42 s"``, ``"8 min"`` or ``"2.5 h"``."""
     if seconds < 120:
         return f"{seconds:.0f} s"
     if seconds < 7200:
         return f"{seconds / 60:.0f} min"
     return f"{seconds / 3600:.3g} h"
+
+
+def headline(frame: pd.DataFrame, verdicts: pd.DataFrame) -> str:
+    """The one answer for the data: which form to use in which precision, and where the others lose
+    digits.  The answer is the cheapest precision in which a form of a full-model solver holds (the
+    most digits there; a reduced solver's only when no full one holds, said so); then, for each
+    precision run, how many forms keep fewer than :data:`MEASURED_DIGITS` digits on some C (or
+    were not measured there), the three weakest named with their digits and C."""
+    if not len(verdicts):
+        return "No fit was run on these data."
+    held = verdicts[verdicts["precision"].astype(str) != ""].copy()
+    if len(held):
+        held["_p"] = held["precision"].map(precision_order)
+        held["_r"] = (held["model"] != "full").astype(int) if "model" in held else 0
+        best = held.sort_values(["_r", "_p", "min_digits"], ascending=[True, True, False]).iloc[0]
+        reduced = best.get("model", "full") != "full"
+        answer = (f"Use {best['form']} in {best['precision']} on these data: it keeps at least "
+                  f"{best['min_digits']:.1f} correct digits of its exact model on every C of the ladder (problem "
+                  f"kappa up to {best['kappa_max']:.2g})"
+                  + (" -- a reduced solver's, measured against its own reduced problem: no full-model solver holds"
+                     if reduced else "") + ".")
+    else:
+        answer = (f"No form keeps {MEASURED_DIGITS:.0f} correct digits on every C in any precision run on "
+                  "these data (each solver's best is in its sentence below).")
+    return answer + " " + _losses(frame)
+
+
+def _losses(frame: pd.DataFrame) -> str:
+    """Where the forms lose digits, precision by precision (see :func:`headline`)."""
+    if not len(frame):
+        return ""
+    parts = []
+    digits = pd.to_numeric(frame["model_digits"], errors="coerce")
+    df = frame.assign(_d=digits.where(frame["status"] == "ok"))
+    for prec in sorted(df["precision"].unique(), key=precision_order):
+        g = df[df["precision"] == prec]
+        worst = []
+        for config, h in g.groupby("configuration", sort=False):
+            if h["_d"].notna().all() and h["_d"].min() >= MEASURED_DIGITS:
+                continue
+            i = h["_d"].fillna(-1.0).idxmin()
+            worst.append((float(h["_d"].fillna(-1.0).min()), config, float(h.loc[i, "C"])))
+        n = g["configuration"].nunique()
+        if not worst:
+            parts.append(f"in {prec} every form keeps {MEASURED_DIGITS:.0f} or more on every C")
+            continue
+        worst.sort()
+        named = ", ".join(f"{c} {'not measured' if d < 0 else f'{d:.1f}'} at C = {number_text(C)}"
+                          for d, c, C in worst[:3])
+        parts.append(f"in {prec} {len(worst)} of {n} forms keep fewer than {MEASURED_DIGITS:.0f} digits on some C "
+                     f"(weakest: {named}{', ...' if len(worst) > 3 else ''})")
+    return "Where the others lose digits: " + "; ".join(parts) + "."

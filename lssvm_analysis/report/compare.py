@@ -33,18 +33,18 @@ import numpy as np
 import pandas as pd
 
 from .. import __version__
-from ..analysis.compare import (DEFAULT_PRECISIONS, TIME_BUDGET, answers, default_solvers, median_sigma2,
-                                plan_size, precision_order, tidy)
+from ..analysis.compare import (DEFAULT_PRECISIONS, TIME_BUDGET, answers, default_solvers, form_values,
+                                headline, human_time, median_sigma2, number_text, n_forms, plan_size, precision_order, tidy)
 from ..arith.precision import get_precision
 from ..core.validation import as_matrix, as_vector, check_bool, check_int
 from ..datasets import from_arrays, register
-from ..experiments import SweepSpec, load_records, run_sweep
-from ..experiments.runner import SchedulerLostError, scheduler_address
+from ..experiments import SweepSpec
+from ..experiments.runner import SchedulerLostError, run_sweeps, scheduler_address
 from ..solvers import get_solver
 from .build import dask_client, prepare_out
 from .digits_grid import grid_cells, grid_table
 from .figures import log_axes, new_figure, precision_color, save_figure
-from .sections_digits import grid_figure, variant_specs
+from .sections_digits import grid_figure
 
 __all__ = ["Comparison", "compare", "read_data", "DEFAULT_C", "FULL_C_LADDER", "LADDER_STEP", "SizeWarning"]
 
@@ -77,6 +77,11 @@ class Comparison:
         The registry name the data were given.
     files : dict
         Written file names by role (empty without ``out``).
+    out : Path or None
+        The output directory.
+    headline : str
+        The one answer for the data (:func:`~lssvm_analysis.analysis.compare.headline`): which form in
+        which precision, and where the others lose digits.
     """
 
     frame: pd.DataFrame
@@ -85,6 +90,7 @@ class Comparison:
     dataset: str
     files: dict = field(default_factory=dict)
     out: Path | None = None
+    headline: str = ""
 
 
 def read_data(path, target: str) -> tuple[np.ndarray, np.ndarray, tuple]:
@@ -213,7 +219,7 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
             sigma2=None, ladder: bool = True, out=None, store=None, n_jobs: int | None = 1,
             scheduler: str | None = None, dask_workers: int | None = None, progress=False, seed: int = 0,
             test_fraction: float = 0.25, name: str | None = None, full_ladder: bool = False,
-            max_rows="auto", budget: float = TIME_BUDGET, say=None) -> Comparison:
+            max_rows="auto", budget: float = TIME_BUDGET, all_forms: bool = False, say=None) -> Comparison:
     """Which form of each solver, in which precision, on these data, and how sure.
 
     Parameters
@@ -225,9 +231,11 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
         Default: classification when y has exactly two distinct values.
     solvers : list of str, optional
         Default: every registered solver of the task with an exact model
-        (a plugin's included); each runs in every variant, one option at a time.
+        (a plugin's included); each runs in its default form and its printed variants
+        (:func:`~lssvm_analysis.analysis.compare.form_values`), one option at a time.
     precisions : list of str
-        Default float32, float64, longdouble, mp50 (those a solver does not run in are left out).
+        Default float32, float64, longdouble, and mp50 where the plan's estimate affords it (those a
+        solver does not run in are left out).
     C : float, optional
         With ``ladder`` the ladder is C / 1e3, C, C * 1e3; only C without it.
         Default: :data:`DEFAULT_C_LADDER`.
@@ -247,6 +255,8 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
         ``prediction_digits`` and the test error).
     name : str, optional
         Registry name of the data (default: ``user-<content hash>``).
+    all_forms : bool
+        Every variant of each solver instead of the default form and its printed variants.
     full_ladder : bool
         Without ``C``: the wide ladder 1, 1e3, 1e6, 1e9 instead of 0.01, 10, 1e4; and mpN precisions
         are run whatever their estimated cost.
@@ -275,6 +285,7 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
     y_arr = np.array(as_vector(y, "y", allow_object=False), dtype=np.float64)
     ladder = check_bool("ladder", ladder)
     full_ladder = check_bool("full_ladder", full_ladder)
+    all_forms = check_bool("all_forms", all_forms)
     Cs = _ladder(C, ladder, full_ladder)
     if max_rows not in ("auto", None):
         check_int("max_rows", max_rows, minimum=4)
@@ -291,9 +302,9 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
         check_int("n_jobs", n_jobs, minimum=1)
     workers = (os.cpu_count() or 1) if n_jobs in (None, -1) else (dask_workers or n_jobs or 1)
     plan = plan_size(len(X_arr), train_fraction=1 - float(test_fraction), solvers=names0,
-                     configs=sum(1 + len(get_solver(n).variants) for n in names0), precisions=precs,
+                     configs=n_forms(names0, all_forms=all_forms), precisions=precs,
                      n_C=len(Cs), workers=workers if scheduler is None else max(1, workers), budget=budget,
-                     max_rows=max_rows,
+                     max_rows=max_rows, all_forms=all_forms,
                      drop_precisions=() if (full_ladder or precisions is not DEFAULT_PRECISIONS) else ("mp",))
     if task0 == "regression" and len(y_arr) and np.ptp(y_arr) == 0:
         _say(f"compare: warning: the target is constant (every value {float(y_arr[0])!r}): the exact model is "
@@ -301,8 +312,12 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
              "(is --target the column you meant?)", say)
     if plan.action == "refuse":
         raise ValueError(plan.line + " (max_rows=None, --no-subsample)")
-    _say(plan.line, say)
     precs = list(plan.precisions)
+    coverage = _coverage(plan, names0, all_forms, Cs, workers)
+    if say is not None:   # the command line: one line, what runs and what the plan changed
+        say(f"{plan.line}; then {coverage.removeprefix('compare: ')}" if plan.line else coverage)
+    else:
+        _say(plan.line, say)
     if plan.rows < len(X_arr):
         keep = np.sort(np.random.default_rng(seed).choice(len(X_arr), plan.rows, replace=False))
         X_arr, y_arr = X_arr[keep], y_arr[keep]
@@ -321,7 +336,7 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
     register(name, loader, task=data.task, papers="user's data (compare)", replace=True)
     out_dir = None if out is None else prepare_out(out)
     values = {"C": list(Cs), "sigma2": [s2], "eta": [1e-3]}
-    specs = _specs(name, names, precs, values, seed)
+    specs = _specs(name, names, precs, values, seed, all_forms)
     with contextlib.ExitStack() as stack:
         if store is None:
             store = (out_dir / "compare.sqlite" if out_dir is not None else
@@ -333,32 +348,64 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
                 executor.run(register, name, loader, task=data.task, replace=True)   # the workers' registries
             except OSError as exc:  # the scheduler went away between connecting and the first task
                 raise SchedulerLostError(scheduler_address(executor)) from exc
-        frames = []
-        for spec in specs:
-            run_sweep(spec, store, n_jobs=None if executor is not None else n_jobs, executor=executor,
-                      progress=progress)
-            frames.append(load_records(store, spec))
+        # one queue for every spec (one pool of workers, no wait at the end of each sweep)
+        frames = run_sweeps(specs, store, n_jobs=None if executor is not None else n_jobs, executor=executor,
+                            progress=progress)
     records = pd.concat([f for f in frames if len(f)], ignore_index=True, sort=False) if frames else pd.DataFrame()
     frame = tidy(records)
     verdicts = answers(frame)
     cells = grid_cells(records) if len(records) else pd.DataFrame()
     grid = grid_table(cells, names) if len(cells) else pd.DataFrame()
-    result = Comparison(frame, verdicts, grid, name, out=out_dir)
+    result = Comparison(frame, verdicts, grid, name, out=out_dir, headline=headline(frame, verdicts))
     if out_dir is not None:
         files = _write(out_dir, result, cells, records, meta={
             "dataset": name, "task": data.task, "n_train": int(data.X_train.shape[0]),
             "n_test": int(data.X_test.shape[0]), "n_features": int(data.X_train.shape[1]),
             "solvers": names, "precisions": precs, "C": list(Cs), "sigma2": s2, "seed": seed,
+            "coverage": coverage, "plan": plan.line,
             "version": __version__})
-        result = Comparison(frame, verdicts, grid, name, files, out_dir)
+        result = Comparison(frame, verdicts, grid, name, files, out_dir, result.headline)
     return result
 
 
-def _specs(dataset: str, names, precs, values: dict, seed: int) -> list[SweepSpec]:
-    """The report's variant specs (:func:`~.sections_digits.variant_specs`) on the user's data set."""
-    specs = variant_specs("compare", f"compare-{dataset}", names, values, precisions=precs,
-                          datasets=[dataset], seeds=[seed])
-    return list(specs.values())
+def _coverage(plan, names, all_forms: bool, Cs, workers: int) -> str:
+    """One line: the rows, forms, precisions and C ladder a run covers, its fits and estimated time."""
+    forms = n_forms(names, all_forms=all_forms)
+    which = ("every variant of each solver" if all_forms or n_forms(names, all_forms=True) == forms else
+             f"each solver's default form and its printed variants; all_forms / --all-forms: all "
+             f"{n_forms(names, all_forms=True)}")
+    fits = forms * len(plan.precisions) * len(Cs)
+    def count(k, word):
+        return f"{k} {word}{'s' * (k != 1)}"
+
+    return (f"compare: {plan.rows} rows; {count(forms, 'form')} of {count(len(names), 'solver')} ({which}) x "
+            f"{', '.join(plan.precisions)} x C = {', '.join(number_text(c) for c in Cs)}: {count(fits, 'fit')}, "
+            f"~{human_time(plan.seconds)} estimated on {workers} idle core{'s' * (workers != 1)}")
+
+
+def _specs(dataset: str, names, precs, values: dict, seed: int, all_forms: bool) -> list[SweepSpec]:
+    """Fit sweeps on the user's data set, one variant option at a time (as the report's
+    :func:`~.sections_digits.variant_specs`), over the forms of
+    :func:`~lssvm_analysis.analysis.compare.form_values`: the defaults and their printed variants,
+    or every variant with ``all_forms``."""
+    # no reference solve of each fit's linear system: its columns (solve_digits, backward_error) are not
+    # on the page, and it cost ~40 % of a float fit's task at n = 375 (measured: 0.11-0.14 s of 0.23-0.39 s)
+    kw = {"precisions": precs, "datasets": [dataset], "seeds": [seed], "options": {"reference": False}}
+
+    def spec(suffix, members, extra):
+        taken = {k for n in members for k in get_solver(n).params}
+        grid = {k: list(v) for k, v in values.items() if k in taken}
+        return SweepSpec(f"compare-{dataset}{suffix}", kind="fit", solvers=members, grid={**grid, **extra}, **kw)
+
+    specs = [spec("", list(names), {})]
+    options: dict[str, dict[str, list]] = {}
+    for n in names:
+        for opt, vals in form_values(n, all_forms=all_forms).items():
+            options.setdefault(opt, {})[n] = vals
+    for opt, by_solver in options.items():
+        members = list(by_solver)
+        specs.append(spec(f"-{opt}", members, {opt: list(dict.fromkeys(v for n in members for v in by_solver[n]))}))
+    return specs
 
 
 def _kappa_figure(out: Path, frame: pd.DataFrame):
@@ -409,18 +456,61 @@ def _write(out: Path, res: Comparison, cells, records, meta: dict) -> dict:
     return files
 
 
+def _group_table(rows: pd.DataFrame) -> str:
+    """The verdicts of one model group as a table, best first (cheapest precision, most digits)."""
+    e = html.escape
+    rows = rows.assign(_p=[precision_order(p) if p else math.inf for p in rows["precision"]],
+                       _d=pd.to_numeric(rows["min_digits"], errors="coerce").fillna(-1.0))
+    body = []
+    for _, r in rows.sort_values(["_p", "_d"], ascending=[True, False]).iterrows():
+        use = (f"{e(str(r['form']))} in {e(str(r['precision']))}" if r["precision"] else
+               "no form holds in the precisions run")
+        digits = f"{r['min_digits']:.1f}" if r["precision"] else "&lt; 3"
+        body.append(f"<tr><td>{e(str(r['solver']))}</td><td>{use}</td><td>{digits}</td>"
+                    f"<td>{e(str(r['sure']))}</td></tr>")
+    return ("<table><thead><tr><th>solver</th><th>use</th><th>correct digits at the weakest C</th>"
+            "<th>how sure</th></tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>")
+
+
+def _groups(res: Comparison) -> str:
+    """The solvers grouped by the model they compute: full, then reduced (with what they are measured
+    against), each a table and its sentences."""
+    e = html.escape
+    a = res.answers
+    model = a["model"] if "model" in a else pd.Series(["full"] * len(a), index=a.index)
+    out = []
+    for kind, title, note in (
+            ("full", "Full model: every training point in the model",
+             "Each fit against the exact model of its own problem on all the training points (the LS-SVM; "
+             "krr without a bias, the weighted and robust LS-SVMs with their weights)."),
+            ("reduced", "Reduced or sparse: a subset of points or columns chosen by the solver",
+             "Digits against its own reduced problem (the k* columns / the support set it chose, frozen), "
+             "not the full LS-SVM: they say how well the solver solves the problem it chose, not how close "
+             "its model is to the full one.")):
+        rows = a[model == kind]
+        if not len(rows):
+            continue
+        sentences = "\n".join(f"<li>{e(s)}</li>" for s in rows.assign(
+            _p=[precision_order(p) if p else math.inf for p in rows["precision"]]).sort_values("_p").sentence)
+        out.append(f"<h2>{e(title)}</h2>\n<p>{e(note)}</p>\n{_group_table(rows)}\n"
+                   f"<details><summary>one sentence per solver</summary><ul>\n{sentences}\n</ul></details>")
+    return "\n".join(out)
+
+
 def _page(res: Comparison, figs, meta: dict) -> str:
     e = html.escape
-    items = "\n".join(f"<li>{e(s)}</li>" for s in res.answers.sentence)
     pics = "\n".join(f'<figure><img src="{e(f.png)}" alt="{e(f.alt)}" style="max-width:100%">'
                      f'<figcaption>{e(f.caption)} (<a href="{e(f.csv)}">data</a>)</figcaption></figure>' for f in figs)
     table = res.grid.to_html(index=False, escape=True, border=0) if len(res.grid) else "<p>No grid.</p>"
+    plan = f" {e(meta['plan'].removeprefix('compare: ').capitalize())}." if meta.get("plan") else ""
     return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>lssvm_analysis compare: "
             f"{e(meta['dataset'])}</title></head><body>\n<h1>Which formulation, in which precision, on your data</h1>\n"
+            f"<p id=\"answer\"><strong>{e(res.headline)}</strong></p>\n"
             f"<p>{meta['n_train']} training and {meta['n_test']} test points, {meta['n_features']} features, task "
-            f"{e(meta['task'])}; σ² = {meta['sigma2']:.4g}; C ladder {', '.join(f'{c:.3g}' for c in meta['C'])}; "
-            f"precisions {e(', '.join(meta['precisions']))}. A form holds when every C keeps at least 3 correct digits "
-            "of the exact model (the data's own problem, formed in extended precision and certified).</p>\n"
-            f"<h2>One sentence per solver</h2>\n<ul>\n{items}\n</ul>\n<h2>The grid</h2>\n{table}\n{pics}\n"
+            f"{e(meta['task'])}; σ² = {meta['sigma2']:.4g}. What ran: "
+            f"{e(meta.get('coverage', '').removeprefix('compare: '))}.{plan} A form holds when every C keeps at least "
+            "3 correct digits of the exact model (the data's own problem, formed in extended precision and "
+            "certified).</p>\n"
+            f"{_groups(res)}\n<h2>The grid</h2>\n{table}\n{pics}\n"
             f"<p>Every fit: <a href=\"compare.csv\">compare.csv</a>; the verdicts: <a href=\"answers.json\">answers.json</a>. "
             f"lssvm_analysis {e(meta['version'])}.</p>\n</body></html>\n")
