@@ -36,7 +36,7 @@ from .. import __version__
 from ..analysis.compare import (DEFAULT_PRECISIONS, TIME_BUDGET, answers, default_solvers, form_values,
                                 headline, human_time, median_sigma2, number_text, n_forms, plan_size, precision_order, tidy)
 from ..arith.precision import get_precision
-from ..core.validation import as_matrix, as_vector, check_bool, check_int
+from ..core.validation import as_matrix, as_vector, check_bool, check_callable, check_int, check_open_interval
 from ..datasets import from_arrays, register
 from ..experiments import SweepSpec
 from ..experiments.runner import SchedulerLostError, run_sweeps, scheduler_address
@@ -291,6 +291,10 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
         check_int("max_rows", max_rows, minimum=4)
     if isinstance(budget, bool) or not isinstance(budget, (int, float)) or not (budget > 0 and math.isfinite(budget)):
         raise ValueError(f"expected a number of seconds budget > 0, got budget={budget!r}")
+    if dask_workers is not None:
+        check_int("dask_workers", dask_workers, minimum=1)
+    check_open_interval("test_fraction", test_fraction, 0.0, 1.0)
+    check_callable("say", say)
     if len(X_arr) != len(y_arr):
         raise ValueError(f"expected as many rows in y as in X, got X.shape={X_arr.shape}, y.shape={y_arr.shape}")
     precs = [get_precision(p).name for p in precisions]
