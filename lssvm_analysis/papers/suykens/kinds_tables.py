@@ -42,12 +42,14 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from ...analysis.benchmarking import CVSignificanceIndex
+from ...analysis.benchmarking import CVSignificanceIndex, grid_search
 from ...analysis.conditioning.suykens import kkt_condition
 from ...analysis.cv_closed import CVShare
 from ...analysis.tuning import GAMMAS, SIGMA_FACTORS
 from ...analysis.tuning import tune as la_tune
+from ...analysis.validation import SCORINGS, check_folds, skipna_mean
 from ...solvers import fit, get_solver
+from ...solvers.baselines import SVCFoldCV
 from ...solvers.multiclass import MulticlassFit, hamming_decode, make_code
 from ...core.memo import json_key
 from ...experiments.kinds import raw_task_data, register_task_kind
@@ -111,7 +113,7 @@ def share_for(task, X, o):
     return sh
 
 
-def tune(solver, kernel, X, y, o, *, seed=0, share=None) -> tuple[dict, float, int]:
+def tune(solver, kernel, X, y, o, *, seed=0, share=None, route=None) -> tuple[dict, float, int]:
     """§3.4.2 grid search of one binary problem: (best params, CV accuracy, #evaluations).
 
     :func:`lssvm_analysis.tune` with the CV accuracy of ``o["folds"]`` folds
@@ -122,7 +124,11 @@ def tune(solver, kernel, X, y, o, *, seed=0, share=None) -> tuple[dict, float, i
     (default 1e5: a linear C-SVC at C = 1000 otherwise takes seconds per fit).
     When every point fails, the first grid point with CV accuracy -inf.
     ``share``: a :class:`CVShare` view for ``la.tune`` (the closed form's kernels, factorizations
-    and held-out values shared with other searches on these rows).
+    and held-out values shared with other searches on these rows).  With a share, the LIBSVM C-SVC
+    (RBF, linear) is searched on one precomputed kernel per sigma across C and folds
+    (:func:`_svm_search`); without, by ``la.tune``'s per-fold fits (the reference).
+    ``route``: a dict that receives how the points were scored (``cv_kernel``, and for LIBSVM the
+    fits run, capped at ``max_iter`` and skipped).
     """
     info = get_solver(solver)
     base = {"kernel": kernel, **info.task_keywords("classification")}
@@ -130,6 +136,8 @@ def tune(solver, kernel, X, y, o, *, seed=0, share=None) -> tuple[dict, float, i
         base["max_iter"] = int(o.get("svm_max_iter", 100000))
     folds = max(2, min(int(o.get("folds", 10)), len(y)))
     axes = _axes(kernel, X.shape[1], o)
+    if share is not None and solver == "svm-c" and kernel in ("rbf", "linear"):
+        return _svm_search(X, y, kernel, axes, o, folds=folds, seed=seed, base=base, route=route)
     best, score, evals = None, -math.inf, 0
     for degree in (o.get("degrees", (2,)) if kernel == "poly" else (None,)):
         res = la_tune(solver, X, y, grid=axes, refinements=int(o.get("refinements", 3)),
@@ -140,7 +148,40 @@ def tune(solver, kernel, X, y, o, *, seed=0, share=None) -> tuple[dict, float, i
                     ({k: float(res.history.iloc[0][k]) for k in axes}, -math.inf))
         if best is None or s > score:
             best, score = {**base, **_solver_params(point, degree)}, s
+    if route is not None and info.baseline:
+        route["cv_kernel"] = "libsvm"  # LIBSVM forms the kernel itself at every fit
     return best, score, evals
+
+
+def _svm_search(X, y, kernel, axes, o, *, folds, seed, base, route):
+    """:func:`tune` of LIBSVM's C-SVC on one precomputed kernel per sigma (:class:`SVCFoldCV`).
+
+    The same grid search (:func:`~lssvm_analysis.analysis.benchmarking.grid_search`, which
+    ``la.tune`` runs), the same folds (``check_folds`` of the same seed: the training rows in the
+    same order, which LIBSVM's SMO depends on), the same score (the folds' accuracies averaged as
+    ``cv_score_split`` averages them; a point with a fold not ``"ok"`` or raising ValueError scores
+    NaN).  What differs from the per-fold search: the kernel is formed once per sigma and sliced
+    per fold, and a point's folds after a failed one are not fitted (their scores are not read).
+    """
+    pairs = check_folds(folds, X, y, seed=seed)
+    cv = SVCFoldCV(X, y, pairs, kernel=kernel, max_iter=base["max_iter"])
+    accuracy = SCORINGS["accuracy"]
+
+    def objective(point):
+        try:
+            f = cv.held_out(**point)
+        except (ValueError, ArithmeticError):  # la.tune's error_score (NaN)
+            return NAN
+        if f is None:
+            return NAN
+        return skipna_mean(np.array([accuracy(y[te], v) for (_, te), v in zip(pairs, f)], dtype=np.float64))
+
+    best, score, history = grid_search(objective, axes, refinements=int(o.get("refinements", 3)),
+                                       points=int(o.get("points", 3)))
+    if route is not None:
+        route.update(cv_kernel="precomputed", cv_fits=cv.counts["fits"], cv_fits_capped=cv.counts["capped"],
+                     cv_fits_skipped=cv.counts["skipped"])
+    return {**base, **best}, score, len(history)
 
 
 def _precision_reruns(X, y, Xt, yt, params, f64, o) -> dict:
@@ -184,11 +225,13 @@ def binary_row(task) -> dict:
     X, y, Xt, yt = ds.X_train, ds.y_train, ds.X_test, ds.y_test
     t0 = time.perf_counter()
     sh = share_for(task, X, o)
-    params, cv, evals = tune(solver, kernel, X, y, o, seed=task.seed, share=None if sh is None else sh.view())
+    route = {}
+    params, cv, evals = tune(solver, kernel, X, y, o, seed=task.seed, share=None if sh is None else sh.view(),
+                             route=route)
     t_tune = time.perf_counter() - t0
     f = fit(solver, X, y, **params)
     row = {"n_train": len(y), "n_test": len(yt), "n_inputs": X.shape[1], "cv_acc": 100 * cv,
-           "acc": 100 * _acc(f, Xt, yt), "fit_status": f.status, "n_evals": evals, "time_tune": t_tune,
+           "acc": 100 * _acc(f, Xt, yt), "fit_status": f.status, "n_evals": evals, "time_tune": t_tune, **route,
            **{f"tuned_{k}": v for k, v in params.items() if k not in ("kernel", "task", "max_iter")}}
     if label == "RBF LS-SVM" and f.ok:
         row.update(_precision_reruns(X, y, Xt, yt, params, f, o))
