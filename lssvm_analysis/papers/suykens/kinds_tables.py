@@ -36,6 +36,7 @@ and scores equal the unshared search's (tests/test_suykens_sharing.py).
 from __future__ import annotations
 
 import math
+import os
 import time
 import warnings
 
@@ -44,7 +45,7 @@ import pandas as pd
 
 from ...analysis.benchmarking import CVSignificanceIndex, grid_search
 from ...analysis.conditioning.suykens import kkt_condition
-from ...analysis.cv_closed import CVShare
+from ...analysis.cv_closed import GRID_CV_BYTES, CVShare
 from ...analysis.tuning import GAMMAS, SIGMA_FACTORS
 from ...analysis.tuning import tune as la_tune
 from ...analysis.validation import SCORINGS, check_folds, skipna_mean
@@ -55,6 +56,7 @@ from ...core.memo import json_key
 from ...experiments.kinds import raw_task_data, register_task_kind
 
 __all__ = ["BINARY_METHODS", "MULTI_METHODS", "REFERENCE_METHODS", "SIGMA_FACTORS", "GAMMAS", "tune", "share_for",
+           "share_bytes", "SHARE_BYTES_MAX",
            "binary_row", "multi_row", "reference_row"]
 
 NAN = float("nan")
@@ -98,18 +100,41 @@ def _acc(f, X, y) -> float:
 
 #: The last training set's CVShare, per process: {key: CVShare} (one entry).
 _SHARES: dict = {}
+#: Upper bound of :func:`share_bytes` (bytes).
+SHARE_BYTES_MAX = 4 * 2 ** 30
+
+
+def share_bytes() -> int:
+    """Bytes a table's :class:`CVShare` may keep: a quarter of the machine's memory per core.
+
+    Why more than ``CVShare``'s default (256 MiB): Pol LS-SVM_F reads its twin's
+    factorizations only if every (degree, t) of the twin's search is still kept when
+    it asks, and the twin's search makes them all before LS-SVM_F asks for the first
+    (the degrees in the same order), so a least-recently-used store smaller than the
+    whole search keeps none that is asked again.  Measured on acr (N = 460), full
+    profile: the Pol LS-SVM search keeps 575 MiB (137 kernels and their eigen or
+    Cholesky factorizations, ~356 N^2 words), hence ~1.2 GiB at gcr's N = 666.  The
+    report runs one worker per core (2 workers on 24 GB here): a quarter of the memory
+    per core (2.9 GiB here, at most ``SHARE_BYTES_MAX``) holds both searches' stores with
+    three quarters of the memory left to the rest.  Never below 256 MiB.
+    """
+    try:
+        phys = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): CVShare's default
+        return GRID_CV_BYTES
+    return int(min(max(phys // (4 * (os.cpu_count() or 1)), GRID_CV_BYTES), SHARE_BYTES_MAX))
 
 
 def share_for(task, X, o):
     """The process's :class:`CVShare` of the task's training set ``X`` (a new one for a new set), or
-    None when ``o["share"]`` is false."""
+    None when ``o["share"]`` is false.  It keeps ``o["share_bytes"]`` bytes (default :func:`share_bytes`)."""
     if not o.get("share", True):
         return None
     key = json_key([task.dataset, task.seed, task.dataset_kw, task.kind])
     sh = _SHARES.get(key)
     if sh is None or sh.X.shape != X.shape or not np.array_equal(sh.X, X):
         _SHARES.clear()
-        sh = _SHARES[key] = CVShare(X)
+        sh = _SHARES[key] = CVShare(X, max_bytes=int(o.get("share_bytes", share_bytes())))
     return sh
 
 
