@@ -31,7 +31,15 @@ twin's factorizations (a later task on the same randomisation), a MOC / ECOC
 / 1vsA code's columns are solved together at each (sigma, gamma) (the (N, c)
 target matrix), 1vs1 subproblems slice their kernels from one kernel per
 sigma, and the polynomial degrees' kernels come from one X X^T.  Selections
-and scores equal the unshared search's (tests/test_suykens_sharing.py).
+and scores equal the unshared search's (tests/test_suykens_sharing.py).  The
+share keeps up to :func:`share_bytes` (a quarter of the memory per core), so
+that Pol LS-SVM_F finds its twin's whole search.  With the share, the LIBSVM
+C-SVC rows (RBF SVM, Lin SVM) are searched on one precomputed kernel per sigma
+across C and folds (:class:`~lssvm_analysis.solvers.baselines.SVCFoldCV`, LIBSVM
+on the fold's kernel block), and a point's folds after one stopped at
+``svm_max_iter`` are not fitted (the point scores NaN either way); the rows
+say ``cv_kernel`` ("precomputed", or "libsvm" for the per-fold fits) and count
+the fits run, capped and skipped.
 """
 from __future__ import annotations
 
