@@ -289,15 +289,21 @@ def _column_share(share, M, y_idx, rows):
     return share.view(rows=rows)
 
 
-def _multi_fits(ds, solver, kernel, code, o, seed, prune, share=None):
-    """Tuned binary fits per code column (and pruned ones at each alpha when ``prune``)."""
+def _multi_fits(ds, solver, kernel, code, o, seed, prune, share=None, route=None):
+    """Tuned binary fits per code column (and pruned ones at each alpha when ``prune``); ``route`` sums
+    the columns' (:func:`tune`'s ``route``)."""
     y_idx = ds.y_train.astype(int)
     M = make_code(code, len(ds.classes), random_state=0 if seed is None else seed)  # ECOC: the task's seed
     fits, pruned, evals, n_rows = [], {}, 0, 0
     for j in range(M.shape[1]):
         rows = np.flatnonzero(M[y_idx, j] != 0)
         Xj, yj = ds.X_train[rows], M[y_idx[rows], j].astype(np.float64)
-        params, _, e = tune(solver, kernel, Xj, yj, o, seed=seed, share=_column_share(share, M, y_idx, rows))
+        col = {}
+        params, _, e = tune(solver, kernel, Xj, yj, o, seed=seed, share=_column_share(share, M, y_idx, rows),
+                            route=col)
+        if route is not None:
+            for k, v in col.items():
+                route[k] = v if isinstance(v, str) else route.get(k, 0) + v
         evals += e
         n_rows += len(rows)
         fits.append(fit(solver, Xj, yj, **params))
@@ -355,11 +361,12 @@ def multi_row(task) -> dict:
     prune = (label == "RBF LS-SVM" and code == "1vs1"
              and task.dataset.removeprefix("suykens-") in o.get("prune_sets", ()))
     t0 = time.perf_counter()
-    M, fits, pruned, evals, n_rows = _multi_fits(ds, solver, kernel, code, o, task.seed, prune, sh)
+    route = {}
+    M, fits, pruned, evals, n_rows = _multi_fits(ds, solver, kernel, code, o, task.seed, prune, sh, route)
     row = {"n_train": len(ds.y_train), "n_test": len(ds.y_test), "n_classes": len(ds.classes),
            "n_y": M.shape[1], "n_rows_binary": n_rows, "n_evals": evals,
            "acc": 100 * _multi_acc(M, fits, ds.classes, ds.X_test, ds.y_test),
-           "time_tune": time.perf_counter() - t0}
+           "time_tune": time.perf_counter() - t0, **route}
     for alpha, fps in pruned.items():
         ok = len(fps) == M.shape[1] and all(f.ok for f in fps)
         row.update({f"prune_acc[{alpha}]": 100 * _multi_acc(M, fps, ds.classes, ds.X_test, ds.y_test)
