@@ -38,8 +38,9 @@ def measure(dataset: str, methods=_METHODS) -> dict:
     from lssvm_analysis.papers.suykens import kinds_tables as kt
     from lssvm_analysis.papers.suykens import section_tables as st
 
+    options = st.plan("full", None)["binary"].options  # the full profile's Table 3.3 sweep
     spec = SweepSpec("measure", kind="suykens-table-binary", datasets=[(f"suykens-{dataset}", {})], seeds=[0],
-                     grid={"method": list(methods)}, options=st._options(st.PROFILE_SETTINGS["full"]))
+                     grid={"method": list(methods)}, options=dict(options))
     out = {}
     for task in spec.tasks():
         with warnings.catch_warnings():
