@@ -28,14 +28,15 @@ import warnings
 
 import numpy as np
 
-from ..core.validation import check_int, check_positive
+from ..core.validation import as_matrix, as_vector, check_int, check_positive
 from ..core.exceptions import ConvergenceWarning
 from .result import PhaseTimer
-from ._common import make_fit, validate_xy
+from ._common import check_binary_labels, make_fit, validate_xy
+from ..linalg.kernels import make_kernel
 from .peaks import LIBSVM_CACHE_MB, SVM_PEAK, SVR_PEAK
 from ._registry import register
 
-__all__ = ["fit_svc", "fit_svr"]
+__all__ = ["fit_svc", "fit_svr", "SVCFoldCV"]
 
 #: SMO iterations before a fit is "not-converged" (see fit_svc's max_iter).
 DEFAULT_MAX_ITER = 10 ** 6
@@ -182,3 +183,122 @@ def fit_svr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
     model = SVR(C=float(C), epsilon=float(epsilon), tol=float(tol), max_iter=int(max_iter),
                 cache_size=LIBSVM_CACHE_MB, **_libsvm_kernel(k))
     return _run(model, X, y, "svm-eps", p, k, params, SVR_PEAK)
+
+
+class SVCFoldCV:
+    """k-fold CV of LIBSVM's C-SVC from one precomputed kernel per kernel width, across C and folds.
+
+    The whole training set's kernel K (the package's kernel, as :func:`fit_svc`'s
+    model evaluates it) is formed once per ``sigma2`` (once for the linear kernel);
+    each fold's training block K[train, train] and test block K[test, train] are
+    sliced from it once and shared by every C.  Each fold is then LIBSVM's own
+    C-SVC (scikit-learn ``SVC(kernel="precomputed")``, the same C, ``tol``,
+    ``max_iter`` and cache as :func:`fit_svc`) on the training rows in the fold's
+    order, and the held-out decision values are sum_k coef_k K(x, x_k) + b over its
+    support vectors, as ``Fit.predict`` of :func:`fit_svc` computes them.
+
+    LIBSVM with a precomputed kernel runs the same SMO on the same matrix up to the
+    rounding of the kernel's formation (LIBSVM forms exp(-gamma ||x - z||^2) itself
+    from dot products; the package by one gemm), so the iterates, support vectors and
+    decision values agree with :func:`fit_svc`'s to that rounding
+    (tests/test_svm_precomputed.py).
+
+    Parameters
+    ----------
+    X : (N, n) array_like
+    y : (N,) array_like of {-1, +1}
+    folds : list of (train, test) index arrays
+        As :func:`~lssvm_analysis.analysis.validation.check_folds` returns them.
+    kernel : {"rbf", "linear"}
+    tol, max_iter
+        As :func:`fit_svc`.
+
+    Attributes
+    ----------
+    counts : dict
+        ``kernels`` formed, ``fits`` run, ``capped`` (stopped at ``max_iter``),
+        ``skipped`` (folds not fitted after a failed one: :meth:`held_out`).
+    """
+
+    def __init__(self, X, y, folds, *, kernel="rbf", tol=1e-3, max_iter=DEFAULT_MAX_ITER):
+        self.X = as_matrix(X, "X", allow_object=False).astype(np.float64, copy=False)
+        self.y = as_vector(y, "y", allow_object=False).astype(np.float64)
+        check_binary_labels(self.y)
+        if self.X.shape[0] != len(self.y):
+            raise ValueError(f"expected X and y with the same number of samples, got X.shape={self.X.shape}, "
+                             f"y.shape={self.y.shape}")
+        if kernel not in ("rbf", "linear"):
+            raise ValueError(f"expected kernel in ('rbf', 'linear'), got kernel={kernel!r}")
+        _check_options(tol, max_iter)
+        self.kernel, self.tol, self.max_iter = kernel, float(tol), int(max_iter)
+        self.folds = [(np.asarray(tr, dtype=np.intp), np.asarray(te, dtype=np.intp)) for tr, te in folds]
+        self._blocks_key, self._blocks = None, None
+        self.counts = {"kernels": 0, "fits": 0, "capped": 0, "skipped": 0}
+
+    def _fold_blocks(self, sigma2):
+        """[(K[train, train], K[test, train])] per fold of the kernel at ``sigma2`` (the last one kept)."""
+        key = None if self.kernel == "linear" else float(sigma2)
+        if self._blocks_key != key or self._blocks is None:
+            k = make_kernel("linear") if key is None else make_kernel("rbf", sigma2=key)
+            K = k(self.X)
+            self.counts["kernels"] += 1
+            self._blocks = [(np.ascontiguousarray(K[np.ix_(tr, tr)]), np.ascontiguousarray(K[np.ix_(te, tr)]))
+                            for tr, te in self.folds]
+            self._blocks_key = key
+        return self._blocks
+
+    def held_out(self, C, sigma2=None):
+        """Each fold's held-out decision values at ``C`` (and ``sigma2``), or None when a fold's fit fails.
+
+        A CV point whose fold fit stops at ``max_iter`` (or whose dual overflows)
+        is not ``"ok"`` and scores NaN however the other folds fare
+        (:func:`~lssvm_analysis.analysis.validation.cv_score_split`), so the folds
+        after it are not fitted (``counts["skipped"]``): never pay for an answer
+        nobody reads.
+
+        Raises
+        ------
+        ValueError
+            A fold's training rows hold one class (LIBSVM's refusal), checked
+            before any fit, as the direct search raises it at that fold.
+        """
+        check_positive("C", C)
+        if self.kernel == "rbf":
+            check_positive("sigma2", sigma2)
+        for i, (tr, _) in enumerate(self.folds):
+            if np.unique(self.y[tr]).size < 2:
+                raise ValueError(f"expected two classes in every training fold, got one in fold {i}")
+        out = []
+        for i, ((tr, te), (Ktr, Kte)) in enumerate(zip(self.folds, self._fold_blocks(sigma2))):
+            f = self._fold(C, Ktr, Kte, self.y[tr])
+            if f is None:
+                self.counts["skipped"] += len(self.folds) - i - 1
+                return None
+            out.append(f)
+        return out
+
+    def _fold(self, C, Ktr, Kte, ytr):
+        """One LIBSVM fit as :func:`fit_svc` makes it, on the precomputed block; decision values or None."""
+        import sklearn
+        from sklearn.exceptions import ConvergenceWarning as SklearnConvergenceWarning
+        from sklearn.svm import SVC
+
+        model = SVC(C=float(C), tol=self.tol, max_iter=self.max_iter, cache_size=LIBSVM_CACHE_MB,
+                    kernel="precomputed")
+        self.counts["fits"] += 1
+        with warnings.catch_warnings(record=True) as caught, \
+                sklearn.config_context(skip_parameter_validation=True, assume_finite=True):
+            warnings.simplefilter("always", SklearnConvergenceWarning)
+            try:
+                model.fit(Ktr, ytr)
+            except ValueError as err:  # the dual overflowed: fit_svc's status "overflow"
+                if "not finite" not in str(err):
+                    raise
+                return None
+        if any(issubclass(w.category, SklearnConvergenceWarning) for w in caught):
+            self.counts["capped"] += 1  # fit_svc's "not-converged"
+            return None
+        coef, bias = model.dual_coef_[0], float(model.intercept_[0])
+        if not (np.all(np.isfinite(coef)) and np.isfinite(bias)):
+            return None  # make_fit's "overflow"
+        return Kte[:, model.support_] @ coef + bias

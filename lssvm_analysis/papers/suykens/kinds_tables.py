@@ -31,28 +31,40 @@ twin's factorizations (a later task on the same randomisation), a MOC / ECOC
 / 1vsA code's columns are solved together at each (sigma, gamma) (the (N, c)
 target matrix), 1vs1 subproblems slice their kernels from one kernel per
 sigma, and the polynomial degrees' kernels come from one X X^T.  Selections
-and scores equal the unshared search's (tests/test_suykens_sharing.py).
+and scores equal the unshared search's (tests/test_suykens_sharing.py).  The
+share keeps up to :func:`share_bytes` (a quarter of the memory per core), so
+that Pol LS-SVM_F finds its twin's whole search.  With the share, the LIBSVM
+C-SVC rows (RBF SVM, Lin SVM) are searched on one precomputed kernel per sigma
+across C and folds (:class:`~lssvm_analysis.solvers.baselines.SVCFoldCV`, LIBSVM
+on the fold's kernel block), and a point's folds after one stopped at
+``svm_max_iter`` are not fitted (the point scores NaN either way); the rows
+say ``cv_kernel`` ("precomputed", or "libsvm" for the per-fold fits) and count
+the fits run, capped and skipped.
 """
 from __future__ import annotations
 
 import math
+import os
 import time
 import warnings
 
 import numpy as np
 import pandas as pd
 
-from ...analysis.benchmarking import CVSignificanceIndex
+from ...analysis.benchmarking import CVSignificanceIndex, grid_search
 from ...analysis.conditioning.suykens import kkt_condition
-from ...analysis.cv_closed import CVShare
+from ...analysis.cv_closed import GRID_CV_BYTES, CVShare
 from ...analysis.tuning import GAMMAS, SIGMA_FACTORS
 from ...analysis.tuning import tune as la_tune
+from ...analysis.validation import SCORINGS, check_folds, skipna_mean
 from ...solvers import fit, get_solver
+from ...solvers.baselines import SVCFoldCV
 from ...solvers.multiclass import MulticlassFit, hamming_decode, make_code
 from ...core.memo import json_key
 from ...experiments.kinds import raw_task_data, register_task_kind
 
 __all__ = ["BINARY_METHODS", "MULTI_METHODS", "REFERENCE_METHODS", "SIGMA_FACTORS", "GAMMAS", "tune", "share_for",
+           "share_bytes", "SHARE_BYTES_MAX",
            "binary_row", "multi_row", "reference_row"]
 
 NAN = float("nan")
@@ -96,22 +108,45 @@ def _acc(f, X, y) -> float:
 
 #: The last training set's CVShare, per process: {key: CVShare} (one entry).
 _SHARES: dict = {}
+#: Upper bound of :func:`share_bytes` (bytes).
+SHARE_BYTES_MAX = 4 * 2 ** 30
+
+
+def share_bytes() -> int:
+    """Bytes a table's :class:`CVShare` may keep: a quarter of the machine's memory per core.
+
+    Why more than ``CVShare``'s default (256 MiB): Pol LS-SVM_F reads its twin's
+    factorizations only if every (degree, t) of the twin's search is still kept when
+    it asks, and the twin's search makes them all before LS-SVM_F asks for the first
+    (the degrees in the same order), so a least-recently-used store smaller than the
+    whole search keeps none that is asked again.  Measured on acr (N = 460), full
+    profile: the Pol LS-SVM search keeps 575 MiB (137 kernels and their eigen or
+    Cholesky factorizations, ~356 N^2 words), hence ~1.2 GiB at gcr's N = 666.  The
+    report runs one worker per core (2 workers on 24 GB here): a quarter of the memory
+    per core (2.9 GiB here, at most ``SHARE_BYTES_MAX``) holds both searches' stores with
+    three quarters of the memory left to the rest.  Never below 256 MiB.
+    """
+    try:
+        phys = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): CVShare's default
+        return GRID_CV_BYTES
+    return int(min(max(phys // (4 * (os.cpu_count() or 1)), GRID_CV_BYTES), SHARE_BYTES_MAX))
 
 
 def share_for(task, X, o):
     """The process's :class:`CVShare` of the task's training set ``X`` (a new one for a new set), or
-    None when ``o["share"]`` is false."""
+    None when ``o["share"]`` is false.  It keeps ``o["share_bytes"]`` bytes (default :func:`share_bytes`)."""
     if not o.get("share", True):
         return None
     key = json_key([task.dataset, task.seed, task.dataset_kw, task.kind])
     sh = _SHARES.get(key)
     if sh is None or sh.X.shape != X.shape or not np.array_equal(sh.X, X):
         _SHARES.clear()
-        sh = _SHARES[key] = CVShare(X)
+        sh = _SHARES[key] = CVShare(X, max_bytes=int(o.get("share_bytes", share_bytes())))
     return sh
 
 
-def tune(solver, kernel, X, y, o, *, seed=0, share=None) -> tuple[dict, float, int]:
+def tune(solver, kernel, X, y, o, *, seed=0, share=None, route=None) -> tuple[dict, float, int]:
     """§3.4.2 grid search of one binary problem: (best params, CV accuracy, #evaluations).
 
     :func:`lssvm_analysis.tune` with the CV accuracy of ``o["folds"]`` folds
@@ -122,7 +157,11 @@ def tune(solver, kernel, X, y, o, *, seed=0, share=None) -> tuple[dict, float, i
     (default 1e5: a linear C-SVC at C = 1000 otherwise takes seconds per fit).
     When every point fails, the first grid point with CV accuracy -inf.
     ``share``: a :class:`CVShare` view for ``la.tune`` (the closed form's kernels, factorizations
-    and held-out values shared with other searches on these rows).
+    and held-out values shared with other searches on these rows).  With a share, the LIBSVM C-SVC
+    (RBF, linear) is searched on one precomputed kernel per sigma across C and folds
+    (:func:`_svm_search`); without, by ``la.tune``'s per-fold fits (the reference).
+    ``route``: a dict that receives how the points were scored (``cv_kernel``, and for LIBSVM the
+    fits run, capped at ``max_iter`` and skipped).
     """
     info = get_solver(solver)
     base = {"kernel": kernel, **info.task_keywords("classification")}
@@ -130,6 +169,8 @@ def tune(solver, kernel, X, y, o, *, seed=0, share=None) -> tuple[dict, float, i
         base["max_iter"] = int(o.get("svm_max_iter", 100000))
     folds = max(2, min(int(o.get("folds", 10)), len(y)))
     axes = _axes(kernel, X.shape[1], o)
+    if share is not None and solver == "svm-c" and kernel in ("rbf", "linear"):
+        return _svm_search(X, y, kernel, axes, o, folds=folds, seed=seed, base=base, route=route)
     best, score, evals = None, -math.inf, 0
     for degree in (o.get("degrees", (2,)) if kernel == "poly" else (None,)):
         res = la_tune(solver, X, y, grid=axes, refinements=int(o.get("refinements", 3)),
@@ -140,7 +181,40 @@ def tune(solver, kernel, X, y, o, *, seed=0, share=None) -> tuple[dict, float, i
                     ({k: float(res.history.iloc[0][k]) for k in axes}, -math.inf))
         if best is None or s > score:
             best, score = {**base, **_solver_params(point, degree)}, s
+    if route is not None and info.baseline:
+        route["cv_kernel"] = "libsvm"  # LIBSVM forms the kernel itself at every fit
     return best, score, evals
+
+
+def _svm_search(X, y, kernel, axes, o, *, folds, seed, base, route):
+    """:func:`tune` of LIBSVM's C-SVC on one precomputed kernel per sigma (:class:`SVCFoldCV`).
+
+    The same grid search (:func:`~lssvm_analysis.analysis.benchmarking.grid_search`, which
+    ``la.tune`` runs), the same folds (``check_folds`` of the same seed: the training rows in the
+    same order, which LIBSVM's SMO depends on), the same score (the folds' accuracies averaged as
+    ``cv_score_split`` averages them; a point with a fold not ``"ok"`` or raising ValueError scores
+    NaN).  What differs from the per-fold search: the kernel is formed once per sigma and sliced
+    per fold, and a point's folds after a failed one are not fitted (their scores are not read).
+    """
+    pairs = check_folds(folds, X, y, seed=seed)
+    cv = SVCFoldCV(X, y, pairs, kernel=kernel, max_iter=base["max_iter"])
+    accuracy = SCORINGS["accuracy"]
+
+    def objective(point):
+        try:
+            f = cv.held_out(**point)
+        except (ValueError, ArithmeticError):  # la.tune's error_score (NaN)
+            return NAN
+        if f is None:
+            return NAN
+        return skipna_mean(np.array([accuracy(y[te], v) for (_, te), v in zip(pairs, f)], dtype=np.float64))
+
+    best, score, history = grid_search(objective, axes, refinements=int(o.get("refinements", 3)),
+                                       points=int(o.get("points", 3)))
+    if route is not None:
+        route.update(cv_kernel="precomputed", cv_fits=cv.counts["fits"], cv_fits_capped=cv.counts["capped"],
+                     cv_fits_skipped=cv.counts["skipped"])
+    return {**base, **best}, score, len(history)
 
 
 def _precision_reruns(X, y, Xt, yt, params, f64, o) -> dict:
@@ -184,11 +258,13 @@ def binary_row(task) -> dict:
     X, y, Xt, yt = ds.X_train, ds.y_train, ds.X_test, ds.y_test
     t0 = time.perf_counter()
     sh = share_for(task, X, o)
-    params, cv, evals = tune(solver, kernel, X, y, o, seed=task.seed, share=None if sh is None else sh.view())
+    route = {}
+    params, cv, evals = tune(solver, kernel, X, y, o, seed=task.seed, share=None if sh is None else sh.view(),
+                             route=route)
     t_tune = time.perf_counter() - t0
     f = fit(solver, X, y, **params)
     row = {"n_train": len(y), "n_test": len(yt), "n_inputs": X.shape[1], "cv_acc": 100 * cv,
-           "acc": 100 * _acc(f, Xt, yt), "fit_status": f.status, "n_evals": evals, "time_tune": t_tune,
+           "acc": 100 * _acc(f, Xt, yt), "fit_status": f.status, "n_evals": evals, "time_tune": t_tune, **route,
            **{f"tuned_{k}": v for k, v in params.items() if k not in ("kernel", "task", "max_iter")}}
     if label == "RBF LS-SVM" and f.ok:
         row.update(_precision_reruns(X, y, Xt, yt, params, f, o))
@@ -213,15 +289,21 @@ def _column_share(share, M, y_idx, rows):
     return share.view(rows=rows)
 
 
-def _multi_fits(ds, solver, kernel, code, o, seed, prune, share=None):
-    """Tuned binary fits per code column (and pruned ones at each alpha when ``prune``)."""
+def _multi_fits(ds, solver, kernel, code, o, seed, prune, share=None, route=None):
+    """Tuned binary fits per code column (and pruned ones at each alpha when ``prune``); ``route`` sums
+    the columns' (:func:`tune`'s ``route``)."""
     y_idx = ds.y_train.astype(int)
     M = make_code(code, len(ds.classes), random_state=0 if seed is None else seed)  # ECOC: the task's seed
     fits, pruned, evals, n_rows = [], {}, 0, 0
     for j in range(M.shape[1]):
         rows = np.flatnonzero(M[y_idx, j] != 0)
         Xj, yj = ds.X_train[rows], M[y_idx[rows], j].astype(np.float64)
-        params, _, e = tune(solver, kernel, Xj, yj, o, seed=seed, share=_column_share(share, M, y_idx, rows))
+        col = {}
+        params, _, e = tune(solver, kernel, Xj, yj, o, seed=seed, share=_column_share(share, M, y_idx, rows),
+                            route=col)
+        if route is not None:
+            for k, v in col.items():
+                route[k] = v if isinstance(v, str) else route.get(k, 0) + v
         evals += e
         n_rows += len(rows)
         fits.append(fit(solver, Xj, yj, **params))
@@ -279,11 +361,12 @@ def multi_row(task) -> dict:
     prune = (label == "RBF LS-SVM" and code == "1vs1"
              and task.dataset.removeprefix("suykens-") in o.get("prune_sets", ()))
     t0 = time.perf_counter()
-    M, fits, pruned, evals, n_rows = _multi_fits(ds, solver, kernel, code, o, task.seed, prune, sh)
+    route = {}
+    M, fits, pruned, evals, n_rows = _multi_fits(ds, solver, kernel, code, o, task.seed, prune, sh, route)
     row = {"n_train": len(ds.y_train), "n_test": len(ds.y_test), "n_classes": len(ds.classes),
            "n_y": M.shape[1], "n_rows_binary": n_rows, "n_evals": evals,
            "acc": 100 * _multi_acc(M, fits, ds.classes, ds.X_test, ds.y_test),
-           "time_tune": time.perf_counter() - t0}
+           "time_tune": time.perf_counter() - t0, **route}
     for alpha, fps in pruned.items():
         ok = len(fps) == M.shape[1] and all(f.ok for f in fps)
         row.update({f"prune_acc[{alpha}]": 100 * _multi_acc(M, fps, ds.classes, ds.X_test, ds.y_test)
