@@ -55,9 +55,13 @@ class CompareDefaults:
         data = load(res.dataset)
         return int(len(data.X_train) + len(data.X_test))
 
+    track_rows_used.unit = "rows"
+
     def track_precisions_used(self):
         res, _ = self._run()
         return int(res.frame["precision"].nunique())
+
+    track_precisions_used.unit = "precisions"
 
 
 if __name__ == "__main__":   # a direct run: the time, the plan's line and the answers

@@ -226,9 +226,10 @@ def same_model(a, b) -> bool:
         u, v = np.asarray(u), np.asarray(v)
         if u.shape != v.shape or u.dtype != v.dtype:
             return False
-        if u.dtype == object:
-            return all(x == y or (x != x and y != y) for x, y in zip(u.ravel(), v.ravel()))
-        return bool(np.array_equal(u, v, equal_nan=u.dtype.kind in "fc"))
+        if u.dtype.kind in "fc":
+            return bool(np.array_equal(u, v, equal_nan=True))
+        # any other scalar (mpN's mpf objects): element by element, NaN equal to NaN
+        return all(x == y or (x != x and y != y) for x, y in zip(u.ravel(), v.ravel()))
     return (eq(a.coef_, b.coef_) and eq(a.w, b.w) and eq(a.bias_, b.bias_)
             and np.array_equal(a.support_, b.support_))
 
