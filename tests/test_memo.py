@@ -8,7 +8,6 @@ Zhou task, and whole report rows computed with cold and with warm memos.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import importlib
 import math
 import warnings
@@ -27,7 +26,6 @@ from lssvm_analysis.experiments import SweepSpec
 from lssvm_analysis.papers.chen_zhou import kinds as kcz
 from lssvm_analysis.experiments.kinds import TASK_DATA_MEMO, raw_task_data
 from lssvm_analysis.experiments.runner import TIMING_PREFIX, execute_task
-from lssvm_analysis.papers.suykens import section_tables as sections_suykens_tables
 
 
 # --------------------------------------------------------------------------- Memo
@@ -224,12 +222,18 @@ def test_chen_zhou_rows_are_the_same_with_cold_and_warm_memos():
     assert kcz._DATA_MEMO.hits >= len(tasks) - 2  # one miss per seed
 
 
-def test_suykens_table_rows_are_the_same_with_and_without_the_kernel_memo(monkeypatch):
-    plan = sections_suykens_tables.plan("quick", None)
-    # share=False: the tables' per-fold path, the one that goes through la.tune's kernel memo (the
-    # shared path factors once per kernel in cv_closed.CVShare and never asks the memo)
-    tasks = [dataclasses.replace(t, options={**t.options, "share": False})
-             for t in plan["binary"].tasks()[:3] + plan["multi"].tasks()[:1]]
+def test_tune_results_are_the_same_with_and_without_the_kernel_memo(monkeypatch):
+    """la.tune's per-fold path (closed_form=False: extended precisions, lssvm-cg, other fold schemes) shares
+    each fold's kernel across the C of one width through the kernel memo; without it, the same history.
+
+    (Suykens' tables no longer reach the memo: their LS-SVM searches factor once per kernel in
+    cv_closed.CVShare; tests/test_suykens_sharing.py holds their shared-against-unshared equality.)
+    """
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(60, 3))
+    y = np.where(X[:, 0] + 0.3 * rng.normal(size=60) > 0, 1.0, -1.0)
+    kw = dict(grid={"C": [1.0, 1e2, 1e4], "sigma2": [0.5, 2.0]}, refinements=1, folds=5, seed=0,
+              closed_form=False)
     served, memo_block = [], tuning.kernel_memo
 
     @contextlib.contextmanager
@@ -239,10 +243,12 @@ def test_suykens_table_rows_are_the_same_with_and_without_the_kernel_memo(monkey
         served.append(memo.hits)
 
     monkeypatch.setattr(tuning, "kernel_memo", counted)
-    warm = _rows(tasks, TASK_DATA_MEMO.clear)
-    assert sum(served) > 0  # the memo served kernels in these grid searches: the comparison is not vacuous
+    warm = tuning.tune("lssvm-schur", X, y, **kw)
+    assert sum(served) > 0  # the memo served fold kernels: the comparison is not vacuous
     monkeypatch.setattr(tuning, "kernel_memo", contextlib.nullcontext)
-    _same(_rows(tasks, TASK_DATA_MEMO.clear), warm)
+    cold = tuning.tune("lssvm-schur", X, y, **kw)
+    assert warm.best == cold.best and warm.score == cold.score
+    pd.testing.assert_frame_equal(warm.history, cold.history)
 
 
 def test_zhao_sun_ridge_rows_are_the_same_with_cold_and_warm_memos():
