@@ -436,40 +436,6 @@ _OWNED_ELSEWHERE = {
             ("compare", "precisions", "tuple-None"): "unnamed (names precision, not precisions)",
             ("compare", "out", "text"): "silent (a directory 'zzz' is written)",
             ("compare", "scheduler", "text"): "unnamed (dask's 'missing port number')"},
-        "datasets/_registry.py": {
-            ("datasets.register", "replace", "text"): "silent", ("datasets.datasets", "task", "text"): "silent",
-            ("datasets.from_arrays", "X_test", "text"): "unnamed (float('zzz'))",
-            **{("datasets.from_arrays", a, "text"): "silent" for a in ("y_test", "test_fraction", "feature_names")}},
-        "datasets/_base.py": {
-            ("datasets.fit_scaler", "X_train", "text"): "silent", ("datasets.fit_scaler", "X_train", "nan"): "silent",
-            ("datasets.fit_scaler", "method", "text"): "unnamed (names scale)",
-            ("datasets.random_split", "n", "text"): "unnamed (sequence * float)",
-            ("datasets.random_split", "rng", "text"): "untyped (AttributeError)",
-            ("datasets.to_pm1", "y", "text"): "unnamed (names positive)",
-            ("datasets.to_pm1", "y", "nan"): "unnamed (names positive)"},
-        "datasets/crossover.py": {("datasets.crossover_data", "seed", "text"): "unquoted (numpy's seed message)"},
-        "datasets/generators.py": {
-            ("datasets.add_near_duplicates", "outlier_indices", "text"): "unnamed (int('z'))",
-            ("datasets.inject_label_outliers", "decision_function", "text"): "unnamed (not callable)",
-            ("datasets.linear_proxy_decision", "X", "text"): "silent",
-            ("datasets.linear_proxy_decision", "X", "nan"): "unnamed (LAPACK's SVD did not converge)",
-            ("datasets.linear_proxy_decision", "y", "text"): "unnamed (a ufunc error)",
-            ("datasets.linear_proxy_decision", "y", "nan"): "silent",
-            ("datasets.ripley_bayes_decision", "X", "nan"): "silent",
-            ("datasets.ripley_mixture", "outliers", "text"): "silent", ("datasets.sinc", "outliers", "text"): "silent"},
-        "datasets/real.py": {
-            **{(f"datasets.{f}", "outliers", "text"): "silent"
-               for f in ("boston5", "boston14", "breast_cancer_wisconsin", "pima", "ripley_synth", "wdbc")},
-            ("datasets.iris", "outliers", "text"): "unnamed (a truthy str turns outliers on)",
-            ("datasets.wine", "outliers", "text"): "unnamed (a truthy str turns outliers on)",
-            ("datasets.pima", "split", "text"): "silent", ("datasets.ripley_synth", "split", "text"): "silent"},
-        "datasets/keel.py": {
-            **{(f"datasets.{f}", "train_fraction", "text"): "unnamed ('<' between int and str)"
-               for f in ("haberman", "penbased", "pima_uci", "satimage", "splice", "wisconsin_keel")},
-            ("datasets.vieira_test_fraction", "n", "text"): "unnamed (sequence * float)"},
-        "datasets/suykens_uci.py": {
-            ("datasets.suykens_uci", "train_fraction", "text"): "unnamed ('<' between int and str)",
-            ("datasets.suykens_uci", "max_train", "text"): "unnamed ('<' between str and int)"},
     }.items() for row, finding in rows.items()},
 }
 
