@@ -243,6 +243,14 @@ API_CASES = [
     ("variant-value-None", lambda: la.variant("formation", None, "-"), TypeError, "value"),
     ("variant-description-number", lambda: la.variant("formation", "stable", 1), TypeError, "description"),
     ("load_plugins-group-number", lambda: la.load_plugins(1), TypeError, "group"),
+    # LadderKnob's param is a new keyword name ("zzz" too: _NOT_ERRORS; register checks the solver takes it)
+    ("LadderKnob-param-number", lambda: la.LadderKnob(1, (1.0,)), TypeError, "param"),
+    ("LadderKnob-param-not-a-keyword", lambda: la.LadderKnob("my knob", (1.0,)), ValueError, "param"),
+    ("LadderKnob-values-empty", lambda: la.LadderKnob("eta", ()), ValueError, "values"),
+    ("LadderKnob-values-nan", lambda: la.LadderKnob("eta", (1e-3, float("nan"))), ValueError, "values"),
+    ("LadderKnob-per_point-beyond-n", lambda: la.LadderKnob("n_support", (0.5, 2.0), per_point=True),
+     ValueError, "values"),
+    ("Variant-option-not-a-keyword", lambda: la.Variant("my option", "stable", "-"), ValueError, "option"),
     ("model_error-choices_precision-float16",
      lambda: la.model_error(la.fit("krr", _X, np.ones(6)), _X, np.ones(6), choices_precision="float16"),
      la.UnknownPrecisionError, "choices_precision"),
@@ -404,10 +412,10 @@ _NOT_ERRORS = {
     ("kkt_residual", "bias", "nan"): "a NaN model's residual is inf (documented)",
     ("fit_multiclass", "y", "text"): "class labels may be any values, text included (as scikit-learn's)",
     # free text and new names: any str is valid ("zzz" too); a number is refused (API_CASES)
-    **{(f, a, "text"): f"{f}'s {a} is free text or a new name: any str is valid"
+    **{(f, a, "text"): f"{f}'s {a} is free text or a new name: 'zzz' is a valid one"
        for f, args in (("register_solver", ("name", "paper", "equations", "description", "exact_note")),
                        ("variant", ("option", "value", "description")), ("load_plugins", ("group",)),
-                       ("Variant", ("option", "value", "description")), ("LadderKnob", ("note",)),
+                       ("Variant", ("option", "value", "description")), ("LadderKnob", ("param", "note")),
                        ("datasets.register", ("name", "papers")), ("datasets.from_arrays", ("name",)),
                        ("compare", ("name",)))
        for a in args},
@@ -428,9 +436,6 @@ _RESULT_CLASSES = {
 _OWNED_ELSEWHERE = {
     **{row: f"lssvm_analysis/{path}: {finding}" for path, rows in {
         "analysis/model_digits.py": {("model_error", "fit", "text"): "unquoted ('got fit=str')"},
-        "solvers/_registry.py": {
-            ("Variant", "literal", "text"): "silent",
-            **{("LadderKnob", a, "text"): "silent" for a in ("param", "values", "per_point", "fixed", "dataset")}},
         "report/compare.py, analysis/compare.py": {
             ("compare", "precisions", "text"): "unnamed (a str is iterated: precision='z')",
             ("compare", "precisions", "tuple-None"): "unnamed (names precision, not precisions)",
