@@ -435,7 +435,6 @@ _RESULT_CLASSES = {
 #: unquoted: it names it without the value; untyped).
 _OWNED_ELSEWHERE = {
     **{row: f"lssvm_analysis/{path}: {finding}" for path, rows in {
-        "analysis/model_digits.py": {("model_error", "fit", "text"): "unquoted ('got fit=str')"},
         "report/compare.py, analysis/compare.py": {
             ("compare", "precisions", "text"): "unnamed (a str is iterated: precision='z')",
             ("compare", "precisions", "tuple-None"): "unnamed (names precision, not precisions)",
