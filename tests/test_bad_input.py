@@ -11,8 +11,9 @@ Generated from signatures (issue 42): every function and user-built class of
 ``la.__all__``, ``la.datasets.__all__`` and ``lssvm_analysis.testing.__all__``,
 every parameter (None and tuple defaults included) given a wrongly typed value;
 the message must also quote the value.  The command line's bad options and paths
-are one line on stderr, exit status 2, before any work.  Rows whose fix is in a
-file outside this work are xfail(strict) naming that file.
+are one line on stderr, exit status 2, before any work.  No row is xfail: a
+finding is fixed at its source, or (a value documented as valid) listed in
+``_NOT_ERRORS`` with the reason.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import copy
 import inspect
 import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -262,6 +264,23 @@ API_CASES = [
                               (True, "bool", TypeError))],
     ("fit_multiclass-sample_weight-length",  # an IndexError (a str) or a silent misuse (a short one)
      lambda: la.fit_multiclass(_X, np.array([0, 1, 2] * 2), sample_weight=np.ones(5)), ValueError, "sample_weight"),
+    # compare's paths and scheduler, refused before any work (this test file stands for "a file")
+    ("compare-out-a-file", lambda: la.compare(_X12, _Y6, out=__file__, **_VALID_KW["compare"]),
+     OutputPathError, "out"),
+    ("compare-out-below-a-file", lambda: la.compare(_X12, _Y6, out=f"{__file__}/o", **_VALID_KW["compare"]),
+     OutputPathError, "out"),
+    ("compare-out-number", lambda: la.compare(_X12, _Y6, out=5, **_VALID_KW["compare"]), TypeError, "out"),
+    ("compare-store-a-directory",
+     lambda: la.compare(_X12, _Y6, store=str(Path(__file__).parent), **_VALID_KW["compare"]), StoreError, "store"),
+    ("compare-store-below-a-file",
+     lambda: la.compare(_X12, _Y6, store=f"{__file__}/s.sqlite", **_VALID_KW["compare"]), StoreError, "store"),
+    ("compare-scheduler-no-port",
+     lambda: la.compare(_X12, _Y6, scheduler="tcp://127.0.0.1", **_VALID_KW["compare"]), ValueError, "scheduler"),
+    ("compare-scheduler-number", lambda: la.compare(_X12, _Y6, scheduler=8786, **_VALID_KW["compare"]),
+     TypeError, "scheduler"),
+    ("compare-precisions-unknown-in-list",
+     lambda: la.compare(_X12, _Y6, **{**_VALID_KW["compare"], "precisions": ["float64", "zzz"]}),
+     la.UnknownPrecisionError, "precisions"),
     ("model_error-choices_max_n-negative",
      lambda: la.model_error(la.fit("krr", _X, np.ones(6)), _X, np.ones(6), choices_max_n=-1),
      ValueError, "choices_max_n"),
@@ -420,6 +439,9 @@ _NOT_ERRORS = {
                        ("compare", ("name",)))
        for a in args},
     ("compare", "store", "text"): "a path: 'zzz' is a valid store file name (the test runs in a temporary directory)",
+    ("compare", "out", "text"): "a path: 'zzz' is a valid output directory, created if need be (documented; the "
+                                "test runs in a temporary directory); a file, a path below one and a number are "
+                                "refused (API_CASES)",
 }
 #: Public classes that are not input: exceptions and warnings (their constructor takes what they carry)
 #: and the records the package builds and returns (results, registry entries).  A class of __all__ that
@@ -429,18 +451,6 @@ _RESULT_CLASSES = {
            "TuneResult", "MulticlassFit", "ModelError", "Comparison", "Precision"},
     "datasets": {"Contamination", "Dataset", "DatasetInfo", "NearDuplicates", "Scaler"},
     "testing": {"SolverReport"},
-}
-#: Bad rows whose fix is in a file outside this test's fixes (xfail strict, the file named): the finding
-#: of each, as this table sees it today (silent; unnamed: the message does not name the argument;
-#: unquoted: it names it without the value; untyped).
-_OWNED_ELSEWHERE = {
-    **{row: f"lssvm_analysis/{path}: {finding}" for path, rows in {
-        "report/compare.py, analysis/compare.py": {
-            ("compare", "precisions", "text"): "unnamed (a str is iterated: precision='z')",
-            ("compare", "precisions", "tuple-None"): "unnamed (names precision, not precisions)",
-            ("compare", "out", "text"): "silent (a directory 'zzz' is written)",
-            ("compare", "scheduler", "text"): "unnamed (dask's 'missing port number')"},
-    }.items() for row, finding in rows.items()},
 }
 
 
@@ -581,9 +591,7 @@ def test_every_public_callable_has_a_valid_call(registries, tmp_path, monkeypatc
 
 
 def _row_param(r):
-    mark = _OWNED_ELSEWHERE.get((r[0], r[1], r[3]))
-    marks = [pytest.mark.xfail(strict=True, reason=mark)] if mark else []
-    return pytest.param(*r, id=f"{r[0]}-{r[1]}-{r[3]}", marks=marks)
+    return pytest.param(*r, id=f"{r[0]}-{r[1]}-{r[3]}")
 
 
 @pytest.mark.parametrize("qual, pname, value, label", [_row_param(r) for r in _BAD_ROWS])
@@ -622,13 +630,7 @@ def _cli_rows():
     yield "compare-out-is-a-file", (*c, "--out", "{file}"), "{file}"
 
 
-#: Command-line rows whose fix is in another file (xfail strict, the file named).
-_CLI_OWNED_ELSEWHERE = {
-    f"{cmd}-{what}": f"lssvm_analysis/cli.py: check_options does not check {opt} before {work} starts"
-    for cmd, work in (("report", "build_report"), ("compare", "compare")) for what, opt in (
-        ("store-in-a-file", "--store (its directory is a file)"), ("out-is-a-file", "--out (a file)"))}
-_CLI_ROWS = [pytest.param(*row, id=row[0], marks=[pytest.mark.xfail(strict=True, reason=_CLI_OWNED_ELSEWHERE[row[0]])]
-                          if row[0] in _CLI_OWNED_ELSEWHERE else []) for row in _cli_rows()]
+_CLI_ROWS = [pytest.param(*row, id=row[0]) for row in _cli_rows()]
 
 
 @pytest.mark.parametrize("cid, argv, named", _CLI_ROWS)
