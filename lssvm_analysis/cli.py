@@ -34,7 +34,8 @@ from .experiments.store import Store
 from .report import PROFILE_NAMES, build_report
 from .report.plan import selected_sections
 from .report.build import default_store, require_distributed
-from .report.compare import check_out_path, check_scheduler, check_store_path, compare, read_data
+from .report.compare import compare, read_data
+from .report.paths import check_out_path, check_scheduler, check_store_path
 
 __all__ = ["main", "build_parser", "check_options", "CONFLICTS", "SCHEDULER_TIMEOUT"]
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..core.validation import (as_matrix, as_vector, check_bool, check_callable, check_finite, check_int,
-                               short_repr)
+                               check_positive, short_repr)
 from ._base import Dataset, as_generator, build
 
 __all__ = [
@@ -67,15 +67,6 @@ def _check_real(name, value, *, minimum):
         raise TypeError(f"expected a real number for {name}, got {name}={value!r}")
     if not (np.isfinite(value) and value >= minimum):
         raise ValueError(f"expected a finite {name} >= {minimum}, got {name}={value!r}")
-    return float(value)
-
-
-def _check_distance(name, value):
-    """``value`` as a float after checking it is a finite real > 0 (a near-duplicate distance)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"expected a real number for {name}, got {name}={value!r}")
-    if not (np.isfinite(value) and value > 0):
-        raise ValueError(f"expected a finite {name} > 0, got {name}={value!r}")
     return float(value)
 
 
@@ -132,7 +123,7 @@ def sinc(*, n_train: int = 500, n_test: int = 500, noise_std: float = 0.0, low: 
     _check_real("noise_std", noise_std, minimum=0.0)
     outliers = check_bool("outliers", outliers)
     if near_duplicates is not None:
-        _check_distance("near_duplicates", near_duplicates)
+        check_positive("near_duplicates", near_duplicates)
     _check_interval(low, high)
     rng = as_generator(seed)
     x = np.sort(rng.uniform(low, high, n_train))
@@ -303,7 +294,7 @@ def ripley_mixture(*, n_train: int = 250, n_test: int = 1000, seed=0, outliers: 
     check_int("n_test", n_test, minimum=2)
     outliers = check_bool("outliers", outliers)
     if near_duplicates is not None:
-        _check_distance("near_duplicates", near_duplicates)
+        check_positive("near_duplicates", near_duplicates)
     rng = as_generator(seed)
     X_train, y_train = _ripley_sample(n_train, rng)
     X_test, y_test = _ripley_sample(n_test, rng)
@@ -428,7 +419,7 @@ def add_near_duplicates(X, y, delta, *, seed=0, outlier_indices=None) -> NearDup
     -----
     Cost O(n d).
     """
-    delta = _check_distance("delta", delta)
+    delta = float(check_positive("delta", delta))   # a distance: finite, > 0
     X, y = _xy(X, y)
     rows = None if outlier_indices is None else _check_indices("outlier_indices", outlier_indices, len(y))
     rng = as_generator(seed)
@@ -446,8 +437,7 @@ def add_near_duplicates(X, y, delta, *, seed=0, outlier_indices=None) -> NearDup
 
 
 def _check_indices(name, value, n) -> set:
-    """The set of row indices in ``value`` (a 1-D array_like of int in ``range(n)``), else a
-    TypeError / ValueError naming ``name``."""
+    """The row indices in ``value`` (1-D array_like of int in ``range(n)``) as a set; else an error naming ``name``."""
     arr = np.asarray(value) if not isinstance(value, (str, bytes)) else np.asarray([value])
     if arr.size == 0:
         return set()
