@@ -35,6 +35,7 @@ from .report import PROFILE_NAMES, build_report
 from .report.plan import selected_sections
 from .report.build import default_store, require_distributed
 from .report.compare import compare, read_data
+from .report.paths import check_out_path, check_scheduler, check_store_path
 
 __all__ = ["main", "build_parser", "check_options", "CONFLICTS", "SCHEDULER_TIMEOUT"]
 
@@ -190,9 +191,12 @@ def _positive(text: str) -> int:
 
 
 def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Refuse contradicting options (:data:`CONFLICTS`), a Dask option without Dask and (``compare``)
+    """Refuse contradicting options (:data:`CONFLICTS`), a Dask option without Dask, an ``--out`` or
+    ``--store`` that cannot be used (a file, a directory, a path below a file) and (``compare``)
     unknown solvers or precisions and a data file that is missing, not numeric or has no target
     column, before any work."""
+    if args.command in ("report", "compare"):
+        _check_paths(parser, args)
     if args.command == "compare":
         _check_compare(parser, args)
         return
@@ -210,6 +214,17 @@ def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
         except MissingDependencyError as exc:
             parser.error(str(exc))
         _check_scheduler(parser, args)
+
+
+def _check_paths(parser, args) -> None:
+    """``--out`` a directory that can be made, ``--store`` (report: or the default store) a file that can
+    be made: checked without creating either."""
+    store = args.store if args.store is not None or args.command != "report" else default_store()
+    try:
+        check_out_path("--out", args.out)
+        check_store_path("--store" if args.store is not None else "the default store", store)
+    except (OutputPathError, StoreError, TypeError, ValueError) as exc:
+        parser.error(str(exc))
 
 
 def _check_compare(parser, args) -> None:
@@ -243,6 +258,10 @@ def _check_scheduler(parser, args) -> None:
     before any work (no store, no output directory is created)."""
     if args.scheduler is None:
         return
+    try:
+        check_scheduler("--scheduler", args.scheduler)   # its form: no connection tried for 'host' without a port
+    except ValueError as exc:
+        parser.error(str(exc))
     import distributed
 
     t0 = time.perf_counter()

@@ -11,8 +11,9 @@ Generated from signatures (issue 42): every function and user-built class of
 ``la.__all__``, ``la.datasets.__all__`` and ``lssvm_analysis.testing.__all__``,
 every parameter (None and tuple defaults included) given a wrongly typed value;
 the message must also quote the value.  The command line's bad options and paths
-are one line on stderr, exit status 2, before any work.  Rows whose fix is in a
-file outside this work are xfail(strict) naming that file.
+are one line on stderr, exit status 2, before any work.  No row is xfail: a
+finding is fixed at its source, or (a value documented as valid) listed in
+``_NOT_ERRORS`` with the reason.
 """
 from __future__ import annotations
 
@@ -20,6 +21,7 @@ import copy
 import inspect
 import re
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -243,6 +245,14 @@ API_CASES = [
     ("variant-value-None", lambda: la.variant("formation", None, "-"), TypeError, "value"),
     ("variant-description-number", lambda: la.variant("formation", "stable", 1), TypeError, "description"),
     ("load_plugins-group-number", lambda: la.load_plugins(1), TypeError, "group"),
+    # LadderKnob's param is a new keyword name ("zzz" too: _NOT_ERRORS; register checks the solver takes it)
+    ("LadderKnob-param-number", lambda: la.LadderKnob(1, (1.0,)), TypeError, "param"),
+    ("LadderKnob-param-not-a-keyword", lambda: la.LadderKnob("my knob", (1.0,)), ValueError, "param"),
+    ("LadderKnob-values-empty", lambda: la.LadderKnob("eta", ()), ValueError, "values"),
+    ("LadderKnob-values-nan", lambda: la.LadderKnob("eta", (1e-3, float("nan"))), ValueError, "values"),
+    ("LadderKnob-per_point-beyond-n", lambda: la.LadderKnob("n_support", (0.5, 2.0), per_point=True),
+     ValueError, "values"),
+    ("Variant-option-not-a-keyword", lambda: la.Variant("my option", "stable", "-"), ValueError, "option"),
     ("model_error-choices_precision-float16",
      lambda: la.model_error(la.fit("krr", _X, np.ones(6)), _X, np.ones(6), choices_precision="float16"),
      la.UnknownPrecisionError, "choices_precision"),
@@ -254,6 +264,23 @@ API_CASES = [
                               (True, "bool", TypeError))],
     ("fit_multiclass-sample_weight-length",  # an IndexError (a str) or a silent misuse (a short one)
      lambda: la.fit_multiclass(_X, np.array([0, 1, 2] * 2), sample_weight=np.ones(5)), ValueError, "sample_weight"),
+    # compare's paths and scheduler, refused before any work (this test file stands for "a file")
+    ("compare-out-a-file", lambda: la.compare(_X12, _Y6, out=__file__, **_VALID_KW["compare"]),
+     OutputPathError, "out"),
+    ("compare-out-below-a-file", lambda: la.compare(_X12, _Y6, out=f"{__file__}/o", **_VALID_KW["compare"]),
+     OutputPathError, "out"),
+    ("compare-out-number", lambda: la.compare(_X12, _Y6, out=5, **_VALID_KW["compare"]), TypeError, "out"),
+    ("compare-store-a-directory",
+     lambda: la.compare(_X12, _Y6, store=str(Path(__file__).parent), **_VALID_KW["compare"]), StoreError, "store"),
+    ("compare-store-below-a-file",
+     lambda: la.compare(_X12, _Y6, store=f"{__file__}/s.sqlite", **_VALID_KW["compare"]), StoreError, "store"),
+    ("compare-scheduler-no-port",
+     lambda: la.compare(_X12, _Y6, scheduler="tcp://127.0.0.1", **_VALID_KW["compare"]), ValueError, "scheduler"),
+    ("compare-scheduler-number", lambda: la.compare(_X12, _Y6, scheduler=8786, **_VALID_KW["compare"]),
+     TypeError, "scheduler"),
+    ("compare-precisions-unknown-in-list",
+     lambda: la.compare(_X12, _Y6, **{**_VALID_KW["compare"], "precisions": ["float64", "zzz"]}),
+     la.UnknownPrecisionError, "precisions"),
     ("model_error-choices_max_n-negative",
      lambda: la.model_error(la.fit("krr", _X, np.ones(6)), _X, np.ones(6), choices_max_n=-1),
      ValueError, "choices_max_n"),
@@ -404,14 +431,17 @@ _NOT_ERRORS = {
     ("kkt_residual", "bias", "nan"): "a NaN model's residual is inf (documented)",
     ("fit_multiclass", "y", "text"): "class labels may be any values, text included (as scikit-learn's)",
     # free text and new names: any str is valid ("zzz" too); a number is refused (API_CASES)
-    **{(f, a, "text"): f"{f}'s {a} is free text or a new name: any str is valid"
+    **{(f, a, "text"): f"{f}'s {a} is free text or a new name: 'zzz' is a valid one"
        for f, args in (("register_solver", ("name", "paper", "equations", "description", "exact_note")),
                        ("variant", ("option", "value", "description")), ("load_plugins", ("group",)),
-                       ("Variant", ("option", "value", "description")), ("LadderKnob", ("note",)),
+                       ("Variant", ("option", "value", "description")), ("LadderKnob", ("param", "note")),
                        ("datasets.register", ("name", "papers")), ("datasets.from_arrays", ("name",)),
                        ("compare", ("name",)))
        for a in args},
     ("compare", "store", "text"): "a path: 'zzz' is a valid store file name (the test runs in a temporary directory)",
+    ("compare", "out", "text"): "a path: 'zzz' is a valid output directory, created if need be (documented; the "
+                                "test runs in a temporary directory); a file, a path below one and a number are "
+                                "refused (API_CASES)",
 }
 #: Public classes that are not input: exceptions and warnings (their constructor takes what they carry)
 #: and the records the package builds and returns (results, registry entries).  A class of __all__ that
@@ -421,56 +451,6 @@ _RESULT_CLASSES = {
            "TuneResult", "MulticlassFit", "ModelError", "Comparison", "Precision"},
     "datasets": {"Contamination", "Dataset", "DatasetInfo", "NearDuplicates", "Scaler"},
     "testing": {"SolverReport"},
-}
-#: Bad rows whose fix is in a file outside this test's fixes (xfail strict, the file named): the finding
-#: of each, as this table sees it today (silent; unnamed: the message does not name the argument;
-#: unquoted: it names it without the value; untyped).
-_OWNED_ELSEWHERE = {
-    **{row: f"lssvm_analysis/{path}: {finding}" for path, rows in {
-        "analysis/model_digits.py": {("model_error", "fit", "text"): "unquoted ('got fit=str')"},
-        "solvers/_registry.py": {
-            ("Variant", "literal", "text"): "silent",
-            **{("LadderKnob", a, "text"): "silent" for a in ("param", "values", "per_point", "fixed", "dataset")}},
-        "report/compare.py, analysis/compare.py": {
-            ("compare", "precisions", "text"): "unnamed (a str is iterated: precision='z')",
-            ("compare", "precisions", "tuple-None"): "unnamed (names precision, not precisions)",
-            ("compare", "out", "text"): "silent (a directory 'zzz' is written)",
-            ("compare", "scheduler", "text"): "unnamed (dask's 'missing port number')"},
-        "datasets/_registry.py": {
-            ("datasets.register", "replace", "text"): "silent", ("datasets.datasets", "task", "text"): "silent",
-            ("datasets.from_arrays", "X_test", "text"): "unnamed (float('zzz'))",
-            **{("datasets.from_arrays", a, "text"): "silent" for a in ("y_test", "test_fraction", "feature_names")}},
-        "datasets/_base.py": {
-            ("datasets.fit_scaler", "X_train", "text"): "silent", ("datasets.fit_scaler", "X_train", "nan"): "silent",
-            ("datasets.fit_scaler", "method", "text"): "unnamed (names scale)",
-            ("datasets.random_split", "n", "text"): "unnamed (sequence * float)",
-            ("datasets.random_split", "rng", "text"): "untyped (AttributeError)",
-            ("datasets.to_pm1", "y", "text"): "unnamed (names positive)",
-            ("datasets.to_pm1", "y", "nan"): "unnamed (names positive)"},
-        "datasets/crossover.py": {("datasets.crossover_data", "seed", "text"): "unquoted (numpy's seed message)"},
-        "datasets/generators.py": {
-            ("datasets.add_near_duplicates", "outlier_indices", "text"): "unnamed (int('z'))",
-            ("datasets.inject_label_outliers", "decision_function", "text"): "unnamed (not callable)",
-            ("datasets.linear_proxy_decision", "X", "text"): "silent",
-            ("datasets.linear_proxy_decision", "X", "nan"): "unnamed (LAPACK's SVD did not converge)",
-            ("datasets.linear_proxy_decision", "y", "text"): "unnamed (a ufunc error)",
-            ("datasets.linear_proxy_decision", "y", "nan"): "silent",
-            ("datasets.ripley_bayes_decision", "X", "nan"): "silent",
-            ("datasets.ripley_mixture", "outliers", "text"): "silent", ("datasets.sinc", "outliers", "text"): "silent"},
-        "datasets/real.py": {
-            **{(f"datasets.{f}", "outliers", "text"): "silent"
-               for f in ("boston5", "boston14", "breast_cancer_wisconsin", "pima", "ripley_synth", "wdbc")},
-            ("datasets.iris", "outliers", "text"): "unnamed (a truthy str turns outliers on)",
-            ("datasets.wine", "outliers", "text"): "unnamed (a truthy str turns outliers on)",
-            ("datasets.pima", "split", "text"): "silent", ("datasets.ripley_synth", "split", "text"): "silent"},
-        "datasets/keel.py": {
-            **{(f"datasets.{f}", "train_fraction", "text"): "unnamed ('<' between int and str)"
-               for f in ("haberman", "penbased", "pima_uci", "satimage", "splice", "wisconsin_keel")},
-            ("datasets.vieira_test_fraction", "n", "text"): "unnamed (sequence * float)"},
-        "datasets/suykens_uci.py": {
-            ("datasets.suykens_uci", "train_fraction", "text"): "unnamed ('<' between int and str)",
-            ("datasets.suykens_uci", "max_train", "text"): "unnamed ('<' between str and int)"},
-    }.items() for row, finding in rows.items()},
 }
 
 
@@ -611,9 +591,7 @@ def test_every_public_callable_has_a_valid_call(registries, tmp_path, monkeypatc
 
 
 def _row_param(r):
-    mark = _OWNED_ELSEWHERE.get((r[0], r[1], r[3]))
-    marks = [pytest.mark.xfail(strict=True, reason=mark)] if mark else []
-    return pytest.param(*r, id=f"{r[0]}-{r[1]}-{r[3]}", marks=marks)
+    return pytest.param(*r, id=f"{r[0]}-{r[1]}-{r[3]}")
 
 
 @pytest.mark.parametrize("qual, pname, value, label", [_row_param(r) for r in _BAD_ROWS])
@@ -652,13 +630,7 @@ def _cli_rows():
     yield "compare-out-is-a-file", (*c, "--out", "{file}"), "{file}"
 
 
-#: Command-line rows whose fix is in another file (xfail strict, the file named).
-_CLI_OWNED_ELSEWHERE = {
-    f"{cmd}-{what}": f"lssvm_analysis/cli.py: check_options does not check {opt} before {work} starts"
-    for cmd, work in (("report", "build_report"), ("compare", "compare")) for what, opt in (
-        ("store-in-a-file", "--store (its directory is a file)"), ("out-is-a-file", "--out (a file)"))}
-_CLI_ROWS = [pytest.param(*row, id=row[0], marks=[pytest.mark.xfail(strict=True, reason=_CLI_OWNED_ELSEWHERE[row[0]])]
-                          if row[0] in _CLI_OWNED_ELSEWHERE else []) for row in _cli_rows()]
+_CLI_ROWS = [pytest.param(*row, id=row[0]) for row in _cli_rows()]
 
 
 @pytest.mark.parametrize("cid, argv, named", _CLI_ROWS)

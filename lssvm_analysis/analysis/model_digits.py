@@ -203,7 +203,7 @@ def exact_problem(fit: Fit, X, y, **params):
         A keyword the solver does not take.
     """
     if not isinstance(fit, Fit):
-        raise TypeError(f"expected a Fit (la.fit(...)), got fit={type(fit).__name__}")
+        raise TypeError(f"expected a Fit (la.fit(...)), got fit={short_repr(fit)} (a {type(fit).__name__})")
     info = get_solver(fit.solver)
     if info.exact_model is None:
         why = info.exact_note or "it registers no exact_model hook"

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..core.validation import check_open_interval
+from ..core.validation import as_matrix, as_vector, check_finite, check_int, check_open_interval, short_repr
 from ..core.exceptions import MissingDependencyError, UnknownDatasetError  # noqa: F401 (re-exported)
 
 __all__ = [
@@ -47,13 +47,15 @@ SCALINGS = ("minmax", "standard", None)
 SPLITS = ("permutation", "bernoulli")
 
 
-def as_generator(seed) -> np.random.Generator:
+def as_generator(seed, name: str = "seed") -> np.random.Generator:
     """Return ``numpy.random.default_rng(seed)`` after checking ``seed``.
 
     Parameters
     ----------
     seed : int >= 0 or numpy.random.Generator
         A Generator is used as is (its stream is consumed); an int seeds a new one.
+    name : str
+        The argument's name in the caller's signature, for the message.
 
     Raises
     ------
@@ -63,8 +65,8 @@ def as_generator(seed) -> np.random.Generator:
     if isinstance(seed, np.random.Generator):
         return seed
     if isinstance(seed, bool) or not isinstance(seed, numbers.Integral) or seed < 0:
-        raise TypeError(f"expected a non-negative int or a numpy.random.Generator for seed, "
-                        f"got seed={seed!r}")
+        raise TypeError(f"expected a non-negative int or a numpy.random.Generator for {name}, "
+                        f"got {name}={short_repr(seed)}")
     return np.random.default_rng(int(seed))
 
 
@@ -114,17 +116,21 @@ def fit_scaler(X_train, method: str) -> Scaler:
 
     Raises
     ------
+    TypeError
+        ``X_train`` not a real 2-D array (text, objects).
     ValueError
-        If ``method`` is not ``"minmax"`` or ``"standard"``.
+        If ``method`` is not ``"minmax"`` or ``"standard"``, or ``X_train`` holds NaN or inf.
     """
-    X = np.asarray(X_train, dtype=np.float64)
+    if not isinstance(method, str) or method not in ("minmax", "standard"):
+        raise ValueError(f"expected method in ('minmax', 'standard'), got method={short_repr(method)}")
+    X = as_matrix(X_train, "X_train", allow_object=False)
+    check_finite(X, "X_train")
+    X = X.astype(np.float64, copy=False)
     if method == "minmax":
         lo, hi = X.min(axis=0), X.max(axis=0)
         shift, scale = lo + (hi - lo) / 2, (hi - lo) / 2
-    elif method == "standard":
-        shift, scale = X.mean(axis=0), X.std(axis=0)
     else:
-        raise ValueError(f"expected scale in {SCALINGS}, got scale={method!r}")
+        shift, scale = X.mean(axis=0), X.std(axis=0)
     scale = np.where(scale > 0, scale, 1.0)
     return Scaler(method, _readonly(shift), _readonly(scale))
 
@@ -137,7 +143,8 @@ def random_split(n: int, *, test_fraction: float, rng: np.random.Generator,
     ----------
     n : int >= 2
     test_fraction : float in (0, 1)
-    rng : numpy.random.Generator
+    rng : numpy.random.Generator or int >= 0
+        An int seeds a new Generator (as every loader's ``seed``).
     split : {"permutation", "bernoulli"}
         ``"permutation"``: exactly ``round(test_fraction * n)`` test rows
         (Suykens §3.3: 2/3 training, 1/3 test).  ``"bernoulli"``: each row is
@@ -151,7 +158,9 @@ def random_split(n: int, *, test_fraction: float, rng: np.random.Generator,
     -------
     train, test : sorted int ndarrays, disjoint, union ``range(n)``.
     """
+    n = check_int("n", n, minimum=2)
     check_open_interval("test_fraction", test_fraction, 0.0, 1.0)
+    rng = as_generator(rng, "rng")
     if split == "permutation":
         n_test = int(round(test_fraction * n))
         if not 0 < n_test < n:
@@ -172,7 +181,7 @@ def to_pm1(y, *, positive) -> np.ndarray:
 
     Parameters
     ----------
-    y : (n,) array_like of class values
+    y : (n,) array_like of class values (real numbers, finite)
     positive : scalar
         The class value coded +1 (one-vs-rest when y has more than two classes).
 
@@ -182,14 +191,17 @@ def to_pm1(y, *, positive) -> np.ndarray:
 
     Raises
     ------
+    TypeError
+        ``y`` not a real 1-D array (the class values of a :class:`Dataset` are float64).
     ValueError
-        If ``positive`` does not occur in ``y``.
+        If ``y`` holds NaN or inf, or ``positive`` does not occur in ``y``.
     """
-    y = np.asarray(y)
+    y = as_vector(y, "y", allow_object=False)
+    check_finite(y, "y")
     hit = y == positive
     if not hit.any():
-        raise ValueError(f"expected positive to be one of the labels {np.unique(y).tolist()}, "
-                         f"got positive={positive!r}")
+        raise ValueError(f"expected positive to be one of the labels of y {np.unique(y).tolist()[:10]}, "
+                         f"got positive={short_repr(positive)}")
     return np.where(hit, 1.0, -1.0)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 from . import chen_zhou, generators, keel, real
 from .suykens_uci import SUYKENS_BINARY, SUYKENS_MULTICLASS, suykens_uci
 from ..core.exceptions import UnexpectedParameterError
-from ..core.validation import as_matrix, as_vector, short_repr
+from ..core.validation import as_matrix, as_vector, check_bool, check_open_interval, short_repr
 from ._base import Dataset, UnknownDatasetError, as_generator, build, random_split
 from ._mackey_glass import mackey_glass
 
@@ -137,7 +137,7 @@ def register(name: str, loader: Callable, *, task: str | None = None, papers: st
     Raises
     ------
     TypeError
-        ``loader`` not callable, ``name`` not a string.
+        ``loader`` not callable, ``name`` not a string, ``replace`` not a bool.
     ValueError
         An empty name, a name already registered, a task not in ("regression", "classification").
     """
@@ -146,6 +146,7 @@ def register(name: str, loader: Callable, *, task: str | None = None, papers: st
             f"expected a non-empty string, got name={name!r}")
     if not callable(loader):
         raise TypeError(f"expected a callable loader(**kw) -> Dataset, got loader={loader!r}")
+    replace = check_bool("replace", replace)
     if name in _REGISTRY and (not replace or name in _BUILT_IN):
         raise ValueError(f"expected a name not yet registered (or replace=True for a user's set), "
                          f"got name={name!r}")
@@ -182,7 +183,12 @@ def from_arrays(name: str, X, y, *, task: str | None = None, X_test=None, y_test
     distinct values, else "regression"; classification labels are coded 0, 1
     (the larger value is class 1, +1 in the sweeps' {-1, +1}).  The arrays
     are copied: the caller's are never modified.
+
+    ``test_fraction`` is a float in (0, 1) (checked even when a test set is
+    given); ``feature_names`` None or one str per column of X.  A bad value
+    is a TypeError / ValueError naming the argument.
     """
+    check_open_interval("test_fraction", test_fraction, 0.0, 1.0)
     X = np.array(as_matrix(X, "X", allow_object=False), dtype=np.float64)
     y = np.array(as_vector(y, "y", allow_object=False), dtype=np.float64)
     if X.shape[0] != y.shape[0]:
@@ -198,6 +204,7 @@ def from_arrays(name: str, X, y, *, task: str | None = None, X_test=None, y_test
         raise ValueError(f"expected two classes in y for a classification set, got {values.size} "
                          f"distinct values in y of data set name={name!r}")
     held = _held_out(name, X, X_test, y_test)
+    feature_names = _feature_names(feature_names, X.shape[1])
 
     def code(v):
         return (v == values[-1]).astype(np.float64) if task == "classification" else v
@@ -224,11 +231,14 @@ def _held_out(name, X, X_test, y_test):
     """The given test set, checked as X and y are (numeric, finite, matching shapes), or None."""
     if X_test is None and y_test is None:
         return None
-    if X_test is None or y_test is None:
-        given, missing = ("X_test", "y_test") if y_test is None else ("y_test", "X_test")
-        raise ValueError(f"expected X_test and y_test together, got {given} without {missing}=None")
-    Xt = np.array(as_matrix(X_test, "X_test", allow_object=False), dtype=np.float64)
-    yt = np.array(as_vector(y_test, "y_test", allow_object=False), dtype=np.float64)
+    Xt = None if X_test is None else np.array(as_matrix(X_test, "X_test", allow_object=False),
+                                              dtype=np.float64)
+    yt = None if y_test is None else np.array(as_vector(y_test, "y_test", allow_object=False),
+                                              dtype=np.float64)
+    if Xt is None or yt is None:
+        given, missing = ("X_test", "y_test") if yt is None else ("y_test", "X_test")
+        shape = (Xt if yt is None else yt).shape
+        raise ValueError(f"expected X_test and y_test together, got {given}.shape={shape} and {missing}=None")
     if Xt.shape[1] != X.shape[1] or Xt.shape[0] != yt.shape[0]:
         raise ValueError(f"expected X_test of shape (m, {X.shape[1]}) and y_test of shape (m,), got "
                          f"X_test.shape={Xt.shape}, y_test.shape={yt.shape}")
@@ -240,8 +250,37 @@ def _held_out(name, X, X_test, y_test):
     return Xt, yt
 
 
+def _feature_names(names, d):
+    """``names`` as a tuple of ``d`` str, or None; else a TypeError / ValueError naming feature_names."""
+    if names is None:
+        return None
+    if isinstance(names, str) or not all(isinstance(v, str) for v in _iterable(names)):
+        raise TypeError(f"expected None or a sequence of str for feature_names, "
+                        f"got feature_names={short_repr(names)}")
+    names = tuple(names)
+    if len(names) != d:
+        raise ValueError(f"expected one name per column of X ({d}), got {len(names)} in "
+                         f"feature_names={short_repr(names)}")
+    return names
+
+
+def _iterable(v):
+    try:
+        return list(v)
+    except TypeError:
+        return [None]   # not iterable: refused as "not a sequence of str"
+
+
 def datasets(task: str | None = None) -> list[str]:
-    """Registered data set names, optionally only those for ``task``."""
+    """Registered data set names, optionally only those for ``task`` ("regression" or "classification").
+
+    Raises
+    ------
+    ValueError
+        ``task`` neither None nor one of the two tasks.
+    """
+    if task is not None and (not isinstance(task, str) or task not in _TASKS):
+        raise ValueError(f"expected task None or in {_TASKS}, got task={short_repr(task)}")
     return [n for n, info in _REGISTRY.items() if task is None or info.task == task]
 
 

@@ -16,7 +16,7 @@ def crossover_data(M, *, seed=0):
 
     X is uniform on [0, 1]^8; y = sinc(2 ||x - 1/2||) plus Gaussian noise of
     standard deviation 0.05.  X and the noise come from two generators seeded
-    from ``seed``, so the data of a smaller M are the first rows of a larger M.
+    from ``seed`` (an int >= 0), so the data of a smaller M are the first rows of a larger M.
 
     Returns
     -------
@@ -24,6 +24,7 @@ def crossover_data(M, *, seed=0):
     y : (M,) float64 ndarray
     """
     M = check_int("M", M, minimum=2)
+    seed = check_int("seed", seed)
     X = np.random.default_rng([seed, 0]).uniform(size=(M, DATA_FEATURES))
     noise = np.random.default_rng([seed, 1]).standard_normal(M)
     y = np.sinc(2 * np.linalg.norm(X - 0.5, axis=1)) + 0.05 * noise

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core.validation import as_matrix, as_vector, check_finite, check_int
+from ..core.validation import (as_matrix, as_vector, check_bool, check_callable, check_finite, check_int,
+                               check_positive, short_repr)
 from ._base import Dataset, as_generator, build
 
 __all__ = [
@@ -66,15 +67,6 @@ def _check_real(name, value, *, minimum):
         raise TypeError(f"expected a real number for {name}, got {name}={value!r}")
     if not (np.isfinite(value) and value >= minimum):
         raise ValueError(f"expected a finite {name} >= {minimum}, got {name}={value!r}")
-    return float(value)
-
-
-def _check_distance(name, value):
-    """``value`` as a float after checking it is a finite real > 0 (a near-duplicate distance)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"expected a real number for {name}, got {name}={value!r}")
-    if not (np.isfinite(value) and value > 0):
-        raise ValueError(f"expected a finite {name} > 0, got {name}={value!r}")
     return float(value)
 
 
@@ -129,8 +121,9 @@ def sinc(*, n_train: int = 500, n_test: int = 500, noise_std: float = 0.0, low: 
     check_int("n_train", n_train, minimum=1)
     check_int("n_test", n_test, minimum=1)
     _check_real("noise_std", noise_std, minimum=0.0)
+    outliers = check_bool("outliers", outliers)
     if near_duplicates is not None:
-        _check_distance("near_duplicates", near_duplicates)
+        check_positive("near_duplicates", near_duplicates)
     _check_interval(low, high)
     rng = as_generator(seed)
     x = np.sort(rng.uniform(low, high, n_train))
@@ -247,6 +240,7 @@ def ripley_bayes_decision(X) -> np.ndarray:
         (no underflow far from the means).
     """
     X = as_matrix(X, "X", allow_object=False).astype(np.float64, copy=False)
+    check_finite(X, "X")
     if X.shape[1] != 2:
         raise ValueError(f"expected 2 columns for Ripley's mixture, got X.shape={X.shape}")
 
@@ -298,8 +292,9 @@ def ripley_mixture(*, n_train: int = 250, n_test: int = 1000, seed=0, outliers: 
     """
     check_int("n_train", n_train, minimum=2)
     check_int("n_test", n_test, minimum=2)
+    outliers = check_bool("outliers", outliers)
     if near_duplicates is not None:
-        _check_distance("near_duplicates", near_duplicates)
+        check_positive("near_duplicates", near_duplicates)
     rng = as_generator(seed)
     X_train, y_train = _ripley_sample(n_train, rng)
     X_test, y_test = _ripley_sample(n_test, rng)
@@ -404,8 +399,9 @@ def add_near_duplicates(X, y, delta, *, seed=0, outlier_indices=None) -> NearDup
     seed : int or numpy.random.Generator
         Draws the directions (a Generator's stream is consumed).
     outlier_indices : array_like of int, optional
-        Rows of the input that are outliers; the result's are the kept ones
-        and their copies (an odd outlier row is overwritten by its pair).
+        Rows of the input that are outliers (each in ``range(n)``); the
+        result's are the kept ones and their copies (an odd outlier row is
+        overwritten by its pair).
 
     Returns
     -------
@@ -416,14 +412,16 @@ def add_near_duplicates(X, y, delta, *, seed=0, outlier_indices=None) -> NearDup
     ------
     TypeError, ValueError
         ``delta`` not a positive finite real, naming ``delta``; X, y not
-        finite or of different lengths.
+        finite or of different lengths; ``outlier_indices`` not integers
+        in ``range(n)``.
 
     Notes
     -----
     Cost O(n d).
     """
-    delta = _check_distance("delta", delta)
+    delta = float(check_positive("delta", delta))   # a distance: finite, > 0
     X, y = _xy(X, y)
+    rows = None if outlier_indices is None else _check_indices("outlier_indices", outlier_indices, len(y))
     rng = as_generator(seed)
     n, d = X.shape
     u = rng.normal(size=(n // 2, d))
@@ -432,11 +430,22 @@ def add_near_duplicates(X, y, delta, *, seed=0, outlier_indices=None) -> NearDup
     X2[1:2 * (n // 2):2] = X[0:2 * (n // 2):2] + float(delta) * u
     y2[1:2 * (n // 2):2] = y[0:2 * (n // 2):2]
     idx = None
-    if outlier_indices is not None:
-        rows = {int(i) for i in outlier_indices}
+    if rows is not None:
         source = np.arange(n) - (np.arange(n) % 2) * (np.arange(n) < 2 * (n // 2))
         idx = np.flatnonzero([int(s) in rows for s in source])
     return NearDuplicates(X2, y2, float(delta), idx)
+
+
+def _check_indices(name, value, n) -> set:
+    """The row indices in ``value`` (1-D array_like of int in ``range(n)``) as a set; else an error naming ``name``."""
+    arr = np.asarray(value) if not isinstance(value, (str, bytes)) else np.asarray([value])
+    if arr.size == 0:
+        return set()
+    if arr.ndim != 1 or arr.dtype.kind not in "iu":
+        raise TypeError(f"expected a 1-D array_like of int row indices for {name}, got {name}={short_repr(value)}")
+    if arr.min() < 0 or arr.max() >= n:
+        raise ValueError(f"expected row indices in range({n}) for {name}, got {name}={short_repr(value)}")
+    return {int(i) for i in arr}
 
 
 def linear_proxy_decision(X, y) -> np.ndarray:
@@ -447,9 +456,11 @@ def linear_proxy_decision(X, y) -> np.ndarray:
     and returns f = [X 1] beta.  |f| / ||w|| is the distance to the
     hyperplane, so ranking by |f| ranks by distance.  The fit is
     affine-equivariant: rescaling the input columns changes neither f nor
-    the ranking.
+    the ranking.  ``X`` (n, d) and ``y`` (n,) are finite real arrays
+    (else a TypeError / ValueError naming the argument).
     """
-    X = np.asarray(X, dtype=np.float64)
+    X, y = _xy(X, y)
+    X = X.astype(np.float64, copy=False)
     t = np.where(y == np.max(y), 1.0, -1.0)
     A = np.column_stack([X, np.ones(len(X))])
     beta = np.linalg.lstsq(A, t, rcond=None)[0]
@@ -526,6 +537,7 @@ def inject_label_outliers(X, y, *, seed=0, decision_function=None, far_fraction:
                          f"{labels.tolist()[:10]}")
     _check_fraction("far_fraction", far_fraction)
     _check_fraction("flip_fraction", flip_fraction)
+    check_callable("decision_function", decision_function)
     rng = as_generator(seed)
     if decision_function is None:
         f = linear_proxy_decision(X, y)

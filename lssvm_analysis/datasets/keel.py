@@ -33,6 +33,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from ..core.validation import check_int, check_open_interval
 from ._base import Dataset, MissingDependencyError, as_generator, build
 
 __all__ = ["haberman", "pima_uci", "wisconsin_keel", "penbased", "satimage", "splice",
@@ -52,7 +53,8 @@ VIEIRA_UNAVAILABLE = MappingProxyType({
 
 
 def vieira_test_fraction(n: int) -> float:
-    """The test fraction that leaves floor(0.66 n) training rows under ``random_split``."""
+    """The test fraction that leaves floor(0.66 n) training rows under ``random_split`` (n an int >= 1)."""
+    n = check_int("n", n, minimum=1)
     return (n - math.floor(VIEIRA_TRAIN_FRACTION * n)) / n
 
 
@@ -100,10 +102,9 @@ def _select(X, labels, classes, name):
 
 def class_split(name, X, labels, *, classes, seed, train_fraction, scale, provenance, features=None):
     """The classification Dataset of the classes kept, split by a seeded permutation (module docstring)."""
+    check_open_interval("train_fraction", train_fraction, 0.0, 1.0)
     X, y, names = _select(X, labels, classes, name)
     n = len(y)
-    if not 0 < train_fraction < 1:
-        raise ValueError(f"expected train_fraction in (0, 1), got train_fraction={train_fraction!r}")
     n_train = math.floor(train_fraction * n + 1e-9)
     if not 0 < n_train < n:
         raise ValueError(f"expected train_fraction to leave both parts non-empty for N={n}, "
@@ -134,6 +135,7 @@ def haberman(*, seed=0, train_fraction=VIEIRA_TRAIN_FRACTION, scale="standard", 
     Dataset
         y = 0 "negative" (survived >= 5 years), 1 "positive".
     """
+    check_open_interval("train_fraction", train_fraction, 0.0, 1.0)  # before the table is read
     df = keel_table("haberman", "imbalanced", name="haberman", rows=306)
     return class_split("haberman", df.iloc[:, :3].to_numpy(np.float64), native_labels(df.iloc[:, 3]),
                        classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,
@@ -147,6 +149,7 @@ def pima_uci(*, seed=0, train_fraction=VIEIRA_TRAIN_FRACTION, scale="standard", 
     Parameters and Returns as :func:`haberman`; y = 0 "tested_negative" (500), 1 "tested_positive" (268).
     Vieira: 506 / 262.  MASS's complete-case version is the registry's ``pima``.
     """
+    check_open_interval("train_fraction", train_fraction, 0.0, 1.0)  # before the table is read
     df = keel_table("pima", "balanced", name="pima-uci", rows=768)
     return class_split("pima-uci", df.iloc[:, :8].to_numpy(np.float64), native_labels(df.iloc[:, 8]),
                        classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,
@@ -156,6 +159,7 @@ def pima_uci(*, seed=0, train_fraction=VIEIRA_TRAIN_FRACTION, scale="standard", 
 def wisconsin_keel(*, seed=0, train_fraction=VIEIRA_TRAIN_FRACTION, scale="standard",
                    classes=None) -> Dataset:
     """Wisconsin breast cancer, KEEL's 683 complete cases (9 scores); y = 0 benign (2), 1 malignant (4)."""
+    check_open_interval("train_fraction", train_fraction, 0.0, 1.0)  # before the table is read
     df = keel_table("wisconsin", "balanced", name="wisconsin-keel", rows=683)
     return class_split("wisconsin-keel", df.iloc[:, :9].to_numpy(np.float64),
                        native_labels(df.iloc[:, 9]),
@@ -165,6 +169,7 @@ def wisconsin_keel(*, seed=0, train_fraction=VIEIRA_TRAIN_FRACTION, scale="stand
 
 def penbased(*, seed=0, train_fraction=2 / 3, scale="standard", classes=None) -> Dataset:
     """Pen-based handwritten digits (10992 x 16, digits 0-9); Chen & Zhou use ``classes=(3, 4)`` (2199)."""
+    check_open_interval("train_fraction", train_fraction, 0.0, 1.0)  # before the table is read
     df = keel_table("penbased", "balanced", name="penbased", rows=10992)
     return class_split("penbased", df.iloc[:, :16].to_numpy(np.float64), native_labels(df.iloc[:, 16]),
                        classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,
@@ -189,6 +194,7 @@ def satimage(*, seed=0, train_fraction=2 / 3, scale="standard", classes=None) ->
     nearly diagonal (median squared distance ~ 32 between training points,
     k ~ 1e-7): a different problem from the paper's.
     """
+    check_open_interval("train_fraction", train_fraction, 0.0, 1.0)  # before the table is read
     df = keel_table("satimage", "balanced", name="satimage", rows=6435)
     return class_split("satimage", df.iloc[:, :36].to_numpy(np.float64), native_labels(df.iloc[:, 36]),
                        classes=classes, seed=seed, train_fraction=train_fraction, scale=scale,
@@ -206,6 +212,7 @@ def splice(*, seed=0, train_fraction=2 / 3, scale="standard", classes=None) -> D
     Delve's coding, 15 ambiguous rows dropped) is not recoverable: an
     approximation for Chen & Zhou.
     """
+    check_open_interval("train_fraction", train_fraction, 0.0, 1.0)  # before the table is read
     df = keel_table("splice", "balanced", name="splice", rows=3190)
     X = np.vectorize(lambda v: _BASES.get(str(v).strip(), 2.5), otypes=[np.float64])(
         df.iloc[:, :60].to_numpy())

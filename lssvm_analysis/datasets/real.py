@@ -32,7 +32,8 @@ from types import MappingProxyType
 
 import numpy as np
 
-from ._base import Dataset, MissingDependencyError, as_generator, build, random_split
+from ..core.validation import check_bool, short_repr
+from ._base import SPLITS, Dataset, MissingDependencyError, as_generator, build, random_split
 from .generators import inject_label_outliers, inject_target_outliers, ripley_bayes_decision
 
 __all__ = [
@@ -101,6 +102,9 @@ def _split_build(name, task, X, y, *, seed, test_fraction, split, scale, outlier
                  feature_names, class_names=None, fixed=None, decision=None,
                  impute_median=False) -> Dataset:
     """Split (fixed or seeded), impute, contaminate the training part, scale, build."""
+    outliers = check_bool("outliers", outliers)
+    if not isinstance(split, str) or split not in SPLITS:   # checked with a fixed split too
+        raise ValueError(f"expected split in {SPLITS}, got split={short_repr(split)}")
     rng = as_generator(seed)
     if fixed is not None and test_fraction is None:
         train, test = fixed

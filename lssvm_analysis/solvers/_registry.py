@@ -23,6 +23,7 @@ import importlib.metadata
 import inspect
 import itertools
 import math
+import numbers
 import types
 import warnings
 from dataclasses import dataclass, field
@@ -67,12 +68,26 @@ class Variant:
         One line: what the formulation does.
     literal : bool
         True for the paper's formula as printed (the fragile form, kept to be measured).
+
+    Raises
+    ------
+    TypeError
+        ``option``, ``value`` or ``description`` not a str, ``literal`` not a bool.
+    ValueError
+        ``option`` not a keyword name, an empty ``value``.
     """
 
     option: str
     value: str
     description: str
     literal: bool = False
+
+    def __post_init__(self):
+        if not check_str("option", self.option).isidentifier():
+            raise ValueError(f"expected a keyword name for option, got option={self.option!r}")
+        check_str("value", self.value)
+        check_str("description", self.description, empty=True)
+        object.__setattr__(self, "literal", check_bool("literal", self.literal))
 
 
 @dataclass(frozen=True)
@@ -110,6 +125,17 @@ class LadderKnob:
     dataset : bool
         A data knob: ``param`` is a keyword of the ladder's data sets, not
         of the solver (its ``fixed`` keywords are still the solver's).
+
+    Raises
+    ------
+    TypeError
+        ``param`` or ``note`` not a str, ``values`` not a sequence of real
+        numbers, ``per_point`` or ``dataset`` not a bool, ``fixed`` not a
+        mapping with str keys.
+    ValueError
+        ``param`` not a keyword name (whether the solver or the data sets
+        take it is checked by ``register``), no values, a value that is
+        not finite, or (``per_point``) outside (0, 1].
     """
 
     param: str
@@ -119,11 +145,36 @@ class LadderKnob:
     note: str = ""
     dataset: bool = False
 
+    def __post_init__(self):
+        if not check_str("param", self.param).isidentifier():
+            raise ValueError(f"expected a keyword name for param, got param={self.param!r}")
+        object.__setattr__(self, "values", _knob_values(self.values, check_bool("per_point", self.per_point)))
+        object.__setattr__(self, "per_point", bool(self.per_point))
+        if not isinstance(self.fixed, Mapping) or not all(isinstance(k, str) for k in self.fixed):
+            raise TypeError(f"expected a mapping of keyword names to values for fixed, "
+                            f"got fixed={short_repr(self.fixed)}")
+        check_str("note", self.note, empty=True)
+        object.__setattr__(self, "dataset", check_bool("dataset", self.dataset))
+
     def rungs(self, n: int) -> list:
         """The knob's values for a training set of ``n`` points (distinct, in ladder order)."""
         if not self.per_point:
             return list(dict.fromkeys(self.values))
         return list(dict.fromkeys(min(n, max(1, math.ceil(v * n - 1e-9))) for v in self.values))
+
+
+def _knob_values(values, per_point: bool) -> tuple:
+    """A LadderKnob's ``values`` as a tuple of finite real numbers, in (0, 1] when ``per_point``."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, (tuple, list, np.ndarray)) \
+            or not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in values):
+        raise TypeError(f"expected a sequence of real numbers for values, got values={short_repr(values)}")
+    values = tuple(values)
+    if not values or not all(math.isfinite(v) for v in values):
+        raise ValueError(f"expected one or more finite values, got values={short_repr(values)}")
+    if per_point and not all(0 < v <= 1 for v in values):
+        raise ValueError(f"expected fractions of n in (0, 1] for values (per_point=True), "
+                         f"got values={short_repr(values)}")
+    return values
 
 
 #: Support-size rungs of the kappa ladder, as fractions of n (support-set families: ``n_support``).
@@ -142,10 +193,7 @@ def variant(option: str, value: str, description: str, *, literal: bool = False)
     ValueError
         ``option`` not a keyword name, an empty ``value``.
     """
-    if not check_str("option", option).isidentifier():
-        raise ValueError(f"expected a keyword name for option, got option={option!r}")
-    return Variant(option, check_str("value", value), check_str("description", description, empty=True),
-                   check_bool("literal", literal))
+    return Variant(option, value, description, literal)   # Variant checks each field, naming it
 
 
 @dataclass(frozen=True)
