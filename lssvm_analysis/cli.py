@@ -307,7 +307,7 @@ def _compare(args) -> int:
                       progress=not args.no_progress, seed=args.seed, full_ladder=args.full_ladder,
                       all_forms=args.all_forms,
                       max_rows=None if args.no_subsample else (args.max_rows or "auto"), budget=args.budget,
-                      say=lambda line: print(line, file=sys.stderr, flush=True))
+                      say=_say_line)
     print(res.headline)
     for sentence in res.answers.sentence:
         print(sentence)
@@ -340,6 +340,12 @@ def _list(args) -> int:
     print("datasets:  ", ", ".join(datasets.datasets()))
     return 0
 
+
+
+def _say_line(line: str) -> None:
+    """compare's lines: a warning on stderr, what runs (the plan, the coverage) on stdout, so that stderr
+    holds only what went wrong (a lost scheduler is then its one line there)."""
+    print(line, file=sys.stderr if line.startswith("compare: warning") else sys.stdout, flush=True)
 
 def main(argv=None) -> int:
     """Entry point of the console script; returns the exit status.

@@ -231,11 +231,12 @@ def test_a_constant_target_warns_in_one_line(tmp_path, capsys):
     pd.DataFrame({"a": X[:, 0], "b": X[:, 1], "y": 3.0}).to_csv(path, index=False)
     code = cli.main(["compare", "--data", str(path), "--target", "y", "--solvers", "krr", "--precisions", "float64",
                      "--C", "10", "--no-ladder", "--out", str(tmp_path / "o"), "--jobs", "1", "--no-progress"])
-    err = capsys.readouterr().err
-    lines = err.splitlines()
-    # the warning in one line, then the line every CLI run says: what it covers
-    assert code == 0 and len(lines) == 2 and "the target is constant (every value 3.0)" in lines[0]
-    assert lines[1].startswith("compare: 20 rows; 1 form of 1 solver (") and ": 1 fit, ~" in lines[1]
+    said = capsys.readouterr()
+    lines = said.err.splitlines()
+    # the warning in one line on stderr; the line every CLI run says (what it covers) first on stdout
+    assert code == 0 and len(lines) == 1 and "the target is constant (every value 3.0)" in lines[0]
+    first = said.out.splitlines()[0]
+    assert first.startswith("compare: 20 rows; 1 form of 1 solver (") and ": 1 fit, ~" in first
     with pytest.warns(UserWarning, match="target is constant"):
         la.compare(X, np.full(20, 3.0), solvers=["krr"], precisions=["float64"], C=10.0, ladder=False)
 
