@@ -218,7 +218,7 @@ def uncertified(rows: pd.DataFrame) -> pd.Series:
 
 #: The columns of a grid cell (:func:`grid_cells`).
 CELL_COLUMNS = ("kappa_ok", "digits_ok", "fails_at", "fail_status", "fail_digits", "breaks_at", "whole",
-                "rungs", "choices_differ_from", "loss_per_decade", "colour_rank", "kappa_top", "text")
+                "rungs", "choices_differ_from", "loss_per_decade", "colour_rank", "kappa_top", "rungs_no_kappa", "text")
 #: A row whose ladder tops out more than this many decades of κ below the widest row's says so in its
 #: cells (:func:`row_ranges`): one and a half decades, the default profile's C step (κ ~ 10 C on sinc),
 #: so a row one rung short of the widest is not flagged.
@@ -247,6 +247,7 @@ def _cell(g: pd.DataFrame) -> dict:
     """
     digits, kappa = num(g, HEADLINE), num(g, "_kappa")
     top = float(kappa[np.isfinite(kappa)].max()) if np.isfinite(kappa).any() else np.nan  # the rungs' reach
+    blind = int((~np.isfinite(kappa)).sum())  # rungs with no κ: every fit of the rung failed (rung_conditions)
     # a fit without a model is a measured failure; a fit that agrees with its exact model to every
     # digit that model is certified to, fewer than DIGITS_OK, is not measured (module docstring)
     unknown = uncertified(g)
@@ -254,7 +255,7 @@ def _cell(g: pd.DataFrame) -> dict:
     beyond = kappa[unknown & np.isfinite(kappa)]
     g, digits, kappa = g[measured], digits[measured], kappa[measured]
     empty = dict.fromkeys(CELL_COLUMNS, np.nan) | {"fail_status": "", "whole": False, "rungs": int(len(g)),
-                                                   "colour_rank": 0, "kappa_top": top}
+                                                   "colour_rank": 0, "kappa_top": top, "rungs_no_kappa": blind}
     if HEADLINE not in g.columns or not len(g):
         return empty | {"text": "not measured"}
     order = np.argsort(kappa.to_numpy(), kind="stable")
@@ -372,12 +373,15 @@ def row_ranges(cells: pd.DataFrame) -> dict[str, pd.Series]:
     knobs = cells.solver.map(lambda n: [k.param for k in get_solver(n).ladder] if n in solvers() else [])
     short = top.notna() & (np.log10(widest) - np.log10(top) > RANGE_SLACK_DECADES)
     note = pd.Series("", index=cells.index, dtype=object)
+    blind = cells.groupby("configuration").rungs_no_kappa.transform("max").fillna(0)
     for i in cells.index[short]:
         drives = ["C", *dict.fromkeys(knobs[i])]
         drives = (", ".join(drives[:-1]) + f" and {drives[-1]} do") if len(drives) > 1 else "C does"
+        why = (f"its higher rungs have no κ (no fit there returned a model to measure it on: {int(blind[i])} "
+               "rungs)" if blind[i] else f"{drives} not raise the condition of the reduced problem its own "
+               "choices define")
         note[i] = (f"ladder cannot reach κ > {kappa_text(top[i])} for this formulation (widest row: "
-                   f"{kappa_text(widest)}): {drives} not raise the condition of the reduced problem its "
-                   f"own choices define")
+                   f"{kappa_text(widest)}): {why}")
     text = cells.text.where(~short, cells.text + "; " + note)
     return {"row_kappa_top": top, "widest_kappa_top": pd.Series(widest, index=cells.index), "range_note": note,
             "text": text}
