@@ -30,6 +30,14 @@ matplotlib's own text and artist extents, right after it is written:
   that precision's colour and marker (``figures.precision_style``), a breakdown
   as the reserved filled cross (``figures.breakdown_style``), so a red circle
   means float32 in every figure;
+* **one key for the solvers**: a legend entry naming registered solvers of one
+  family is drawn in that family's colour and marker (``figures.solver_style``,
+  the family read from the registry); and an entry that names no precision is not
+  drawn in a precision's colour (``cz-fig3`` drew class +1 in float64's blue,
+  matplotlib's default cycle gave other series float64's blue and longdouble's
+  green).  Since every figure's entries follow the one key, across the report one
+  precision never gets two colours and one solver family never gets two
+  (``test_one_colour_and_marker_per_family_across_the_report`` checks the key itself);
 * **no legend over data**: an axes legend's frame covers no marker, line, scatter
   point or bar its axes shows, nor its axes' title, axis labels or tick labels;
 * **at most** ``MAX_SERIES`` **overlaid series of one kind per panel**: the curves
@@ -70,11 +78,12 @@ from matplotlib.text import Text
 
 from lssvm_analysis.arith.precision import precisions
 from lssvm_analysis.report import report_sections, sections_appendix, sections_digits, sections_precision
-from lssvm_analysis.report.figures import (ATTRIBUTE_COLORS, BREAKDOWN_MARKER, breakdown_style, new_figure,
-                                           panel_grid, place_legends, precision_color, precision_style,
-                                           save_figure, series_style)
+from lssvm_analysis.report.figures import (ATTRIBUTE_COLORS, BREAKDOWN_MARKER, FAMILY_COLORS, breakdown_style,
+                                           family_style, new_figure, panel_grid, place_legends, precision_color,
+                                           precision_marker, precision_style, save_figure, series_style,
+                                           solver_families, solver_family, solver_style)
 from lssvm_analysis.report.html import FIGURE_WIDTH_PX, Section
-from lssvm_analysis.solvers import get_solver
+from lssvm_analysis.solvers import get_solver, solvers
 
 #: Smallest text height on screen, in CSS pixels, after the PNG (saved at SAVE_DPI) is scaled
 #: to the figure column.  9 px is about 7 pt on a 96-dpi screen: below it the strokes that tell
@@ -313,6 +322,35 @@ def _marker_problems(fig) -> list[str]:
     return sorted(problems)
 
 
+def _solver_key_problems(fig) -> list[str]:
+    """Legend entries naming registered solvers of one family but not drawn in its colour and marker;
+    entries naming no precision (and no breakdown) drawn in a precision's colour."""
+    names = solvers()
+    prec_colours = {mcolors.to_hex(precision_color(p)): p for p in precisions()}
+    problems = set()
+    for scope in _legend_scopes(fig):
+        for label, h in scope:
+            if not isinstance(h, (Line2D, Patch)):
+                continue
+            color = mcolors.to_hex(h.get_color() if isinstance(h, Line2D) else h.get_facecolor())
+            named = [n for n in names if re.search(rf"(?<![\w-]){re.escape(n)}(?![\w-])", label)]
+            families = {solver_family(n) for n in named}
+            if len(families) == 1:
+                style = family_style(families.pop())
+                marker = _marker_key(h)
+                if color != mcolors.to_hex(style["color"]):
+                    problems.add(f"entry {label!r} names solver {named[0]} but is drawn in {color}, not its "
+                                 f"family's colour {style['color']}")
+                if marker is not None and marker[0] != str(style["marker"]):
+                    problems.add(f"entry {label!r} names solver {named[0]} but its marker is {marker[0]!r}, "
+                                 f"not its family's {style['marker']!r}")
+            mentioned = any(re.search(rf"(?<![\w.]){re.escape(p)}(?![\w.])", label) for p in precisions())
+            if color in prec_colours and not mentioned and "breakdown" not in label.lower():
+                problems.add(f"entry {label!r} names no precision but is drawn in {prec_colours[color]}'s "
+                             f"colour {color}")
+    return sorted(problems)
+
+
 def _precision_key_problems(fig) -> list[str]:
     """Legend entries naming one precision but not drawn in its colour and marker (or, for a
     breakdown, the reserved filled cross in its colour); breakdown entries drawn otherwise."""
@@ -498,7 +536,8 @@ def lint(fig, png_path) -> list[str]:
             problems.append(f"smallest text {min(sizes):g} pt shows {px:.1f} CSS px high at the "
                             f"displayed width {min(w, FIGURE_WIDTH_PX)} px (< {MIN_TEXT_PX})")
     return (problems + _text_problems(fig, renderer) + _legend_problems(fig) + _hidden_problems(fig)
-            + _marker_problems(fig) + _precision_key_problems(fig) + _legend_over_data(fig, renderer)
+            + _marker_problems(fig) + _precision_key_problems(fig) + _solver_key_problems(fig)
+            + _legend_over_data(fig, renderer)
             + _crowded_panels(fig) + _dash_problems(fig) + _figure_legend_over_data(fig, renderer))
 
 
@@ -796,6 +835,45 @@ def test_every_precision_has_its_own_colour_and_marker():
     assert not {s["marker"] for s in styles} & (series_markers | {BREAKDOWN_MARKER})
     bd = breakdown_style(names[0])
     assert bd["marker"] == BREAKDOWN_MARKER and bd["mfc"] == precision_color(names[0]) and bd["mec"] == "black"
+
+
+def test_one_colour_and_marker_per_family_across_the_report():
+    """Every registered solver's family is its module, read from the registry; each family has one
+    colour and one marker, its own among the families, and neither is a precision's (nor the
+    breakdown's marker; nor an attribute's or the default cycle's colour): so with the lint's
+    ``_solver_key_problems`` / ``_precision_key_problems`` on every figure, one family and one
+    precision never get two colours across the report, and no colour names both."""
+    fams = solver_families()
+    assert fams == list(dict.fromkeys(get_solver(n).func.__module__.rsplit(".", 1)[-1] for n in solvers()))
+    styles = [family_style(f) for f in fams]
+    colours = [mcolors.to_hex(s["color"]) for s in styles]
+    markers = [str(s["marker"]) for s in styles]
+    assert len(set(colours)) == len(set(markers)) == len(fams)
+    reserved = {mcolors.to_hex(precision_color(p)) for p in precisions()}
+    assert not set(colours) & (reserved | {mcolors.to_hex(c) for c in ATTRIBUTE_COLORS})
+    assert not set(markers) & ({precision_marker(p)[0] for p in precisions()} | {BREAKDOWN_MARKER})
+    assert not reserved & {mcolors.to_hex(c) for c in plt.rcParams["axes.prop_cycle"].by_key()["color"]}
+    for n in solvers():  # a solver's style is its family's colour and marker
+        st, fam = solver_style(n), family_style(solver_family(n))
+        assert (st["color"], st["marker"]) == (fam["color"], fam["marker"])
+    members = [n for n in solvers() if solver_family(n) == solver_family("lssvm-kkt")]
+    assert len({str(solver_style(n)["ls"]) for n in members[:4]}) == min(4, len(members))  # told apart
+    assert len(FAMILY_COLORS) >= len(fams)
+
+
+def test_lint_catches_a_solver_off_its_family_key(tmp_path, linted):
+    fig, axs = new_figure(1, 1)
+    a = axs[0, 0]
+    a.plot([1, 2, 3], [1, 2, 3], "o-", color="tab:orange", label="lssvm-kkt")
+    a.plot([1, 2, 3], [2, 3, 5], **solver_style("sr-lssvm"), label="sr-lssvm")
+    a.plot([1, 2, 3], [3, 5, 7], "--", color=precision_color("longdouble"), label="CG on H")
+    _labelled(a)
+    _save(fig, tmp_path)
+    problems = linted["f.png"]
+    assert any("'lssvm-kkt' names solver lssvm-kkt but is drawn in" in p for p in problems)
+    assert any("'lssvm-kkt' names solver lssvm-kkt but its marker is 'o'" in p for p in problems)
+    assert any("'CG on H' names no precision but is drawn in longdouble's colour" in p for p in problems)
+    assert not any("sr-lssvm" in p for p in problems)
 
 
 def test_breakdown_maps_decode_every_precision_and_outcome(tmp_path, linted):

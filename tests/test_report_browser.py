@@ -118,3 +118,10 @@ def test_the_quick_grid_colours_no_best_cell_below_a_worse_one(quick_report):
     κ than a cell of a worse class (issue 41: 13 of 40 float32 cells were not green yet above a green one)."""
     from test_report_digits import _best_class_never_below_a_worse_one
     assert _best_class_never_below_a_worse_one(quick_report.parent / "digits-grid.csv") == []
+
+
+def test_the_quick_grid_states_every_rows_kappa_range(quick_report):
+    """digits-grid.csv of the quick report: every row gives the κ its ladder reached, and a row that stays
+    short of the widest says so in its cells ("ladder cannot reach κ > …")."""
+    from test_report_digits import _unstated_row_ranges
+    assert _unstated_row_ranges(quick_report.parent / "digits-grid.csv") == []

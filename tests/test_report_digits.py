@@ -510,6 +510,46 @@ def test_no_cell_of_the_best_colour_reached_less_kappa_than_a_worse_one(tmp_path
     assert ranks[("reduced-lssvr[ridge=short]", "float64")] < ranks[("reduced-lssvr", "float64")]
 
 
+def _unstated_row_ranges(csv) -> list:
+    """Rows of digits-grid.csv whose κ range is not stated: every measured cell gives the row's top κ
+    (``row_kappa_top``, finite) and the grid's widest; a row more than RANGE_SLACK_DECADES short of the
+    widest declares it in ``range_note`` and in every cell's text, a row within the slack declares nothing."""
+    cells = pd.read_csv(csv, keep_default_na=True)
+    cells = cells[cells.text != "not measured"]
+    bad = []
+    for config, g in cells.groupby("configuration"):
+        top, widest = g.row_kappa_top.iloc[0], g.widest_kappa_top.iloc[0]
+        note = g.range_note.fillna("")
+        short = np.log10(widest) - np.log10(top) > dg.RANGE_SLACK_DECADES
+        if not (np.isfinite(top) and np.isfinite(widest) and (g.row_kappa_top == top).all()):
+            bad.append(f"{config}: no finite row κ range ({top})")
+        elif short and not ((note.str.startswith(f"ladder cannot reach κ > {dg.kappa_text(top)}")).all()
+                            and all(n in t for n, t in zip(note, g.text))):
+            bad.append(f"{config}: tops at κ {top:g} against {widest:g} and does not say so")
+        elif not short and (note != "").any():
+            bad.append(f"{config}: within the widest row's range but declares a short ladder")
+    return bad
+
+
+def test_every_row_states_its_kappa_range(tmp_path):
+    """A row whose ladder stays short of the widest row (its choices keep its problem well conditioned)
+    says so in every cell, with its top κ; the others state their top κ in the CSV and say nothing."""
+    recs = _records()
+    short = recs[recs.configuration == "reduced-lssvr"]
+    short = short[short.problem_condition <= 1e5].assign(configuration="reduced-lssvr[ridge=short]")
+    cells = dg.grid_cells(pd.concat([recs, short], ignore_index=True))
+    sd.grid_ref(cells, dg.grid_table(cells), tmp_path)
+    assert _unstated_row_ranges(tmp_path / "digits-grid.csv") == []
+    grid = pd.read_csv(tmp_path / "digits-grid.csv").set_index(["configuration", "precision"])
+    top = recs.problem_condition.max()
+    assert (grid.widest_kappa_top == top).all()
+    row = grid.loc[("reduced-lssvr[ridge=short]", "float64")]
+    assert row.row_kappa_top == 1e5 and row.range_note.startswith("ladder cannot reach κ > 1e+05")
+    # what the ladder moved for this solver: C and its declared knobs (SolverInfo.ladder)
+    assert row.text.endswith(row.range_note) and "C, n_support and near_duplicates do not raise" in row.range_note
+    assert pd.isna(grid.loc[("reduced-lssvr", "float64")].range_note)  # the widest row: no note (empty CSV cell)
+
+
 def test_a_bracket_prints_its_two_ends_apart():
     """9.97e4 and 1.07e5 are both '1e+05' at one significant digit: the bracket adds digits until they differ
     (issue 41: '≥ 3 digits to κ ≈ 1e+05 then breaks down at κ ≈ 1e+05')."""

@@ -218,7 +218,11 @@ def uncertified(rows: pd.DataFrame) -> pd.Series:
 
 #: The columns of a grid cell (:func:`grid_cells`).
 CELL_COLUMNS = ("kappa_ok", "digits_ok", "fails_at", "fail_status", "fail_digits", "breaks_at", "whole",
-                "rungs", "choices_differ_from", "loss_per_decade", "colour_rank", "text")
+                "rungs", "choices_differ_from", "loss_per_decade", "colour_rank", "kappa_top", "rungs_no_kappa", "text")
+#: A row whose ladder tops out more than this many decades of κ below the widest row's says so in its
+#: cells (:func:`row_ranges`): one and a half decades, the default profile's C step (κ ~ 10 C on sinc),
+#: so a row one rung short of the widest is not flagged.
+RANGE_SLACK_DECADES = 1.5
 
 
 def _failure_text(status: str, kappa: float, digits: float, shown: str = "") -> str:
@@ -242,6 +246,8 @@ def _cell(g: pd.DataFrame) -> dict:
     when the rungs above the last one measured have an uncertified exact model).
     """
     digits, kappa = num(g, HEADLINE), num(g, "_kappa")
+    top = float(kappa[np.isfinite(kappa)].max()) if np.isfinite(kappa).any() else np.nan  # the rungs' reach
+    blind = int((~np.isfinite(kappa)).sum())  # rungs with no κ: every fit of the rung failed (rung_conditions)
     # a fit without a model is a measured failure; a fit that agrees with its exact model to every
     # digit that model is certified to, fewer than DIGITS_OK, is not measured (module docstring)
     unknown = uncertified(g)
@@ -249,7 +255,7 @@ def _cell(g: pd.DataFrame) -> dict:
     beyond = kappa[unknown & np.isfinite(kappa)]
     g, digits, kappa = g[measured], digits[measured], kappa[measured]
     empty = dict.fromkeys(CELL_COLUMNS, np.nan) | {"fail_status": "", "whole": False, "rungs": int(len(g)),
-                                                   "colour_rank": 0}
+                                                   "colour_rank": 0, "kappa_top": top, "rungs_no_kappa": blind}
     if HEADLINE not in g.columns or not len(g):
         return empty | {"text": "not measured"}
     order = np.argsort(kappa.to_numpy(), kind="stable")
@@ -345,7 +351,40 @@ def grid_cells(rows: pd.DataFrame) -> pd.DataFrame:
         out.append({"configuration": config, "solver": str(g["solver"].iloc[0]), "precision": prec,
                     **_cell(g)})
     cells = pd.DataFrame(out)
-    return cells.assign(same_as=same_cell_notes(cells))
+    cells = cells.assign(same_as=same_cell_notes(cells))
+    return cells.assign(**row_ranges(cells))
+
+
+def row_ranges(cells: pd.DataFrame) -> dict[str, pd.Series]:
+    """Each row's κ range, stated: ``row_kappa_top`` (the largest problem κ any rung of the
+    configuration's ladder reached, in any precision), ``widest_kappa_top`` (the largest over the grid)
+    and ``range_note``: for a row that tops out more than :data:`RANGE_SLACK_DECADES` below the widest,
+    the sentence that says so and why, which is also appended to each of its cells' ``text``.
+
+    Every rung of the ladder is on the same data and C ladder for every formulation (and on the
+    solver's declared knobs, ``SolverInfo.ladder``); the problem κ is the exact model's, the same for
+    each formulation that makes the same discrete choices.  A row that stays low is one whose own
+    choices (a support, pivots, the k* its PRESS picks) keep its reduced problem better conditioned
+    than the ladder's top: the ladder cannot drive it further without a knob that overrides those
+    choices, which the solver does not declare.
+    """
+    top = cells.groupby("configuration").kappa_top.transform("max")
+    widest = float(top.max()) if top.notna().any() else np.nan
+    knobs = cells.solver.map(lambda n: [k.param for k in get_solver(n).ladder] if n in solvers() else [])
+    short = top.notna() & (np.log10(widest) - np.log10(top) > RANGE_SLACK_DECADES)
+    note = pd.Series("", index=cells.index, dtype=object)
+    blind = cells.groupby("configuration").rungs_no_kappa.transform("max").fillna(0)
+    for i in cells.index[short]:
+        drives = ["C", *dict.fromkeys(knobs[i])]
+        drives = (", ".join(drives[:-1]) + f" and {drives[-1]} do") if len(drives) > 1 else "C does"
+        why = (f"its higher rungs have no κ (no fit there returned a model to measure it on: {int(blind[i])} "
+               "rungs)" if blind[i] else f"{drives} not raise the condition of the reduced problem its own "
+               "choices define")
+        note[i] = (f"ladder cannot reach κ > {kappa_text(top[i])} for this formulation (widest row: "
+                   f"{kappa_text(widest)}): {why}")
+    text = cells.text.where(~short, cells.text + "; " + note)
+    return {"row_kappa_top": top, "widest_kappa_top": pd.Series(widest, index=cells.index), "range_note": note,
+            "text": text}
 
 
 def grid_table(cells: pd.DataFrame, names=None) -> pd.DataFrame:

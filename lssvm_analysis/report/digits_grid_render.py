@@ -95,7 +95,7 @@ def _digits(d) -> str:
 def _grid_lines(c) -> str:
     """The cell's text, every number printed (none only in a tooltip): the last rung passed and its
     digits, the first rung failed and how (or that the ladder ends there), the slope, the notes."""
-    text = c.text.split("; choices differ")[0]
+    text = c.text.split("; ladder cannot")[0].split("; choices differ")[0]
     head, _, tail = text.partition("; ")
     if c.text == "not measured":
         return "not measured"
@@ -122,6 +122,8 @@ def _grid_lines(c) -> str:
                                                        else "whole ladder too"))
     if "; choices differ" in c.text:
         lines.append(f"† choices differ from κ ≈ {dg.kappa_text(float(c.choices_differ_from))}")
+    if isinstance(c.get("range_note", ""), str) and c.range_note:  # the row's ladder stays short (row_ranges)
+        lines.append(f"‡ ladder cannot reach κ > {dg.kappa_text(float(c.row_kappa_top))} for this formulation")
     return "\n".join(lines)
 
 
@@ -146,7 +148,9 @@ GRID_CAPTION = (
     "−log₁₀(κu) predicts 1), shown where the ladder has a slope. '✗' on the first line: the first rung "
     "already fails. Colour: the decade of the κ reached, one scale for the whole table. Dashed border or '" + dg.UNCERTIFIED_TAIL + "': the "
     "rungs above have an exact model certified to fewer than 3 digits. '†': the fits' discrete choices "
-    f"differ from the {DEFAULT_CHOICES_PRECISION} run's.")
+    f"differ from the {DEFAULT_CHOICES_PRECISION} run's. '‡': the row's ladder cannot reach the widest row's κ "
+    "(its own choices, a support, pivots, a PRESS k*, keep its reduced problem better conditioned; the full "
+    "sentence is in the cell's title and in digits-grid.csv, column range_note).")
 
 
 def grid_ref(cells: pd.DataFrame, table: pd.DataFrame, out, png: str = "", notes=()) -> GridRef:

@@ -17,7 +17,26 @@ filled cross with a black edge in the precision's colour
 (:func:`breakdown_style`), and any other attribute (η, a variant) takes its
 colours from :data:`ATTRIBUTE_COLORS` and its markers from
 :func:`series_style`, which share nothing with the precisions' (a red curve
-is float32, nothing else).  Legends go where they hide no data
+is float32, nothing else).  matplotlib's default colour cycle is set to
+:data:`ATTRIBUTE_COLORS` too, so a series drawn without a colour never takes a
+precision's.
+
+A solver drawn as a series (a curve per solver, not a panel per solver) takes
+its *family's* colour and marker (:func:`solver_style`).  The family is the
+module that implements the solver (``get_solver(name).func.__module__``, its
+last component: ``suykens``, ``pruning``, ``abe``, ``baselines``, ``vieira``,
+``zhao_sun_recursive``, ``zhao_sun``, ``chen_zhou``, ``robust``,
+``fixed_size``), read from the registry, so a plug-in solver brings its own
+family and no list of names is kept here.  Families take colours from
+:data:`FAMILY_COLORS` (Paul Tol's colour-blind-safe "muted" tones: none is a
+precision's or an attribute's colour) and markers from :data:`FAMILY_MARKERS`
+(none is a precision's or the breakdown's), both in the order the families
+first appear in the registry; the marker tells the families apart without
+colour.  The solvers of one family differ in line style and, drawn in registry
+order, each thinner and with a smaller (open) marker than the one before, so one
+that coincides with another leaves it visible.  Figures that colour by precision
+draw solvers as panels, never as series: the two keys never meet in one panel.
+Legends go where they hide no data
 (:func:`place_legends`).  ``tests/test_figure_lint.py`` checks every figure of
 the report for this.
 """
@@ -36,20 +55,38 @@ import matplotlib.transforms as mtransforms  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from ..core.exceptions import UnknownPrecisionError  # noqa: E402
+from ..core.exceptions import UnknownPrecisionError, UnknownSolverError  # noqa: E402
 from ..experiments.claims.stats import fmt_num  # noqa: E402
 from ..arith.precision import get_precision, precisions  # noqa: E402
+from ..solvers import get_solver, solvers  # noqa: E402
 
 __all__ = ["FigureRef", "TableRef", "save_figure", "save_table", "new_figure", "slug",
            "fmt_num", "panel_grid", "precision_color", "precision_rank",
            "log_axes", "empty_panel", "series_style", "precision_marker", "panel_title",
            "overlay_width", "precision_style", "breakdown_style", "BREAKDOWN_MARKER", "ATTRIBUTE_COLORS",
-           "attribute_color", "place_legends", "mark_failures"]
+           "attribute_color", "place_legends", "mark_failures", "FAMILY_COLORS", "FAMILY_MARKERS",
+           "solver_family", "solver_families", "family_style", "solver_style"]
 
 #: Colours of the registered precisions, in registry order; mp at any other number of digits is purple.
 _PALETTE = ("tab:red", "tab:blue", "tab:green", "tab:purple", "tab:brown", "tab:olive")
 #: Colours of any other series attribute (η, a data set, ...): none is a precision's colour.
 ATTRIBUTE_COLORS = ("black", "tab:orange", "tab:cyan", "tab:pink", "0.55", "goldenrod")
+#: The default colour cycle of every report figure: the attribute colours, so that a series drawn
+#: without an explicit colour never takes a precision's (``C0`` was float64's blue).
+matplotlib.rcParams["axes.prop_cycle"] = matplotlib.cycler(color=list(ATTRIBUTE_COLORS))
+#: Colours of the solver families, in the order the families first appear in the registry: Paul
+#: Tol's "muted" scheme (colour-blind-safe among themselves); none is a precision's or an attribute's.
+#: The pale ones (sand, cyan) go to families the report rarely draws as series (pruning, abe), the
+#: greenish ones (olive, green), nearest to longdouble's and mp's, last.
+FAMILY_COLORS = ("#332288", "#DDCC77", "#88CCEE", "#AA4499", "#CC6677", "#44AA99", "#882255", "#661100",
+                 "#999933", "#117733")
+#: Markers of the solver families (same order): filled shapes that are neither a precision's nor the
+#: breakdown's ((6, 1, 0) and (4, 1, 0) are six- and four-pointed stars).  (The first six are
+#: :func:`series_style`'s too: a figure draws solvers or another attribute beside colour, never both.)
+#: Ten markers and ten colours: each of the first ten families has its own of both.
+FAMILY_MARKERS = ("P", "*", "h", "d", "<", ">", "8", "H", (6, 1, 0), (4, 1, 0))
+#: Line styles of the solvers within one family, in registry order.
+_SOLVER_LINES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 1)))
 #: The marker reserved for a breakdown (filled, with a black edge, in the precision's colour).
 BREAKDOWN_MARKER = "X"
 #: Markers of the registered precisions, in registry order: filled shapes told apart at a glance,
@@ -73,6 +110,44 @@ _LINESTYLES = ("-", "--", ":", "-.")
 #: (None of them a precision's marker nor the breakdown's: in a figure that draws precisions too,
 #: a marker names one thing.)
 _MARKERS = ("P", "*", "h", "d", "<", ">")
+
+
+def solver_family(name: str) -> str:
+    """The family of a registered solver: the last component of the module that implements it
+    (``get_solver(name).func.__module__``), e.g. ``"suykens"`` for lssvm-kkt, lssvm-schur and lssvm-cg,
+    ``"robust"`` for r-lssvm-w; ``"unregistered"`` for a name the registry does not know."""
+    try:
+        return get_solver(str(name)).func.__module__.rsplit(".", 1)[-1]
+    except UnknownSolverError:
+        return "unregistered"
+
+
+def solver_families() -> list[str]:
+    """The registered solver families, in the order they first appear in the registry's listing."""
+    return list(dict.fromkeys(solver_family(n) for n in solvers()))
+
+
+def family_style(family: str) -> dict:
+    """``Line2D`` keywords of a solver family: its colour and marker (grey for an unknown family)."""
+    fams = solver_families()
+    if family not in fams:
+        return {"color": "0.35", "marker": "8"}
+    i = fams.index(family)
+    return {"color": FAMILY_COLORS[i % len(FAMILY_COLORS)], "marker": FAMILY_MARKERS[i % len(FAMILY_MARKERS)]}
+
+
+def solver_style(name: str) -> dict:
+    """``Line2D`` keywords of a solver drawn as a series: its family's colour and marker
+    (:func:`family_style`), and its rank among the family's solvers in registry order giving the line
+    style, the line width and the marker size (each later solver thinner and smaller, so one drawn
+    over an earlier equal one leaves the earlier one's edges showing).  Markers are open: two
+    families' points that coincide show both shapes.  A legend of solvers of one family needs
+    ``handlelength=4`` to show a whole dash period beside the marker."""
+    fam = solver_family(name)
+    members = [n for n in solvers() if solver_family(n) == fam]
+    rank = members.index(name) if name in members else 0
+    return {**family_style(fam), "ls": _SOLVER_LINES[rank % len(_SOLVER_LINES)],
+            "lw": max(1.0, 1.8 - 0.4 * rank), "ms": max(4.0, 8.0 - 1.5 * rank), "mfc": "none", "mew": 1.3}
 
 
 def attribute_color(i: int) -> str:

@@ -25,7 +25,6 @@ other worker (``linalg.memory.memory_scope``), so two workers never allocate the
 """
 from __future__ import annotations
 
-import itertools
 
 import numpy as np
 import pandas as pd
@@ -40,7 +39,7 @@ from .kinds import SKIPPED_MEMORY  # (registers the cz-fit kind)
 from ...solvers import get_solver
 from ...solvers import solvers as _solvers
 from ...report.util import ok
-from ...report.figures import fmt_num, log_axes, new_figure, save_figure, save_table, series_style
+from ...report.figures import fmt_num, log_axes, new_figure, save_figure, save_table, solver_style
 from ...report.registry import register_section
 
 __all__ = ["plan", "render"]
@@ -304,18 +303,14 @@ def _fig3_points(a, rows):
     X, y = ds.X_train, ds.y_train
     out_idx = ds.outlier_indices if ds.outlier_indices is not None else np.array([], dtype=int)
     clean = np.setdiff1d(np.arange(len(y)), out_idx)
-    for code, mk, color in ((1.0, "+", "tab:blue"), (0.0, "_", "tab:red")):
+    # the classes in black and grey: blue and red are float64's and float32's in the report's key
+    for code, mk, color in ((1.0, "+", "black"), (0.0, "_", "0.5")):
         c = clean[y[clean] == code]
         a.plot(X[c, 0], X[c, 1], mk, ms=7, mew=1.5, color=color, ls="none",
                label=f"class {ds.class_names[int(code)]} ({len(c)})")
     if len(out_idx):
         a.plot(X[out_idx, 0], X[out_idx, 1], "o", ms=11, mfc="none", mew=1.2, color="k", ls="none",
                label=f"outliers: copies with the flipped label ({len(out_idx)})")
-
-
-#: Decision-line colours: none of them the classes' blue and red.
-_LINE_COLORS = ("tab:green", "tab:purple", "tab:orange", "tab:brown", "tab:pink", "tab:gray", "tab:olive",
-                "tab:cyan")
 
 
 def _distinct_lines(rows, xs):
@@ -346,14 +341,20 @@ def _fig3(sec, out, df):
     a = axs[0, 0]
     _fig3_points(a, first)
     xs = np.linspace(-3, 3, 2)
-    for i, (label, y0, y1) in enumerate(_distinct_lines(first, xs)):
-        a.plot(xs, [y0, y1], ls=series_style(i)[0], lw=1.8, color=_LINE_COLORS[i % len(_LINE_COLORS)],
-               label=label)
+    lines = _distinct_lines(first, xs)
+    for i, (label, y0, y1) in enumerate(lines):
+        # each line in the style of its first solver (its family's colour and marker, the solver's line
+        # style: figures.solver_style); the marker sits at its own x on each line, so markers of lines
+        # that cross do not stack
+        style = solver_style(label.split(" (", 1)[0])
+        xm = -2.4 + 4.8 * i / max(len(lines) - 1, 1)
+        a.plot([xs[0], xm, xs[-1]], [y0, y0 + (y1 - y0) * (xm - xs[0]) / (xs[-1] - xs[0]), y1],
+               **{**style, "lw": 1.8}, markevery=[1], label=label)
     a.set_xlim(-3, 3)
     a.set_ylim(-3, 3)
     a.set_xlabel("x1 [–]")
     a.set_ylabel("x2 [–]")
-    a.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    a.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), handlelength=4)
     sec.figure(save_figure(fig, rows, out, "cz-fig3", "Fig. 3 analogue (the first draw): the training set "
                            "(classes + and −, the 4 flipped outliers circled) and the decision lines w·x + b = 0 "
                            "of every solver (test accuracy in the legend; solvers whose lines coincide share "
@@ -426,7 +427,6 @@ def _table1(sec, out, records, profile, measured):
 
 
 _FAMILIES = {"scale": "sparse", "scale-dense": "dense", "scale-svr": "ε-SVR"}
-_LINES = {"sparse": "-", "dense": "--", "ε-SVR": ":"}
 
 
 def _scale_rows(records) -> pd.DataFrame:
@@ -464,10 +464,13 @@ def _scale_table(sc, ran):
 def _scale_figure(sec, out, long, ran, skipped):
     fig, axs = new_figure(1, 1, width=6.6, height=4.6)
     a = axs[0, 0]
-    # measured times of two methods can coincide: open markers of distinct shapes keep both visible
-    for ((fam, s), g), mk in zip(ran.groupby(["family", "solver"]), itertools.cycle("osD^vPX")):
+    # each solver in its family's colour and marker (figures.solver_style); measured times of two
+    # methods can coincide: the solvers of one family are drawn in registry order, each thinner and
+    # with a smaller marker than the one before, and two families differ in marker shape
+    order = {n: i for i, n in enumerate(_solvers())}
+    for (fam, s), g in sorted(ran.groupby(["family", "solver"]), key=lambda kv: order.get(kv[0][1], len(order))):
         t = g.groupby("m").time_fit.mean()
-        a.plot(t.index, t.values, marker=mk, mfc="none", linestyle=_LINES[fam], label=f"{s} ({fam})")
+        a.plot(t.index, t.values, **solver_style(s), label=f"{s} ({fam})")
     log_axes(a)
     for solver, power, label, stop in (("sr-lssvm", 1, "O(m) reference (r fixed)", None),
                                        ("lssvm-schur", 3, "O(m³) reference", skipped)):
@@ -486,7 +489,7 @@ def _scale_figure(sec, out, long, ran, skipped):
         a.set_ylim(lo, top)
     a.set_xlabel("training points m [–]")
     a.set_ylabel("wall time of the fit [s]")
-    a.legend(fontsize=7)
+    a.legend(fontsize=7, handlelength=4)
     sec.figure(save_figure(fig, long, out, "cz-scale", "Scaling series (Table 5 analogue) on the "
                            "3D-road-shaped generator with 10 % target outliers, float64: fit time against m, "
                            "log-log.  Sparse methods (r = n_support pivots or prototypes, O(m r²)) beside the "

@@ -16,8 +16,9 @@ import pandas as pd
 from matplotlib.lines import Line2D
 
 from ...report.util import no_records, num, ok, span
-from ...report.figures import (attribute_color, breakdown_style, series_style, empty_panel, fmt_num, log_axes, new_figure, panel_grid,
-                               place_legends, precision_color, precision_rank, precision_style, save_figure)
+from ...report.figures import (breakdown_style, empty_panel, fmt_num, log_axes, new_figure, panel_grid,
+                               place_legends, precision_color, precision_rank, precision_style, save_figure,
+                               solver_style)
 from ...report.html import Section
 from ...arith.precision import precisions
 from ...experiments import SweepSpec
@@ -183,10 +184,9 @@ def _accuracy(sec, out, acc):
         g = rows[rows.precision == prec]
         for i, s in enumerate(names):
             d = g[g.solver == s].sort_values("C")
-            if len(d):  # a solver: an attribute colour, line style and marker, none of them a precision's
+            if len(d):  # a solver: its family's colour and marker, its own line style (figures.solver_style)
                 y = num(d, "solve_error").clip(lower=1e-80)
-                ls, marker = series_style(i)
-                a.plot(d.C, y, ls=ls, marker=marker, ms=5, color=attribute_color(i), label=s)
+                a.plot(d.C, y, **solver_style(s), label=s)
         failed = g[(g.status != "ok") & ~np.isfinite(num(g, "solve_error"))]
         if len(failed):  # no solution to measure: the breakdown cross at error 1 (no digit), not a gap
             a.plot(failed.C.drop_duplicates(), np.ones(failed.C.nunique()), **breakdown_style(prec),
@@ -198,7 +198,7 @@ def _accuracy(sec, out, acc):
         a.set_title(prec, fontsize=10)
         a.set_xlabel("C (Suykens' γ) [–]")
         a.set_ylabel("solve error vs certified reference [–]")
-        a.legend(fontsize=7)
+        a.legend(fontsize=7, handlelength=4)
     sec.figure(save_figure(fig, rows, out, "suykens-accuracy",
                            "Solve error of the model (b, α) against the certified solution of the KKT "
                            "system as formed, per "

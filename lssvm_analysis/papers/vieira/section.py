@@ -15,7 +15,7 @@ from ...experiments.arrays import loads
 from ...solvers import get_solver
 from ...report.util import errors_note, no_records, num, ok
 from ...report.figures import (fmt_num, log_axes, new_figure, place_legends, precision_color, precision_marker,
-                      precision_rank, save_figure, save_table)
+                      precision_rank, save_figure, save_table, solver_style)
 from ...report.registry import register_section
 
 __all__ = ["plan", "render", "PROFILE_SETTINGS"]
@@ -163,9 +163,9 @@ def _scaling(sec, out, sc):
     fig, axs = new_figure(1, 1, width=6.0)
     a = axs[0, 0]
     slopes = {}
-    for name, mark in (("op-lssvm", "o-"), ("lssvm-kkt", "s--")):
+    for name in ("op-lssvm", "lssvm-kkt"):
         t = num(rows, f"time_{name}")
-        a.plot(rows.L, t, mark, label=name)
+        a.plot(rows.L, t, **solver_style(name), label=name)  # its family's colour and marker
         slopes[name] = float(np.polyfit(np.log(rows.L), np.log(t), 1)[0]) if len(rows) > 1 else np.nan
     log_axes(a)
     a.set_xlabel("training size L [points]")

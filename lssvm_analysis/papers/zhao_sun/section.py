@@ -19,7 +19,7 @@ from ...experiments.arrays import loads
 from ...solvers import get_solver
 from ...report.util import no_records, ok, span
 from ...report.figures import (attribute_color, fmt_num, log_axes, new_figure, panel_grid, place_legends,
-                      precision_color, precision_rank, save_figure, save_table)
+                      precision_color, precision_rank, save_figure, save_table, solver_style)
 from ...report.registry import register_section
 
 __all__ = ["plan", "render"]
@@ -210,8 +210,10 @@ def _greedy(sec, out, records):
         rnd = np.array([loads(r)[:len(sizes)] for r in g.random_rmse if len(loads(r)) >= len(sizes)])
         rm = rnd.mean(axis=0) if len(rnd) else np.full(len(sizes), np.nan)
         full = float(g.full_rmse.mean())
-        a.plot(np.arange(L), gp, "-", label="greedy (rr-lssvr), mean over seeds")
-        a.plot(sizes, rm, "s--", label="random S (reduced-lssvr), mean")
+        # each solver in its family's colour, marker and line style (figures.solver_style)
+        a.plot(np.arange(L), gp, **{**solver_style("rr-lssvr"), "ms": 4.0}, markevery=max(1, L // 12),
+               label="greedy (rr-lssvr), mean over seeds")
+        a.plot(sizes, rm, **solver_style("reduced-lssvr"), label="random S (reduced-lssvr), mean")
         a.axhline(full, color="gray", lw=0.8, label=f"full LS-SVM ({int(g.n_train.iloc[0])} SVs)")
         log_axes(a, x=False)
         a.set_xlabel("|S| (number of SVs) [–]")
