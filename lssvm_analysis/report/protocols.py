@@ -1,4 +1,7 @@
-"""The papers' own repetition counts, the one table the ``full`` profile follows (issue 20).
+"""The papers' own repetition counts, the one table the ``full`` profile follows.
+
+Each paper's room declares its counts beside its section (:func:`register_paper_counts`);
+the engine knows no paper by name.
 
 Each :class:`PaperCount` names a report section, the sweeps it governs (a
 glob over the section's spec keys), what is counted (``"seeds"``: random
@@ -20,7 +23,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 
-__all__ = ["PaperCount", "PAPER_COUNTS", "DEFAULT_SPLITS", "planned_count"]
+from ..experiments.papers import load_papers
+
+__all__ = ["PaperCount", "DEFAULT_SPLITS", "planned_count", "register_paper_counts", "paper_counts"]
 
 
 #: Paired splits the default profile runs at least for the papers' tables (issue 34: the report's budget;
@@ -65,35 +70,23 @@ class PaperCount:
         return fnmatchcase(key, self.specs) and not (self.exclude and fnmatchcase(key, self.exclude))
 
 
-PAPER_COUNTS = (
-    PaperCount("vieira", "table", "seeds", 30, "Vieira §4 / Table 2: mean ± sd over 30 random 2/3–1/3 splits "
-               "(SEED_NOTES §1.6, §1.8)"),
-    PaperCount("vieira", "table", "folds", 10, "Vieira §4: 10-fold CV on the training part (SEED_NOTES §1.6)",
-               default_min=None),
-    PaperCount("chen-zhou", "t1-*", "seeds", 10, "Chen & Zhou §5: medium sets, 10 runs (Table 1; SEED_NOTES "
-               "§3.8); not the 3-run Satimage z-score diagnostic, which no table of the paper has",
-               exclude="t1-*-zscore"),
-    PaperCount("chen-zhou", "t4-*", "seeds", 10, "Chen & Zhou Table 4: medium regression, 10 runs (SEED_NOTES "
-               "§3.8)"),
-    PaperCount("chen-zhou", "sweep-*", "seeds", 10, "Chen & Zhou Table 3 (Cod-RNA, a large set: 5 runs) run here "
-               "on Pendigits, a medium set of the paper: its 10 runs (SEED_NOTES §3.8)"),
-    PaperCount("chen-zhou", "fig3", "seeds", 10, "Chen & Zhou Fig. 3: synthetic medium problem, 10 runs as the "
-               "medium sets (the figure states no count)"),
-    PaperCount("chen-zhou", "scale", "seeds", 5, "Chen & Zhou Table 5: large regression (3D-spatial), 5 runs "
-               "(SEED_NOTES §3.8); default: one draw per m (time series, report budget)", default_min=None),
-    PaperCount("chen-zhou", "scale-svr", "seeds", 5, "Chen & Zhou Table 5: ε-SVR rows, 5 runs; default: one "
-               "draw per m (report budget)", default_min=None),
-    PaperCount("suykens-tables", "*", "seeds", 10, "Suykens Table 3.3–3.5: mean(std) of 10 randomised test "
-               "runs (SEED_NOTES §4)"),
-    PaperCount("suykens-tables", "*", "folds", 10, "Suykens §3.4.2: 10-fold CV on the 2/3 training part "
-               "(SEED_NOTES §4); default: 5 folds (report budget); not the reference classifiers, which the "
-               "chapter quotes without a CV", default_min=None, exclude="reference*"),
-    PaperCount("abe", "test-*-boston*", "seeds", 100, "Abe Table 1: 100 random half/half splits of Boston "
-               "(SEED_NOTES §5)"),
-    PaperCount("abe", "test-*-mackey-glass", "seeds", 1, "Abe Table 1: Mackey-Glass has one fixed 500/500 "
-               "split (SEED_NOTES §5)", default_min=1),
-    PaperCount("abe", "cv-*", "folds", 5, "Abe §4: C, γ and η by 5-fold CV (SEED_NOTES §5)", default_min=5),
-)
+_COUNTS: list[PaperCount] = []
+
+
+def register_paper_counts(*counts: PaperCount) -> None:
+    """Declare a paper's repetition counts (at import of its room's section): the ``full`` profile's
+    table, which :func:`paper_counts` gives the test of the plans."""
+    for c in counts:
+        if not isinstance(c, PaperCount):
+            raise TypeError(f"expected PaperCount entries, got {c!r}")
+        if c not in _COUNTS:
+            _COUNTS.append(c)
+
+
+def paper_counts() -> tuple[PaperCount, ...]:
+    """Every registered paper's repetition counts (the papers' rooms loaded first)."""
+    load_papers()
+    return tuple(_COUNTS)
 
 
 def planned_count(spec, what: str) -> int:

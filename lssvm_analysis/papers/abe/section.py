@@ -28,6 +28,7 @@ from ...experiments.asv_import import ASV_SWEEP
 from ...experiments.arrays import loads
 from ...solvers import get_solver
 from ...report.plan import decades, options
+from ...report.protocols import PaperCount, register_paper_counts
 from ...report.registry import register_section
 from .section_tables import TABLE_METHODS, choose, crossover_blocks, table1_blocks
 
@@ -516,5 +517,14 @@ def with_settings(profile: str, **kw) -> AbeSettings:
     """A copy of a profile's settings with some fields replaced (tests use tiny settings)."""
     return replace(SETTINGS[profile], **kw)
 
+
+#: The paper's repetition counts, which the full profile follows (tests/test_protocols.py checks the plans).
+register_paper_counts(
+    PaperCount("abe", "test-*-boston*", "seeds", 100, "Abe Table 1: 100 random half/half splits of Boston "
+               "(SEED_NOTES §5)"),
+    PaperCount("abe", "test-*-mackey-glass", "seeds", 1, "Abe Table 1: Mackey-Glass has one fixed 500/500 "
+               "split (SEED_NOTES §5)", default_min=1),
+    PaperCount("abe", "cv-*", "folds", 5, "Abe §4: C, γ and η by 5-fold CV (SEED_NOTES §5)", default_min=5),
+)
 
 register_section("abe", title="Abe: primal against dual ELS SVR", order=10, plan=plan, render=render)

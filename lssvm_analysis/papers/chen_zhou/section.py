@@ -40,6 +40,7 @@ from ...solvers import get_solver
 from ...solvers import solvers as _solvers
 from ...report.util import ok
 from ...report.figures import fmt_num, log_axes, new_figure, save_figure, save_table, solver_style
+from ...report.protocols import PaperCount, register_paper_counts
 from ...report.registry import register_section
 
 __all__ = ["plan", "render"]
@@ -578,6 +579,22 @@ def render(sec, out, records, profile):
           "deviation that the injected outliers do not inflate (τ used is in the tables).")
     return "; ".join(measured) + "." if measured else "no Chen & Zhou records"
 
+
+register_paper_counts(  # the paper's repetition counts, which the full profile follows (test_protocols)
+    PaperCount("chen-zhou", "t1-*", "seeds", 10, "Chen & Zhou §5: medium sets, 10 runs (Table 1; SEED_NOTES "
+               "§3.8); not the 3-run Satimage z-score diagnostic, which no table of the paper has",
+               exclude="t1-*-zscore"),
+    PaperCount("chen-zhou", "t4-*", "seeds", 10, "Chen & Zhou Table 4: medium regression, 10 runs (SEED_NOTES "
+               "§3.8)"),
+    PaperCount("chen-zhou", "sweep-*", "seeds", 10, "Chen & Zhou Table 3 (Cod-RNA, a large set: 5 runs) run here "
+               "on Pendigits, a medium set of the paper: its 10 runs (SEED_NOTES §3.8)"),
+    PaperCount("chen-zhou", "fig3", "seeds", 10, "Chen & Zhou Fig. 3: synthetic medium problem, 10 runs as the "
+               "medium sets (the figure states no count)"),
+    PaperCount("chen-zhou", "scale", "seeds", 5, "Chen & Zhou Table 5: large regression (3D-spatial), 5 runs "
+               "(SEED_NOTES §3.8); default: one draw per m (time series, report budget)", default_min=None),
+    PaperCount("chen-zhou", "scale-svr", "seeds", 5, "Chen & Zhou Table 5: ε-SVR rows, 5 runs; default: one "
+               "draw per m (report budget)", default_min=None),
+)
 
 register_section(_KEY, title="Chen & Zhou: robust sparse LS-SVM in the primal", order=50, plan=plan,
                  render=render)

@@ -18,6 +18,7 @@ from .kinds_tables import BINARY_METHODS, GAMMAS, SIGMA_FACTORS
 from ...report.util import errors_note, num, ok
 from ...report.figures import (fmt_num, new_figure, precision_color, precision_marker, precision_rank, save_figure,
                       save_table)
+from ...report.protocols import PaperCount, register_paper_counts
 from ...report.registry import register_section
 from .printed import (T33_DOMAINS, T34_DOMAINS, T35_DOMAINS, TABLE_3_3, TABLE_3_4,
                                                   TABLE_3_5, TABLE_3_5_COUNTS)
@@ -345,6 +346,15 @@ def render(sec, out, records, profile) -> str:
     _scatter(sec, out, pairs)
     return _precision(sec, out, binary) + "."
 
+
+#: The paper's repetition counts, which the full profile follows (tests/test_protocols.py checks the plans).
+register_paper_counts(
+    PaperCount("suykens-tables", "*", "seeds", 10, "Suykens Table 3.3–3.5: mean(std) of 10 randomised test "
+               "runs (SEED_NOTES §4)"),
+    PaperCount("suykens-tables", "*", "folds", 10, "Suykens §3.4.2: 10-fold CV on the 2/3 training part "
+               "(SEED_NOTES §4); default: 5 folds (report budget); not the reference classifiers, which the "
+               "chapter quotes without a CV", default_min=None, exclude="reference*"),
+)
 
 register_section("suykens-tables", title="Suykens ch. 3: UCI benchmark Tables 3.3–3.5 (LS-SVM vs SVM, "
                  "Fisher targets, MOC vs 1vs1, pruning) and their precision", order=25, plan=plan,

@@ -16,6 +16,7 @@ from ...solvers import get_solver
 from ...report.util import errors_note, no_records, num, ok
 from ...report.figures import (fmt_num, log_axes, new_figure, place_legends, precision_color, precision_marker,
                       precision_rank, save_figure, save_table, solver_style)
+from ...report.protocols import PaperCount, register_paper_counts
 from ...report.registry import register_section
 
 __all__ = ["plan", "render", "PROFILE_SETTINGS"]
@@ -349,6 +350,14 @@ def render(sec, out, records, profile) -> str:
                 _steps(sec, out, records.get("steps", pd.DataFrame()), records.get("press-time", pd.DataFrame()))]
     return "; ".join(measured) + "."
 
+
+#: The paper's repetition counts, which the full profile follows (tests/test_protocols.py checks the plans).
+register_paper_counts(
+    PaperCount("vieira", "table", "seeds", 30, "Vieira §4 / Table 2: mean ± sd over 30 random 2/3–1/3 splits "
+               "(SEED_NOTES §1.6, §1.8)"),
+    PaperCount("vieira", "table", "folds", 10, "Vieira §4: 10-fold CV on the training part (SEED_NOTES §1.6)",
+               default_min=None),
+)
 
 register_section("vieira", title="Vieira et al.: OP-LSSVM (MRSR + PRESS) against SVM, LSSVM, "
                  "IP-LSSVM and P-LSSVM", order=30, plan=plan, render=render)
