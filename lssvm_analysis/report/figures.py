@@ -411,20 +411,26 @@ def _under(ax, box, renderer) -> bool:
     return False
 
 
-def place_legends(fig, axes=None, *, outside: str = "right") -> None:
+def place_legends(fig, axes=None, *, outside: str = "right", inside: bool = True) -> None:
     """Move each axes legend of ``fig`` to a spot where it hides no data (call before saving).
 
     The layout is computed once (:meth:`LayoutEngine.execute`, no pixels drawn);
     each legend of ``axes`` (default: every axes) then takes the first of the
     inner spots (:data:`_LEGEND_SPOTS`) with no marker, line or bar under it,
     and goes outside its axes (``outside``: "right" or "below") when every spot
-    is taken.  matplotlib's ``loc="best"`` only minimises the overlap, and with
+    is taken (``inside=False``: always, for panels their curves fill corner to
+    corner).  matplotlib's ``loc="best"`` only minimises the overlap, and with
     many curves still covers some.
     """
     axes = [a for a in (fig.axes if axes is None else axes) if a.get_legend() is not None]
     if not axes:
         return
-    for _ in range(2):  # a legend moved outside shrinks its panel: check the others again once
+    # A legend moved outside shrinks its panel under the layout engine, which can put data under
+    # another panel's legend: check every legend again after each pass that moved one, until a pass
+    # finds every legend free (at most 6 passes: 2 sufficed with the newest libraries, not at the
+    # declared minimum versions, whose data put a curve under a legend the second pass had settled).
+    pinned = set()
+    for _ in range(6):
         engine = fig.get_layout_engine()
         if engine is not None:
             engine.execute(fig)
@@ -432,9 +438,14 @@ def place_legends(fig, axes=None, *, outside: str = "right") -> None:
         moved = False
         for ax in axes:
             leg = ax.get_legend()
-            if leg.get_bbox_to_anchor() is not ax.bbox and not _under(ax, leg.get_window_extent(renderer), renderer):
-                continue  # already outside, and free
-            for spot in _LEGEND_SPOTS:
+            if id(leg) in pinned and not _under(ax, leg.get_window_extent(renderer), renderer):
+                continue  # free where this function put it (inside or outside)
+            # a legend not placed here yet gets a fixed spot even when it looks free: loc="best" is
+            # recomputed when the figure is saved, at the saving dpi, and can land on data then
+            pinned.add(id(leg))
+            moved = True
+            leg.set_bbox_to_anchor(None)  # the inner spots are relative to the axes again
+            for spot in (_LEGEND_SPOTS if inside else ()):
                 leg.set_loc(spot)
                 if not _under(ax, leg.get_window_extent(renderer), renderer):
                     break
@@ -452,6 +463,5 @@ def place_legends(fig, axes=None, *, outside: str = "right") -> None:
                     leg.set_loc("upper left")
                     leg.set_bbox_to_anchor((1.0, 1.0), transform=mtransforms.offset_copy(
                         ax.transAxes, fig=fig, x=(decor.x1 - frame.x1) * pt + 4, units="points"))
-                moved = True
         if not moved:
             return

@@ -152,6 +152,9 @@ def _spectra_figure(sec, out, rows, P):
         a.set_ylabel("eigenvalue λ_i [–]")
         a.set_title(title, fontsize=10)
         a.legend(fontsize=8)
+    # below the panels: the spectra fill each panel corner to corner, and the inner spot placement
+    # depends on the libraries (at the declared minimum versions a curve ran under every inner spot)
+    place_legends(fig, outside="below", inside=False)
     sec.figure(save_figure(fig, data, out, "abe-spectra",
                            f"Spectra of the dual and primal coefficient matrices on Mackey-Glass "
                            f"(M={f.M}, σ²={P.abe_sigma2}, η={fmt_num(row['eta'])}, N={f.N}) for three C; "
