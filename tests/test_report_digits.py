@@ -17,7 +17,6 @@ from lssvm_analysis.report import digits_grid as dg
 from lssvm_analysis.report import sections_digits as sd
 from lssvm_analysis.report import sections_precision as sp
 from lssvm_analysis.report.html import GRID_COLOURS, Section, contrast_ratio, render_page
-from lssvm_analysis.report.html import Section
 from lssvm_analysis.solvers import get_solver, solvers
 
 U32, U64 = 2.0 ** -24, 2.0 ** -53

@@ -132,7 +132,7 @@ from ..linalg.condition import MP_EIG_MAX_N, kappa2
 from ..linalg.memory import ensure_memory
 from ..arith.precision import MAX_MP_DIGITS, get_precision
 from ..exact.inverse_bounds import (ARB_START_BITS, cached, certificate, factor64, inverse_enclosure_arb,
-                                    inverse_bound_r, inverse_norm_bound)
+                                    inverse_norm_bound)
 from .measures import (
     ErrorReport,
     backward_error,
@@ -140,7 +140,6 @@ from .measures import (
     forward_error,
     kkt_residual,
 )
-from ..arith.base import Precision
 
 
 __all__ = [

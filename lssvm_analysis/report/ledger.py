@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..experiments.claims import OUTCOMES, claims, ledger_frame
+from ..experiments.claims import OUTCOMES, ledger_frame
 from .figures import save_table
 from .html import Link, Section, anchor_id
 from .registry import register_section

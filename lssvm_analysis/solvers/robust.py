@@ -68,7 +68,6 @@ import numpy as np
 from ..linalg.condest import cholesky_conditioning
 from ..core.validation import as_vector, check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning, EigenConvergenceError
-from ..arith.precision import get_precision
 from ._common import breakdown_fit, docstring, make_fit, validate_xy
 from .peaks import CCCP_PEAK, WEIGHTED_PEAK
 from ._registry import fit_params, register, variant

@@ -242,7 +242,7 @@ def _ls_accurate(rec):
 
 
 def _table1(rec):
-    rows, causes, undecided = [], [], []
+    rows, causes = [], []
     for s, by in TABLE1.items():
         for method, (p, sd) in by.items():
             t = _tests(rec, method)

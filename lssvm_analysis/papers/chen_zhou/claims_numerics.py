@@ -309,7 +309,7 @@ def _kkt(rec):
         mono = all(b <= a * (1 + 1e-9) + bound for a, b in zip(res, res[1:]))
         reach = min(res) <= bound
         o = "holds" if mono and reach else "does not hold"
-        return o, (f"relative stationarity residual at ε = " + ", ".join(f"{e:g}: {fmt_num(v)}" for e, v in
+        return o, ("relative stationarity residual at ε = " + ", ".join(f"{e:g}: {fmt_num(v)}" for e, v in
                                                                          zip(KKT_TOLS, res))
                    + f" (10·κ·u = {fmt_num(bound)}, κ = cond J; stop criterion reached at "
                    + f"{sum(conv)} of {len(conv)} ε)")

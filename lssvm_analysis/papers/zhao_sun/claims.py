@@ -84,7 +84,7 @@ def _fewer(rec):
 def _greedy_random_size(rec):
     g = _greedy(rec)
     ms = margins(g)
-    n_g, n_r, parts = [], [], []
+    n_g, n_r = [], []
     for r in g.itertuples():
         path, sizes, rnd = loads(r.greedy_path_rmse), loads(r.sizes).astype(int), loads(r.random_rmse)
         target = float(r.full_rmse) + ms[r.set]
