@@ -26,8 +26,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ..arith.precision import get_precision
 from ..core.exceptions import NoExactModelError, UnexpectedParameterError, UnknownPrecisionError
@@ -215,7 +217,7 @@ def exact_problem(fit: Fit, X, y, **params):
     return info.exact_model(X, y, fit, **check_fit_params(fit, params))
 
 
-def exact_model(solver: str, X, y, fit: Fit | None = None, **params) -> ExactModel:
+def exact_model(solver: str, X: ArrayLike, y: ArrayLike, fit: Fit | None = None, **params: Any) -> ExactModel:
     """The certified exact model of ``solver`` on (X, y) with ``params``.
 
     The paper's problem with X and y as given, formed in extended precision
@@ -278,9 +280,9 @@ def choices_agreement(choices, theirs, wide: str = "wide") -> dict:
     return {"choices_agree": bool(agree), "choices_overlap": float(overlap)}
 
 
-def model_error(fit: Fit, X, y, X_test=None, *, escalate: bool = True,
-                choices_precision=DEFAULT_CHOICES_PRECISION, choices_max_n: int = DEFAULT_CHOICES_MAX_N,
-                **params) -> ModelError:
+def model_error(fit: Fit, X: ArrayLike, y: ArrayLike, X_test: ArrayLike | None = None, *, escalate: bool = True,
+                choices_precision: str = DEFAULT_CHOICES_PRECISION, choices_max_n: int = DEFAULT_CHOICES_MAX_N,
+                **params: Any) -> ModelError:
     """Correct digits of ``fit`` against the certified exact model of (X, y).
 
     Parameters

@@ -24,11 +24,13 @@ from __future__ import annotations
 import math
 import numbers
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
+from ..arith.base import Precision
 import pandas as pd
 
 from ..arith.precision import get_precision
@@ -200,11 +202,12 @@ def _check_tune_args(info, solver, X, y, precision, seed, greater_is_better, met
     return X, y, greater_is_better, refinements, points, error_score
 
 
-def tune(solver: str, X, y, *, grid: Mapping[str, Any] | None = None, refinements: int = 3,
-         points: int = 3, method: str = "cv", folds=10, seed=None, scoring=None,
+def tune(solver: str, X: ArrayLike, y: ArrayLike, *, grid: Mapping[str, Any] | None = None,
+         refinements: int = 3, points: int = 3, method: str = "cv", folds: int | Sequence = 10,
+         seed: int | np.random.Generator | None = None, scoring: str | Callable | None = None,
          greater_is_better: bool | None = None, transform: Callable[[dict], dict] | None = None,
-         error_score=math.nan, precision="float64", closed_form: bool = True, share=None,
-         **params) -> TuneResult:
+         error_score: float | str = math.nan, precision: str | Precision = "float64", closed_form: bool = True,
+         share: CVShare | None = None, **params: Any) -> TuneResult:
     """Tune a registered solver by §3.4.2's grid search refined ``refinements`` (i_max) times.
 
     Parameters

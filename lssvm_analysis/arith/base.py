@@ -606,7 +606,7 @@ def find_precision(a) -> Precision:
     return table[a.dtype]
 
 
-def get_precision(precision="float64") -> Precision:
+def get_precision(precision: str | Precision = "float64") -> Precision:
     """Return the Precision object for a name (or pass a Precision through)."""
     if isinstance(precision, Precision):
         return precision

@@ -15,6 +15,9 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import ArrayLike
+from ..arith.base import Precision
+from typing import Any, Callable
 
 from ..core.validation import as_matrix, as_vector, check_callable, check_finite, check_int, check_positive, \
     check_square, check_symmetric, short_repr
@@ -40,8 +43,9 @@ class CGResult:
     history: dict
 
 
-def hestenes_stiefel_cg(A, B, *, rtol=None, vtol=None, maxiter=None, precision=None,
-                        callback=None) -> CGResult:
+def hestenes_stiefel_cg(A: ArrayLike, B: ArrayLike, *, rtol: float | None = None, vtol: float | None = None,
+                        maxiter: int | None = None, precision: str | Precision | None = None,
+                        callback: Callable[..., Any] | None = None) -> CGResult:
     """Hestenes-Stiefel CG for A x = B with A = A^T > 0 (Suykens §3.4.1).
 
     Parameters

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import numpy as np
+from numpy.typing import ArrayLike
+from ..arith.base import Precision
 
 from ..core.validation import all_finite, as_matrix, check_finite, check_int, check_positive, short_repr
 from ..core.memo import array_key, scoped
@@ -80,8 +82,8 @@ def _check_out(out, shape, p):
 
 
 
-def rbf_kernel(X, Z=None, sigma2=1.0, precision="float64", *, formation="gemm",
-               out=None) -> np.ndarray:
+def rbf_kernel(X: ArrayLike, Z: ArrayLike | None = None, sigma2: float = 1.0, precision: str | Precision = "float64",
+               *, formation: str = "gemm", out: np.ndarray | None = None) -> np.ndarray:
     """RBF kernel matrix exp(-||x_i - z_j||^2 / sigma2).
 
     Parameters
@@ -218,7 +220,7 @@ def kernel_error_bound(kernel, X, precision="float64") -> float:
     return float(bound)
 
 
-def linear_kernel(X, Z=None, precision="float64") -> np.ndarray:
+def linear_kernel(X: ArrayLike, Z: ArrayLike | None = None, precision: str | Precision = "float64") -> np.ndarray:
     """Linear kernel x^T z."""
     p = get_precision(precision)
     Xp, Zp = kernel_inputs(X, Z, p)
@@ -226,7 +228,8 @@ def linear_kernel(X, Z=None, precision="float64") -> np.ndarray:
         return _check_product_kernel(Xp @ Zp.T, "linear", Z)
 
 
-def poly_kernel(X, Z=None, degree=3, t=1.0, precision="float64") -> np.ndarray:
+def poly_kernel(X: ArrayLike, Z: ArrayLike | None = None, degree: int = 3, t: float = 1.0,
+                precision: str | Precision = "float64") -> np.ndarray:
     """Polynomial kernel (x^T z + t)^degree (Suykens eq. 2.x, t >= 0)."""
     check_int("degree", degree, minimum=1)
     _check_t(t)
@@ -435,7 +438,8 @@ class PrecomputedKernel(Kernel):
     __hash__ = object.__hash__
 
 
-def make_kernel(kernel="rbf", *, sigma2=1.0, degree=3, t=1.0, formation="gemm") -> Kernel:
+def make_kernel(kernel: str | Kernel = "rbf", *, sigma2: float = 1.0, degree: int = 3, t: float = 1.0,
+                formation: str = "gemm") -> Kernel:
     """Build and validate a Kernel from the unified hyper-parameter names.
 
     ``formation`` (RBF only) selects the formation of the squared distances,

@@ -29,7 +29,10 @@ from pathlib import Path
 
 import matplotlib
 import matplotlib.lines
+from collections.abc import Callable, Sequence
+
 import numpy as np
+from numpy.typing import ArrayLike
 import pandas as pd
 
 from .. import __version__
@@ -230,11 +233,14 @@ def _check_solvers(names, task: str) -> list[str]:
     return out
 
 
-def compare(X, y, *, task: str | None = None, solvers=None, precisions=DEFAULT_PRECISIONS, C=None,
-            sigma2=None, ladder: bool = True, out=None, store=None, n_jobs: int | None = 1,
-            scheduler: str | None = None, dask_workers: int | None = None, progress=False, seed: int = 0,
+def compare(X: ArrayLike, y: ArrayLike, *, task: str | None = None, solvers: str | Sequence[str] | None = None,
+            precisions: str | Sequence[str] = DEFAULT_PRECISIONS, C: float | None = None,
+            sigma2: float | None = None, ladder: bool = True, out: str | os.PathLike | None = None,
+            store: str | os.PathLike | None = None, n_jobs: int | None = 1, scheduler: str | None = None,
+            dask_workers: int | None = None, progress: bool | str = False, seed: int = 0,
             test_fraction: float = 0.25, name: str | None = None, full_ladder: bool = False,
-            max_rows="auto", budget: float = TIME_BUDGET, all_forms: bool = False, say=None) -> Comparison:
+            max_rows: int | str | None = "auto", budget: float = TIME_BUDGET, all_forms: bool = False,
+            say: Callable[[str], None] | None = None) -> Comparison:
     """Which form of each solver, in which precision, on these data, and how sure.
 
     Parameters

@@ -27,9 +27,11 @@ import numbers
 import types
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
+from ..arith.base import Precision
 
 from ..core.validation import as_rng, check_bool, check_str, short_repr
 from ..core.exceptions import LSSVMWarning, UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
@@ -459,10 +461,14 @@ class SolverInfo:
 _SOLVERS: dict[str, SolverInfo] = {}
 
 
-def register(name: str, *, tasks, paper: str, equations: str, required=(), variants=(),
-             precisions=None, system=None, example=None, backward_bound=None, description="",
-             exact_model=None, peak=None, exact_note="", ladder=(), direct=None, ridge_path=None,
-             condition_estimate=None):
+def register(name: str, *, tasks: Sequence[str], paper: str, equations: str, required: Sequence[str] = (),
+             variants: Sequence[Variant] = (), precisions: Sequence[str] | None = None,
+             system: Callable | None = None, example: Callable | None = None,
+             backward_bound: Callable | float | None = None, description: str = "",
+             exact_model: Callable | None = None, peak: PeakMemory | None = None, exact_note: str = "",
+             ladder: Sequence[LadderKnob] = (), direct: Callable | None = None,
+             ridge_path: Callable | None = None,
+             condition_estimate: bool | None = None) -> Callable[[Callable], Callable]:
     """Decorator adding a solver function to the registry under ``name``.
 
     See :class:`SolverInfo` for the arguments.  The keywords the solver takes
@@ -697,7 +703,7 @@ def get_solver(name: str) -> SolverInfo:
         raise UnknownSolverError(f"expected a solver in {solvers()}, got solver={name!r}") from None
 
 
-def fit(solver: str, X, y, *, precision="float64", **params):
+def fit(solver: str, X: ArrayLike, y: ArrayLike, *, precision: str | Precision = "float64", **params: Any) -> Fit:
     """Fit the registered ``solver`` on (X, y) in ``precision``; see its docstring.
 
     Raises

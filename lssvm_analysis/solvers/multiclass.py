@@ -39,6 +39,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
+from ..arith.base import Precision
 
 from ..core.validation import as_matrix, as_rng, as_vector, check_finite, check_int
 from ._registry import fit as registry_fit
@@ -185,8 +187,9 @@ def _labels(y) -> np.ndarray:
     return y
 
 
-def fit_multiclass(X, y, *, solver="lssvm-schur", code="1vs1", precision="float64",
-                   random_state=0, sample_weight=None, **params) -> MulticlassFit:
+def fit_multiclass(X: ArrayLike, y: ArrayLike, *, solver: str = "lssvm-schur", code: str = "1vs1",
+                   precision: str | Precision = "float64", random_state: int | np.random.Generator = 0,
+                   sample_weight: ArrayLike | None = None, **params: Any) -> MulticlassFit:
     """Multiclass LS-SVM: decompose (3.12) into binary problems, one per code column.
 
     Parameters
