@@ -9,7 +9,7 @@ tasks in the full profile, ~20 s on 2 cores) runs three ways through the command
 * on local processes (``--jobs 2``).
 
 The three stores hold the same task keys and the same rows, column for column, except the
-columns the engine names as run-to-run measurements (``time_*``).  A second run on the cluster
+columns named as run-to-run measurements (``time_*`` and what a kind declares, :func:`is_measurement`).  A second run on the cluster
 resumes: it computes nothing.
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
-from lssvm_analysis.experiments.runner import TIMING_PREFIX  # noqa: E402
+from lssvm_analysis.experiments import is_measurement  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DASK = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
@@ -105,7 +105,7 @@ def _differences(x: dict, y: dict) -> list:
     for key in x:
         cols = set(x[key]) | set(y[key])
         out += [(key, c, x[key].get(c), y[key].get(c)) for c in sorted(cols)
-                if not c.startswith(TIMING_PREFIX) and not _same(x[key].get(c), y[key].get(c))]
+                if not is_measurement(c, x[key].get("kind")) and not _same(x[key].get(c), y[key].get(c))]
     return out
 
 

@@ -15,7 +15,7 @@ reads records only.
 Row kinds are pluggable: ``register_task_kind(name, func)`` at import time
 of a module workers can import; kind "fit" (:mod:`.fit_kind`) is built in.
 """
-from .kinds import (TaskKind, UnknownTaskKindError, get_task_kind, register_task_kind,
+from .kinds import (TaskKind, UnknownTaskKindError, get_task_kind, is_measurement, register_task_kind,
                     task_kinds)
 from .progress import SweepProgress
 from .runner import TIMING_PREFIX, execute_task, load_records, run_sweep
@@ -25,7 +25,7 @@ from .papers import Paper, get_paper, load_papers, papers, register_paper
 
 __all__ = [
     "INPUT_COLUMNS", "SPEC_VERSION", "TIMING_PREFIX", "Store", "SweepProgress", "SweepSpec", "Task", "TaskKind",
-    "UnknownTaskKindError", "canonical_json", "execute_task", "get_task_kind", "load_records",
+    "UnknownTaskKindError", "canonical_json", "is_measurement", "execute_task", "get_task_kind", "load_records",
     "register_task_kind", "run_sweep", "task_kinds", "Paper", "get_paper", "load_papers", "papers", "register_paper",
 ]
 

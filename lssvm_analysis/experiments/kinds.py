@@ -10,6 +10,7 @@ module is importable there.
 """
 from __future__ import annotations
 
+import fnmatch
 import importlib
 from dataclasses import dataclass
 from typing import Callable
@@ -20,6 +21,7 @@ from .. import datasets as registry
 from .papers import load_papers
 
 __all__ = ["TASK_DATA_MEMO", "TaskKind", "UnknownTaskKindError", "register_task_kind", "task_kinds",
+           "is_measurement",
            "get_task_kind", "validate_registry_names", "validate_no_solver", "check_dataset_names",
            "raw_task_data"]
 
@@ -108,6 +110,10 @@ class TaskKind:
     accepts : callable
         ``accepts(task) -> bool``: False drops the combination from the sweep
         (e.g. a regression-only solver on a classification data set).
+    measurements : tuple of str
+        Glob patterns of the kind's columns that are run-to-run measurements (a timing, a traced
+        peak) besides the engine's ``time_*`` columns: two runs of one task may differ there and
+        nowhere else (:func:`is_measurement`).
     """
 
     name: str
@@ -117,6 +123,7 @@ class TaskKind:
     validate: Callable = validate_registry_names
     select_params: Callable = _all_params
     accepts: Callable = _accept_all
+    measurements: tuple = ()
 
 
 _KINDS: dict[str, TaskKind] = {}
@@ -127,7 +134,8 @@ def _qualname(func) -> tuple:
 
 
 def register_task_kind(name: str, func: Callable, *, version: int = 1, validate=None,
-                       select_params=None, accepts=None, replace: bool = False) -> TaskKind:
+                       select_params=None, accepts=None, replace: bool = False,
+                       measurements: tuple = ()) -> TaskKind:
     """Register ``func(task) -> dict`` as the row function of task kind ``name``.
 
     Parameters
@@ -145,6 +153,10 @@ def register_task_kind(name: str, func: Callable, *, version: int = 1, validate=
         ``accepts(task) -> bool``; default accepts every combination.
     replace : bool, default False
         Allow re-registering ``name`` (e.g. when a module is reloaded).
+    measurements : tuple of str
+        Glob patterns of the columns that are run-to-run measurements besides ``time_*``
+        (a timing under another name, ``peak_bytes``): named as such, so that a determinism check
+        (:func:`is_measurement`) can tell them from the results.
 
     Returns
     -------
@@ -163,13 +175,15 @@ def register_task_kind(name: str, func: Callable, *, version: int = 1, validate=
         raise TypeError(f"expected a callable func(task) -> dict, got func={func!r}")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise TypeError(f"expected a positive int for version, got version={version!r}")
+    if isinstance(measurements, str) or not all(isinstance(m, str) and m for m in measurements):
+        raise TypeError(f"expected a tuple of column patterns for measurements, got measurements={measurements!r}")
     old = _KINDS.get(name)
     if old is not None and not replace and _qualname(old.func) != _qualname(func):
         raise ValueError(f"expected a new task kind name, got name={name!r} (already registered "
                          f"by {_KINDS[name].module}; pass replace=True to override)")
     kind = TaskKind(name, func, getattr(func, "__module__", None) or "__main__", version,
                     validate or validate_registry_names, select_params or _all_params,
-                    accepts or _accept_all)
+                    accepts or _accept_all, tuple(measurements))
     _KINDS[name] = kind
     return kind
 
@@ -199,3 +213,20 @@ def get_task_kind(name: str, *, module: str | None = None) -> TaskKind:
     except (KeyError, TypeError):
         raise UnknownTaskKindError(f"expected a task kind in {task_kinds()}, got kind={name!r}") \
             from None
+
+
+#: The engine's own run-to-run columns: every ``time_*`` (the task's and the kinds' timings).
+MEASUREMENT_PREFIX = "time_"
+
+
+def is_measurement(column: str, kind: str | None = None) -> bool:
+    """Whether ``column`` of a row of ``kind`` is a run-to-run measurement (a timing, a traced peak).
+
+    ``time_*`` columns always are; a kind declares its others at registration (``measurements``).
+    Two runs of the same task give the same row except in these columns.
+    """
+    if column.startswith(MEASUREMENT_PREFIX):
+        return True
+    if kind is None:
+        return False
+    return any(fnmatch.fnmatchcase(column, pat) for pat in get_task_kind(kind).measurements)

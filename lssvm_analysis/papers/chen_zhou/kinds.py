@@ -289,4 +289,4 @@ def cz_fit_row(task) -> dict:
 # (rmse/accuracy_literal) and options["optimal_trace"] (issue 20); 5: time_<phase>, options["measure_peak"]
 # (peak_bytes, tracemalloc), the outliers' |alpha| AUC and truncation counts, eq. (6)'s printed model for
 # R-LSSVM-W/-Y (issue 31)
-register_task_kind("cz-fit", cz_fit_row, version=5)
+register_task_kind("cz-fit", cz_fit_row, version=5, measurements=("peak_bytes",))  # tracemalloc: varies run to run

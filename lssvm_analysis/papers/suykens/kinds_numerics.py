@@ -511,4 +511,5 @@ def _validate(spec) -> None:
             raise ValueError(f"expected a check in {sorted(CHECKS)}, got check={c!r}")
 
 
-register_task_kind("suykens-check", check_row, validate=_validate, version=3)  # 3: batched timings
+register_task_kind("suykens-check", check_row, validate=_validate, version=3,  # 3: batched timings
+                   measurements=("t_*",))  # the timings of the checks (t_dense, t_cg, ..., t_*_all)
