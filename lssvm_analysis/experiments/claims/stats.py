@@ -19,10 +19,12 @@ import pandas as pd
 from scipy import stats as _st
 
 from ...analysis.tuning import grid_edge
+from ._ledger import Verdict
 
 
 __all__ = ["Paired", "paired", "better", "not_worse", "equivalent", "deviation", "deviations_text", "fmt_num", "grid_edges",
-           "mean_ci", "splits_needed", "all_hold", "undecided_note", "loglog_slope", "slope_ci"]
+           "mean_ci", "splits_needed", "all_hold", "undecided_note", "loglog_slope", "slope_ci", "CellClasses",
+           "table_cells_verdict"]
 
 #: Confidence level of every interval the ledger prints.
 LEVEL = 0.95
@@ -280,3 +282,67 @@ def grid_edges(cv: pd.DataFrame, score: str, keys=("C", "sigma2", "eta"), *, min
             out.append(f"{k} = {fmt_num(float(best[k]))} ({'smallest' if edge == 'low' else 'largest'} "
                        f"of {len(vals)})")
     return out
+
+
+@dataclass(frozen=True)
+class CellClasses:
+    """A printed table's deviating cells (beyond 2 in the units of the inventory's "reproduces"), sorted by
+    what they can say about a sentence that reports the accuracy each method reaches.
+
+    ``higher``: ours above the printed (texts); ``explained``: below, with a named cause of our protocol
+    or data (texts); ``deciding``: below, unexplained ((z, text) pairs); ``total``: the cells judged.
+    """
+
+    higher: list
+    explained: list
+    deciding: list
+    total: int
+
+
+def table_cells_verdict(cells: CellClasses, *, uncertainty: str, reports: str, source: str, more: str,
+                        cells_word: str = "cells", over: str = "", power_note: str = "") -> Verdict:
+    """"Reproduces in every cell" of a printed accuracy table, judged as the sentence reads.
+
+    Only a cell *below* its printed value with no named cause can refute (a cell above it, on other splits
+    of a data version that may differ, is no evidence against the method), and only beyond the family-wise
+    bound over the cells judged (5 %, Bonferroni: at 2 sd a table of 35 cells that all reproduce flags one
+    by chance 80 % of the time).  Below the bound: "undecided" (``more`` would decide); only explained or
+    higher cells deviating: "not reproduced" with the causes.
+
+    Parameters
+    ----------
+    cells : CellClasses
+    uncertainty : str
+        What a cell's deviation is measured in (the start of the verdict's uncertainty).
+    reports, source, more : str
+        The table ("Table 2"), whose splits and data ("the paper's") and what would decide
+        ("more splits (the paper's 30)").
+    cells_word, over, power_note : str
+        Wording of the measured line ("accuracy cells", " over 5 split(s) a set") and a note after the
+        power (" (3 randomisation(s) a cell)").
+    """
+    higher, explained, deciding, total = cells.higher, cells.explained, cells.deciding, cells.total
+    if not total:
+        return Verdict("undecided", measured="no cell of the table in the records", cause="no records")
+    zc = float(_st.norm.ppf(1 - 0.025 / total))
+    strong = [t for z, t in deciding if z > zc]
+    n_dev = len(higher) + len(explained) + len(deciding)
+    measured = (f"{total - n_dev} of {total} {cells_word} reproduce{over}; {len(deciding)} deviating cell(s) below "
+                f"the printed with no cause decide, {len(explained)} below with a named cause and {len(higher)} "
+                f"above the printed do not")
+    unc = (uncertainty + f"; a deciding cell refutes beyond the family-wise bound {zc:.2f} (5 % over {total} cells); "
+           f"power: a true shortfall of {zc + 1.645:.1f} such units in a cell is found 95 % of the time{power_note}")
+    cause = " | ".join(
+        ([f"below, unexplained: {'; '.join(t for _, t in deciding)}"] if deciding else [])
+        + ([f"below, explained: {'; '.join(explained)}"] if explained else [])
+        + ([f"above the printed (no evidence against the accuracy {reports} reports; our splits and data "
+            f"{source}): {'; '.join(higher)}"] if higher else []))
+    if strong:
+        return Verdict("does not hold", measured=measured, uncertainty=unc, cause=cause)
+    if deciding:
+        return Verdict("undecided", measured=measured, uncertainty=unc,
+                       cause=cause + f" | the unexplained cells lie within the family-wise bound {zc:.2f}: {more} "
+                                     "decide")
+    if n_dev:
+        return Verdict("not reproduced", measured=measured, uncertainty=unc, cause=cause)
+    return Verdict("holds", measured=measured, uncertainty=unc, cause="every value within 2 sd of the printed")

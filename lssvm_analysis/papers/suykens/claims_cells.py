@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from scipy import stats as st
 
 from ...datasets import SUYKENS_SIZES
 from ...experiments.claims import Verdict
-from ...experiments.claims.stats import better, deviation, fmt_num, not_worse, paired
+from ...experiments.claims.stats import (CellClasses, better, deviation, fmt_num, not_worse, paired,
+                                           table_cells_verdict)
 from .printed import T33_DOMAINS, T34_DOMAINS, TABLE_3_3, TABLE_3_4
 from .claims_tables_examples import ALPHA5, N33
 
@@ -128,31 +128,10 @@ def _cells_verdict(df, table, domains, n_cv, what):
     needs that cell beyond the family-wise bound over all the cells (5 % over M cells, Bonferroni: at 2 sd
     a table of 35 cells that all reproduce flags one by chance 80 % of the time)."""
     higher, explained, deciding, total = _cell_classes(df, table, domains, n_cv)
-    if not total:
-        return Verdict("undecided", measured="no cell of the table in the records", cause="no records")
-    zc = float(st.norm.ppf(1 - 0.025 / total))
-    strong = [t for z, t in deciding if z > zc]
-    n_dev = len(higher) + len(explained) + len(deciding)
-    measured = (f"{total - n_dev} of {total} cells reproduce; {len(deciding)} deviating cell(s) below the printed "
-                f"with no cause decide, {len(explained)} below with a named cause and {len(higher)} above the "
-                f"printed do not")
-    unc = (_REPRO + f"; a deciding cell refutes beyond the family-wise bound {zc:.2f} (5 % over {total} cells); "
-           f"power: a true shortfall of {zc + 1.645:.1f} such units in a cell is found 95 % of the time "
-           f"({_seeds(df)} randomisation(s) a cell)")
-    parts = ([f"below, unexplained: {'; '.join(t for _, t in deciding)}"] if deciding else []) + \
-            ([f"below, explained: {'; '.join(explained)}"] if explained else []) + \
-            ([f"above the printed (no evidence against the accuracy {what} reports; our splits and data "
-              f"version differ from the book's): {'; '.join(higher)}"] if higher else [])
-    cause = " | ".join(parts)
-    if strong:
-        return Verdict("does not hold", measured=measured, uncertainty=unc, cause=cause)
-    if deciding:
-        return Verdict("undecided", measured=measured, uncertainty=unc,
-                       cause=cause + f" | the unexplained cells lie within the family-wise bound {zc:.2f}: "
-                                     "more randomisations a cell (the book's 10) decide")
-    if n_dev:
-        return Verdict("not reproduced", measured=measured, uncertainty=unc, cause=cause)
-    return Verdict("holds", measured=measured, uncertainty=unc, cause="every value within 2 sd of the printed")
+    return table_cells_verdict(CellClasses(higher, explained, deciding, total), uncertainty=_REPRO, reports=what,
+                               source="version differ from the book's",
+                               more="more randomisations a cell (the book's 10)",
+                               power_note=f" ({_seeds(df)} randomisation(s) a cell)" if total else "")
 
 
 #: Table 3.4's training parts: 2/3 of each offline multiclass set (the protocol's split).

@@ -10,11 +10,10 @@ from fnmatch import fnmatchcase
 
 import numpy as np
 import pandas as pd
-from scipy import stats as st
 
 from ...analysis.tuning import grid_edge
 from ...experiments.claims import Verdict
-from ...experiments.claims.stats import deviation, fmt_num
+from ...experiments.claims.stats import CellClasses, deviation, fmt_num, table_cells_verdict
 
 __all__ = ["cells_verdict", "edge_causes", "edges_text"]
 
@@ -42,28 +41,9 @@ def cells_verdict(rows, causes: dict, *, unc: str, n_splits: int) -> Verdict:
             explained.append(text + f"; cause: {c})")
         else:
             deciding.append((z, text + "; unexplained)"))
-    zc = float(st.norm.ppf(1 - 0.025 / total))
-    strong = [t for z, t in deciding if z > zc]
-    n_dev = len(higher) + len(explained) + len(deciding)
-    measured = (f"{total - n_dev} of {total} accuracy cells reproduce over {n_splits} split(s) a set; "
-                f"{len(deciding)} deviating cell(s) below the printed with no cause decide, {len(explained)} below "
-                f"with a named cause and {len(higher)} above the printed do not")
-    unc = (unc + f"; a deciding cell refutes beyond the family-wise bound {zc:.2f} (5 % over {total} cells); "
-           f"power: a true shortfall of {zc + 1.645:.1f} such units in a cell is found 95 % of the time")
-    cause = " | ".join(
-        ([f"below, unexplained: {'; '.join(t for _, t in deciding)}"] if deciding else [])
-        + ([f"below, explained: {'; '.join(explained)}"] if explained else [])
-        + ([f"above the printed (no evidence against the accuracy Table 2 reports; our splits and data versions "
-            f"differ from the paper's): {'; '.join(higher)}"] if higher else []))
-    if strong:
-        return Verdict("does not hold", measured=measured, uncertainty=unc, cause=cause)
-    if deciding:
-        return Verdict("undecided", measured=measured, uncertainty=unc,
-                       cause=cause + f" | the unexplained cells lie within the family-wise bound {zc:.2f}: more "
-                                     "splits (the paper's 30) decide")
-    if n_dev:
-        return Verdict("not reproduced", measured=measured, uncertainty=unc, cause=cause)
-    return Verdict("holds", measured=measured, uncertainty=unc, cause="every value within 2 sd of the printed")
+    return table_cells_verdict(CellClasses(higher, explained, deciding, total), uncertainty=unc, reports="Table 2",
+                               source="versions differ from the paper's", more="more splits (the paper's 30)",
+                               cells_word="accuracy cells", over=f" over {n_splits} split(s) a set")
 
 
 def edge_causes(table) -> dict:
