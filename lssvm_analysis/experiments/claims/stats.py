@@ -298,6 +298,25 @@ class CellClasses:
     deciding: list
     total: int
 
+    @classmethod
+    def of(cls, rows, cause_of) -> CellClasses:
+        """Sort ``rows`` of (label, values, printed, scale) (deviations in units of ``scale``, the inventory's 2
+        the limit) by ``cause_of(label)``: the named cause of our protocol or data, or "" when none."""
+        higher, explained, deciding = [], [], []
+        for label, m, p, sd in rows:
+            mm, z = deviation(m, p, sd)
+            if not np.isfinite(z) or z <= 2:
+                continue
+            text = f"{label} {fmt_num(mm, 4)} vs {fmt_num(p, 4)} printed ({z:.1f} sd"
+            c = cause_of(label)
+            if mm > p:
+                higher.append(text + ")")
+            elif c:
+                explained.append(text + f"; cause: {c})")
+            else:
+                deciding.append((z, text + "; unexplained)"))
+        return cls(higher, explained, deciding, len(rows))
+
 
 def table_cells_verdict(cells: CellClasses, *, uncertainty: str, reports: str, source: str, more: str,
                         cells_word: str = "cells", over: str = "", power_note: str = "") -> Verdict:

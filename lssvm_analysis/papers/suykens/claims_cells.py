@@ -10,7 +10,7 @@ import pandas as pd
 
 from ...datasets import SUYKENS_SIZES
 from ...experiments.claims import Verdict
-from ...experiments.claims.stats import (CellClasses, better, deviation, fmt_num, not_worse, paired,
+from ...experiments.claims.stats import (CellClasses, better, fmt_num, not_worse, paired,
                                            table_cells_verdict)
 from .printed import T33_DOMAINS, T34_DOMAINS, TABLE_3_3, TABLE_3_4
 from .claims_tables_examples import ALPHA5, N33
@@ -101,25 +101,14 @@ def _cell_counts(df, label) -> pd.Series:
 def _cell_classes(df, table, domains, n_cv):
     """The deviating cells (beyond 2 in units of s√(1/n + 1/10), the inventory's "reproduces") sorted by what
     they can say about the table: ``higher`` (ours above the printed), ``explained`` (below, with a named cause
-    of our protocol or data) and ``deciding`` (below, unexplained: (z, text) pairs); and the number of cells."""
+    of our protocol or data) and ``deciding`` (below, unexplained: (z, text) pairs), with the number of cells
+    (a :class:`CellClasses`)."""
     rows = _table_rows(df, table, domains)
     causes = _protocol_causes(df, n_cv, "")
     # a subsampled domain's cause applies to every method's cell of it
     causes.update({f"acc {m} {dom}": c for dom, c in list(causes.items()) if not dom.startswith("acc ")
                    for m in table if f"acc {m} {dom}" not in causes})
-    higher, explained, deciding = [], [], []
-    for label, m, p, sd in rows:
-        mm, z = deviation(m, p, sd)
-        if not np.isfinite(z) or z <= 2:
-            continue
-        text = f"{label} {fmt_num(mm, 4)} vs {fmt_num(p, 4)} printed ({z:.1f} sd"
-        if mm > p:
-            higher.append(text + ")")
-        elif label in causes:
-            explained.append(text + f"; cause: {causes[label]})")
-        else:
-            deciding.append((z, text + "; unexplained)"))
-    return higher, explained, deciding, len(rows)
+    return CellClasses.of(rows, lambda label: causes.get(label, ""))
 
 
 def _cells_verdict(df, table, domains, n_cv, what):
@@ -127,11 +116,11 @@ def _cells_verdict(df, table, domains, n_cv, what):
     *below* its printed value, with no named cause in our protocol or data, can refute it; a refutation
     needs that cell beyond the family-wise bound over all the cells (5 % over M cells, Bonferroni: at 2 sd
     a table of 35 cells that all reproduce flags one by chance 80 % of the time)."""
-    higher, explained, deciding, total = _cell_classes(df, table, domains, n_cv)
-    return table_cells_verdict(CellClasses(higher, explained, deciding, total), uncertainty=_REPRO, reports=what,
+    cells = _cell_classes(df, table, domains, n_cv)
+    return table_cells_verdict(cells, uncertainty=_REPRO, reports=what,
                                source="version differ from the book's",
                                more="more randomisations a cell (the book's 10)",
-                               power_note=f" ({_seeds(df)} randomisation(s) a cell)" if total else "")
+                               power_note=f" ({_seeds(df)} randomisation(s) a cell)" if cells.total else "")
 
 
 #: Table 3.4's training parts: 2/3 of each offline multiclass set (the protocol's split).

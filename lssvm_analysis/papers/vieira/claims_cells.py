@@ -8,12 +8,11 @@ from __future__ import annotations
 import json
 from fnmatch import fnmatchcase
 
-import numpy as np
 import pandas as pd
 
 from ...analysis.tuning import grid_edge
 from ...experiments.claims import Verdict
-from ...experiments.claims.stats import CellClasses, deviation, fmt_num, table_cells_verdict
+from ...experiments.claims.stats import CellClasses, table_cells_verdict
 
 __all__ = ["cells_verdict", "edge_causes", "edges_text"]
 
@@ -28,20 +27,7 @@ def cells_verdict(rows, causes: dict, *, unc: str, n_splits: int) -> Verdict:
     total = len(rows)
     if not total:
         return Verdict("undecided", measured="no cell of the table in the records", cause="no records")
-    higher, explained, deciding = [], [], []
-    for label, m, p, sd in rows:
-        mm, z = deviation(m, p, sd)
-        if not np.isfinite(z) or z <= 2:
-            continue
-        text = f"{label} {fmt_num(mm, 4)} vs {fmt_num(p, 4)} printed ({z:.1f} sd"
-        c = _cause(label, causes)
-        if mm > p:
-            higher.append(text + ")")
-        elif c:
-            explained.append(text + f"; cause: {c})")
-        else:
-            deciding.append((z, text + "; unexplained)"))
-    return table_cells_verdict(CellClasses(higher, explained, deciding, total), uncertainty=unc, reports="Table 2",
+    return table_cells_verdict(CellClasses.of(rows, lambda label: _cause(label, causes)), uncertainty=unc, reports="Table 2",
                                source="versions differ from the paper's", more="more splits (the paper's 30)",
                                cells_word="accuracy cells", over=f" over {n_splits} split(s) a set")
 
