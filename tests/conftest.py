@@ -106,6 +106,18 @@ def _user_datasets_unregistered():
 
 
 @pytest.fixture
+def registries_restored():
+    """Solvers a test registers (the README's and the docs' plugin examples, the bad-input table's rows)
+    are unregistered after it, so that the next test sees the package's registry; its data sets go by
+    :func:`_user_datasets_unregistered`."""
+    from lssvm_analysis.solvers import unregister
+    before = set(la.solvers())
+    yield
+    for name in set(la.solvers()) - before:
+        unregister(name)
+
+
+@pytest.fixture
 def rng(request) -> np.random.Generator:
     return np.random.default_rng([BASE_SEED, zlib.crc32(request.node.nodeid.encode())])
 

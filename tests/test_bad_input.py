@@ -537,17 +537,11 @@ _TYPED = (TypeError, ValueError, StoreError, OutputPathError, MissingDependencyE
 
 
 @pytest.fixture
-def registries():
-    """A data set registered for unregister's rows; data sets and solvers a row registered are removed."""
-    from lssvm_analysis.solvers import _registry as solver_registry
+def registries(registries_restored):
+    """A data set registered for unregister's rows; what a row registers goes after the test
+    (conftest: ``registries_restored`` for solvers, ``_user_datasets_unregistered`` for data sets)."""
     la.datasets.register(_DS, _VALID["loader"], task="regression", replace=True)
-    before, solvers_before = set(la.datasets.datasets()), set(la.solvers())
     yield
-    for n in set(la.datasets.datasets()) - before | {_DS}:
-        if n in la.datasets.datasets():
-            la.datasets.unregister(n)
-    for n in set(la.solvers()) - solvers_before:
-        solver_registry._SOLVERS.pop(n, None)
 
 
 def _outcome(qual, pname, value, label):

@@ -29,7 +29,6 @@ import numpy as np
 import pytest
 
 import lssvm_analysis as la
-from lssvm_analysis.solvers import unregister as unregister_solver
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "lssvm_analysis" / "docs"
@@ -147,18 +146,6 @@ def test_the_api_reference_documents_every_public_callable(site):
         assert not missing, f"api/{page}: no entry for {missing}"
     top = (site / "api" / "toplevel.html").read_text(encoding="utf-8")
     assert all(f'id="lssvm_analysis.{n}"' in top for n in BY_HAND)  # described by hand
-
-
-@pytest.fixture
-def registries_restored():
-    """The pages register a solver and a data set: removed afterwards, so that other tests in the
-    process see the package's registries only."""
-    solvers, sets = set(la.solvers()), set(la.datasets.datasets())
-    yield
-    for name in set(la.solvers()) - solvers:
-        unregister_solver(name)
-    for name in set(la.datasets.datasets()) - sets:
-        la.datasets.unregister(name)
 
 
 def test_python_blocks_run_in_one_namespace(registries_restored):

@@ -23,9 +23,7 @@ from pathlib import Path
 
 import pytest
 
-import lssvm_analysis as la
 from lssvm_analysis import cli
-from lssvm_analysis.solvers import unregister as unregister_solver
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -64,18 +62,6 @@ def test_a_not_run_mark_applies_to_the_next_block_only():
     text = ("```python\na = 1\n```\n<!-- not run: needs a cluster -->\n\n```python\nb = 2\n```\n"
             "```python\nc = 3\n```\n")
     assert [r for _, _, r in readme_blocks("python", text, with_reason=True)] == [None, "needs a cluster", None]
-
-
-@pytest.fixture
-def registries_restored():
-    """The README registers a solver and a data set ("Your data and your solver"): removed afterwards,
-    so that other tests in the process see the package's registries only."""
-    solvers, sets = set(la.solvers()), set(la.datasets.datasets())
-    yield
-    for name in set(la.solvers()) - solvers:
-        unregister_solver(name)
-    for name in set(la.datasets.datasets()) - sets:
-        la.datasets.unregister(name)
 
 
 def test_python_blocks_run_in_one_namespace(registries_restored):
