@@ -97,7 +97,7 @@ def _outcome_columns(out, reserved) -> dict:
 
 
 def execute_task(task: Task, module: str | None = None) -> dict:
-    """Run one task and return its complete row (inputs, status, outcomes, ``time_task``).
+    """Run one task and return its complete row (inputs, status, outcomes, ``time_task``, ``time_task_cpu``).
 
     Runs in worker processes (picklable arguments; ``module`` is imported if
     the kind is not registered there).  Exceptions of the task become a row
@@ -109,8 +109,8 @@ def execute_task(task: Task, module: str | None = None) -> dict:
     """
     row = task.input_columns()
     # the kind may set "status" and "message"; the other engine columns are off-limits
-    reserved = set(row) | {"error_type", "traceback", "warnings", "time_task"}
-    t0 = time.perf_counter()
+    reserved = set(row) | {"error_type", "traceback", "warnings", "time_task", "time_task_cpu"}
+    t0, c0 = time.perf_counter(), time.thread_time()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
@@ -130,6 +130,9 @@ def execute_task(task: Task, module: str | None = None) -> dict:
     row.update(out)
     row["warnings"] = "\n".join(messages)
     row["time_task"] = time.perf_counter() - t0
+    # the CPU seconds of the thread that ran the task (BLAS runs in it: workers pin one BLAS thread),
+    # which a loaded machine does not inflate as it does the wall time: the cost of a section
+    row["time_task_cpu"] = time.thread_time() - c0
     return row
 
 

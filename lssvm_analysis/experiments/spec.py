@@ -39,7 +39,7 @@ INPUT_COLUMNS = ("key", "kind", "solver", "precision", "dataset", "dataset_kw", 
 
 #: Names a grid key may not take (they are columns the engine writes).
 RESERVED = frozenset(INPUT_COLUMNS) | {"status", "message", "error_type", "traceback",
-                                       "warnings", "time_task"}
+                                       "warnings", "time_task", "time_task_cpu"}
 
 
 def canonical_json(obj) -> str:
