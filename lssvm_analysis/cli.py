@@ -134,6 +134,14 @@ def build_parser() -> argparse.ArgumentParser:
     cmp.add_argument("--seed", type=int, default=0, help="seed of the train/test division")
     cmp.add_argument("--debug", action="store_true", help="show tracebacks of errors")
     cmp.add_argument("--no-progress", action="store_true", help="no progress bar")
+    pub = sub.add_parser("publish", help="write a profile's ledger.csv, cost.csv and summary page from a store, "
+                                         "computing nothing (make full: the full profile, then this)")
+    pub.add_argument("--profile", choices=PROFILE_NAMES, default="full", help="the profile whose plan is read "
+                                                                              "(default: full)")
+    pub.add_argument("--store", default=None, help="the record store a report run of that profile wrote "
+                                                   "(default: $LSSVM_ANALYSIS_STORE or ~/.cache/lssvm_analysis/"
+                                                   "records.sqlite)")
+    pub.add_argument("--out", default="reports/full", help="output directory (default: reports/full)")
     sub.add_parser("list", help="list solvers, precisions and data sets")
     return parser
 
@@ -197,6 +205,9 @@ def check_options(parser: argparse.ArgumentParser, args: argparse.Namespace) -> 
     column, before any work."""
     if args.command in ("report", "compare"):
         _check_paths(parser, args)
+    if args.command == "publish":
+        _check_publish(parser, args)
+        return
     if args.command == "compare":
         _check_compare(parser, args)
         return
@@ -225,6 +236,20 @@ def _check_paths(parser, args) -> None:
         check_store_path("--store" if args.store is not None else "the default store", store)
     except (OutputPathError, StoreError, TypeError, ValueError) as exc:
         parser.error(str(exc))
+
+
+def _check_publish(parser, args) -> None:
+    """``--out`` a directory that can be made and ``--store`` an existing file: publishing reads a store and
+    never creates one."""
+    store = args.store if args.store is not None else str(default_store())
+    try:
+        check_out_path("--out", args.out)
+    except (OutputPathError, TypeError, ValueError) as exc:
+        parser.error(str(exc))
+    if not os.path.isfile(store):
+        parser.error(f"expected an existing record store (a report run of profile {args.profile!r} writes it), "
+                     f"got {'--store' if args.store is not None else 'the default store'} {store!r}")
+    args.store = store
 
 
 def _check_compare(parser, args) -> None:
@@ -334,6 +359,15 @@ def _report(args) -> int:
     return 0
 
 
+def _publish(args) -> int:
+    from .report.publish import publish
+
+    t0 = time.perf_counter()
+    path = publish(args.store, args.out, profile=args.profile)
+    print(f"wrote {path} (ledger.csv, cost.csv) in {time.perf_counter() - t0:.1f} s")
+    return 0
+
+
 def _list(args) -> int:
     print("solvers:   ", ", ".join(solvers()))
     print("precisions:", ", ".join(precisions()), "(and any mpN, 5 <= N <= 1000)")
@@ -365,8 +399,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     check_options(parser, args)
     try:
-        with _dask_quiet(args) if args.command != "list" else contextlib.nullcontext():
-            return {"report": _report, "list": _list, "compare": _compare}[args.command](args)
+        with _dask_quiet(args) if args.command in ("report", "compare") else contextlib.nullcontext():
+            return {"report": _report, "list": _list, "compare": _compare,
+                    "publish": _publish}[args.command](args)
     except SchedulerLostError as exc:
         if getattr(args, "debug", False):
             raise

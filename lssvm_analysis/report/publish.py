@@ -1,0 +1,164 @@
+"""The published ledger of a profile: ``ledger.csv``, ``cost.csv`` and a short summary page, from a store.
+
+The full profile costs CPU-hours (the papers' protocols); its verdicts are
+published with the project (``reports/full/``) so that a reader does not have
+to spend them.  :func:`publish` computes nothing: it reads the records a
+``report --profile full`` run stored (on local processes or a Dask cluster,
+in as many resumed pieces as it took) and writes
+
+* ``ledger.csv``: every claim with its verdict, judged only from the sections
+  whose every planned task is stored (a section run in part gives its claims
+  no verdict from partial data: they say "not run");
+* ``cost.csv``: per section, the tasks planned and stored, their outcomes, and
+  the CPU seconds they took (``time_task_cpu``, the worker thread's CPU time,
+  which a loaded or niced machine does not inflate) beside their wall seconds;
+* ``index.html``: the count of outcomes, the ledger table, and one short
+  section per report section with its cost, which the ledger's evidence
+  links point to.
+
+``make full`` runs the full profile on a 2-worker LocalCluster (resumable:
+rerun it) and then this.
+"""
+from __future__ import annotations
+
+import math
+import platform
+from collections import Counter
+from pathlib import Path
+
+import pandas as pd
+
+from .. import __version__
+from ..experiments import SweepSpec
+from ..experiments.claims import ledger_frame
+from ..experiments.store import Store, StoreError
+from .build import git_commit, library_versions, read_records
+from .html import Section, write_page
+from .ledger import answer_sentence, ledger_table
+from .plan import stored_plan
+from .registry import check_profile, report_sections
+
+__all__ = ["section_costs", "publish"]
+
+#: cost.csv's columns, in order.
+COST_COLUMNS = ["section", "title", "tasks", "stored", "complete", "outcomes", "cpu_seconds", "wall_seconds"]
+
+
+def section_costs(store, profile: str = "full") -> pd.DataFrame:
+    """Per registered section: tasks planned, stored, complete or not, outcomes, CPU and wall seconds.
+
+    A task two sections plan is counted under the first (the order of the page).  ``cpu_seconds`` sums
+    ``time_task_cpu`` (rows stored before that column existed count their ``time_task`` instead);
+    ``wall_seconds`` sums ``time_task``.  Runs nothing.
+
+    Parameters
+    ----------
+    store : path or Store
+        An existing record store.
+    profile : {"quick", "default", "full"}
+    """
+    check_profile(profile)
+    st, owned = _open_existing(store)
+    try:
+        plan, seen, rows = stored_plan(st, profile), set(), []
+        for reg in report_sections():
+            keys = [t.key for spec in plan.get(reg.key, {}).values() if isinstance(spec, SweepSpec)
+                    for t in spec.tasks()]
+            keys = list(dict.fromkeys(k for k in keys if k not in seen))
+            seen.update(keys)
+            if reg.reads_all and not keys:
+                continue
+            got = {r["key"]: r for r in st.rows(keys=keys)}
+            cpu = sum(_num(r.get("time_task_cpu", r.get("time_task"))) for r in got.values())
+            wall = sum(_num(r.get("time_task")) for r in got.values())
+            outcomes = Counter(str(r.get("status")) for r in got.values())
+            rows.append({"section": reg.key, "title": reg.title, "tasks": len(keys), "stored": len(got),
+                         "complete": len(got) == len(keys),
+                         "outcomes": " ".join(f"{s}={n}" for s, n in sorted(outcomes.items())),
+                         "cpu_seconds": round(cpu, 1), "wall_seconds": round(wall, 1)})
+        return pd.DataFrame(rows, columns=COST_COLUMNS)
+    finally:
+        if owned:
+            st.close()
+
+
+def _num(value) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return 0.0
+    return v if math.isfinite(v) else 0.0
+
+
+def _open_existing(store) -> tuple[Store, bool]:
+    """``(Store, owned)`` of an existing store: publishing never creates one (a typo is not an empty run)."""
+    if isinstance(store, Store):
+        return store, False
+    path = Path(store) if isinstance(store, (str, Path)) else None
+    if path is None:
+        raise TypeError(f"expected a path of a record store, got store={store!r}")
+    if not path.is_file():
+        raise StoreError(f"expected an existing record store (a report run writes it), got store={str(store)!r}")
+    return Store(path), True
+
+
+def _hours(seconds: float) -> str:
+    return f"{seconds / 3600:.2f} CPU-h" if seconds >= 3600 else f"{seconds / 60:.1f} CPU-min"
+
+
+def publish(store, out="reports/full", *, profile: str = "full") -> Path:
+    """Write ``ledger.csv``, ``cost.csv`` and ``index.html`` of ``profile`` into ``out`` from ``store``.
+
+    Computes nothing: a section whose planned tasks are not all stored contributes no records, so its
+    claims say "not run", and ``cost.csv`` says how far it got.  Returns the page's path.
+
+    Raises
+    ------
+    StoreError
+        ``store`` is not an existing record store.
+    ValueError
+        An unknown ``profile``.
+    """
+    check_profile(profile)
+    out = Path(out)
+    st, owned = _open_existing(store)
+    try:
+        costs = section_costs(st, profile)
+        complete = set(costs.section[costs.complete])
+        plan = {k: v for k, v in stored_plan(st, profile).items() if k in complete}
+        records = read_records(st, plan)
+    finally:
+        if owned:
+            st.close()
+    out.mkdir(parents=True, exist_ok=True)
+    frame = ledger_frame(records)
+    costs.to_csv(out / "cost.csv", index=False)
+    return write_page(out, f"LS-SVM claims ledger, profile '{profile}'", _sections(frame, costs, out, profile),
+                      meta=_meta(profile, costs))
+
+
+def _meta(profile, costs) -> list:
+    done = costs[costs.complete]
+    return [f"lssvm_analysis {__version__} (commit {git_commit()}), Python {platform.python_version()}, "
+            f"{library_versions()}. Written by `lssvm-analysis publish --profile {profile}` from a record store, "
+            "without computing anything.",
+            f"{len(done)} of {len(costs)} sections ran completely: {_hours(done.cpu_seconds.sum())} for "
+            f"{int(done.tasks.sum())} tasks; the claims of the other sections say 'not run'."]
+
+
+def _sections(frame, costs, out, profile) -> list:
+    ledger = Section("Claims ledger", "ledger")
+    ledger.answer.append((30, answer_sentence(frame)))
+    ledger.ledger(ledger_table(frame, out, "ledger", f"The claims ledger of the '{profile}' profile: each claim "
+                               "with its verdict, our number beside the printed one, and the rule's sentence "
+                               "(click a claim). The evidence links point to the section's cost below; the "
+                               "figures are in the report this ledger was judged from."))
+    secs = [ledger]
+    for row in costs.itertuples():
+        sec = Section(row.title, row.section)
+        state = ("every planned task is stored" if row.complete else
+                 f"run in part ({row.stored} of {row.tasks} tasks stored): its claims say 'not run'")
+        sec.p(f"{row.tasks} tasks, {state}; outcomes {row.outcomes or 'none'}; {row.cpu_seconds:.0f} CPU-s "
+              f"({_hours(row.cpu_seconds)}) and {row.wall_seconds:.0f} s of task wall time.")
+        secs.append(sec)
+    return secs
