@@ -263,9 +263,10 @@ def test_the_quick_ladder_runs_every_knob_rung_in_every_variant_and_precision():
             for config in dg.ladder_configurations(name):
                 for prec in set(P.precisions or info.supported_precisions()) & set(info.supported_precisions()):
                     for value in knob.rungs(P.n):
-                        # a data knob's value is a keyword of the data set, its rungs at the bottom C
+                        # a data knob's value is a keyword of the data set, its rungs at the bottom C; a knob
+                        # on C itself sets the C of its rungs
                         where = (lambda t: t.dataset_kw) if knob.dataset else (lambda t: t.params)
-                        C = min(P.C) if knob.dataset else max(P.C)
+                        C = value if knob.param == "C" else min(P.C) if knob.dataset else max(P.C)
                         assert any(t.solver == name and t.precision == prec and where(t).get(knob.param) == value
                                    and t.params["C"] == C
                                    and all(t.params.get(k) == v for k, v in knob.fixed.items())

@@ -241,13 +241,14 @@ def knob_rungs(P: DigitsSettings) -> list[tuple[str, LadderKnob, dict]]:
     top C of the C ladder (where the C-driven part is largest), with the
     knob's fixed keywords.  A data knob's (``knob.dataset``) run at the
     bottom C, where C drives least; its values, under ``knob.param`` in the
-    grid, are data set keywords (:func:`plan` moves them there).
+    grid, are data set keywords (:func:`plan` moves them there).  A knob on
+    C itself gives the C of its rungs.
     """
     out = []
     for name in _names(P):
         for knob in get_solver(name).ladder:
-            grid = {"C": [min(P.C) if knob.dataset else max(P.C)], "sigma2": [P.sigma2],
-                    knob.param: knob.rungs(P.n), **{k: [v] for k, v in knob.fixed.items()}}
+            grid = {"C": [min(P.C) if knob.dataset else max(P.C)], "sigma2": [P.sigma2]}
+            grid |= {knob.param: knob.rungs(P.n), **{k: [v] for k, v in knob.fixed.items()}}
             out.append((name, knob, grid))
     return out
 
@@ -429,8 +430,8 @@ def _knob_text(P: DigitsSettings) -> str:
         fixed = "".join(f", {k} = {fmt_num(v)}" for k, v in knob.fixed.items())
         values = ", ".join(fmt_num(v) for v in grid[knob.param])
         what = "the data set's" if knob.dataset else "the solver's"
-        groups.setdefault(f"{what} {knob.param} = {values}{fixed} at C = {fmt_num(grid['C'][0])}",
-                          []).append(name)
+        at = "" if knob.param == "C" else f" at C = {fmt_num(grid['C'][0])}"
+        groups.setdefault(f"{what} {knob.param} = {values}{fixed}{at}", []).append(name)
     if not groups:
         return ""
     return ("; where C alone leaves what a solver forms well conditioned, a knob adds rungs: "
