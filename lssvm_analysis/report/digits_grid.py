@@ -363,8 +363,10 @@ def grid_cells(rows: pd.DataFrame) -> pd.DataFrame:
 
 def chosen_counts(rows: pd.DataFrame) -> dict[str, str]:
     """Per configuration, what its fits took on their knob's top rung, where the knob names the record
-    column of it (``LadderKnob.chosen``) and a fit took less than asked: 'at k_max = 27 its fits keep
-    16 (float64), 24 (mp50) (diag_k_star)', the largest count per precision, from the records."""
+    column of it (``LadderKnob.chosen``) and the fits of every precision took less than asked: 'at
+    k_max = 27 its fits keep 16 (float64), 24 (mp50) (diag_k_star)', the largest count per precision,
+    from the records.  A configuration that one precision's fits run to the full count is left out:
+    what it chooses is then not what bounds its row."""
     out: dict[str, str] = {}
     if not len(rows):
         return out
@@ -381,7 +383,7 @@ def chosen_counts(rows: pd.DataFrame) -> dict[str, str]:
             top = mine[num(mine, knob.param) == asked]
             for c, g in top.groupby(conf[top.index], sort=False):
                 took = num(g, knob.chosen).groupby(g["precision"]).max().dropna()
-                if len(took) and (took < asked).any():
+                if len(took) and took.max() < asked:
                     per = ", ".join(f"{v:.0f} ({p})" for p, v in
                                     sorted(took.items(), key=lambda kv: precision_rank(kv[0])))
                     out[c] = f"at {knob.param} = {asked:.0f} its fits keep {per} ({knob.chosen})"
