@@ -106,6 +106,8 @@ def test_every_row_reaches_the_widest_decade_or_says_why_from_its_records(monkey
     kept = int(top.diag_k_star.max())
     assert kept < top.k_max.max()
     assert f"at k_max = {top.k_max.max():.0f} its fits keep {kept} (mp50) (diag_k_star)" in short.range_note.iloc[0]
+    # spelt out under the grid, once per note, with its rows (not only in a cell's title)
+    assert dg.range_sentences(cells) == [f"‡ op-lssvm[ranking=bordered-inverse]: {short.range_note.iloc[0]}."]
 
 
 def test_a_knob_on_c_runs_its_own_c_and_names_what_a_fit_took():

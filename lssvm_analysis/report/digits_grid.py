@@ -61,7 +61,7 @@ from .figures import fmt_num, precision_rank
 
 __all__ = ["HEADLINE", "CONDITION", "DIGITS_OK", "UNCERTIFIED_TAIL", "CELL_COLUMNS", "ladder_configurations",
            "literal_pairs", "grid_cells", "same_cell_notes", "choices_differ_from", "rung_conditions", "uncertified", "grid_table", "pair_losses", "ladder_keywords",
-           "loss_sentence", "config_order", "chosen_counts", "row_ranges", "kappa_text", "kappa_bracket", "KAPPA_EDGES", "colour_rank",
+           "loss_sentence", "config_order", "chosen_counts", "row_ranges", "range_sentences", "kappa_text", "kappa_bracket", "KAPPA_EDGES", "colour_rank",
            "digits_slope"]
 
 #: The headline column (model digits against the exact model) and the problem's condition.
@@ -427,6 +427,20 @@ def row_ranges(cells: pd.DataFrame, chosen: dict | None = None) -> dict[str, pd.
     text = cells.text.where(~short, cells.text + "; " + note)
     return {"row_kappa_top": top, "widest_kappa_top": pd.Series(widest, index=cells.index), "range_note": note,
             "text": text}
+
+
+def range_sentences(cells: pd.DataFrame) -> list[str]:
+    """One sentence per distinct ``range_note`` (:func:`row_ranges`), with the rows that carry it: the
+    '‡' of the grid, spelt out under it rather than only in a cell's title."""
+    if not len(cells) or "range_note" not in cells.columns:
+        return []
+    notes = cells[cells.range_note.fillna("").astype(str) != ""]
+    groups: dict[str, list[str]] = {}
+    for config, note in zip(notes.configuration, notes.range_note):
+        groups.setdefault(note, [])
+        if config not in groups[note]:
+            groups[note].append(config)
+    return [f"‡ {', '.join(configs)}: {note}." for note, configs in groups.items()]
 
 
 def grid_table(cells: pd.DataFrame, names=None) -> pd.DataFrame:

@@ -149,8 +149,9 @@ GRID_CAPTION = (
     "already fails. Colour: the decade of the κ reached, one scale for the whole table. Dashed border or '" + dg.UNCERTIFIED_TAIL + "': the "
     "rungs above have an exact model certified to fewer than 3 digits. '†': the fits' discrete choices "
     f"differ from the {DEFAULT_CHOICES_PRECISION} run's. '‡': the row's ladder cannot reach the widest row's κ "
-    "(its own choices, a support, pivots, a PRESS k*, keep its reduced problem better conditioned; the full "
-    "sentence is in the cell's title and in digits-grid.csv, column range_note).")
+    "(its own choices, a support, pivots, a PRESS k*, keep its reduced problem better conditioned; the "
+    "sentence, with what the fits chose where the records hold it, is under the grid, in the cell's title and "
+    "in digits-grid.csv, column range_note).")
 
 
 def grid_ref(cells: pd.DataFrame, table: pd.DataFrame, out, png: str = "", notes=()) -> GridRef:

@@ -544,7 +544,7 @@ def render(sec: Section, out, records, profile: str) -> str:
     shown, empty = unmeasured_rows(cells)
     table = dg.grid_table(shown, names)
     png = grid_figure(out, shown, table).png
-    notes = [t for t in (formation_sentence(rows), empty) if t]
+    notes = [t for t in (formation_sentence(rows), empty, *dg.range_sentences(shown)) if t]
     sec.grid(grid_ref(shown, table, out, png, notes=notes))
     sec.h3("Per paper")
     for s in _paper_sentences(cells, names):
