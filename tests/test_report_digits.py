@@ -546,7 +546,10 @@ def test_every_row_states_its_kappa_range(tmp_path):
     row = grid.loc[("reduced-lssvr[ridge=short]", "float64")]
     assert row.row_kappa_top == 1e5 and row.range_note.startswith("ladder cannot reach κ > 1e+05")
     # what the ladder moved for this solver: C and its declared knobs (SolverInfo.ladder)
-    assert row.text.endswith(row.range_note) and "C, n_support and near_duplicates do not raise" in row.range_note
+    # and the rung where its records reached their top (C = 10 of the short row's two rungs)
+    assert row.text.endswith(row.range_note) and ("C, n_support and near_duplicates are what its ladder moves, "
+                                                  "and its highest rung (dataset = sinc, C = 10, sigma2 = 10) "
+                                                  "reaches κ ≈ 1e+05") in row.range_note
     assert pd.isna(grid.loc[("reduced-lssvr", "float64")].range_note)  # the widest row: no note (empty CSV cell)
 
 

@@ -358,7 +358,24 @@ def grid_cells(rows: pd.DataFrame) -> pd.DataFrame:
                     **_cell(g)})
     cells = pd.DataFrame(out)
     cells = cells.assign(same_as=same_cell_notes(cells))
-    return cells.assign(**row_ranges(cells, chosen=chosen_counts(rows)))
+    return cells.assign(**row_ranges(cells, chosen=chosen_counts(rows), tops=top_rungs(rows)))
+
+
+def top_rungs(rows: pd.DataFrame) -> dict[str, str]:
+    """Per configuration, the rung where its ladder reached its largest problem κ, from the records:
+    'dataset = sinc, C = 1e+16, n_support = 15' (the keywords that name a rung, :func:`_rung_keys`)."""
+    out: dict[str, str] = {}
+    if not len(rows) or "_kappa" not in rows.columns:
+        return out
+    k = num(rows, "_kappa").where(lambda v: np.isfinite(v))
+    for config, g in rows.assign(_k=k).groupby("_config", sort=False):
+        if not g._k.notna().any():
+            continue
+        top = g.loc[g._k.idxmax()]
+        keys = [c for c in _rung_keys(g, str(top.solver)) if c != "seed"]
+        out[config] = ", ".join(f"{c} = {top[c] if isinstance(top[c], str) else fmt_num(float(top[c]))}"
+                                for c in keys if not (isinstance(top[c], float) and np.isnan(top[c])))
+    return out
 
 
 def chosen_counts(rows: pd.DataFrame) -> dict[str, str]:
@@ -390,7 +407,7 @@ def chosen_counts(rows: pd.DataFrame) -> dict[str, str]:
     return out
 
 
-def row_ranges(cells: pd.DataFrame, chosen: dict | None = None) -> dict[str, pd.Series]:
+def row_ranges(cells: pd.DataFrame, chosen: dict | None = None, tops: dict | None = None) -> dict[str, pd.Series]:
     """Each row's κ range, stated: ``row_kappa_top`` (the largest problem κ any rung of the
     configuration's ladder reached, in any precision), ``widest_kappa_top`` (the largest over the grid)
     and ``range_note``: for a row that tops out more than :data:`RANGE_SLACK_DECADES` below the widest,
@@ -403,7 +420,8 @@ def row_ranges(cells: pd.DataFrame, chosen: dict | None = None) -> dict[str, pd.
     than the ladder's top: the ladder cannot drive it further without a knob that overrides those
     choices, which the solver does not declare.  Where its knob records what the fits took
     (``chosen``, from :func:`chosen_counts`), the note says how much, from the records: the
-    formulation chooses less than the knob asks.
+    formulation chooses less than the knob asks.  Otherwise it names what the ladder moved for it (C
+    and its knobs) and the rung where it reached its top κ (``tops``, from :func:`top_rungs`).
     """
     top = cells.groupby("configuration").kappa_top.transform("max")
     widest = float(top.max()) if top.notna().any() else np.nan
@@ -413,7 +431,8 @@ def row_ranges(cells: pd.DataFrame, chosen: dict | None = None) -> dict[str, pd.
     blind = cells.groupby("configuration").rungs_no_kappa.transform("max").fillna(0)
     for i in cells.index[short]:
         drives = list(dict.fromkeys(["C", *knobs[i]]))  # a knob on C itself is C
-        drives = (", ".join(drives[:-1]) + f" and {drives[-1]} do") if len(drives) > 1 else "C does"
+        drives = (", ".join(drives[:-1]) + f" and {drives[-1]} are") if len(drives) > 1 else "C is"
+        where = (tops or {}).get(cells.configuration[i], "")
         took = (chosen or {}).get(cells.configuration[i], "")
         if blind[i]:
             why = (f"its higher rungs have no κ (no fit there returned a model to measure it on: {int(blind[i])} "
@@ -421,7 +440,8 @@ def row_ranges(cells: pd.DataFrame, chosen: dict | None = None) -> dict[str, pd.
         elif took:
             why = f"it chooses less than its knob asks: {took}"
         else:
-            why = f"{drives} not raise the condition of the reduced problem its own choices define"
+            why = (f"{drives} what its ladder moves, and its highest rung"
+                   + (f" ({where})" if where else "") + f" reaches κ ≈ {kappa_text(top[i])}")
         note[i] = (f"ladder cannot reach κ > {kappa_text(top[i])} for this formulation (widest row: "
                    f"{kappa_text(widest)}): {why}")
     text = cells.text.where(~short, cells.text + "; " + note)
