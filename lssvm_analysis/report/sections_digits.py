@@ -36,21 +36,25 @@ digits 13.0, 9.7, 1.3, and kappa_2 of its formed ridge matrix
 Phi_c^T Phi_c + I/C (``diag_kappa_A``) 2.1e3, 6.0e6, 4.0e14.
 
 Those three rungs left pcp/sr at problem kappa 6.9e12, fs at 2.1e13 and rr
-at 1.3e14, under float64's 1/u (9e15), while the widest rows reached 5e17.
-The rung 0.9 n (27 at n = 30, C = 1e16, sinc; mp50, exact model certified
-to 31 - 41 digits) takes them past it: fs 3.6e16 (M = 28: 5.5e18), rr
-3.9e17 (|S| = 28: 1.1e19), pcp/sr 1.9e16 at sigma2 = 10 (r = 28: 1.3e18),
-1.7 decades under the widest row once rr-lssvr[update=bordered-inverse]
-reaches 8.6e17 on the same rung (its greedy choices differ), so pcp/sr run
-their four rungs at sigma2 = 12: problem kappa 2.7e2, 7.2e5, 1.5e14, 3.9e17
-(sigma2 = 15 would give 5.6e18 at r = 27).  The hardware precisions choose
-less than they are asked there, which the grid shows as their own cells:
-at sigma2 = 12, float64's pivoted Cholesky stops at rank 25 on r = 27
-(problem kappa 1.6e15), float32's at 16 from r = 24 on (2.0e6); float64
-model digits 13.1, 7.6, -0.7, -2.3; rr-lssvr's greedy selection stops at
-|S| = 20 (float64) and 21 (longdouble) on r = 24 and 27, every remaining
-candidate skipped by its Schur guard; fs-lssvm breaks down in float64 at
-M = 27.
+at 1.3e14, under float64's 1/u (9e15).  The rung 0.9 n (27 at n = 30, C =
+1e16; mp50, exact model certified to 31 - 41 digits) takes them past it: fs
+3.6e16 (M = 28: 5.5e18), rr 3.9e17 (|S| = 28: 1.1e19), pcp/sr 1.9e16 at
+sigma2 = 10 (r = 28: 1.3e18), 1.7 decades under the widest row, so pcp/sr
+run their rungs at sigma2 = 12: problem kappa 2.7e2, 7.2e5, 1.5e14, 3.9e17.
+The hardware precisions choose less there, which the grid shows as their
+cells: at sigma2 = 12 float64's pivoted Cholesky stops at rank 25 on r = 27
+(1.6e15), float32's at 16 from r = 24 on, float64 model digits 13.1, 7.6,
+-0.7, -2.3; rr-lssvr's greedy selection stops at |S| = 20 (float64) and 21
+(longdouble), every further candidate skipped by its Schur guard; fs-lssvm
+breaks down in float64 at M = 27.
+
+The range of every row (:func:`~.digits_grid.row_ranges`), measured on the
+default report: the widest row is rr-lssvr[update=bordered-inverse] (8.6e17,
+its greedy choices differ on the 0.9 n rung), then lssvm-kkt (5.1e17); every
+other row tops out within 1.5 decades of it (fs-lssvm lowest, 3.6e16), but
+op-lssvm[ranking=bordered-inverse] (4.5e14, '‡'): at k_max = 27 its MRSR keeps
+9 (float32), 16 (float64, longdouble) and 24 (mp50) columns (``diag_k_star``,
+``LadderKnob.chosen``), so no k_max takes it further.
 
 op-lssvm's printed ``ranking`` / ``press`` forms choose k* by their own
 PRESS, which keeps kappa_2(D_*) near 1e5 on every C (k* = 10 from C = 1e7
@@ -101,22 +105,18 @@ of every least-squares solution, which QR does not remove, then dominates;
 on the C ladder it held to 3e9.
 
 Abe's LS SVRs (els-primal, els-dual) stop at problem kappa 1.7e9 on the C
-ladder, for a reason of their formulation: their problem is a ridge least
-squares on the empirical features, [H 1; I/sqrt(C) 0] with H = K(X, X_S)
-(:func:`~lssvm_analysis.solvers.abe.exact_els_model`), whose kappa is
-~ ||H|| sqrt(C) (it grows as sqrt(C), where kappa(K + I/C) grows as C) and
-at most kappa(H), which Abe's eta bounds.  eta alone moves it < 2x: at
-C = 1e16 (mp50), eta = 1e-3, 1e-5, 1e-7, 1e-9 select 23, 28, 29, 30 points
-and move the problem kappa from 1.7e9 to 2.2e9 (the formed kappa from
-7.7e17 to 1.4e18); near-duplicate points do not move it either (1.3e9 -
-1.6e9, above).  So their knob is C itself past the ladder's top, with
-eta = 1e-9 (``abe.C_LADDER``): C = 1e20, 1e24, 1e28, 1e32 give problem
-kappa 2.3e11, 2.3e13, 2.6e15, 2.2e17 (mp50, exact model certified to 34 -
-41 digits, the same for els-primal, its as-described formation and
-els-dual), where eta = 1e-3 stops at 9.9e12 (kappa(H) on 23 points) from
-C = 1e28 on.  float32, float64 and longdouble break down on each of these
-rungs: their cells have ended before it, and the rungs take the mp50 fit's
-problem kappa (:func:`~.digits_grid.rung_conditions`).
+ladder: their problem is a ridge least squares on the empirical features,
+[H 1; I/sqrt(C) 0] with H = K(X, X_S) (``abe.exact_els_model``), whose kappa
+is ~ ||H|| sqrt(C) (kappa(K + I/C) grows as C) and at most kappa(H), which
+Abe's eta bounds.  eta alone moves it < 2x: at C = 1e16 (mp50), eta = 1e-3,
+1e-5, 1e-7, 1e-9 select 23, 28, 29, 30 points and give 1.7e9 to 2.2e9 (the
+formed kappa 7.7e17 to 1.4e18); near-duplicates give 1.3e9 - 1.6e9 (above).
+So their knob is C itself past the ladder's top, at eta = 1e-9
+(``abe.C_LADDER``): C = 1e20, 1e24, 1e28, 1e32 give problem kappa 2.3e11,
+2.3e13, 2.6e15, 2.2e17 (mp50, exact model certified to 34 - 41 digits; the
+same for every els row), where eta = 1e-3 stops at 9.9e12 (kappa(H), 23
+points) from C = 1e28 on.  float32, float64 and longdouble break down on
+these rungs, which take the mp50 fit's problem kappa (``rung_conditions``).
 
 The papers' other parameters are not knobs, each for a measured reason.
 Chen & Zhou's m lambda is 1/C (R-LSSVM,
