@@ -252,6 +252,9 @@ API_CASES = [
     ("LadderKnob-values-nan", lambda: la.LadderKnob("eta", (1e-3, float("nan"))), ValueError, "values"),
     ("LadderKnob-per_point-beyond-n", lambda: la.LadderKnob("n_support", (0.5, 2.0), per_point=True),
      ValueError, "values"),
+    ("LadderKnob-chosen-not-a-column", lambda: la.LadderKnob("k_max", (0.5,), per_point=True, chosen="diag k"),
+     ValueError, "chosen"),
+    ("LadderKnob-C-not-positive", lambda: la.LadderKnob("C", (0.0, 1e20)), ValueError, "values"),
     ("Variant-option-not-a-keyword", lambda: la.Variant("my option", "stable", "-"), ValueError, "option"),
     ("model_error-choices_precision-float16",
      lambda: la.model_error(la.fit("krr", _X, np.ones(6)), _X, np.ones(6), choices_precision="float16"),
@@ -434,7 +437,7 @@ _NOT_ERRORS = {
     **{(f, a, "text"): f"{f}'s {a} is free text or a new name: 'zzz' is a valid one"
        for f, args in (("register_solver", ("name", "paper", "equations", "description", "exact_note")),
                        ("variant", ("option", "value", "description")), ("load_plugins", ("group",)),
-                       ("Variant", ("option", "value", "description")), ("LadderKnob", ("param", "note")),
+                       ("Variant", ("option", "value", "description")), ("LadderKnob", ("param", "note", "chosen")),
                        ("datasets.register", ("name", "papers")), ("datasets.from_arrays", ("name",)),
                        ("compare", ("name",)))
        for a in args},

@@ -263,9 +263,10 @@ def test_the_quick_ladder_runs_every_knob_rung_in_every_variant_and_precision():
             for config in dg.ladder_configurations(name):
                 for prec in set(P.precisions or info.supported_precisions()) & set(info.supported_precisions()):
                     for value in knob.rungs(P.n):
-                        # a data knob's value is a keyword of the data set, its rungs at the bottom C
+                        # a data knob's value is a keyword of the data set, its rungs at the bottom C; a knob
+                        # on C itself sets the C of its rungs
                         where = (lambda t: t.dataset_kw) if knob.dataset else (lambda t: t.params)
-                        C = min(P.C) if knob.dataset else max(P.C)
+                        C = value if knob.param == "C" else min(P.C) if knob.dataset else max(P.C)
                         assert any(t.solver == name and t.precision == prec and where(t).get(knob.param) == value
                                    and t.params["C"] == C
                                    and all(t.params.get(k) == v for k, v in knob.fixed.items())
@@ -545,7 +546,10 @@ def test_every_row_states_its_kappa_range(tmp_path):
     row = grid.loc[("reduced-lssvr[ridge=short]", "float64")]
     assert row.row_kappa_top == 1e5 and row.range_note.startswith("ladder cannot reach κ > 1e+05")
     # what the ladder moved for this solver: C and its declared knobs (SolverInfo.ladder)
-    assert row.text.endswith(row.range_note) and "C, n_support and near_duplicates do not raise" in row.range_note
+    # and the rung where its records reached their top (C = 10 of the short row's two rungs)
+    assert row.text.endswith(row.range_note) and ("C, n_support and near_duplicates are what its ladder moves, "
+                                                  "and its highest rung (dataset = sinc, C = 10, sigma2 = 10) "
+                                                  "reaches κ ≈ 1e+05") in row.range_note
     assert pd.isna(grid.loc[("reduced-lssvr", "float64")].range_note)  # the widest row: no note (empty CSV cell)
 
 

@@ -61,7 +61,7 @@ from .figures import fmt_num, precision_rank
 
 __all__ = ["HEADLINE", "CONDITION", "DIGITS_OK", "UNCERTIFIED_TAIL", "CELL_COLUMNS", "ladder_configurations",
            "literal_pairs", "grid_cells", "same_cell_notes", "choices_differ_from", "rung_conditions", "uncertified", "grid_table", "pair_losses", "ladder_keywords",
-           "loss_sentence", "config_order", "kappa_text", "kappa_bracket", "KAPPA_EDGES", "colour_rank",
+           "loss_sentence", "config_order", "chosen_counts", "row_ranges", "range_sentences", "kappa_text", "kappa_bracket", "KAPPA_EDGES", "colour_rank",
            "digits_slope"]
 
 #: The headline column (model digits against the exact model) and the problem's condition.
@@ -138,6 +138,12 @@ def ladder_keywords(name: str) -> list[str]:
                               for k in ("dataset_kw" if knob.dataset else knob.param, *knob.fixed)))
 
 
+def _rung_keys(rows: pd.DataFrame, name: str, base=("dataset", "seed", "C", "sigma2")) -> list[str]:
+    """The columns that name one rung of ``name``'s ladder (``base`` and its knobs' keywords, each once:
+    a knob on ``C`` itself adds none), those of ``rows``."""
+    return [k for k in dict.fromkeys((*base, *ladder_keywords(name))) if k in rows.columns]
+
+
 def kappa_text(k: float) -> str:
     """'1e+07'-style order of magnitude of a condition number."""
     return "—" if not (isinstance(k, float) and math.isfinite(k) and k > 0) else f"{k:.0e}"
@@ -197,7 +203,7 @@ def rung_conditions(rows: pd.DataFrame) -> pd.Series:
         return kappa
     out = kappa.copy()
     for name, g in rows.groupby("solver", sort=False):
-        keys = [k for k in ("dataset", "seed", "C", "sigma2", *ladder_keywords(name)) if k in g.columns]
+        keys = _rung_keys(g, name)
         filled = kappa[g.index].groupby([g[k] for k in keys], dropna=False).transform("median")
         out[g.index] = kappa[g.index].fillna(filled)
         if "C" in g.columns:
@@ -352,10 +358,56 @@ def grid_cells(rows: pd.DataFrame) -> pd.DataFrame:
                     **_cell(g)})
     cells = pd.DataFrame(out)
     cells = cells.assign(same_as=same_cell_notes(cells))
-    return cells.assign(**row_ranges(cells))
+    return cells.assign(**row_ranges(cells, chosen=chosen_counts(rows), tops=top_rungs(rows)))
 
 
-def row_ranges(cells: pd.DataFrame) -> dict[str, pd.Series]:
+def top_rungs(rows: pd.DataFrame) -> dict[str, str]:
+    """Per configuration, the rung where its ladder reached its largest problem κ, from the records:
+    'dataset = sinc, C = 1e+16, n_support = 15' (the keywords that name a rung, :func:`_rung_keys`)."""
+    out: dict[str, str] = {}
+    if not len(rows) or "_kappa" not in rows.columns:
+        return out
+    k = num(rows, "_kappa").where(lambda v: np.isfinite(v))
+    for config, g in rows.assign(_k=k).groupby("_config", sort=False):
+        if not g._k.notna().any():
+            continue
+        top = g.loc[g._k.idxmax()]
+        keys = [c for c in _rung_keys(g, str(top.solver)) if c != "seed"]
+        out[config] = ", ".join(f"{c} = {top[c] if isinstance(top[c], str) else fmt_num(float(top[c]))}"
+                                for c in keys if not (isinstance(top[c], float) and np.isnan(top[c])))
+    return out
+
+
+def chosen_counts(rows: pd.DataFrame) -> dict[str, str]:
+    """Per configuration, what its fits took on their knob's top rung, where the knob names the record
+    column of it (``LadderKnob.chosen``) and the fits of every precision took less than asked: 'at
+    k_max = 27 its fits keep 16 (float64), 24 (mp50) (diag_k_star)', the largest count per precision,
+    from the records.  A configuration that one precision's fits run to the full count is left out:
+    what it chooses is then not what bounds its row."""
+    out: dict[str, str] = {}
+    if not len(rows):
+        return out
+    conf = rows["_config"] if "_config" in rows.columns else config_label(rows)
+    for name in dict.fromkeys(rows["solver"]):
+        knobs = get_solver(name).ladder if name in solvers() else ()
+        for knob in knobs:
+            if not knob.chosen or knob.dataset or not {knob.chosen, knob.param} <= set(rows.columns):
+                continue
+            mine = rows[(rows["solver"] == name) & np.isfinite(num(rows, knob.param))]
+            if not len(mine):
+                continue
+            asked = float(num(mine, knob.param).max())
+            top = mine[num(mine, knob.param) == asked]
+            for c, g in top.groupby(conf[top.index], sort=False):
+                took = num(g, knob.chosen).groupby(g["precision"]).max().dropna()
+                if len(took) and took.max() < asked:
+                    per = ", ".join(f"{v:.0f} ({p})" for p, v in
+                                    sorted(took.items(), key=lambda kv: precision_rank(kv[0])))
+                    out[c] = f"at {knob.param} = {asked:.0f} its fits keep {per} ({knob.chosen})"
+    return out
+
+
+def row_ranges(cells: pd.DataFrame, chosen: dict | None = None, tops: dict | None = None) -> dict[str, pd.Series]:
     """Each row's κ range, stated: ``row_kappa_top`` (the largest problem κ any rung of the
     configuration's ladder reached, in any precision), ``widest_kappa_top`` (the largest over the grid)
     and ``range_note``: for a row that tops out more than :data:`RANGE_SLACK_DECADES` below the widest,
@@ -366,7 +418,10 @@ def row_ranges(cells: pd.DataFrame) -> dict[str, pd.Series]:
     each formulation that makes the same discrete choices.  A row that stays low is one whose own
     choices (a support, pivots, the k* its PRESS picks) keep its reduced problem better conditioned
     than the ladder's top: the ladder cannot drive it further without a knob that overrides those
-    choices, which the solver does not declare.
+    choices, which the solver does not declare.  Where its knob records what the fits took
+    (``chosen``, from :func:`chosen_counts`), the note says how much, from the records: the
+    formulation chooses less than the knob asks.  Otherwise it names what the ladder moved for it (C
+    and its knobs) and the rung where it reached its top κ (``tops``, from :func:`top_rungs`).
     """
     top = cells.groupby("configuration").kappa_top.transform("max")
     widest = float(top.max()) if top.notna().any() else np.nan
@@ -375,16 +430,37 @@ def row_ranges(cells: pd.DataFrame) -> dict[str, pd.Series]:
     note = pd.Series("", index=cells.index, dtype=object)
     blind = cells.groupby("configuration").rungs_no_kappa.transform("max").fillna(0)
     for i in cells.index[short]:
-        drives = ["C", *dict.fromkeys(knobs[i])]
-        drives = (", ".join(drives[:-1]) + f" and {drives[-1]} do") if len(drives) > 1 else "C does"
-        why = (f"its higher rungs have no κ (no fit there returned a model to measure it on: {int(blind[i])} "
-               "rungs)" if blind[i] else f"{drives} not raise the condition of the reduced problem its own "
-               "choices define")
+        drives = list(dict.fromkeys(["C", *knobs[i]]))  # a knob on C itself is C
+        drives = (", ".join(drives[:-1]) + f" and {drives[-1]} are") if len(drives) > 1 else "C is"
+        where = (tops or {}).get(cells.configuration[i], "")
+        took = (chosen or {}).get(cells.configuration[i], "")
+        if blind[i]:
+            why = (f"its higher rungs have no κ (no fit there returned a model to measure it on: {int(blind[i])} "
+                   "rungs)")
+        elif took:
+            why = f"it chooses less than its knob asks: {took}"
+        else:
+            why = (f"{drives} what its ladder moves, and its highest rung"
+                   + (f" ({where})" if where else "") + f" reaches κ ≈ {kappa_text(top[i])}")
         note[i] = (f"ladder cannot reach κ > {kappa_text(top[i])} for this formulation (widest row: "
                    f"{kappa_text(widest)}): {why}")
     text = cells.text.where(~short, cells.text + "; " + note)
     return {"row_kappa_top": top, "widest_kappa_top": pd.Series(widest, index=cells.index), "range_note": note,
             "text": text}
+
+
+def range_sentences(cells: pd.DataFrame) -> list[str]:
+    """One sentence per distinct ``range_note`` (:func:`row_ranges`), with the rows that carry it: the
+    '‡' of the grid, spelt out under it rather than only in a cell's title."""
+    if not len(cells) or "range_note" not in cells.columns:
+        return []
+    notes = cells[cells.range_note.fillna("").astype(str) != ""]
+    groups: dict[str, list[str]] = {}
+    for config, note in zip(notes.configuration, notes.range_note):
+        groups.setdefault(note, [])
+        if config not in groups[note]:
+            groups[note].append(config)
+    return [f"‡ {', '.join(configs)}: {note}." for note, configs in groups.items()]
 
 
 def grid_table(cells: pd.DataFrame, names=None) -> pd.DataFrame:
@@ -422,7 +498,7 @@ def pair_losses(rows: pd.DataFrame, names=None) -> pd.DataFrame:
     out = []
     for pair in literal_pairs(names):
         lit, ref = rows[rows._config == pair["printed"]], rows[rows._config == pair["reference"]]
-        keys = base + [k for k in ladder_keywords(pair["solver"]) if k in rows.columns]
+        keys = _rung_keys(rows, pair["solver"], base=base)
         m = lit.merge(ref, on=keys, suffixes=("_p", "_s"))
         # a printed fit without a model (breakdown, overflow) has lost every digit: 0
         m = m.assign(dp=np.where(m.status_p == "ok", m._digits_p, 0.0),

@@ -148,9 +148,10 @@ GRID_CAPTION = (
     "−log₁₀(κu) predicts 1), shown where the ladder has a slope. '✗' on the first line: the first rung "
     "already fails. Colour: the decade of the κ reached, one scale for the whole table. Dashed border or '" + dg.UNCERTIFIED_TAIL + "': the "
     "rungs above have an exact model certified to fewer than 3 digits. '†': the fits' discrete choices "
-    f"differ from the {DEFAULT_CHOICES_PRECISION} run's. '‡': the row's ladder cannot reach the widest row's κ "
-    "(its own choices, a support, pivots, a PRESS k*, keep its reduced problem better conditioned; the full "
-    "sentence is in the cell's title and in digits-grid.csv, column range_note).")
+    f"differ from the {DEFAULT_CHOICES_PRECISION} run's. '‡': the row's ladder stops more than "
+    f"{dg.RANGE_SLACK_DECADES:g} decades of κ below the widest row's; the sentence under the grid (also in the "
+    "cell's title and in digits-grid.csv, column range_note) says, from the records, how much less its fits chose than its knob asked (a rank, a "
+    "k*), or else what its ladder moved and the rung where it reached its top.")
 
 
 def grid_ref(cells: pd.DataFrame, table: pd.DataFrame, out, png: str = "", notes=()) -> GridRef:

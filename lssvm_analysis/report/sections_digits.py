@@ -19,20 +19,42 @@ rr-lssvr stops its greedy selection at ~8 (kappa(H) ~ 6e4 and 3e7 from
 C = 1e4 to 1e16: at large C the penalty K_SS/C vanishes and the support
 alone fixes kappa).  Such a solver declares the paper's keyword that does
 drive it (``SolverInfo.ladder``, :class:`~lssvm_analysis.solvers.LadderKnob`):
-the support size ``n_support`` at n/4, n/2 and 0.8 n (rr-lssvr with
-``tol = 0``, so that its greedy selection reaches the size asked for; not n:
-with every point in the support at C = 1e16 the problem kappa of (7) is
-~ 1e20 and its exact model is not certified), run at the top C of the
-ladder in every variant and precision (:func:`knob_rungs`).  Measured at
-n = 30 in float64 (r = 8, 15, 24; certified kappa_inf of the formed system,
-or ``kappa_J`` for pcp/sr, which form only J of (27)): pcp-lssvm / sr-lssvm
-kappa(J) = 7e3, 5e6, 7e14, problem kappa 3e2, 2e5, 7e12, model digits 12.7,
-8.9, 1.2 (float32: the rank stops at 17, kappa(J) <= 1e7, digits 3.7, -0.2,
--1.2); reduced-lssvr kappa(H) 6e9, 2e18, 4e17, problem kappa 8e4, 3e9, 4e17;
-rr-lssvr 3e7, 1e15, 1e18, problem kappa 5e3, 3e7, 3e10, digits 10.0, 2.5,
-0.0; fs-lssvm problem kappa 2e2, 3e6, 2e13, digits 13.0, 9.7, 1.3, and
-kappa_2 of its formed ridge matrix Phi_c^T Phi_c + I/C (``diag_kappa_A``)
-2.1e3, 6.0e6, 4.0e14.
+the support size ``n_support`` at n/4, n/2 and 0.8 n, and 0.9 n for
+pcp-, sr-, fs-lssvm and rr-lssvr (rr-lssvr with ``tol = 0``, so that its
+greedy selection reaches the size asked for; not n: with every point in the
+support at C = 1e16 the problem kappa of (7) is ~ 1.4e21, above every other
+row's top), run at the top C of the ladder in every variant and precision
+(:func:`knob_rungs`; pcp/sr at sigma2 = 12, below).  Measured at n = 30 in
+float64 (r = 8, 15, 24; certified kappa_inf of the formed system, or
+``kappa_J`` for pcp/sr, which form only J of (27)), at sigma2 = 10:
+pcp-lssvm / sr-lssvm kappa(J) = 7e3, 5e6, 7e14, problem kappa 3e2, 2e5,
+7e12, model digits 12.7, 8.9, 1.2 (float32: the rank stops at 17, kappa(J)
+<= 1e7, digits 3.7, -0.2, -1.2); reduced-lssvr kappa(H) 6e9, 2e18, 4e17,
+problem kappa 8e4, 3e9, 4e17; rr-lssvr 3e7, 1e15, 1e18, problem kappa 5e3,
+3e7, 3e10, digits 10.0, 2.5, 0.0; fs-lssvm problem kappa 2e2, 3e6, 2e13,
+digits 13.0, 9.7, 1.3, and kappa_2 of its formed ridge matrix
+Phi_c^T Phi_c + I/C (``diag_kappa_A``) 2.1e3, 6.0e6, 4.0e14.
+
+Those three rungs left pcp/sr at problem kappa 6.9e12, fs at 2.1e13 and rr
+at 1.3e14, under float64's 1/u (9e15).  The rung 0.9 n (27 at n = 30, C =
+1e16; mp50, exact model certified to 31 - 41 digits) takes them past it: fs
+3.6e16 (M = 28: 5.5e18), rr 3.9e17 (|S| = 28: 1.1e19), pcp/sr 1.9e16 at
+sigma2 = 10 (r = 28: 1.3e18), 1.7 decades under the widest row, so pcp/sr
+run their rungs at sigma2 = 12: problem kappa 2.7e2, 7.2e5, 1.5e14, 3.9e17.
+The hardware precisions choose less there, which the grid shows as their
+cells: at sigma2 = 12 float64's pivoted Cholesky stops at rank 25 on r = 27
+(1.6e15), float32's at 16 from r = 24 on, float64 model digits 13.1, 7.6,
+-0.7, -2.3; rr-lssvr's greedy selection stops at |S| = 20 (float64) and 21
+(longdouble), every further candidate skipped by its Schur guard; fs-lssvm
+breaks down in float64 at M = 27.
+
+The range of every row (:func:`~.digits_grid.row_ranges`), measured on the
+default report: the widest row is rr-lssvr[update=bordered-inverse] (8.6e17,
+its greedy choices differ on the 0.9 n rung), then lssvm-kkt (5.1e17); every
+other row tops out within 1.5 decades of it (fs-lssvm lowest, 3.6e16), but
+op-lssvm[ranking=bordered-inverse] (4.5e14, '‡'): at k_max = 27 its MRSR keeps
+9 (float32), 16 (float64, longdouble) and 24 (mp50) columns (``diag_k_star``,
+``LadderKnob.chosen``), so no k_max takes it further.
 
 op-lssvm's printed ``ranking`` / ``press`` forms choose k* by their own
 PRESS, which keeps kappa_2(D_*) near 1e5 on every C (k* = 10 from C = 1e7
@@ -82,11 +104,22 @@ at C = 10 the model does not interpolate, and the kappa^2 u tan(theta) term
 of every least-squares solution, which QR does not remove, then dominates;
 on the C ladder it held to 3e9.
 
+Abe's LS SVRs (els-primal, els-dual) stop at problem kappa 1.7e9 on the C
+ladder: their problem is a ridge least squares on the empirical features,
+[H 1; I/sqrt(C) 0] with H = K(X, X_S) (``abe.exact_els_model``), whose kappa
+is ~ ||H|| sqrt(C) (kappa(K + I/C) grows as C) and at most kappa(H), which
+Abe's eta bounds.  eta alone moves it < 2x: at C = 1e16 (mp50), eta = 1e-3,
+1e-5, 1e-7, 1e-9 select 23, 28, 29, 30 points and give 1.7e9 to 2.2e9 (the
+formed kappa 7.7e17 to 1.4e18); near-duplicates give 1.3e9 - 1.6e9 (above).
+So their knob is C itself past the ladder's top, at eta = 1e-9
+(``abe.C_LADDER``): C = 1e20, 1e24, 1e28, 1e32 give problem kappa 2.3e11,
+2.3e13, 2.6e15, 2.2e17 (mp50, exact model certified to 34 - 41 digits; the
+same for every els row), where eta = 1e-3 stops at 9.9e12 (kappa(H), 23
+points) from C = 1e28 on.  float32, float64 and longdouble break down on
+these rungs, which take the mp50 fit's problem kappa (``rung_conditions``).
+
 The papers' other parameters are not knobs, each for a measured reason.
-Abe's eta: at C = 1e16 (mp50), eta = 1e-3, 1e-5, 1e-7, 1e-9 select 23, 28,
-29, 30 points and move the problem kappa from 1.7e9 to 2.2e9 and the formed
-kappa from 7.7e17 to 1.4e18 (< 2x), where C alone moves the formed kappa
-from 1.3e3 (C = 10) to 7.7e17.  Chen & Zhou's m lambda is 1/C (R-LSSVM,
+Chen & Zhou's m lambda is 1/C (R-LSSVM,
 W-LSSVM, the J of (27)): the C ladder is its ladder (problem kappa to
 5.1e17).  Zhao & Sun's ridge 1e-8 I is a fallback the ``literal`` and
 ``relative-ridge`` forms add after a Cholesky breakdown, not a parameter of
@@ -241,13 +274,14 @@ def knob_rungs(P: DigitsSettings) -> list[tuple[str, LadderKnob, dict]]:
     top C of the C ladder (where the C-driven part is largest), with the
     knob's fixed keywords.  A data knob's (``knob.dataset``) run at the
     bottom C, where C drives least; its values, under ``knob.param`` in the
-    grid, are data set keywords (:func:`plan` moves them there).
+    grid, are data set keywords (:func:`plan` moves them there).  A knob on
+    C itself gives the C of its rungs.
     """
     out = []
     for name in _names(P):
         for knob in get_solver(name).ladder:
-            grid = {"C": [min(P.C) if knob.dataset else max(P.C)], "sigma2": [P.sigma2],
-                    knob.param: knob.rungs(P.n), **{k: [v] for k, v in knob.fixed.items()}}
+            grid = {"C": [min(P.C) if knob.dataset else max(P.C)], "sigma2": [P.sigma2]}
+            grid |= {knob.param: knob.rungs(P.n), **{k: [v] for k, v in knob.fixed.items()}}
             out.append((name, knob, grid))
     return out
 
@@ -429,8 +463,8 @@ def _knob_text(P: DigitsSettings) -> str:
         fixed = "".join(f", {k} = {fmt_num(v)}" for k, v in knob.fixed.items())
         values = ", ".join(fmt_num(v) for v in grid[knob.param])
         what = "the data set's" if knob.dataset else "the solver's"
-        groups.setdefault(f"{what} {knob.param} = {values}{fixed} at C = {fmt_num(grid['C'][0])}",
-                          []).append(name)
+        at = "" if knob.param == "C" else f" at C = {fmt_num(grid['C'][0])}"
+        groups.setdefault(f"{what} {knob.param} = {values}{fixed}{at}", []).append(name)
     if not groups:
         return ""
     return ("; where C alone leaves what a solver forms well conditioned, a knob adds rungs: "
@@ -510,7 +544,7 @@ def render(sec: Section, out, records, profile: str) -> str:
     shown, empty = unmeasured_rows(cells)
     table = dg.grid_table(shown, names)
     png = grid_figure(out, shown, table).png
-    notes = [t for t in (formation_sentence(rows), empty) if t]
+    notes = [t for t in (formation_sentence(rows), empty, *dg.range_sentences(shown)) if t]
     sec.grid(grid_ref(shown, table, out, png, notes=notes))
     sec.h3("Per paper")
     for s in _paper_sentences(cells, names):

@@ -105,7 +105,10 @@ class LadderKnob:
     (``dataset=True``, e.g. ``near_duplicates``) is a keyword of the ladder's
     data sets instead (``datasets.load``): it changes the points, not the
     solver, and its rungs run at the bottom C of the ladder, where C drives
-    least, so that what they show is the data's doing.
+    least, so that what they show is the data's doing.  The knob may be
+    ``C`` itself: its rungs are then values of C past the ladder's top, for
+    a formulation whose problem kappa grows as sqrt(C) (a ridge least-squares
+    problem, Abe's empirical feature space), not as C.
 
     Attributes
     ----------
@@ -127,17 +130,24 @@ class LadderKnob:
     dataset : bool
         A data knob: ``param`` is a keyword of the ladder's data sets, not
         of the solver (its ``fixed`` keywords are still the solver's).
+    chosen : str
+        The fit record's column that holds what the fit took where it may
+        take less than ``param`` asks (a count: ``diag_rank`` of a pivoted
+        Cholesky that stops at its rank, ``diag_k_star`` of MRSR); empty
+        when the fit always takes what it is asked.  A grid row that the
+        ladder cannot drive to the widest row's kappa states it from there.
 
     Raises
     ------
     TypeError
-        ``param`` or ``note`` not a str, ``values`` not a sequence of real
-        numbers, ``per_point`` or ``dataset`` not a bool, ``fixed`` not a
-        mapping with str keys.
+        ``param``, ``note`` or ``chosen`` not a str, ``values`` not a
+        sequence of real numbers, ``per_point`` or ``dataset`` not a bool,
+        ``fixed`` not a mapping with str keys.
     ValueError
-        ``param`` not a keyword name (whether the solver or the data sets
-        take it is checked by ``register``), no values, a value that is
-        not finite, or (``per_point``) outside (0, 1].
+        ``param`` or a non-empty ``chosen`` not a keyword name (whether the
+        solver or the data sets take ``param`` is checked by ``register``),
+        no values, a value that is not finite, (``per_point``) outside
+        (0, 1], or (``param = "C"``) not positive, per point or a data knob.
     """
 
     param: str
@@ -146,6 +156,7 @@ class LadderKnob:
     fixed: Mapping[str, Any] = field(default_factory=dict)
     note: str = ""
     dataset: bool = False
+    chosen: str = ""
 
     def __post_init__(self):
         if not check_str("param", self.param).isidentifier():
@@ -157,6 +168,11 @@ class LadderKnob:
                             f"got fixed={short_repr(self.fixed)}")
         check_str("note", self.note, empty=True)
         object.__setattr__(self, "dataset", check_bool("dataset", self.dataset))
+        if check_str("chosen", self.chosen, empty=True) and not self.chosen.isidentifier():
+            raise ValueError(f"expected a column name or '' for chosen, got chosen={self.chosen!r}")
+        if self.param == "C" and (self.dataset or self.per_point or not all(v > 0 for v in self.values)):
+            raise ValueError(f"expected positive values of C, not per point nor a data knob (param='C'), got "
+                             f"values={short_repr(self.values)}, per_point={self.per_point}, dataset={self.dataset}")
 
     def rungs(self, n: int) -> list:
         """The knob's values for a training set of ``n`` points (distinct, in ladder order)."""

@@ -81,9 +81,9 @@ from .abe_formation import (FEATURE_MAPS, FORMATION_VARIANTS, FORMATIONS, base_d
                             dual_solve, els_coef, els_params, embed, embed_key, factor_facts, primal_parts,
                             primal_system, validate_els)
 from .peaks import ELS_DUAL_PEAK, ELS_PRIMAL_PEAK
-from ._registry import fit_params, get_solver, register
+from ._registry import LadderKnob, fit_params, get_solver, register
 
-__all__ = ["fit_els_primal", "fit_els_dual", "ElsPath", "FORMATIONS", "FEATURE_MAPS"]
+__all__ = ["fit_els_primal", "fit_els_dual", "ElsPath", "FORMATIONS", "FEATURE_MAPS", "C_LADDER"]
 
 def _example_eta(X, y, task, rng) -> dict:
     """eta = 0.05: N < M, the empirical feature space is a proper subspace."""
@@ -213,12 +213,27 @@ def _dual_conformance(X, y, fit, **params):
     return A, rhs, unpack
 
 
+#: The kappa ladder's knob of Abe's LS SVRs: C past the ladder's top, with eta = 1e-9.  Their problem is
+#: a ridge least squares in the empirical feature space, [H_m 1; I/sqrt(C) 0] (:func:`exact_els_model`):
+#: its kappa is at most ~ sqrt(C) ||H_m||, so it grows as sqrt(C), not as C (1.7e9 at C = 1e16, the
+#: ladder's top), and at most kappa(H_m), which eta bounds: at eta = 1e-3 (23 of 30 points kept) it
+#: stops at 9.9e12 from C = 1e28 on; eta = 1e-9 keeps all 30.  Measured (sinc, n = 30, sigma2 = 10,
+#: eta = 1e-9, mp50; the same for els-primal, its as-described formation and els-dual): problem kappa
+#: 2.3e11, 2.3e13, 2.6e15, 2.2e17 at C = 1e20, 1e24, 1e28, 1e32 (exact model certified to 34 - 41
+#: digits); float32, float64 and longdouble break down on every one of these rungs.
+C_LADDER = (LadderKnob("C", (1e20, 1e24, 1e28, 1e32), fixed={"eta": 1e-9},
+                       note="C past the ladder's top with eta = 1e-9 (every point kept): the problem is a "
+                            "ridge least squares on the empirical features, [H 1; I/sqrt(C) 0], whose "
+                            "kappa grows as sqrt(C), not C (1.7e9 at C = 1e16), up to kappa(H), which "
+                            "Abe's eta = 1e-3 caps at 9.9e12"),)
+
+
 # --------------------------------------------------------------------------- #
 # the solvers
 # --------------------------------------------------------------------------- #
 @register("els-primal", tasks=("regression",), paper="abe", equations="(1)-(2), (6)-(7)",
           system=_primal_conformance, variants=FORMATION_VARIANTS,
-          example=_example_eta, exact_model=exact_els_model, peak=ELS_PRIMAL_PEAK,
+          example=_example_eta, exact_model=exact_els_model, peak=ELS_PRIMAL_PEAK, ladder=C_LADDER,
           ridge_path=lambda X, y, **kw: _SolverPath.of("els-primal", X, y, **kw))
 def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                    eta=1e-3, formation="blas3", feature_map="kernel"):
@@ -316,7 +331,7 @@ def _primal_finish(X, y, k, p, sel, H, system, timer, params):
 
 @register("els-dual", tasks=("regression",), paper="abe", equations="(1)-(2), (9)-(11)",
           system=_dual_conformance, example=_example_eta,
-          exact_model=exact_els_model, peak=ELS_DUAL_PEAK,
+          exact_model=exact_els_model, peak=ELS_DUAL_PEAK, ladder=C_LADDER,
           ridge_path=lambda X, y, **kw: _SolverPath.of("els-dual", X, y, **kw))
 def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  eta=1e-3, feature_map="kernel"):

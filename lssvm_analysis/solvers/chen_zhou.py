@@ -91,7 +91,7 @@ from .pivoted_factor import RESIDUALS, check_trace, factor, trace_rule_used
 from .result import Fit, PhaseTimer
 from .sparsity import coefficient_counts
 
-__all__ = ["fit_pcp", "fit_sr", "smooth_gamma", "form_j", "default_n_support", "EXPIT_CUTOFF"]
+__all__ = ["fit_pcp", "fit_sr", "smooth_gamma", "form_j", "default_n_support", "EXPIT_CUTOFF", "RANK_FRACTIONS"]
 
 _BOTH = ("regression", "classification")
 #: gamma_i = 0 exactly when p (xi^2 - tau^2) <= -EXPIT_CUTOFF (stable smoothing): expit(-40) < 4.3e-18.
@@ -105,11 +105,19 @@ _J_FORMS = (variant("j_form", "centered", "J = m lambda I + P_c^T P_c with P_c =
             variant("j_form", "literal", "J by (27): P^T P - (1/m)(P^T e)(P^T e)^T, cancels", literal=True))
 #: The kappa ladder's knob (SolverInfo.ladder): the number r of pivots.  With the paper's r = 0.05 m
 #: (one pivot at m = 30) J is 1 x 1 whatever C; J_r is the leading r x r block of J_{r+1} (the
-#: greedy pivots are nested), so by Cauchy interlacing kappa(J) can only grow with r.
-_RANK_LADDER = (LadderKnob("n_support", SUPPORT_FRACTIONS, per_point=True,
-                           note="r = n_support pivots: kappa(J) ~ (m lambda + s_1^2) / (m lambda + s_r^2) grows "
-                                "as the r-th pivot of the kernel falls; the paper's r = 0.05 m keeps J tiny "
-                                "and well conditioned whatever C"),)
+#: greedy pivots are nested), so by Cauchy interlacing kappa(J) can only grow with r.  The top rung
+#: r = 0.9 m takes the problem past 1/u of float64, at sigma2 = 12 (``fixed``): at C = 1e16 (sinc, m =
+#: 30, mp50, exact model certified to 33 - 41 digits) r = 8, 15, 24, 27 give problem kappa 2.7e2, 7.2e5,
+#: 1.5e14, 3.9e17, within a C-ladder rung of the widest rows (5e17 - 9e17).  At the ladder's sigma2 = 10
+#: they give 3e2, 2e5, 6.6e12 and 1.9e16, 1.7 decades short of them, and r = 28 gives 1.3e18 (above
+#: them); at sigma2 = 15, r = 27 gives 5.6e18.  float64's pivoted Cholesky stops at rank 25 on r = 27
+#: (problem kappa 1.6e15), float32's at 16 from r = 24 on (2.0e6): the rank reached (``diag_rank``).
+RANK_FRACTIONS = (*SUPPORT_FRACTIONS, 0.9)
+_RANK_LADDER = (LadderKnob("n_support", RANK_FRACTIONS, per_point=True, fixed={"sigma2": 12.0}, chosen="diag_rank",
+                           note="r = n_support pivots (at sigma2 = 12): kappa(J) ~ (m lambda + s_1^2) / (m lambda "
+                                "+ s_r^2) grows as the r-th pivot of the kernel falls; the paper's r = 0.05 m "
+                                "keeps J tiny and well conditioned whatever C; the pivoted Cholesky stops at its "
+                                "numerical rank (diag_rank: 25 of 27 in float64, 16 in float32)"),)
 _COEF = (variant("coef", "triangular", "alpha_B = P_B^{-T} upsilon (Comment 2), as printed", literal=True),
          variant("coef", "feature-map", "predict by p(x) = P_B^{-1} k_B(x), upsilon: alpha_B never used"))
 

@@ -52,7 +52,7 @@ from .kkt import add_ridge, formed_kappa
 from .result import PhaseTimer
 from .sparsity import coefficient_counts
 
-__all__ = ["fit_fslssvm", "renyi_prototypes", "ridge_system", "RidgeSystem", "MAX_SWAPS_PER_POINT"]
+__all__ = ["fit_fslssvm", "renyi_prototypes", "ridge_system", "RidgeSystem", "MAX_SWAPS_PER_POINT", "FS_FRACTIONS"]
 
 #: Upper bound of n_swaps per training pattern (documented in :func:`renyi_prototypes`).
 MAX_SWAPS_PER_POINT = 1000
@@ -198,13 +198,20 @@ def _conditioning(kappa):
     return Conditioning(kappa, "float64 eigenvalues of the formed matrix", "A = Phi_c^T Phi_c + I/C (step 3)", norm=2)
 
 
+#: The kappa ladder's support-size rungs of fs-lssvm: the top one, M = 0.9 m, passes 1/u of float64.
+#: Measured at C = 1e16 (sinc, m = 30, sigma2 = 10): M = 24, 27, 28, 30 give problem kappa 2.1e13,
+#: 3.6e16, 5.5e18, 1.4e21 (mp50, exact model certified to 34 - 41 digits); float64 breaks down at M =
+#: 27.  Not M = 28 or m: they would put the row above every other row's top (5e17).
+FS_FRACTIONS = (*SUPPORT_FRACTIONS, 0.9)
+
+
 @register("fs-lssvm", tasks=("regression", "classification"), paper="chen-zhou",
           equations="Suykens et al. 2002 §6.4 (fixed-size LS-SVM, LS-SVMlab)",
           variants=(variant("features", "floored", "Lambda^{-1/2} of the eigenvalues above M u lambda_max only"),
                     variant("features", "literal", "Lambda^{-1/2} of every computed eigenvalue, as printed",
                             literal=True)),
           exact_model=exact_fs_model,
-          ladder=(LadderKnob("n_support", SUPPORT_FRACTIONS, per_point=True,
+          ladder=(LadderKnob("n_support", FS_FRACTIONS, per_point=True,
                              note="M = n_support prototypes: Lambda^{-1/2} of K_MM and the Nystrom features "
                                   "grow as lambda_min(K_MM) falls with M; the default 0.05 m keeps M tiny "
                                   "whatever C"),), peak=FS_PEAK)

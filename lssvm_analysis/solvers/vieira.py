@@ -70,8 +70,12 @@ IP_RANKINGS = ("signed-alpha", "abs-alpha")
 #: The kappa ladder's knob (SolverInfo.ladder): k* = k_max kept columns of D (k_rule="fixed"), as
 #: fractions of n.  The printed ranking / PRESS forms' own k* keeps kappa_2(D_*) ~ 1e5 at every C
 #: (sinc, n = 30, sigma2 = 10: k* = 10); at C = 1e16 the fixed k = 8, 15, 27 give kappa_2(D_*) = 1.1e4, 4.2e7,
-#: 6.1e16 in float64 (float64 QR of D_*; MRSR stops at 26 steps there, at 18 in float32).
+#: 6.1e16 in float64 (float64 QR of D_*; MRSR stops at 26 steps there, at 18 in float32).  MRSR may keep
+#: fewer columns than k_max asks (``diag_k_star``, ``chosen``): on k_max = 27 at C = 1e16 the printed
+#: ``ranking = bordered-inverse`` keeps 16 in float64 and longdouble and 24 in mp50 (problem kappa 2.4e7,
+#: 1.2e7 and 2.5e14), where the QR ranking keeps 26, 27 and 27 (6.1e16, 1.8e17, 1.7e17).
 K_LADDER = (LadderKnob("k_max", (0.25, 0.4, 0.5, 0.6, 0.75, 0.9), per_point=True, fixed={"k_rule": "fixed"},
+                       chosen="diag_k_star",
                        note="k* = k_max kept columns of D (k_rule = fixed): the kept kernel columns become "
                             "dependent as k grows (kappa_2(D_*) rises, kappa of the normal equations is its "
                             "square); the printed ranking / PRESS forms' own k* keep kappa_2(D_*) near 1e5 on "

@@ -25,7 +25,7 @@ from ._registry import SUPPORT_FRACTIONS, LadderKnob, fit_params, register, vari
 from ..exact.formation import reduced_lssvr_problem
 from .result import PhaseTimer
 
-__all__ = ["fit_rr_lssvr", "rr_system", "rr_step_system", "UPDATES", "JIAO_CANDIDATES"]
+__all__ = ["fit_rr_lssvr", "rr_system", "rr_step_system", "UPDATES", "JIAO_CANDIDATES", "RR_FRACTIONS"]
 
 UPDATES = ("cholesky", "bordered-inverse")
 #: Jiao et al.'s random candidate subset per step (59: P(best 5 % in the draw) >= 0.95).
@@ -406,10 +406,19 @@ def _diagnostics(log, order, stop, update, theta, n_candidates):
     return out
 
 
+#: The kappa ladder's support-size rungs of rr-lssvr (tol = 0): the top one, |S| = 0.9 N, passes 1/u of
+#: float64.  Measured at C = 1e16 (sinc, N = 30, sigma2 = 10, mp50): |S| = 24, 27, 28, 30 give problem
+#: kappa 1.3e14, 3.9e17, 1.1e19, 1.4e21 (exact model certified to 34 - 41 digits); float64 and
+#: longdouble stop their greedy selection at |S| = 20 and 21 on both the 24 and 27 rungs (stop reason
+#: "exhausted": the Schur guard skips every remaining candidate; problem kappa 2.6e10 and 2.3e11).
+#: Not 28 or N: they would put the row above every other row's top (5e17).
+RR_FRACTIONS = (*SUPPORT_FRACTIONS, 0.9)
+
+
 @register("rr-lssvr", tasks=("regression", "classification"), paper="zhao-sun",
           equations="(6)-(11); recursion derived", variants=_VARIANTS,
           system=rr_system, example=_example, exact_model=exact_rr_model,
-          ladder=(LadderKnob("n_support", SUPPORT_FRACTIONS, per_point=True, fixed={"tol": 0.0},
+          ladder=(LadderKnob("n_support", RR_FRACTIONS, per_point=True, fixed={"tol": 0.0},
                              note="|S| = n_support, with tol = 0 so that the greedy selection runs to |S| "
                                   "instead of stopping on the objective's decrease: kappa of the reduced "
                                   "system grows with |S| as for reduced-lssvr"),), peak=RR_PEAK)
