@@ -1,0 +1,138 @@
+"""Measure every solver's fit time and fit the declaration of ``solvers/times.py``.
+
+Usage::
+
+    python -m benchmarks.measure_times SOLVER[,SOLVER...] PRECISION[,...] N[,N...] > rows.jsonl
+    python -m benchmarks.measure_times --engine > engine.jsonl
+    python -m benchmarks.measure_times --fit rows.jsonl [rows.jsonl ...]
+
+The first form prints one JSON row per fit: the CPU seconds (``time.process_time``; run it with
+``OPENBLAS_NUM_THREADS=1``, so that the CPU time is the work and a loaded machine's waits are not
+counted) of the registry's example problem (d = 2) at each n, with the family's second size r at
+n/20 and n/5 where it has one (``n_support``; Abe's eta 0.05 and 0.3 for els, whose r is the N
+it selects), the memory guards and the time guard switched off.  Sizes go up until a fit takes
+more than :data:`STOP_SECONDS`.  Each row is the smaller of two fits (one where the first took
+over a second).  ``--engine`` times an mpN matrix product at several digits (the mp speed law of
+:func:`lssvm_analysis.linalg.cost.mp_factor`).  ``--fit`` fits each (solver, engine key) by
+relative non-negative least squares on the family's terms (``solvers/times.py`` names them) and
+prints the coefficients (2 significant digits) and the largest ratio measured / model and
+model / measured; ``solvers/times.py`` holds what it printed.
+"""
+import json
+import math
+import os
+import platform
+import sys
+import time
+import warnings
+
+import numpy as np
+
+#: A size whose fit takes longer than this (CPU seconds) is the last one measured.
+STOP_SECONDS = 20.0
+
+
+def _cpu(func, *args, **kwargs):
+    t0 = time.process_time()
+    out = func(*args, **kwargs)
+    return out, time.process_time() - t0
+
+
+def _extras(info, n):
+    """The second sizes measured at n (r at n/20 and n/5; els: eta 0.05 and 0.3)."""
+    model = info.time
+    key = getattr(model, "r", "") if model is not None else (info.peak.r if info.peak else "")
+    if key == "n_support":
+        return [{"n_support": max(2, n // 20)}, {"n_support": max(3, n // 5)}]
+    if key == "N":
+        return [{"eta": 0.05}, {"eta": 0.3}]
+    return [{}]
+
+
+def _rows(names, precisions, sizes):
+    import lssvm_analysis as la
+    from lssvm_analysis.linalg import memory
+
+    memory.PeakMemory.ensure = lambda self, *a, **k: 0  # measure, do not refuse
+    warnings.simplefilter("ignore")
+    for name in names:
+        info = la.get_solver(name)
+        for prec in (p for p in precisions if info.supports_precision(p)):
+            warm = False
+            for n in sizes:
+                took = 0.0
+                for extra in _extras(info, n):
+                    pb = info.example_problem(n=n, rng=np.random.default_rng(0))
+                    params = {**pb.params, **extra}
+                    if not warm:
+                        la.fit(name, pb.X, pb.y, precision=prec, max_seconds=None, **params)
+                        warm = True
+                    fit, sec = _cpu(la.fit, name, pb.X, pb.y, precision=prec, max_seconds=None, **params)
+                    if sec < 1.0:
+                        sec = min(sec, _cpu(la.fit, name, pb.X, pb.y, precision=prec, max_seconds=None,
+                                            **params)[1])
+                    r = info.time.r_of(fit) if info.time is not None else 0
+                    print(json.dumps({"solver": name, "prec": prec, "n": n, "d": pb.X.shape[1], "r": r,
+                                      "seconds": sec, "status": fit.status, "load": os.getloadavg()[0],
+                                      "machine": platform.processor() or platform.machine()}), flush=True)
+                    took = max(took, sec)
+                if took > STOP_SECONDS:
+                    break
+
+
+def _engine():
+    """CPU seconds of an mpN matrix product (k x k) at several digits: the mp speed law."""
+    from lssvm_analysis.arith.precision import get_precision
+
+    rng = np.random.default_rng(0)
+    k = 40
+    A = rng.standard_normal((k, k))
+    for digits in (15, 30, 50, 100, 200, 400, 1000):
+        p = get_precision(f"mp{digits}")
+        M = p.asarray(A) if hasattr(p, "asarray") else np.array([[p.dtype.type(v) for v in row] for row in A])
+        _, sec = _cpu(lambda: M @ M)
+        print(json.dumps({"engine": "mp", "digits": digits, "k": k, "seconds": sec}), flush=True)
+
+
+def _fit(paths):
+    import lssvm_analysis as la
+    from lssvm_analysis.linalg.cost import time_key
+    from scipy.optimize import nnls
+
+    rows = [json.loads(line) for p in paths for line in open(p) if '"solver"' in line]
+    groups = sorted({(r["solver"], time_key(r["prec"])) for r in rows})
+    for s, key in groups:
+        R = [r for r in rows if r["solver"] == s and time_key(r["prec"]) == key and r["seconds"] > 0]
+        info = la.get_solver(s)
+        terms = info.time.terms[key] if info.time is not None and key in info.time.terms else None
+        if terms is None:
+            print(f"{s:13s} {key:5s} no declared terms")
+            continue
+        A = np.array([[t.at(r["n"], r["r"], r["d"]) / t.seconds for t in terms] for r in R])
+        w = np.array([r["seconds"] for r in R])
+        c, _ = nnls(A / w[:, None], np.ones(len(w)))
+        coef = [float(f"{x:.2g}") for x in c]
+        model = A @ np.array(coef)
+        ratio = w / np.maximum(model, 1e-300)
+        print(f"{s:13s} {key:5s} {coef}  measured/model {ratio.min():.2f}..{ratio.max():.2f} "
+              f"over n={sorted({r['n'] for r in R})}")
+
+
+def _exponent(paths, solver):
+    """The least-squares slope of log seconds on log n (LIBSVM's SMO exponent)."""
+    rows = [json.loads(line) for p in paths for line in open(p) if f'"{solver}"' in line]
+    x = np.log([r["n"] + 1 for r in rows])
+    y = np.log([r["seconds"] for r in rows])
+    slope, icpt = np.polyfit(x, y, 1)
+    print(f"{solver}: seconds = {math.exp(icpt):.3g} (n+1)^{slope:.3f} over n={sorted({r['n'] for r in rows})}")
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--fit":
+        _fit(sys.argv[2:])
+    elif sys.argv[1] == "--engine":
+        _engine()
+    elif sys.argv[1] == "--exponent":
+        _exponent(sys.argv[3:], sys.argv[2])
+    else:
+        _rows(sys.argv[1].split(","), sys.argv[2].split(","), [int(v) for v in sys.argv[3].split(",")])
