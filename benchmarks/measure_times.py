@@ -28,6 +28,8 @@ import warnings
 
 import numpy as np
 
+#: The family's exponents (solvers/times.py STRUCTURES) by solver, filled by _fit.
+_STRUCTURES = {}
 #: A size whose fit takes longer than this (CPU seconds) is the last one measured.
 STOP_SECONDS = 20.0
 
@@ -101,20 +103,25 @@ def _fit(paths):
 
     rows = [json.loads(line) for p in paths for line in open(p) if '"solver"' in line]
     groups = sorted({(r["solver"], time_key(r["prec"])) for r in rows})
+    from lssvm_analysis.solvers import times
+    global _STRUCTURES
+    _STRUCTURES = {s: times.STRUCTURES.get(s) for s, _ in groups}
     for s, key in groups:
         R = [r for r in rows if r["solver"] == s and time_key(r["prec"]) == key and r["seconds"] > 0]
         info = la.get_solver(s)
-        terms = info.time.terms[key] if info.time is not None and key in info.time.terms else None
-        if terms is None:
+        terms = info.time.terms.get(key, ()) if info.time is not None else ()
+        if not terms and not _STRUCTURES.get(s):
             print(f"{s:13s} {key:5s} no declared terms")
             continue
-        A = np.array([[t.at(r["n"], r["r"], r["d"]) / t.seconds for t in terms] for r in R])
+        structure = _STRUCTURES.get(s)
+        basis = [(a, b) for a, b in structure] if structure else [(t.n, t.r) for t in terms]
+        A = np.array([[(r["n"] + 1.0) ** a * float(r["r"]) ** b for a, b in basis] for r in R])
         w = np.array([r["seconds"] for r in R])
         c, _ = nnls(A / w[:, None], np.ones(len(w)))
         coef = [float(f"{x:.2g}") for x in c]
         model = A @ np.array(coef)
         ratio = w / np.maximum(model, 1e-300)
-        print(f"{s:13s} {key:5s} {coef}  measured/model {ratio.min():.2f}..{ratio.max():.2f} "
+        print(f"{s:13s} {key}={tuple(coef)},  # measured/model {ratio.min():.2f}..{ratio.max():.2f} "
               f"over n={sorted({r['n'] for r in R})}")
 
 

@@ -737,12 +737,13 @@ def fit(solver: str, X: ArrayLike, y: ArrayLike, *, precision: str | Precision =
         ``max_seconds`` by more than the model's margin
         (:data:`~lssvm_analysis.linalg.cost.MARGIN`, 10: an estimate is an order of magnitude)
         is refused with a :class:`~lssvm_analysis.linalg.cost.FitTooCostlyError`.  Default
-        3600 s (:data:`~lssvm_analysis.linalg.cost.DEFAULT_MAX_SECONDS`): an hour is more than
-        any fit of the report's plans is estimated to take (minutes at most), and more than a
-        user at a prompt would knowingly wait; e.g. ``svm-c`` on 2e6 x 1 points (LIBSVM's SMO,
-        super-quadratic in n) is refused at once instead of running for hours.  ``None`` runs
-        the fit whatever it costs.  A solver without a time model (a plugin that declares
-        none) is never refused.
+        600 s (:data:`~lssvm_analysis.linalg.cost.DEFAULT_MAX_SECONDS`): what is refused is then
+        estimated at more than 100 minutes, a size an interactive call did not mean; e.g.
+        ``svm-c`` on 2e6 x 1 points (LIBSVM's SMO, quadratic in n from ~64,000 points: about 7
+        hours) is refused at once instead of running for hours.  ``None`` runs the fit whatever
+        it costs.  A solver without a time model (a plugin that declares none) is never
+        refused; nor is a fit of a sweep task (the report's protocols, ``compare``: the sweep
+        runner's :func:`~lssvm_analysis.linalg.cost.protocol_scope`), whose sizes are fixed.
     **params
         The solver's keywords (``la.get_solver(solver).params``).
 
