@@ -182,3 +182,10 @@ def test_sweep_tasks_are_never_refused_by_the_interactive_limit(registries_resto
     df = run_sweep(SweepSpec("cost", kind="fit", solvers=["test-cost-costly"], precisions=["float64"],
                              datasets=["sinc"], seeds=[0]), ":memory:", n_jobs=1, progress=False)
     assert len(df) >= 1 and set(df["status"]) == {"ok"}, df[["status", "message"]].to_dict("records")
+
+
+def test_an_unknown_engine_key_is_refused_naming_terms():
+    with pytest.raises(ValueError, match=r"terms=") as exc:
+        TimeModel({"float16": (TimeTerm(1.0, n=2),)})
+    assert "'float16'" in str(exc.value)
+    assert set(TimeModel({"longdouble": TimeTerm(1.0), "mp50": TimeTerm(1.0)}).terms) == {"sw16", "mp"}

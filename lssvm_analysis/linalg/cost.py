@@ -34,7 +34,7 @@ from typing import Mapping
 
 from ..arith.precision import get_precision
 from ..core.validation import short_repr
-from .memory import memory_key
+from .memory import _as_key, memory_key
 
 __all__ = ["TimeTerm", "TimeModel", "FitTooCostlyError", "MARGIN", "DEFAULT_MAX_SECONDS", "MP_REFERENCE_DIGITS",
            "MP_MATMUL_SECONDS", "mp_factor", "time_key", "check_max_seconds", "ensure_time", "protocol_scope"]
@@ -187,8 +187,11 @@ class TimeModel:
                     or not all(isinstance(t, TimeTerm) for t in ts):
                 raise TypeError(f"expected a non-empty mapping of engine keys to TimeTerm sequences for terms, "
                                 f"got terms={short_repr(self.terms)}")
-            keyed[key if key in ("hw4", "hw8", "sw16", "mp") or key.startswith(("hw", "sw"))
-                  else time_key(key)] = tuple(ts)
+            try:   # an engine key (hw8, hw4, sw16, mp) as it is, a registered precision's name as its key
+                keyed[_as_key(key)] = tuple(ts)
+            except ValueError:
+                raise ValueError(f"expected engine keys (hw8, hw4, sw16, mp) or precision names in terms, "
+                                 f"got {key!r} in terms={short_repr(self.terms)}") from None
         object.__setattr__(self, "terms", keyed)
         if not isinstance(self.r, str) or (self.r and not self.r.isidentifier()):
             raise TypeError(f"expected a keyword name or '' for r, got r={short_repr(self.r)}")
