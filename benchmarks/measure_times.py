@@ -4,7 +4,9 @@ Usage::
 
     python -m benchmarks.measure_times SOLVER[,SOLVER...] PRECISION[,...] N[,N...] > rows.jsonl
     python -m benchmarks.measure_times --engine > engine.jsonl
+    python -m benchmarks.measure_times --smo svm-c N[,N...] > smo.jsonl
     python -m benchmarks.measure_times --fit rows.jsonl [rows.jsonl ...]
+    python -m benchmarks.measure_times --exponent svm-c smo.jsonl
 
 The first form prints one JSON row per fit: the CPU seconds (``time.process_time``; run it with
 ``OPENBLAS_NUM_THREADS=1``, so that the CPU time is the work and a loaded machine's waits are not
@@ -12,7 +14,11 @@ counted) of the registry's example problem (d = 2) at each n, with the family's 
 n/20 and n/5 where it has one (``n_support``; Abe's eta 0.05 and 0.3 for els, whose r is the N
 it selects), the memory guards and the time guard switched off.  Sizes go up until a fit takes
 more than :data:`STOP_SECONDS`.  Each row is the smaller of two fits (one where the first took
-over a second).  ``--engine`` times an mpN matrix product at several digits (the mp speed law of
+over a second).  ``--smo`` times LIBSVM's fits (svm-c, svm-eps) on noisy 1-D data
+(sinc plus N(0, 0.1^2) noise, classes about the median; C = 10, sigma2 = 1): the example problem
+is so easy that its fits are 10x faster and do not show SMO's n^2 until far larger n; the solvers'
+declarations were fitted on these rows (n = 2,000 ... 64,000) and ``--exponent`` prints the slope of
+log seconds on log n.  ``--engine`` times an mpN matrix product at several digits (the mp speed law of
 :func:`lssvm_analysis.linalg.cost.mp_factor`).  ``--fit`` fits each (solver, engine key) by
 relative non-negative least squares on the family's terms (``solvers/times.py`` names them) and
 prints the coefficients (2 significant digits) and the largest ratio measured / model and
@@ -82,6 +88,27 @@ def _rows(names, precisions, sizes):
                     break
 
 
+def _smo(name, sizes):
+    """CPU seconds of LIBSVM's fit on noisy 1-D data at each n (one warm-up fit first)."""
+    import lssvm_analysis as la
+
+    warnings.simplefilter("ignore")
+    for i, n in enumerate([min(sizes)] + list(sizes)):
+        rng = np.random.default_rng(0)
+        X = rng.uniform(-3, 3, (n, 1))
+        y = np.sinc(X[:, 0]) + 0.1 * rng.standard_normal(n)
+        if name == "svm-c":
+            y = np.where(y > np.median(y), 1.0, -1.0)
+        fit, sec = _cpu(la.fit, name, X, y, C=10.0, sigma2=1.0, max_seconds=None)
+        if i == 0:
+            continue   # the warm-up: imports scikit-learn
+        print(json.dumps({"solver": name, "prec": "float64", "n": n, "d": 1, "r": 0, "seconds": sec,
+                          "status": fit.status, "load": os.getloadavg()[0],
+                          "machine": platform.processor() or platform.machine()}), flush=True)
+        if sec > 3 * STOP_SECONDS:
+            break
+
+
 def _engine():
     """CPU seconds of an mpN matrix product (k x k) at several digits: the mp speed law."""
     from lssvm_analysis.arith.precision import get_precision
@@ -139,6 +166,8 @@ if __name__ == "__main__":
         _fit(sys.argv[2:])
     elif sys.argv[1] == "--engine":
         _engine()
+    elif sys.argv[1] == "--smo":
+        _smo(sys.argv[2], [int(v) for v in sys.argv[3].split(",")])
     elif sys.argv[1] == "--exponent":
         _exponent(sys.argv[3:], sys.argv[2])
     else:
