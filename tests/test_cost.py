@@ -189,3 +189,11 @@ def test_an_unknown_engine_key_is_refused_naming_terms():
         TimeModel({"float16": (TimeTerm(1.0, n=2),)})
     assert "'float16'" in str(exc.value)
     assert set(TimeModel({"longdouble": TimeTerm(1.0), "mp50": TimeTerm(1.0)}).terms) == {"sw16", "mp"}
+
+
+def test_a_solver_taking_max_seconds_is_refused_at_registration(registries_restored):
+    with pytest.raises(ValueError, match="max_seconds"):
+        @la.register_solver("test-cost-clash", tasks=("regression",), paper="plugin", equations="-")
+        def _f(X, y, *, precision="float64", max_seconds=1.0):
+            return None
+    assert "test-cost-clash" not in la.solvers()

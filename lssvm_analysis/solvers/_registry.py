@@ -498,7 +498,7 @@ def register(name: str, *, tasks: Sequence[str], paper: str, equations: str, req
     ValueError
         ``name`` or ``paper`` empty, ``name`` already registered, ``tasks`` not among :data:`TASKS`,
         a bad ``direct``, a ``backward_bound`` number not positive and finite, a ``time`` model whose
-        ``r`` the solver does not take.
+        ``r`` the solver does not take, a solver function taking ``max_seconds`` (``fit``'s own).
     """
     if check_str("name", name) in _SOLVERS:
         raise ValueError(f"expected a name not yet registered, got name={name!r} "
@@ -552,6 +552,9 @@ def register(name: str, *, tasks: Sequence[str], paper: str, equations: str, req
                 raise ValueError(f"expected {what} keywords among the keyword-only parameters {params} "
                                  f"of {getattr(func, '__name__', func)!r}, got {bad}")
         _check_takes_precision(func)
+        if "max_seconds" in params:   # fit's own keyword: the solver would never receive it
+            raise ValueError(f"expected a solver function without the keyword max_seconds (la.fit's time limit), "
+                             f"got {getattr(func, '__name__', func)!r} with params {params}")
         if time is not None and time.r and time.r not in params and time.r_default:
             raise ValueError(f"expected the time model's r among the keyword-only parameters {params} "
                              f"of {getattr(func, '__name__', func)!r} (or r_default=0), got r={time.r!r}")
