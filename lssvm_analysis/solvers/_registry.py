@@ -742,7 +742,7 @@ def fit(solver: str, X: ArrayLike, y: ArrayLike, *, precision: str | Precision =
         is refused with a :class:`~lssvm_analysis.linalg.cost.FitTooCostlyError`.  Default
         600 s (:data:`~lssvm_analysis.linalg.cost.DEFAULT_MAX_SECONDS`): what is refused is then
         estimated at more than 100 minutes, a size an interactive call did not mean; e.g.
-        ``svm-c`` on 2e6 x 1 points (LIBSVM's SMO, quadratic in n from ~64,000 points: about 7
+        ``svm-c`` on 2e6 x 1 points (LIBSVM's SMO, measured quadratic in n on noisy data: about 8
         hours) is refused at once instead of running for hours.  ``None`` runs the fit whatever
         it costs.  A solver without a time model (a plugin that declares none) is never
         refused; nor is a fit of a sweep task (the report's protocols, ``compare``: the sweep
