@@ -31,8 +31,8 @@ def test_issue_sizes_are_refused_by_the_cost_model(solver, precision):
     assert e.estimate_seconds > cost.MARGIN * e.limit
     msg = str(e)
     assert "\n" not in msg
-    for part in (repr(solver), f"n={_N}", "d=1", precision, f"{e.estimate_seconds:.3g} s", f"max_seconds={cost.DEFAULT_MAX_SECONDS:g}",
-                 "max_seconds=None"):
+    for part in (repr(solver), f"n={_N}", "d=1", precision, f"{e.estimate_seconds:.3g} s",
+                 f"max_seconds={cost.DEFAULT_MAX_SECONDS:g}", "max_seconds=None"):
         assert part in msg, (part, msg)
     assert get_time(solver).formula(precision) in msg   # the model it was estimated by
 
@@ -60,7 +60,7 @@ def test_the_override_runs_a_fit():
     y = np.sinc(X[:, 0])
     f = la.fit("lssvm-schur", X, y, max_seconds=None)
     assert f.status == "ok"
-    g = la.fit("lssvm-schur", X, y, max_seconds=1e-9 * 0 + 1e6)
+    g = la.fit("lssvm-schur", X, y, max_seconds=1e6)
     np.testing.assert_array_equal(f.coef_, g.coef_)
 
 
