@@ -5,6 +5,7 @@ Usage::
     python -m benchmarks.measure_times SOLVER[,SOLVER...] PRECISION[,...] N[,N...] > rows.jsonl
     python -m benchmarks.measure_times --engine > engine.jsonl
     python -m benchmarks.measure_times --smo svm-c N[,N...] > smo.jsonl
+    python -m benchmarks.measure_times --features SOLVER[,...] PRECISION N D[,D...] > features.jsonl
     python -m benchmarks.measure_times --fit rows.jsonl [rows.jsonl ...]
     python -m benchmarks.measure_times --exponent svm-c smo.jsonl
 
@@ -18,7 +19,9 @@ over a second).  ``--smo`` times LIBSVM's fits (svm-c, svm-eps) on noisy 1-D dat
 (sinc plus N(0, 0.1^2) noise, classes about the median; C = 10, sigma2 = 1): the example problem
 is so easy that its fits are 10x faster and do not show SMO's n^2 until far larger n; the solvers'
 declarations were fitted on these rows (n = 2,000 ... 64,000) and ``--exponent`` prints the slope of
-log seconds on log n.  ``--engine`` times an mpN matrix product at several digits (the mp speed law of
+log seconds on log n.  ``--features`` times the fits at one n for several d (standard normal
+inputs, sigma2 = d): the rows that fix the terms in d (the kernel's n^2 d or n r d).
+``--engine`` times an mpN matrix product at several digits (the mp speed law of
 :func:`lssvm_analysis.linalg.cost.mp_factor`).  ``--fit`` fits each (solver, engine key) by
 relative non-negative least squares on the family's terms (``solvers/times.py`` names them) and
 prints the coefficients (2 significant digits) and the largest ratio measured / model and
@@ -109,6 +112,42 @@ def _smo(name, sizes):
             break
 
 
+def _features(names, precision, n, dims):
+    """CPU seconds at one n for several feature counts d: the kernel's n^2 d (or n r d) term.
+
+    Standard normal inputs of d features, the target sinc of the first (classes about its median),
+    sigma2 = d (so that the kernel is neither the identity nor all ones), the solver's example
+    keywords built on these data, r at the solver's default.
+    """
+    import lssvm_analysis as la
+    from lssvm_analysis.linalg import memory
+
+    memory.PeakMemory.ensure = lambda self, *a, **k: 0
+    warnings.simplefilter("ignore")
+    for name in names:
+        info = la.get_solver(name)
+        if not info.supports_precision(precision):
+            continue
+        task = info.tasks[0]
+        for i, d in enumerate([min(dims)] + list(dims)):
+            rng = np.random.default_rng(0)
+            X = rng.standard_normal((n, d))
+            y = np.sinc(X[:, 0])
+            if task == "classification":
+                y = np.where(y > np.median(y), 1.0, -1.0)
+            params = {k: v for k, v in (("C", 10.0), ("sigma2", float(d))) if info.accepts(k)}
+            params.update(info.task_keywords(task))
+            if info.example is not None:
+                params.update(info.example(X, y, task, np.random.default_rng(0)))
+            fit, sec = _cpu(la.fit, name, X, y, precision=precision, max_seconds=None, **params)
+            if i == 0:
+                continue   # the warm-up
+            r = info.time.r_of(fit) if info.time is not None else 0
+            print(json.dumps({"solver": name, "prec": precision, "n": n, "d": d, "r": r, "seconds": sec,
+                              "status": fit.status, "load": os.getloadavg()[0],
+                              "machine": platform.processor() or platform.machine()}), flush=True)
+
+
 def _engine():
     """CPU seconds of an mpN matrix product (k x k) at several digits: the mp speed law."""
     from lssvm_analysis.arith.precision import get_precision
@@ -141,15 +180,36 @@ def _fit(paths):
             print(f"{s:13s} {key:5s} no declared terms")
             continue
         structure = _STRUCTURES.get(s)
-        basis = [(a, b) for a, b in structure] if structure else [(t.n, t.r) for t in terms]
-        A = np.array([[(r["n"] + 1.0) ** a * float(r["r"]) ** b for a, b in basis] for r in R])
+        basis = [tuple(e) for e in structure] if structure else [(t.n, t.r, t.d) for t in terms]
+        A = np.array([[(r["n"] + 1.0) ** a * float(r["r"]) ** b * float(max(r["d"], 1)) ** e for a, b, e in basis]
+                      for r in R])
         w = np.array([r["seconds"] for r in R])
-        c, _ = nnls(A / w[:, None], np.ones(len(w)))
+        if s.startswith("svm-"):
+            c = _smo_coefficients(R, A, w)
+        else:
+            c, _ = nnls(A / w[:, None], np.ones(len(w)))
         coef = [float(f"{x:.2g}") for x in c]
         model = A @ np.array(coef)
         ratio = w / np.maximum(model, 1e-300)
         print(f"{s:13s} {key}={tuple(coef)},  # measured/model {ratio.min():.2f}..{ratio.max():.2f} "
               f"over n={sorted({r['n'] for r in R})}")
+
+
+def _smo_coefficients(R, A, w):
+    """LIBSVM's (n^2, n, 1, n^2 d) in two steps: the n^2 d term from the rows at one n and several d
+    (their differences: ``--features`` data), then the others by relative NNLS on the 1-D rows (``--smo``:
+    noisy data, the declared case) less that term.  One NNLS over both would trade the n^2 term of the
+    noisy 1-D data for the easier Gaussian data of the d rows."""
+    from scipy.optimize import nnls
+
+    wide = [i for i, r in enumerate(R) if r["d"] > 1]
+    base = {R[i]["n"]: w[i] for i in wide if R[i]["d"] == min(R[j]["d"] for j in wide)}
+    dterm = [(w[i] - base[R[i]["n"]]) / (A[i, 3] - A[i, 0]) for i in wide if R[i]["d"] > min(R[j]["d"] for j in wide)]
+    cd = max(0.0, float(np.median(dterm))) if dterm else 0.0
+    one = [i for i, r in enumerate(R) if r["d"] == 1]
+    rest = w[one] - cd * A[one, 3]
+    c, _ = nnls(A[one][:, :3] / rest[:, None], np.ones(len(one)))
+    return np.append(c, cd)
 
 
 def _exponent(paths, solver):
@@ -166,6 +226,8 @@ if __name__ == "__main__":
         _fit(sys.argv[2:])
     elif sys.argv[1] == "--engine":
         _engine()
+    elif sys.argv[1] == "--features":
+        _features(sys.argv[2].split(","), sys.argv[3], int(sys.argv[4]), [int(v) for v in sys.argv[5].split(",")])
     elif sys.argv[1] == "--smo":
         _smo(sys.argv[2], [int(v) for v in sys.argv[3].split(",")])
     elif sys.argv[1] == "--exponent":

@@ -28,20 +28,22 @@ from __future__ import annotations
 import contextlib
 import math
 import numbers
+import re
 import threading
 from dataclasses import dataclass
 from typing import Mapping
 
 from ..arith.precision import get_precision
 from ..core.validation import short_repr
-from .memory import _as_key, memory_key
+from .memory import memory_key
 
 __all__ = ["TimeTerm", "TimeModel", "FitTooCostlyError", "MARGIN", "DEFAULT_MAX_SECONDS", "MP_REFERENCE_DIGITS",
            "MP_MATMUL_SECONDS", "mp_factor", "time_key", "check_max_seconds", "ensure_time", "protocol_scope"]
 
 #: A fit is refused when its estimate exceeds ``max_seconds`` by more than this factor.  The declared
-#: models hold their own measurements within 0.6 to 2.9 (``solvers/times.py``; rr-lssvr in float32,
-#: whose greedy selection stops before its cap, up to 5.8), they extrapolate beyond the sizes measured,
+#: models hold their own measurements within 0.6 to 2.5 (``solvers/times.py``; rr-lssvr, whose greedy
+#: selection's steps vary with the data, up to 4.4 in float64 and 6.2 in float32; svm-c on easy
+#: Gaussian data 0.32), they extrapolate beyond the sizes measured,
 #: LIBSVM's time depends on the data (10x between two data sets at n = 16,000), and another machine is
 #: faster: 10, an order of magnitude, is what together they leave as certain.
 MARGIN = 10.0
@@ -84,6 +86,15 @@ class FitTooCostlyError(ValueError):
         super().__init__(message)
         self.solver, self.n, self.d, self.precision = solver, n, d, precision
         self.estimate_seconds, self.limit = estimate_seconds, limit
+
+
+#: An engine key as :func:`~.memory.memory_key` writes them: ``hw<bytes>``, ``sw<bytes>`` or ``mp``.
+_KEY = re.compile(r"^(?:(hw|sw)(\d+)|mp)$")
+
+
+def _as_key(key: str) -> str:
+    """An engine key as it is, or a registered precision's name as its key (UnknownPrecisionError else)."""
+    return key if _KEY.match(key) else time_key(key)
 
 
 def time_key(precision) -> str:
