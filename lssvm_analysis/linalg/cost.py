@@ -51,10 +51,11 @@ MARGIN = 10.0
 #: margin) is refused.  ``la.fit`` is the interactive call (a prompt, a notebook, a user's CI job and
 #: the estimators, tuning and cross-validation built on it): a fit estimated at hours there is a size
 #: its caller did not mean (LIBSVM on 2e6 x 1 points: ~8 hours, its SMO measured quadratic in n,
-#: exponent 2.03 over 2,000-64,000 noisy points), and the issue's user gave up after 400 s.  The
+#: exponent 2.04 over 2,000-128,000 noisy points), and the issue's user gave up after 400 s.  The
 #: report's protocols and ``compare`` are not limited by it (:func:`protocol_scope`): their sizes are
 #: fixed by the papers and by ``compare``'s own plan; the quick profile's 2,610 fits are estimated at
-#: 0.23 s at most, the full profile's largest dense fit (lssvm-schur, m = 45,000) at 7.6 min.
+#: 0.23 s at most, the full profile's largest dense fit (lssvm-schur, m = 45,000) at 7.8 min (measured:
+#: ~10 min, docs/setup.rst; m = 50,000 estimated 10.6 min, measured 19 min).
 DEFAULT_MAX_SECONDS = 600.0
 #: The digits at which the ``mp`` terms are measured (mp30): :func:`mp_factor` scales from them.
 MP_REFERENCE_DIGITS = 30

@@ -5,8 +5,10 @@ Each solver registers its declaration (``register(..., time=...)``, beside ``pea
 the limit (:mod:`lssvm_analysis.linalg.cost`).  A model is a sum of terms ``c (n+1)^a r^b``
 whose exponents are the algorithm's complexity (:data:`STRUCTURES`: a dense factorization
 n^3 + the kernel n^2 + a fixed cost; a support-set least squares n r^2 + n r + r^3; Abe's
-selection n^2 N + N^3; LIBSVM's SMO n^2, its exponent measured: 2.03 for svm-c and 1.87 for
-svm-eps by log-log least squares over n = 2,000 ... 64,000 on noisy 1-D data) and whose
+selection n^2 N + N^3; LIBSVM's SMO n^2, its exponent measured by log-log least squares on noisy
+1-D data: 2.04 for svm-c over n = 2,000 ... 128,000 (2.41 from 64,000 to 128,000, where its 200 MB
+kernel cache holds ever fewer columns: beyond, n^2 is a lower bound) and 1.87 for svm-eps over
+2,000 ... 64,000) and whose
 coefficients are MEASURED: relative non-negative least squares on CPU seconds
 (``benchmarks/measure_times.py --fit``, which printed every line of :data:`_COEFFICIENTS` with the
 range of measured / model over its sizes).  A coefficient that least squares set to 0 drops its
