@@ -58,6 +58,7 @@ _LAZY = {
     **dict.fromkeys(("pivoted_cholesky", "thresholded_cholesky"), "linalg.incomplete_cholesky"),
     **dict.fromkeys(("Precision", "get_precision", "precisions"), "arith.precision"),
     "Fit": "solvers.result",
+    "FitTooCostlyError": "linalg.cost",
     **dict.fromkeys(("LadderKnob", "Variant", "fit", "get_solver", "load_plugins", "variant", "register_solver"),
                     "solvers"),
     **dict.fromkeys(("MulticlassFit", "fit_multiclass"), "solvers.multiclass"),
@@ -106,6 +107,6 @@ __all__ = [
     "leave_one_out", "tune", "TuneResult",
     "ELSRegressor", "LSSVMClassifier", "LSSVMRegressor", "MulticlassFit", "fit_multiclass",
     "ModelError", "FitDataMismatchError", "NoExactModelError", "exact_model", "model_error", "register_solver",
-    "Variant", "variant",
+    "Variant", "variant", "FitTooCostlyError",
     "datasets", "kit", "LadderKnob", "load_plugins", "Comparison", "compare",
 ]

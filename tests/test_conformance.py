@@ -110,3 +110,5 @@ def test_solver_checks_cover_every_check_the_registry_asks_for():
         assert any(s.startswith("matches_reference") for s in labels) == (info.system is not None)
         assert sum(s.startswith("deterministic") for s in labels) == len(info.supported_precisions())
         assert any(s.startswith("peak_memory") for s in labels) == (info.peak is not None)
+        assert sum(s.startswith("time_model") for s in labels) == (
+            len(info.supported_precisions()) if info.time is not None else 0)

@@ -239,7 +239,15 @@ _EXACT_WORDS = 12.0
 
 def task_seconds(precision: str, n_train: int, *, all_forms: bool = False) -> float:
     """Estimated CPU seconds of one ``compare`` fit task (:data:`_TASK_SECONDS`) at ``n_train``
-    training points: mpN scales mp50's by N / 50 (the digits of its arithmetic)."""
+    training points: mpN scales mp50's by N / 50 (the digits of its arithmetic).
+
+    An aggregate over the solvers of a task, not a per-solver model: it adds what ``compare`` does
+    besides the fit (the exact model in double-double and its certificate, the digits, the store) to
+    the average fit, for the plan of a whole run.  The per-solver models
+    (``SolverInfo.time``, :mod:`lssvm_analysis.linalg.cost`) estimate one fit alone, for
+    ``la.fit(..., max_seconds=...)``; ``compare``'s tasks run inside the sweep runner's
+    ``protocol_scope``, so that limit never refuses them: this plan decides what runs.
+    """
     p = get_precision(precision)
     key = p.name if p.name in _TASK_SECONDS else ("mp50" if not p.hardware and p.name != "longdouble"
                                                   else "float32" if p.unit_roundoff > 1e-10 else "float64")

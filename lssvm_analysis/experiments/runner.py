@@ -43,6 +43,7 @@ import warnings
 
 import pandas as pd
 
+from ..linalg.cost import protocol_scope
 from ..linalg.memory import memory_scope
 from .kinds import get_task_kind, task_kinds
 from .progress import SweepProgress
@@ -105,7 +106,8 @@ def execute_task(task: Task, module: str | None = None) -> dict:
     Warnings raised by the task are recorded in the "warnings" column.  The kind runs inside
     :func:`~lssvm_analysis.linalg.memory.memory_scope`: its fits' large memory requests wait for,
     and hold until the kind returns or raises, a machine-wide lock, so that workers never allocate
-    the same free memory twice.
+    the same free memory twice, and inside :func:`~lssvm_analysis.linalg.cost.protocol_scope`: its
+    fits run at the sizes the protocol fixes, never refused by ``la.fit``'s time limit.
     """
     row = task.input_columns()
     # the kind may set "status" and "message"; the other engine columns are off-limits
@@ -115,7 +117,9 @@ def execute_task(task: Task, module: str | None = None) -> dict:
         warnings.simplefilter("always")
         try:
             kind = get_task_kind(task.kind, module=module)
-            with memory_scope():  # a large fit holds the machine-wide memory lock until the task ends
+            # a large fit holds the machine-wide memory lock until the task ends; the protocol fixes the
+            # sizes, so la.fit's interactive time limit does not apply (linalg.cost.protocol_scope)
+            with memory_scope(), protocol_scope():
                 result = kind.func(task)
             out = _outcome_columns(result, reserved)
             status = out.pop("status", "ok")

@@ -37,6 +37,7 @@ from ..core.validation import as_rng, check_bool, check_str, short_repr
 from ..core.exceptions import LSSVMWarning, UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
 from ..arith.precision import get_precision, precisions as _precisions
 from ..core.records import ReadOnlyDict
+from ..linalg.cost import DEFAULT_MAX_SECONDS, TimeModel, check_max_seconds, ensure_time
 from ..linalg.memory import PeakMemory
 from ._common import nonfinite_record
 from .result import Fit, data_fingerprint
@@ -329,6 +330,11 @@ class SolverInfo:
         factored (``diagnostics["kappa_estimate"]``, through ``make_fit(...,
         conditioning=...)``); default: whether it declares a ``system``.  The
         conformance battery checks it; suites that compare estimates read it.
+    time : TimeModel or None
+        The measured seconds of a fit, per engine, as a function of n, d and the family's second
+        size (:class:`~lssvm_analysis.linalg.cost.TimeModel`): :func:`fit` refuses, before any
+        work, a fit whose estimate exceeds its ``max_seconds`` by more than the model's margin.
+        None (a plugin that declares none): its fits are never refused.
     """
 
     name: str
@@ -351,6 +357,7 @@ class SolverInfo:
     direct: tuple | None = None
     ridge_path: Callable | None = None
     condition_estimate: bool = False
+    time: TimeModel | None = None
 
     @property
     def declares_backward_bound(self) -> bool:
@@ -484,7 +491,7 @@ def register(name: str, *, tasks: Sequence[str], paper: str, equations: str, req
              exact_model: Callable | None = None, peak: PeakMemory | None = None, exact_note: str = "",
              ladder: Sequence[LadderKnob] = (), direct: Callable | None = None,
              ridge_path: Callable | None = None,
-             condition_estimate: bool | None = None) -> Callable[[Callable], Callable]:
+             condition_estimate: bool | None = None, time: TimeModel | None = None) -> Callable[[Callable], Callable]:
     """Decorator adding a solver function to the registry under ``name``.
 
     See :class:`SolverInfo` for the arguments.  The keywords the solver takes
@@ -501,12 +508,13 @@ def register(name: str, *, tasks: Sequence[str], paper: str, equations: str, req
     TypeError
         ``name``, ``paper``, ``equations``, ``description`` or ``exact_note`` not a str; a hook
         (``system``, ``example``, ``exact_model``, ``ridge_path``) not callable; ``peak`` not a
-        ``PeakMemory``; ``required``, ``variants`` or ``ladder`` not an iterable of str,
+        ``PeakMemory``; ``time`` not a ``TimeModel``; ``required``, ``variants`` or ``ladder`` not an iterable of str,
         ``Variant``, ``LadderKnob``; ``backward_bound`` neither callable nor a number;
         ``condition_estimate`` not a bool; the decorated object not a function taking ``precision``.
     ValueError
         ``name`` or ``paper`` empty, ``name`` already registered, ``tasks`` not among :data:`TASKS`,
-        a bad ``direct``, a ``backward_bound`` number not positive and finite.
+        a bad ``direct``, a ``backward_bound`` number not positive and finite, a ``time`` model whose
+        ``r`` the solver does not take, a solver function taking ``max_seconds`` (``fit``'s own).
     """
     if check_str("name", name) in _SOLVERS:
         raise ValueError(f"expected a name not yet registered, got name={name!r} "
@@ -531,6 +539,9 @@ def register(name: str, *, tasks: Sequence[str], paper: str, equations: str, req
         if hook is not None and not callable(hook):
             raise TypeError(f"expected a callable or None for {arg}, got {arg}={short_repr(hook)}")
     _check_peak(peak)
+    if time is not None and not isinstance(time, TimeModel):
+        raise TypeError(f"expected a TimeModel (lssvm_analysis.linalg.cost) or None for time, "
+                        f"got time={short_repr(time)}")
     backward_bound = _backward_bound(backward_bound)
     if condition_estimate is None:
         condition_estimate = system is not None
@@ -557,10 +568,16 @@ def register(name: str, *, tasks: Sequence[str], paper: str, equations: str, req
                 raise ValueError(f"expected {what} keywords among the keyword-only parameters {params} "
                                  f"of {getattr(func, '__name__', func)!r}, got {bad}")
         _check_takes_precision(func)
+        if "max_seconds" in params:   # fit's own keyword: the solver would never receive it
+            raise ValueError(f"expected a solver function without the keyword max_seconds (la.fit's time limit), "
+                             f"got {getattr(func, '__name__', func)!r} with params {params}")
+        if time is not None and time.r and time.r not in params and time.r_default:
+            raise ValueError(f"expected the time model's r among the keyword-only parameters {params} "
+                             f"of {getattr(func, '__name__', func)!r} (or r_default=0), got r={time.r!r}")
         _SOLVERS[name] = SolverInfo(name, func, tasks, paper, equations, params, required, variants,
                                     precisions, system, example, backward_bound,
                                     description or _first_line(func), exact_model, peak, exact_note,
-                                    ladder, direct, ridge_path, condition_estimate)
+                                    ladder, direct, ridge_path, condition_estimate, time)
         return func
 
     return deco
@@ -719,11 +736,44 @@ def get_solver(name: str) -> SolverInfo:
         raise UnknownSolverError(f"expected a solver in {solvers()}, got solver={name!r}") from None
 
 
-def fit(solver: str, X: ArrayLike, y: ArrayLike, *, precision: str | Precision = "float64", **params: Any) -> Fit:
+def fit(solver: str, X: ArrayLike, y: ArrayLike, *, precision: str | Precision = "float64",
+        max_seconds: float | None = DEFAULT_MAX_SECONDS, **params: Any) -> Fit:
     """Fit the registered ``solver`` on (X, y) in ``precision``; see its docstring.
+
+    Parameters
+    ----------
+    solver : str
+        A registered name (``la.solvers()``).
+    X, y : array_like
+        Training inputs (n x d) and targets (n).
+    precision : str or Precision
+        The arithmetic of the fit (``"float64"``, ``"float32"``, ``"longdouble"``, ``"mpN"``).
+    max_seconds : float or None
+        Before any work, the solver's declared time model
+        (:class:`~lssvm_analysis.linalg.cost.TimeModel`, measured by
+        ``benchmarks/measure_times.py``) estimates the fit's seconds from n, d, the second
+        size (support size, rank) and the precision; a fit whose estimate exceeds
+        ``max_seconds`` by more than the model's margin
+        (:data:`~lssvm_analysis.linalg.cost.MARGIN`, 10: an estimate is an order of magnitude)
+        is refused with a :class:`~lssvm_analysis.linalg.cost.FitTooCostlyError`.  Default
+        600 s (:data:`~lssvm_analysis.linalg.cost.DEFAULT_MAX_SECONDS`): what is refused is then
+        estimated at more than 100 minutes, a size an interactive call did not mean; e.g.
+        ``svm-c`` on 2e6 x 1 points (LIBSVM's SMO, measured quadratic in n on noisy data: about 8
+        hours) is refused at once instead of running for hours.  ``None`` runs the fit whatever
+        it costs.  A solver without a time model (a plugin that declares none) is never
+        refused; nor is a fit of a sweep task (the report's protocols, ``compare``: the sweep
+        runner's :func:`~lssvm_analysis.linalg.cost.protocol_scope`), whose sizes are fixed.
+    **params
+        The solver's keywords (``la.get_solver(solver).params``).
 
     Raises
     ------
+    FitTooCostlyError
+        A ``ValueError``: the estimate exceeds ``max_seconds`` by more than the margin (its
+        ``estimate_seconds`` and ``limit``; the message names the solver, n, d, the precision,
+        the model and how to override).
+    TypeError, ValueError
+        ``max_seconds`` not None nor a finite number > 0 (a bool, a str, 0, -1, nan), naming it.
     UnknownSolverError
         ``solver`` is not registered.
     UnsupportedPrecisionError
@@ -745,7 +795,28 @@ def fit(solver: str, X: ArrayLike, y: ArrayLike, *, precision: str | Precision =
             f"expected a precision in {info.supported_precisions()} for solver {solver!r}, "
             f"got precision={get_precision(precision).name!r}")
     info.check_variants(params)
+    max_seconds = check_max_seconds(max_seconds)
+    if info.time is not None and max_seconds is not None:
+        _refuse_costly(info, X, precision, params, max_seconds)
     return _recorded(info, info.func(X, y, precision=precision, **params), X, y, precision)
+
+
+def _refuse_costly(info: SolverInfo, X, precision, params, max_seconds: float) -> None:
+    """FitTooCostlyError if the solver's time model puts the fit clearly beyond ``max_seconds``.
+
+    n and d are read from X's shape without converting it (an array, or a list of rows); X that
+    has no clear shape is left to the solver's validation, which names it.
+    """
+    shape = getattr(X, "shape", None)
+    if shape is None:
+        try:
+            shape = (len(X), len(X[0]) if len(X) else 0)
+        except (TypeError, KeyError, IndexError):
+            return
+    if len(shape) not in (1, 2) or not all(isinstance(s, numbers.Integral) for s in shape):
+        return
+    n, d = int(shape[0]), int(shape[1]) if len(shape) == 2 else 1
+    ensure_time(info.time, info.name, n, d, precision, params, max_seconds)
 
 
 def _recorded(info: SolverInfo, result, X, y, precision):

@@ -81,6 +81,7 @@ from .abe_formation import (FEATURE_MAPS, FORMATION_VARIANTS, FORMATIONS, base_d
                             dual_solve, els_coef, els_params, embed, embed_key, factor_facts, primal_parts,
                             primal_system, validate_els)
 from .peaks import ELS_DUAL_PEAK, ELS_PRIMAL_PEAK
+from .times import ELS_DUAL_TIME, ELS_PRIMAL_TIME
 from ._registry import LadderKnob, fit_params, get_solver, register
 
 __all__ = ["fit_els_primal", "fit_els_dual", "ElsPath", "FORMATIONS", "FEATURE_MAPS", "C_LADDER"]
@@ -233,7 +234,8 @@ C_LADDER = (LadderKnob("C", (1e20, 1e24, 1e28, 1e32), fixed={"eta": 1e-9},
 # --------------------------------------------------------------------------- #
 @register("els-primal", tasks=("regression",), paper="abe", equations="(1)-(2), (6)-(7)",
           system=_primal_conformance, variants=FORMATION_VARIANTS,
-          example=_example_eta, exact_model=exact_els_model, peak=ELS_PRIMAL_PEAK, ladder=C_LADDER,
+          example=_example_eta, exact_model=exact_els_model, peak=ELS_PRIMAL_PEAK, time=ELS_PRIMAL_TIME,
+          ladder=C_LADDER,
           ridge_path=lambda X, y, **kw: _SolverPath.of("els-primal", X, y, **kw))
 def fit_els_primal(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                    eta=1e-3, formation="blas3", feature_map="kernel"):
@@ -331,7 +333,7 @@ def _primal_finish(X, y, k, p, sel, H, system, timer, params):
 
 @register("els-dual", tasks=("regression",), paper="abe", equations="(1)-(2), (9)-(11)",
           system=_dual_conformance, example=_example_eta,
-          exact_model=exact_els_model, peak=ELS_DUAL_PEAK, ladder=C_LADDER,
+          exact_model=exact_els_model, peak=ELS_DUAL_PEAK, time=ELS_DUAL_TIME, ladder=C_LADDER,
           ridge_path=lambda X, y, **kw: _SolverPath.of("els-dual", X, y, **kw))
 def fit_els_dual(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  eta=1e-3, feature_map="kernel"):

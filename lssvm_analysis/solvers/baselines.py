@@ -34,6 +34,7 @@ from .result import PhaseTimer
 from ._common import check_binary_labels, make_fit, validate_xy
 from ..linalg.kernels import make_kernel
 from .peaks import LIBSVM_CACHE_MB, SVM_PEAK, SVR_PEAK
+from .times import SVM_TIME, SVR_TIME
 from ._registry import register
 
 __all__ = ["fit_svc", "fit_svr", "SVCFoldCV"]
@@ -103,7 +104,7 @@ _NO_EXACT = ("a QP, not a linear system: its exact model would need the active s
 
 
 @register("svm-c", tasks=("classification",), paper="baseline", equations="LIBSVM C-SVC",
-          precisions=("float64",), exact_note=_NO_EXACT, peak=SVM_PEAK)
+          precisions=("float64",), exact_note=_NO_EXACT, peak=SVM_PEAK, time=SVM_TIME)
 def fit_svc(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             tol=1e-3, max_iter=DEFAULT_MAX_ITER):
     """C-SVC by LIBSVM (scikit-learn ``SVC``), in the package's conventions.
@@ -153,7 +154,7 @@ def fit_svc(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
 
 
 @register("svm-eps", tasks=("regression",), paper="baseline", equations="LIBSVM epsilon-SVR",
-          precisions=("float64",), exact_note=_NO_EXACT, peak=SVR_PEAK)
+          precisions=("float64",), exact_note=_NO_EXACT, peak=SVR_PEAK, time=SVR_TIME)
 def fit_svr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             epsilon=0.1, tol=1e-3, max_iter=DEFAULT_MAX_ITER):
     """epsilon-SVR by LIBSVM (scikit-learn ``SVR``), in the package's conventions.

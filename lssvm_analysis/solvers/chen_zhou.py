@@ -83,6 +83,7 @@ from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning
 from ..linalg.qr import qr_r
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import PIVOTED_PEAK
+from .times import PCP_TIME, SR_TIME
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, register, variant
 from .exact_chen_zhou import exact_primal_model
 from .kkt import formed_kappa
@@ -499,7 +500,7 @@ def _common_doc(func):
 
 @register("pcp-lssvm", tasks=_BOTH, paper="chen-zhou", equations="(24)-(29), Comment 1",
           variants=_J_FORMS + _COEF + RESIDUALS,
-          exact_model=exact_primal_model, ladder=_RANK_LADDER, peak=PIVOTED_PEAK)
+          exact_model=exact_primal_model, ladder=_RANK_LADDER, peak=PIVOTED_PEAK, time=PCP_TIME)
 @_common_doc
 def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression", n_support=None, trace_tol=None, trace_rule="relative",
@@ -543,7 +544,7 @@ def fit_pcp(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
               variant("smoothing", "literal", "gamma by (22): e^{p(.)} overflows at p = 1e4", literal=True),
               variant("update", "comment2", "upsilon = J^{-1} P^T(y - gamma - mean) each step (Comment 2)"),
               variant("update", "comment3", "(31): upsilon_LS minus J^{-1} of the rows of S_t (Comment 3)"),
-          ) + _COEF + RESIDUALS, exact_model=exact_primal_model, ladder=_RANK_LADDER, peak=PIVOTED_PEAK)
+          ) + _COEF + RESIDUALS, exact_model=exact_primal_model, ladder=_RANK_LADDER, peak=PIVOTED_PEAK, time=SR_TIME)
 @_common_doc
 def fit_sr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
            task="regression", n_support=None, trace_tol=None, trace_rule="relative", tau=1.0, p=1e4,

@@ -45,6 +45,7 @@ from ..linalg.condest import Conditioning
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import FS_PEAK
+from .times import FS_TIME
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, register, variant
 from .chen_zhou import default_n_support
 from .exact_chen_zhou import exact_fs_model
@@ -214,7 +215,7 @@ FS_FRACTIONS = (*SUPPORT_FRACTIONS, 0.9)
           ladder=(LadderKnob("n_support", FS_FRACTIONS, per_point=True,
                              note="M = n_support prototypes: Lambda^{-1/2} of K_MM and the Nystrom features "
                                   "grow as lambda_min(K_MM) falls with M; the default 0.05 m keeps M tiny "
-                                  "whatever C"),), peak=FS_PEAK)
+                                  "whatever C"),), peak=FS_PEAK, time=FS_TIME)
 def fit_fslssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                 task="regression", n_support=None, n_swaps=None, rng=0, eig_floor=None,
                 features="floored"):

@@ -28,7 +28,8 @@ registered with ``lssvm_analysis.register_solver``, typically reads::
   model, declared rather than written (``exact_model=kit.DeclaredProblem(bias="in-kernel")``
   for (K + 11^T + I/C) alpha = y): the suite forms it in double-double with the
   formation of its own exact models, and certifies it;
-* :class:`PeakMemory` / :class:`PeakTerms` for the ``peak`` declaration.
+* :class:`PeakMemory` / :class:`PeakTerms` for the ``peak`` declaration;
+* :class:`TimeModel` / :class:`TimeTerm` for the ``time`` declaration (``la.fit``'s ``max_seconds``).
 
 ``from lssvm_analysis import kit`` (``la.kit``) is this module.
 """
@@ -44,6 +45,7 @@ from ..exact.double_double import DD, kernel_dd
 from ..exact.formation import (ExactProblem, add_to_diagonal, bordered_matrix, dense_wider, lssvm_system_dd,
                                ridge_dd)
 from ..linalg.condest import Conditioning, cholesky_conditioning, matrix_conditioning
+from ..linalg.cost import TimeModel, TimeTerm
 from ..linalg.memory import SOFTWARE, PeakMemory, PeakTerms
 from ._common import breakdown_fit, check_binary_labels, check_choice, make_fit, nonfinite_record, validate_xy
 from ._registry import fit_params
@@ -53,7 +55,7 @@ from .suykens import exact_kkt_model, exact_krr_model, kkt_system, krr_system
 __all__ = ["validate_xy", "check_binary_labels", "check_choice", "make_fit", "breakdown_fit", "nonfinite_record",
            "fit_params", "Fit", "PhaseTimer", "Conditioning", "cholesky_conditioning", "matrix_conditioning",
            "ExactProblem", "DeclaredProblem", "kkt_system", "exact_kkt_model", "krr_system", "exact_krr_model",
-           "PeakMemory", "PeakTerms", "SOFTWARE"]
+           "PeakMemory", "PeakTerms", "SOFTWARE", "TimeModel", "TimeTerm"]
 
 
 #: ``DeclaredProblem(bias=...)``: where the model's bias comes from.

@@ -25,6 +25,7 @@ from ..arith.precision import get_precision
 from .result import PhaseTimer
 from ._common import make_fit, validate_xy
 from .peaks import DENSE_PEAK
+from .times import PRUNED_TIME
 from ._registry import fit_params, get_solver, register, solvers
 
 __all__ = ["fit_pruned", "validation_error"]
@@ -199,7 +200,7 @@ def exact_pruned_model(X, y, fit, **params):
 
 @register("lssvm-pruned", tasks=("regression", "classification"), paper="suykens",
           equations="§3.7 (pruning algorithm), Figs. 3.8-3.11",
-          required=("validation",), example=_example_validation, exact_model=exact_pruned_model, peak=DENSE_PEAK)
+          required=("validation",), example=_example_validation, exact_model=exact_pruned_model, peak=DENSE_PEAK, time=PRUNED_TIME)
 def fit_pruned(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                task="regression", base="lssvm-schur", fraction=0.05, validation=None, index=None,
                rtol=0.0, atol=0.0, min_support=2, max_steps=None, fraction_of="current",

@@ -70,6 +70,7 @@ from ..core.validation import as_vector, check_int, check_positive
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning, EigenConvergenceError
 from ._common import breakdown_fit, docstring, make_fit, validate_xy
 from .peaks import CCCP_PEAK, WEIGHTED_PEAK
+from .times import CCCP_W_TIME, CCCP_Y_TIME, WEIGHTED_TIME
 from ._registry import fit_params, register, variant
 from .cccp_factor import SOLVES, factor_a, form_a
 from ..exact.formation import ExactProblem, dense_wider, exact_targets, lssvm_system_dd, weighted_ridge_dd
@@ -301,7 +302,7 @@ _CCCP_DOC = """
 
 @register("r-lssvm-w", tasks=_BOTH, paper="chen-zhou", equations="(6)-(8) (Wang & Zhong 2014)",
           system=cccp_system, backward_bound=two_solve_bound,
-          exact_model=exact_cccp_model, variants=SOLVES, peak=CCCP_PEAK)
+          exact_model=exact_cccp_model, variants=SOLVES, peak=CCCP_PEAK, time=CCCP_W_TIME)
 @docstring("R-LSSVM-W: CCCP on (6) with rule (8), one Cholesky of I + C K.\n" + _CCCP_DOC)
 def fit_rlssvm_w(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", tau=1.0, tol=1e-2, max_iter=100, solve="cholesky"):
@@ -313,7 +314,7 @@ def fit_rlssvm_w(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, 
 @register("r-lssvm-y", tasks=_BOTH, paper="chen-zhou",
           equations="(6)-(7) with Yang's smoothing (reconstructed)",
           system=cccp_system,
-          backward_bound=two_solve_bound, exact_model=exact_cccp_model, variants=SOLVES, peak=CCCP_PEAK)
+          backward_bound=two_solve_bound, exact_model=exact_cccp_model, variants=SOLVES, peak=CCCP_PEAK, time=CCCP_Y_TIME)
 @docstring("R-LSSVM-Y: CCCP on (6) with a reconstructed piecewise-quadratic smoothing "
            "(width h > 0, default 0.1).\n" + _CCCP_DOC)
 def fit_rlssvm_y(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
@@ -441,7 +442,7 @@ def exact_weighted_model(X, y, fit, **params):
 
 @register("w-lssvm", tasks=_BOTH, paper="chen-zhou", equations="Suykens et al. 2002 (weighted LS-SVM)",
           system=weighted_system,
-          backward_bound=two_solve_bound, exact_model=exact_weighted_model, peak=WEIGHTED_PEAK,
+          backward_bound=two_solve_bound, exact_model=exact_weighted_model, peak=WEIGHTED_PEAK, time=WEIGHTED_TIME,
           variants=(variant("weights", "hampel", "Hampel c1 = 2.5, c2 = 3 (Suykens et al. 2002)"),
                     variant("weights", "huber", "Huber 1.345 (LS-SVMlab)"),
                     variant("weights", "logistic", "tanh(r)/r (LS-SVMlab)"),

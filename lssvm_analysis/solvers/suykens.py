@@ -71,6 +71,7 @@ from .result import PhaseTimer
 from ..core.validation import check_int, check_positive
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import CG_PEAK, DENSE_PEAK, KKT_PEAK
+from .times import CG_TIME, FISHER_TIME, KKT_TIME, KRR_TIME, SCHUR_TIME
 from ._registry import LAPACK_THRESHOLD, fit_params, register
 from ..exact.formation import ExactProblem, dense_wider, fisher_targets_exact, lssvm_system_dd
 from .kkt import bordered_rhs, eliminate, fisher_targets, lssvm_matrix, model_coef, two_solve, two_solve_bound
@@ -254,7 +255,7 @@ def _cg_bound(fit, n):
 # ---------------------------------------------------------------------------
 @register("lssvm-kkt", tasks=_BOTH, paper="suykens", equations="(3.5), (3.32)",
           system=kkt_system, exact_model=exact_kkt_model,
-          peak=KKT_PEAK, direct=("lu", 1))
+          peak=KKT_PEAK, time=KKT_TIME, direct=("lu", 1))
 def fit_kkt(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression"):
     """LS-SVM by the full (N+1) indefinite KKT system, LU with partial pivoting.
@@ -336,7 +337,7 @@ def _schur(X, y, k, p, C, form, timer):
 @register("lssvm-schur", tasks=_BOTH, paper="suykens", equations="(3.24)-(3.25), (3.5), (3.32)",
           system=kkt_system, backward_bound=two_solve_bound,
           exact_model=exact_kkt_model,
-          peak=DENSE_PEAK, direct=("cholesky", 2))
+          peak=DENSE_PEAK, time=SCHUR_TIME, direct=("cholesky", 2))
 def fit_schur(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
               task="regression"):
     """LS-SVM by the Schur-complement two-solve (3.25): Cholesky of H = Omega + I/C.
@@ -395,7 +396,7 @@ def _cg_options(n, p, rtol, vtol, maxiter, estimate_kappa):
 @register("lssvm-cg", tasks=_BOTH, paper="suykens", equations="(3.24)-(3.27), (3.5), (3.32)",
           system=kkt_system,
           backward_bound=_cg_bound, exact_model=exact_kkt_model,
-          peak=CG_PEAK)
+          peak=CG_PEAK, time=CG_TIME)
 def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
            task="regression", rtol=None, vtol=0.0, maxiter=None, estimate_kappa=True):
     """LS-SVM by the "LS-SVM CG large scale algorithm" (§3.4.1): two SPD solves by CG.
@@ -504,7 +505,7 @@ def fit_cg(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree
 
 @register("krr", tasks=_BOTH, paper="suykens", equations="(3.50), (3.62)", system=krr_system,
           exact_model=exact_krr_model,
-          peak=DENSE_PEAK, direct=("cholesky", 1))
+          peak=DENSE_PEAK, time=KRR_TIME, direct=("cholesky", 1))
 def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
             task="regression"):
     """Zero-bias LS-SVM: ``[Omega + I/C] alpha = y`` by Cholesky (kernel ridge / GP mean).
@@ -557,7 +558,7 @@ def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
 @register("lssvm-fisher", tasks=("classification",), paper="suykens",
           equations="(3.23), (3.32), §3.4.2 LS-SVM_F", system=fisher_system,
           backward_bound=two_solve_bound, exact_model=exact_fisher_model,
-          peak=DENSE_PEAK, direct=("cholesky", 2))
+          peak=DENSE_PEAK, time=FISHER_TIME, direct=("cholesky", 2))
 def fit_fisher(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                task="classification"):
     """LS-SVM_F: regression (3.32) on the Fisher targets {-N/N_2, +N/N_1}; predict sign.

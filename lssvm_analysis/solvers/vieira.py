@@ -52,6 +52,7 @@ from ..core.exceptions import (CholeskyBreakdownError, IllConditionedWarning, LU
 from ..arith.precision import get_precision
 from ._common import breakdown_fit, make_fit, validate_xy
 from .peaks import IP_PEAK, OP_PEAK
+from .times import IP_TIME, OP_TIME
 from ._registry import LAPACK_THRESHOLD, LadderKnob, fit_params, register, variant
 from ..exact.formation import ExactProblem, bordered_columns_dd, normal_equations
 from ..exact.formation_balls import bordered_columns_balls, normal_balls, pieces_for
@@ -242,7 +243,7 @@ def _conditioning(cond_d, solve, method):
                     variant("press", "normal-equations", "hat diagonal from (D_k^T D_k)^{-1}, as "
                             "printed (bordered update)", literal=True),
                     *_SOLVE_VARIANTS),
-          exact_model=exact_op_model, peak=OP_PEAK, ladder=K_LADDER,
+          exact_model=exact_op_model, peak=OP_PEAK, time=OP_TIME, ladder=K_LADDER,
           system=least_squares_system, backward_bound=_ls_backward_bound)
 def fit_op_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", ranking="qr", press="qr", solve="lstsq", k_max=None,
@@ -375,7 +376,7 @@ def _n_keep(L, prune_fraction):
 
 @register("ip-lssvm", tasks=_BOTH, paper="vieira", equations="(3)-(5); Carvalho & Braga 2009",
           variants=_SOLVE_VARIANTS, system=least_squares_system, backward_bound=_ls_backward_bound,
-          exact_model=exact_ip_model, peak=IP_PEAK)
+          exact_model=exact_ip_model, peak=IP_PEAK, time=IP_TIME)
 def fit_ip_lssvm(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", prune_fraction=0.1, order_by="signed-alpha", solve="lstsq"):
     """IP-LSSVM: full LS-SVM, keep the L - round(pL) largest alpha, re-solve over all rows.

@@ -115,6 +115,7 @@ from ..linalg.qr import qr_r
 from ..arith.symmetric import mirror_lower
 from ._common import breakdown_fit, check_choice, make_fit, readonly, validate_xy
 from .peaks import REDUCED_PEAK
+from .times import REDUCED_TIME
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, fit_params, register, variant
 from ..exact.formation import reduced_lssvr_problem
 from .kkt import support_system
@@ -333,7 +334,7 @@ def _example(X, y, task, rng) -> dict:
                              note="|S| = n_support: the columns K(X, X_S) become dependent as |S| grows "
                                   "(kappa(M) rises, kappa(H) = kappa(M)^2); C only weights K_SS / C, which "
                                   "vanishes at large C, so C alone leaves kappa(H) where |S| puts it"),
-                  NEAR_DUPLICATES), peak=REDUCED_PEAK)
+                  NEAR_DUPLICATES), peak=REDUCED_PEAK, time=REDUCED_TIME)
 def fit_reduced_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                       task="regression", n_support=None, support=None, rng=None, ridge="lstsq"):
     """Reduced LSSVR (Zhao & Sun eq. 7): w on a support set S, all N residuals kept.

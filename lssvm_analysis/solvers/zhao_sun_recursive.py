@@ -21,6 +21,7 @@ from ..core.validation import as_rng, check_bool, check_int
 from ..core.exceptions import CholeskyBreakdownError
 from ._common import make_fit, readonly, validate_xy
 from .peaks import RR_PEAK
+from .times import RR_TIME
 from ._registry import SUPPORT_FRACTIONS, LadderKnob, fit_params, register, variant
 from ..exact.formation import reduced_lssvr_problem
 from .result import PhaseTimer
@@ -421,7 +422,7 @@ RR_FRACTIONS = (*SUPPORT_FRACTIONS, 0.9)
           ladder=(LadderKnob("n_support", RR_FRACTIONS, per_point=True, fixed={"tol": 0.0},
                              note="|S| = n_support, with tol = 0 so that the greedy selection runs to |S| "
                                   "instead of stopping on the objective's decrease: kappa of the reduced "
-                                  "system grows with |S| as for reduced-lssvr"),), peak=RR_PEAK)
+                                  "system grows with |S| as for reduced-lssvr"),), peak=RR_PEAK, time=RR_TIME)
 def fit_rr_lssvr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degree=3, t=1.0,
                  task="regression", n_support=None, tol=1e-4, update="cholesky", schur_tol=None,
                  n_candidates=None, rng=None, drift=True):

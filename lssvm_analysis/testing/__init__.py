@@ -198,7 +198,10 @@ def solver_checks(name: str, *, precisions_=None) -> list:
     apply is read from the registry: the precisions the solver declares (or
     ``precisions_``, each of which it must support), its ``system`` hook
     (reference agreement), its variants, its ``exact_model`` hook (checked in
-    mp40 when it runs there), its ``peak`` declaration, its
+    mp40 when it runs there), its ``peak`` declaration, its ``time`` model
+    (positive, finite, non-decreasing in n: the estimate ``la.fit(...,
+    max_seconds=...)`` refuses by; a solver without one is listed by
+    :func:`skipped_checks` as "time_model", its fits never refused), its
     ``condition_estimate``, its tasks (the estimator checks).
     """
     return _suite("testing.battery").solver_checks(name, precisions_=precisions_)

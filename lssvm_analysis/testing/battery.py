@@ -55,6 +55,8 @@ def solver_checks(name: str, *, precisions_=None):
         out.append((f"dtype_and_inputs_untouched[{prec}]", functools.partial(C.check_dtype_and_inputs_untouched, name, prec)))
         out.append((f"deterministic[{prec}]", functools.partial(C.check_deterministic, name, prec)))
         out.append((f"fuzz[{prec}]", functools.partial(C.check_fuzz, name, prec)))
+        if info.time is not None:
+            out.append((f"time_model[{prec}]", functools.partial(check_time_model, name, prec)))
         if info.peak is not None:
             out.append((f"peak_memory[{prec}]", functools.partial(C.check_peak_memory, name, prec)))
         if info.condition_estimate:
@@ -78,6 +80,22 @@ def solver_checks(name: str, *, precisions_=None):
     return out
 
 
+def check_time_model(name: str, precision: str) -> None:
+    """The declared time model (``SolverInfo.time``) gives, where it has terms for the precision's engine,
+    a positive finite estimate that does not decrease with n (n = 10 ... 1e6, r and d as ``la.fit``
+    would take them); a model without terms for this engine gives None (never refused)."""
+    model = get_solver(name).time
+    sizes = [10, 100, 1000, 10 ** 4, 10 ** 5, 10 ** 6]
+    est = [model.seconds(n, 2, precision, r=model.r_for(n, {})) for n in sizes]
+    if est[0] is None:
+        assert all(e is None for e in est), f"time model of {name!r} in {precision}: {est}"
+        return
+    assert all(e is not None and 0 < e < float("inf") for e in est), \
+        f"time model of {name!r} in {precision}: expected positive finite estimates, got {est} at n={sizes}"
+    assert all(a <= b for a, b in zip(est, est[1:])), \
+        f"time model of {name!r} in {precision}: expected estimates non-decreasing in n, got {est} at n={sizes}"
+
+
 def skipped_checks(name: str) -> dict:
     """The engine of :func:`lssvm_analysis.testing.skipped_checks` (documented there)."""
     info = get_solver(name)
@@ -90,6 +108,9 @@ def skipped_checks(name: str) -> dict:
         out["exact_model_hook"] = "the solver does not run in mp40, where the hook is checked"
     if info.peak is None:
         out["peak_memory"] = "no peak declared (register_solver(..., peak=PeakMemory(...)))"
+    if info.time is None:
+        out["time_model"] = ("no time model declared (register_solver(..., time=TimeModel(...))): la.fit "
+                             "estimates nothing and never refuses a fit of this solver as too costly")
     if not info.condition_estimate:
         out["condition_estimate"] = "condition_estimate=False: no condition estimate recorded"
     if info.precisions is None:
