@@ -33,6 +33,7 @@ from .experiments.runner import SchedulerLostError
 from .experiments.store import Store
 from .report import PROFILE_NAMES, build_report
 from .report.plan import selected_sections
+from .report.publish import publish
 from .report.build import default_store, require_distributed
 from .report.compare import compare, read_data
 from .report.paths import check_out_path, check_scheduler, check_store_path
@@ -360,8 +361,6 @@ def _report(args) -> int:
 
 
 def _publish(args) -> int:
-    from .report.publish import publish
-
     t0 = time.perf_counter()
     path = publish(args.store, args.out, profile=args.profile)
     print(f"wrote {path} (ledger.csv, cost.csv) in {time.perf_counter() - t0:.1f} s")
