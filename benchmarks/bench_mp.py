@@ -7,7 +7,8 @@ benchmark                                           target   what
 =================================================== ======== =========================
 ``MPFit.time_fit`` (lssvm-schur, mp50, M = 1000)    <= 10 s  kernel, Cholesky, kappa
                                                              estimate, two solves
-``MPFit.time_fit`` (lssvm-schur, mp50, M = 2000)    <= 60 s  the same
+``MPFitLarge.time_fit`` (the same, M = 2000)        <= 60 s  the same (own class: left out
+                                                             of the README's quick pass)
 ``MPKernel.time_rbf_kernel`` (mp50, M = 2000)       <= 5 s   K(X, X), d = 4
 ``MPSRLSSVM.time_fit`` (sr-lssvm, mp50, m = 2000,   --       Chen & Zhou's rank study's mp
 r = 100)                                                     column: 6 such fits <= 20 CPU-s
@@ -34,7 +35,7 @@ import numpy as np
 from . import common
 from .common import la
 
-__all__ = ["MPFit", "MPKernel", "MPPrimitives", "MPSRLSSVM", "MPMapFit"]
+__all__ = ["MPFit", "MPFitLarge", "MPKernel", "MPPrimitives", "MPSRLSSVM", "MPMapFit"]
 
 
 def _cpu_seconds(func, repeats=1):
@@ -55,11 +56,11 @@ def _require_flint(precision):
 
 
 class MPFit(common.OneShot):
-    """One mp50 fit of lssvm-schur (the issue's targets: <= 10 s at M = 1000, <= 60 s at 2000)."""
+    """One mp50 fit of lssvm-schur at M = 1000 (the issue's target: <= 10 s; M = 2000 in MPFitLarge)."""
 
-    params = [["lssvm-schur"], ["mp50"], [1000, 2000]]
+    params = [["lssvm-schur"], ["mp50"], [1000]]
     param_names = ["solver", "precision", "M"]
-    timeout = 1800   # M = 2000 took 550 s of wall time (43 s CPU) at load 17 on the 2 shared cores
+    timeout = 600
     repeat = (1, 2, 120.0)
 
     def setup(self, solver, precision, M):
@@ -78,6 +79,18 @@ class MPFit(common.OneShot):
         return common.round_sig(_cpu_seconds(lambda: self._fit(solver, precision)), 3)
 
     track_cpu_seconds.unit = "s"
+
+
+class MPFitLarge(MPFit):
+    """:class:`MPFit` at M = 2000 (target <= 60 s), in its own class so the quick pass can leave it out.
+
+    One fit there takes ~30 CPU-s (8x the fit at M = 1000: the O(M^3) Cholesky in FLINT), and the
+    README's quick pass (``--bench '^(?!.*Large\\.)'``) spent 270-300 s of wall time on its two
+    benchmarks under load; the full ``asv run`` keeps it.
+    """
+
+    params = [["lssvm-schur"], ["mp50"], [2000]]
+    timeout = 1800   # M = 2000 took 550 s of wall time (43 s CPU) at load 17 on the 2 shared cores
 
 
 class MPKernel(common.OneShot):

@@ -283,9 +283,10 @@ def _asv_result(date, commit, values):
     dual = [full[0], full[1], full[3]]
     results = {}
     for column, names in asv_import.ASV_BENCHMARKS.items():
-        # the crossover's tracks are split by size as in bench_crossover: M = 500 in ElsCrossover,
-        # M = 4000 in ElsCrossoverLarge (left out of the quick pass); the fit times hold both
-        parts = [(names[0], M)] if len(names) == 1 else [(names[0], M[:1]), (names[1], M[1:])]
+        # every crossover benchmark is split by size as in bench_crossover: M = 500 in ElsCrossover
+        # (ElsPrimalTime, ElsDualTime), M = 4000 in the *Large classes (left out of the quick pass)
+        assert len(names) == 2, (column, names)
+        parts = [(names[0], M[:1]), (names[1], M[1:])]
         for name, Ms in parts:
             params = [[repr(v) for v in Ms]] + (dual if column == "dual_fit_seconds" else full)[1:]
             combos = itertools.product(Ms, R, P) if column == "dual_fit_seconds" else itertools.product(Ms, R, F, P)

@@ -29,10 +29,10 @@ ASV_SWEEP = "asv-results"
 
 
 #: asv benchmarks of benchmarks/bench_crossover.py read by :func:`load_asv_crossover`: column -> names
-#: (the crossover's M = 4000 rows are in ``ElsCrossoverLarge``, left out of the quick asv pass).
+#: (the crossover's M = 2000 and 4000 rows are in the ``*Large`` classes, left out of the quick asv pass).
 ASV_BENCHMARKS = {
-    "primal_fit_seconds": ("bench_crossover.ElsPrimalTime.time_fit",),
-    "dual_fit_seconds": ("bench_crossover.ElsDualTime.time_fit",),
+    "primal_fit_seconds": ("bench_crossover.ElsPrimalTime.time_fit", "bench_crossover.ElsPrimalTimeLarge.time_fit"),
+    "dual_fit_seconds": ("bench_crossover.ElsDualTime.time_fit", "bench_crossover.ElsDualTimeLarge.time_fit"),
     "dual_over_primal": ("bench_crossover.ElsCrossover.track_dual_over_primal",
                          "bench_crossover.ElsCrossoverLarge.track_dual_over_primal"),
     "model_dual_over_primal": ("bench_crossover.ElsCrossover.track_model_dual_over_primal",
