@@ -192,3 +192,28 @@ def test_seed_with_explicit_folds_is_refused(sinc):
     X, y = sinc
     with pytest.raises(TypeError, match="seed"):
         la.cross_validate("lssvm-schur", X, y, folds=KFold(3), seed=0)
+
+
+def test_the_search_forms_each_fold_kernel_once_however_small_the_default_memo(monkeypatch):
+    """Every C of a kernel width fits the same fold kernels; the search's memo is sized to hold all of
+    them (a least-recently-used store one fold short of a cycle formed each again for every C: 1622
+    polynomial kernels in one Suykens search on cmc).  With the memo's floor at 1 byte, the direct
+    search of 4 C values on 5 folds forms each fold's two kernels (training, test x training) once."""
+    from lssvm_analysis.analysis import tuning
+    from lssvm_analysis.linalg.kernels import Kernel
+
+    calls = []
+    evaluate = Kernel._evaluate
+    monkeypatch.setattr(Kernel, "_evaluate", lambda self, X, Z, p, out: calls.append(
+        (X.shape, None if Z is None else Z.shape)) or evaluate(self, X, Z, p, out))
+    monkeypatch.setattr(tuning, "KERNEL_MEMO_BYTES", 1)
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-3, 3, (120, 2))
+    y = np.sinc(X[:, 0]) + 0.05 * rng.standard_normal(120)
+    before = len(calls)
+    la.tune("lssvm-schur", X, y, grid={"C": [1.0, 10.0, 100.0, 1000.0], "sigma2": [1.0]}, folds=5,
+            refinements=0, closed_form=False)
+    formed = calls[before:]
+    first = 1  # the whole-data fit at the grid's first point that refuses bad input before the search
+    assert len(formed) == first + 5 * 2, formed
+    assert tuning._fold_memo_bytes(982, 10, "float64") >= 9 * 982 ** 2 * 8
