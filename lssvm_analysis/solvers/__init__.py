@@ -13,8 +13,9 @@ raised ImportError.)
 """
 import sys
 import types
+from ._fit import fit
 from ._registry import (PLUGIN_GROUP, RANDOM_KEYWORD, SUPPORT_FRACTIONS, LadderKnob, Problem, SolverInfo, Variant,
-                        fit, get_solver, load_plugins, register, solvers, unregister, variant)
+                        get_solver, load_plugins, register, solvers, unregister, variant)
 from .result import STATUSES, Fit, PhaseTimer
 
 

@@ -18,32 +18,29 @@ enumerates them like precisions.
 """
 from __future__ import annotations
 
-import dataclasses
 import importlib.metadata
 import inspect
 import itertools
 import math
-import numbers
 import types
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
-from numpy.typing import ArrayLike
-from ..arith.base import Precision
 
 from ..core.validation import as_rng, check_bool, check_str, short_repr
-from ..core.exceptions import LSSVMWarning, UnexpectedParameterError, UnknownSolverError, UnsupportedPrecisionError
+from ..core.exceptions import LSSVMWarning, UnknownSolverError
 from ..arith.precision import get_precision, precisions as _precisions
-from ..core.records import ReadOnlyDict
-from ..linalg.cost import DEFAULT_MAX_SECONDS, TimeModel, check_max_seconds, ensure_time
+from ..linalg.cost import TimeModel
 from ..linalg.memory import PeakMemory
-from ._common import nonfinite_record
-from .result import Fit, data_fingerprint
+from ._declarations import SUPPORT_FRACTIONS, LadderKnob, Problem, Variant, variant
 
-__all__ = ["SolverInfo", "DIRECT_FACTORIZATIONS", "Variant", "LadderKnob", "SUPPORT_FRACTIONS", "Problem", "TASKS", "RANDOM_KEYWORD", "register",
-           "unregister", "solvers", "get_solver", "fit", "fit_params", "variant", "load_plugins", "PLUGIN_GROUP"]
+# Variant, LadderKnob, Problem, variant and SUPPORT_FRACTIONS (._declarations) are re-exported: the
+# solver modules declare them beside register; la.fit is ._fit's
+__all__ = ["SolverInfo", "DIRECT_FACTORIZATIONS", "Variant", "LadderKnob", "SUPPORT_FRACTIONS", "Problem", "TASKS",
+           "RANDOM_KEYWORD", "register", "unregister", "solvers", "get_solver", "fit_params", "variant", "load_plugins",
+           "PLUGIN_GROUP"]
 
 #: The entry-point group through which installed packages register their solvers.
 PLUGIN_GROUP = "lssvm_analysis.solvers"
@@ -55,174 +52,6 @@ RANDOM_KEYWORD = "rng"
 
 #: LAPACK's acceptance threshold on (backward error) / (n u) (xPOT03/xGET03 ratio 30).
 LAPACK_THRESHOLD = 30.0
-
-
-@dataclass(frozen=True)
-class Variant:
-    """One named value of a solver keyword that selects a formulation.
-
-    Attributes
-    ----------
-    option : str
-        The keyword, e.g. ``"formation"``.
-    value : str
-        Its value, e.g. ``"as-described"``.
-    description : str
-        One line: what the formulation does.
-    literal : bool
-        True for the paper's formula as printed (the fragile form, kept to be measured).
-
-    Raises
-    ------
-    TypeError
-        ``option``, ``value`` or ``description`` not a str, ``literal`` not a bool.
-    ValueError
-        ``option`` not a keyword name, an empty ``value``.
-    """
-
-    option: str
-    value: str
-    description: str
-    literal: bool = False
-
-    def __post_init__(self):
-        if not check_str("option", self.option).isidentifier():
-            raise ValueError(f"expected a keyword name for option, got option={self.option!r}")
-        check_str("value", self.value)
-        check_str("description", self.description, empty=True)
-        object.__setattr__(self, "literal", check_bool("literal", self.literal))
-
-
-@dataclass(frozen=True)
-class LadderKnob:
-    """A keyword of the paper that drives the condition of what the solver forms (the kappa ladder).
-
-    The report's kappa ladder (:mod:`lssvm_analysis.report.sections_digits`)
-    moves C for every solver; where C alone leaves the formed system well
-    conditioned (a support-set method whose support is small, a pivoted
-    Cholesky that stops at a low rank), the solver declares the knob that
-    does drive it, and the ladder adds one rung per value, in every variant
-    and precision, at the top C of its C ladder.  A data knob
-    (``dataset=True``, e.g. ``near_duplicates``) is a keyword of the ladder's
-    data sets instead (``datasets.load``): it changes the points, not the
-    solver, and its rungs run at the bottom C of the ladder, where C drives
-    least, so that what they show is the data's doing.  The knob may be
-    ``C`` itself: its rungs are then values of C past the ladder's top, for
-    a formulation whose problem kappa grows as sqrt(C) (a ridge least-squares
-    problem, Abe's empirical feature space), not as C.
-
-    Attributes
-    ----------
-    param : str
-        The keyword (one of the solver's ``params``, or of the data sets'
-        loaders for a data knob), e.g. ``"n_support"``.
-    values : tuple of float
-        The rungs, from well to ill conditioned.
-    per_point : bool
-        The values are fractions of the number of training points n: the
-        rung is ceil(value * n), clipped to 1..n (a support size must fit
-        every profile's n).
-    fixed : mapping
-        Other keywords held fixed on these rungs (e.g. rr-lssvr's ``tol=0``,
-        so the greedy selection reaches the support size the rung asks for).
-    note : str
-        One sentence: what the knob does to the formed system and why C
-        alone does not (the report prints it).
-    dataset : bool
-        A data knob: ``param`` is a keyword of the ladder's data sets, not
-        of the solver (its ``fixed`` keywords are still the solver's).
-    chosen : str
-        The fit record's column that holds what the fit took where it may
-        take less than ``param`` asks (a count: ``diag_rank`` of a pivoted
-        Cholesky that stops at its rank, ``diag_k_star`` of MRSR); empty
-        when the fit always takes what it is asked.  A grid row that the
-        ladder cannot drive to the widest row's kappa states it from there.
-
-    Raises
-    ------
-    TypeError
-        ``param``, ``note`` or ``chosen`` not a str, ``values`` not a
-        sequence of real numbers, ``per_point`` or ``dataset`` not a bool,
-        ``fixed`` not a mapping with str keys.
-    ValueError
-        ``param`` or a non-empty ``chosen`` not a keyword name (whether the
-        solver or the data sets take ``param`` is checked by ``register``),
-        no values, a value that is not finite, (``per_point``) outside
-        (0, 1], or (``param = "C"``) not positive, per point or a data knob.
-    """
-
-    param: str
-    values: tuple
-    per_point: bool = False
-    fixed: Mapping[str, Any] = field(default_factory=dict)
-    note: str = ""
-    dataset: bool = False
-    chosen: str = ""
-
-    def __post_init__(self):
-        if not check_str("param", self.param).isidentifier():
-            raise ValueError(f"expected a keyword name for param, got param={self.param!r}")
-        object.__setattr__(self, "values", _knob_values(self.values, check_bool("per_point", self.per_point)))
-        object.__setattr__(self, "per_point", bool(self.per_point))
-        if not isinstance(self.fixed, Mapping) or not all(isinstance(k, str) for k in self.fixed):
-            raise TypeError(f"expected a mapping of keyword names to values for fixed, "
-                            f"got fixed={short_repr(self.fixed)}")
-        check_str("note", self.note, empty=True)
-        object.__setattr__(self, "dataset", check_bool("dataset", self.dataset))
-        if check_str("chosen", self.chosen, empty=True) and not self.chosen.isidentifier():
-            raise ValueError(f"expected a column name or '' for chosen, got chosen={self.chosen!r}")
-        if self.param == "C" and (self.dataset or self.per_point or not all(v > 0 for v in self.values)):
-            raise ValueError(f"expected positive values of C, not per point nor a data knob (param='C'), got "
-                             f"values={short_repr(self.values)}, per_point={self.per_point}, dataset={self.dataset}")
-
-    def rungs(self, n: int) -> list:
-        """The knob's values for a training set of ``n`` points (distinct, in ladder order)."""
-        if not self.per_point:
-            return list(dict.fromkeys(self.values))
-        return list(dict.fromkeys(min(n, max(1, math.ceil(v * n - 1e-9))) for v in self.values))
-
-
-def _knob_values(values, per_point: bool) -> tuple:
-    """A LadderKnob's ``values`` as a tuple of finite real numbers, in (0, 1] when ``per_point``."""
-    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, (tuple, list, np.ndarray)) \
-            or not all(isinstance(v, numbers.Real) and not isinstance(v, (bool, np.bool_)) for v in values):
-        raise TypeError(f"expected a sequence of real numbers for values, got values={short_repr(values)}")
-    values = tuple(values)
-    if not values or not all(math.isfinite(v) for v in values):
-        raise ValueError(f"expected one or more finite values, got values={short_repr(values)}")
-    if per_point and not all(0 < v <= 1 for v in values):
-        raise ValueError(f"expected fractions of n in (0, 1] for values (per_point=True), "
-                         f"got values={short_repr(values)}")
-    return values
-
-
-#: Support-size rungs of the kappa ladder, as fractions of n (support-set families: ``n_support``).
-#: Not 1.0: with every point in the support at C = 1e16 the least-squares problem of Zhao & Sun's
-#: (7) has kappa ~ 1e20 (sinc, n = 30, sigma2 = 10), beyond what its exact model certifies.
-SUPPORT_FRACTIONS = (0.25, 0.5, 0.8)
-
-
-def variant(option: str, value: str, description: str, *, literal: bool = False) -> Variant:
-    """Shorthand for :class:`Variant` in ``register(..., variants=[...])``.
-
-    Raises
-    ------
-    TypeError
-        ``option``, ``value`` or ``description`` not a str, ``literal`` not a bool.
-    ValueError
-        ``option`` not a keyword name, an empty ``value``.
-    """
-    return Variant(option, value, description, literal)   # Variant checks each field, naming it
-
-
-@dataclass(frozen=True)
-class Problem:
-    """A small problem a solver accepts: ``fit(name, X, y, **params)``."""
-
-    X: np.ndarray
-    y: np.ndarray
-    task: str
-    params: Mapping[str, Any]
 
 
 def _example_data(task: str, n: int, rng) -> tuple[np.ndarray, np.ndarray]:
@@ -734,114 +563,3 @@ def get_solver(name: str) -> SolverInfo:
         return _SOLVERS[name]
     except (KeyError, TypeError):
         raise UnknownSolverError(f"expected a solver in {solvers()}, got solver={name!r}") from None
-
-
-def fit(solver: str, X: ArrayLike, y: ArrayLike, *, precision: str | Precision = "float64",
-        max_seconds: float | None = DEFAULT_MAX_SECONDS, **params: Any) -> Fit:
-    """Fit the registered ``solver`` on (X, y) in ``precision``; see its docstring.
-
-    Parameters
-    ----------
-    solver : str
-        A registered name (``la.solvers()``).
-    X, y : array_like
-        Training inputs (n x d) and targets (n).
-    precision : str or Precision
-        The arithmetic of the fit (``"float64"``, ``"float32"``, ``"longdouble"``, ``"mpN"``).
-    max_seconds : float or None
-        Before any work, the solver's declared time model
-        (:class:`~lssvm_analysis.linalg.cost.TimeModel`, measured by
-        ``benchmarks/measure_times.py``) estimates the fit's seconds from n, d, the second
-        size (support size, rank) and the precision; a fit whose estimate exceeds
-        ``max_seconds`` by more than the model's margin
-        (:data:`~lssvm_analysis.linalg.cost.MARGIN`, 10: an estimate is an order of magnitude)
-        is refused with a :class:`~lssvm_analysis.linalg.cost.FitTooCostlyError`.  Default
-        600 s (:data:`~lssvm_analysis.linalg.cost.DEFAULT_MAX_SECONDS`): what is refused is then
-        estimated at more than 100 minutes, a size an interactive call did not mean; e.g.
-        ``svm-c`` on 2e6 x 1 points (LIBSVM's SMO, measured quadratic in n on noisy data: about 8
-        hours) is refused at once instead of running for hours.  ``None`` runs the fit whatever
-        it costs.  A solver without a time model (a plugin that declares none) is never
-        refused; nor is a fit of a sweep task (the report's protocols, ``compare``: the sweep
-        runner's :func:`~lssvm_analysis.linalg.cost.protocol_scope`), whose sizes are fixed.
-    **params
-        The solver's keywords (``la.get_solver(solver).params``).
-
-    Raises
-    ------
-    FitTooCostlyError
-        A ``ValueError``: the estimate exceeds ``max_seconds`` by more than the margin (its
-        ``estimate_seconds`` and ``limit``; the message names the solver, n, d, the precision,
-        the model and how to override).
-    TypeError, ValueError
-        ``max_seconds`` not None nor a finite number > 0 (a bool, a str, 0, -1, nan), naming it.
-    UnknownSolverError
-        ``solver`` is not registered.
-    UnsupportedPrecisionError
-        The solver does not run in ``precision`` (e.g. the LIBSVM baselines outside float64).
-    ValueError
-        A variant keyword with a value the solver does not have.
-    UnexpectedParameterError
-        A keyword the solver does not take (a TypeError naming the solver,
-        the keyword and the keywords it takes).
-    """
-    info = get_solver(solver)
-    extra = [k for k in params if k not in info.params]
-    if extra:
-        raise UnexpectedParameterError(
-            f"expected keywords of solver {info.name!r} among {list(info.params)}, "
-            f"got {extra[0]}={params[extra[0]]!r}")
-    if not info.supports_precision(precision):
-        raise UnsupportedPrecisionError(
-            f"expected a precision in {info.supported_precisions()} for solver {solver!r}, "
-            f"got precision={get_precision(precision).name!r}")
-    info.check_variants(params)
-    max_seconds = check_max_seconds(max_seconds)
-    if info.time is not None and max_seconds is not None:
-        _refuse_costly(info, X, precision, params, max_seconds)
-    return _recorded(info, info.func(X, y, precision=precision, **params), X, y, precision)
-
-
-def _refuse_costly(info: SolverInfo, X, precision, params, max_seconds: float) -> None:
-    """FitTooCostlyError if the solver's time model puts the fit clearly beyond ``max_seconds``.
-
-    n and d are read from X's shape without converting it (an array, or a list of rows); X that
-    has no clear shape is left to the solver's validation, which names it.
-    """
-    shape = getattr(X, "shape", None)
-    if shape is None:
-        try:
-            shape = (len(X), len(X[0]) if len(X) else 0)
-        except (TypeError, KeyError, IndexError):
-            return
-    if len(shape) not in (1, 2) or not all(isinstance(s, numbers.Integral) for s in shape):
-        return
-    n, d = int(shape[0]), int(shape[1]) if len(shape) == 2 else 1
-    ensure_time(info.time, info.name, n, d, precision, params, max_seconds)
-
-
-def _recorded(info: SolverInfo, result, X, y, precision):
-    """What the solver returned, as a recorded outcome (the contract every solver, plugins too, gets):
-
-    * not a Fit (None, a dict, ...): a Fit with ``status="no-model"`` and
-      ``diagnostics["invalid_result"]`` naming what it was (``la.fit`` returned None);
-    * ``status="ok"`` with a non-finite coefficient, bias or ``w``: ``status="overflow"``, the
-      model dropped and ``diagnostics["nonfinite"]`` counting what was not finite (a plugin
-      that builds its Fit itself got 'ok' with NaN coefficients);
-    * the training data's fingerprint (:func:`~.result.data_fingerprint`) kept on the Fit, so
-      that the model-error API refuses other data.
-    """
-    if not isinstance(result, Fit):
-        p = get_precision(precision)
-        d = np.shape(X)[1] if np.ndim(X) == 2 else 0
-        return Fit(info.name, p.name, None, None, np.empty(0, dtype=np.intp), np.empty((0, d)), None,
-                   status="no-model", data_fingerprint=data_fingerprint(X, y),
-                   diagnostics=ReadOnlyDict({"invalid_result": f"solver function {info.name!r} returned "
-                                             f"{short_repr(result)}, not a Fit"}))
-    changes = {"data_fingerprint": data_fingerprint(X, y)}
-    if result.status == "ok":
-        bad = nonfinite_record(result.coef_, result.bias_, "returned model", get_precision(result.precision),
-                               result.w)
-        if bad is not None:
-            changes.update(status="overflow", coef_=None, bias_=None, w=None,
-                           diagnostics=ReadOnlyDict({**dict(result.diagnostics), "nonfinite": ReadOnlyDict(bad)}))
-    return dataclasses.replace(result, **changes)

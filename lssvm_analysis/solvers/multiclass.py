@@ -43,7 +43,7 @@ from numpy.typing import ArrayLike
 from ..arith.base import Precision
 
 from ..core.validation import as_matrix, as_rng, as_vector, check_finite, check_int
-from ._registry import fit as registry_fit
+from ._fit import fit as registry_fit
 from ._registry import get_solver
 
 __all__ = ["MulticlassFit", "fit_multiclass", "make_code", "hamming_decode", "hamming_distances", "CODES"]
