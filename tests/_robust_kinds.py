@@ -15,7 +15,7 @@ import time
 
 from lssvm_analysis.experiments import register_task_kind
 
-__all__ = ["sleepy_row", "kill_once_row", "set_env"]
+__all__ = ["sleepy_row", "kill_once_row", "kill_always_row", "set_env"]
 
 
 def set_env(name: str, value: str) -> None:
@@ -42,5 +42,14 @@ def kill_once_row(task) -> dict:
     return sleepy_row(task)
 
 
+def kill_always_row(task) -> dict:
+    """SIGKILLs its process at ``x == options["kill_at"]`` whenever ``LSSVM_KILL_ALWAYS`` is set (a task
+    that kills every worker that runs it, as a fit beyond a worker's memory limit does)."""
+    if os.environ.get("LSSVM_KILL_ALWAYS") and task.params["x"] == task.options["kill_at"]:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return sleepy_row(task)
+
+
 register_task_kind("robust-sleepy", sleepy_row, validate=_any, replace=True)
+register_task_kind("robust-kill-always", kill_always_row, validate=_any, replace=True)
 register_task_kind("robust-kill-once", kill_once_row, validate=_any, replace=True)

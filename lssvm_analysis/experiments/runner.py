@@ -332,6 +332,24 @@ def _run_serial(sched, modules, store, bar, replace, owner):
         sched.done(task.key)
 
 
+def _result_row(fut, task: Task) -> dict:
+    """The row a finished future holds; a task whose every worker died running it is an "error" row.
+
+    Dask gives up on a task after its workers died running it ``allowed-failures`` + 1 times
+    (``KilledWorker``: a worker killed by its nanny's memory limit, the kernel's OOM killer or a
+    crash in native code): that is the task's outcome, recorded, and the sweep goes on (a rerun
+    retries error rows).  Anything else a future raises (a lost scheduler) propagates.
+    """
+    try:
+        return fut.result()
+    except Exception as exc:
+        if type(exc).__name__ != "KilledWorker":
+            raise
+        return {**task.input_columns(), "status": "error", "error_type": type(exc).__name__,
+                "message": f"every Dask worker that ran this task died while running it ({exc}); rerun to retry it",
+                "traceback": "", "warnings": ""}
+
+
 def _run_pool(pool, owned, sched, modules, store, bar, replace, window, owner):
     futures: dict = {}
     try:
@@ -340,22 +358,22 @@ def _run_pool(pool, owned, sched, modules, store, bar, replace, window, owner):
                 task = sched.next()
                 if task is None:
                     break
-                futures[pool.submit(execute_task, task, modules[task.kind])] = task.key
+                futures[pool.submit(execute_task, task, modules[task.kind])] = task
             if not futures:
                 if sched.idle():
                     continue
                 return
             done, _ = cf.wait(list(futures), timeout=LEASE_SECONDS / 6, return_when=cf.FIRST_COMPLETED)
             for fut in done:
-                key = futures.pop(fut)
-                _write(store, fut.result(), bar, replace, owner)
-                sched.done(key)
+                task = futures.pop(fut)
+                _write(store, _result_row(fut, task), bar, replace, owner)
+                sched.done(task.key)
             sched.heartbeat()
     except BaseException:
         for fut in futures:
             with contextlib.suppress(Exception):  # a lost Dask scheduler cannot cancel: nothing to stop
                 fut.cancel()
-        for fut, key in futures.items():  # keep what finished meanwhile: an interruption loses nothing
+        for fut in futures:  # keep what finished meanwhile: an interruption loses nothing
             try:
                 done = fut.done() and not fut.cancelled() and fut.exception(timeout=0) is None
             except Exception:  # cancelled by a scheduler that died: not finished, not kept

@@ -164,8 +164,12 @@ def dask_client(scheduler=None, dask_workers=None):
                 if scheduler is not None:
                     client = stack.enter_context(distributed.Client(scheduler))
                 else:
+                    # memory_limit=0: no nanny limit.  Dask's default (the machine's memory / workers)
+                    # kills a worker at 95 % of it, i.e. any fit of more than ~11 GB on 2 workers here
+                    # (Vieira's time-over-L series peaks at 11.7 GB): the fits guard memory themselves
+                    # (linalg.memory: refused beyond what is available, one large fit at a time)
                     cluster = stack.enter_context(distributed.LocalCluster(
-                        n_workers=dask_workers, threads_per_worker=1, processes=True,
+                        n_workers=dask_workers, threads_per_worker=1, processes=True, memory_limit=0,
                         dashboard_address=":0", silence_logs=logging.ERROR))
                     client = stack.enter_context(distributed.Client(cluster))
             yield client
