@@ -35,6 +35,7 @@ from typing import Mapping
 
 from ..arith.precision import get_precision
 from ..core.validation import short_repr
+from .memory import second_size
 from .memory import memory_key
 
 __all__ = ["TimeTerm", "TimeModel", "FitTooCostlyError", "MARGIN", "DEFAULT_MAX_SECONDS", "MP_REFERENCE_DIGITS",
@@ -224,13 +225,8 @@ class TimeModel:
         return int(math.ceil(self.r_default * n))
 
     def r_of(self, fit) -> int:
-        """The second size of a finished fit: ``params[r]``, else ``diagnostics[r]``, else its support size."""
-        if not self.r:
-            return 0
-        for source in (fit.params, fit.diagnostics):
-            if source.get(self.r) is not None:
-                return int(source[self.r])
-        return 0 if fit.support_ is None else len(fit.support_)
+        """The second size of a finished fit (:func:`~.memory.second_size`, as the peak models read it)."""
+        return second_size(fit, self.r)
 
     def seconds(self, n: int, d: int, precision, *, r: int = 0) -> float | None:
         """The estimated seconds of a fit, or None when no terms were measured for the precision's engine."""

@@ -42,7 +42,7 @@ from ..arith.precision import get_precision
 
 __all__ = ["bytes_per_word", "estimate_bytes", "ensure_memory", "UNCHECKED_BYTES", "available_bytes",
            "READING_SECONDS", "PeakMemory", "PeakTerms", "SOFTWARE", "memory_key", "traced_peak", "traced_bytes_per_word",
-           "memory_scope", "large_bytes", "LARGE_FRACTION", "MEMORY_LOCK_PATH"]
+           "memory_scope", "large_bytes", "LARGE_FRACTION", "MEMORY_LOCK_PATH", "second_size"]
 
 #: Bytes tracemalloc sees per mpf entry of an object array, its 8-byte pointer included: the mpf,
 #: its ``_mpf_`` tuple, the gmpy2 mpz object of the mantissa and the exponent.  Measured with a
@@ -450,18 +450,24 @@ class PeakMemory:
         return lo
 
     def r_of(self, fit) -> int:
-        """The second size r of a finished fit: ``params[r]``, else ``diagnostics[r]``, else its support size."""
-        if not self.r:
-            return 0
-        for source in (fit.params, fit.diagnostics):
-            if source.get(self.r) is not None:
-                return int(source[self.r])
-        return 0 if fit.support_ is None else len(fit.support_)
+        """The second size r of a finished fit (:func:`second_size`)."""
+        return second_size(fit, self.r)
 
     def ensure(self, n: int, precision, *, what: str, r: int = 0) -> int:
         """:func:`ensure_memory` for this peak: InsufficientMemoryError naming n and the precision."""
         sizes = f" ({self.r} = {r})" if self.r and r else ""
         return ensure_memory(n, self.words(n, precision, r=r), precision, what=what + sizes)
+
+
+def second_size(fit, r: str) -> int:
+    """The second size of a finished fit that a model names ``r`` (support size, kept points): ``params[r]``,
+    else ``diagnostics[r]``, else its support size; 0 when the model has none (``r`` empty)."""
+    if not r:
+        return 0
+    for source in (fit.params, fit.diagnostics):
+        if source.get(r) is not None:
+            return int(source[r])
+    return 0 if fit.support_ is None else len(fit.support_)
 
 
 def traced_peak(func, *args, **kwargs) -> tuple:
