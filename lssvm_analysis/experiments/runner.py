@@ -47,7 +47,7 @@ from ..linalg.cost import protocol_scope
 from ..linalg.memory import memory_scope
 from .kinds import get_task_kind, task_kinds
 from .progress import SweepProgress
-from .spec import SweepSpec, Task, json_scalar
+from .spec import RESERVED, SweepSpec, Task, json_scalar
 from .store import LEASE_SECONDS, StoreError, open_store, records_frame
 
 __all__ = ["run_sweep", "run_sweeps", "local_pool", "load_records", "execute_task", "sweep_id", "TIMING_PREFIX",
@@ -111,7 +111,7 @@ def execute_task(task: Task, module: str | None = None) -> dict:
     """
     row = task.input_columns()
     # the kind may set "status" and "message"; the other engine columns are off-limits
-    reserved = set(row) | {"error_type", "traceback", "warnings", "time_task", "time_task_cpu"}
+    reserved = set(row) | (RESERVED - {"status", "message"})
     t0, c0 = time.perf_counter(), time.thread_time()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

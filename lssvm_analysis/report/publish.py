@@ -60,26 +60,31 @@ def section_costs(store, profile: str = "full") -> pd.DataFrame:
     check_profile(profile)
     st, owned = _open_existing(store)
     try:
-        plan, seen, rows = stored_plan(st, profile), set(), []
-        for reg in report_sections():
-            keys = [t.key for spec in plan.get(reg.key, {}).values() if isinstance(spec, SweepSpec)
-                    for t in spec.tasks()]
-            keys = list(dict.fromkeys(k for k in keys if k not in seen))
-            seen.update(keys)
-            if reg.reads_all and not keys:
-                continue
-            got = {r["key"]: r for r in st.rows(keys=keys)}
-            cpu = sum(_num(r.get("time_task_cpu", r.get("time_task"))) for r in got.values())
-            wall = sum(_num(r.get("time_task")) for r in got.values())
-            outcomes = Counter(str(r.get("status")) for r in got.values())
-            rows.append({"section": reg.key, "title": reg.title, "tasks": len(keys), "stored": len(got),
-                         "complete": len(got) == len(keys),
-                         "outcomes": " ".join(f"{s}={n}" for s, n in sorted(outcomes.items())),
-                         "cpu_seconds": round(cpu, 1), "wall_seconds": round(wall, 1)})
-        return pd.DataFrame(rows, columns=COST_COLUMNS)
+        return _costs(st, stored_plan(st, profile))
     finally:
         if owned:
             st.close()
+
+
+def _costs(st: Store, plan: dict) -> pd.DataFrame:
+    """:func:`section_costs` of an open store and its profile's plan (``{section: {key: spec}}``)."""
+    seen, rows = set(), []
+    for reg in report_sections():
+        keys = [t.key for spec in plan.get(reg.key, {}).values() if isinstance(spec, SweepSpec)
+                for t in spec.tasks()]
+        keys = list(dict.fromkeys(k for k in keys if k not in seen))
+        seen.update(keys)
+        if reg.reads_all and not keys:
+            continue
+        got = {r["key"]: r for r in st.rows(keys=keys)}
+        cpu = sum(_num(r.get("time_task_cpu", r.get("time_task"))) for r in got.values())
+        wall = sum(_num(r.get("time_task")) for r in got.values())
+        outcomes = Counter(str(r.get("status")) for r in got.values())
+        rows.append({"section": reg.key, "title": reg.title, "tasks": len(keys), "stored": len(got),
+                     "complete": len(got) == len(keys),
+                     "outcomes": " ".join(f"{s}={n}" for s, n in sorted(outcomes.items())),
+                     "cpu_seconds": round(cpu, 1), "wall_seconds": round(wall, 1)})
+    return pd.DataFrame(rows, columns=COST_COLUMNS)
 
 
 def _num(value) -> float:
@@ -123,10 +128,10 @@ def publish(store, out="reports/full", *, profile: str = "full") -> Path:
     out = Path(out)
     st, owned = _open_existing(store)
     try:
-        costs = section_costs(st, profile)
+        plan = stored_plan(st, profile)  # planned once: the costs and the records read the same plan
+        costs = _costs(st, plan)
         complete = set(costs.section[costs.complete])
-        plan = {k: v for k, v in stored_plan(st, profile).items() if k in complete}
-        records = read_records(st, plan)
+        records = read_records(st, {k: v for k, v in plan.items() if k in complete})
     finally:
         if owned:
             st.close()
