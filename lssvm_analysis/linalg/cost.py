@@ -28,15 +28,13 @@ from __future__ import annotations
 import contextlib
 import math
 import numbers
-import re
 import threading
 from dataclasses import dataclass
 from typing import Mapping
 
 from ..arith.precision import get_precision
 from ..core.validation import short_repr
-from .memory import second_size
-from .memory import memory_key
+from .memory import engine_key, memory_key, second_size
 
 __all__ = ["TimeTerm", "TimeModel", "FitTooCostlyError", "MARGIN", "DEFAULT_MAX_SECONDS", "MP_REFERENCE_DIGITS",
            "MP_MATMUL_SECONDS", "mp_factor", "time_key", "check_max_seconds", "ensure_time", "protocol_scope"]
@@ -88,15 +86,6 @@ class FitTooCostlyError(ValueError):
         super().__init__(message)
         self.solver, self.n, self.d, self.precision = solver, n, d, precision
         self.estimate_seconds, self.limit = estimate_seconds, limit
-
-
-#: An engine key as :func:`~.memory.memory_key` writes them: ``hw<bytes>``, ``sw<bytes>`` or ``mp``.
-_KEY = re.compile(r"^(?:(hw|sw)(\d+)|mp)$")
-
-
-def _as_key(key: str) -> str:
-    """An engine key as it is, or a registered precision's name as its key (UnknownPrecisionError else)."""
-    return key if _KEY.match(key) else time_key(key)
 
 
 def time_key(precision) -> str:
@@ -202,7 +191,7 @@ class TimeModel:
                 raise TypeError(f"expected a non-empty mapping of engine keys to TimeTerm sequences for terms, "
                                 f"got terms={short_repr(self.terms)}")
             try:   # an engine key (hw8, hw4, sw16, mp) as it is, a registered precision's name as its key
-                keyed[_as_key(key)] = tuple(ts)
+                keyed[engine_key(key)] = tuple(ts)
             except ValueError:
                 raise ValueError(f"expected engine keys (hw8, hw4, sw16, mp) or precision names in terms, "
                                  f"got {key!r} in terms={short_repr(self.terms)}") from None

@@ -42,7 +42,8 @@ from ..arith.precision import get_precision
 
 __all__ = ["bytes_per_word", "estimate_bytes", "ensure_memory", "UNCHECKED_BYTES", "available_bytes",
            "READING_SECONDS", "PeakMemory", "PeakTerms", "SOFTWARE", "memory_key", "traced_peak", "traced_bytes_per_word",
-           "memory_scope", "large_bytes", "LARGE_FRACTION", "MEMORY_LOCK_PATH", "second_size"]
+           "memory_scope", "large_bytes", "LARGE_FRACTION", "MEMORY_LOCK_PATH", "second_size",
+           "engine_key"]
 
 #: Bytes tracemalloc sees per mpf entry of an object array, its 8-byte pointer included: the mpf,
 #: its ``_mpf_`` tuple, the gmpy2 mpz object of the mantissa and the exponent.  Measured with a
@@ -309,9 +310,10 @@ def memory_key(precision) -> str:
     return f"{'hw' if p.hardware else 'sw'}{p.dtype.itemsize}"
 
 
-def _as_key(key: str) -> str:
-    """A memory key as it is, or a registered precision's name as its memory key (a plugin's
-    declaration may say "float64")."""
+def engine_key(key: str) -> str:
+    """An engine key (``hw<bytes>``, ``sw<bytes>``, ``mp``) as it is, or a registered precision's name as
+    its key (a plugin's declaration may say "float64"; an unknown name is UnknownPrecisionError): the
+    keys of the peak and the time models alike."""
     return key if _KEY.match(key) else memory_key(key)
 
 
@@ -396,7 +398,7 @@ class PeakMemory:
     def __post_init__(self):
         keyed = {}
         for key, t in self.terms.items():
-            keyed[_as_key(key)] = t
+            keyed[engine_key(key)] = t
         object.__setattr__(self, "terms", keyed)
 
     def terms_for(self, precision) -> tuple:
