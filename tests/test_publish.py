@@ -1,4 +1,4 @@
-"""The published ledger (``lssvm-analysis publish``): judged as the report judges, from complete sections only,
+"""The published ledger (``lssvm-analysis publish``): judged as the report judges, from complete records only,
 with each section's cost, and computing nothing."""
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ import pandas as pd
 import pytest
 
 from lssvm_analysis.cli import main
+from lssvm_analysis.experiments.claims import claims, ledger_frame
 from lssvm_analysis.experiments.store import Store, StoreError
-from lssvm_analysis.report.build import build_report
+from lssvm_analysis.report.build import build_report, read_records
+from lssvm_analysis.report.plan import stored_plan
 from lssvm_analysis.report.publish import publish, section_costs
 
 
@@ -31,7 +33,10 @@ def test_the_published_ledger_is_the_reports_and_computes_nothing(suykens_run, t
     ledger = pd.read_csv(tmp_path / "ledger.csv").fillna("")
     assert ledger.id.tolist() == report_ledger.id.tolist()
     assert ledger.verdict.tolist() == report_ledger.verdict.tolist()
-    assert ledger.sentence.tolist() == report_ledger.sentence.tolist()
+    run = report_ledger.verdict != "not run"  # a section left out: the store says how much of it is stored
+    assert ledger.sentence[run].tolist() == report_ledger.sentence[run].tolist()
+    assert ledger.sentence[~run].str.contains(r"its records are not all stored: .* \(0 of \d+ tasks stored\)|"
+                                              "no records for it in this profile|no sub-claim has records").all()
     text = html.unescape(page.read_text(encoding="utf-8"))
     assert 'id="claim-' in text and "LS-SVM claims ledger, profile 'quick'" in text
     # every section the ledger's evidence links to is an anchor of the page
@@ -49,23 +54,52 @@ def test_cost_per_section_counts_planned_and_stored_tasks_and_their_cpu_time(suy
     assert (others.stored[others.tasks > 0] == 0).all() and not others.complete[others.tasks > 0].any()
 
 
-def test_a_section_run_in_part_gives_its_claims_no_verdict(suykens_run, tmp_path):
+def test_a_record_run_in_part_gives_the_claims_reading_it_no_verdict(suykens_run, tmp_path):
+    """The one task of the record a claim reads deleted: that claim says "not run" and how much of
+    the record is stored; every other claim keeps the verdict the complete run gave it."""
     store, report_ledger = suykens_run
     partial = tmp_path / "partial.sqlite"
     partial.write_bytes(store.read_bytes())
+    plan = stored_plan(store, "quick")["suykens"]
+    keys = [t.key for t in plan["pruning"].tasks()]
     con = sqlite3.connect(partial)
-    con.execute("DELETE FROM records WHERE rowid = (SELECT MIN(rowid) FROM records)")
+    con.executemany("DELETE FROM records WHERE key = ?", [(k,) for k in keys])
     con.commit()
     con.close()
     publish(partial, tmp_path / "out", profile="quick")
     costs = pd.read_csv(tmp_path / "out" / "cost.csv").set_index("section")
     assert not costs.loc["suykens", "complete"]
-    assert costs.loc["suykens", "stored"] == costs.loc["suykens", "tasks"] - 1
-    ledger = pd.read_csv(tmp_path / "out" / "ledger.csv").fillna("")
-    mine = ledger[ledger.section == "suykens"]
-    judged = report_ledger[(report_ledger.section == "suykens") & (report_ledger.verdict != "not testable offline")]
-    assert len(judged) and (judged.verdict != "not run").any()  # the complete run did judge some
-    assert set(mine.verdict) <= {"not run", "not testable offline"}
+    assert costs.loc["suykens", "stored"] == costs.loc["suykens", "tasks"] - len(keys)
+    ledger = pd.read_csv(tmp_path / "out" / "ledger.csv").fillna("").set_index("id")
+    before = report_ledger.set_index("id")
+    reads = {c.id for c in claims() if c.rule is not None and _reads(c, "suykens", "pruning")}
+    assert reads == {"S-sinc-prune"} and before.verdict["S-sinc-prune"] != "not run"
+    assert ledger.verdict["S-sinc-prune"] == "not run"
+    assert f"pruning (0 of {len(keys)} tasks stored)" in ledger.cause["S-sinc-prune"]
+    others = [c.id for c in claims() if not c.parts and c.id not in reads]
+    assert (ledger.verdict[others] == before.verdict[others]).all()
+
+
+def test_a_claim_reading_a_complete_and_a_partial_record_is_not_judged_from_the_complete_one(suykens_run):
+    """Records present for the claim, but one it also reads named in ``partial``: "not run", with the count."""
+    store, report_ledger = suykens_run
+    records = read_records(store, {"suykens": stored_plan(store, "quick")["suykens"]})
+    judged = ledger_frame(records).set_index("id")
+    assert judged.verdict["S-sinc-prune"] == report_ledger.set_index("id").verdict["S-sinc-prune"] != "not run"
+    held = ledger_frame(records, {"suykens/pruning": "3 of 7 tasks stored"}).set_index("id")
+    assert held.verdict["S-sinc-prune"] == "not run"
+    assert held.cause["S-sinc-prune"] == "its records are not all stored: pruning (3 of 7 tasks stored)"
+    rest = judged.index.drop("S-sinc-prune")
+    assert (held.verdict[rest] == judged.verdict[rest]).all()
+
+
+def _reads(claim, section, key) -> bool:
+    """Whether ``claim`` reads the record ``section/key`` (its ``records``: plain, ``sec/key`` or a prefix*)."""
+    for k in claim.records:
+        sec, _, name = k.rpartition("/")
+        if (sec or claim.section) == section and (name == key or name.endswith("*") and key.startswith(name[:-1])):
+            return True
+    return False
 
 
 def test_publish_refuses_a_store_that_does_not_exist_and_creates_none(tmp_path, capsys):

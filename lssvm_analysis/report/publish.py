@@ -6,9 +6,10 @@ to spend them.  :func:`publish` computes nothing: it reads the records a
 ``report --profile full`` run stored (on local processes or a Dask cluster,
 in as many resumed pieces as it took) and writes
 
-* ``ledger.csv``: every claim with its verdict, judged only from the sections
-  whose every planned task is stored (a section run in part gives its claims
-  no verdict from partial data: they say "not run");
+* ``ledger.csv``: every claim with its verdict, judged only from the records
+  (one sweep each) whose every planned task is stored: a claim reading a
+  record run in part gets no verdict from part of its protocol, it says "not
+  run" and how many of the record's tasks are stored;
 * ``cost.csv``: per section, the tasks planned and stored, their outcomes, and
   the CPU seconds they took (``time_task_cpu``, the worker thread's CPU time,
   which a loaded or niced machine does not inflate) beside their wall seconds;
@@ -87,6 +88,17 @@ def _costs(st: Store, plan: dict) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=COST_COLUMNS)
 
 
+def _record_states(st: Store, plan: dict) -> dict:
+    """``{(section, key): (stored, planned)}`` of every sweep of the plan: a record is complete when equal."""
+    states = {}
+    for sec, specs in plan.items():
+        for key, spec in specs.items():
+            if isinstance(spec, SweepSpec):
+                keys = list(dict.fromkeys(t.key for t in spec.tasks()))
+                states[sec, key] = (len(st.statuses(keys)), len(keys))
+    return states
+
+
 def _num(value) -> float:
     try:
         v = float(value)
@@ -114,8 +126,9 @@ def _hours(seconds: float) -> str:
 def publish(store, out="reports/full", *, profile: str = "full") -> Path:
     """Write ``ledger.csv``, ``cost.csv`` and ``index.html`` of ``profile`` into ``out`` from ``store``.
 
-    Computes nothing: a section whose planned tasks are not all stored contributes no records, so its
-    claims say "not run", and ``cost.csv`` says how far it got.  Returns the page's path.
+    Computes nothing: a record (one sweep) whose planned tasks are not all stored is not read, so the
+    claims that read it say "not run" with its count of stored tasks, and ``cost.csv`` says how far each
+    section got.  Returns the page's path.
 
     Raises
     ------
@@ -130,16 +143,19 @@ def publish(store, out="reports/full", *, profile: str = "full") -> Path:
     try:
         plan = stored_plan(st, profile)  # planned once: the costs and the records read the same plan
         costs = _costs(st, plan)
-        complete = set(costs.section[costs.complete])
-        records = read_records(st, {k: v for k, v in plan.items() if k in complete})
+        states = _record_states(st, plan)
+        records = read_records(st, {sec: {k: spec for k, spec in specs.items()
+                                          if (sec, k) not in states or states[sec, k][0] == states[sec, k][1]}
+                                    for sec, specs in plan.items()})
     finally:
         if owned:
             st.close()
     out.mkdir(parents=True, exist_ok=True)
-    frame = ledger_frame(records)
+    partial = {f"{sec}/{k}": f"{got} of {n} tasks stored" for (sec, k), (got, n) in states.items() if got < n}
+    frame = ledger_frame(records, partial)
     costs.to_csv(out / "cost.csv", index=False)
-    return write_page(out, f"LS-SVM claims ledger, profile '{profile}'", _sections(frame, costs, out, profile),
-                      meta=_meta(profile, costs))
+    return write_page(out, f"LS-SVM claims ledger, profile '{profile}'",
+                      _sections(frame, costs, out, profile, partial), meta=_meta(profile, costs))
 
 
 def _meta(profile, costs) -> list:
@@ -148,10 +164,10 @@ def _meta(profile, costs) -> list:
             f"{library_versions()}. Written by `lssvm-analysis publish --profile {profile}` from a record store, "
             "without computing anything.",
             f"{len(done)} of {len(costs)} sections ran completely: {_hours(done.cpu_seconds.sum())} for "
-            f"{int(done.tasks.sum())} tasks; the claims of the other sections say 'not run'."]
+            f"{int(done.tasks.sum())} tasks. A claim whose records are stored only in part says 'not run'."]
 
 
-def _sections(frame, costs, out, profile) -> list:
+def _sections(frame, costs, out, profile, partial) -> list:
     ledger = Section("Claims ledger", "ledger")
     ledger.answer.append((30, answer_sentence(frame)))
     ledger.ledger(ledger_table(frame, out, "ledger", f"The claims ledger of the '{profile}' profile: each claim "
@@ -161,8 +177,10 @@ def _sections(frame, costs, out, profile) -> list:
     secs = [ledger]
     for row in costs.itertuples():
         sec = Section(row.title, row.section)
+        mine = [f"{k.rpartition('/')[2]} ({d})" for k, d in partial.items() if k.rpartition("/")[0] == row.section]
         state = ("every planned task is stored" if row.complete else
-                 f"run in part ({row.stored} of {row.tasks} tasks stored): its claims say 'not run'")
+                 f"run in part ({row.stored} of {row.tasks} tasks stored; records run in part: "
+                 f"{', '.join(mine) or 'none'}): the claims that read those say 'not run'")
         sec.p(f"{row.tasks} tasks, {state}; outcomes {row.outcomes or 'none'}; {row.cpu_seconds:.0f} CPU-s "
               f"({_hours(row.cpu_seconds)}) and {row.wall_seconds:.0f} s of task wall time.")
         secs.append(sec)

@@ -278,19 +278,41 @@ def combine(parts: list[tuple[str, Verdict]]) -> Verdict:
     return Verdict("holds", measured=said, stand_in=", ".join(stand_ins))
 
 
-def evaluate(claim: Claim, records_by_section: dict) -> Verdict:
-    """The claim's verdict from the report's records ``{section: {key: DataFrame}}``."""
+def _partly_stored(claim: Claim, partial: dict) -> list[str]:
+    """``"<key> (<description>)"`` of each of the claim's records that ``partial`` names."""
+    said = []
+    for key in claim.records:
+        sec, _, k = key.rpartition("/")
+        sec = sec or claim.section
+        for full, desc in partial.items():
+            psec, _, pk = full.rpartition("/")
+            if psec == sec and (pk.startswith(k[:-1]) if k.endswith("*") else pk == k):
+                said.append(f"{pk} ({desc})")
+    return said
+
+
+def evaluate(claim: Claim, records_by_section: dict, partial: dict | None = None) -> Verdict:
+    """The claim's verdict from the report's records ``{section: {key: DataFrame}}``.
+
+    ``partial`` names the planned records a store does not hold completely (``{"<section>/<key>":
+    "48 of 1120 tasks stored"}``, :func:`~lssvm_analysis.report.publish.publish`): a claim reading one
+    of them is "not run", never a verdict from part of its protocol.
+    """
     if claim.parts:
         subs = sub_claims(claim)
         if not subs:
             raise ValueError(f"expected sub-claims '{claim.id}/…' of the parent claim {claim.id!r}, got none")
-        own = [] if claim.rule is None else [(claim.id, evaluate(_with_fields(claim, parts=False), records_by_section))]
-        v = combine(own + [(c.id, evaluate(c, records_by_section)) for c in subs])
+        own = [] if claim.rule is None else [(claim.id, evaluate(_with_fields(claim, parts=False),
+                                                                 records_by_section, partial))]
+        v = combine(own + [(c.id, evaluate(c, records_by_section, partial)) for c in subs])
         if own and own[0][1].measured:  # the parent's own aspect: its numbers stand in its row
             v = _with_fields(v, measured=f"{v.measured}; {claim.id}: {own[0][1].measured}")
         return v
     if claim.rule is None:
         return Verdict("not testable offline", cause=claim.untestable)
+    in_part = _partly_stored(claim, partial or {})
+    if in_part:
+        return Verdict("not run", cause="its records are not all stored: " + ", ".join(in_part))
     mine = select_records(claim, records_by_section)
     if not any(len(v) for v in mine.values()):
         return Verdict("not run", cause="no records for it in this profile ("
@@ -298,11 +320,14 @@ def evaluate(claim: Claim, records_by_section: dict) -> Verdict:
     return claim.rule(mine)
 
 
-def ledger_frame(records_by_section: dict) -> pd.DataFrame:
-    """Every claim with its verdict: one row per claim (the ledger the report opens with)."""
+def ledger_frame(records_by_section: dict, partial: dict | None = None) -> pd.DataFrame:
+    """Every claim with its verdict: one row per claim (the ledger the report opens with).
+
+    ``partial``: the planned records not all stored, whose claims say "not run" (:func:`evaluate`).
+    """
     rows = []
     for c in claims():
-        v = evaluate(c, records_by_section)
+        v = evaluate(c, records_by_section, partial)
         rows.append({"id": c.id, "paper": c.paper, "where": c.where, "source": c.source, "quote": c.quote,
                      "claim": c.text, "threshold": c.threshold, "reading": c.reading, "verdict": v.label,
                      "sentence": v.sentence(), "printed": c.printed, "measured": v.measured,
