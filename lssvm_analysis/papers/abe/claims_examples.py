@@ -160,11 +160,11 @@ EX = {
                    "undecided": {**_fits("els", {"test_mae": 2.0}, sets=_MG, seeds=1),
                                  **_fits("ls", {"test_mae": 1.0}, sets=_MG, seeds=1)}},
     "table1": lambda: {"holds": PRINTED_EXAMPLES["A-table1"]()[1],
-                       # far off the printed cells, CV's optimum inside its grid: unexplained
-                       "does not hold": {**_fits("ls", {"test_mae": {"boston5": 0.05, "boston14": 4.0}}),
+                       # beyond a factor 2 of the printed cells, CV's optimum inside its grid: unexplained
+                       "does not hold": {**_fits("ls", {"test_mae": {"boston5": 0.06, "boston14": 5.0}}),
                                          **{f"cv-ls-{s}": _cv((1e1, 1e3, 1e5), best=1e3) for s in _ALL}},
                        # the same cells, CV's optimum on the grid's largest C: explained, decides nothing
-                       "not reproduced": {**_fits("ls", {"test_mae": {"boston5": 0.05, "boston14": 4.0}}),
+                       "not reproduced": {**_fits("ls", {"test_mae": {"boston5": 0.06, "boston14": 5.0}}),
                                           **{f"cv-ls-{s}": _cv((1e1, 1e3, 1e5), best=1e5) for s in _ALL}}},
     "crossover": lambda: {"holds": PRINTED_EXAMPLES["A-crossover"]()[1], "does not hold": _xo([2.0, 1.5, 1.2]),
                           "undecided": _xo([3.0, 2.0, 1.2, 0.9, 0.7], seeds=1),
