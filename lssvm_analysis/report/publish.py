@@ -153,9 +153,10 @@ def publish(store, out="reports/full", *, profile: str = "full") -> Path:
     out.mkdir(parents=True, exist_ok=True)
     partial = {f"{sec}/{k}": f"{got} of {n} tasks stored" for (sec, k), (got, n) in states.items() if got < n}
     frame = ledger_frame(records, partial)
+    meta = _meta(profile, costs)  # before any file is written: the commit it names is not "dirty" by them
     costs.to_csv(out / "cost.csv", index=False)
     return write_page(out, f"LS-SVM claims ledger, profile '{profile}'",
-                      _sections(frame, costs, out, profile, partial), meta=_meta(profile, costs))
+                      _sections(frame, costs, out, profile, partial), meta=meta)
 
 
 def _meta(profile, costs) -> list:
