@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from lssvm_analysis.cli import main
-from lssvm_analysis.experiments.claims import claims, ledger_frame
+from lssvm_analysis.experiments.claims import claims, ledger_frame, reads
 from lssvm_analysis.experiments.store import Store, StoreError
 from lssvm_analysis.report.build import build_report, read_records
 from lssvm_analysis.report.plan import stored_plan
@@ -72,11 +72,11 @@ def test_a_record_run_in_part_gives_the_claims_reading_it_no_verdict(suykens_run
     assert costs.loc["suykens", "stored"] == costs.loc["suykens", "tasks"] - len(keys)
     ledger = pd.read_csv(tmp_path / "out" / "ledger.csv").fillna("").set_index("id")
     before = report_ledger.set_index("id")
-    reads = {c.id for c in claims() if c.rule is not None and _reads(c, "suykens", "pruning")}
-    assert reads == {"S-sinc-prune"} and before.verdict["S-sinc-prune"] != "not run"
+    readers = {c.id for c in claims() if c.rule is not None and reads(c, "suykens", "pruning")}
+    assert readers == {"S-sinc-prune"} and before.verdict["S-sinc-prune"] != "not run"
     assert ledger.verdict["S-sinc-prune"] == "not run"
     assert f"pruning (0 of {len(keys)} tasks stored)" in ledger.cause["S-sinc-prune"]
-    others = [c.id for c in claims() if not c.parts and c.id not in reads]
+    others = [c.id for c in claims() if not c.parts and c.id not in readers]
     assert (ledger.verdict[others] == before.verdict[others]).all()
 
 
@@ -91,15 +91,6 @@ def test_a_claim_reading_a_complete_and_a_partial_record_is_not_judged_from_the_
     assert held.cause["S-sinc-prune"] == "its records are not all stored: pruning (3 of 7 tasks stored)"
     rest = judged.index.drop("S-sinc-prune")
     assert (held.verdict[rest] == judged.verdict[rest]).all()
-
-
-def _reads(claim, section, key) -> bool:
-    """Whether ``claim`` reads the record ``section/key`` (its ``records``: plain, ``sec/key`` or a prefix*)."""
-    for k in claim.records:
-        sec, _, name = k.rpartition("/")
-        if (sec or claim.section) == section and (name == key or name.endswith("*") and key.startswith(name[:-1])):
-            return True
-    return False
 
 
 def test_publish_refuses_a_store_that_does_not_exist_and_creates_none(tmp_path, capsys):

@@ -9,8 +9,8 @@ statistics registers nothing.
 >>> [c.id for c in claims(paper="vieira")][:2]
 ['V-accuracy', 'V-sparsity']
 """
-from ._ledger import (OUTCOMES, Claim, Verdict, claims, combine, evaluate, get_claim, ledger_frame, register_claim,
-                      select_records, sub_claims)
+from ._ledger import (OUTCOMES, Claim, Verdict, claims, combine, evaluate, get_claim, ledger_frame, reads,
+                      register_claim, select_records, sub_claims)
 
 __all__ = ["OUTCOMES", "Claim", "Verdict", "claims", "combine", "evaluate", "get_claim", "ledger_frame",
-           "register_claim", "select_records", "sub_claims"]
+           "reads", "register_claim", "select_records", "sub_claims"]

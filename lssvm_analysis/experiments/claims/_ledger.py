@@ -220,6 +220,21 @@ def _ran(df) -> pd.DataFrame:
     return df
 
 
+def _declared(claim: Claim):
+    """``(key, section, name, is_prefix)`` of each record the claim declares: a key ``"<section>/<key>"``
+    names another section's record, one without a section the claim's own; a key ending in ``*`` is a
+    prefix (``name`` without the ``*``)."""
+    for key in claim.records:
+        sec, _, k = key.rpartition("/")
+        yield key, sec or claim.section, k.removesuffix("*"), k.endswith("*")
+
+
+def reads(claim: Claim, section: str, key: str) -> bool:
+    """Whether ``claim`` reads the record ``key`` of ``section`` (its ``records``, prefixes included)."""
+    return any(sec == section and (key.startswith(name) if prefix else key == name)
+               for _, sec, name, prefix in _declared(claim))
+
+
 def select_records(claim: Claim, records_by_section: dict) -> dict:
     """The claim's records ``{key: DataFrame}`` from ``{section: {key: DataFrame}}``.
 
@@ -227,14 +242,13 @@ def select_records(claim: Claim, records_by_section: dict) -> dict:
     ending in ``*`` is a prefix.  Rows of tasks that failed (the engine's "error" rows) are left out.
     """
     out = {}
-    for key in claim.records:
-        sec, _, k = key.rpartition("/")
-        pool = records_by_section.get(sec or claim.section, {})
-        prefix = (sec + "/") if sec else ""
-        if k.endswith("*"):
-            out.update({prefix + kk: _ran(v) for kk, v in pool.items() if kk.startswith(k[:-1])})
-        elif k in pool:
-            out[key] = _ran(pool[k])
+    for key, sec, name, prefix in _declared(claim):
+        pool = records_by_section.get(sec, {})
+        label = key.rpartition("/")[0] + "/" if "/" in key else ""
+        if prefix:
+            out.update({label + kk: _ran(v) for kk, v in pool.items() if kk.startswith(name)})
+        elif name in pool:
+            out[key] = _ran(pool[name])
     return out
 
 
@@ -280,15 +294,8 @@ def combine(parts: list[tuple[str, Verdict]]) -> Verdict:
 
 def _partly_stored(claim: Claim, partial: dict) -> list[str]:
     """``"<key> (<description>)"`` of each of the claim's records that ``partial`` names."""
-    said = []
-    for key in claim.records:
-        sec, _, k = key.rpartition("/")
-        sec = sec or claim.section
-        for full, desc in partial.items():
-            psec, _, pk = full.rpartition("/")
-            if psec == sec and (pk.startswith(k[:-1]) if k.endswith("*") else pk == k):
-                said.append(f"{pk} ({desc})")
-    return said
+    return [f"{k} ({desc})" for full, desc in partial.items()
+            for sec, _, k in [full.rpartition("/")] if reads(claim, sec, k)]
 
 
 def evaluate(claim: Claim, records_by_section: dict, partial: dict | None = None) -> Verdict:
