@@ -127,3 +127,43 @@ def test_numerics_row_holds_the_claims_quantities():
     with pytest.raises(ValueError, match="part="):
         cz_numerics_row(SweepSpec("n", kind="cz-numerics", precisions=["float64"], datasets=[("sinc", {})],
                                   options={"part": "x"}).tasks()[0])
+
+
+def test_a_solvers_own_grid_values_fit_it_and_leave_the_other_rows_and_the_outliers_alone(tmp_path):
+    # Table 1 prints C-SVC's m lambda and sigma on a row of their own (Pendigits 1e-2 against the
+    # LS-SVMs' 1e-3): "C@svm-c" is svm-c's C, while C and sigma2 stay the row's LS-SVM values that
+    # train the reference boundary placing the outliers
+    data = ("ripley-mixture", {"n_train": 120, "n_test": 60})
+    grid = {"C": [1000.0], "sigma2": [1.0], "C@svm-c": [0.5]}
+    spec = SweepSpec("own", kind="cz-fit", solvers=["svm-c", "lssvm-schur"], precisions=["float64"],
+                     datasets=[data], grid=grid, options={"rate": 0.1})
+    svc, ls = spec.tasks()
+    assert dict(svc.params) == _first_values(grid) and "C@svm-c" not in ls.params
+    # the other solvers' tasks are those of the grid without the key: stored rows keep their keys
+    plain = SweepSpec("own", kind="cz-fit", solvers=["lssvm-schur"], precisions=["float64"],
+                      datasets=[data], grid={"C": [1000.0], "sigma2": [1.0]}, options={"rate": 0.1})
+    assert ls.key == plain.tasks()[0].key
+    # one seed's outliers are the same rows for both solvers (the reference uses C, not C@svm-c)
+    assert np.array_equal(kcz._data(svc)[5], kcz._data(ls)[5]) and len(kcz._data(svc)[5]) > 0
+    store = tmp_path / "r.sqlite"
+    run_sweep(spec, store, n_jobs=1, progress=False)
+    row = load_records(store, spec).set_index("solver").loc["svm-c"]
+    _kind, X, y, Xt, yt, _out = kcz._data(svc)
+    own = la.fit("svm-c", X, y, C=0.5, sigma2=1.0)
+    row_c = la.fit("svm-c", X, y, C=1000.0, sigma2=1.0)
+    acc = lambda f: float(np.mean(np.where(f.decision_function(Xt) >= 0, 1.0, -1.0) == yt))  # noqa: E731
+    assert row["C@svm-c"] == 0.5 and row.accuracy == acc(own)  # the same LIBSVM fit, so the same count
+    assert own.n_support != row_c.n_support and row.n_sv == own.n_support  # and not the row's C
+
+
+def _first_values(grid):
+    return {k: v[0] for k, v in grid.items()}
+
+
+def test_table1_runs_csvc_at_its_printed_parameters():
+    from lssvm_analysis.papers.chen_zhou import section as czs
+    own = {name: svc for name, *_rest, svc in czs._TABLE1}
+    # Table 1 (SEED_NOTES §[C] Table 1): C-SVC's m lambda / sigma per set
+    assert own == {"penbased": (1e-2, 2 ** -4), "satimage": (1.0, 2 ** -1), "splice": (1.0, 2 ** -9)}
+    g = czs._grid(1e-3, 2 ** -4, 1.5, 0.25, own["penbased"])
+    assert g["C@svm-c"] == [100.0] and g["sigma2@svm-c"] == [16.0] and g["C"] == [1000.0]

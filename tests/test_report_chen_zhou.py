@@ -149,7 +149,7 @@ def test_satimage_row_at_the_papers_parameters(tmp_path):
     # Table 1's Satimage row as the default profile runs it ([-1, 1] inputs after the re-split):
     # SR-LSSVM within one point of the dense LS-SVM; with z-scored inputs the paper's sigma = 2^-1
     # made the kernel nearly diagonal and SR-LSSVM fell to 71 %
-    name, kw, opt, mlam, sig, tau, h = next(t for t in czs._TABLE1 if t[0] == "satimage")
+    name, kw, opt, mlam, sig, tau, h, _svc = next(t for t in czs._TABLE1 if t[0] == "satimage")
     spec = SweepSpec("sat", kind="cz-fit", solvers=["lssvm-schur", "pcp-lssvm", "sr-lssvm"],
                      precisions=["float64"], datasets=[(name, kw)], seeds=[0], grid=czs._grid(mlam, sig, tau, h),
                      options={**opt, "rate": 0.1, "r_fraction": 0.05})

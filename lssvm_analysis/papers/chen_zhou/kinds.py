@@ -10,7 +10,10 @@ into the training part only (classification: ``options["rate"]`` rho,
 flipping a third of the 3 rho points farthest from an LS-SVM reference
 boundary trained on the clean data with the row's C and sigma2; regression:
 ``options["target_noise"]``, N(0, (|mean y|/2)^2) on 10 % of the targets),
-fit ``task.solver`` with the keywords it accepts, and record test accuracy
+fit ``task.solver`` with the keywords it accepts (a grid key ``"<name>@<solver>"`` is that
+solver's own value of ``<name>``: Table 1 prints C-SVC's m lambda and sigma on a row of their own,
+while ``C`` and ``sigma2`` stay the table's LS-SVM values, which place the outliers of every row
+of a seed; :func:`own_params`), and record test accuracy
 or RMSE, the support counts, iterations, rank (and the trace of K - P P^T
 it left), the points the robust loss truncates at the end, and wall time.  Regression with
 ``options["tau_scale"] = "target-mad"``: tau is in units of the training targets' robust scale
@@ -56,7 +59,7 @@ from ...solvers.nystrom import decision_values
 from ...experiments.kinds import raw_task_data, register_task_kind
 from ...experiments.seeding import with_task_rng
 
-__all__ = ["SKIPPED_MEMORY", "check_dense_memory", "cz_fit_row", "target_scale"]
+__all__ = ["SKIPPED_MEMORY", "check_dense_memory", "cz_fit_row", "own_params", "target_scale"]
 
 #: Row status of a fit left out because its dense arrays do not fit the memory (budget).
 SKIPPED_MEMORY = "skipped-memory"
@@ -227,12 +230,33 @@ def _outlier_columns(task, f, X, y, out_idx, tau) -> dict:
     return row
 
 
+#: Separator of a solver's own grid value: ``"C@svm-c"`` is svm-c's C.
+OWN = "@"
+
+
+def own_params(solver, params: dict) -> dict:
+    """The grid values a ``cz-fit`` task of ``solver`` keeps: every key but other solvers' own values.
+
+    ``"<name>@<solver>"`` is kept only for that solver, so the other solvers' tasks (and their keys)
+    are those of a grid without it.
+    """
+    return {k: v for k, v in params.items() if OWN not in k or k.split(OWN, 1)[1] == solver}
+
+
+def _fit_params(solver, params) -> dict:
+    """The keywords of the fit: the row's values, with the solver's own ``<name>@<solver>`` in place."""
+    out = {k: v for k, v in params.items() if OWN not in k}
+    out.update({k.split(OWN, 1)[0]: v for k, v in params.items() if k.endswith(OWN + solver)})
+    return out
+
+
 def cz_fit_row(task) -> dict:
     """One fit: accuracy / RMSE, #SV, iterations, rank, time (see the module docstring)."""
 
     kind, X, y, Xt, yt, out_idx = _data(task)
     info = get_solver(task.solver)
-    params = with_task_rng(task.solver, task, {k: v for k, v in task.params.items() if info.accepts(k)})
+    params = with_task_rng(task.solver, task, {k: v for k, v in _fit_params(task.solver, task.params).items()
+                                               if info.accepts(k)})
     if kind == "regression" and "tau" in params and task.options.get("tau_scale") == "target-mad":
         params["tau"] = float(params["tau"]) * target_scale(y)
     if info.accepts("task"):
@@ -273,7 +297,7 @@ def cz_fit_row(task) -> dict:
     if task.solver in ("sr-lssvm", "pcp-lssvm"):
         row["pred_gap_nystrom"] = float(np.max(np.abs(fx - decision_values(f, Xt, feature_map=True))))
     if task.solver in _LITERAL:
-        row.update(_literal(f, fx, task.params["C"], kind, yt))
+        row.update(_literal(f, fx, params["C"], kind, yt))
     if f.kernel.name == "linear" and X.shape[1] == 2:  # Fig. 3 decision line w.x + b = 0
         w = np.asarray(f.X_support_).T @ np.asarray([float(c) for c in f.coef_])
         row.update(w1=float(w[0]), w2=float(w[1]), b=float(f.bias_))
@@ -289,4 +313,6 @@ def cz_fit_row(task) -> dict:
 # (rmse/accuracy_literal) and options["optimal_trace"] (issue 20); 5: time_<phase>, options["measure_peak"]
 # (peak_bytes, tracemalloc), the outliers' |alpha| AUC and truncation counts, eq. (6)'s printed model for
 # R-LSSVM-W/-Y (issue 31)
-register_task_kind("cz-fit", cz_fit_row, version=5, measurements=("peak_bytes",))  # tracemalloc: varies run to run
+# (own_params: the "<name>@<solver>" keys are new, so no stored row changes and the version stays)
+register_task_kind("cz-fit", cz_fit_row, version=5, select_params=own_params,
+                   measurements=("peak_bytes",))  # tracemalloc: varies run to run
