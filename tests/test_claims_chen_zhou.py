@@ -188,3 +188,23 @@ def test_a_tie_in_every_split_is_not_a_refutation():
     assert get_claim("C-t1-csvc/accuracy").rule(ex).outcome == "holds"
     assert get_claim("C-t1-csvc/accuracy").rule(table_examples.EXAMPLES["csvcacc"]()["does not hold"]).outcome \
         == "does not hold"
+
+
+def test_outlier_alpha_names_the_deciding_set_and_the_word_that_fails():
+    # "outliers always have large support values": one flipped label of 1470 below the clean median on
+    # penbased (a faithful re-split) refutes the universal 'always', while 'large' holds there; a stand-in
+    # is listed after it and decides nothing
+    def rows(ds, above, auc, n_out):
+        return pd.DataFrame([{"solver": "lssvm-schur", "seed": k, "status": "ok", "dataset": ds,
+                              "alpha_auc": auc + 0.001 * k, "n_outliers": n_out,
+                              "alpha_out_above_median": (1 - 1 / n_out) if (k == 3 and above < 1) else 1.0}
+                             for k in range(10)])
+    rec = {"t4-sinc": rows("sinc", 0.9, 0.94, 50), "t1-penbased": rows("penbased", 0.99, 0.99, 147)}
+    v = get_claim("C-outlier-alpha").rule(rec)
+    assert v.outcome == "does not hold"
+    assert v.measured.startswith("penbased: 'always' fails: 1 of 1470 outliers below the clean median")
+    assert "'large' holds" in v.measured and v.measured.index("sinc (stand-in)") > v.measured.index("penbased")
+    # the same failure on the stand-in alone does not refute
+    rec["t1-penbased"] = rows("penbased", 1.0, 0.99, 147)
+    v = get_claim("C-outlier-alpha").rule(rec)
+    assert v.outcome == "not reproduced" and v.measured.startswith("penbased: 'always' holds")
