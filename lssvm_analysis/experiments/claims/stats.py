@@ -22,7 +22,7 @@ from ...analysis.tuning import grid_edge
 from ._ledger import Verdict
 
 
-__all__ = ["Paired", "paired", "better", "not_worse", "equivalent", "deviation", "deviations_text", "fmt_num", "grid_edges",
+__all__ = ["Paired", "paired", "better", "not_worse", "equivalent", "deviation", "deviations_text", "cause_of", "unexplained_deviations", "fmt_num", "grid_edges",
            "mean_ci", "splits_needed", "all_hold", "undecided_note", "loglog_slope", "slope_ci", "CellClasses",
            "table_cells_verdict"]
 
@@ -245,6 +245,17 @@ def deviation(measured, printed: float, printed_sd: float) -> tuple[float, float
     return m, abs(m - printed) / sd
 
 
+def cause_of(label: str, causes: dict) -> str:
+    """The known cause of a cell ``label``: ``causes[label]``, else the first glob pattern matching it, else ''."""
+    return causes.get(label) or next((v for k, v in causes.items() if fnmatchcase(label, k)), "")
+
+
+def unexplained_deviations(rows, causes: dict) -> int:
+    """How many of ``rows`` (label, measured, printed, sd) deviate beyond 2 sd with no cause in ``causes``."""
+    return sum(1 for label, m, p, sd in rows
+               if np.isfinite(z := deviation(m, p, sd)[1]) and z > 2 and not cause_of(label, causes))
+
+
 def deviations_text(rows, causes: dict) -> tuple[int, str]:
     """Deviations beyond 2 sd with their cause: ``rows`` of (label, measured, printed, sd).
 
@@ -257,7 +268,7 @@ def deviations_text(rows, causes: dict) -> tuple[int, str]:
         mm, z = deviation(m, p, sd)
         if not np.isfinite(z) or z <= 2:
             continue
-        cause = causes.get(label) or next((v for k, v in causes.items() if fnmatchcase(label, k)), "unexplained")
+        cause = cause_of(label, causes) or "unexplained"
         out.append(f"{label} {fmt_num(mm, 4)} vs {fmt_num(p, 4)} printed ({z:.1f} sd; cause: {cause})")
     return len(out), ("deviations > 2 sd: " + "; ".join(out)) if out else "every value within 2 sd of the printed"
 

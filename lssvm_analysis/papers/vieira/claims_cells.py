@@ -6,19 +6,14 @@ family-wise bound over the cells judged (5 %, Bonferroni); :mod:`.claims` regist
 from __future__ import annotations
 
 import json
-from fnmatch import fnmatchcase
 
 import pandas as pd
 
 from ...analysis.tuning import grid_edge
 from ...experiments.claims import Verdict
-from ...experiments.claims.stats import CellClasses, table_cells_verdict
+from ...experiments.claims.stats import CellClasses, cause_of, table_cells_verdict
 
 __all__ = ["cells_verdict", "edge_causes", "edges_text"]
-
-
-def _cause(label: str, causes: dict) -> str:
-    return causes.get(label) or next((v for k, v in causes.items() if fnmatchcase(label, k)), "")
 
 
 def cells_verdict(rows, causes: dict, *, unc: str, n_splits: int) -> Verdict:
@@ -27,7 +22,7 @@ def cells_verdict(rows, causes: dict, *, unc: str, n_splits: int) -> Verdict:
     total = len(rows)
     if not total:
         return Verdict("undecided", measured="no cell of the table in the records", cause="no records")
-    return table_cells_verdict(CellClasses.of(rows, lambda label: _cause(label, causes)), uncertainty=unc, reports="Table 2",
+    return table_cells_verdict(CellClasses.of(rows, lambda label: cause_of(label, causes)), uncertainty=unc, reports="Table 2",
                                source="versions differ from the paper's", more="more splits (the paper's 30)",
                                cells_word="accuracy cells", over=f" over {n_splits} split(s) a set")
 
