@@ -26,7 +26,7 @@ def kkt_records(neg=1, unres=0, dev=0.1, s=1.0, zero=0, close=0.2, far=0.1, n=4)
     return {"check-kkt": pd.DataFrame([{**row, "C": 10.0 ** i, "sigma2": 1.0} for i in range(n)])}
 
 
-def _cg_rec(factor32=1.0, factor64=1.0, kappas=(1e2, 1e4), vrise=False, rrise=True, steps=60):
+def _cg_rec(factor32=1.0, factor64=1.0, kappas=(1e2, 1e4), vrise=False, rrise=True, steps=60, vround=1e-15):
     rows = []
     for prec, fac, u in (("float32", factor32, U32), ("float64", factor64, U64)):
         for kap in kappas:
@@ -39,7 +39,7 @@ def _cg_rec(factor32=1.0, factor64=1.0, kappas=(1e2, 1e4), vrise=False, rrise=Tr
                 V[5] = V[4] + 0.1
             res = np.sqrt(kap) * err * (1 + 0.5 * (i % 2) * rrise)
             rows.append({"precision": prec, "kappa": kap, "u": u, "anorm_x": 1.0, "rho": rho, "err": dumps(err),
-                         "V": dumps(V), "residual": dumps(res)})
+                         "V": dumps(V), "residual": dumps(res), "V_round": dumps(np.full(steps, vround))})
     return {"check-cg": pd.DataFrame(rows)}
 
 

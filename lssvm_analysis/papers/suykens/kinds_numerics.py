@@ -49,7 +49,7 @@ from ...solvers.multiclass import hamming_decode, make_code
 from ...experiments.arrays import dumps
 from ...experiments.kinds import raw_task_data, register_task_kind
 
-__all__ = ["CHECKS", "check_row"]
+__all__ = ["CHECKS", "cg_objective", "check_row"]
 
 NAN = float("nan")
 U64 = float(np.finfo(np.float64).eps) / 2
@@ -136,6 +136,21 @@ def kkt_row(task) -> dict:
 
 
 # --------------------------------------------------------------------------- cg
+def cg_objective(x, H, b) -> tuple[float, float]:
+    """V(x) = ½xᵀHx − xᵀb evaluated in float64, and what that evaluation can get wrong.
+
+    The bound is γ_n(½|x|ᵀ|H||x| + |x|ᵀ|b|) + u|V|, γ_n = nu/(1 − nu) (Higham, *Accuracy and Stability*,
+    §3.1 and Thm 3.5 for the products and sums); near x* with κ large, |x|ᵀ|H||x| is up to ~κ|V|, so V's
+    rounding can far exceed u|V|.
+    """
+    u = np.finfo(np.float64).eps / 2
+    n = len(b)
+    gamma = (n + 2) * u / (1 - (n + 2) * u)  # n for each product, 2 more for the ½ and the subtraction
+    ax = np.abs(x)
+    v = float(0.5 * x @ H @ x - x @ b)
+    return v, float(gamma * (0.5 * ax @ np.abs(H) @ ax + ax @ np.abs(b)) + u * abs(v))
+
+
 def cg_row(task) -> dict:
     """CG on H eta = y (x_0 = 0) run to a residual of 10 u or 3 n steps; every iterate's A-norm error
     against x* = the float64 Cholesky solution of H as formed in the precision."""
@@ -166,11 +181,11 @@ def cg_row(task) -> dict:
     kappa = float(lam[-1] / lam[0])
     e0 = math.sqrt(float(xs @ H64 @ xs))
     err = [e0] + [math.sqrt(max(float((x - xs) @ H64 @ (x - xs)), 0.0)) for x in its]
-    V = [0.0] + [float(0.5 * x @ H64 @ x - x @ b64) for x in its]
+    V, V_round = map(list, zip((0.0, 0.0), *(cg_objective(x, H64, b64) for x in its)))
     rho = (math.sqrt(kappa) - 1) / (math.sqrt(kappa) + 1)
     return {"n": n, "kappa": kappa, "u": p.unit_roundoff, "iterations": res.iterations, "reason": res.reason,
             "anorm_x": e0, "V_star": float(-0.5 * xs @ b64), "rho": rho,
-            "err": dumps(np.array(err)), "V": dumps(np.array(V)),
+            "err": dumps(np.array(err)), "V": dumps(np.array(V)), "V_round": dumps(np.array(V_round)),
             "residual": dumps(np.asarray(res.history["residual_norm"], dtype=float))}
 
 
@@ -511,5 +526,5 @@ def _validate(spec) -> None:
             raise ValueError(f"expected a check in {sorted(CHECKS)}, got check={c!r}")
 
 
-register_task_kind("suykens-check", check_row, validate=_validate, version=3,  # 3: batched timings
+register_task_kind("suykens-check", check_row, validate=_validate, version=4,  # 3: batched timings; 4: V_round
                    measurements=("t_*",))  # the timings of the checks (t_dense, t_cg, ..., t_*_all)
