@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from ...analysis.benchmarking import average_accuracy, sign_test
+from ...datasets import SUYKENS_RECODED
 from ...experiments.claims import Verdict, register_claim
 from ...experiments.claims.stats import better, fmt_num, paired
 from .claims_cells import domain_code, domain_means, one_vs_one, pruning, table_3_3_cells, table_3_4_cells
@@ -353,7 +354,12 @@ def _poly_cells(rec):
 
 
 def _poly_tau(rec):
+    """The four printed AAs, and the τ gain at d = 10 (paired).  An AA averages the book's 10 domains: ours decides
+    only over the same domains as the book coded them; over another set (adu ships nowhere; acr, gcr, hea, ttt are
+    one-hot coded here, :data:`~lssvm_analysis.datasets.SUYKENS_RECODED`) a deviation is named, not a refutation."""
     d = _poly_cells(rec)
+    domains = set(d.set)
+    same = domains == set(T33_DOMAINS) and not domains & set(SUYKENS_RECODED)
     parts, outs = [], {}
     for (deg, tau), pr in _POLY_PRINTED.items():
         g = d[(d.degree == deg) & (d.tau == tau)]
@@ -362,17 +368,24 @@ def _poly_tau(rec):
         per_seed = g.groupby("seed").acc.mean()
         m, s, n = float(per_seed.mean()), float(per_seed.std(ddof=1)) if len(per_seed) > 1 else np.nan, len(per_seed)
         lim = 2 * s * np.sqrt(1 / n + 1 / 10) if np.isfinite(s) else np.nan
-        outs[f"d={deg} τ={tau}"] = ("undecided" if not np.isfinite(lim) else
-                                    "holds" if abs(m - pr) <= lim else "does not hold")
+        outs[f"d={deg} τ={tau}"] = ("undecided" if not np.isfinite(lim) else "holds" if abs(m - pr) <= lim
+                                    else "does not hold" if same else "not reproduced")
         parts.append(f"d = {deg}, τ {tau}: AA {fmt_num(m)} vs {pr} printed (±{fmt_num(lim)})")
     a = d[(d.degree == 10) & (d.tau == "tuned")].set_index(["set", "seed"]).acc
     b = d[(d.degree == 10) & (d.tau == "1.0")].set_index(["set", "seed"]).acc
     gain = paired(a, b, units="cells (domain, randomisation)")
     outs["gain d=10"] = better(gain)
-    return Verdict(_all(outs), measured="; ".join(parts) + "; " + gain.text(" pp", "τ gain at d = 10"),
+    o = _all(outs)
+    if o == "undecided" and "not reproduced" in outs.values() and "undecided" not in outs.values():
+        o = "not reproduced"
+    missing, recoded = sorted(set(T33_DOMAINS) - domains), sorted(domains & set(SUYKENS_RECODED))
+    cause = ("" if same else "the printed AAs average the book's 10 domains; ours "
+             + (f"{len(domains)} (without {', '.join(missing)})" if missing else f"the {len(domains)}")
+             + (f", {', '.join(recoded)} one-hot coded (the book does not print its coding)" if recoded else ""))
+    return Verdict(o, measured="; ".join(parts) + "; " + gain.text(" pp", "τ gain at d = 10"),
                    uncertainty="reproduces: |ours − printed| ≤ 2s√(1/n + 1/10), s our sd of the per-randomisation AA; "
-                               "the gain paired over (domain, randomisation)",
-                   cause="the printed AAs average 10 domains with adu; ours the 9 offline")
+                               "the gain paired over (domain, randomisation); an AA decides only over the book's "
+                               "domains as it coded them", cause=cause)
 
 
 def _poly_d5(rec):
