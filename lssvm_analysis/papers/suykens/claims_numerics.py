@@ -219,9 +219,9 @@ def _cg_v(rec):
     for r, _, V, _ in _cg_runs(rec):
         u = float(r["u"])
         vr = loads(r["V_round"]) if isinstance(r.get("V_round"), str) else np.zeros_like(V)
-        d = np.diff(V)
-        tight = d > 10 * u * np.abs(V[1:])
-        rise = d > 10 * u * np.abs(V[1:]) + vr[1:] + vr[:-1]
+        d, tol = np.diff(V), 10 * u * np.abs(V[1:])
+        tight = d > tol
+        rise = d > tol + vr[1:] + vr[:-1]
         below += int((tight & ~rise).sum())
         o = out.setdefault(r["precision"], [0, 0, 0])
         o[0] += 1
