@@ -15,7 +15,7 @@ import time
 
 from lssvm_analysis.experiments import register_task_kind
 
-__all__ = ["sleepy_row", "kill_once_row", "kill_always_row", "set_env"]
+__all__ = ["sleepy_row", "kill_once_row", "kill_always_row", "set_env", "batch_row", "batch_rows", "batch_group"]
 
 
 def set_env(name: str, value: str) -> None:
@@ -50,6 +50,47 @@ def kill_always_row(task) -> dict:
     return sleepy_row(task)
 
 
+def _log(task, what):
+    """Append a line to ``options["log"]`` (calls counted across processes)."""
+    log = task.options.get("log")
+    if log:
+        with open(log, "a") as fh:
+            fh.write(f"{what} {os.getpid()}\n")
+
+
+def batch_row(task) -> dict:
+    """``robust-batch`` alone: a number of x and of the group's shared value g (``params["g"]``)."""
+    _log(task, "alone")
+    if task.params["x"] == task.options.get("fail_at"):
+        raise ValueError(f"x={task.params['x']} fails")
+    shared = float(task.params["g"]) ** 2  # what the batch computes once for its group
+    return {"value": float(task.params["x"]) + shared, "shared": shared}
+
+
+def batch_group(task):
+    """Tasks with the same g share work; g < 0 runs alone."""
+    return None if task.params["g"] < 0 else task.params["g"]
+
+
+def batch_rows(tasks, clock) -> list:
+    """The rows of ``batch_row``, the shared value computed once (charged to the first task)."""
+    _log(tasks[0], f"batch{len(tasks)}")
+    with clock.charge(0):
+        shared = float(tasks[0].params["g"]) ** 2
+        time.sleep(float(tasks[0].options.get("sleep", 0.0)))
+    rows = []
+    for i, task in enumerate(tasks):
+        with clock.charge(i):
+            if task.params["x"] == task.options.get("fail_at"):
+                raise ValueError(f"x={task.params['x']} fails")
+            if task.params["x"] == task.options.get("warn_at"):
+                import warnings
+                warnings.warn(f"x={task.params['x']} warns", RuntimeWarning)
+            rows.append({"value": float(task.params["x"]) + shared, "shared": shared})
+    return rows
+
+
+register_task_kind("robust-batch", batch_row, validate=_any, replace=True, group=batch_group, batch=batch_rows)
 register_task_kind("robust-sleepy", sleepy_row, validate=_any, replace=True)
 register_task_kind("robust-kill-always", kill_always_row, validate=_any, replace=True)
 register_task_kind("robust-kill-once", kill_once_row, validate=_any, replace=True)

@@ -237,3 +237,16 @@ def test_unreachable_scheduler_gives_up_within_its_timeout_and_leaves_nothing(tm
     assert res.stderr.count("\n") == 1 and "Traceback" not in res.stderr
     assert f"could not reach the Dask scheduler at --scheduler tcp://127.0.0.1:{port} within 2 s" in res.stderr
     assert not out.exists() and not store.exists()
+
+
+def test_batches_on_local_cluster_equal_serial(client, tmp_path):
+    """Tasks that share work (robust-batch: groups of three) go to one worker as one batch; the rows
+    equal the serial run's, which runs the same batches in-process."""
+    spec = SweepSpec("dask-batch", kind="robust-batch", grid={"g": [-1.0, 2.0, 3.0], "x": [1.0, 2.0, 5.0]},
+                     seeds=[0, 1], options={"log": str(tmp_path / "calls.log")})
+    dask = run_sweep(spec, tmp_path / "d.sqlite", executor=client, progress=False)
+    calls = sorted(line.split()[0] for line in (tmp_path / "calls.log").read_text().splitlines())
+    assert calls == ["alone"] * 6 + ["batch3"] * 4
+    serial = run_sweep(spec, tmp_path / "s.sqlite", n_jobs=1, progress=False)
+    assert len(dask) == 18 and (dask["status"] == "ok").all()
+    pd.testing.assert_frame_equal(_det(dask), _det(serial))

@@ -10,8 +10,11 @@ module is importable there.
 """
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import importlib
+import time
+import warnings
 from dataclasses import dataclass
 from typing import Callable
 from ..core.memo import Memo, json_key
@@ -20,8 +23,8 @@ from ..solvers import get_solver
 from .. import datasets as registry
 from .papers import load_papers
 
-__all__ = ["TASK_DATA_MEMO", "TaskKind", "UnknownTaskKindError", "register_task_kind", "task_kinds",
-           "is_measurement",
+__all__ = ["TASK_DATA_MEMO", "TaskClock", "TaskKind", "UnknownTaskKindError", "register_task_kind", "task_kinds",
+           "is_measurement", "group_key",
            "get_task_kind", "validate_registry_names", "validate_no_solver", "check_dataset_names",
            "raw_task_data"]
 
@@ -114,6 +117,15 @@ class TaskKind:
         Glob patterns of the kind's columns that are run-to-run measurements (a timing, a traced
         peak) besides the engine's ``time_*`` columns: two runs of one task may differ there and
         nowhere else (:func:`is_measurement`).
+    group : callable or None
+        ``group(task) -> JSON data or None``: the tasks of a run that share the data set, its
+        options, the seed, the kind's options and this value go to one worker together, as one
+        ``batch`` call (None: the task runs alone).
+    batch : callable or None
+        ``batch(tasks, clock) -> list of dict``: the rows of a group, each the row ``func`` gives
+        the task alone (only the engine's ``time_*`` columns may differ), computed together so
+        that what the tasks share is computed once.  ``clock`` (:class:`TaskClock`) charges each
+        task with the time and warnings of its own work.
     """
 
     name: str
@@ -124,6 +136,44 @@ class TaskKind:
     select_params: Callable = _all_params
     accepts: Callable = _accept_all
     measurements: tuple = ()
+    group: Callable | None = None
+    batch: Callable | None = None
+
+
+class TaskClock:
+    """What each task of a batch spent: CPU and wall seconds, and the warnings it raised.
+
+    ``with clock.charge(i): ...`` charges task ``i`` with the block (charges do not nest).  Work
+    two tasks share (a factorization both read) is charged to the task that made it, so the
+    batch's time is the sum of its tasks' and a task's figure is what it added.
+    """
+
+    def __init__(self, n: int, *, record_warnings: bool = True):
+        self.cpu = [0.0] * n
+        self.wall = [0.0] * n
+        self.warnings: list[dict] = [{} for _ in range(n)]
+        self._record = bool(record_warnings)  # False: warnings pass through (a task run alone)
+        self._active = False
+
+    @contextlib.contextmanager
+    def charge(self, i: int):
+        if self._active:
+            raise RuntimeError("expected one TaskClock.charge at a time, got a nested one")
+        self._active = True
+        t0, c0 = time.perf_counter(), time.thread_time()
+        caught = []
+        try:
+            with (warnings.catch_warnings(record=True) if self._record else contextlib.nullcontext()) as got:
+                if self._record:
+                    warnings.simplefilter("always")
+                    caught = got
+                yield
+        finally:
+            self.cpu[i] += time.thread_time() - c0
+            self.wall[i] += time.perf_counter() - t0
+            self._active = False
+            for w in caught:
+                self.warnings[i][f"{w.category.__name__}: {w.message}"] = None
 
 
 _KINDS: dict[str, TaskKind] = {}
@@ -135,7 +185,7 @@ def _qualname(func) -> tuple:
 
 def register_task_kind(name: str, func: Callable, *, version: int = 1, validate=None,
                        select_params=None, accepts=None, replace: bool = False,
-                       measurements: tuple = ()) -> TaskKind:
+                       measurements: tuple = (), group=None, batch=None) -> TaskKind:
     """Register ``func(task) -> dict`` as the row function of task kind ``name``.
 
     Parameters
@@ -157,6 +207,9 @@ def register_task_kind(name: str, func: Callable, *, version: int = 1, validate=
         Glob patterns of the columns that are run-to-run measurements besides ``time_*``
         (a timing under another name, ``peak_bytes``): named as such, so that a determinism check
         (:func:`is_measurement`) can tell them from the results.
+    group, batch : callable, optional
+        Both or neither (:class:`TaskKind`): tasks that share work run together.  ``batch`` must
+        be a module-level function, as ``func``.
 
     Returns
     -------
@@ -177,15 +230,29 @@ def register_task_kind(name: str, func: Callable, *, version: int = 1, validate=
         raise TypeError(f"expected a positive int for version, got version={version!r}")
     if isinstance(measurements, str) or not all(isinstance(m, str) and m for m in measurements):
         raise TypeError(f"expected a tuple of column patterns for measurements, got measurements={measurements!r}")
+    if (group is None) != (batch is None) or not all(f is None or callable(f) for f in (group, batch)):
+        raise TypeError(f"expected callables group and batch together, or neither, got group={group!r}, "
+                        f"batch={batch!r}")
     old = _KINDS.get(name)
     if old is not None and not replace and _qualname(old.func) != _qualname(func):
         raise ValueError(f"expected a new task kind name, got name={name!r} (already registered "
                          f"by {_KINDS[name].module}; pass replace=True to override)")
     kind = TaskKind(name, func, getattr(func, "__module__", None) or "__main__", version,
                     validate or validate_registry_names, select_params or _all_params,
-                    accepts or _accept_all, tuple(measurements))
+                    accepts or _accept_all, tuple(measurements), group, batch)
     _KINDS[name] = kind
     return kind
+
+
+def group_key(kind: TaskKind, task) -> str | None:
+    """The key of the task's batch (:class:`TaskKind` ``group``), or None when it runs alone."""
+    if kind.group is None:
+        return None
+    value = kind.group(task)
+    if value is None:
+        return None
+    return json_key([task.kind, task.kind_version, task.dataset, dict(task.dataset_kw), task.seed,
+                     dict(task.options), value])
 
 
 def task_kinds() -> list[str]:

@@ -45,7 +45,7 @@ import pandas as pd
 
 from ..linalg.cost import protocol_scope
 from ..linalg.memory import memory_scope
-from .kinds import get_task_kind, task_kinds
+from .kinds import TaskClock, get_task_kind, group_key, task_kinds
 from .progress import SweepProgress
 from .spec import RESERVED, SweepSpec, Task, json_scalar
 from .store import LEASE_SECONDS, StoreError, open_store, records_frame
@@ -138,6 +138,54 @@ def execute_task(task: Task, module: str | None = None) -> dict:
     # which a loaded machine does not inflate as it does the wall time: the cost of a section
     row["time_task_cpu"] = time.thread_time() - c0
     return row
+
+
+def execute_tasks(tasks, module: str | None = None) -> list[dict]:
+    """The rows of tasks of one kind that share work (its ``group``), computed by its ``batch``.
+
+    Each row is the one :func:`execute_task` gives the task alone (only ``time_*`` differ): the
+    kind's ``batch`` computes what the tasks share once.  ``time_task`` and ``time_task_cpu`` are
+    what :class:`~.kinds.TaskClock` charged the task, plus an even share of the batch's
+    uncharged time, so that the rows sum to the batch; ``time_batch_cpu`` is the whole batch's.
+    When ``batch`` raises, each task runs alone and its row says what happened to it.
+    """
+    tasks = list(tasks)
+    if len(tasks) == 1:
+        return [execute_task(tasks[0], module)]
+    kind = get_task_kind(tasks[0].kind, module=module)
+    if kind.batch is None or any(t.kind != kind.name for t in tasks):
+        return [execute_task(t, module) for t in tasks]
+    clock = TaskClock(len(tasks))
+    t0, c0 = time.perf_counter(), time.thread_time()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            with memory_scope(), protocol_scope():
+                results = kind.batch(tasks, clock)
+            if not isinstance(results, list) or len(results) != len(tasks):
+                raise TypeError(f"expected the batch of kind {kind.name!r} to return a list of {len(tasks)} "
+                                f"rows, got {type(results).__name__}")
+            rows = []
+            for task, result in zip(tasks, results):
+                row = task.input_columns()
+                out = _outcome_columns(result, set(row) | (RESERVED - {"status", "message"}))
+                status = out.pop("status", "ok")
+                if not isinstance(status, str) or not status:
+                    raise TypeError(f"expected a non-empty str status, got status={status!r}")
+                row.update(status=status, message=str(out.pop("message", "") or ""))
+                row.update(out)
+                rows.append(row)
+        except Exception:  # each task alone: its own outcome, error or not, is its row
+            return [execute_task(t, module) for t in tasks]
+    wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
+    shared = dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught)
+    n = len(tasks)
+    for i, row in enumerate(rows):
+        row["warnings"] = "\n".join({**clock.warnings[i], **shared})
+        row["time_task"] = clock.wall[i] + max(wall - sum(clock.wall), 0.0) / n
+        row["time_task_cpu"] = clock.cpu[i] + max(cpu - sum(clock.cpu), 0.0) / n
+        row["time_batch_cpu"] = cpu
+    return rows
 
 
 def sweep_id(keys) -> str:
@@ -280,6 +328,14 @@ class _Scheduler:
         self.store, self.queue, self.retry = store, list(pending), dict(retry)
         self.deferred, self.held = [], set()
         self._renewed = time.monotonic()
+        self.groups: dict = {}   # batch key -> its tasks (TaskKind.group), in queue order
+        self._group_of: dict = {}
+        for task in self.queue:
+            key = group_key(get_task_kind(task.kind), task)
+            if key is not None:
+                self.groups.setdefault(key, []).append(task)
+                self._group_of[task.key] = key
+        self._taken: set = set()
 
     def _still_needed(self, task) -> bool:
         status = self.store.statuses([task.key]).get(task.key)
@@ -288,20 +344,40 @@ class _Scheduler:
         planned = self.retry.get(task.key)
         return planned is not None and self.store.written([task.key]).get(task.key) == planned
 
+    def _take(self, task):
+        """True: the lease is taken; False: not needed any more; None: another process holds it."""
+        if not self._still_needed(task):
+            return False
+        if not self.store.acquire(task.key):
+            return None
+        if not self._still_needed(task):  # finished by another process meanwhile
+            self.store.release([task.key])
+            return False
+        self.held.add(task.key)
+        self.retry.pop(task.key, None)
+        return True
+
     def next(self):
-        """The next task this process may run (lease taken), or None if none right now."""
+        """The next tasks this process may run (leases taken): a task and the queued tasks of its
+        batch (:class:`~.kinds.TaskKind` ``group``), or None if none right now."""
         while self.queue:
             task = self.queue.pop(0)
-            if not self._still_needed(task):
+            if task.key in self._taken:
                 continue
-            if self.store.acquire(task.key):
-                if not self._still_needed(task):  # finished by another process meanwhile
-                    self.store.release([task.key])
+            taken = self._take(task)
+            if taken is None:
+                self.deferred.append(task)
+            if not taken:
+                continue
+            out = [task]
+            key = self._group_of.get(task.key)
+            for other in self.groups.get(key, ()) if key is not None else ():
+                if other.key == task.key or other.key in self._taken or other.key in self.held:
                     continue
-                self.held.add(task.key)
-                self.retry.pop(task.key, None)
-                return task
-            self.deferred.append(task)
+                if self._take(other):  # a member another process holds is left to it, or to later
+                    out.append(other)
+                    self._taken.add(other.key)
+            return out
         return None
 
     def done(self, key) -> None:
@@ -323,17 +399,18 @@ class _Scheduler:
 
 def _run_serial(sched, modules, store, bar, replace, owner):
     while True:
-        task = sched.next()
-        if task is None:
+        tasks = sched.next()
+        if tasks is None:
             if sched.idle():
                 continue
             return
-        _write(store, execute_task(task, modules[task.kind]), bar, replace, owner)
-        sched.done(task.key)
+        for row in execute_tasks(tasks, modules[tasks[0].kind]):
+            _write(store, row, bar, replace, owner)
+            sched.done(row["key"])
 
 
-def _result_row(fut, task: Task) -> dict:
-    """The row a finished future holds; a task whose every worker died running it is an "error" row.
+def _result_rows(fut, tasks) -> list[dict]:
+    """The rows a finished future holds; tasks whose every worker died running them are "error" rows.
 
     Dask gives up on a task after its workers died running it ``allowed-failures`` + 1 times
     (``KilledWorker``: a worker killed by its nanny's memory limit, the kernel's OOM killer or a
@@ -345,9 +422,9 @@ def _result_row(fut, task: Task) -> dict:
     except Exception as exc:
         if type(exc).__name__ != "KilledWorker":
             raise
-        return {**task.input_columns(), "status": "error", "error_type": type(exc).__name__,
-                "message": f"every Dask worker that ran this task died while running it ({exc}); rerun to retry it",
-                "traceback": "", "warnings": ""}
+        return [{**task.input_columns(), "status": "error", "error_type": type(exc).__name__,
+                 "message": f"every Dask worker that ran this task died while running it ({exc}); rerun to retry it",
+                 "traceback": "", "warnings": ""} for task in tasks]
 
 
 def _run_pool(pool, owned, sched, modules, store, bar, replace, window, owner):
@@ -355,19 +432,19 @@ def _run_pool(pool, owned, sched, modules, store, bar, replace, window, owner):
     try:
         while True:
             while len(futures) < window:
-                task = sched.next()
-                if task is None:
+                tasks = sched.next()
+                if tasks is None:
                     break
-                futures[pool.submit(execute_task, task, modules[task.kind])] = task
+                futures[pool.submit(execute_tasks, tasks, modules[tasks[0].kind])] = tasks
             if not futures:
                 if sched.idle():
                     continue
                 return
             done, _ = cf.wait(list(futures), timeout=LEASE_SECONDS / 6, return_when=cf.FIRST_COMPLETED)
             for fut in done:
-                task = futures.pop(fut)
-                _write(store, _result_row(fut, task), bar, replace, owner)
-                sched.done(task.key)
+                for row in _result_rows(fut, futures.pop(fut)):
+                    _write(store, row, bar, replace, owner)
+                    sched.done(row["key"])
             sched.heartbeat()
     except BaseException:
         for fut in futures:
@@ -379,7 +456,8 @@ def _run_pool(pool, owned, sched, modules, store, bar, replace, window, owner):
             except Exception:  # cancelled by a scheduler that died: not finished, not kept
                 done = False
             if done:
-                store.write(fut.result(), replace=replace)
+                for row in fut.result():
+                    store.write(row, replace=replace)
         if owned:
             _terminate_workers(pool)
             pool.shutdown(wait=False, cancel_futures=True)
