@@ -289,3 +289,49 @@ def test_inputs_not_modified(rng):
     assert np.array_equal(X, X0) and np.array_equal(y, y0)
     with pytest.raises(ValueError):
         feat.H[0, 0] = 1.0  # the stored feature matrix is read-only
+
+
+@pytest.mark.parametrize("solver", ["lssvm-schur", "lssvm-fisher", "krr", "lssvm-kkt"])
+def test_unread_conditioning_skips_the_estimate_and_keeps_the_model(solver):
+    """Inside conditioning_unread (la.tune's fold fits) a fit makes no condition estimate and warns
+    nothing; the model is the same bit for bit (the estimate only reads the factor)."""
+    import warnings
+    import lssvm_analysis as la
+    from lssvm_analysis.core.exceptions import IllConditionedWarning
+    from lssvm_analysis.linalg.condest import conditioning_unread, conditioning_wanted
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((80, 2))  # the degree-6 kernel has rank 28 < 80: kappa(H) ~ C ||K||
+    y = np.where(X[:, 0] > 0, 1.0, -1.0)
+    kw = dict(kernel="poly", degree=6, t=1.0, C=1e10, task="classification")  # kappa u ~ 2 >= 1/2 in float64
+    with pytest.warns(IllConditionedWarning):
+        ref = la.fit(solver, X, y, **kw)
+    assert np.isfinite(ref.diagnostics["kappa_estimate"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IllConditionedWarning)
+        with conditioning_unread():
+            assert not conditioning_wanted()
+            lean = la.fit(solver, X, y, **kw)
+    assert conditioning_wanted()
+    assert math.isnan(lean.diagnostics["kappa_estimate"]) and lean.diagnostics["kappa_method"] == "not estimated"
+    assert lean.status == ref.status == "ok"
+    assert np.array_equal(lean.coef_, ref.coef_) and lean.bias_ == ref.bias_
+
+
+def test_tune_does_not_estimate_its_fold_fits_conditioning():
+    """la.tune's direct path (closed_form=False: every fold fitted) reads only the models: the fold fits'
+    IllConditionedWarnings (one per fit at a large C) are not made."""
+    import warnings
+    import lssvm_analysis as la
+    from lssvm_analysis.core.exceptions import IllConditionedWarning
+    rng = np.random.default_rng(1)
+    X = rng.standard_normal((80, 2))
+    y = np.where(X[:, 0] + 0.3 * rng.standard_normal(80) > 0, 1.0, -1.0)
+    grid = {"C": [1.0, 3e10]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IllConditionedWarning)
+        res = la.tune("lssvm-schur", X, y, grid=grid, refinements=0, folds=5, seed=0, closed_form=False,
+                      kernel="poly", degree=6, t=1.0, task="classification")
+    assert res.best["C"] in grid["C"] and res.history.score.notna().all()
+    with pytest.warns(IllConditionedWarning):  # the same fit outside the search warns
+        la.cross_validate("lssvm-schur", X, y, folds=5, seed=0, kernel="poly", degree=6, t=1.0, C=3e10,
+                          task="classification")

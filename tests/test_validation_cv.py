@@ -128,3 +128,27 @@ def test_cv_score_split_scores_the_folds_cross_validate_fits(rng):
         assert cv_score_split("lssvm-schur", split, **kw) == frame.score.mean()
     with pytest.raises(TypeError, match="split="):
         cv_score_split("lssvm-schur", [(np.arange(30), np.arange(30, 60))], C=1.0)
+
+
+def test_cv_score_stops_at_the_first_failed_fold(monkeypatch):
+    """A fold whose fit is not "ok" makes the CV score NaN whatever the others give (cross_validate's
+    mean with a failed fold), so cv_score fits no fold after it; cross_validate still fits them all."""
+    import dataclasses
+    from lssvm_analysis.analysis import validation
+    rng = np.random.default_rng(0)
+    X = rng.standard_normal((40, 2))
+    y = np.sin(X[:, 0])
+    calls = []
+    real = validation._fit
+
+    def failing_third(solver, X_train, y_train, **kw):
+        calls.append(len(y_train))
+        f = real(solver, X_train, y_train, **kw)
+        return dataclasses.replace(f, status="breakdown") if len(calls) == 3 else f
+
+    monkeypatch.setattr(validation, "_fit", failing_third)
+    assert np.isnan(validation.cv_score("lssvm-schur", X, y, folds=5, seed=0, C=10.0, sigma2=1.0))
+    assert len(calls) == 3
+    calls.clear()
+    rows = la.cross_validate("lssvm-schur", X, y, folds=5, seed=0, C=10.0, sigma2=1.0)
+    assert len(calls) == 5 and list(rows.status) == ["ok", "ok", "breakdown", "ok", "ok"]

@@ -38,6 +38,7 @@ from ..core.exceptions import UnsupportedPrecisionError
 from ..core.validation import as_matrix, as_rng, as_vector, check_bool, check_finite, check_int, short_repr
 from ..solvers import fit, get_solver
 from .benchmarking import grid_search
+from ..linalg.condest import conditioning_unread
 from ..linalg.kernels import KERNEL_MEMO_BYTES, kernel_memo
 from ..linalg.memory import available_bytes, bytes_per_word
 from .cv_closed import CVShare, GridCV
@@ -368,7 +369,7 @@ def tune(solver: str, X: ArrayLike, y: ArrayLike, *, grid: Mapping[str, Any] | N
     # Bad input is refused before the search, as the solver refuses it: one fit on the whole data at the
     # first point of the grid, whose TypeError / ValueError propagate (the search below scores a point's
     # ValueError as error_score: a fold with one class is an outcome, C=-1 is not).
-    with warnings.catch_warnings():   # the search's own fits warn what this one would
+    with warnings.catch_warnings(), conditioning_unread():   # the search's own fits warn what this one would
         warnings.simplefilter("ignore")
         fit(solver, X, y, precision=precision, **keywords({k: v[0] for k, v in axes.items()}))
 
@@ -384,9 +385,11 @@ def tune(solver: str, X: ArrayLike, y: ArrayLike, *, grid: Mapping[str, Any] | N
         fast = closed.score(kw) if closed is not None else None
         if fast is not None:
             return fast if method == "loo" else skipna_mean(np.asarray(fast, dtype=np.float64))
-        if method == "loo":
-            return leave_one_out(solver, X, y, scoring=scoring, precision=precision, **kw)
-        return cv_score_split(solver, split, scoring=scoring, precision=precision, **kw)
+        # the direct path reads the fold fits' models only: their condition estimates are not made
+        with conditioning_unread():
+            if method == "loo":
+                return leave_one_out(solver, X, y, scoring=scoring, precision=precision, **kw)
+            return cv_score_split(solver, split, scoring=scoring, precision=precision, **kw)
 
     def objective(point):
         try:

@@ -384,8 +384,9 @@ def split_folds(X, y, folds=10, *, seed=None) -> SplitFolds:
     return SplitFolds(parts)
 
 
-def _fold_rows(solver, split, scoring, precision, params) -> list[dict]:
-    """The rows of :func:`cross_validate` (folds already split, one fit per fold)."""
+def _fold_rows(solver, split, scoring, precision, params, *, stop_at_failure=False) -> list[dict]:
+    """The rows of :func:`cross_validate` (folds already split, one fit per fold); with
+    ``stop_at_failure``, none after the first fold whose fit is not "ok"."""
     task = params.get("task", get_solver(solver).tasks[0])
     score_fn, score_name = resolve_scoring(scoring, task)
     rows = []
@@ -398,6 +399,8 @@ def _fold_rows(solver, split, scoring, precision, params) -> list[dict]:
                      "scoring": score_name, "status": f.status,
                      "n_support": f.n_support if f.ok else -1,
                      "time": float(sum(f.timings.values())), "wall": wall})
+        if stop_at_failure and not f.ok:
+            break
     return rows
 
 
@@ -418,7 +421,8 @@ def cv_score_split(solver, split: SplitFolds, *, scoring=None, precision="float6
     """:func:`cv_score` on folds split once by :func:`split_folds` (a grid's every point)."""
     if not isinstance(split, SplitFolds):
         raise TypeError(f"expected split as the SplitFolds of split_folds, got split={split!r:.80}")
-    rows = _fold_rows(solver, split, scoring, precision, params)
+    # a fold that failed makes the mean NaN whatever the others give: they are not fitted
+    rows = _fold_rows(solver, split, scoring, precision, params, stop_at_failure=True)
     if any(r["status"] != "ok" for r in rows):
         return float("nan")
     return skipna_mean(np.array([r["score"] for r in rows], dtype=np.float64))

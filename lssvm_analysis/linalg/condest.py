@@ -26,6 +26,8 @@ SIAM 2002, §15.3 (Algorithm 15.4, the LAPACK estimator) and Thm. 6.5
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import warnings
 from dataclasses import dataclass
 
@@ -38,7 +40,8 @@ from ..core.exceptions import IllConditionedWarning, LUBreakdownError
 from ..arith.precision import get_precision
 
 __all__ = ["Conditioning", "cholesky_conditioning", "LUFactor", "lu_factor", "hager_inverse_norm1",
-           "matrix_conditioning", "norm1", "check_conditioning", "ILL_CONDITIONED_THRESHOLD", "NOT_ESTIMATED"]
+           "matrix_conditioning", "norm1", "check_conditioning", "ILL_CONDITIONED_THRESHOLD", "NOT_ESTIMATED",
+           "conditioning_unread", "conditioning_wanted"]
 
 #: kappa * u at and beyond which a fit warns (IllConditionedWarning's docstring).
 ILL_CONDITIONED_THRESHOLD = 0.5
@@ -73,6 +76,27 @@ class Conditioning:
 
 
 NOT_ESTIMATED = Conditioning(float("nan"), "not estimated", "")
+
+_UNREAD = contextvars.ContextVar("lssvm_analysis_conditioning_unread", default=False)
+
+
+@contextlib.contextmanager
+def conditioning_unread():
+    """Within: the fits skip their condition estimates (``NOT_ESTIMATED``, hence no
+    ``IllConditionedWarning``), for a caller that reads only the models: a grid search's fold fits
+    (``la.tune``'s direct path), whose estimates nobody reads.  The models are the same bit for
+    bit: the estimate (``xPOCON`` / ``xGECON`` after the factorization, ``norm1`` before it) only
+    reads the matrices."""
+    token = _UNREAD.set(True)
+    try:
+        yield
+    finally:
+        _UNREAD.reset(token)
+
+
+def conditioning_wanted() -> bool:
+    """False inside :func:`conditioning_unread`: the solvers skip ``norm1`` and the estimate."""
+    return not _UNREAD.get()
 
 
 def _norm1(A, p) -> float:
@@ -153,6 +177,8 @@ def cholesky_conditioning(A, L, precision, *, matrix="", anorm=None) -> Conditio
     float32/float64: ``xPOCON`` (O(n^2)); otherwise :func:`hager_inverse_norm1`
     with ``p.cho_solve`` in the precision.
     """
+    if _UNREAD.get():
+        return NOT_ESTIMATED
     p = get_precision(precision)
     anorm = _norm1(A, p) if anorm is None else float(anorm)
     n = L.shape[0]
@@ -199,6 +225,8 @@ class LUFactor:
         return p.lu_solve(self._lu, self._piv, b, trans=trans)  # FLINT for mpN
 
     def conditioning(self, *, matrix="") -> Conditioning:
+        if _UNREAD.get():
+            return NOT_ESTIMATED
         p = self.p
         if p.hardware:
             gecon, = lapack.get_lapack_funcs(("gecon",), dtype=p.dtype)

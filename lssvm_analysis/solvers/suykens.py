@@ -62,7 +62,8 @@ import warnings
 
 import numpy as np
 
-from ..linalg.condest import NOT_ESTIMATED, Conditioning, cholesky_conditioning, lu_factor, norm1
+from ..linalg.condest import (NOT_ESTIMATED, Conditioning, cholesky_conditioning, conditioning_wanted,
+                              lu_factor, norm1)
 from ..core.exceptions import CholeskyBreakdownError, ConvergenceWarning, FallbackWarning, LUBreakdownError
 from ..linalg.cg import cg_iteration_bound, simultaneous_cg
 from ..linalg.condition import kappa2
@@ -327,7 +328,7 @@ def _schur(X, y, k, p, C, form, timer):
     """
     H, a, d = _form(X, y, k, p, C, form, timer)
     with timer("factorization"):
-        anorm = norm1(H, p)  # taken before the factor overwrites H
+        anorm = norm1(H, p) if conditioning_wanted() else None  # taken before the factor overwrites H
         L = p.cholesky(H, check=False, overwrite=True)  # in place of H: no N^2 copy
         cond = cholesky_conditioning(None, L, p, matrix=_H, anorm=anorm)  # as in xPOSVX
     with timer("solve"):
@@ -541,7 +542,7 @@ def fit_krr(X, y, *, precision="float64", C=1.0, kernel="rbf", sigma2=1.0, degre
     H, _, d = _form(X, y, k, p, C, "zero-bias", timer)
     try:
         with timer("factorization"):
-            anorm = norm1(H, p)  # taken before the factor overwrites H
+            anorm = norm1(H, p) if conditioning_wanted() else None  # taken before the factor overwrites H
             L = p.cholesky(H, check=False, overwrite=True)  # in place of H: no N^2 copy
     except CholeskyBreakdownError as err:
         return breakdown_fit("krr", p, err, X=X, kernel=k, timer=timer, support=np.arange(len(y)),
