@@ -187,3 +187,49 @@ def test_share_budget_holds_a_polynomial_search():
     kt._SHARES.clear()
     assert kt.share_for(task, X, {}).max_bytes == budget
     kt._SHARES.clear()
+
+
+def _alone_rows(tasks, fn):
+    """Each task's row with a share of its own (nothing read from another task), and what it made."""
+    rows, made = [], 0
+    for t in tasks:
+        kt._SHARES.clear()
+        rows.append(fn(t))
+        made += sum(s.counts["factorizations"] for s in kt._SHARES.values())
+    kt._SHARES.clear()
+    return rows, made
+
+
+@pytest.mark.parametrize("kind,dataset,grid", [
+    ("suykens-table-binary", "suykens-hea", {"method": ["Pol LS-SVM", "Pol LS-SVM_F"]}),
+    ("suykens-table-multi", "suykens-iri", {"method": ["Pol LS-SVM", "Pol LS-SVM_F"], "code": ["moc"]}),
+    ("suykens-table-multi", "suykens-iri", {"method": ["RBF LS-SVM", "RBF LS-SVM_F"], "code": ["1vs1"]}),
+])
+def test_twins_in_one_batch_give_their_rows_alone_and_factor_once(kind, dataset, grid):
+    """A method and its LS-SVM_F on one split are one batch (twin_group); run together, degree by degree,
+    LS-SVM_F reads the factorizations its twin made, and each row is the row it has alone."""
+    from lssvm_analysis.experiments.runner import execute_task, execute_tasks
+    tasks = _tasks(kind, dataset, grid, OPTIONS, max_train=90)
+    assert len(tasks) == 2 and kt.twin_group(tasks[0]) == kt.twin_group(tasks[1]) is not None
+    alone, made_alone = _alone_rows(tasks, execute_task)
+    kt._SHARES.clear()
+    together = execute_tasks(tasks)  # the engine's batch (the kind's binary_rows / multi_rows)
+    counts = next(iter(kt._SHARES.values())).counts
+    kt._SHARES.clear()
+    assert all("time_batch_cpu" in r for r in together)
+    # the twin's searches made no factorization the other had made: fewer in all, and many read twice
+    assert counts["factorizations"] < made_alone and counts["factorizations_shared"] > 0
+    for a, b in zip(together, alone):
+        assert a["status"] == "ok"
+        _same({k: v for k, v in a.items() if k not in ("warnings", "time_batch_cpu")},
+              {k: v for k, v in b.items() if k != "warnings"})
+        assert set(a["warnings"].split("\n")) == set(b["warnings"].split("\n"))
+
+
+def test_the_svms_and_the_shared_tuning_comparison_run_alone():
+    tasks = _tasks("suykens-table-multi", "suykens-iri", {"method": ["RBF SVM", "Lin SVM"], "code": ["moc"]},
+                   OPTIONS)
+    assert all(kt.twin_group(t) is None for t in tasks)
+    shared = _tasks("suykens-table-multi", "suykens-iri", {"method": ["RBF LS-SVM"], "code": ["moc"],
+                                                            "tuning": ["shared"]}, OPTIONS)
+    assert kt.twin_group(shared[0]) is None

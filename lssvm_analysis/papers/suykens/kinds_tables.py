@@ -26,23 +26,29 @@ chapter's tau as t.  Grids (options): sigma = f sqrt(n) for f in
 
 Sharing (issue 43; option ``share``, default True): the closed-form CV of
 every search on one training set reads one :class:`~lssvm_analysis.analysis.cv_closed.CVShare`
-kept per process for the last training set, so LS-SVM_F reuses its LS-SVM
-twin's factorizations (a later task on the same randomisation), a MOC / ECOC
-/ 1vsA code's columns are solved together at each (sigma, gamma) (the (N, c)
-target matrix), 1vs1 subproblems slice their kernels from one kernel per
-sigma, and the polynomial degrees' kernels come from one X X^T.  Selections
-and scores equal the unshared search's (tests/test_suykens_sharing.py).  The
-share keeps up to :func:`share_bytes` (a quarter of the memory per core), so
-that Pol LS-SVM_F finds its twin's whole search.  With the share, the LIBSVM
-C-SVC rows (RBF SVM, Lin SVM) are searched on one precomputed kernel per sigma
-across C and folds (:class:`~lssvm_analysis.solvers.baselines.SVCFoldCV`, LIBSVM
-on the fold's kernel block), and a point's folds after one stopped at
-``svm_max_iter`` are not fitted (the point scores NaN either way); the rows
-say ``cv_kernel`` ("precomputed", or "libsvm" for the per-fold fits) and count
-the fits run, capped and skipped.
+kept per process for the last training set.  A method and its LS-SVM_F twin on
+one split run as one batch (:func:`twin_group`, the engine's
+:class:`~lssvm_analysis.experiments.kinds.TaskKind` ``group`` / ``batch``: one
+worker, one call), and every search of the batch (each code column of both)
+runs degree by degree together (:func:`_run_searches`), so a polynomial
+degree's kernels and factorizations are made once and read by every column and
+by both twins while the share holds them.  A MOC / ECOC / 1vsA code's columns
+are solved together at each (sigma, gamma) (the (N, c) target matrix), 1vs1
+subproblems slice their kernels from one kernel per sigma, and the polynomial
+degrees' kernels come from one X X^T.  Selections, scores and rows equal the
+unshared searches' and each task's alone (tests/test_suykens_sharing.py).  The
+share keeps up to :func:`share_bytes` (a quarter of the memory per core).  With
+the share, the LIBSVM C-SVC rows (RBF SVM, Lin SVM) are searched on one
+precomputed kernel per sigma across C and folds
+(:class:`~lssvm_analysis.solvers.baselines.SVCFoldCV`, LIBSVM on the fold's
+kernel block), and a point's folds after one stopped at ``svm_max_iter`` are
+not fitted (the point scores NaN either way); the rows say ``cv_kernel``
+("precomputed", or "libsvm" for the per-fold fits) and count the fits run,
+capped and skipped.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import time
@@ -61,11 +67,11 @@ from ...solvers import fit, get_solver
 from ...solvers.baselines import SVCFoldCV
 from ...solvers.multiclass import MulticlassFit, hamming_decode, make_code
 from ...core.memo import json_key
-from ...experiments.kinds import raw_task_data, register_task_kind
+from ...experiments.kinds import TaskClock, raw_task_data, register_task_kind
 
 __all__ = ["BINARY_METHODS", "MULTI_METHODS", "REFERENCE_METHODS", "SIGMA_FACTORS", "GAMMAS", "tune", "share_for",
            "share_bytes", "SHARE_BYTES_MAX",
-           "binary_row", "multi_row", "reference_row"]
+           "binary_row", "binary_rows", "multi_row", "multi_rows", "twin_group", "reference_row"]
 
 NAN = float("nan")
 #: Table 3.3's LS-SVM and SVM rows: label -> (registry solver, kernel).
@@ -115,16 +121,15 @@ SHARE_BYTES_MAX = 4 * 2 ** 30
 def share_bytes() -> int:
     """Bytes a table's :class:`CVShare` may keep: a quarter of the machine's memory per core.
 
-    Why more than ``CVShare``'s default (256 MiB): Pol LS-SVM_F reads its twin's
-    factorizations only if every (degree, t) of the twin's search is still kept when
-    it asks, and the twin's search makes them all before LS-SVM_F asks for the first
-    (the degrees in the same order), so a least-recently-used store smaller than the
-    whole search keeps none that is asked again.  Measured on acr (N = 460), full
-    profile: the Pol LS-SVM search keeps 575 MiB (137 kernels and their eigen or
-    Cholesky factorizations, ~356 N^2 words), hence ~1.2 GiB at gcr's N = 666.  The
-    report runs one worker per core (2 workers on 24 GB here): a quarter of the memory
-    per core (2.9 GiB here, at most ``SHARE_BYTES_MAX``) holds both searches' stores with
-    three quarters of the memory left to the rest.  Never below 256 MiB.
+    Why more than ``CVShare``'s default (256 MiB): the searches of a batch (every code column of a
+    method and of its LS-SVM_F twin) read a polynomial degree's kernels and factorizations while
+    they run that degree together (:func:`_run_searches`), so the share must hold one degree's
+    whole set: ~15 values of t (9 initial, 3 refinements) of an N^2 kernel and its 2 N^2 words of
+    eigenvectors or Cholesky factor, ~45 N^2 words, 0.85 GiB at ims's N = 1540 (full profile);
+    a least-recently-used store smaller than that keeps none that is asked again.  The report runs
+    one worker per core (2 workers on 24 GB here): a quarter of the memory per core (2.9 GiB here,
+    at most ``SHARE_BYTES_MAX``) holds it with three quarters of the memory left to the rest.
+    Never below 256 MiB.
     """
     try:
         phys = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
@@ -163,27 +168,60 @@ def tune(solver, kernel, X, y, o, *, seed=0, share=None, route=None) -> tuple[di
     ``route``: a dict that receives how the points were scored (``cv_kernel``, and for LIBSVM the
     fits run, capped at ``max_iter`` and skipped).
     """
-    info = get_solver(solver)
+    search = _Search(solver, X, y, share)
+    _run_searches([search], kernel, o, seed=seed)
+    if route is not None:
+        route.update(search.route)
+    return search.best, search.score, search.evals
+
+
+class _Search:
+    """One binary problem's search (:func:`tune`), run by :func:`_run_searches` with others."""
+
+    def __init__(self, solver, X, y, share=None, owner=0):
+        self.solver, self.X, self.y, self.share, self.owner = solver, X, y, share, owner
+        self.best, self.score, self.evals, self.route = None, -math.inf, 0, {}
+
+
+def _run_searches(searches, kernel, o, *, seed=0, clock=None):
+    """Every search's :func:`tune`, degree by degree: at each polynomial degree every search in turn.
+
+    Each search's result is the one it gets alone (each degree's search is independent of the
+    others, and the best over the degrees is taken in degree order as :func:`tune` takes it); the
+    order only decides what a shared :class:`CVShare` still holds when a search asks: a degree's
+    kernels and factorizations are read by every search (a code's columns, LS-SVM_F and its LS-SVM
+    twin) while they are kept, instead of each search making them all again after the others'
+    degrees pushed them out.  ``clock`` (:class:`~lssvm_analysis.experiments.kinds.TaskClock`)
+    charges each search's work to its ``owner``.
+    """
+    degrees = tuple(o.get("degrees", (2,))) if kernel == "poly" else (None,)
+    folds = {id(s): max(2, min(int(o.get("folds", 10)), len(s.y))) for s in searches}
+    for degree in degrees:
+        for s in searches:
+            with (clock.charge(s.owner) if clock is not None else contextlib.nullcontext()):
+                _search_degree(s, kernel, degree, o, seed, folds[id(s)])
+
+
+def _search_degree(s, kernel, degree, o, seed, folds):
+    info = get_solver(s.solver)
     base = {"kernel": kernel, **info.task_keywords("classification")}
     if info.baseline:
         base["max_iter"] = int(o.get("svm_max_iter", 100000))
-    folds = max(2, min(int(o.get("folds", 10)), len(y)))
-    axes = _axes(kernel, X.shape[1], o)
-    if share is not None and solver == "svm-c" and kernel in ("rbf", "linear"):
-        return _svm_search(X, y, kernel, axes, o, folds=folds, seed=seed, base=base, route=route)
-    best, score, evals = None, -math.inf, 0
-    for degree in (o.get("degrees", (2,)) if kernel == "poly" else (None,)):
-        res = la_tune(solver, X, y, grid=axes, refinements=int(o.get("refinements", 3)),
-                      points=int(o.get("points", 3)), folds=folds, seed=seed, scoring="accuracy",
-                      transform=lambda q, d=degree: _solver_params(q, d), share=share, **base)
-        evals += res.n_evaluations
-        point, s = ((res.best, res.score) if res.best else
+    axes = _axes(kernel, s.X.shape[1], o)
+    if s.share is not None and s.solver == "svm-c" and kernel in ("rbf", "linear"):
+        s.best, s.score, s.evals = _svm_search(s.X, s.y, kernel, axes, o, folds=folds, seed=seed, base=base,
+                                               route=s.route)
+        return
+    res = la_tune(s.solver, s.X, s.y, grid=axes, refinements=int(o.get("refinements", 3)),
+                  points=int(o.get("points", 3)), folds=folds, seed=seed, scoring="accuracy",
+                  transform=lambda q, d=degree: _solver_params(q, d), share=s.share, **base)
+    s.evals += res.n_evaluations
+    point, score = ((res.best, res.score) if res.best else
                     ({k: float(res.history.iloc[0][k]) for k in axes}, -math.inf))
-        if best is None or s > score:
-            best, score = {**base, **_solver_params(point, degree)}, s
-    if route is not None and info.baseline:
-        route["cv_kernel"] = "libsvm"  # LIBSVM forms the kernel itself at every fit
-    return best, score, evals
+    if s.best is None or score > s.score:
+        s.best, s.score = {**base, **_solver_params(point, degree)}, score
+    if info.baseline:
+        s.route["cv_kernel"] = "libsvm"  # LIBSVM forms the kernel itself at every fit
 
 
 def _svm_search(X, y, kernel, axes, o, *, folds, seed, base, route):
@@ -247,36 +285,61 @@ def _prune(X, y, params, o, seed):
 
 def binary_row(task) -> dict:
     """One Table 3.3 cell (kind ``suykens-table-binary``); Table 3.5 and precisions for RBF LS-SVM."""
+    return binary_rows([task], TaskClock(1, record_warnings=False))[0]
+
+
+def binary_rows(tasks, clock) -> list[dict]:
+    """:func:`binary_row` of twins (:func:`twin_group`: a method and its LS-SVM_F on one split), their
+    searches run degree by degree together so that LS-SVM_F reads its twin's factorizations."""
+    task = tasks[0]
     ds = raw_task_data(task).as_pm1()
     o = dict(task.options)
     if "degree" in task.params:  # S-poly-tau's sweep: one degree, tau tuned or fixed
         o["degrees"] = [int(task.params["degree"])]
         if task.params.get("tau", "tuned") != "tuned":
             o["tau"] = float(task.params["tau"])
-    label = task.params["method"]
-    solver, kernel = BINARY_METHODS[label]
     X, y, Xt, yt = ds.X_train, ds.y_train, ds.X_test, ds.y_test
-    t0 = time.perf_counter()
-    sh = share_for(task, X, o)
-    route = {}
-    params, cv, evals = tune(solver, kernel, X, y, o, seed=task.seed, share=None if sh is None else sh.view(),
-                             route=route)
-    t_tune = time.perf_counter() - t0
-    f = fit(solver, X, y, **params)
-    row = {"n_train": len(y), "n_test": len(yt), "n_inputs": X.shape[1], "cv_acc": 100 * cv,
-           "acc": 100 * _acc(f, Xt, yt), "fit_status": f.status, "n_evals": evals, "time_tune": t_tune, **route,
-           **{f"tuned_{k}": v for k, v in params.items() if k not in ("kernel", "task", "max_iter")}}
-    if label == "RBF LS-SVM" and f.ok:
-        row.update(_precision_reruns(X, y, Xt, yt, params, f, o))
-        if task.dataset.removeprefix("suykens-") in o.get("prune_sets", ()):
-            t1 = time.perf_counter()
-            for alpha, fp in _prune(X, y, params, o, task.seed).items():
-                row.update({f"prune_acc[{alpha}]": 100 * _acc(fp, Xt, yt),
-                            f"prune_nsv[{alpha}]": fp.n_support if fp.ok else -1,
-                            f"prune_steps[{alpha}]": fp.iterations,
-                            f"prune_stop[{alpha}]": fp.diagnostics.get("stop_reason", "")})
-            row["time_prune"] = time.perf_counter() - t1
-    return row
+    kernel = BINARY_METHODS[task.params["method"]][1]
+    with clock.charge(0):
+        sh = share_for(task, X, o)
+    searches = [_Search(BINARY_METHODS[t.params["method"]][0], X, y, None if sh is None else sh.view(), i)
+                for i, t in enumerate(tasks)]
+    _run_searches(searches, kernel, o, seed=task.seed, clock=clock)
+    rows = []
+    for i, (t, search) in enumerate(zip(tasks, searches)):
+        with clock.charge(i):
+            label = t.params["method"]
+            params = search.best
+            f = fit(search.solver, X, y, **params)
+            row = {"n_train": len(y), "n_test": len(yt), "n_inputs": X.shape[1], "cv_acc": 100 * search.score,
+                   "acc": 100 * _acc(f, Xt, yt), "fit_status": f.status, "n_evals": search.evals,
+                   "time_tune": clock.wall[i], **search.route,
+                   **{f"tuned_{k}": v for k, v in params.items() if k not in ("kernel", "task", "max_iter")}}
+            if label == "RBF LS-SVM" and f.ok:
+                row.update(_precision_reruns(X, y, Xt, yt, params, f, o))
+                if t.dataset.removeprefix("suykens-") in o.get("prune_sets", ()):
+                    t1 = time.perf_counter()
+                    for alpha, fp in _prune(X, y, params, o, t.seed).items():
+                        row.update({f"prune_acc[{alpha}]": 100 * _acc(fp, Xt, yt),
+                                    f"prune_nsv[{alpha}]": fp.n_support if fp.ok else -1,
+                                    f"prune_steps[{alpha}]": fp.iterations,
+                                    f"prune_stop[{alpha}]": fp.diagnostics.get("stop_reason", "")})
+                    row["time_prune"] = time.perf_counter() - t1
+        rows.append(row)
+    return rows
+
+
+def twin_group(task):
+    """The batch of an LS-SVM table task (:class:`~lssvm_analysis.experiments.kinds.TaskKind` ``group``):
+    the method with its LS-SVM_F twin, everything else equal (they differ only in the targets, so
+    they share every kernel and factorization); None for the others (the SVMs, the shared-tuning
+    comparison), which run alone."""
+    label = task.params.get("method", "")
+    base = label.removesuffix("_F")
+    if (f"{base}_F" not in BINARY_METHODS or BINARY_METHODS.get(base, ("",))[0] != "lssvm-schur"
+            or task.params.get("tuning") == "shared"):
+        return None
+    return [base, {k: v for k, v in task.params.items() if k != "method"}]
 
 
 def _column_share(share, M, y_idx, rows):
@@ -289,28 +352,36 @@ def _column_share(share, M, y_idx, rows):
     return share.view(rows=rows)
 
 
-def _multi_fits(ds, solver, kernel, code, o, seed, prune, share=None, route=None):
-    """Tuned binary fits per code column (and pruned ones at each alpha when ``prune``); ``route`` sums
-    the columns' (:func:`tune`'s ``route``)."""
+def _multi_fits(ds, tasks, code, o, seed, share, clock):
+    """Every task's tuned binary fits per code column (the tasks: one method, or a method and its
+    LS-SVM_F twin); the searches of every column and task run degree by degree together
+    (:func:`_run_searches`).  Returns the code M, and per task (fits, pruned fits at each alpha
+    when its ``prune``, evaluations, rows of the binary problems)."""
     y_idx = ds.y_train.astype(int)
     M = make_code(code, len(ds.classes), random_state=0 if seed is None else seed)  # ECOC: the task's seed
-    fits, pruned, evals, n_rows = [], {}, 0, 0
+    kernel = MULTI_METHODS[tasks[0][0]][1]
+    cols = []
     for j in range(M.shape[1]):
         rows = np.flatnonzero(M[y_idx, j] != 0)
-        Xj, yj = ds.X_train[rows], M[y_idx[rows], j].astype(np.float64)
-        col = {}
-        params, _, e = tune(solver, kernel, Xj, yj, o, seed=seed, share=_column_share(share, M, y_idx, rows),
-                            route=col)
-        if route is not None:
-            for k, v in col.items():
-                route[k] = v if isinstance(v, str) else route.get(k, 0) + v
-        evals += e
-        n_rows += len(rows)
-        fits.append(fit(solver, Xj, yj, **params))
-        if prune and fits[-1].ok:
-            for alpha, fp in _prune(Xj, yj, params, o, seed).items():
-                pruned.setdefault(alpha, []).append(fp)
-    return M, fits, pruned, evals, n_rows
+        cols.append((ds.X_train[rows], M[y_idx[rows], j].astype(np.float64), rows))
+    searches = [[_Search(MULTI_METHODS[label][0], Xj, yj, _column_share(share, M, y_idx, rows), i)
+                 for Xj, yj, rows in cols] for i, (label, _) in enumerate(tasks)]
+    _run_searches([per[j] for j in range(len(cols)) for per in searches], kernel, o, seed=seed, clock=clock)
+    out = []
+    for i, ((label, prune), per) in enumerate(zip(tasks, searches)):
+        with clock.charge(i):
+            fits, pruned = [], {}
+            for s in per:
+                fits.append(fit(s.solver, s.X, s.y, **s.best))
+                if prune and fits[-1].ok:
+                    for alpha, fp in _prune(s.X, s.y, s.best, o, seed).items():
+                        pruned.setdefault(alpha, []).append(fp)
+            route = {}
+            for s in per:
+                for k, v in s.route.items():
+                    route[k] = v if isinstance(v, str) else route.get(k, 0) + v
+        out.append((fits, pruned, sum(s.evals for s in per), sum(len(r) for _, _, r in cols), route))
+    return M, out
 
 
 def _multi_acc(M, fits, classes, X, y) -> float:
@@ -350,29 +421,40 @@ def _shared_vs_per(ds, solver, kernel, code, o, seed, share=None) -> dict:
 
 def multi_row(task) -> dict:
     """One Table 3.4 cell (kind ``suykens-table-multi``); Table 3.5 for the 1vs1 RBF LS-SVM."""
+    return multi_rows([task], TaskClock(1, record_warnings=False))[0]
+
+
+def multi_rows(tasks, clock) -> list[dict]:
+    """:func:`multi_row` of twins (:func:`twin_group`), every column's searches of both run together."""
+    task = tasks[0]
     ds = raw_task_data(task)
     o = task.options
-    label, code = task.params["method"], task.params["code"]
-    solver, kernel = MULTI_METHODS[label]
-    sh = share_for(task, ds.X_train, o)
-    if task.params.get("tuning") == "shared":
-        return {"n_train": len(ds.y_train), "n_classes": len(ds.classes),
-                **_shared_vs_per(ds, solver, kernel, code, o, task.seed, sh)}
-    prune = (label == "RBF LS-SVM" and code == "1vs1"
-             and task.dataset.removeprefix("suykens-") in o.get("prune_sets", ()))
-    t0 = time.perf_counter()
-    route = {}
-    M, fits, pruned, evals, n_rows = _multi_fits(ds, solver, kernel, code, o, task.seed, prune, sh, route)
-    row = {"n_train": len(ds.y_train), "n_test": len(ds.y_test), "n_classes": len(ds.classes),
-           "n_y": M.shape[1], "n_rows_binary": n_rows, "n_evals": evals,
-           "acc": 100 * _multi_acc(M, fits, ds.classes, ds.X_test, ds.y_test),
-           "time_tune": time.perf_counter() - t0, **route}
-    for alpha, fps in pruned.items():
-        ok = len(fps) == M.shape[1] and all(f.ok for f in fps)
-        row.update({f"prune_acc[{alpha}]": 100 * _multi_acc(M, fps, ds.classes, ds.X_test, ds.y_test)
-                    if ok else NAN,
-                    f"prune_nsv[{alpha}]": int(sum(f.n_support for f in fps)) if ok else -1})
-    return row
+    code = task.params["code"]
+    with clock.charge(0):
+        sh = share_for(task, ds.X_train, o)
+    if task.params.get("tuning") == "shared":  # alone (twin_group)
+        label = task.params["method"]
+        solver, kernel = MULTI_METHODS[label]
+        with clock.charge(0):
+            return [{"n_train": len(ds.y_train), "n_classes": len(ds.classes),
+                     **_shared_vs_per(ds, solver, kernel, code, o, task.seed, sh)}]
+    specs = [(t.params["method"], t.params["method"] == "RBF LS-SVM" and code == "1vs1"
+              and t.dataset.removeprefix("suykens-") in o.get("prune_sets", ())) for t in tasks]
+    M, per_task = _multi_fits(ds, specs, code, o, task.seed, sh, clock)
+    rows = []
+    for i, (fits, pruned, evals, n_rows, route) in enumerate(per_task):
+        with clock.charge(i):
+            row = {"n_train": len(ds.y_train), "n_test": len(ds.y_test), "n_classes": len(ds.classes),
+                   "n_y": M.shape[1], "n_rows_binary": n_rows, "n_evals": evals,
+                   "acc": 100 * _multi_acc(M, fits, ds.classes, ds.X_test, ds.y_test),
+                   "time_tune": clock.wall[i], **route}
+            for alpha, fps in pruned.items():
+                ok = len(fps) == M.shape[1] and all(f.ok for f in fps)
+                row.update({f"prune_acc[{alpha}]": 100 * _multi_acc(M, fps, ds.classes, ds.X_test, ds.y_test)
+                            if ok else NAN,
+                            f"prune_nsv[{alpha}]": int(sum(f.n_support for f in fps)) if ok else -1})
+        rows.append(row)
+    return rows
 
 
 def _references() -> dict:
@@ -415,5 +497,6 @@ def reference_row(task) -> dict:
 
 
 register_task_kind("suykens-table-reference", reference_row, validate=None)
-register_task_kind("suykens-table-binary", binary_row, validate=None)
-register_task_kind("suykens-table-multi", multi_row, validate=None, version=2)  # 2: ECOC code from the seed
+register_task_kind("suykens-table-binary", binary_row, validate=None, group=twin_group, batch=binary_rows)
+register_task_kind("suykens-table-multi", multi_row, validate=None, version=2,  # 2: ECOC code from the seed
+                   group=twin_group, batch=multi_rows)
