@@ -183,3 +183,51 @@ def test_section_quick_profile(tmp_path, render_section):
     assert f"RBF: ±1 − Fisher = {diff:+.3g} pp" in evaluate(get_claim("S-fisher"), ledger).measured
     t35 = pd.read_csv(tmp_path / "suykens-table-3-5.csv")
     assert (t35["N_SL1%"] <= t35["N_SL5%"]).all() and (t35["N_SL5%"] <= t35["N_CV"]).all()
+
+
+# --------------------------------------------------------------------------- MOC codeword assignments
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_moc_assignments_are_the_distinct_codebooks_ours_first(n):
+    from lssvm_analysis.solvers.multiclass import make_code, moc_assignments
+    books = moc_assignments(n)
+    assert len(books) == {2: 1, 3: 3, 4: 3}[n]  # 3 classes: which class is never alone; 4: which pairs
+    assert np.array_equal(books[0], make_code("moc", n))
+    # no two are the same binary problems up to the order and the sign of the bits
+    def split(col):  # a bit as the unordered pair of its two class sets
+        return frozenset([frozenset(np.flatnonzero(col > 0)), frozenset(np.flatnonzero(col < 0))])
+    parts = [frozenset(split(M[:, j]) for j in range(M.shape[1])) for M in books]
+    assert len(set(parts)) == len(books)
+    for M in books:  # every class its own codeword, no constant bit
+        assert len({tuple(r) for r in M}) == n and np.all(np.abs(M.sum(axis=0)) < n)
+    with pytest.raises(ValueError, match=r"n_classes <= max_classes=4, got n_classes=5"):
+        moc_assignments(5)
+
+
+def test_words_zero_is_the_multi_sweeps_moc_task():
+    """The words sweep's assignment 0 is make_code's MOC: the same row as the multi sweep's MOC task."""
+    from lssvm_analysis.papers.suykens import kinds_tables as kt
+    o = {"folds": 3, "gammas": [0.1, 10.0], "refinements": 0}
+    base = la.experiments.SweepSpec("w", kind="suykens-table-multi", datasets=[("suykens-iri", {"max_train": 60})],
+                                    seeds=[0], grid={"method": ["Lin LS-SVM"], "code": ["moc"]}, options=o)
+    words = la.experiments.SweepSpec("w", kind="suykens-table-multi", datasets=[("suykens-iri", {"max_train": 60})],
+                                     seeds=[0], grid={"method": ["Lin LS-SVM"], "code": ["moc"], "words": [0, 1]},
+                                     options=o)
+    a = kt.multi_row(base.tasks()[0])
+    w0, w1 = (kt.multi_row(t) for t in words.tasks())
+    drop = ("time_tune",)
+    assert {k: v for k, v in w0.items() if k not in drop} == {k: v for k, v in a.items() if k not in drop}
+    assert w1["n_y"] == a["n_y"] == 2 and w1["n_rows_binary"] == a["n_rows_binary"]
+
+
+def test_moc_word_causes_name_only_the_sets_where_the_assignment_decides():
+    from lssvm_analysis.papers.suykens.claims_cells import moc_word_causes
+    rows = []  # each assignment's 10 randomisations: its mean +-1 (sd 1.05): 2 se of a difference = 0.94
+    for dom, means in (("iri", (68.0, 89.0, 69.0)), ("win", (98.0, 98.5, 97.9))):
+        for w, m in enumerate(means):
+            rows += [{"dataset": f"suykens-{dom}", "words": w, "seed": s, "acc": m + (-1) ** s}
+                     for s in range(10)]
+    causes = moc_word_causes(pd.DataFrame(rows))
+    moc = [k for k in TABLE_3_4 if k.endswith("(MOC)")]
+    assert set(causes) == {f"acc {k} iri" for k in moc}  # win: the three agree within their noise
+    assert "codewords: the book does not print" in causes[f"acc {moc[0]} iri"]
+    assert moc_word_causes(pd.DataFrame()) == {}

@@ -46,7 +46,8 @@ from ..core.validation import as_matrix, as_rng, as_vector, check_finite, check_
 from ._fit import fit as registry_fit
 from ._registry import get_solver
 
-__all__ = ["MulticlassFit", "fit_multiclass", "make_code", "hamming_decode", "hamming_distances", "CODES"]
+__all__ = ["MulticlassFit", "fit_multiclass", "make_code", "moc_assignments", "hamming_decode", "hamming_distances",
+           "CODES"]
 
 CODES = ("moc", "1vsa", "1vs1", "ecoc")
 _EXHAUSTIVE_MAX = 7
@@ -78,6 +79,40 @@ def make_code(code: str, n_classes: int, *, random_state=0) -> np.ndarray:
     if n <= _EXHAUSTIVE_MAX:
         return _exhaustive_code(n)
     return _random_code(n, random_state)
+
+
+def moc_assignments(n_classes: int, *, max_classes: int = 4) -> list[np.ndarray]:
+    """Every distinct minimum output code of ``n_classes``: which class gets which codeword.
+
+    A MOC gives the classes ceil(log2 n) bits, and which class has which codeword decides the binary
+    problems (for three classes, which one is alone against the other two in each bit).  Two
+    codebooks are the same when one is the other with its bits reordered or negated (the same binary
+    problems, up to the sign of each).  Returned in order of first appearance over the class ->
+    codeword maps, so the first is :func:`make_code`'s ``"moc"`` (class k -> the bits of k).
+
+    Raises
+    ------
+    ValueError
+        ``n_classes`` below 2 or above ``max_classes`` (their number grows as (2^b)! / (2^b - n)!).
+    """
+    import itertools
+    n = check_int("n_classes", n_classes, minimum=2)
+    if n > max_classes:
+        raise ValueError(f"expected n_classes <= max_classes={max_classes}, got n_classes={n}")
+    bits = max(1, math.ceil(math.log2(n)))
+    words = ((np.arange(2 ** bits)[:, None] >> np.arange(bits)[None, :]) & 1) * 2 - 1
+    out, seen = [], set()
+    for choice in itertools.permutations(range(2 ** bits), n):
+        M = words[list(choice)].astype(np.int8)
+        if np.any(np.abs(M.sum(axis=0)) == n):  # a constant bit separates nothing
+            continue
+        canon = min(tuple(sorted(tuple(int(v) for v in sgn * M[:, j]) for j, sgn in zip(perm, signs)))
+                    for perm in itertools.permutations(range(bits))
+                    for signs in itertools.product((1, -1), repeat=bits))
+        if canon not in seen:
+            seen.add(canon)
+            out.append(M)
+    return out
 
 
 def _exhaustive_code(n):

@@ -11,7 +11,9 @@
                           subproblem tuned by CV separately (§3.4.2 "applied
                           to each binary subproblem"), Hamming decoding; for
                           the 1vs1 RBF LS-SVM optionally Table 3.5's pruning
-                          per subproblem.
+                          per subproblem.  Parameter ``words`` (MOC only): the
+                          class -> codeword assignment, an index of
+                          ``moc_assignments`` (S-table34's codeword causes).
 ``suykens-table-reference`` the chapter's reference classifiers (LDA, QDA, Logit,
                           IB1, IB10, NB_n; C4.5 and oneR as stand-ins: an
                           entropy tree and a one-split stump) on one
@@ -65,7 +67,7 @@ from ...analysis.tuning import tune as la_tune
 from ...analysis.validation import SCORINGS, check_folds, skipna_mean
 from ...solvers import fit, get_solver
 from ...solvers.baselines import SVCFoldCV
-from ...solvers.multiclass import MulticlassFit, hamming_decode, make_code
+from ...solvers.multiclass import MulticlassFit, hamming_decode, make_code, moc_assignments
 from ...core.memo import json_key
 from ...experiments.kinds import TaskClock, raw_task_data, register_task_kind
 
@@ -352,13 +354,18 @@ def _column_share(share, M, y_idx, rows):
     return share.view(rows=rows)
 
 
-def _multi_fits(ds, tasks, code, o, seed, share, clock):
+def _multi_fits(ds, tasks, code, o, seed, share, clock, words=None):
     """Every task's tuned binary fits per code column (the tasks: one method, or a method and its
     LS-SVM_F twin); the searches of every column and task run degree by degree together
-    (:func:`_run_searches`).  Returns the code M, and per task (fits, pruned fits at each alpha
-    when its ``prune``, evaluations, rows of the binary problems)."""
+    (:func:`_run_searches`).  ``words``: the MOC's class -> codeword assignment, an index of
+    :func:`~lssvm_analysis.solvers.multiclass.moc_assignments` (None: :func:`make_code`'s, index 0).
+    Returns the code M, and per task (fits, pruned fits at each alpha when its ``prune``,
+    evaluations, rows of the binary problems)."""
     y_idx = ds.y_train.astype(int)
-    M = make_code(code, len(ds.classes), random_state=0 if seed is None else seed)  # ECOC: the task's seed
+    if words is None:
+        M = make_code(code, len(ds.classes), random_state=0 if seed is None else seed)  # ECOC: the task's seed
+    else:
+        M = moc_assignments(len(ds.classes))[int(words)]
     kernel = MULTI_METHODS[tasks[0][0]][1]
     cols = []
     for j in range(M.shape[1]):
@@ -440,7 +447,7 @@ def multi_rows(tasks, clock) -> list[dict]:
                      **_shared_vs_per(ds, solver, kernel, code, o, task.seed, sh)}]
     specs = [(t.params["method"], t.params["method"] == "RBF LS-SVM" and code == "1vs1"
               and t.dataset.removeprefix("suykens-") in o.get("prune_sets", ())) for t in tasks]
-    M, per_task = _multi_fits(ds, specs, code, o, task.seed, sh, clock)
+    M, per_task = _multi_fits(ds, specs, code, o, task.seed, sh, clock, words=task.params.get("words"))
     rows = []
     for i, (fits, pruned, evals, n_rows, route) in enumerate(per_task):
         with clock.charge(i):

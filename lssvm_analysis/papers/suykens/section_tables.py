@@ -14,6 +14,7 @@ import pandas as pd
 from ...analysis.benchmarking import average_accuracy, average_rank, sign_test_vs_best
 from ...datasets import SUYKENS_BINARY, SUYKENS_MULTICLASS, SUYKENS_UNAVAILABLE
 from ...experiments import SweepSpec
+from .claims_cells import WORDS_SETS
 from .kinds_tables import BINARY_METHODS, GAMMAS, SIGMA_FACTORS
 from ...report.util import errors_note, num, ok
 from ...report.figures import (fmt_num, new_figure, precision_color, precision_marker, precision_rank, save_figure,
@@ -87,6 +88,12 @@ def plan(profile, run) -> dict:
                                                "tuning": ["shared"]}, options=_options(S))
         refs["reference-multi"] = SweepSpec(f"{name}-suykens-tables-reference-multi", kind="suykens-table-reference",
                                             datasets=_sets(S["multi"], S), seeds=list(range(S["seeds"])))
+    words = [d for d in S["multi"] if d in WORDS_SETS] if name != "quick" else []
+    if words:  # the MOC's class -> codeword assignments (S-table34's codeword causes); Lin LS-SVM: milliseconds
+        refs["multi-words"] = SweepSpec(f"{name}-suykens-tables-multi-words", kind="suykens-table-multi",
+                                        datasets=_sets(words, S), seeds=list(range(S["seeds"])),
+                                        grid={"method": ["Lin LS-SVM"], "code": ["moc"], "words": [0, 1, 2]},
+                                        options=_options(S))
     return {**refs,
         "binary": SweepSpec(f"{name}-suykens-tables-binary", kind="suykens-table-binary",
                             datasets=_sets(S["binary"], S), seeds=list(range(S["seeds"])),
