@@ -242,7 +242,7 @@ _protocol = threading.local()
 def protocol_scope():
     """A sweep task's scope: its fits run at the sizes its paper's protocol fixes, never refused by time.
 
-    The sweep runner (``experiments.runner.execute_task``) enters it around every task, beside the
+    The sweep runner (``experiments.execute.execute_task``) enters it around every task, beside the
     memory scope: the report's plans (quick, default, full) and ``compare``'s tasks are sized by their
     profile and by ``compare``'s own plan (``analysis.compare``), not by ``la.fit``'s interactive
     limit.  Inside it :func:`ensure_time` estimates nothing.  Scopes nest; per thread.

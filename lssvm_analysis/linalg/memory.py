@@ -136,7 +136,7 @@ def large_bytes() -> int:
 def memory_scope():
     """A task's scope: its large requests (:func:`ensure_memory`) hold the machine-wide memory lock.
 
-    The sweep runner (``experiments.runner.execute_task``) enters it around every task's
+    The sweep runner (``experiments.execute.execute_task``) enters it around every task's
     computation.  Inside it, the first request of more than :func:`large_bytes` takes an exclusive
     ``fcntl.flock`` on :data:`MEMORY_LOCK_PATH`, waiting while another process (or another thread's
     scope) holds it, and keeps it until the scope ends, error or not; later large requests of the
