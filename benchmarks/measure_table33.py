@@ -6,8 +6,10 @@ Usage::
 
 For each binary set (acr, gcr, ...), the ``suykens-table-binary`` task of every method on
 randomisation 0 with the full profile's options (10-fold CV, Sigma_0 x Gamma_0, 3 refinements,
-degrees 2..10, ``svm_max_iter`` 1e6), run in this process in the sweep's order (so LS-SVM_F
-finds its twin's factorizations as the report's worker does), timed by ``time.process_time``.
+degrees 2..10, ``svm_max_iter`` 1e6), run in this process as the report's worker runs them
+(a method with its LS-SVM_F twin as one batch, :func:`~lssvm_analysis.experiments.runner.execute_tasks`),
+each task's CPU as the engine charges it (``time_task_cpu``: a factorization the twins share
+counts for the task that made it).
 One JSON object per set and method: the CPU seconds, the selected parameters, CV and test
 accuracy and the SVM route counts.  ``--compare`` reads such a file (e.g. from another checkout
 run with its PYTHONPATH) and says, per method, whether the selection, CV accuracy, test accuracy
@@ -21,7 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 import warnings
 
 __all__ = ["measure", "compare"]
@@ -41,15 +42,20 @@ def measure(dataset: str, methods=_METHODS) -> dict:
     options = st.plan("full", None)["binary"].options  # the full profile's Table 3.3 sweep
     spec = SweepSpec("measure", kind="suykens-table-binary", datasets=[(f"suykens-{dataset}", {})], seeds=[0],
                      grid={"method": list(methods)}, options=dict(options))
+    from lssvm_analysis.experiments.kinds import get_task_kind, group_key
+    from lssvm_analysis.experiments.runner import execute_tasks
+    batches: dict = {}
+    for task in spec.tasks():  # the scheduler's batches: a task with the tasks of its group
+        batches.setdefault(group_key(get_task_kind(task.kind), task) or task.key, []).append(task)
     out = {}
-    for task in spec.tasks():
+    for tasks in batches.values():
+        kt._SHARES.clear()  # a batch shares nothing with the one before (another worker may run it)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            c0 = time.process_time()
-            row = kt.binary_row(task)
-            cpu = time.process_time() - c0
-        out[task.params["method"]] = {"cpu": cpu, **{k: v for k, v in row.items()
-                                                     if isinstance(v, (int, float, str))}}
+            rows = execute_tasks(tasks)
+        for task, row in zip(tasks, rows):
+            out[task.params["method"]] = {"cpu": row["time_task_cpu"],
+                                          **{k: v for k, v in row.items() if isinstance(v, (int, float, str))}}
     return out
 
 
