@@ -49,7 +49,7 @@ def measure(dataset: str, methods=_METHODS) -> dict:
         batches.setdefault(group_key(get_task_kind(task.kind), task) or task.key, []).append(task)
     out = {}
     for tasks in batches.values():
-        kt._SHARES.clear()  # a batch shares nothing with the one before (another worker may run it)
+        kt.clear_shares()  # a batch shares nothing with the one before (another worker may run it)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             rows = execute_tasks(tasks)

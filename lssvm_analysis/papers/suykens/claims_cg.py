@@ -14,6 +14,9 @@ from ...experiments.arrays import loads
 from ...experiments.claims import Verdict
 from ...experiments.claims.stats import fmt_num, loglog_slope, mean_ci
 
+__all__ = ["BOOK_MEMORY", "CG_EPS", "TIME_BUDGET_S", "cg_bound", "cg_kappa", "cg_residual", "cg_v", "direct_2000",
+           "direct_2000_cg", "log_ratio_ci"]
+
 #: S-cg-kappa's accuracies (A-norm error reductions) read off every CG run.
 CG_EPS = (1e-2, 1e-4, 1e-6)
 #: S-direct-2000's time budget for one dense solve: a minute, the interactive budget of the book's
@@ -24,7 +27,7 @@ TIME_BUDGET_S = 60.0
 BOOK_MEMORY = 2 ** 28
 
 
-def _log_ratio_ci(a_all, b_all):
+def log_ratio_ci(a_all, b_all):
     """95 % t interval of mean log(a/b) over repeats paired by index (JSON arrays of times)."""
     a, b = loads(a_all), loads(b_all)
     k = min(len(a), len(b))
@@ -42,7 +45,7 @@ def _cg_runs(rec):
             yield r, loads(r["err"]), loads(r["V"]), loads(r["residual"])
 
 
-def _cg_bound(rec):
+def cg_bound(rec):
     out = {}
     for r, err, _, _ in _cg_runs(rec):
         i = np.arange(len(err))
@@ -80,7 +83,7 @@ def _iters_to(err, eps):
     return float(hit[0]) if len(hit) else math.nan
 
 
-def _cg_kappa(rec):
+def cg_kappa(rec):
     rows = [(math.log(float(r["kappa"])), math.log(1 / e), math.log(max(_iters_to(err, e), 1.0)))
             for r, err, _, _ in _cg_runs(rec) if r["precision"] == "float64" for e in CG_EPS
             if np.isfinite(_iters_to(err, e))]
@@ -109,7 +112,7 @@ def _cg_kappa(rec):
                    cause="an interval straddles its threshold (0, 0.6 or 0): more (γ, σ) points decide")
 
 
-def _cg_v(rec):
+def cg_v(rec):
     """A rise counts beyond 10·u·|V| (u of the run) plus what V's float64 evaluation can get wrong at both iterates
     (``V_round``, γ_n(½|x|ᵀ|H||x| + |x|ᵀ|y|)): a smaller rise is the evaluation's, not CG's."""
     out, below = {}, 0
@@ -140,7 +143,7 @@ def _cg_v(rec):
     return Verdict("does not hold", measured=measured, uncertainty=unc)
 
 
-def _cg_residual(rec):
+def cg_residual(rec):
     n_runs, n_up = 0, 0
     for r, _, _, res in _cg_runs(rec):
         n_runs += 1
@@ -151,7 +154,7 @@ def _cg_residual(rec):
 
 
 # --------------------------------------------------------------------------- direct solves
-def _direct(rec):
+def direct_2000(rec):
     """N_max of a dense direct solve by memory, the sentence's limit ("depending on the available computer
     memory"); a time budget is not in the sentence and is only reported.  Measured on a machine with more memory
     than the book's (:data:`BOOK_MEMORY`) a deviation is today's hardware: "not reproduced", never a refutation."""
@@ -185,11 +188,11 @@ def _direct(rec):
                          "would decide: the memory of the book's machine, which the chapter does not give")
 
 
-def _direct_cg(rec):
+def direct_2000_cg(rec):
     d = rec["check-direct"].sort_values("N")
     parts, star, last, pts = [], None, None, []
     for _, r in d.iterrows():
-        m, lo, hi, n = _log_ratio_ci(r["t_dense_all"], r["t_cg_all"])
+        m, lo, hi, n = log_ratio_ci(r["t_dense_all"], r["t_cg_all"])
         parts.append(f"N = {int(r['N'])}: t_dense/t_CG = {fmt_num(math.exp(m))} "
                      f"[{fmt_num(math.exp(lo))}, {fmt_num(math.exp(hi))}] ({int(r['cg_iterations'])} CG steps)")
         if star is None and np.isfinite(lo) and lo > 0:

@@ -16,13 +16,17 @@ from scipy import stats as st
 from ...experiments.arrays import loads
 from ...experiments.claims import Verdict, register_claim
 from .claims_numerics_examples import EXAMPLES, PRINTED_EXAMPLES, U64
-from .claims_cg import (BOOK_MEMORY, CG_EPS, TIME_BUDGET_S, _cg_bound, _cg_kappa, _cg_residual, _cg_v,  # noqa: F401
-                        _direct, _direct_cg, _log_ratio_ci, _num)
+from .claims_cg import (BOOK_MEMORY, CG_EPS, TIME_BUDGET_S, cg_bound, cg_kappa, cg_residual, cg_v,  # noqa: F401
+                        direct_2000, direct_2000_cg, log_ratio_ci)
 from ...experiments.claims.stats import better, fmt_num, mean_ci, paired, slope_ci, splits_needed
 
 __all__ = ["PRINTED_EXAMPLES", "SURVIVES"]
 
 _S = "suykens"
+def _num(df, col):
+    return pd.to_numeric(df[col], errors="coerce") if col in df.columns else pd.Series(np.nan, index=df.index)
+
+
 # --------------------------------------------------------------------------- S-unique, S-kkt/*, S-dense
 def _unique(rec):
     k = rec["check-kkt"]
@@ -121,7 +125,7 @@ def _alpha_location(rec):
 def _dual_large_n(rec):
     d = rec["check-dual-time"].sort_values("n_inputs")
     N = int(_num(d, "N").iloc[0])
-    rows = [(int(r["n_inputs"]), *_log_ratio_ci(r["t_dual_all"], r["t_primal_all"])) for _, r in d.iterrows()]
+    rows = [(int(r["n_inputs"]), *log_ratio_ci(r["t_dual_all"], r["t_primal_all"])) for _, r in d.iterrows()]
     above = [x for x in rows if x[0] > N]
     k, lo_k, hi_k, nk = slope_ci(np.log(d.n_inputs.astype(float)), np.log(_num(d, "t_dual")))
     measured = ("t_dual/t_primal " + ", ".join(f"n = {n}: {fmt_num(math.exp(m))} [{fmt_num(math.exp(lo))}, "
@@ -193,7 +197,7 @@ def _rkhs(rec):
 def _block(rec):
     d = rec["check-multiclass"]
     dev = float((_num(d, "block_dev") / _num(d, "block_tol")).max())
-    cis = [_log_ratio_ci(r["t_whole_all"], r["t_separate_all"]) for _, r in d.iterrows()]
+    cis = [log_ratio_ci(r["t_whole_all"], r["t_separate_all"]) for _, r in d.iterrows()]
     measured = (f"(3.12) as one block system against n_y = {int(_num(d, 'n_y').max())} separate (3.5) solves: "
                 f"deviation {fmt_num(dev)} × 10·κ·u; t_whole/t_separate "
                 + ", ".join(f"{fmt_num(math.exp(m))} [{fmt_num(math.exp(lo))}, {fmt_num(math.exp(hi))}]"
@@ -426,12 +430,12 @@ _reg("S-kkt/indef", "§3.4.1", "the KKT matrix is indefinite (one negative eigen
      printed="(qualitative)")
 _reg("S-kkt/transform", "§3.4.1, (3.25)", "the transformed system (3.25) is positive definite; the elimination "
      "solves the KKT system", _K, _transform, "transform", printed="s > 0, H ≻ 0")
-_reg("S-cg-kappa", "§3.4.1", "CG time depends on log(1/ε) and on κ, which depends on (γ, σ)", _CG, _cg_kappa,
+_reg("S-cg-kappa", "§3.4.1", "CG time depends on log(1/ε) and on κ, which depends on (γ, σ)", _CG, cg_kappa,
      "cg-kappa", printed="O(√κ/2 · log(2/ε)) iterations")
-_reg("S-cg-V", "§3.4.1", "V(x_i) decreases monotonically along CG", _CG, _cg_v, "cg-V")
-_reg("S-cg-residual", "§3.4.1", "the residual norm of CG is not monotone", _CG, _cg_residual, "cg-residual")
+_reg("S-cg-V", "§3.4.1", "V(x_i) decreases monotonically along CG", _CG, cg_v, "cg-V")
+_reg("S-cg-residual", "§3.4.1", "the residual norm of CG is not monotone", _CG, cg_residual, "cg-residual")
 _reg("S-direct-2000/cg", "§3.4.1", "for larger data sets iterative methods (CG) are recommended",
-     ("check-direct",), _direct_cg, "direct-cg")
+     ("check-direct",), direct_2000_cg, "direct-cg")
 _reg("S-ridge", "§3.5", "with a linear kernel the LS-SVM regression is ridge regression in the primal",
      ("check-linear",), _ridge, "ridge")
 _reg("S-lda", "§3.3.2, §3.4.2", "the linear LS-SVM without regularisation (γ → ∞) is LDA", ("check-linear",),
@@ -453,7 +457,7 @@ _reg("S-cv-vs-holdout", "§3.1", "a single validation set is too sensitive; n-fo
      ("check-holdout",), _holdout, "holdout")
 
 
-_reg("S-cg-bound", "§3.4.1, eqs. (3.26)–(3.27)", "every CG iterate's A-norm error is within (3.26)", _CG, _cg_bound,
+_reg("S-cg-bound", "§3.4.1, eqs. (3.26)–(3.27)", "every CG iterate's A-norm error is within (3.26)", _CG, cg_bound,
      "cg-bound", evidence=("suykens-cg-iterations",), printed="‖x_i − x*‖_A ≤ ((√κ−1)/(√κ+1))^i ‖x_0 − x*‖_A",
      reading="judged on every iterate (not on the iteration count at the ε reached, which made the bound ∞ "
              "in mp50); mp50 is not run: the iterates' errors are measured in float64")
@@ -462,7 +466,7 @@ register_claim("S-kkt", paper="suykens", section=_S, where="§3.4.1",
                printed="(qualitative)", parts=True, evidence=("suykens-kkt-condition",))
 register_claim("S-direct-2000", paper="suykens", section=_S, where="§3.4.1",
                text="direct elimination methods are restricted to data sets of about N = 2000", printed="N ≈ 2000",
-               records=("check-direct",), rule=_direct, examples=EXAMPLES["direct"], parts=True,
+               records=("check-direct",), rule=direct_2000, examples=EXAMPLES["direct"], parts=True,
                reading="N_max from lssvm-schur's peak model in this machine's memory (the sentence's limit: "
                        "'depending on the available computer memory'), not from the largest N a sweep happened to "
                        f"run; the N³ time at a {TIME_BUDGET_S:g} s budget (not in the sentence) is context only. A "

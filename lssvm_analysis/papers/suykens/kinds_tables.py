@@ -72,6 +72,7 @@ from ...core.memo import json_key
 from ...experiments.kinds import TaskClock, raw_task_data, register_task_kind
 
 __all__ = ["BINARY_METHODS", "MULTI_METHODS", "REFERENCE_METHODS", "SIGMA_FACTORS", "GAMMAS", "tune", "share_for",
+           "clear_shares",
            "share_bytes", "SHARE_BYTES_MAX",
            "binary_row", "binary_rows", "multi_row", "multi_rows", "twin_group", "reference_row"]
 
@@ -138,6 +139,11 @@ def share_bytes() -> int:
     except (AttributeError, ValueError, OSError):  # no sysconf (Windows): CVShare's default
         return GRID_CV_BYTES
     return int(min(max(phys // (4 * (os.cpu_count() or 1)), GRID_CV_BYTES), SHARE_BYTES_MAX))
+
+
+def clear_shares() -> None:
+    """Drop this process's :class:`CVShare` (the state of a fresh worker: the next search shares nothing)."""
+    _SHARES.clear()
 
 
 def share_for(task, X, o):
