@@ -31,6 +31,19 @@ def _outcome_columns(out, reserved) -> dict:
     return row
 
 
+def _kind_row(task: Task, result) -> dict:
+    """The task's row from the kind's result: its inputs, status and message, its outcome columns (the kind
+    may set "status" and "message"; the other engine columns are off-limits).  Raises on a malformed result."""
+    row = task.input_columns()
+    out = _outcome_columns(result, set(row) | (RESERVED - {"status", "message"}))
+    status = out.pop("status", "ok")
+    if not isinstance(status, str) or not status:
+        raise TypeError(f"expected a non-empty str status, got status={status!r}")
+    row.update(status=status, message=str(out.pop("message", "") or ""))
+    row.update(out)
+    return row
+
+
 def execute_task(task: Task, module: str | None = None) -> dict:
     """Run one task and return its complete row (inputs, status, outcomes, ``time_task``, ``time_task_cpu``).
 
@@ -43,9 +56,6 @@ def execute_task(task: Task, module: str | None = None) -> dict:
     the same free memory twice, and inside :func:`~lssvm_analysis.linalg.cost.protocol_scope`: its
     fits run at the sizes the protocol fixes, never refused by ``la.fit``'s time limit.
     """
-    row = task.input_columns()
-    # the kind may set "status" and "message"; the other engine columns are off-limits
-    reserved = set(row) | (RESERVED - {"status", "message"})
     t0, c0 = time.perf_counter(), time.thread_time()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -55,17 +65,11 @@ def execute_task(task: Task, module: str | None = None) -> dict:
             # sizes, so la.fit's interactive time limit does not apply (linalg.cost.protocol_scope)
             with memory_scope(), protocol_scope():
                 result = kind.func(task)
-            out = _outcome_columns(result, reserved)
-            status = out.pop("status", "ok")
-            if not isinstance(status, str) or not status:
-                raise TypeError(f"expected a non-empty str status, got status={status!r}")
-            row.update(status=status, message=str(out.pop("message", "") or ""))
+            row = _kind_row(task, result)
         except Exception as exc:  # recorded, not swallowed: the row says what happened
-            out = {"error_type": type(exc).__name__,
+            row = {**task.input_columns(), "status": "error", "message": str(exc), "error_type": type(exc).__name__,
                    "traceback": "".join(traceback.format_exception(exc, limit=-8))}
-            row.update(status="error", message=str(exc))
     messages = dict.fromkeys(f"{w.category.__name__}: {w.message}" for w in caught)
-    row.update(out)
     row["warnings"] = "\n".join(messages)
     row["time_task"] = time.perf_counter() - t0
     # the CPU seconds of the thread that ran the task (BLAS runs in it: workers pin one BLAS thread),
@@ -99,16 +103,7 @@ def execute_tasks(tasks, module: str | None = None) -> list[dict]:
             if not isinstance(results, list) or len(results) != len(tasks):
                 raise TypeError(f"expected the batch of kind {kind.name!r} to return a list of {len(tasks)} "
                                 f"rows, got {type(results).__name__}")
-            rows = []
-            for task, result in zip(tasks, results):
-                row = task.input_columns()
-                out = _outcome_columns(result, set(row) | (RESERVED - {"status", "message"}))
-                status = out.pop("status", "ok")
-                if not isinstance(status, str) or not status:
-                    raise TypeError(f"expected a non-empty str status, got status={status!r}")
-                row.update(status=status, message=str(out.pop("message", "") or ""))
-                row.update(out)
-                rows.append(row)
+            rows = [_kind_row(task, result) for task, result in zip(tasks, results)]
         except Exception:  # each task alone: its own outcome, error or not, is its row
             return [execute_task(t, module) for t in tasks]
     wall, cpu = time.perf_counter() - t0, time.thread_time() - c0
